@@ -1,0 +1,77 @@
+/** Human-readable output of the CLI-only commands and the generated help. */
+import type { IndexPlan } from "../indexer/plan.ts";
+import type { IndexReport } from "../indexer/pipeline.ts";
+import type { IndexStatus } from "../indexer/status.ts";
+import { TOOLS, type ToolDefinition } from "../tools/index.ts";
+import { fieldKind } from "./args.ts";
+
+const kb = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
+
+export function renderIndexPlan(p: IndexPlan): string {
+  const out: string[] = [];
+  out.push(`Index plan for ${p.root} (dry run: nothing written)`);
+  out.push(`  ${p.files} files, ${kb(p.bytes)} would be indexed (size limit ${kb(p.settings.max_file_size)})`);
+  out.push("");
+  out.push("  language              files        size  parsed");
+  for (const l of p.languages) out.push(`  ${l.language.padEnd(20)} ${String(l.files).padStart(6)} ${kb(l.bytes).padStart(11)}  ${l.parsed ? "yes" : "text"}`);
+  out.push("");
+  const reasons = Object.entries(p.excluded.byReason).map(([r, n]) => `${n} ${r}`).join(", ");
+  out.push(`  excluded: ${p.excluded.total}${reasons ? ` (${reasons})` : ""}`);
+  for (const e of p.excluded.entries.slice(0, 200)) out.push(`    ${(e.path + (e.isDir ? "/" : "")).padEnd(48)} ${e.reason.padEnd(10)} ${e.detail}`);
+  if (p.excluded.entries.length > 200) out.push(`    … ${p.excluded.entries.length - 200} more (use --json for all)`);
+  return out.join("\n");
+}
+
+export function renderIndexReport(r: IndexReport): string {
+  const lines = [
+    `Indexed ${r.root} (${r.mode}): ${r.files} files, ${r.parsed} parsed, ${r.unchanged} unchanged, ${r.deleted} removed in ${(r.tookMs / 1000).toFixed(2)} s` +
+      (r.parsed > 0 ? ` (${r.filesPerSecond} files/s)` : ""),
+  ];
+  if (r.skipped.binary || r.skipped.unreadable) lines.push(`  skipped: ${r.skipped.binary} binary, ${r.skipped.unreadable} unreadable`);
+  for (const e of r.errors.slice(0, 10)) lines.push(`  error: ${e.path ? e.path + ": " : ""}${e.error.split("\n")[0]}`);
+  return lines.join("\n");
+}
+
+export function renderStatus(s: IndexStatus): string {
+  if (s.state !== "ready") return `${s.root}: ${s.state === "missing" ? "no index yet (run 'cortex index')" : "indexing…"}`;
+  const lines = [`${s.root}: index ready`];
+  lines.push(`  files: ${s.files}  (${Object.entries(s.languages ?? {}).slice(0, 8).map(([l, n]) => `${l} ${n}`).join(", ")})`);
+  if (s.last_run) lines.push(`  last run: ${s.last_run}${s.branch ? ` on ${s.branch}` : ""}${s.commit ? ` @ ${s.commit.slice(0, 10)}` : ""}`);
+  if (s.database) lines.push(`  database: ${s.database} (${kb(s.database_bytes ?? 0)})`);
+  const c = s.changed_since_index;
+  if (c) lines.push(`  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`);
+  return lines.join("\n");
+}
+
+export function toolHelp(t: ToolDefinition): string {
+  const shape = t.input.shape as Record<string, any>;
+  const pos = t.cli.positionals ?? [];
+  const lines = [`cortex ${t.cli.command.join(" ")}${pos.map((p) => ` <${p}>`).join("")} [options]`, "", `  ${t.cli.summary}`, "", `  MCP tool: ${t.name}`, "", "Options:"];
+  for (const [field, schema] of Object.entries(shape)) {
+    const { kind } = fieldKind(schema);
+    const flag = `--${field.replace(/_/g, "-")}${kind === "boolean" ? "" : ` <${kind === "json" ? "json" : kind}>`}`;
+    const short = Object.entries(t.cli.short ?? {}).find(([, f]) => f === field)?.[0];
+    lines.push(`  ${(short ? short + ", " : "") + flag}`.padEnd(34) + ` ${schema.description ?? ""}`);
+  }
+  if (t.cli.fromFile) lines.push(`  --file <path>`.padEnd(34) + ` read ${t.cli.fromFile} from a JSON file`);
+  lines.push(`  --root <path>`.padEnd(34) + " project root (default: the current directory)");
+  lines.push(`  --json`.padEnd(34) + " print the tool's JSON result");
+  return lines.join("\n");
+}
+
+const CLI_ONLY: Record<string, string> = {
+  index: "cortex index [path] [--dry-run] [--full] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.",
+  status: "cortex status [--root <path>] [--json]\n\n  Show the state of the index and how much changed on disk since it was built.",
+};
+
+export function helpText(topic?: string): string {
+  if (topic && CLI_ONLY[topic]) return CLI_ONLY[topic]!;
+  const tool = topic ? TOOLS.find((t) => t.cli.command.join(" ") === topic || t.name === topic) : undefined;
+  if (tool) return toolHelp(tool);
+  const lines = ["cortex: code context for coding agents and people", "", "Usage: cortex <command> [options]", "", "Commands:"];
+  lines.push("  index [path]".padEnd(28) + "index a project (--dry-run shows the plan)");
+  lines.push("  status".padEnd(28) + "state of the index");
+  for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
+  lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
+  return lines.join("\n");
+}

@@ -1,0 +1,68 @@
+/**
+ * Where cortex writes outside the project. Everything lives under CORTEX_HOME (default ~/.cortex)
+ * so tests and users can move or wipe it in one place.
+ */
+import { homedir } from "node:os";
+import { join, resolve, relative, isAbsolute, sep } from "node:path";
+import { realpathSync } from "node:fs";
+import { CortexError } from "./errors.ts";
+
+export function cortexHome(): string {
+  const fromEnv = process.env.CORTEX_HOME;
+  return fromEnv && fromEnv.length > 0 ? resolve(fromEnv) : join(homedir(), ".cortex");
+}
+
+export const homePaths = {
+  cache: () => join(cortexHome(), "cache"),
+  bin: () => join(cortexHome(), "bin"),
+  models: () => join(cortexHome(), "models"),
+  lib: () => join(cortexHome(), "lib"),
+  embeddings: () => join(cortexHome(), "embeddings"),
+};
+
+/** The project's own folder for files a team may commit (.cortex/config.yml, .cortex/memory.json). */
+export function projectDir(root: string): string {
+  return join(root, ".cortex");
+}
+
+/** Canonical absolute path of a root folder (symlinks resolved), so one worktree has one key. */
+export function canonicalRoot(root: string): string {
+  try {
+    return realpathSync(resolve(root));
+  } catch (e) {
+    throw new CortexError("NOT_FOUND", `project root does not exist: ${root}`, { cause: e });
+  }
+}
+
+/** Turns an absolute path into a root-relative one with forward slashes. */
+export function toRelative(root: string, abs: string): string {
+  const rel = relative(root, abs);
+  return sep === "/" ? rel : rel.split(sep).join("/");
+}
+
+/**
+ * Resolves a user-supplied path (relative to the root, or absolute) and refuses anything outside the
+ * root, symlinks included. Returns the root-relative path ("" for the root itself).
+ */
+export function resolveInsideRoot(root: string, userPath: string): string {
+  const candidate = isAbsolute(userPath) ? userPath : join(root, userPath);
+  const lexical = relative(root, resolve(candidate));
+  if (lexical === ".." || lexical.startsWith(".." + sep) || isAbsolute(lexical)) {
+    throw new CortexError("PATH_OUTSIDE_ROOT", `path is outside the project root: ${userPath}`, { data: { path: userPath } });
+  }
+  let real: string | undefined;
+  try {
+    real = realpathSync(candidate);
+  } catch {
+    real = undefined; // a path that does not exist yet cannot escape through a symlink
+  }
+  if (real !== undefined) {
+    const viaLinks = relative(root, real);
+    if (viaLinks === ".." || viaLinks.startsWith(".." + sep) || isAbsolute(viaLinks)) {
+      throw new CortexError("PATH_OUTSIDE_ROOT", `path leads outside the project root through a symlink: ${userPath}`, {
+        data: { path: userPath },
+      });
+    }
+  }
+  return lexical === "" ? "" : lexical.split(sep).join("/");
+}

@@ -1,0 +1,208 @@
+/**
+ * Compiles a cortex_files query into one parameterized SQL statement. Every table, column, alias and
+ * direction is checked against the statistics schema and emitted quoted; every value is bound, never
+ * spliced. This (with src/store/) is the only place that writes SQL.
+ */
+import { CortexError } from "../../core/errors.ts";
+import { STATS_TABLES, type StatsTable } from "../../store/schema.ts";
+import type { FieldFilter, Filter, QueryDefinition } from "./query-schema.ts";
+
+export interface CompiledQuery {
+  sql: string;
+  params: Array<string | number | null>;
+  /** Result columns that hold booleans (rendered as true/false). */
+  booleanColumns: Set<string>;
+}
+
+const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
+const MAX_IN = 1000;
+
+function bad(message: string): CortexError {
+  return new CortexError("INVALID_INPUT", message);
+}
+
+const isTable = (t: string): t is StatsTable => Object.hasOwn(STATS_TABLES, t);
+const hasColumn = (t: StatsTable, c: string): boolean => (STATS_TABLES[t] as readonly string[]).includes(c);
+const isBooleanColumn = (c: string): boolean => c.startsWith("is_");
+
+class Scope {
+  readonly tables: StatsTable[];
+  readonly aliases = new Set<string>();
+
+  constructor(from: StatsTable, joined: StatsTable[]) {
+    this.tables = [from, ...joined];
+  }
+
+  /** Resolves `col` or `table.col` to a quoted column reference, or throws naming the problem. */
+  column(ref: string, allowAlias = false): { sql: string; column: string } {
+    if (allowAlias && this.aliases.has(ref)) return { sql: `"${ref}"`, column: ref };
+    const parts = ref.split(".");
+    if (parts.length === 2) {
+      const [t, c] = parts as [string, string];
+      if (!isTable(t)) throw bad(`invalid table '${t}' in field '${ref}'`);
+      if (!this.tables.includes(t)) throw bad(`table '${t}' is not in the query (add it to joins) in field '${ref}'`);
+      if (!hasColumn(t, c)) throw bad(`invalid field '${c}' for table '${t}'`);
+      return { sql: `"${t}"."${c}"`, column: c };
+    }
+    if (parts.length !== 1 || !IDENT.test(ref)) throw bad(`invalid field '${ref}'`);
+    const from = this.tables[0]!;
+    if (hasColumn(from, ref)) return { sql: `"${from}"."${ref}"`, column: ref };
+    const owners = this.tables.filter((t) => hasColumn(t, ref));
+    if (owners.length === 1) return { sql: `"${owners[0]}"."${ref}"`, column: ref };
+    if (owners.length > 1) throw bad(`field '${ref}' is ambiguous: qualify it (${owners.map((t) => `${t}.${ref}`).join(" or ")})`);
+    throw bad(`invalid field '${ref}' for table '${from}'`);
+  }
+
+  /** A qualified column reference usable as the right side of a join condition, if `v` is one. */
+  columnValue(v: unknown): string | undefined {
+    if (typeof v !== "string") return undefined;
+    const parts = v.split(".");
+    if (parts.length !== 2) return undefined;
+    const [t, c] = parts as [string, string];
+    if (!isTable(t) || !this.tables.includes(t) || !hasColumn(t, c)) return undefined;
+    return `"${t}"."${c}"`;
+  }
+}
+
+type Scalar = string | number | null;
+
+function bindScalar(v: unknown, where: string): Scalar {
+  if (v === null || typeof v === "string") return v;
+  if (typeof v === "number") {
+    if (!Number.isFinite(v)) throw bad(`${where}: the value must be a finite number`);
+    return v;
+  }
+  if (typeof v === "boolean") return v ? 1 : 0;
+  throw bad(`${where}: the value must be a string, number, boolean or null`);
+}
+
+function compileFilter(f: Filter, scope: Scope, params: Scalar[], ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+  if ("and" in f) return "(" + f.and.map((x, i) => compileFilter(x, scope, params, { ...ctx, path: `${ctx.path}.and[${i}]` })).join(" AND ") + ")";
+  if ("or" in f) return "(" + f.or.map((x, i) => compileFilter(x, scope, params, { ...ctx, path: `${ctx.path}.or[${i}]` })).join(" OR ") + ")";
+  if ("not" in f) return "(NOT " + compileFilter(f.not, scope, params, { ...ctx, path: `${ctx.path}.not` }) + ")";
+  return compileFieldFilter(f, scope, params, ctx);
+}
+
+function compileFieldFilter(f: FieldFilter, scope: Scope, params: Scalar[], ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+  const col = scope.column(f.field, ctx.allowAlias).sql;
+  const where = `${ctx.path} (${f.field} ${f.operator})`;
+  const op = f.operator;
+  switch (op) {
+    case "IS NULL":
+    case "IS NOT NULL":
+      if (f.value !== undefined && f.value !== null) throw bad(`${where}: ${op} takes no value`);
+      return `${col} ${op}`;
+    case "IN":
+    case "NOT IN": {
+      if (!Array.isArray(f.value) || f.value.length === 0) throw bad(`${where}: ${op} needs a non-empty array of values`);
+      if (f.value.length > MAX_IN) throw bad(`${where}: ${op} takes at most ${MAX_IN} values`);
+      for (const v of f.value) params.push(bindScalar(v, where));
+      return `${col} ${op} (${f.value.map(() => "?").join(", ")})`;
+    }
+    case "BETWEEN": {
+      if (!Array.isArray(f.value) || f.value.length !== 2) throw bad(`${where}: BETWEEN needs an array of exactly 2 values [min, max]`);
+      params.push(bindScalar(f.value[0], where), bindScalar(f.value[1], where));
+      return `${col} BETWEEN ? AND ?`;
+    }
+    case "LIKE":
+    case "NOT LIKE":
+      if (typeof f.value !== "string") throw bad(`${where}: ${op} needs a string pattern (% and _ are wildcards)`);
+      params.push(f.value);
+      return `${col} ${op} ?`;
+    default: {
+      if (f.value === undefined) throw bad(`${where}: the operator needs a value`);
+      if (Array.isArray(f.value)) throw bad(`${where}: ${op} compares with one value, not an array (use IN)`);
+      if (ctx.columnValues) {
+        const other = scope.columnValue(f.value);
+        if (other) return `${col} ${op} ${other}`;
+      }
+      if (f.value === null) throw bad(`${where}: compare with null using IS NULL / IS NOT NULL`);
+      params.push(bindScalar(f.value, where));
+      return `${col} ${op} ?`;
+    }
+  }
+}
+
+export function compileQuery(q: QueryDefinition): CompiledQuery {
+  if (!isTable(q.from)) throw bad(`invalid table '${q.from}': expected one of ${Object.keys(STATS_TABLES).join(", ")}`);
+  const joined: StatsTable[] = [];
+  for (const j of q.joins ?? []) {
+    if (!isTable(j.table)) throw bad(`invalid join table '${j.table}': expected one of ${Object.keys(STATS_TABLES).join(", ")}`);
+    if (j.table === q.from || joined.includes(j.table)) throw bad(`table '${j.table}' appears twice in the query`);
+    joined.push(j.table);
+  }
+  const scope = new Scope(q.from, joined);
+  const params: Scalar[] = [];
+  const booleanColumns = new Set<string>();
+  const select: string[] = [];
+  const outNames = new Set<string>();
+  const addOut = (name: string) => {
+    if (outNames.has(name)) throw bad(`result column '${name}' appears twice: give aggregations distinct aliases`);
+    outNames.add(name);
+  };
+
+  const aggs = q.aggregations ?? [];
+  const groupCols = (q.groupBy ?? []).map((g) => scope.column(g));
+  const fieldList = q.fields ?? (aggs.length > 0 ? (q.groupBy ?? []) : ["*"]);
+  for (const f of fieldList) {
+    if (f === "*" || /^[A-Za-z_]+\.\*$/.test(f)) {
+      if (aggs.length > 0) throw bad(`'${f}' cannot be combined with aggregations: list the grouped fields`);
+      const tables = f === "*" ? [q.from] : [f.slice(0, -2)];
+      for (const t of tables) {
+        if (!isTable(t) || !scope.tables.includes(t)) throw bad(`invalid table '${t}' in field '${f}'`);
+        for (const c of STATS_TABLES[t]) {
+          const name = t === q.from || f !== "*" ? c : `${t}.${c}`;
+          addOut(name);
+          select.push(`"${t}"."${c}" AS "${name}"`);
+          if (isBooleanColumn(c)) booleanColumns.add(name);
+        }
+      }
+      continue;
+    }
+    const c = scope.column(f);
+    if (aggs.length > 0 && !groupCols.some((g) => g.sql === c.sql)) throw bad(`field '${f}' must be in groupBy when aggregations are used`);
+    addOut(f);
+    select.push(`${c.sql} AS "${f}"`);
+    if (isBooleanColumn(c.column)) booleanColumns.add(f);
+  }
+  for (const a of aggs) {
+    if (!IDENT.test(a.alias)) throw bad(`invalid alias '${a.alias}': use letters, digits and _ (not starting with a digit)`);
+    let expr: string;
+    if (a.field === undefined || a.field === "*") {
+      if (a.function !== "COUNT") throw bad(`aggregation '${a.alias}': ${a.function} needs a field`);
+      if (a.distinct) throw bad(`aggregation '${a.alias}': COUNT DISTINCT needs a field`);
+      expr = "COUNT(*)";
+    } else {
+      expr = `${a.function}(${a.distinct ? "DISTINCT " : ""}${scope.column(a.field).sql})`;
+    }
+    addOut(a.alias);
+    scope.aliases.add(a.alias);
+    select.push(`${expr} AS "${a.alias}"`);
+  }
+
+  let sql = `SELECT ${select.join(", ")} FROM "${q.from}"`;
+  for (const [i, j] of (q.joins ?? []).entries()) {
+    const on = compileFilter(j.on, scope, params, { allowAlias: false, columnValues: true, path: `joins[${i}].on` });
+    sql += ` ${j.type === "FULL" ? "FULL OUTER" : j.type === "INNER" ? "INNER" : j.type === "LEFT" ? "LEFT OUTER" : "RIGHT OUTER"} JOIN "${j.table}" ON ${on}`;
+  }
+  if (q.where) sql += ` WHERE ${compileFilter(q.where, scope, params, { allowAlias: false, columnValues: false, path: "where" })}`;
+  if (groupCols.length > 0) sql += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
+  if (q.having) {
+    if (groupCols.length === 0 && aggs.length === 0) throw bad("having needs groupBy or aggregations");
+    sql += ` HAVING ${compileFilter(q.having, scope, params, { allowAlias: true, columnValues: false, path: "having" })}`;
+  }
+  if (q.orderBy && q.orderBy.length > 0) {
+    const parts = q.orderBy.map((o) => {
+      const ref = outNames.has(o.field) && !o.field.includes(".") ? `"${o.field}"` : scope.column(o.field, true).sql;
+      return `${ref} ${o.direction}`;
+    });
+    sql += ` ORDER BY ${parts.join(", ")}`;
+  }
+  sql += " LIMIT ?";
+  params.push(q.limit);
+  if (q.offset !== undefined && q.offset > 0) {
+    sql += " OFFSET ?";
+    params.push(q.offset);
+  }
+  return { sql, params, booleanColumns };
+}

@@ -1,0 +1,60 @@
+/**
+ * Reads the checked-out branch and commit of a worktree from .git without running git (a linked worktree's
+ * `.git` is a file naming its git directory). Recorded in the index; never used raw in a path.
+ */
+import { existsSync, readFileSync, statSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export interface GitHead {
+  branch?: string;
+  commit?: string;
+  /** Path of the HEAD file, for watchers that want to notice a branch switch. */
+  headFile?: string;
+}
+
+function gitDir(root: string): string | undefined {
+  const dotGit = join(root, ".git");
+  if (!existsSync(dotGit)) return undefined;
+  try {
+    if (statSync(dotGit).isDirectory()) return dotGit;
+    const m = /^gitdir:\s*(.+)$/m.exec(readFileSync(dotGit, "utf8"));
+    return m ? resolve(root, m[1]!.trim()) : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+export function readGitHead(root: string): GitHead {
+  const dir = gitDir(root);
+  if (!dir) return {};
+  const headFile = join(dir, "HEAD");
+  let head: string;
+  try {
+    head = readFileSync(headFile, "utf8").trim();
+  } catch {
+    return {};
+  }
+  const ref = /^ref:\s*(.+)$/.exec(head);
+  if (!ref) return { commit: head, headFile };
+  const refName = ref[1]!;
+  const branch = refName.replace(/^refs\/heads\//, "");
+  let commit: string | undefined;
+  // loose ref in this git dir or the common dir (linked worktrees), then packed-refs
+  const common = existsSync(join(dir, "commondir")) ? resolve(dir, readFileSync(join(dir, "commondir"), "utf8").trim()) : dir;
+  for (const d of [dir, common]) {
+    try {
+      commit = readFileSync(join(d, refName), "utf8").trim();
+      break;
+    } catch {}
+  }
+  if (!commit) {
+    try {
+      const packed = readFileSync(join(common, "packed-refs"), "utf8");
+      const line = packed.split("\n").find((l) => l.endsWith(" " + refName));
+      commit = line?.split(" ")[0];
+    } catch {}
+  }
+  const out: GitHead = { branch, headFile };
+  if (commit) out.commit = commit;
+  return out;
+}

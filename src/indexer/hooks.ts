@@ -1,0 +1,23 @@
+/**
+ * Steps that run after the indexer has written a batch of changes, inside the same write lock: reference
+ * resolution, search-state refresh, embedding scheduling. Each engine that derives data from the stored
+ * facts registers one hook here, so the indexer itself knows no engine.
+ */
+import type { IndexStore } from "../store/index-store.ts";
+import type { ProjectInfo } from "../lang/project.ts";
+
+export interface IndexChanges {
+  /** Files written in this run (new or changed content). */
+  written: string[];
+  /** Files removed from the index in this run. */
+  deleted: string[];
+  /** True for a full rebuild into a fresh database. */
+  full: boolean;
+}
+
+export interface IndexHook {
+  name: string;
+  run(store: IndexStore, changes: IndexChanges, project: ProjectInfo): void | Promise<void>;
+}
+
+export const INDEX_HOOKS: IndexHook[] = [];

@@ -1,0 +1,29 @@
+/**
+ * A parse worker: owns one FactsParser and turns FileJobs into FileOutcomes. Messages:
+ *   in:  { type: "init", project } then { type: "job", id, job }
+ *   out: { type: "ready" }, { type: "done", id, outcome } or { type: "failed", id, error }
+ */
+import { FactsParser } from "../lang/parser.ts";
+import type { ProjectInfo } from "../lang/project.ts";
+import { processFile, type FileJob } from "./file-record.ts";
+
+declare const self: Worker;
+
+let parser: FactsParser | undefined;
+let project: ProjectInfo | undefined;
+
+self.onmessage = async (ev: MessageEvent) => {
+  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: FileJob };
+  if (msg.type === "init") {
+    project = msg.project;
+    parser ??= await FactsParser.create();
+    self.postMessage({ type: "ready" });
+    return;
+  }
+  try {
+    const outcome = await processFile(msg.job, parser!, project!);
+    self.postMessage({ type: "done", id: msg.id, outcome });
+  } catch (e) {
+    self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
+  }
+};

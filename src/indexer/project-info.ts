@@ -1,0 +1,94 @@
+/**
+ * Builds ProjectInfo (which module names belong to this project) from the walked files: go.mod module
+ * lines, package.json names, Cargo.toml crate names, top-level Python packages, and the package or
+ * namespace prefixes JVM and .NET files declare. Stored in the index's meta table and rebuilt only when
+ * a file that can change it changed.
+ */
+import { readFileSync, openSync, readSync, closeSync } from "node:fs";
+import { join } from "node:path";
+import type { ProjectInfo } from "../lang/project.ts";
+import { emptyProjectInfo } from "../lang/project.ts";
+
+const JVM_EXT = /\.(java|kt|kts|cs)$/;
+
+/** True when a change to this path can change ProjectInfo. */
+export function affectsProjectInfo(path: string): boolean {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "__init__.py" || path.endsWith(".py") || JVM_EXT.test(path);
+}
+
+function readHead(abs: string, bytes: number): string {
+  const fd = openSync(abs, "r");
+  try {
+    const buf = Buffer.alloc(bytes);
+    const n = readSync(fd, buf, 0, bytes, 0);
+    return buf.subarray(0, n).toString("utf8");
+  } finally {
+    closeSync(fd);
+  }
+}
+
+function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
+  const info = emptyProjectInfo();
+  const pyDirs = new Set<string>();
+  const initDirs = new Set<string>();
+  const pyRootModules = new Set<string>();
+  const jvm = new Set<string>();
+  for (const p of paths) {
+    const base = p.slice(p.lastIndexOf("/") + 1);
+    try {
+      if (base === "go.mod") {
+        const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(readFileSync(join(root, p), "utf8"));
+        if (m) info.goModules.push({ dir: dirOf(p), module: m[2]! });
+      } else if (base === "package.json") {
+        const name = JSON.parse(readFileSync(join(root, p), "utf8"))?.name;
+        if (typeof name === "string" && name.length > 0) info.npmPackages.push(name);
+      } else if (base === "Cargo.toml") {
+        const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(readFileSync(join(root, p), "utf8"));
+        if (m) info.rustCrates.push(m[1]!.replace(/-/g, "_"));
+      } else if (JVM_EXT.test(p)) {
+        const m = /^\s*(?:package|namespace)\s+([A-Za-z_][\w.]*)/m.exec(readHead(join(root, p), 4096));
+        if (m) jvm.add(m[1]!.split(".").slice(0, 2).join("."));
+      }
+    } catch {
+      // an unreadable or malformed manifest contributes nothing
+    }
+    if (p.endsWith(".py")) {
+      const d = dirOf(p);
+      pyDirs.add(d);
+      if (base === "__init__.py") initDirs.add(d);
+      if (d === "" || d === "src" || d === "lib") pyRootModules.add(base.slice(0, -3));
+    }
+  }
+  const top = new Set<string>(pyRootModules);
+  for (const d of initDirs) {
+    const parent = dirOf(d);
+    if (!initDirs.has(parent) || d === "") top.add(d.slice(d.lastIndexOf("/") + 1));
+  }
+  // Folders of .py files directly under the root or src/ are importable namespaces too.
+  for (const d of pyDirs) {
+    const segs = d.split("/");
+    if (segs.length >= 1 && segs[0] && !initDirs.has(d)) {
+      if (segs.length === 1) top.add(segs[0]);
+      else if ((segs[0] === "src" || segs[0] === "lib") && segs[1]) top.add(segs[1]);
+    }
+  }
+  top.delete("");
+  info.pythonTopLevel = [...top].sort();
+  info.jvmPackagePrefixes = [...jvm].sort();
+  info.goModules.sort((a, b) => b.dir.length - a.dir.length);
+  info.npmPackages.sort();
+  info.rustCrates.sort();
+  return info;
+}
+
+/** The package directory of a file: its folder relative to the root, "." for files at the root. */
+export function modulePathOf(path: string): string {
+  const d = dirOf(path);
+  return d === "" ? "." : d;
+}

@@ -1,0 +1,62 @@
+/**
+ * The state of a project's index: whether one exists, when it was built, what it holds, and how much of
+ * the tree changed on disk since (a walk and a stat per file; no content is read).
+ */
+import { statSync, existsSync } from "node:fs";
+import type { IndexStore } from "../store/index-store.ts";
+import type { IndexLocation } from "../store/location.ts";
+import type { CortexConfig } from "../core/config.ts";
+import { walkProject } from "./walk.ts";
+
+export interface IndexStatus {
+  root: string;
+  state: "ready" | "missing" | "indexing";
+  database?: string;
+  database_bytes?: number;
+  last_run?: string;
+  branch?: string;
+  commit?: string;
+  files?: number;
+  languages?: Record<string, number>;
+  changed_since_index?: { modified: number; added: number; deleted: number; examples: string[] };
+}
+
+export function indexStatus(root: string, location: IndexLocation, store: IndexStore | undefined, config: CortexConfig, indexing: boolean): IndexStatus {
+  const dbPath = location.current();
+  if (!store || !dbPath) return { root, state: indexing ? "indexing" : "missing" };
+  const status: IndexStatus = { root, state: indexing ? "indexing" : "ready", database: dbPath };
+  try {
+    status.database_bytes = statSync(dbPath).size + (existsSync(dbPath + "-wal") ? statSync(dbPath + "-wal").size : 0);
+  } catch {}
+  const meta = (k: string) => store.getMeta(k);
+  const lastRun = meta("last_run");
+  if (lastRun) status.last_run = lastRun;
+  const branch = meta("branch");
+  if (branch) status.branch = branch;
+  const commit = meta("commit");
+  if (commit) status.commit = commit;
+  const languages = store.languageCounts();
+  status.languages = languages;
+  status.files = Object.values(languages).reduce((a, b) => a + b, 0);
+  const states = store.fileStates();
+  const walked = walkProject(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
+  let modified = 0;
+  let added = 0;
+  const examples: string[] = [];
+  const seen = new Set<string>();
+  for (const f of walked.files) {
+    seen.add(f.path);
+    const s = states.get(f.path);
+    if (!s) {
+      added++;
+    } else if (s.mtimeMs !== Math.trunc(f.mtimeMs) || s.sizeBytes !== f.size) {
+      modified++;
+      if (examples.length < 5) examples.push(f.path);
+    }
+  }
+  let deleted = 0;
+  for (const p of states.keys()) if (!seen.has(p)) deleted++;
+  // Files never indexed because they are binary show up as "added" every time; they are not news.
+  status.changed_since_index = { modified, added: Math.max(0, added - store.binaryCount()), deleted, examples };
+  return status;
+}

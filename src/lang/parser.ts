@@ -1,0 +1,125 @@
+/**
+ * Parses files into FileFacts with web-tree-sitter. One FactsParser per thread: it loads each grammar once,
+ * compiles each query once, and frees every tree after extraction (trees live in WASM memory).
+ */
+import { Parser, Language, Query, type Node } from "web-tree-sitter";
+import type { FileFacts, LineCounts } from "./types.ts";
+import type { LanguageModule, QueryMatch } from "./module.ts";
+import type { ProjectInfo } from "./project.ts";
+import { countLines } from "./kit.ts";
+import { grammarFiles, runtimeWasm } from "./grammars.ts";
+import { languageFor } from "./registry.ts";
+import { log } from "../core/log.ts";
+
+let runtimeReady: Promise<void> | undefined;
+
+function initRuntime(): Promise<void> {
+  runtimeReady ??= Parser.init({ locateFile: () => runtimeWasm });
+  return runtimeReady;
+}
+
+export interface ParsedFile {
+  language: string;
+  module?: LanguageModule;
+  lines: LineCounts;
+  facts?: FileFacts;
+}
+
+/** Counts lines of a text file that has no grammar: every non-blank line is content ("code"). */
+export function plainLineCounts(text: string): LineCounts {
+  return countLines(text, []);
+}
+
+export class FactsParser {
+  private readonly parser: Parser;
+  private readonly languages = new Map<string, Language>();
+  private readonly queries = new Map<string, Query>();
+
+  private constructor(parser: Parser) {
+    this.parser = parser;
+  }
+
+  static async create(): Promise<FactsParser> {
+    await initRuntime();
+    return new FactsParser(new Parser());
+  }
+
+  private async language(m: LanguageModule): Promise<Language> {
+    let lang = this.languages.get(m.id);
+    if (!lang) {
+      const file = grammarFiles[m.grammar];
+      if (!file) throw new Error(`no grammar file ${m.grammar} for ${m.id}`);
+      lang = await Language.load(file);
+      this.languages.set(m.id, lang);
+    }
+    return lang;
+  }
+
+  private query(lang: Language, key: string, source: string): Query {
+    // One compiled query per language per thread.
+    let q = this.queries.get(key);
+    if (!q) {
+      q = new Query(lang, source);
+      this.queries.set(key, q);
+    }
+    return q;
+  }
+
+  /** Parses one file. Files without a grammar get line counts only. */
+  async parse(path: string, text: string, project: ProjectInfo): Promise<ParsedFile> {
+    const choice = languageFor(path, text);
+    const m = choice.module;
+    if (!m) return { language: choice.language, lines: plainLineCounts(text) };
+    const lang = await this.language(m);
+    this.parser.setLanguage(lang);
+    const tree = this.parser.parse(text);
+    if (!tree) return { language: choice.language, lines: plainLineCounts(text) };
+    try {
+      const root = tree.rootNode;
+      const matches: QueryMatch[] = [];
+      const comments: Array<[number, number]> = [];
+      for (const match of this.query(lang, m.id, m.query).matches(root)) {
+        const out: QueryMatch = {};
+        for (const c of match.captures) out[c.name] = c.node;
+        const comment = out.comment;
+        if (comment) comments.push([comment.startIndex, comment.endIndex]);
+        else matches.push(out);
+      }
+      const lines = countLines(text, comments);
+      let syntaxErrors = 0;
+      if (root.hasError) syntaxErrors = root.descendantsOfType("ERROR").length + countMissing(root);
+      let extracted;
+      try {
+        extracted = m.extract(tree, { path, source: text, project }, matches);
+      } catch (e) {
+        log.warn(`could not extract facts from ${path}: ${(e as Error).message}`);
+        extracted = { types: [], functions: [], variables: [], imports: [], references: [] };
+      }
+      return { language: m.id, module: m, lines, facts: { language: m.id, lines, syntaxErrors, ...extracted } };
+    } finally {
+      tree.delete();
+    }
+  }
+}
+
+/** Counts MISSING nodes (tokens the parser inserted to recover). Cursors live in WASM memory: delete them. */
+function countMissing(root: Node): number {
+  let n = 0;
+  const cursor = root.walk();
+  try {
+    let done = false;
+    while (!done) {
+      if (cursor.currentNode.isMissing) n++;
+      if (cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) {
+        if (!cursor.gotoParent()) {
+          done = true;
+          break;
+        }
+      }
+    }
+  } finally {
+    cursor.delete();
+  }
+  return n;
+}

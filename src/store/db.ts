@@ -1,0 +1,102 @@
+/**
+ * Opening index databases: pragmas, schema creation and migrations. The only place (with the files-query
+ * compiler) that touches bun:sqlite directly.
+ */
+import { Database } from "bun:sqlite";
+import { CortexError } from "../core/errors.ts";
+import { BUILD_INDEXES, BUILD_TABLES, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+
+export type { Database };
+
+function applyPragmas(db: Database, mode: "wal" | "build"): void {
+  db.exec("PRAGMA foreign_keys = ON");
+  db.exec("PRAGMA busy_timeout = 5000");
+  if (mode === "wal") {
+    db.exec("PRAGMA journal_mode = WAL");
+    db.exec("PRAGMA synchronous = NORMAL");
+  } else {
+    // A database being built aside is thrown away on a crash, so it needs no journal durability.
+    db.exec("PRAGMA journal_mode = OFF");
+    db.exec("PRAGMA synchronous = OFF");
+  }
+  db.exec("PRAGMA temp_store = MEMORY");
+  db.exec("PRAGMA cache_size = -65536");
+}
+
+export function schemaVersion(db: Database): number {
+  return (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
+}
+
+/** Runs the migrations from the database's version up to SCHEMA_VERSION, each in its own transaction. */
+function migrate(db: Database): void {
+  const from = schemaVersion(db);
+  if (from > SCHEMA_VERSION) {
+    throw new CortexError("INDEX_CORRUPT", `the index was written by a newer cortex (schema ${from}, this one knows ${SCHEMA_VERSION})`);
+  }
+  for (let v = from; v < SCHEMA_VERSION; v++) {
+    db.transaction(() => {
+      db.exec(MIGRATIONS[v]!);
+      db.exec(`PRAGMA user_version = ${v + 1}`);
+    })();
+  }
+}
+
+/**
+ * Creates a new database to be built aside (fast, unjournaled) with the current schema's tables; the
+ * secondary indexes come later (createBuildIndexes), since building an index once over loaded rows is
+ * several times faster than maintaining it through every insert.
+ */
+export function createBuildDatabase(path: string): Database {
+  const db = new Database(path, { create: true, strict: true });
+  applyPragmas(db, "build");
+  db.transaction(() => {
+    db.exec(BUILD_TABLES);
+    db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+  })();
+  return db;
+}
+
+/** Adds the secondary indexes to a build database once its rows are written. */
+export function createBuildIndexes(db: Database): void {
+  db.exec(BUILD_INDEXES);
+}
+
+/** Switches a finished build database to WAL so readers and the next incremental writer can share it. */
+export function finishBuildDatabase(db: Database): void {
+  db.exec("PRAGMA optimize");
+  db.exec("PRAGMA journal_mode = DELETE");
+  db.exec("PRAGMA journal_mode = WAL");
+  db.close();
+}
+
+/**
+ * Opens an existing index database. Throws INDEX_CORRUPT when the file is not a usable index, so the
+ * caller can rebuild it.
+ */
+export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
+  let db: Database;
+  try {
+    db = new Database(path, { readonly: options.readonly === true, strict: true });
+  } catch (e) {
+    throw new CortexError("INDEX_CORRUPT", `cannot open the index at ${path}: ${(e as Error).message}`, { cause: e });
+  }
+  try {
+    // Reading the header and one table is cheap and catches a file that is not a database at all;
+    // deeper damage surfaces as SQLITE_CORRUPT on use, and the caller rebuilds then.
+    db.query("SELECT count(*) FROM sqlite_master").get();
+    if (options.readonly) {
+      db.exec("PRAGMA busy_timeout = 5000");
+      if (schemaVersion(db) !== SCHEMA_VERSION) {
+        throw new CortexError("INDEX_CORRUPT", `the index has schema ${schemaVersion(db)}, this cortex needs ${SCHEMA_VERSION}`);
+      }
+    } else {
+      applyPragmas(db, "wal");
+      migrate(db);
+    }
+  } catch (e) {
+    db.close();
+    if (e instanceof CortexError) throw e;
+    throw new CortexError("INDEX_CORRUPT", `the index at ${path} is damaged: ${(e as Error).message}`, { cause: e });
+  }
+  return db;
+}

@@ -1,0 +1,194 @@
+/**
+ * Typed access to one index database: writing a file's facts (all its rows in one place, so a file is
+ * always whole), deleting files, aggregating modules, reading file state and content.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import type { IndexedFile, FileState } from "./types.ts";
+import type { FileFacts } from "../lang/types.ts";
+
+type Stmt = Statement<any, any[]>;
+
+export class IndexStore {
+  readonly db: Database;
+  private readonly s: Record<string, Stmt>;
+
+  constructor(db: Database) {
+    this.db = db;
+    const q = (sql: string) => db.prepare(sql);
+    this.s = {
+      deleteFile: q("DELETE FROM files WHERE file_path = ?"),
+      insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
+        lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      insertType: q(`INSERT OR IGNORE INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
+        field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+      insertFunction: q(`INSERT OR IGNORE INTO functions (function_id, name, file_path, module_path, start_line, end_line,
+        is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
+        symbol_count) VALUES (?,?,?,?,?,?,?)`),
+      insertState: q(`INSERT INTO file_state (file_path, content_hash, mtime_ms, size_bytes, package_name, syntax_errors)
+        VALUES (?,?,?,?,?,?)`),
+      insertContent: q("INSERT INTO contents (file_id, text) VALUES (?, ?)"),
+      insertSymbol: q(`INSERT INTO symbols (file_path, name, qualified_name, kind, container, language, start_line, start_column,
+        end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
+      insertRef: q(`INSERT INTO refs (file_path, name, qualifier, kind, line, "column", enclosing, enclosing_symbol_id)
+        VALUES (?,?,?,?,?,?,?,?)`),
+      insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
+        VALUES (?,?,?,?,?,?)`),
+      insertChunk: q(`INSERT OR REPLACE INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
+        end_line, tags, text, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+      touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
+      getMeta: q("SELECT value FROM meta WHERE key = ?"),
+      setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+      moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
+      contentByPath: q("SELECT c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+    };
+  }
+
+  getMeta(key: string): string | undefined {
+    const row = this.s.getMeta!.get(key) as { value: string } | null;
+    return row?.value;
+  }
+
+  setMeta(key: string, value: string): void {
+    this.s.setMeta!.run(key, value);
+  }
+
+  /** Every indexed file's state, by path. */
+  fileStates(): Map<string, FileState> {
+    const rows = this.db
+      .query("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state")
+      .all() as FileState[];
+    return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /** Records a new mtime for a file whose content hash did not change. */
+  touch(path: string, mtimeMs: number): void {
+    this.s.touchState!.run(mtimeMs, path);
+  }
+
+  /** Number of indexed files per language. */
+  languageCounts(): Record<string, number> {
+    const rows = this.db.query("SELECT language, COUNT(*) AS n FROM files GROUP BY language ORDER BY n DESC").all() as Array<{ language: string; n: number }>;
+    return Object.fromEntries(rows.map((r) => [r.language, r.n]));
+  }
+
+  /** Binary files the last run saw and skipped (recorded in meta by the indexer). */
+  binaryCount(): number {
+    return Number(this.getMeta("binary_files") ?? 0);
+  }
+
+  moduleOf(path: string): string | undefined {
+    return (this.s.moduleOfFile!.get(path) as { module_path: string } | null)?.module_path;
+  }
+
+  contentOf(path: string): string | undefined {
+    return (this.s.contentByPath!.get(path) as { text: string } | null)?.text;
+  }
+
+  /** Removes a file and (by cascade) every row that belongs to it. */
+  deleteFile(path: string): void {
+    this.s.deleteFile!.run(path);
+  }
+
+  /** Replaces everything stored about one file. Call inside a transaction. */
+  writeFile(f: IndexedFile): void {
+    const s = this.s;
+    s.deleteFile!.run(f.path);
+    const facts = f.facts;
+    const importsByModule = new Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>();
+    for (const imp of facts?.imports ?? []) {
+      const prev = importsByModule.get(imp.module);
+      if (prev) prev.symbols += imp.symbols.length;
+      else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
+    }
+    s.insertFile!.run(
+      f.path, f.language, f.isTest ? 1 : 0, f.modulePath,
+      f.lines.total, f.lines.code, f.lines.comment, f.lines.blank,
+      f.sizeBytes, new Date(f.mtimeMs).toISOString(),
+      facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
+    );
+    const stateRow = s.insertState!.run(f.path, f.contentHash, Math.trunc(f.mtimeMs), f.sizeBytes, facts?.packageName ?? null, facts?.syntaxErrors ?? 0);
+    s.insertContent!.run(stateRow.lastInsertRowid, f.text);
+    if (facts) this.writeFacts(f, facts, importsByModule);
+    for (const c of f.chunks ?? []) {
+      s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
+        JSON.stringify(c.tags), c.text, c.textHash, c.metadata ? JSON.stringify(c.metadata) : null);
+    }
+  }
+
+  private writeFacts(f: IndexedFile, facts: FileFacts, importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>): void {
+    const s = this.s;
+    const symbolIds = new Map<string, number>();
+    const addSymbol = (name: string, qname: string, kind: string, container: string | undefined, startLine: number, startColumn: number, endLine: number, exported: boolean, signature: string | null) => {
+      const r = s.insertSymbol!.run(f.path, name, qname, kind, container ?? null, facts.language, startLine, startColumn, endLine, exported ? 1 : 0, signature);
+      if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
+    };
+    for (const t of facts.types) {
+      s.insertType!.run(`${f.path}:${t.startLine}:${t.name}`, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine,
+        t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+      addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
+    }
+    for (const fn of facts.functions) {
+      s.insertFunction!.run(`${f.path}:${fn.startLine}:${fn.name}`, fn.name, f.path, f.modulePath, fn.startLine, fn.endLine,
+        fn.exported ? 1 : 0, fn.isMethod ? 1 : 0, fn.receiverType ?? null, fn.paramCount, fn.returnCount, fn.bodyLines, fn.complexity);
+      const container = fn.isMethod ? fn.qualifiedName.slice(0, Math.max(0, fn.qualifiedName.lastIndexOf("."))) || undefined : undefined;
+      addSymbol(fn.name, fn.qualifiedName, fn.isMethod ? "method" : "function", container, fn.startLine, fn.startColumn, fn.endLine, fn.exported, fn.signature);
+    }
+    for (const v of facts.variables) {
+      addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
+    }
+    for (const [module, imp] of importsByModule) {
+      s.insertImport!.run(`${f.path}:${module}`, f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+    }
+    for (const imp of facts.imports) {
+      s.insertImportSite!.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
+    }
+    for (const r of facts.references) {
+      s.insertRef!.run(f.path, r.name, r.qualifier ?? null, r.kind, r.line, r.column, r.enclosing ?? null,
+        r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null);
+    }
+  }
+
+  /** Recomputes the modules table rows for the given module paths from the files beneath them. */
+  recomputeModules(modulePaths: Iterable<string>): void {
+    const del = this.db.prepare("DELETE FROM modules WHERE module_path = ?");
+    const ins = this.db.prepare(`
+      INSERT INTO modules (module_path, file_count, total_lines, code_lines, test_file_count, type_count, function_count,
+        exported_type_count, exported_function_count, import_count, external_import_count, depth)
+      SELECT ?1, COUNT(*), COALESCE(SUM(lines_total), 0), COALESCE(SUM(lines_code), 0), COALESCE(SUM(is_test), 0),
+        COALESCE(SUM(type_count), 0), COALESCE(SUM(function_count), 0),
+        (SELECT COUNT(*) FROM types WHERE module_path = ?1 AND is_exported),
+        (SELECT COUNT(*) FROM functions WHERE module_path = ?1 AND is_exported),
+        (SELECT COUNT(DISTINCT i.imported_module) FROM imports i JOIN files f ON f.file_path = i.file_path WHERE f.module_path = ?1),
+        (SELECT COUNT(DISTINCT i.imported_module) FROM imports i JOIN files f ON f.file_path = i.file_path WHERE f.module_path = ?1 AND i.is_external),
+        ?2
+      FROM files WHERE module_path = ?1 HAVING COUNT(*) > 0`);
+    for (const m of modulePaths) {
+      del.run(m);
+      ins.run(m, m === "." ? 0 : m.split("/").length);
+    }
+  }
+
+  /**
+   * Runs one statement compiled by the files-query compiler (validated identifiers, bound values) and
+   * returns column names and row arrays.
+   */
+  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] } {
+    const stmt = this.db.prepare(sql);
+    try {
+      const rows = stmt.values(...params) as unknown[][];
+      return { columns: stmt.columnNames, rows };
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  /** Runs `fn` in one write transaction. */
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+
+  close(): void {
+    this.db.close();
+  }
+}

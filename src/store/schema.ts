@@ -1,0 +1,229 @@
+/**
+ * The index database schema. The five statistics tables (files, types, functions, imports, modules)
+ * have exactly the columns of the cortex_files specification; every other table holds what the other
+ * engines need (file state and content, symbols and references, import sites, chunks).
+ *
+ * Versioned with PRAGMA user_version: MIGRATIONS[i] takes a database from version i to i + 1. An index
+ * older than the first migration we still carry, or newer than SCHEMA_VERSION, is rebuilt.
+ */
+
+/** The statistics tables and their columns, in order: the files-query compiler validates against this. */
+export const STATS_TABLES = {
+  files: [
+    "file_path", "language", "is_test", "module_path", "lines_total", "lines_code", "lines_comment", "lines_blank",
+    "size_bytes", "last_modified", "type_count", "function_count", "import_count",
+  ],
+  types: [
+    "type_id", "name", "kind", "file_path", "module_path", "start_line", "end_line", "is_exported", "field_count",
+    "method_count",
+  ],
+  functions: [
+    "function_id", "name", "file_path", "module_path", "start_line", "end_line", "is_exported", "is_method",
+    "receiver_type", "param_count", "return_count", "lines", "complexity",
+  ],
+  imports: ["import_id", "file_path", "imported_module", "is_standard_lib", "is_external", "is_relative", "symbol_count"],
+  modules: [
+    "module_path", "file_count", "total_lines", "code_lines", "test_file_count", "type_count", "function_count",
+    "exported_type_count", "exported_function_count", "import_count", "external_import_count", "depth",
+  ],
+} as const;
+
+export type StatsTable = keyof typeof STATS_TABLES;
+
+/** Tables of schema version 1 (no secondary indexes: a full build adds those after the bulk load). */
+const V1_TABLES = `
+CREATE TABLE meta (
+    key TEXT PRIMARY KEY,
+    value TEXT NOT NULL
+);
+
+CREATE TABLE files (
+    file_path TEXT PRIMARY KEY,
+    language TEXT NOT NULL,
+    is_test BOOLEAN NOT NULL,
+    module_path TEXT NOT NULL,
+    lines_total INTEGER NOT NULL,
+    lines_code INTEGER NOT NULL,
+    lines_comment INTEGER NOT NULL,
+    lines_blank INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    last_modified TEXT NOT NULL,
+    type_count INTEGER NOT NULL,
+    function_count INTEGER NOT NULL,
+    import_count INTEGER NOT NULL
+);
+
+CREATE TABLE types (
+    type_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    module_path TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    is_exported BOOLEAN NOT NULL,
+    field_count INTEGER NOT NULL,
+    method_count INTEGER NOT NULL,
+    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+);
+
+CREATE TABLE functions (
+    function_id TEXT PRIMARY KEY,
+    name TEXT NOT NULL,
+    file_path TEXT NOT NULL,
+    module_path TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    is_exported BOOLEAN NOT NULL,
+    is_method BOOLEAN NOT NULL,
+    receiver_type TEXT,
+    param_count INTEGER NOT NULL,
+    return_count INTEGER NOT NULL,
+    lines INTEGER NOT NULL,
+    complexity INTEGER,
+    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+);
+
+CREATE TABLE imports (
+    import_id TEXT PRIMARY KEY,
+    file_path TEXT NOT NULL,
+    imported_module TEXT NOT NULL,
+    is_standard_lib BOOLEAN NOT NULL,
+    is_external BOOLEAN NOT NULL,
+    is_relative BOOLEAN NOT NULL,
+    symbol_count INTEGER,
+    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+);
+
+CREATE TABLE modules (
+    module_path TEXT PRIMARY KEY,
+    file_count INTEGER NOT NULL,
+    total_lines INTEGER NOT NULL,
+    code_lines INTEGER NOT NULL,
+    test_file_count INTEGER NOT NULL,
+    type_count INTEGER NOT NULL,
+    function_count INTEGER NOT NULL,
+    exported_type_count INTEGER NOT NULL,
+    exported_function_count INTEGER NOT NULL,
+    import_count INTEGER NOT NULL,
+    external_import_count INTEGER NOT NULL,
+    depth INTEGER NOT NULL
+);
+
+-- What the incremental indexer compares against the disk, one row per indexed file.
+CREATE TABLE file_state (
+    file_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL UNIQUE REFERENCES files(file_path) ON DELETE CASCADE,
+    content_hash TEXT NOT NULL,
+    mtime_ms INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    package_name TEXT,
+    syntax_errors INTEGER NOT NULL DEFAULT 0
+);
+
+-- The indexed text of every file: exact search, context snippets and staleness read it.
+CREATE TABLE contents (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    text TEXT NOT NULL
+);
+
+-- Definitions of every kind (functions, methods, types, constants, variables, enum members).
+CREATE TABLE symbols (
+    symbol_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    container TEXT,
+    language TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    start_column INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    is_exported BOOLEAN NOT NULL,
+    signature TEXT
+);
+
+-- Uses of names: calls, type uses, inheritance, imports, reads. Resolution fills target_symbol_id.
+CREATE TABLE refs (
+    ref_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
+    name TEXT NOT NULL,
+    qualifier TEXT,
+    kind TEXT NOT NULL,
+    line INTEGER NOT NULL,
+    "column" INTEGER NOT NULL,
+    enclosing TEXT,
+    enclosing_symbol_id INTEGER,
+    target_symbol_id INTEGER,
+    resolution TEXT
+);
+
+-- Every import statement with its position, and the project file it resolves to (for graphs and cycles).
+CREATE TABLE import_sites (
+    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
+    imported_module TEXT NOT NULL,
+    alias TEXT,
+    symbols TEXT,
+    line INTEGER NOT NULL,
+    "column" INTEGER NOT NULL,
+    target_file TEXT
+);
+
+-- Search chunks (symbols, definitions, data, documentation) of the hybrid search.
+CREATE TABLE chunks (
+    chunk_id TEXT PRIMARY KEY,
+    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
+    chunk_type TEXT NOT NULL,
+    title TEXT NOT NULL,
+    symbol_path TEXT,
+    language TEXT NOT NULL,
+    start_line INTEGER NOT NULL,
+    end_line INTEGER NOT NULL,
+    tags TEXT NOT NULL,
+    text TEXT NOT NULL,
+    text_hash TEXT NOT NULL,
+    metadata TEXT
+);
+`;
+
+/** Secondary indexes of schema version 1. */
+export const V1_INDEXES = `
+CREATE INDEX idx_files_language ON files(language);
+CREATE INDEX idx_files_is_test ON files(is_test);
+CREATE INDEX idx_files_module_path ON files(module_path);
+CREATE INDEX idx_types_file_path ON types(file_path);
+CREATE INDEX idx_types_module_path ON types(module_path);
+CREATE INDEX idx_types_kind ON types(kind);
+CREATE INDEX idx_types_is_exported ON types(is_exported);
+CREATE INDEX idx_functions_file_path ON functions(file_path);
+CREATE INDEX idx_functions_module_path ON functions(module_path);
+CREATE INDEX idx_functions_is_exported ON functions(is_exported);
+CREATE INDEX idx_functions_param_count ON functions(param_count);
+CREATE INDEX idx_functions_lines ON functions(lines);
+CREATE INDEX idx_imports_file_path ON imports(file_path);
+CREATE INDEX idx_imports_module ON imports(imported_module);
+CREATE INDEX idx_imports_is_external ON imports(is_external);
+CREATE INDEX idx_modules_depth ON modules(depth);
+CREATE INDEX idx_modules_file_count ON modules(file_count);
+CREATE INDEX idx_modules_total_lines ON modules(total_lines);
+CREATE INDEX idx_symbols_name ON symbols(name);
+CREATE INDEX idx_symbols_qualified_name ON symbols(qualified_name);
+CREATE INDEX idx_symbols_file_path ON symbols(file_path);
+CREATE INDEX idx_refs_name ON refs(name);
+CREATE INDEX idx_refs_file_path ON refs(file_path);
+CREATE INDEX idx_refs_target ON refs(target_symbol_id);
+CREATE INDEX idx_refs_enclosing ON refs(enclosing_symbol_id);
+CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
+CREATE INDEX idx_import_sites_target ON import_sites(target_file);
+CREATE INDEX idx_chunks_file_path ON chunks(file_path);
+CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
+`;
+
+
+/** MIGRATIONS[i] upgrades user_version i to i + 1. */
+export const MIGRATIONS: string[] = [V1_TABLES + V1_INDEXES];
+
+/** For a full build: the schema without secondary indexes, then the indexes once the rows are in. */
+export const BUILD_TABLES = V1_TABLES;
+export const BUILD_INDEXES = V1_INDEXES.replace(/CREATE INDEX /g, "CREATE INDEX IF NOT EXISTS ");
+export const SCHEMA_VERSION = MIGRATIONS.length;

@@ -1,0 +1,39 @@
+/** Row shapes the store reads and writes. */
+import type { FileFacts, LineCounts } from "../lang/types.ts";
+
+/** One file as the indexer hands it to the store: its stats, content and (for code) its facts. */
+export interface IndexedFile {
+  path: string;
+  language: string;
+  isTest: boolean;
+  modulePath: string;
+  sizeBytes: number;
+  mtimeMs: number;
+  contentHash: string;
+  text: string;
+  lines: LineCounts;
+  facts?: FileFacts;
+  chunks?: ChunkRecord[];
+}
+
+export interface ChunkRecord {
+  id: string;
+  chunkType: "symbols" | "definitions" | "data" | "documentation";
+  title: string;
+  symbolPath?: string;
+  language: string;
+  startLine: number;
+  endLine: number;
+  tags: string[];
+  text: string;
+  textHash: string;
+  metadata?: Record<string, unknown>;
+}
+
+export interface FileState {
+  fileId: number;
+  path: string;
+  contentHash: string;
+  mtimeMs: number;
+  sizeBytes: number;
+}

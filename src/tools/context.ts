@@ -1,0 +1,15 @@
+/**
+ * What a tool handler receives: the project, its engines (created lazily over the current index) and
+ * the call's deadline. Handlers never see a transport or a database.
+ */
+import type { Session } from "./session.ts";
+
+export interface ToolContext {
+  session: Session;
+  /** Aborted when the call's deadline passes or the client cancels. */
+  signal: AbortSignal;
+  /** Epoch milliseconds by which the handler should return what it has. */
+  deadline: number;
+  /** Reports progress of long calls (MCP progress notifications, CLI progress bar). */
+  progress?(done: number, total: number, message?: string): void;
+}

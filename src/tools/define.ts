@@ -1,0 +1,56 @@
+/**
+ * The shape every tool has. A tool is defined once (name, description written for an agent choosing a
+ * tool, zod input schema, handler) and both surfaces are generated from the registry: the MCP server
+ * registers it, the CLI turns its input schema into a subcommand with the same parameters.
+ */
+import type { z } from "zod";
+import type { ToolContext } from "./context.ts";
+
+export type Profile = "cortex" | "kit" | "codebase-context";
+
+export interface ToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint: boolean;
+  idempotentHint: boolean;
+  openWorldHint: boolean;
+}
+
+export interface CliSpec {
+  /** Subcommand words, e.g. ["files"] or ["memory", "add"]. */
+  command: string[];
+  /** Input fields filled from positional arguments, in order. */
+  positionals?: string[];
+  /** Short flags: "-e" → "is_regex". */
+  short?: Record<string, string>;
+  /** Flag spellings that differ from the field name (beyond the automatic snake/kebab forms): "--lang" → "language". */
+  flags?: Record<string, string>;
+  /** A field whose JSON may come from a file: `--file query.json`. */
+  fromFile?: string;
+  /** One line for --help. */
+  summary: string;
+}
+
+export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown> {
+  name: string;
+  title: string;
+  description: string;
+  input: I;
+  /** Output schema for tools whose result has a fixed shape (sent as structuredContent). */
+  output?: z.ZodType<O>;
+  annotations: ToolAnnotations;
+  profiles: Profile[];
+  cli: CliSpec;
+  /** An input the schema accepts, used by the registry tests and docs/tools.md. */
+  example: z.input<I>;
+  /** Whether the handler needs the index (the server answers with indexing progress while it builds). */
+  needsIndex: boolean;
+  handler(input: z.output<I>, ctx: ToolContext): Promise<O> | O;
+  /** Human output for the CLI without --json; JSON when absent. */
+  render?(result: O): string;
+}
+
+export function defineTool<I extends z.ZodObject, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {
+  return def;
+}
+
+export const READ_ONLY: ToolAnnotations = { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false };

@@ -1,0 +1,17 @@
+/**
+ * The tool registry: one ordered list. The MCP server registers these, the CLI builds its subcommands
+ * from them, docs/tools.md is generated from them (a test keeps it current).
+ */
+import type { ToolDefinition } from "./define.ts";
+import { filesTool } from "./files.ts";
+
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const TOOLS: ToolDefinition<any, any>[] = [filesTool];
+
+export function findTool(name: string): ToolDefinition<any, any> | undefined {
+  return TOOLS.find((t) => t.name === name);
+}
+
+export { defineTool, READ_ONLY, type ToolDefinition, type Profile } from "./define.ts";
+export type { ToolContext } from "./context.ts";
+export { Session } from "./session.ts";

@@ -1,0 +1,41 @@
+/**
+ * Throwaway projects for tests: write a tree of files into a temporary folder, optionally as a git
+ * repository, and remove it afterwards.
+ */
+import { mkdtempSync, mkdirSync, writeFileSync, rmSync, cpSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+
+export interface TmpProject {
+  root: string;
+  write(path: string, content: string | Uint8Array): void;
+  remove(path: string): void;
+  cleanup(): void;
+}
+
+export function tmpProject(files: Record<string, string | Uint8Array> = {}): TmpProject {
+  const root = mkdtempSync(join(tmpdir(), "cortex-test-project-"));
+  const p: TmpProject = {
+    root,
+    write(path, content) {
+      const abs = join(root, path);
+      mkdirSync(dirname(abs), { recursive: true });
+      writeFileSync(abs, content);
+    },
+    remove(path) {
+      rmSync(join(root, path), { recursive: true, force: true });
+    },
+    cleanup() {
+      rmSync(root, { recursive: true, force: true });
+    },
+  };
+  for (const [path, content] of Object.entries(files)) p.write(path, content);
+  return p;
+}
+
+/** A copy of a fixture folder under test/fixtures, so a test can modify it freely. */
+export function copyFixture(name: string): TmpProject {
+  const p = tmpProject();
+  cpSync(join(import.meta.dir, "..", "fixtures", name), p.root, { recursive: true });
+  return p;
+}

@@ -1,0 +1,17 @@
+/**
+ * Preloaded by bun test (bunfig.toml): every test process gets its own empty CORTEX_HOME and HOME, so
+ * nothing a test writes reaches the user's ~/.cortex and tests never share state through it.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll } from "bun:test";
+
+const home = mkdtempSync(join(tmpdir(), "cortex-test-home-"));
+process.env.CORTEX_HOME = join(home, ".cortex");
+process.env.CORTEX_OFFLINE = "1";
+process.env.CORTEX_LOG ??= "error";
+
+afterAll(() => {
+  rmSync(home, { recursive: true, force: true });
+});
