@@ -3,7 +3,7 @@
  * LanguageModule, and one line in src/lang/registry.ts.
  */
 import type { Node, Tree } from "web-tree-sitter";
-import type { CodeLanguage, FileFacts } from "./types.ts";
+import type { CodeLanguage, FileFacts, ImportFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
 
 export interface ExtractContext {
@@ -32,6 +32,21 @@ export interface LanguageModule {
   /** Test-file classification by this language's conventions. */
   isTestFile(path: string): boolean;
   extract(tree: Tree, ctx: ExtractContext, matches: QueryMatch[]): Extracted;
+  /**
+   * The project files an import of this language refers to (root-relative paths), for the import graph
+   * and reference resolution: `./util` → `src/util.ts`, `example.com/shop/store` → every file of
+   * `store/`, `pkg.mod` → `pkg/mod.py`. Empty when the import is not a project file (std, external).
+   */
+  resolveImport?(imp: ImportFact, fromPath: string, files: ProjectFiles): string[];
+}
+
+/** What import resolution may ask about the indexed project. */
+export interface ProjectFiles {
+  project: ProjectInfo;
+  /** Whether a root-relative path is an indexed file. */
+  has(path: string): boolean;
+  /** The indexed files directly inside a directory ("" for the root). */
+  inDir(dir: string): string[];
 }
 
 /** One match of a query: the captures of one pattern, by capture name (the last one wins on repeats). */

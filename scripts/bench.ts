@@ -1,0 +1,43 @@
+#!/usr/bin/env bun
+/**
+ * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
+ * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
+ *
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index
+ *   corpus: go | django | <path>               (Debian golang-1.19-src / python3-django, or any folder)
+ */
+import { cpus, totalmem } from "node:os";
+import { prepareCorpus } from "./bench/corpora.ts";
+import type { BenchRow } from "./bench/run.ts";
+import { indexSuite } from "./bench/index-suite.ts";
+
+const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
+  index: (c) => indexSuite(c),
+};
+
+function fmt(v: number): string {
+  if (!Number.isFinite(v)) return "n/a";
+  if (Math.abs(v) >= 100) return v.toFixed(0);
+  if (Math.abs(v) >= 10) return v.toFixed(1);
+  return v.toFixed(v >= 1 ? 2 : 3);
+}
+
+async function main(argv: string[]): Promise<void> {
+  const [suite, corpusName = "go", ...rest] = argv;
+  const run = suite ? SUITES[suite] : undefined;
+  if (!run) {
+    console.error(`usage: bun scripts/bench.ts <suite> [corpus]\nsuites: ${Object.keys(SUITES).join(", ")}`);
+    process.exit(2);
+  }
+  const corpus = prepareCorpus(corpusName);
+  const rows = await run(corpus, rest);
+  const cpu = cpus()[0]?.model ?? "unknown cpu";
+  console.log(`### ${suite} on ${corpus.name}\n`);
+  console.log(`Command: \`bun scripts/bench.ts ${argv.join(" ")}\`  `);
+  console.log(`Corpus: ${corpus.source}  `);
+  console.log(`Machine: ${cpus().length} × ${cpu}, ${(totalmem() / 2 ** 30).toFixed(0)} GiB, Bun ${Bun.version}, ${new Date().toISOString().slice(0, 10)}\n`);
+  console.log("| metric | value | unit | note |\n|---|---:|---|---|");
+  for (const r of rows) console.log(`| ${r.metric} | ${fmt(r.value)} | ${r.unit} | ${r.note ?? ""} |`);
+}
+
+await main(process.argv.slice(2));

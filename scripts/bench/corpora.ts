@@ -1,0 +1,39 @@
+/**
+ * Benchmark corpora anyone can rebuild: Debian source packages copied into a scratch folder (so the
+ * benchmarks may modify files), and any folder given by path.
+ *
+ *   go      golang-1.19-src   (apt-get install golang-1.19-src)   → /usr/share/go-1.19/src
+ *   django  python3-django    (apt-get install python3-django)    → /usr/lib/python3/dist-packages/django
+ */
+import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export const SCRATCH = resolve(import.meta.dir, "..", "..", ".bench");
+
+const DEBIAN: Record<string, { src: string; pkg: string }> = {
+  go: { src: "/usr/share/go-1.19/src", pkg: "golang-1.19-src" },
+  django: { src: "/usr/lib/python3/dist-packages/django", pkg: "python3-django" },
+};
+
+export interface Corpus {
+  name: string;
+  /** A writable copy the benchmark may change. */
+  root: string;
+  /** Where it came from, for the report. */
+  source: string;
+}
+
+/** Resolves a corpus name or path to a fresh writable copy. */
+export function prepareCorpus(nameOrPath: string): Corpus {
+  const known = DEBIAN[nameOrPath];
+  const src = known ? known.src : resolve(nameOrPath);
+  if (!existsSync(src)) {
+    throw new Error(known ? `corpus '${nameOrPath}' needs the Debian package ${known.pkg}: apt-get install ${known.pkg}` : `no such folder: ${src}`);
+  }
+  const name = known ? nameOrPath : src.split("/").filter(Boolean).pop()!;
+  const root = join(SCRATCH, "corpora", name);
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(join(SCRATCH, "corpora"), { recursive: true });
+  cpSync(src, root, { recursive: true, dereference: false, verbatimSymlinks: true });
+  return { name, root, source: known ? `Debian ${known.pkg} (${src})` : src };
+}

@@ -1,0 +1,47 @@
+/**
+ * Indexing benchmark: cold full index (files/s, MB/s), no-op re-index, one-changed-file re-index,
+ * database size and peak memory. Each run is a fresh `cortex index` process with its own CORTEX_HOME,
+ * so start-up and worker costs are counted as a user would see them.
+ */
+import { appendFileSync, mkdtempSync, readFileSync, statSync, readdirSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Corpus } from "./corpora.ts";
+import { runCortex, type BenchRow } from "./run.ts";
+
+function dirBytes(dir: string): number {
+  let n = 0;
+  for (const e of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (e.isFile()) n += statSync(join(e.parentPath, e.name)).size;
+  }
+  return n;
+}
+
+export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
+  const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
+  const env = { CORTEX_HOME: home };
+  const cold = await runCortex(["index", corpus.root, "--json"], env);
+  const report = JSON.parse(cold.stdout);
+  const corpusBytes = dirBytes(corpus.root);
+  const noop = await runCortex(["index", corpus.root, "--json"], env);
+  // change one file the index parses: append a comment line to the first source file it reported
+  const files = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 1 }), "--root", corpus.root], env)).stdout);
+  const victim = join(corpus.root, files.rows[0][0]);
+  appendFileSync(victim, readFileSync(victim, "utf8").endsWith("\n") ? "// touched by the benchmark\n" : "\n// touched by the benchmark\n");
+  const one = await runCortex(["index", corpus.root, "--json"], env);
+  const oneReport = JSON.parse(one.stdout);
+  const db = report.database as string;
+  const dbBytes = statSync(db).size;
+  return [
+    { metric: "cold index: files", value: report.files, unit: "files" },
+    { metric: "cold index: wall time", value: cold.ms / 1000, unit: "s" },
+    { metric: "cold index: throughput", value: report.files / (cold.ms / 1000), unit: "files/s" },
+    { metric: "cold index: throughput", value: corpusBytes / (1 << 20) / (cold.ms / 1000), unit: "MiB/s" },
+    { metric: "cold index: peak memory", value: cold.maxRssMb, unit: "MiB" },
+    { metric: "no-op re-index: wall time", value: noop.ms / 1000, unit: "s" },
+    { metric: "one changed file: wall time", value: one.ms / 1000, unit: "s" },
+    { metric: "one changed file: files parsed", value: oneReport.parsed, unit: "files" },
+    { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB" },
+    { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×" },
+  ];
+}

@@ -1,0 +1,40 @@
+/** Runs the cortex CLI as a child process and measures wall time and peak memory (GNU time). */
+import { join, resolve } from "node:path";
+import { existsSync } from "node:fs";
+
+export interface BenchRow {
+  metric: string;
+  value: number;
+  unit: string;
+  note?: string;
+}
+
+export const REPO = resolve(import.meta.dir, "..", "..");
+const CLI = join(REPO, "src", "cli", "main.ts");
+
+export interface RunResult {
+  stdout: string;
+  stderr: string;
+  ms: number;
+  maxRssMb: number;
+}
+
+/** Runs `cortex <args>` (the executable given by CORTEX_BIN, else bun + the source) with extra env. */
+export async function runCortex(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
+  const bin = process.env.CORTEX_BIN;
+  const cmd = bin ? [bin, ...args] : [process.execPath, CLI, ...args];
+  return runTimed(cmd, env);
+}
+
+/** Runs any command under /usr/bin/time to read its peak resident memory. */
+export async function runTimed(cmd: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunResult> {
+  const timeBin = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "__MAXRSS__%M"] : [];
+  const started = performance.now();
+  const proc = Bun.spawn([...timeBin, ...cmd], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", ...(cwd ? { cwd } : {}) });
+  const [stdout, stderrRaw, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  const ms = performance.now() - started;
+  const m = /__MAXRSS__(\d+)/.exec(stderrRaw);
+  const stderr = stderrRaw.replace(/__MAXRSS__\d+\n?/, "");
+  if (code !== 0 && code !== 1) throw new Error(`${cmd.join(" ")} exited with ${code}: ${stderr}`);
+  return { stdout, stderr, ms, maxRssMb: m ? Number(m[1]) / 1024 : NaN };
+}
