@@ -77,8 +77,10 @@ describe("pinned release", () => {
 describe("download", () => {
   test("a first call downloads, verifies and installs ast-grep; callers after it share the result", async () => {
     const bin = freshBin();
-    const b = await resolveAstGrep({ binDir: bin });
+    const progress: Array<[number, number | undefined]> = [];
+    const b = await resolveAstGrep({ binDir: bin, onProgress: (received, total) => progress.push([received, total]) });
     expect(b).toEqual({ path: join(bin, rel.executable), version: AST_GREP_VERSION, source: "download" });
+    expect(progress.at(-1)).toEqual([tarball.length, tarball.length]);
     expect(contents(bin)).toEqual([rel.executable]);
     expect(statSync(b.path).mode & 0o111).toBe(0o111);
     expect(sha256(readFileSync(b.path))).toBe(rel.executableSha256);

@@ -69,7 +69,7 @@ export interface PatternResult {
       in_scope: number;
       /** Files handed to ast-grep. */
       searched: number;
-      /** Files skipped because they lack a required literal. */
+      /** Files skipped because they lack a required literal (or are binary). */
       skipped_by_literals: number;
       /** Files of the language over index.max_file_size, not searched. */
       too_large: number;
@@ -121,9 +121,11 @@ export class PatternEngine {
 
     let partial = false;
     let candidates = listing.files;
+    let rejected = 0;
     if (filter.active) {
       const kept = await this.prefilter(listing.files, filter, limits);
       candidates = kept.files;
+      rejected = kept.rejected;
       partial = kept.stopped;
     }
 
@@ -132,7 +134,9 @@ export class PatternEngine {
     if (candidates.length === 0 && !partial) {
       await checkMatcher(binary, matcher, language, config, this.root, limits, q);
     }
+    let searched = 0;
     for (const batch of partial ? [] : batches(candidates, control.batchBytes ?? DEFAULT_BATCH_BYTES)) {
+      searched += batch.length;
       const outcome = await runAstGrep(binary.path, searchArgs(matcher, language.id, config, batch), this.root, limits, (m) => collector.add(m));
       for (const w of astGrepWarnings(outcome.stderr)) warnings.add(w);
       if (outcome.stoppedBy) {
@@ -150,8 +154,8 @@ export class PatternEngine {
       strictness: q.strictness ?? "smart",
       files: {
         in_scope: listing.files.length,
-        searched: candidates.length,
-        skipped_by_literals: listing.files.length - candidates.length,
+        searched,
+        skipped_by_literals: rejected,
         too_large: listing.tooLarge,
       },
       literals: filter.requirement,
@@ -180,11 +184,12 @@ export class PatternEngine {
   }
 
   /** Keeps the files holding every required literal, yielding between chunks so a deadline can stop it. */
-  private async prefilter(files: string[], filter: LiteralFilter, limits: RunLimits): Promise<{ files: string[]; stopped: boolean }> {
+  private async prefilter(files: string[], filter: LiteralFilter, limits: RunLimits): Promise<{ files: string[]; rejected: number; stopped: boolean }> {
     const kept: string[] = [];
+    let rejected = 0;
     for (let i = 0; i < files.length; i += READ_CHUNK) {
       if (i > 0) await new Promise((r) => setImmediate(r));
-      if (Date.now() >= limits.deadline || limits.signal?.aborted) return { files: kept, stopped: true };
+      if (Date.now() >= limits.deadline || limits.signal?.aborted) return { files: kept, rejected, stopped: true };
       for (const path of files.slice(i, i + READ_CHUNK)) {
         let bytes: Buffer;
         try {
@@ -193,9 +198,10 @@ export class PatternEngine {
           continue; // gone since the walk: nothing to search
         }
         if (!looksBinary(bytes) && filter.accepts(bytes)) kept.push(path);
+        else rejected++;
       }
     }
-    return { files: kept, stopped: false };
+    return { files: kept, rejected, stopped: false };
   }
 }
 

@@ -245,6 +245,7 @@ async function downloadTo(url: string, file: string, o: ResolveOptions): Promise
     const hasher = new Bun.CryptoHasher("sha512");
     const fd = openSync(file, "w");
     let received = 0;
+    let reported = 0;
     try {
       try {
         for await (const chunk of res.body as unknown as AsyncIterable<Uint8Array>) {
@@ -254,7 +255,11 @@ async function downloadTo(url: string, file: string, o: ResolveOptions): Promise
           while (off < chunk.length) off += writeSync(fd, chunk, off, chunk.length - off);
           hasher.update(chunk);
           received += chunk.length;
-          o.onProgress?.(received, expected);
+          // progress goes to clients as notifications: a few per second, not one per chunk
+          if (o.onProgress && (performance.now() - reported > 250 || received === expected)) {
+            reported = performance.now();
+            o.onProgress(received, expected);
+          }
         }
       } catch (e) {
         if (controller.signal.aborted) throw stalled();
