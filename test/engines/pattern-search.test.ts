@@ -277,6 +277,15 @@ describe("results", () => {
     expect(m.context).toBe('\ts := "héllo 😀"; defer g(1,\n\t\t2)');
   });
 
+  test("a match that ends with its newline ends on that line, and its context does not run past it", async () => {
+    const p = project({ "sl.go": "package a\n\nfunc f() error {\n\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil\n}\n" });
+    const r = await search(p, { rule: { kind: "statement_list" }, language: "go", contextLines: 0 });
+    expect(r.matches.map((m) => [m.start_line, m.start_column, m.end_line, m.end_column, m.context])).toEqual([
+      [4, 2, 7, 12, "\tif err != nil {\n\t\treturn err\n\t}\n\treturn nil"],
+      [5, 3, 5, 13, "\t\treturn err"],
+    ]);
+  });
+
   test("context stops at the file's edges and never copies the match instead of lines", async () => {
     const p = project({ "e.go": "package e\nfunc f() { defer g() }" });
     const r = await search(p, { pattern: "defer $F()", language: "go", contextLines: 10 });

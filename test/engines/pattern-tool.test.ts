@@ -144,6 +144,19 @@ describe("cortex pattern (CLI)", () => {
     expect(result.matches.map((m) => [m.file_path, m.start_line])).toEqual([["go/store.go", 5]]);
   }, 30_000);
 
+  test("a result far over a pipe's 64 KiB comes out whole", () => {
+    const big = tmpProject({ "big.go": "package big\n\nfunc f() {\n" + Array.from({ length: 150 }, (_, i) => `\tdefer step${i}() // ${"x".repeat(300)}\n`).join("") + "}\n" });
+    try {
+      const r = cli(["pattern", "defer $F()", "--lang", "go", "--limit", "100", "-C", "10", "--json", "--root", big.root]);
+      expect(r.code).toBe(0);
+      expect(r.out.length).toBeGreaterThan(256 * 1024);
+      const result = JSON.parse(r.out);
+      expect([result.total, result.matches.length]).toEqual([150, 100]);
+    } finally {
+      big.cleanup();
+    }
+  }, 30_000);
+
   test("a rule from a JSON file, and an error exits 1 with the message on stderr", () => {
     const rule = join(p.root, "rule.json");
     Bun.write(rule, JSON.stringify({ pattern: "defer $F()", inside: { kind: "method_declaration", stopBy: "end" } }));

@@ -136,7 +136,8 @@ function fromFile(m: RawMatch, bytes: Uint8Array, o: BuildOptions): PatternMatch
     start_line: startLine,
     end_line: endLineOf(m),
     start_column: columnAt(bytes, start),
-    end_column: columnAt(bytes, end),
+    // a match that ends with its newline ends on that line, just past its last character
+    end_column: end > start && bytes[end - 1] === 0x0a ? columnAt(bytes, end - 1) : columnAt(bytes, end),
     match_text: cap(m.text, MAX_MATCH_TEXT, "match_text", truncated),
     context: ctx.text,
     context_start_line: startLine - ctx.before,
