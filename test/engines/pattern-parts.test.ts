@@ -9,7 +9,8 @@ import { astGrepError } from "../../src/engines/pattern/runner.ts";
 import { compileScope } from "../../src/engines/pattern/scope.ts";
 import { batches, PatternEngine } from "../../src/engines/pattern/engine.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
-import { devBinary } from "../helpers/ast-grep.ts";
+import { AST_GREP_BIN, devBinary } from "../helpers/ast-grep.ts";
+import { TopMatches, keyOf } from "../../src/engines/pattern/collect.ts";
 
 const projects: TmpProject[] = [];
 afterAll(() => projects.forEach((p) => p.cleanup()));
@@ -119,6 +120,32 @@ describe("ast-grep command lines", () => {
     ].join("\n");
     expect(astGrepError(stderr)).toBe("Cannot parse rule: Rule contains invalid kind matcher: Kind `nosuch` is invalid");
     expect(astGrepError("Error: x\n╰▻ Standalone multi meta variable `µµµ` is invalid.", "$$$")).toBe("x: Standalone multi meta variable `$$$` is invalid");
+  });
+});
+
+describe("ranking ast-grep's output without parsing it", () => {
+  test("the key read from the bytes equals the parsed one, even when the code quotes ast-grep's own JSON", () => {
+    const tricky = 'package a\nfunc f() {\n\tdefer g(`","range":{"byteOffset":{"start":1,"end":2}},"file":"x"`)\n\tdefer h("\\\\")\n}\n';
+    const p = project({ "a.go": tricky, 'we"ird\\ñame.go': "package a\nfunc k() { defer m() }\n" });
+    const out = Bun.spawnSync([AST_GREP_BIN, "run", "--pattern=defer $F($$$A)", "--lang=go", "--json=stream", "--", "a.go", 'we"ird\\ñame.go'], { cwd: p.root, stdout: "pipe" });
+    const lines = out.stdout.toString().split("\n").filter(Boolean);
+    expect(lines.length).toBe(3);
+    for (const line of lines) {
+      const parsed = JSON.parse(line);
+      expect(keyOf(new TextEncoder().encode(line))).toEqual({ file: parsed.file, start: parsed.range.byteOffset.start, end: parsed.range.byteOffset.end });
+    }
+    expect(keyOf(new TextEncoder().encode('{"something":"else"}'))).toBeUndefined();
+  });
+
+  test("the first matches in file order and the true total, whatever order the lines arrive in", () => {
+    const line = (file: string, start: number) =>
+      new TextEncoder().encode(JSON.stringify({ text: "x", range: { byteOffset: { start, end: start + 1 }, start: { line: 0, column: 0 }, end: { line: 0, column: 1 } }, file }));
+    const all = Array.from({ length: 500 }, (_, i) => [`f${i % 7}.go`, (i * 37) % 1000] as const);
+    const top = new TopMatches(10);
+    for (const [f, s] of all) top.add(line(f, s));
+    const expected = [...all].sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : a[1] - b[1])).slice(0, 10);
+    expect(top.total).toBe(500);
+    expect(top.result().map((m) => [m.file, m.range.byteOffset.start])).toEqual(expected.map(([f, s]) => [f, s]));
   });
 });
 

@@ -14,7 +14,8 @@ import { resolveAstGrep, type AstGrepBinary } from "./install.ts";
 import { patternLanguage, fileFilter, LANGUAGE_NAMES, type PatternLanguage } from "./languages.ts";
 import { compileScope, type PathScope } from "./scope.ts";
 import { debugPatternArgs, isolatedConfig, searchArgs, validateArgs, type Matcher } from "./command.ts";
-import { astGrepError, astGrepWarnings, isQueryError, runAstGrep, type RawMatch, type RunLimits } from "./runner.ts";
+import { astGrepError, astGrepWarnings, isQueryError, runAstGrep, type RunLimits } from "./runner.ts";
+import { TopMatches } from "./collect.ts";
 import { LiteralFilter, NO_REQUIREMENT, parseDebugPattern, ruleRequirement, type LiteralRequirement } from "./literals.ts";
 import { buildMatches, type PatternMatch } from "./results.ts";
 import { withStrictness, type Rule, type Strictness } from "./rule.ts";
@@ -137,7 +138,7 @@ export class PatternEngine {
     let searched = 0;
     for (const batch of partial ? [] : batches(candidates, control.batchBytes ?? DEFAULT_BATCH_BYTES)) {
       searched += batch.length;
-      const outcome = await runAstGrep(binary.path, searchArgs(matcher, language.id, config, batch), this.root, limits, (m) => collector.add(m));
+      const outcome = await runAstGrep(binary.path, searchArgs(matcher, language.id, config, batch), this.root, limits, (line) => collector.add(line));
       for (const w of astGrepWarnings(outcome.stderr)) warnings.add(w);
       if (outcome.stoppedBy) {
         partial = true;
@@ -339,31 +340,4 @@ export function batches(files: readonly string[], maxBytes: number): string[][] 
   }
   if (current.length > 0) out.push(current);
   return out;
-}
-
-const byPosition = (a: RawMatch, b: RawMatch) =>
-  a.file < b.file ? -1 : a.file > b.file ? 1 : a.range.byteOffset.start - b.range.byteOffset.start || a.range.byteOffset.end - b.range.byteOffset.end;
-
-/** Counts every match and keeps the first `limit` in (file, offset) order, in bounded memory. */
-class TopMatches {
-  total = 0;
-  private kept: RawMatch[] = [];
-
-  constructor(private readonly limit: number) {}
-
-  add(m: RawMatch): void {
-    this.total++;
-    this.kept.push(m);
-    if (this.kept.length >= this.limit * 4 + 64) this.trim();
-  }
-
-  private trim(): void {
-    this.kept.sort(byPosition);
-    this.kept.length = Math.min(this.kept.length, this.limit);
-  }
-
-  result(): RawMatch[] {
-    this.trim();
-    return this.kept;
-  }
 }

@@ -1,10 +1,9 @@
 /**
- * Running ast-grep: one process per call, its JSON stream read line by line as it arrives, so a deadline
- * or a cancellation stops the process and keeps every match already printed. stderr is kept (capped) for
+ * Running ast-grep: one process per call, its JSON stream read line by line as it arrives (as bytes: most
+ * lines are only counted, see collect.ts), so a deadline or a cancellation stops the process and keeps
+ * every match already printed. stderr is kept (capped) for
  * ast-grep's error messages and warnings, which are turned into readable sentences here.
  */
-import { CortexError } from "../../core/errors.ts";
-
 /** One match as `ast-grep --json=stream` prints it (the fields cortex reads). */
 export interface RawMatch {
   file: string;
@@ -50,13 +49,13 @@ async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
   return out.length > STDERR_CAP ? out.slice(0, STDERR_CAP) : out;
 }
 
-/** Runs ast-grep and hands each complete JSON line of stdout to `onLine`. */
+/** Runs ast-grep and hands each complete line of stdout (one JSON match) to `onLine`, as bytes. */
 export async function runAstGrep(
   executable: string,
   args: string[],
   cwd: string,
   limits: RunLimits,
-  onMatch?: (m: RawMatch) => void,
+  onLine?: (line: Uint8Array) => void,
 ): Promise<RunOutcome> {
   if (limits.signal?.aborted) return { code: null, stderr: "", stoppedBy: "abort" };
   if (Date.now() >= limits.deadline) return { code: null, stderr: "", stoppedBy: "deadline" };
@@ -74,26 +73,23 @@ export async function runAstGrep(
   limits.signal?.addEventListener("abort", onAbort, { once: true });
   const stderr = readCapped(proc.stderr);
   try {
-    const decoder = new TextDecoder();
-    let pending = "";
+    let pending: Uint8Array | undefined;
     for await (const chunk of proc.stdout as unknown as AsyncIterable<Uint8Array>) {
-      if (stoppedBy) continue;
-      pending += decoder.decode(chunk, { stream: true });
+      if (stoppedBy || !onLine) continue;
+      const buf = pending ? Buffer.concat([pending, chunk]) : chunk;
       let start = 0;
-      for (let nl = pending.indexOf("\n"); nl >= 0; nl = pending.indexOf("\n", start)) {
-        const line = pending.slice(start, nl);
-        start = nl + 1;
-        if (line.trim() === "" || !onMatch) continue;
-        let parsed: RawMatch;
-        try {
-          parsed = JSON.parse(line) as RawMatch;
-        } catch (e) {
-          stop("abort");
-          throw new CortexError("IO", `ast-grep printed output cortex cannot read: ${(e as Error).message}`, { data: { line: line.slice(0, 200) } });
+      for (let nl = buf.indexOf(0x0a); nl >= 0; nl = buf.indexOf(0x0a, start)) {
+        if (nl > start) {
+          try {
+            onLine(buf.subarray(start, nl));
+          } catch (e) {
+            stop("abort");
+            throw e;
+          }
         }
-        onMatch(parsed);
+        start = nl + 1;
       }
-      pending = pending.slice(start);
+      pending = start < buf.length ? buf.slice(start) : undefined;
     }
     // A stopped process may leave half a line behind; it is not a match.
     const code = await proc.exited;
