@@ -49,8 +49,16 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         const name = JSON.parse(readFileSync(join(root, p), "utf8"))?.name;
         if (typeof name === "string" && name.length > 0) info.npmPackages.push(name);
       } else if (base === "Cargo.toml") {
-        const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(readFileSync(join(root, p), "utf8"));
+        const toml = readFileSync(join(root, p), "utf8");
+        const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(toml);
         if (m) info.rustCrates.push(m[1]!.replace(/-/g, "_"));
+        // code names a library crate by its [lib] name when the manifest gives one
+        const lib = /^\s*\[lib\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(toml);
+        const crateName = (lib ?? m)?.[1]?.replace(/-/g, "_");
+        if (crateName) {
+          info.rustCrateDirs!.push({ name: crateName, dir: dirOf(p) });
+          if (!info.rustCrates.includes(crateName)) info.rustCrates.push(crateName);
+        }
       } else if (JVM_EXT.test(p)) {
         const m = /^\s*(?:package|namespace)\s+([A-Za-z_][\w.]*)/m.exec(readHead(join(root, p), 4096));
         if (m) jvm.add(m[1]!.split(".").slice(0, 2).join("."));
@@ -84,6 +92,7 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   info.goModules.sort((a, b) => b.dir.length - a.dir.length);
   info.npmPackages.sort();
   info.rustCrates.sort();
+  info.rustCrateDirs!.sort((a, b) => a.name.localeCompare(b.name) || a.dir.localeCompare(b.dir));
   return info;
 }
 

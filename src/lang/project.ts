@@ -15,8 +15,13 @@ export interface ProjectInfo {
   jvmPackagePrefixes: string[];
   /** Rust crate names declared by Cargo.toml files. */
   rustCrates: string[];
+  /**
+   * Where each of those crates lives: its name as code writes it (`-` → `_`, the `[lib] name` when given)
+   * and the folder of its Cargo.toml ("" for the root). Absent in project info stored by older indexes.
+   */
+  rustCrateDirs?: { name: string; dir: string }[];
 }
 
 export function emptyProjectInfo(): ProjectInfo {
-  return { goModules: [], npmPackages: [], pythonTopLevel: [], jvmPackagePrefixes: [], rustCrates: [] };
+  return { goModules: [], npmPackages: [], pythonTopLevel: [], jvmPackagePrefixes: [], rustCrates: [], rustCrateDirs: [] };
 }
