@@ -314,6 +314,8 @@ class CFamilyExtractor {
       case "preproc_else":
       case "preproc_elif":
       case "preproc_elifdef":
+      case "ERROR":
+        // an unparsable stretch (often a macro the grammar cannot know) still holds whole definitions
         this.walk(node, scope);
         break;
       case "linkage_specification": {
@@ -419,6 +421,7 @@ class CFamilyExtractor {
     const fn = info.fn;
     const parts = nameParts(info.name, this.src);
     if (!parts) return;
+    this.skipIdentIds.add(parts.node.id); // a function named like a macro constant does not read it
     const body = node.childForFieldName("body");
     const owner = scope.owner;
     let qualifiedName: string;
@@ -479,6 +482,7 @@ class CFamilyExtractor {
       const info = inspectDeclarator(d);
       if (!info.name) continue;
       if (info.isFunction) {
+        this.skipIdentIds.add(info.name.id);
         // a prototype at file scope is not a definition; in a class body it declares a member
         if (owner) {
           const parts = nameParts(info.name, this.src);

@@ -37,7 +37,8 @@ const DIALECT = { cpp: true, stdHeaders: CPP_STANDARD_HEADERS };
 
 export const cpp: LanguageModule = {
   id: "cpp",
-  extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++"],
+  // .ipp / .tpp / .inl: template implementation files included by headers (Boost and others)
+  extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
   grammar: "tree-sitter-cpp.wasm",
   query: QUERY,
   // foo_test.cc, foo_unittest.cc, foo_tests.cc, test_foo.cc, and anything under a test/ or tests/ directory

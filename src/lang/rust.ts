@@ -94,7 +94,11 @@ function baseTypeName(t: string): string {
 function countParams(params: Node | null): number {
   if (!params) return 0;
   let n = 0;
-  for (const p of params.namedChildren) if (p && (p.type === "parameter" || p.type === "variadic_parameter")) n++;
+  for (const p of params.namedChildren) {
+    if (p?.type === "variadic_parameter") n++;
+    // `self: Pin<&mut Self>` is a typed receiver, not a parameter
+    else if (p?.type === "parameter" && p.childForFieldName("pattern")?.text.replace(/^mut\s+/, "") !== "self") n++;
+  }
   return n;
 }
 
@@ -262,6 +266,10 @@ class RustExtractor {
         break;
       case "extern_crate_declaration":
         this.externCrate(item);
+        break;
+      case "ERROR":
+        // an unparsable stretch still holds whole items
+        this.walk(item, scope);
         break;
     }
   }

@@ -1,6 +1,7 @@
 import { describe, expect, test } from "bun:test";
 import { commonInvariants, factsOf } from "./common.case.ts";
 import { emptyProjectInfo } from "../../src/lang/project.ts";
+import { FactsParser } from "../../src/lang/parser.ts";
 import { c } from "../../src/lang/c.ts";
 import { languageFor } from "../../src/lang/registry.ts";
 import type { ProjectFiles } from "../../src/lang/module.ts";
@@ -8,6 +9,9 @@ import type { FileFacts } from "../../src/lang/types.ts";
 
 const project = emptyProjectInfo();
 const FILES = ["c/include/ring.h", "c/src/ring.c", "c/tests/test_ring.c"];
+
+/** One parser for the inline sources of this file (loading a grammar is the slow part). */
+const inlineParser = FactsParser.create();
 
 commonInvariants("c", FILES, project);
 
@@ -135,11 +139,19 @@ describe("c facts (hand-counted truth)", () => {
     expect(languageFor("a/r.h").language).toBe("c");
   });
 
+  test("definitions after an unparsable stretch are still read (the walk enters ERROR nodes)", async () => {
+    const parser = await inlineParser;
+    // braces that only balance per preprocessor branch defeat the grammar for the rest of the file
+    const src = "static void *\nf (int a)\n{\n#if A\n  if (a) {\n#else\n  if (!a) {\n#endif\n    a = 1;\n  }\n  return 0;\n}\nint g(void) { return a ? 1 : 2; }\n";
+    const f = (await parser.parse("broken.c", src, project)).facts!;
+    expect(f.syntaxErrors).toBeGreaterThan(0);
+    expect(f.functions.map((fn) => [fn.name, fn.startLine, fn.complexity])).toEqual([["g", 13, 2]]);
+  }, 60_000);
+
   test("a 3,000-operand && / || chain is read whole (no recursion limit, no parent walks)", async () => {
-    const { FactsParser } = await import("../../src/lang/parser.ts");
-    const parser = await FactsParser.create();
+    const parser = await inlineParser;
     const src = "int f(int a, int b) {\n  return a" + " && a || b".repeat(1500) + ";\n}\n";
     const r = await parser.parse("deep.c", src, project);
     expect(r.facts!.functions[0]!.complexity).toBe(1 + 3000);
-  });
+  }, 60_000);
 });

@@ -9,6 +9,9 @@ import type { FileFacts } from "../../src/lang/types.ts";
 const project = emptyProjectInfo();
 const FILES = ["cpp/include/shapes/shape.hpp", "cpp/include/legacy.h", "cpp/src/circle.cpp", "cpp/test/circle_test.cc"];
 
+/** One parser for the inline sources of this file (loading a grammar is the slow part). */
+const inlineParser = FactsParser.create();
+
 commonInvariants("cpp", FILES, project);
 
 const calls = (f: FileFacts) => f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
@@ -163,6 +166,11 @@ describe("cpp facts (hand-counted truth)", () => {
     expect(cpp.isTestFile("src/latest.cc")).toBe(false);
   });
 
+  test("C++ file extensions, template implementation files included", async () => {
+    const { languageFor } = await import("../../src/lang/registry.ts");
+    for (const ext of [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"]) expect(languageFor("x/y" + ext).language).toBe("cpp");
+  });
+
   test("includes resolve through the include/ root", () => {
     const files = new Set(FILES);
     const pf: ProjectFiles = { project, has: (p) => files.has(p), inDir: () => [] };
@@ -174,7 +182,7 @@ describe("cpp facts (hand-counted truth)", () => {
   });
 
   test("`&&` counts as a decision only as an operator, not as an rvalue reference or in a declarator", async () => {
-    const parser = await FactsParser.create();
+    const parser = await inlineParser;
     const src = [
       "template <typename T>",
       "void forward_all(T&& first, T&& second) {",
@@ -191,5 +199,5 @@ describe("cpp facts (hand-counted truth)", () => {
     expect(f.functions.find((fn) => fn.name === "forward_all")?.complexity).toBe(4);
     // one operator `&&` in the body; the ref-qualifier and operator name are not decisions
     expect(f.functions.find((fn) => fn.name === "operator&&")?.complexity).toBe(2);
-  });
+  }, 60_000);
 });

@@ -11,6 +11,9 @@ import type { FileFacts, ImportFact } from "../../src/lang/types.ts";
 const project = { ...emptyProjectInfo(), rustCrates: ["stock_ledger"], rustCrateDirs: [{ name: "stock_ledger", dir: "rust" }] };
 const FILES = ["rust/src/lib.rs", "rust/src/model.rs", "rust/src/storage.rs", "rust/tests/ledger_flow.rs"];
 
+/** One parser for the inline sources of this file (loading a grammar is the slow part). */
+const inlineParser = FactsParser.create();
+
 commonInvariants("rust", FILES, project);
 
 /** Calls in source order (line, then column), as `qualifier.name@line<enclosing`. */
@@ -235,11 +238,18 @@ describe("rust facts (hand-counted truth)", () => {
     expect(info.rustCrateDirs).toEqual([{ name: "stock_ledger", dir: "rust" }]);
   });
 
+  test("a typed receiver (`self: Pin<&mut Self>`) is not a parameter; a pattern parameter is one", async () => {
+    const parser = await inlineParser;
+    const src = "impl Fut {\n    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> { Poll::Pending }\n    fn pair(&self, (a, b): (u8, u8)) -> ! { loop {} }\n}\n";
+    const f = (await parser.parse("src/fut.rs", src, project)).facts!;
+    expect(f.functions.map((fn) => [fn.qualifiedName, fn.paramCount, fn.returnCount])).toEqual([["fut.Fut.poll", 1, 1], ["fut.Fut.pair", 1, 0]]);
+  }, 60_000);
+
   test("deep nesting stays correct: 3,000 && / || operators and 2,000 nested calls", async () => {
-    const parser = await FactsParser.create();
+    const parser = await inlineParser;
     const src = "fn deep(a: bool, b: bool) -> bool {\n    a" + " && a || b".repeat(1500) + "\n}\nfn nest() {\n    " + "g(".repeat(2000) + "1" + ")".repeat(2000) + ";\n}\n";
     const f = (await parser.parse("src/deep.rs", src, project)).facts!;
     expect(f.functions.map((fn) => [fn.qualifiedName, fn.complexity])).toEqual([["deep.deep", 3001], ["deep.nest", 1]]);
     expect(f.references.filter((r) => r.kind === "call").length).toBe(2000);
-  });
+  }, 60_000);
 });
