@@ -238,6 +238,32 @@ describe("rust facts (hand-counted truth)", () => {
     expect(info.rustCrateDirs).toEqual([{ name: "stock_ledger", dir: "rust" }]);
   });
 
+  test("use forms: alias, nested lists, globs, a root list, extern crate, leading ::", async () => {
+    const parser = await inlineParser;
+    const src = [
+      "use regex::{bytes::{Regex, RegexSet as Set}, escape, Captures as Caps, self as re, internal::*};",
+      "use {alpha, beta::gamma};",
+      "use ::std::fmt;",
+      "use crate::ledger as l;",
+      "extern crate serde as sd;",
+      "",
+    ].join("\n");
+    const f = (await parser.parse("src/forms.rs", src, project)).facts!;
+    expect(f.imports.map((i) => [i.module, i.symbols, i.alias, i.isStandardLib ? "std" : i.isExternal ? "external" : "internal"])).toEqual([
+      ["regex", ["bytes::Regex", "bytes::RegexSet", "escape", "Captures", "internal::*"], undefined, "external"],
+      ["alpha", [], undefined, "external"],
+      ["beta", ["gamma"], undefined, "external"],
+      ["std", ["fmt"], undefined, "std"],
+      ["crate", ["ledger"], "l", "internal"],
+      ["serde", [], "sd", "external"],
+    ]);
+    // the local names, where they are written
+    const sites = f.references.filter((r) => r.kind === "import").sort((a, b) => a.line - b.line || a.column - b.column);
+    expect(sites.map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual([
+      "Regex@1:21", "Set@1:40", "escape@1:46", "Caps@1:66", "re@1:80", "alpha@2:6", "gamma@2:19", "fmt@3:12", "l@4:22", "sd@5:23",
+    ]);
+  }, 60_000);
+
   test("a typed receiver (`self: Pin<&mut Self>`) is not a parameter; a pattern parameter is one", async () => {
     const parser = await inlineParser;
     const src = "impl Fut {\n    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> { Poll::Pending }\n    fn pair(&self, (a, b): (u8, u8)) -> ! { loop {} }\n}\n";
