@@ -7,7 +7,7 @@ import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { parseToolArgs } from "./args.ts";
 import { printJson, printText, reportError } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
-import { parseInput } from "../tools/validate.ts";
+import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
 import { planIndex } from "../indexer/plan.ts";
 import { indexStatus } from "../indexer/status.ts";

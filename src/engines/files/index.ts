@@ -4,6 +4,7 @@
  */
 import type { IndexStore } from "../../store/index-store.ts";
 import { CortexError } from "../../core/errors.ts";
+import { formatIssues } from "../../core/zod-issues.ts";
 import { compileQuery } from "./compile.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 import { moduleStatsQuery, testCoverageQueries, topFilesQuery, type TopFilesOrder } from "./operations.ts";
@@ -26,9 +27,8 @@ export class FilesEngine {
     const started = performance.now();
     const parsed = queryDefinitionSchema.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const path = issue.path.length > 0 ? `query.${issue.path.join(".")}` : "query";
-      throw new CortexError("INVALID_INPUT", `${path}: ${issue.message}`);
+      const issues = parsed.error.issues.map((i) => ({ ...i, path: ["query", ...i.path] }));
+      throw new CortexError("INVALID_INPUT", formatIssues(issues));
     }
     const compiled = compileQuery(parsed.data);
     const { columns, rows } = this.store.runStatsQuery(compiled.sql, compiled.params);
