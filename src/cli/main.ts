@@ -13,6 +13,9 @@ import { planIndex } from "../indexer/plan.ts";
 import { indexStatus } from "../indexer/status.ts";
 import { renderIndexPlan, renderIndexReport, renderStatus, helpText, toolHelp } from "./render.ts";
 import { VERSION } from "../core/version.ts";
+import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
+import { FilesEngine } from "../engines/files/index.ts";
+import { join, resolve } from "node:path";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
@@ -86,6 +89,51 @@ async function runStatusCommand(argv: string[]): Promise<number> {
   }
 }
 
+async function runStatsCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "export") {
+    let output: string | undefined;
+    let root: string | undefined;
+    let json = false;
+    for (let i = 0; i < rest.length; i++) {
+      const a = rest[i]!;
+      if (a === "--output" || a === "-o") output = rest[++i];
+      else if (a === "--root") root = rest[++i];
+      else if (a === "--json") json = true;
+      else if (a === "--help") return printText(helpText("stats")), 0;
+      else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
+    }
+    const session = new Session(root ?? process.cwd(), { autoIndex: true });
+    try {
+      const store = await session.requireStore();
+      const target = output ? resolve(output) : join(session.root, ".cortex", "stats.ndjson");
+      const count = exportStats(store, target);
+      json ? printJson({ path: target, files: count }) : printText(`wrote ${count} files' statistics to ${target}`);
+      return 0;
+    } finally {
+      session.close();
+    }
+  }
+  if (sub === "import") {
+    const json = rest.includes("--json");
+    const files = rest.filter((a) => a !== "--json");
+    if (files.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex stats import <file.ndjson> [--json]");
+    const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
+    try {
+      const engine = new FilesEngine(stats);
+      const summary = engine.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "type_count", alias: "types" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "import_count", alias: "imports" }] });
+      const [filesN, types, functions, imports] = summary.rows[0] as number[];
+      const result = { path: resolve(files[0]!), valid: true, files: filesN, types: types ?? 0, functions: functions ?? 0, imports: imports ?? 0 };
+      json ? printJson(result) : printText(`${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`);
+      return 0;
+    } finally {
+      stats.close();
+    }
+  }
+  if (sub === undefined || sub === "--help") return printText(helpText("stats")), 0;
+  throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
+}
+
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   const parsed = parseToolArgs(rest, tool.input.shape as Record<string, any>, tool.cli);
   if (parsed.help) return printText(toolHelp(tool)), 0;
@@ -120,6 +168,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (cmd === "index") return runIndexCommand(argv.slice(1));
   if (cmd === "status") return runStatusCommand(argv.slice(1));
+  if (cmd === "stats") return runStatsCommand(argv.slice(1));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);

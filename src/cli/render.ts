@@ -62,6 +62,8 @@ export function toolHelp(t: ToolDefinition): string {
 const CLI_ONLY: Record<string, string> = {
   index: "cortex index [path] [--dry-run] [--full] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.",
   status: "cortex status [--root <path>] [--json]\n\n  Show the state of the index and how much changed on disk since it was built.",
+  stats:
+    "cortex stats export [--output <path>] [--root <path>] [--json]\n  Write the statistics (one JSON object per file with its types, functions and imports) to\n  .cortex/stats.ndjson (or --output), atomically.\n\ncortex stats import <file.ndjson> [--json]\n  Validate an export and summarise it; query one with: cortex files --stats-file <file> '<json>'.",
 };
 
 export function helpText(topic?: string): string {
@@ -71,6 +73,7 @@ export function helpText(topic?: string): string {
   const lines = ["cortex: code context for coding agents and people", "", "Usage: cortex <command> [options]", "", "Commands:"];
   lines.push("  index [path]".padEnd(28) + "index a project (--dry-run shows the plan)");
   lines.push("  status".padEnd(28) + "state of the index");
+  lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
   lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
   return lines.join("\n");

@@ -11,6 +11,10 @@ import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
+import { MemoryStats } from "../store/stats-ndjson.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 export interface SessionOptions {
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
@@ -26,6 +30,7 @@ export class Session {
   private reader: { path: string; store: IndexStore } | undefined;
   private engines = new Map<string, unknown>();
   private indexing: Promise<IndexReport> | undefined;
+  private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
 
   constructor(root: string, options: SessionOptions = {}) {
     this.root = canonicalRoot(root);
@@ -89,7 +94,28 @@ export class Session {
     return this.engine("files", (s) => new FilesEngine(s));
   }
 
+  /** A files engine over an NDJSON statistics export inside the project (loaded once per file version). */
+  statsFileEngine(path: string): FilesEngine {
+    const rel = resolveInsideRoot(this.root, path);
+    const abs = join(this.root, rel);
+    let mtimeMs = 0;
+    try {
+      mtimeMs = statSync(abs).mtimeMs;
+    } catch {
+      throw new CortexError("NOT_FOUND", `stats_file: no such file: ${path}`);
+    }
+    const cached = this.statsFiles.get(rel);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.engine;
+    cached?.stats.close();
+    const stats = MemoryStats.fromFile(abs, rel);
+    const engine = new FilesEngine(stats);
+    this.statsFiles.set(rel, { mtimeMs, stats, engine });
+    return engine;
+  }
+
   close(): void {
+    for (const s of this.statsFiles.values()) s.stats.close();
+    this.statsFiles.clear();
     this.reader?.store.close();
     this.reader = undefined;
     this.engines.clear();

@@ -2,7 +2,6 @@
  * The statistics engine behind cortex_files: validated JSON queries compiled to SQL over the index's
  * five statistics tables, and the pre-defined operations built on the same compiler.
  */
-import type { IndexStore } from "../../store/index-store.ts";
 import { CortexError } from "../../core/errors.ts";
 import { formatIssues } from "../../core/zod-issues.ts";
 import { compileQuery } from "./compile.ts";
@@ -19,8 +18,13 @@ export interface FilesResult {
   metadata: { took_ms: number; query: string; source: "stats" };
 }
 
+/** Anything that runs a compiled statistics query: the index, or an NDJSON export loaded in memory. */
+export interface StatsSource {
+  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] };
+}
+
 export class FilesEngine {
-  constructor(private readonly store: IndexStore) {}
+  constructor(private readonly store: StatsSource) {}
 
   /** Validates, compiles and runs one query definition. */
   query(input: QueryDefinitionInput): FilesResult {
