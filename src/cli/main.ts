@@ -4,6 +4,7 @@
  * tool registry); a few commands exist only here: index, status, mcp, help.
  */
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
+import { exposedInput, invokeTool } from "../tools/invoke.ts";
 import { parseToolArgs } from "./args.ts";
 import { printJson, printText, reportError } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
@@ -16,6 +17,7 @@ import { VERSION } from "../core/version.ts";
 import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { join, resolve } from "node:path";
+import { runMcp, type McpRunOptions } from "../mcp/run.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
@@ -134,17 +136,42 @@ async function runStatsCommand(argv: string[]): Promise<number> {
   throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
 }
 
+async function runMcpCommand(argv: string[]): Promise<number> {
+  const opts: McpRunOptions = { root: process.cwd() };
+  const origins: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new CortexError("INVALID_INPUT", `${a} needs a value`);
+      return v;
+    };
+    if (a === "--root") opts.root = value();
+    else if (a === "--tools") opts.tools = value();
+    else if (a === "--http") opts.http = value();
+    else if (a === "--allow-origin") origins.push(value());
+    else if (a === "--no-watch") opts.watch = false;
+    else if (a === "--help" || a === "-h") return printText(helpText("mcp")), 0;
+    else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
+  }
+  if (origins.length) opts.allowedOrigins = origins;
+  await runMcp(opts);
+  // the server runs until the client disconnects or a signal arrives
+  return new Promise<number>(() => {});
+}
+
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
-  const parsed = parseToolArgs(rest, tool.input.shape as Record<string, any>, tool.cli);
+  const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) return printText(toolHelp(tool)), 0;
-  const input = parseInput(tool.input, parsed.input);
+  // validate before touching the project, so a typo never starts an index build
+  parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json);
   const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, onIndexProgress: (p) => bar.update(p) });
   const controller = new AbortController();
   const deadline = Date.now() + DEFAULT_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
   try {
-    const result = await tool.handler(input, { session, signal: controller.signal, deadline });
+    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline });
     bar.done();
     if (parsed.json || !tool.render) printJson(result);
     else printText(tool.render(result));
@@ -169,6 +196,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === "index") return runIndexCommand(argv.slice(1));
   if (cmd === "status") return runStatusCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
+  if (cmd === "mcp") return runMcpCommand(argv.slice(1));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);

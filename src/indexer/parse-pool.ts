@@ -32,8 +32,9 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
   let failure: Error | undefined;
   let next = 0;
   let finished = 0;
-  // Keep a few jobs queued per worker so none idles while the main thread writes.
-  const PER_WORKER_INFLIGHT = 4;
+  // Keep enough jobs queued per worker that none idles while the main thread is inside a write
+  // transaction (it only hands out new jobs between transactions).
+  const PER_WORKER_INFLIGHT = 48;
 
   const notify = () => {
     const w = wake;

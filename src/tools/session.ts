@@ -31,6 +31,9 @@ export class Session {
   private engines = new Map<string, unknown>();
   private indexing: Promise<IndexReport> | undefined;
   private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
+  private listeners = new Set<(report: IndexReport) => void>();
+  /** Progress of the run in progress, for `indexing_required` answers. */
+  progress: { done: number; total: number } | undefined;
 
   constructor(root: string, options: SessionOptions = {}) {
     this.root = canonicalRoot(root);
@@ -66,14 +69,38 @@ export class Session {
   }
 
   /** Runs the indexer (incremental unless `full`); concurrent calls share one run. */
-  index(opts: { full?: boolean } = {}): Promise<IndexReport> {
+  index(opts: { full?: boolean; onProgress?: IndexOptions["onProgress"] } = {}): Promise<IndexReport> {
     if (this.indexing) return this.indexing;
-    const o: IndexOptions = { root: this.root, config: this.config, full: opts.full === true };
-    if (this.options.onIndexProgress) o.onProgress = this.options.onIndexProgress;
-    this.indexing = runIndex(o).finally(() => {
-      this.indexing = undefined;
-    });
+    const o: IndexOptions = {
+      root: this.root,
+      config: this.config,
+      full: opts.full === true,
+      onProgress: (p) => {
+        if (p.phase === "parse") this.progress = { done: p.done, total: p.total };
+        this.options.onIndexProgress?.(p);
+        opts.onProgress?.(p);
+      },
+    };
+    this.indexing = runIndex(o)
+      .then((report) => {
+        for (const l of this.listeners) {
+          try {
+            l(report);
+          } catch {}
+        }
+        return report;
+      })
+      .finally(() => {
+        this.indexing = undefined;
+        this.progress = undefined;
+      });
     return this.indexing;
+  }
+
+  /** Calls `listener` after every completed index run (engines refresh derived state from it). */
+  onIndexed(listener: (report: IndexReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
   }
 
   get isIndexing(): boolean {
