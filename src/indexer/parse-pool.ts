@@ -7,6 +7,7 @@ import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { processFile, type FileJob, type FileOutcome } from "./file-record.ts";
 import { availableParallelism } from "node:os";
+import { workerEntry } from "../core/worker-entry.ts";
 
 const INLINE_LIMIT = 64;
 let inlineParser: Promise<FactsParser> | undefined;
@@ -49,7 +50,7 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
   };
 
   for (let i = 0; i < count; i++) {
-    const w = new Worker(new URL("./parse-worker.ts", import.meta.url).href);
+    const w = new Worker(workerEntry("indexer/parse-worker"));
     w.onmessage = (ev: MessageEvent) => {
       const msg = ev.data;
       if (msg.type === "ready") {

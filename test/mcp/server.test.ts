@@ -25,7 +25,7 @@ afterAll(async () => {
   p.cleanup();
 });
 
-const text = (r: { content?: unknown }) => ((r.content as Array<{ type: string; text: string }>)[0]!).text;
+const text = (r: unknown) => ((r as { content: Array<{ type: string; text: string }> }).content[0]!).text;
 
 describe("MCP server", () => {
   test("lists every registry tool with schemas and annotations", async () => {
