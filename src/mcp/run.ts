@@ -4,7 +4,6 @@
  * change, forwards log records as logging notifications, and shuts down cleanly on SIGTERM / SIGINT or
  * when the client closes stdin.
  */
-import { StdioServerTransport } from "@modelcontextprotocol/sdk/server/stdio.js";
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Session } from "../tools/session.ts";
 import { TOOLS } from "../tools/index.ts";
@@ -12,6 +11,7 @@ import { selectTools } from "./profiles.ts";
 import { createMcpServer } from "./server.ts";
 import { serveHttp, parseListen } from "./http.ts";
 import { LiveIndex } from "../indexer/live.ts";
+import { LineStdioTransport } from "./stdio.ts";
 import { log, type LogLevel } from "../core/log.ts";
 
 export interface McpRunOptions {
@@ -67,10 +67,10 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     process.stderr.write(`cortex: serving MCP over HTTP at ${h.url}\n`);
   } else {
     const server = newServer();
-    const transport = new StdioServerTransport();
-    transport.onclose = () => void shutdown(0);
-    process.stdin.on("end", () => void shutdown(0));
+    const transport = new LineStdioTransport(process.stdin, process.stdout);
     await server.connect(transport);
+    // the client closing stdin ends the session (connect() replaced onclose with the server's handler)
+    process.stdin.on("end", () => void shutdown(0));
   }
   // after the transport is up, so initialize is answered while the index builds
   live.start();
