@@ -4,9 +4,11 @@
  */
 import type { ToolDefinition } from "./define.ts";
 import { filesTool } from "./files.ts";
+import { searchTool } from "./search.ts";
+import { semanticTool } from "./semantic.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [filesTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -5,12 +5,14 @@
  */
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { CortexError } from "../core/errors.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
+import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
+import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -48,8 +50,18 @@ export class Session {
     if (!path) return undefined;
     if (this.reader?.path === path) return this.reader.store;
     this.reader?.store.close();
+    this.reader = undefined;
     this.engines.clear();
-    this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    try {
+      this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    } catch (e) {
+      // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
+      if (isCortexError(e) && e.code === "INDEX_CORRUPT") {
+        log.warn(e.message);
+        return undefined;
+      }
+      throw e;
+    }
     return this.reader.store;
   }
 
@@ -115,6 +127,10 @@ export class Session {
     const e = make(store);
     this.engines.set(key, e);
     return e;
+  }
+
+  search(): Promise<SearchEngine> {
+    return this.engine("search", (s) => new SearchEngine(s, this.root));
   }
 
   files(): Promise<FilesEngine> {
