@@ -12,6 +12,7 @@ import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
 import { sha256 } from "../core/hash.ts";
 import { wordsOf } from "../core/words.ts";
+import { parse as parseYaml } from "yaml";
 
 const MAX_LINES = 80;
 const MAX_CHARS = 4000;
@@ -173,16 +174,18 @@ export function documentTags(text: string): { tags: string[]; bodyStart: number 
   const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
   if (fm) {
     bodyStart = fm[0].split("\n").length - 1;
-    const block = fm[1]!;
-    const inline = /^tags:\s*\[([^\]]*)\]/m.exec(block);
-    if (inline) inline[1]!.split(",").forEach((t) => t.trim() && tags.add(t.trim().replace(/^["']|["']$/g, "").toLowerCase()));
-    const list = /^tags:\s*\n((?:\s*-\s*.+\n?)+)/m.exec(block);
-    if (list) list[1]!.split("\n").forEach((l) => {
-      const m = /^\s*-\s*(.+?)\s*$/.exec(l);
-      if (m) tags.add(m[1]!.replace(/^["']|["']$/g, "").toLowerCase());
-    });
-    const single = /^tags:\s*([^\[\n][^\n]*)$/m.exec(block);
-    if (single && !list) single[1]!.split(/[,\s]+/).forEach((t) => t && tags.add(t.toLowerCase()));
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1]!);
+    } catch {
+      data = undefined; // front matter that is not YAML carries no tags
+    }
+    const raw = data && typeof data === "object" ? ((data as Record<string, unknown>).tags ?? (data as Record<string, unknown>).keywords) : undefined;
+    const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,\s]+/) : [];
+    for (const t of list) if (typeof t === "string" || typeof t === "number") {
+      const v = String(t).trim().toLowerCase();
+      if (v) tags.add(v);
+    }
   }
   let inFence = false;
   for (const line of text.split("\n").slice(bodyStart)) {

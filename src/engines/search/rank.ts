@@ -22,6 +22,8 @@ export const RANKING = {
   fileNameBoost: 1.15,
   /** Multiplier for chunks of test files when the query is not about tests. */
   testPenalty: 0.55,
+  /** Multiplier for chunks of test files when the query is about tests. */
+  testBoost: 1.5,
   intentWeights: {
     explore: { symbols: 1.2, definitions: 1, data: 0.9, documentation: 1.3 },
     edit: { symbols: 0.9, definitions: 1.25, data: 1, documentation: 0.7 },
@@ -59,7 +61,7 @@ export function fuse(candidates: Map<string, Candidate>, q: AnalyzedQuery, inten
     if (definitionIds.has(c.id)) s *= RANKING.definitionBoost;
     if (mentioned.some((p) => c.filePath === p || c.filePath.endsWith("/" + p))) s *= RANKING.pathMentionBoost;
     else if (terms.has(stem(c.filePath))) s *= RANKING.fileNameBoost;
-    if (c.isTest && !q.aboutTests) s *= RANKING.testPenalty;
+    if (c.isTest) s *= q.aboutTests ? RANKING.testBoost : RANKING.testPenalty;
     if (intent) s *= RANKING.intentWeights[intent][c.chunkType] ?? 1;
     c.score = s;
   }
