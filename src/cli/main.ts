@@ -160,6 +160,24 @@ async function runMcpCommand(argv: string[]): Promise<number> {
   return new Promise<number>(() => {});
 }
 
+async function runMemoryRemove(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  let root = process.cwd();
+  const ids: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--json") continue;
+    if (a === "--root") root = argv[++i] ?? root;
+    else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a}`);
+    else ids.push(a);
+  }
+  if (ids.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex memory remove <id> [--root <path>] [--json]");
+  const session = new Session(root);
+  const removed = await session.memory().forget(ids[0]!);
+  json ? printJson({ removed }) : printText(`removed [${removed.id}] ${removed.type}/${removed.category}: ${removed.memory}`);
+  return 0;
+}
+
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) return printText(toolHelp(tool)), 0;
@@ -197,6 +215,7 @@ export async function main(argv: string[]): Promise<number> {
   if (cmd === "status") return runStatusCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
   if (cmd === "mcp") return runMcpCommand(argv.slice(1));
+  if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);

@@ -78,6 +78,7 @@ export function helpText(topic?: string): string {
   lines.push("  status".padEnd(28) + "state of the index");
   lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
   lines.push("  mcp".padEnd(28) + "serve the tools over MCP (stdio, or --http HOST:PORT)");
+  lines.push("  memory remove <id>".padEnd(28) + "forget a team memory");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
   lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
   return lines.join("\n");

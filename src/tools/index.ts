@@ -6,9 +6,10 @@ import type { ToolDefinition } from "./define.ts";
 import { filesTool } from "./files.ts";
 import { searchTool } from "./search.ts";
 import { semanticTool } from "./semantic.ts";
+import { getMemoryTool, rememberTool } from "./memory.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -13,6 +13,7 @@ import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
+import { MemoryEngine } from "../engines/memory/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -34,6 +35,7 @@ export class Session {
   private indexing: Promise<IndexReport> | undefined;
   private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
   private listeners = new Set<(report: IndexReport) => void>();
+  private memoryEngine: MemoryEngine | undefined;
   /** Progress of the run in progress, for `indexing_required` answers. */
   progress: { done: number; total: number } | undefined;
 
@@ -127,6 +129,12 @@ export class Session {
     const e = make(store);
     this.engines.set(key, e);
     return e;
+  }
+
+  /** Team memory (.cortex/memory.json); needs no index. */
+  memory(): MemoryEngine {
+    this.memoryEngine ??= new MemoryEngine(this.root);
+    return this.memoryEngine;
   }
 
   search(): Promise<SearchEngine> {
