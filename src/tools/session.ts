@@ -14,6 +14,7 @@ import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeli
 import { FilesEngine } from "../engines/files/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryEngine } from "../engines/memory/index.ts";
+import { MetadataEngine } from "../engines/metadata/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -135,6 +136,10 @@ export class Session {
   memory(): MemoryEngine {
     this.memoryEngine ??= new MemoryEngine(this.root);
     return this.memoryEngine;
+  }
+
+  metadata(): Promise<MetadataEngine> {
+    return this.engine("metadata", (s) => new MetadataEngine(s, this.root));
   }
 
   search(): Promise<SearchEngine> {
