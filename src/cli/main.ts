@@ -11,8 +11,7 @@ import { indexProgressBar } from "./progress.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
 import { planIndex } from "../indexer/plan.ts";
-import { indexStatus } from "../indexer/status.ts";
-import { renderIndexPlan, renderIndexReport, renderStatus, helpText, toolHelp } from "./render.ts";
+import { renderIndexPlan, renderIndexReport, helpText, toolHelp } from "./render.ts";
 import { VERSION } from "../core/version.ts";
 import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
 import { FilesEngine } from "../engines/files/index.ts";
@@ -74,19 +73,6 @@ async function runIndexCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     bar.done();
-    session.close();
-  }
-}
-
-async function runStatusCommand(argv: string[]): Promise<number> {
-  const { flags, values } = simpleFlags(argv, ["--json", "--root", "--help"]);
-  if (flags.has("--help")) return printText(helpText("status")), 0;
-  const session = new Session(values.get("--root") ?? process.cwd());
-  try {
-    const status = indexStatus(session.root, session.location, session.store(), session.config, false);
-    flags.has("--json") ? printJson(status) : printText(renderStatus(status));
-    return 0;
-  } finally {
     session.close();
   }
 }
@@ -212,7 +198,6 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === "index") return runIndexCommand(argv.slice(1));
-  if (cmd === "status") return runStatusCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
   if (cmd === "mcp") return runMcpCommand(argv.slice(1));
   if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));

@@ -65,8 +65,8 @@ export function toolsMarkdown(): string {
     "|---|---|---|",
     ...TOOLS.map((t) => `| [${t.name}](#${t.name}) | \`cortex ${t.cli.command.join(" ")}\` | ${t.profiles.join(", ")} |`),
     "",
-    "CLI-only commands: `cortex index [path] [--dry-run] [--full]`, `cortex status`, `cortex stats export|import`,",
-    "`cortex mcp [--tools <names|profile>] [--http HOST:PORT]` (see `cortex <command> --help`).",
+    "CLI-only commands: `cortex index [path] [--dry-run] [--full]`, `cortex stats export|import`,",
+    "`cortex memory remove <id>`, `cortex mcp [--tools <names|profile>] [--http HOST:PORT]` (see `cortex <command> --help`).",
     "",
   ];
   return [...head, ...TOOLS.map(toolSection)].join("\n");

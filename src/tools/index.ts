@@ -8,9 +8,10 @@ import { searchTool } from "./search.ts";
 import { semanticTool } from "./semantic.ts";
 import { getMemoryTool, rememberTool } from "./memory.ts";
 import { metadataTool } from "./metadata.ts";
+import { refreshTool, statusTool } from "./status.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, metadataTool, rememberTool, getMemoryTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, metadataTool, statusTool, refreshTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -118,6 +118,11 @@ export class Session {
     return () => this.listeners.delete(listener);
   }
 
+  /** Waits until no index run is in progress. */
+  async idle(): Promise<void> {
+    while (this.indexing) await this.indexing.catch(() => {});
+  }
+
   get isIndexing(): boolean {
     return this.indexing !== undefined;
   }
