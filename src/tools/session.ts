@@ -15,6 +15,7 @@ import { FilesEngine } from "../engines/files/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
+import { StyleEngine } from "../engines/style/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -141,6 +142,10 @@ export class Session {
   memory(): MemoryEngine {
     this.memoryEngine ??= new MemoryEngine(this.root);
     return this.memoryEngine;
+  }
+
+  style(): Promise<StyleEngine> {
+    return this.engine("style", (s) => new StyleEngine(s));
   }
 
   metadata(): Promise<MetadataEngine> {
