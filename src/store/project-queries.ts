@@ -62,3 +62,33 @@ export function projectTotals(store: IndexStore): ProjectTotals {
     size_bytes: f.size_bytes!,
   };
 }
+
+/** Code files (those with parsed facts) with their language and test flag. */
+export function codeFiles(store: IndexStore): Array<{ path: string; language: string; isTest: boolean }> {
+  return (
+    store.db.query("SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path").all() as Array<{ path: string; language: string; isTest: number }>
+  ).map((r) => ({ path: r.path, language: r.language, isTest: r.isTest === 1 }));
+}
+
+/** Imported modules per file. */
+export function importsByFile(store: IndexStore): Map<string, string[]> {
+  const m = new Map<string, string[]>();
+  for (const r of store.db.query("SELECT file_path, imported_module FROM imports").all() as Array<{ file_path: string; imported_module: string }>) {
+    const list = m.get(r.file_path) ?? [];
+    list.push(r.imported_module);
+    m.set(r.file_path, list);
+  }
+  return m;
+}
+
+/** Call sites per file, as `name` and `qualifier.name`. */
+export function callsByFile(store: IndexStore): Map<string, Set<string>> {
+  const m = new Map<string, Set<string>>();
+  for (const r of store.db.query("SELECT file_path, name, qualifier FROM refs WHERE kind = 'call'").all() as Array<{ file_path: string; name: string; qualifier: string | null }>) {
+    let set = m.get(r.file_path);
+    if (!set) m.set(r.file_path, (set = new Set()));
+    set.add(r.name);
+    if (r.qualifier) set.add(`${r.qualifier}.${r.name}`);
+  }
+  return m;
+}

@@ -10,9 +10,10 @@ import { getMemoryTool, rememberTool } from "./memory.ts";
 import { metadataTool } from "./metadata.ts";
 import { refreshTool, statusTool } from "./status.ts";
 import { styleTool } from "./style.ts";
+import { patternsTool } from "./patterns.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, metadataTool, styleTool, statusTool, refreshTool, rememberTool, getMemoryTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -16,6 +16,7 @@ import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
 import { StyleEngine } from "../engines/style/index.ts";
+import { PatternsEngine } from "../engines/patterns/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -142,6 +143,10 @@ export class Session {
   memory(): MemoryEngine {
     this.memoryEngine ??= new MemoryEngine(this.root);
     return this.memoryEngine;
+  }
+
+  patterns(): Promise<PatternsEngine> {
+    return this.engine("patterns", (s) => new PatternsEngine(s, this.root));
   }
 
   style(): Promise<StyleEngine> {
