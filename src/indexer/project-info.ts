@@ -66,11 +66,12 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
       // an unreadable or malformed manifest contributes nothing
     }
     if (p.endsWith(".rb")) {
-      // the first lib/ folder on the path is a load path, unless it belongs to tests or vendored code
-      const m = /^(?:(.*?)\/)?lib\/([^/]+?)(?:\.rb)?(?:\/|$)/.exec(p);
-      if (m && !/(^|\/)(spec|test|vendor)(\/|$)/.test(m[1] ?? "")) {
-        rubyLoadPaths.add(m[1] ? `${m[1]}/lib` : "lib");
-        rubyTop.add(m[2]!);
+      // The first lib/ (or spec/, test/: RSpec and rake put those on the load path too) folder on the
+      // path is a load path, unless it sits inside vendored code.
+      const m = /^(?:(.*?)\/)?(lib|spec|test)\/([^/]+?)(?:\.rb)?(?:\/|$)/.exec(p);
+      if (m && !/(^|\/)vendor(\/|$)/.test(m[1] ?? "")) {
+        rubyLoadPaths.add(m[1] ? `${m[1]}/${m[2]}` : m[2]!);
+        rubyTop.add(m[3]!);
       }
     }
     if (p.endsWith(".py")) {

@@ -6,8 +6,9 @@ import type { LanguageModule } from "./module.ts";
 import type { CodeLanguage } from "./types.ts";
 import { go } from "./go.ts";
 import { python } from "./python.ts";
+import { ruby } from "./ruby.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
@@ -29,12 +30,12 @@ const TEXT_EXTENSIONS: Record<string, string> = {
   ".clj": "clojure", ".ml": "ocaml", ".zig": "zig", ".nim": "nim", ".tf": "terraform", ".hcl": "hcl",
   ".cmake": "cmake", ".gradle": "gradle", ".mod": "go-module", ".sum": "go-sum", ".lock": "lockfile",
   ".tex": "latex", ".s": "assembly", ".asm": "assembly", ".m": "objective-c", ".mm": "objective-cpp",
-  ".ipynb": "jupyter", ".rake": "ruby-rake", ".gemspec": "ruby-gemspec",
+  ".ipynb": "jupyter",
 };
 
 const TEXT_FILENAMES: Record<string, string> = {
   makefile: "makefile", gnumakefile: "makefile", dockerfile: "dockerfile", "cmakelists.txt": "cmake",
-  gemfile: "ruby-gemfile", rakefile: "ruby-rake", license: "text", readme: "text", ".gitignore": "gitignore",
+  license: "text", readme: "text", ".gitignore": "gitignore",
   ".cortexignore": "gitignore", ".editorconfig": "editorconfig", "go.mod": "go-module", "go.sum": "go-sum",
 };
 
