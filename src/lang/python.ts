@@ -652,6 +652,7 @@ export const python: LanguageModule = {
     }
 
     attributeComplexity(functions, decisions);
+    variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
     assignEnclosing(references, functions, types, variables);
     const out: Extracted = { types, functions, variables, imports, references };
     if (moduleName) out.packageName = moduleName;

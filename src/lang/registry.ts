@@ -7,8 +7,9 @@ import type { CodeLanguage } from "./types.ts";
 import { go } from "./go.ts";
 import { python } from "./python.ts";
 import { ruby } from "./ruby.ts";
+import { php } from "./php.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);

@@ -475,6 +475,7 @@ export const ruby: LanguageModule = {
     }
 
     attributeComplexity(functions, decisions);
+    variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
     assignEnclosing(references, functions, types, variables);
     return { types, functions, variables, imports, references };
   },
