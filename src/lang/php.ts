@@ -25,7 +25,8 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
-import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
 import { PHP_BUILTIN_CLASSES, PHP_BUILTIN_NAMESPACES } from "./php-builtins.ts";
 import { dirOf, joinInside } from "./rel-path.ts";
 
@@ -42,9 +43,8 @@ const QUERY = `
 [(include_expression) (include_once_expression) (require_expression) (require_once_expression)] @include
 (return_statement) @return
 (function_call_expression function: (_) @call.function)
-(member_call_expression object: (_) @call.qualifier name: (name) @call.name)
-(nullsafe_member_call_expression object: (_) @call.qualifier name: (name) @call.name)
-(scoped_call_expression scope: (_) @call.qualifier name: (name) @call.name)
+[(member_call_expression) (nullsafe_member_call_expression)] @call.member
+(scoped_call_expression) @call.scoped
 (object_creation_expression [(name) (qualified_name)] @new)
 (named_type [(name) (qualified_name)] @type.ref)
 (class_constant_access_expression . [(name) (qualified_name)] @type.ref)
@@ -364,7 +364,7 @@ export const php: LanguageModule = {
         const left = arg.childForFieldName("left");
         const right = arg.childForFieldName("right");
         const base = left?.text.replace(/\s+/g, "");
-        if ((base === "__DIR__" || base === "dirname(__FILE__)") && literal(right) !== undefined) module = compactText(arg, 400);
+        if ((base === "__DIR__" || base === "dirname(__FILE__)") && literal(right) !== undefined) module = boundedText(src, arg, 400);
       }
       if (module === undefined || module === "") continue;
       imports.push({ module, isStandardLib: false, isExternal: false, isRelative: true, symbols: [], ...at(inc) });
@@ -397,10 +397,13 @@ export const php: LanguageModule = {
         references.push({ name: s.name, ...(s.namespace ? { qualifier: s.namespace } : {}), kind: "call", ...at(nameAt) });
         continue;
       }
-      const callName = m["call.name"];
-      if (callName) {
-        const q = m["call.qualifier"];
-        references.push({ name: callName.text, ...(q ? { qualifier: compactText(q) } : {}), kind: "call", ...at(callName) });
+      const member = m["call.member"] ?? m["call.scoped"];
+      if (member) {
+        // Fields are read here rather than matched by the query: a pattern constraining a call's
+        // children stays open through a whole `$a->b()->c()` chain, which made long chains quadratic.
+        const callName = member.childForFieldName("name");
+        const q = member.childForFieldName(m["call.member"] ? "object" : "scope");
+        if (callName?.type === "name") references.push({ name: callName.text, ...(q ? { qualifier: boundedText(src, q) } : {}), kind: "call", ...at(callName) });
         continue;
       }
       const created = m.new;

@@ -32,9 +32,10 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
-import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { PYTHON_STDLIB_MODULES } from "./python-stdlib.ts";
 import { dirOf, joinInside } from "./rel-path.ts";
+import { boundedText } from "./source-text.ts";
 
 const QUERY = `
 (comment) @comment
@@ -49,14 +50,12 @@ const QUERY = `
 [(import_statement) (import_from_statement) (future_import_statement)] @import
 (return_statement) @return
 (yield) @yield
-(call function: (identifier) @call.name)
-(call function: (attribute object: (_) @call.qualifier attribute: (identifier) @call.name))
+(call) @call
 (type (identifier) @type.name)
 (type (generic_type (identifier) @type.name))
-(type (attribute object: (_) @type.qualifier attribute: (identifier) @type.name))
+(type (attribute object: (_) @type.qualifier attribute: (identifier) @type.name) @type.attribute)
 (type (binary_operator) @type.union)
-(attribute object: (identifier) @read.qualifier attribute: (identifier) @read.name)
-(argument_list (identifier) @ident)
+(attribute object: (identifier) @read.qualifier attribute: (identifier) @read.name) @read
 (assignment right: (identifier) @ident)
 (return_statement (identifier) @ident)
 `;
@@ -289,16 +288,16 @@ function ownerDef(n: Node): Node | null {
 }
 
 /** A base-class expression → its name node and qualifier text (`pkg.Base`, `Generic[T]`). */
-function baseName(n: Node): { node: Node; qualifier?: string } | undefined {
+function baseName(n: Node, src: string): { node: Node; qualifier?: string } | undefined {
   if (n.type === "identifier") return { node: n };
   if (n.type === "attribute") {
     const a = n.childForFieldName("attribute");
     const o = n.childForFieldName("object");
-    return a ? { node: a, ...(o ? { qualifier: compactText(o) } : {}) } : undefined;
+    return a ? { node: a, ...(o ? { qualifier: boundedText(src, o) } : {}) } : undefined;
   }
   if (n.type === "subscript") {
     const v = n.childForFieldName("value");
-    return v ? baseName(v) : undefined;
+    return v ? baseName(v, src) : undefined;
   }
   return undefined;
 }
@@ -404,6 +403,9 @@ export const python: LanguageModule = {
     // Definitions, outer before inner, so each finds its owner's facts already made.
     defNodes.sort((a, b) => a.startIndex - b.startIndex);
     const defs = new Map<number, DefInfo>();
+    // Attributes that are call targets, annotations or base classes, by id (not by asking for a
+    // node's parent, which walks down from the root each time).
+    const notReads = new Set<number>();
     const enumNames = new Set<string>();
     const interfaceNames = new Set<string>();
     const returnInfo = new Map<FunctionFact, { annotated: boolean; max: number; generator: boolean }>();
@@ -427,14 +429,15 @@ export const python: LanguageModule = {
           if (b.type === "keyword_argument") {
             const value = b.childForFieldName("value");
             if (b.childForFieldName("name")?.text !== "metaclass" || !value) continue;
-            const meta = baseName(value);
+            const meta = baseName(value, src);
             if (!meta) continue;
             if (ENUM_METACLASSES.has(meta.node.text)) kind = "enum";
             references.push({ name: meta.node.text, ...(meta.qualifier ? { qualifier: meta.qualifier } : {}), kind: "type", ...at(meta.node) });
             continue;
           }
-          const base = baseName(b);
+          const base = baseName(b, src);
           if (base) bases.push(base);
+          if (b.type === "attribute") notReads.add(b.id);
         }
         for (const b of bases) {
           const n = b.node.text;
@@ -603,23 +606,45 @@ export const python: LanguageModule = {
         if (!c) continue;
         if (c.type === "identifier") pushType(c);
         else if (c.type === "attribute" || c.type === "subscript" || c.type === "generic_type") {
-          const b = c.type === "generic_type" ? (c.firstNamedChild ? { node: c.firstNamedChild } : undefined) : baseName(c);
+          if (c.type === "attribute") notReads.add(c.id);
+          const b = c.type === "generic_type" ? (c.firstNamedChild ? { node: c.firstNamedChild } : undefined) : baseName(c, src);
           if (b && b.node.type === "identifier") pushType(b.node, b.qualifier);
         } else if (c.type === "binary_operator") unionMembers(c);
       }
     };
     let fnIndex: SpanIndex<FunctionFact> | undefined;
+    const reads: Array<Record<string, Node | undefined>> = [];
+    const readValue = (ident: Node): void => {
+      const site = at(ident);
+      fnIndex ??= new SpanIndex(functions);
+      const inside = fnIndex.find(site.line, site.column);
+      if (inside && shadows.get(inside)?.has(ident.text)) return; // a parameter of the same name
+      references.push({ name: ident.text, kind: "read", ...site });
+    };
     for (const m of rest) {
-      const callName = m["call.name"];
-      if (callName) {
-        const q = m["call.qualifier"];
-        references.push({ name: callName.text, ...(q ? { qualifier: compactText(q) } : {}), kind: "call", ...at(callName) });
+      const call = m.call;
+      if (call) {
+        // Fields are read here rather than matched by the query: a pattern constraining a call's
+        // children stays open through a whole call chain, which made long chains quadratic.
+        const fn = call.childForFieldName("function");
+        if (fn?.type === "identifier") references.push({ name: fn.text, kind: "call", ...at(fn) });
+        else if (fn?.type === "attribute") {
+          notReads.add(fn.id);
+          const name = fn.childForFieldName("attribute");
+          const q = fn.childForFieldName("object");
+          if (name) references.push({ name: name.text, ...(q ? { qualifier: boundedText(src, q) } : {}), kind: "call", ...at(name) });
+        }
+        if (topLevelValues.size > 0) {
+          const args = call.childForFieldName("arguments");
+          if (args?.type === "argument_list") for (const a of args.namedChildren) if (a?.type === "identifier" && topLevelValues.has(a.text)) readValue(a);
+        }
         continue;
       }
       const typeName = m["type.name"];
+      if (m["type.attribute"]) notReads.add(m["type.attribute"].id);
       if (typeName) {
         const q = m["type.qualifier"];
-        pushType(typeName, q ? compactText(q) : undefined);
+        pushType(typeName, q ? boundedText(src, q) : undefined);
         continue;
       }
       const union = m["type.union"];
@@ -629,26 +654,18 @@ export const python: LanguageModule = {
       }
       const readName = m["read.name"];
       if (readName) {
-        const q = m["read.qualifier"];
-        if (!q || !importedNames.has(q.text)) continue;
-        const attr = readName.parent;
-        const holder = attr?.parent;
-        if (holder?.type === "type") continue; // recorded as a type use
-        if (holder?.type === "argument_list" && holder.parent?.type === "class_definition") continue; // a base class
-        if (holder?.type === "call" && holder.childForFieldName("function")?.id === attr?.id) continue; // a call
-        references.push({ name: readName.text, qualifier: q.text, kind: "read", ...at(readName) });
+        reads.push(m);
         continue;
       }
       const ident = m.ident;
-      if (ident && topLevelValues.has(ident.text)) {
-        const p = ident.parent;
-        if (p?.type === "argument_list" && p.parent?.type === "class_definition") continue; // a base class
-        const site = at(ident);
-        fnIndex ??= new SpanIndex(functions);
-        const inside = fnIndex.find(site.line, site.column);
-        if (inside && shadows.get(inside)?.has(ident.text)) continue; // a parameter of the same name
-        references.push({ name: ident.text, kind: "read", ...site });
-      }
+      if (ident && topLevelValues.has(ident.text)) readValue(ident);
+    }
+    // Reads through imported modules (`os.environ`), once calls and annotations are known.
+    for (const m of reads) {
+      const q = m["read.qualifier"];
+      const name = m["read.name"]!;
+      if (!q || !m.read || notReads.has(m.read.id) || !importedNames.has(q.text)) continue;
+      references.push({ name: name.text, qualifier: q.text, kind: "read", ...at(name) });
     }
 
     attributeComplexity(functions, decisions);

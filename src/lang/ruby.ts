@@ -27,7 +27,8 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
-import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
 import { RUBY_STDLIB } from "./ruby-stdlib.ts";
 import { dirOf, joinInside } from "./rel-path.ts";
 
@@ -42,9 +43,8 @@ const QUERY = `
 (assignment left: (constant) @constant)
 (program (assignment left: (global_variable) @global))
 (return) @return
-(call receiver: (_) @call.qualifier method: (_) @call.name)
-(call !receiver method: (_) @call.name)
-(scope_resolution scope: (_) @const.qualifier name: (constant) @const.name)
+(call) @call
+(scope_resolution) @scope
 (constant) @const.bare
 `;
 
@@ -230,12 +230,12 @@ export function classifyRubyRequire(path: string, project: ProjectInfo): Pick<Im
 }
 
 /** A constant or `A::B` node → name and qualifier text. */
-function constantRef(n: Node): { node: Node; qualifier?: string } | undefined {
+function constantRef(n: Node, src: string): { node: Node; qualifier?: string } | undefined {
   if (n.type === "constant") return { node: n };
   if (n.type === "scope_resolution") {
     const name = n.childForFieldName("name");
     const scope = n.childForFieldName("scope");
-    if (name?.type === "constant") return { node: name, ...(scope ? { qualifier: compactText(scope) } : {}) };
+    if (name?.type === "constant") return { node: name, ...(scope ? { qualifier: boundedText(src, scope) } : {}) };
   }
   return undefined;
 }
@@ -265,7 +265,11 @@ export const ruby: LanguageModule = {
     const defs: Node[] = []; // classes, modules, struct assignments' constants, methods, constants
     const globals: Node[] = [];
     const returns: Node[] = [];
-    const calls: Array<{ name: Node; qualifier?: Node }> = [];
+    const calls: Array<{ name: Node; qualifier?: Node; call: Node }> = [];
+    // Constants that are parts of `A::B` or the method of `Integer("1")`, known by id: asking a node
+    // for its parent walks down from the root, which is quadratic over a deep `A::B::C::…` chain.
+    const inScope = new Set<number>();
+    const callMethods = new Set<number>();
     const constants: Array<{ name: Node; qualifier?: Node }> = [];
     for (const m of matches) {
       if (m.decision) decisions.push(m.decision);
@@ -274,9 +278,22 @@ export const ruby: LanguageModule = {
       else if (m.constant) defs.push(m.constant);
       else if (m.global) globals.push(m.global);
       else if (m.return) returns.push(m.return);
-      else if (m["call.name"]) calls.push({ name: m["call.name"], ...(m["call.qualifier"] ? { qualifier: m["call.qualifier"] } : {}) });
-      else if (m["const.name"]) constants.push({ name: m["const.name"], ...(m["const.qualifier"] ? { qualifier: m["const.qualifier"] } : {}) });
-      else if (m["const.bare"]) constants.push({ name: m["const.bare"] });
+      else if (m.call) {
+        // Fields are read here rather than matched by the query: a pattern constraining a call's
+        // children stays open through a whole receiver chain, which made long chains quadratic.
+        const name = m.call.childForFieldName("method");
+        const receiver = m.call.childForFieldName("receiver");
+        if (name) calls.push({ name, ...(receiver ? { qualifier: receiver } : {}), call: m.call });
+        if (name?.type === "constant") callMethods.add(name.id);
+      } else if (m.scope) {
+        const name = m.scope.childForFieldName("name");
+        const scope = m.scope.childForFieldName("scope");
+        if (name?.type === "constant") {
+          constants.push({ name, ...(scope ? { qualifier: scope } : {}) });
+          inScope.add(name.id);
+        }
+        if (scope?.type === "constant") inScope.add(scope.id);
+      } else if (m["const.bare"]) constants.push({ name: m["const.bare"] });
     }
 
     const handled = new Set<number>(); // constant nodes already recorded (definitions, inherit, implement)
@@ -326,7 +343,7 @@ export const ruby: LanguageModule = {
 
       if (node.type === "class" || node.type === "module") {
         const nameNode = node.childForFieldName("name");
-        const ref = nameNode ? constantRef(nameNode) : undefined;
+        const ref = nameNode ? constantRef(nameNode, src) : undefined;
         if (!ref) continue;
         handled.add(ref.node.id);
         const { owner: ownerNode } = ownerOf(node, typeInfos);
@@ -345,7 +362,7 @@ export const ruby: LanguageModule = {
         if (doc !== undefined) fact.docStartLine = doc;
         const sup = node.childForFieldName("superclass")?.firstNamedChild;
         if (sup) {
-          const base = constantRef(sup);
+          const base = constantRef(sup, src);
           if (base) {
             handled.add(base.node.id);
             references.push({ name: base.node.text, ...(base.qualifier ? { qualifier: base.qualifier } : {}), kind: "inherit", ...at(base.node) });
@@ -398,7 +415,7 @@ export const ruby: LanguageModule = {
         signature: compactSignature(src, node, (params ?? nameNode).endIndex),
       };
       if (owner) fact.receiverType = owner.name;
-      else if (object && object.text !== "self") fact.receiverType = compactText(object);
+      else if (object && object.text !== "self") fact.receiverType = boundedText(src, object);
       const doc = rubyDoc(node);
       if (doc !== undefined) fact.docStartLine = doc;
       functions.push(fact);
@@ -444,14 +461,14 @@ export const ruby: LanguageModule = {
     for (const c of calls) {
       const name = c.name.text;
       if (!c.qualifier && DECLARATIONS.has(name)) {
-        const call = c.name.parent;
-        const args = call?.childForFieldName("arguments")?.namedChildren ?? [];
-        if (IMPORT_WORDS.has(name) && call) {
+        const call = c.call;
+        const args = call.childForFieldName("arguments")?.namedChildren ?? [];
+        if (IMPORT_WORDS.has(name)) {
           const imp = requireOf(name, args, ctx.project);
           if (imp) imports.push({ ...imp, ...at(call) });
         } else if (MIXIN_WORDS.has(name)) {
           for (const a of args) {
-            const ref = a ? constantRef(a) : undefined;
+            const ref = a ? constantRef(a, src) : undefined;
             if (!ref) continue;
             handled.add(ref.node.id);
             references.push({ name: ref.node.text, ...(ref.qualifier ? { qualifier: ref.qualifier } : {}), kind: "implement", ...at(ref.node) });
@@ -460,18 +477,17 @@ export const ruby: LanguageModule = {
         continue;
       }
       if (c.name.type !== "identifier" && c.name.type !== "constant") continue; // `a.()` and operators
-      references.push({ name, ...(c.qualifier ? { qualifier: compactText(c.qualifier) } : {}), kind: "call", ...at(c.name) });
+      references.push({ name, ...(c.qualifier ? { qualifier: boundedText(src, c.qualifier) } : {}), kind: "call", ...at(c.name) });
     }
 
     // Constants used in code: types (CamelCase) or reads of value constants (SCREAMING_CASE).
     for (const c of constants) {
       if (handled.has(c.name.id)) continue;
-      const parent = c.name.parent;
-      if (!c.qualifier && parent?.type === "scope_resolution") continue; // recorded with its qualifier
-      if (parent?.type === "call" && parent.childForFieldName("method")?.id === c.name.id) continue; // `Integer("1")`: a call
+      if (!c.qualifier && inScope.has(c.name.id)) continue; // recorded with its qualifier
+      if (callMethods.has(c.name.id)) continue; // `Integer("1")`: a call
       const name = c.name.text;
       const kind = name.length > 1 && /^[A-Z][A-Z0-9_]*$/.test(name) && !CAPITAL_MODULES.has(name) ? "read" : "type";
-      references.push({ name, ...(c.qualifier ? { qualifier: compactText(c.qualifier) } : {}), kind, ...at(c.name) });
+      references.push({ name, ...(c.qualifier ? { qualifier: boundedText(src, c.qualifier) } : {}), kind, ...at(c.name) });
     }
 
     attributeComplexity(functions, decisions);
