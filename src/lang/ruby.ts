@@ -19,6 +19,7 @@
  *   forms, ternaries, && || and or, and the short-circuit assignments ||= &&=.
  * - Constants in code are type uses, except SCREAMING_CASE ones, which are reads of value constants
  *   (the standard library's all-capital modules, JSON, URI, Net::HTTP…, stay types).
+ * - `require` loads a file and binds no name, so Ruby files have no `import` references.
  * - Calls: every call with a receiver, arguments or a block (a bare `name` is indistinguishable from a
  *   local variable and is left out); the declarations written as calls (require, attr_*, include,
  *   private…) are recorded as what they declare instead.
