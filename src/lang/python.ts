@@ -361,6 +361,7 @@ export const python: LanguageModule = {
     const all = dunderAll(root);
     const exportedTop = (name: string): boolean => (all ? all.has(name) : isPublic(name));
     const seenVars = new Set<string>();
+    const aliasValues: Node[] = []; // right sides of `X: TypeAlias = ...`: expressions that name types
     forEachScopeStatement(root, (stmt) => {
       const assign = assignmentOf(stmt);
       if (!assign) return;
@@ -370,6 +371,8 @@ export const python: LanguageModule = {
         if (seenVars.has(name)) continue;
         seenVars.add(name);
         if (annotation === "TypeAlias") {
+          const value = assign.childForFieldName("right");
+          if (value) aliasValues.push(value);
           types.push({
             name, qualifiedName: qualify(moduleName, name), kind: "type_alias", startLine: line(stmt), endLine: endLine(stmt),
             startColumn: column(stmt), exported: exportedTop(name), fieldCount: 0, methodCount: 0,
@@ -660,6 +663,20 @@ export const python: LanguageModule = {
       const ident = m.ident;
       if (ident && topLevelValues.has(ident.text)) readValue(ident);
     }
+    for (const value of aliasValues) {
+      const inner = new Set<number>();
+      for (const n of value.descendantsOfType(["attribute", "identifier"])) {
+        if (!n || inner.has(n.id)) continue;
+        if (n.type === "attribute") {
+          const name = n.childForFieldName("attribute");
+          const object = n.childForFieldName("object");
+          notReads.add(n.id);
+          if (name) inner.add(name.id);
+          if (object) inner.add(object.id);
+          if (name && object?.type === "identifier") pushType(name, object.text);
+        } else pushType(n);
+      }
+    }
     // Reads through imported modules (`os.environ`), once calls and annotations are known.
     for (const m of reads) {
       const q = m["read.qualifier"];
@@ -669,6 +686,7 @@ export const python: LanguageModule = {
     }
 
     attributeComplexity(functions, decisions);
+    types.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
     variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
     assignEnclosing(references, functions, types, variables);
     const out: Extracted = { types, functions, variables, imports, references };

@@ -261,6 +261,22 @@ describe("python rules", () => {
     }
   });
 
+  test("type aliases: `type X = ...` (3.12) and `X: TypeAlias = ...`; the alias name is no type use", async () => {
+    const { FactsParser } = await import("../../src/lang/parser.ts");
+    const parser = await FactsParser.create();
+    const source = ["from typing import TypeAlias", "", "class Node: pass", "Tree: TypeAlias = dict[str, Node]", "type Forest[T] = list[Tree | T]", ""].join("\n");
+    const f = (await parser.parse("graph.py", source, emptyProjectInfo())).facts!;
+    expect(f.types.map((t) => [t.qualifiedName, t.kind, t.startLine])).toEqual([
+      ["graph.Node", "class", 3],
+      ["graph.Tree", "type_alias", 4],
+      ["graph.Forest", "type_alias", 5],
+    ]);
+    expect(f.variables).toEqual([]);
+    // Node and Tree are used; Forest and its parameter T are declared on line 5's left side
+    const typeUses = f.references.filter((r) => r.kind === "type").sort((a, b) => a.line - b.line || a.column - b.column);
+    expect(typeUses.map((r) => `${r.name}@${r.line}`)).toEqual(["TypeAlias@4", "Node@4", "Tree@5", "T@5"]);
+  });
+
   test("imports resolve to project files: relative, package-relative, src layout, submodules", async () => {
     const files: ProjectFiles = {
       project,
