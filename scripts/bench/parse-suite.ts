@@ -1,95 +1,147 @@
 /**
- * Parse benchmark: what the language modules cost on their own, one thread, no database. Every file the
- * indexer would take (same walk, same size limit) is parsed into FileFacts in-process; the result is
- * throughput per language, the share of files with syntax errors, the facts found and the slowest
- * files (to spot anything quadratic). The peer is universal-ctags (`ctags -R`) over the same tree and
- * languages, in the same run: the usual tool for the same job (definitions from source).
+ * Parse benchmark: how fast each language module turns files into FileFacts, and whether it stays
+ * linear on pathological inputs.
+ *
+ * 1. Every corpus file a language module claims is parsed on one thread, in process, with the file
+ *    contents already in memory (after a warm-up pass over the first files, so grammar loading, query
+ *    compilation and the WASM tier-up are not counted): files/s, MiB/s and CPU seconds per language.
+ *    The peer is universal-ctags (`ctags -R`, when installed) tagging the same language in the same
+ *    folder, timed as a process.
+ * 2. Scaling: generated files with 1,000 / 2,000 / 4,000-link call chains, nestings and boolean chains
+ *    for the languages present; the row is the time ratio of 4,000 to 1,000 links (about 4 when linear,
+ *    about 16 when quadratic).
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import type { Corpus } from "./corpora.ts";
 import { runTimed, type BenchRow } from "./run.ts";
-import { walkProject } from "../../src/indexer/walk.ts";
-import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 import { FactsParser } from "../../src/lang/parser.ts";
 import { languageFor } from "../../src/lang/registry.ts";
+import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
-/** Our language ids → universal-ctags language names. */
-const CTAGS_LANGUAGES: Record<string, string> = {
-  c: "C", cpp: "C++", rust: "Rust", go: "Go", python: "Python", javascript: "JavaScript", typescript: "TypeScript",
-  java: "Java", ruby: "Ruby", php: "PHP", c_sharp: "C#", kotlin: "Kotlin",
+/** universal-ctags language names of our modules. */
+const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", c: "C", cpp: "C++", rust: "Rust" };
+
+/** Generated inputs whose size is `n` links of one construct, per language and file name. */
+const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: number) => string }>> = {
+  python: [
+    { name: "method chain x.m().m()…", path: "x.py", gen: (n) => "def f():\n    return x" + ".m()".repeat(n) + "\n" },
+    { name: "nested calls g(g(…))", path: "x.py", gen: (n) => "def f():\n    return " + "g(".repeat(n) + "1" + ")".repeat(n) + "\n" },
+    { name: "a or b or …", path: "x.py", gen: (n) => "def f():\n    return " + Array.from({ length: n }, (_, i) => `a${i}`).join(" or ") + "\n" },
+  ],
+  ruby: [
+    { name: "method chain x.m(1).m(1)…", path: "x.rb", gen: (n) => "def f\n  x" + ".m(1)".repeat(n) + "\nend\n" },
+    { name: "constant path A::B::…", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `A${i}`).join("::") + "\nend\n" },
+    { name: "a && b && …", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\nend\n" },
+  ],
+  c: [
+    { name: "field call chain x->m(1)->…", path: "x.c", gen: (n) => "void f(void) {\n  v = x" + "->m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.c", gen: (n) => "int f(void) {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.c", gen: (n) => "int f(void) {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+  ],
+  cpp: [
+    { name: "method chain x.m(1).m(1)…", path: "x.cpp", gen: (n) => "void f() {\n  auto v = x" + ".m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.cpp", gen: (n) => "int f() {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.cpp", gen: (n) => "bool f() {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+  ],
+  rust: [
+    { name: "method chain x.m(1).m(1)…", path: "x.rs", gen: (n) => "fn f() {\n    let v = x" + ".m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.rs", gen: (n) => "fn f() {\n    " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.rs", gen: (n) => "fn f() -> bool {\n    " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + "\n}\n" },
+  ],
+  php: [
+    { name: "method chain $x->m()->…", path: "x.php", gen: (n) => "<?php\nfunction f($x) {\n  return $x" + "->m(1)".repeat(n) + ";\n}\n" },
+    { name: "concatenation 'a' . 'b' . …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `'s${i}'`).join(" . ") + ";\n}\n" },
+    { name: "$a || $b || …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `$a${i}`).join(" || ") + ";\n}\n" },
+  ],
 };
 
-interface LanguageTotals {
-  files: number;
-  bytes: number;
-  ms: number;
-  withErrors: number;
-  definitions: number;
-  references: number;
+/** Runs universal-ctags over a folder for one language; CPU time from GNU time when it is there. */
+async function ctags(language: string, cwd: string): Promise<{ ms: number; cpuMs?: number }> {
+  // a real tags file: ctags exits 1 when it must truncate its output and that is /dev/null (Boost does it)
+  const tags = join(mkdtempSync(join(tmpdir(), "cortex-bench-ctags-")), "tags");
+  const cmd = ["ctags", "-R", "-f", tags, `--languages=${language}`, "."];
+  try {
+    if (!existsSync("/usr/bin/time")) return { ms: (await runTimed(cmd, {}, cwd)).ms };
+    const started = performance.now();
+    const proc = Bun.spawn(["/usr/bin/time", "-f", "__CPU__%U %S", ...cmd], { cwd, stdout: "ignore", stderr: "pipe" });
+    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+    const ms = performance.now() - started;
+    if (code !== 0) throw new Error(`ctags exited with ${code}: ${stderr.trim()}`);
+    const m = /__CPU__([\d.]+) ([\d.]+)/.exec(stderr);
+    return m ? { ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 } : { ms };
+  } finally {
+    rmSync(dirname(tags), { recursive: true, force: true });
+  }
+}
+
+function cpuMs(): number {
+  const c = process.cpuUsage();
+  return (c.user + c.system) / 1000;
+}
+
+function listFiles(root: string): string[] {
+  const out: string[] = [];
+  for (const rel of readdirSync(root, { recursive: true }) as string[]) {
+    const p = String(rel);
+    if (statSync(join(root, p), { throwIfNoEntry: false })?.isFile()) out.push(p);
+  }
+  return out.sort();
 }
 
 export async function parseSuite(corpus: Corpus): Promise<BenchRow[]> {
-  const walked = walkProject(corpus.root, { maxFileSize: 1024 * 1024, extraExcludes: [] });
-  const paths = walked.files.map((f) => f.path).filter((p) => languageFor(p).module !== undefined);
-  const project = buildProjectInfo(corpus.root, walked.files.map((f) => f.path));
+  const paths = listFiles(corpus.root);
+  const project = buildProjectInfo(corpus.root, paths);
+  const byLanguage = new Map<string, Array<{ path: string; text: string }>>();
+  for (const p of paths) {
+    const m = languageFor(p).module;
+    if (!m) continue;
+    const list = byLanguage.get(m.id) ?? [];
+    list.push({ path: p, text: readFileSync(join(corpus.root, p), "utf8") });
+    byLanguage.set(m.id, list);
+  }
   const parser = await FactsParser.create();
-  // load each grammar and compile each query before the clock starts: a one-off cost per process
-  const firstOfLanguage = new Map<string, string>();
-  for (const p of paths) firstOfLanguage.set(languageFor(p).language, firstOfLanguage.get(languageFor(p).language) ?? p);
-  for (const p of firstOfLanguage.values()) await parser.parse(p, "", project);
-  const totals = new Map<string, LanguageTotals>();
-  const slowest: Array<{ path: string; ms: number; kib: number }> = [];
-  const started = performance.now();
-  for (const path of paths) {
-    const text = readFileSync(join(corpus.root, path), "utf8");
-    const t0 = performance.now();
-    const parsed = await parser.parse(path, text, project);
-    const ms = performance.now() - t0;
-    if (!parsed.facts) continue;
-    const t = totals.get(parsed.language) ?? { files: 0, bytes: 0, ms: 0, withErrors: 0, definitions: 0, references: 0 };
-    t.files++;
-    t.bytes += Buffer.byteLength(text);
-    t.ms += ms;
-    if (parsed.facts.syntaxErrors > 0) t.withErrors++;
-    t.definitions += parsed.facts.types.length + parsed.facts.functions.length + parsed.facts.variables.length;
-    t.references += parsed.facts.references.length;
-    totals.set(parsed.language, t);
-    slowest.push({ path, ms, kib: text.length / 1024 });
-  }
-  const totalMs = performance.now() - started;
   const rows: BenchRow[] = [];
-  let files = 0;
-  let bytes = 0;
-  for (const [lang, t] of [...totals].sort((a, b) => b[1].files - a[1].files)) {
-    files += t.files;
-    bytes += t.bytes;
-    rows.push(
-      { metric: `${lang}: files`, value: t.files, unit: "files" },
-      { metric: `${lang}: parse + extract`, value: t.files / (t.ms / 1000), unit: "files/s", note: "one thread" },
-      { metric: `${lang}: parse + extract`, value: t.bytes / (1 << 20) / (t.ms / 1000), unit: "MiB/s", note: "one thread" },
-      { metric: `${lang}: files with syntax errors`, value: (100 * t.withErrors) / t.files, unit: "%" },
-      { metric: `${lang}: definitions, references`, value: t.definitions, unit: "defs", note: `${t.references} references` },
-    );
+  for (const [lang, files] of [...byLanguage].sort((a, b) => b[1].length - a[1].length)) {
+    for (const f of files.slice(0, 200)) await parser.parse(f.path, f.text, project); // warm-up
+    const bytes = files.reduce((n, f) => n + Buffer.byteLength(f.text), 0);
+    const cpu0 = cpuMs();
+    const t0 = performance.now();
+    let errors = 0;
+    for (const f of files) errors += (await parser.parse(f.path, f.text, project)).facts?.syntaxErrors ? 1 : 0;
+    const ms = performance.now() - t0;
+    const cpu = cpuMs() - cpu0;
+    rows.push({ metric: `${lang}: files`, value: files.length, unit: "files", note: `${(bytes / 2 ** 20).toFixed(1)} MiB; ${errors} with syntax errors` });
+    rows.push({ metric: `${lang}: parse + extract, 1 thread`, value: files.length / (ms / 1000), unit: "files/s", note: `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(2)} MiB/s wall` });
+    rows.push({ metric: `${lang}: CPU time`, value: cpu / 1000, unit: "s", note: `${(files.length / (cpu / 1000)).toFixed(0)} files per CPU second` });
+    const ctagsName = CTAGS_NAMES[lang];
+    if (ctagsName) {
+      try {
+        const r = await ctags(ctagsName, corpus.root);
+        rows.push({ metric: `${lang}: universal-ctags -R (peer)`, value: files.length / (r.ms / 1000), unit: "files/s", note: `${(r.ms / 1000).toFixed(2)} s wall, one process` });
+        if (r.cpuMs !== undefined) rows.push({ metric: `${lang}: universal-ctags CPU time (peer)`, value: r.cpuMs / 1000, unit: "s", note: `${(files.length / (r.cpuMs / 1000)).toFixed(0)} files per CPU second` });
+      } catch (e) {
+        rows.push({ metric: `${lang}: universal-ctags -R (peer)`, value: NaN, unit: "files/s", note: `not run: ${(e as Error).message.split("\n")[0]}` });
+      }
+    }
   }
-  rows.push({ metric: "all parsed languages", value: files / (totalMs / 1000), unit: "files/s", note: `${files} files, ${(bytes / (1 << 20)).toFixed(1)} MiB, one thread` });
-  slowest.sort((a, b) => b.ms - a.ms);
-  for (const s of slowest.slice(0, 3)) rows.push({ metric: "slowest file", value: s.ms, unit: "ms", note: `${s.path} (${s.kib.toFixed(0)} KiB)` });
-
-  const languages = [...totals.keys()].map((l) => CTAGS_LANGUAGES[l]).filter((l): l is string => l !== undefined);
-  // a real tags file: ctags fails (exit 1) when it cannot truncate /dev/null
-  const tagsDir = mkdtempSync(join(tmpdir(), "cortex-bench-ctags-"));
-  const tagsFile = join(tagsDir, "tags");
-  try {
-    const ctags = await runTimed(["ctags", "-R", "-f", tagsFile, `--languages=${languages.join(",")}`, "."], {}, corpus.root);
-    const tags = existsSync(tagsFile) ? readFileSync(tagsFile, "utf8").split("\n").filter((l) => l.length > 0 && !l.startsWith("!_TAG_")).length : 0;
-    if (tags === 0) throw new Error(ctags.stderr.trim().split("\n")[0] || "no tags written");
-    rows.push({ metric: "peer: ctags -R (same languages)", value: ctags.ms / 1000, unit: "s", note: `${tags} tags; cortex parse, one thread: ${(totalMs / 1000).toFixed(1)} s` });
-  } catch (e) {
-    rows.push({ metric: "peer: ctags -R", value: NaN, unit: "s", note: `not run: ${(e as Error).message.split("\n")[0]}` });
-  } finally {
-    rmSync(tagsDir, { recursive: true, force: true });
+  for (const lang of byLanguage.keys()) {
+    for (const c of SCALING[lang] ?? []) {
+      const times: number[] = [];
+      for (const n of [1000, 4000]) {
+        const text = c.gen(n);
+        await parser.parse(c.path, c.gen(n / 2), project);
+        let best = Infinity;
+        for (let r = 0; r < 5; r++) {
+          const t = cpuMs();
+          await parser.parse(c.path, text, project);
+          best = Math.min(best, cpuMs() - t);
+        }
+        times.push(best);
+      }
+      rows.push({ metric: `${lang} scaling: ${c.name}`, value: times[1]! / Math.max(times[0]!, 0.01), unit: "× for 4× size", note: `${times[0]!.toFixed(1)} → ${times[1]!.toFixed(1)} ms CPU` });
+    }
   }
   return rows;
 }
