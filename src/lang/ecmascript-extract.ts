@@ -105,8 +105,6 @@ export class EcmaExtraction {
   private readonly refs: Array<{ ref: ReferenceFact; offset: number }> = [];
   /** Definition spans for `enclosing`. */
   private readonly spans: Array<{ start: number; end: number; item: string }> = [];
-  /** Namespace-like scopes (namespaces, ambient modules, `declare global`) for namespace-level variables. */
-  private readonly namespaceSpans: Array<{ start: number; end: number; item: Scope & { name?: string } }> = [];
 
   private readonly buckets: Record<string, Node[]> = {};
   private readonly defs: Def[] = [];
@@ -468,7 +466,7 @@ export class EcmaExtraction {
     if (d.kind === "def.object") return this.objectScope(d, scope);
     if (d.kind === "def.global") {
       const s: Scope = { end: d.end, kind: "global", qn: scope?.qn };
-      this.namespaceSpans.push({ start: d.node.startIndex, end: d.end, item: s });
+      this.blockVariables(d.node, s);
       return s;
     }
     const kind = TYPE_DEFS[d.kind];
@@ -751,7 +749,7 @@ export class EcmaExtraction {
     else if (kind === "namespace" || kind === "module") {
       const ambient = this.isDts || this.ambientOf.has(node.id) || !!scope?.ns?.ambient || scope?.kind === "global";
       const s: Scope = { end: d.end, kind: "namespace", qn, typeName: name, ns: { exported, ambient } };
-      this.namespaceSpans.push({ start: node.startIndex, end: d.end, item: { ...s, name } });
+      if (body) this.blockVariables(body, s);
       return s;
     }
     return { end: d.end, kind: "type", qn, typeName: name };
@@ -837,16 +835,23 @@ export class EcmaExtraction {
 
   // ---- variables -----------------------------------------------------------------------------------
 
-  /** Module-level and namespace-level bindings that hold neither a function, a class nor an import. */
+  /** Module-level bindings that hold neither a function, a class nor an import. */
   private collectVariables(): void {
     for (const stmt of this.bucket("variables.top")) this.declarationVariables(stmt, undefined);
-    const blocks = this.bucket("variables.block");
-    if (blocks.length === 0) return;
-    const namespaces = new OffsetIndex(this.namespaceSpans);
-    for (const stmt of blocks) this.declarationVariables(stmt, namespaces.find(stmt.startIndex));
   }
 
-  private declarationVariables(stmt: Node, ns: (Scope & { name?: string }) | undefined): void {
+  /** The declarations of a namespace body or `declare global` block, through `export` and `declare`. */
+  private blockVariables(block: Node, scope: Scope): void {
+    for (const child of block.namedChildren) {
+      let stmt: Node | null = child;
+      while (stmt && (stmt.type === "export_statement" || stmt.type === "ambient_declaration")) {
+        stmt = stmt.type === "export_statement" ? stmt.childForFieldName("declaration") : firstNamed(stmt);
+      }
+      if (stmt && (stmt.type === "lexical_declaration" || stmt.type === "variable_declaration")) this.declarationVariables(stmt, scope);
+    }
+  }
+
+  private declarationVariables(stmt: Node, ns: Scope | undefined): void {
     const kind = stmt.childForFieldName("kind")?.text === "const" ? "constant" : "variable";
     for (const d of stmt.namedChildren) {
       if (d?.type !== "variable_declarator") continue;
@@ -866,7 +871,7 @@ export class EcmaExtraction {
           startColumn: id.startPosition.column + 1,
           exported: this.exportedIn(stmt, name, ns),
         };
-        if (ns?.name) fact.container = ns.name;
+        if (ns?.typeName) fact.container = ns.typeName;
         this.variables.push(fact);
         this.spans.push({ start: d.startIndex, end: d.endIndex, item: fact.qualifiedName });
       }

@@ -34,6 +34,15 @@ function bindable(d: QueryDialect, capture: string): string {
 
 const DECLARATIONS = "[(lexical_declaration) (variable_declaration)]";
 
+/**
+ * A module-level `const` / `let` / `var` statement, also behind `declare` in TypeScript. (Declarations in
+ * namespaces are read from the namespace body: they are rare, and a pattern per wrapper costs every file.)
+ */
+function topDeclaration(d: QueryDialect): string {
+  const plain = "(lexical_declaration) @variables.top (variable_declaration) @variables.top";
+  return d.typed ? `[${plain} (ambient_declaration ${DECLARATIONS} @variables.top)]` : `[${plain}]`;
+}
+
 export function ecmaQuery(d: QueryDialect): string {
   const value = bindable(d, "bind.value");
   const parts = [
@@ -70,8 +79,8 @@ export function ecmaQuery(d: QueryDialect): string {
     "(export_statement declaration: (_) @export.declaration) @export.statement",
     "(program [(import_statement) (export_statement)] @module_syntax)",
     "(program (expression_statement (assignment_expression) @cjs))",
-    `(program ${DECLARATIONS} @variables.top)`,
-    `(program (export_statement declaration: ${DECLARATIONS} @variables.top))`,
+    `(program ${topDeclaration(d)})`,
+    `(program (export_statement declaration: ${topDeclaration(d)}))`,
 
     "(return_statement . (_)) @return",
     "(call_expression) @call",
@@ -103,14 +112,6 @@ export function ecmaQuery(d: QueryDialect): string {
       "(ambient_declaration (statement_block) @def.global)",
       "(ambient_declaration (_) @ambient.declaration) @ambient.statement",
       "(export_statement declaration: (ambient_declaration (_) @export.declaration)) @export.statement",
-      `(program (ambient_declaration ${DECLARATIONS} @variables.top))`,
-      `(program (export_statement declaration: (ambient_declaration ${DECLARATIONS} @variables.top)))`,
-      ...["internal_module", "module"].flatMap((ns) => [
-        `(${ns} body: (statement_block ${DECLARATIONS} @variables.block))`,
-        `(${ns} body: (statement_block (export_statement declaration: ${DECLARATIONS} @variables.block)))`,
-        `(${ns} body: (statement_block (ambient_declaration ${DECLARATIONS} @variables.block)))`,
-      ]),
-      `(ambient_declaration (statement_block ${DECLARATIONS} @variables.block))`,
       "(type_identifier) @type",
       "(type_parameter name: (type_identifier) @type.parameter)",
       ...["class_declaration", "abstract_class_declaration", "class", "interface_declaration", "type_alias_declaration"].map(
