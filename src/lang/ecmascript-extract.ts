@@ -2,31 +2,19 @@
  * Reads FileFacts of a TypeScript / JavaScript file from the matches of src/lang/ecmascript-query.ts (the
  * rules are listed in src/lang/ecmascript.ts). Containment is computed from offsets: definitions are swept
  * in source order with a stack of open scopes, and `enclosing`, complexity and `return` attribution use
- * OffsetIndex look-ups, so no step climbs the tree (each climb costs O(depth) in tree-sitter).
+ * OffsetIndex look-ups, so no step climbs the tree (each climb costs O(depth) in tree-sitter). Imports and
+ * use sites are collected by src/lang/ecmascript-references.ts.
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, ExtractContext, QueryMatch } from "./module.ts";
-import type { FunctionFact, ImportFact, ReferenceFact, ReferenceKind, TypeFact, TypeKind, VariableFact } from "./types.ts";
+import type { FunctionFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { at, endLine, qualify, spanLines, unquote } from "./kit.ts";
 import { OffsetIndex } from "./offset-index.ts";
-import { classifySpecifier } from "./ecmascript-imports.ts";
+import { EcmaReferences, type TypeRole } from "./ecmascript-references.ts";
 import {
   FUNCTION_VALUES, annotatedReturns, boundNames, countParams, firstNamed, isExportsObject, isImportValue, isModuleExports, isPublic,
-  literalString, memberName, startAfterDecorators, textOf, unwrap,
+  memberName, startAfterDecorators, textOf, unwrap,
 } from "./ecmascript-nodes.ts";
-
-/** TypeScript's lib types: uses of these are not references to project code. */
-const BUILTIN_TYPES = new Set([
-  "Array", "ReadonlyArray", "ArrayLike", "Promise", "PromiseLike", "Awaited", "Record", "Partial", "Required", "Readonly",
-  "Pick", "Omit", "Exclude", "Extract", "NonNullable", "Parameters", "ReturnType", "InstanceType", "ConstructorParameters",
-  "ThisParameterType", "OmitThisParameter", "ThisType", "NoInfer", "Uppercase", "Lowercase", "Capitalize", "Uncapitalize",
-  "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "ReadonlyMap", "ReadonlySet", "Date", "RegExp", "Error", "TypeError",
-  "RangeError", "SyntaxError", "Function", "Object", "String", "Number", "Boolean", "Symbol", "BigInt", "Iterable",
-  "Iterator", "IterableIterator", "AsyncIterable", "AsyncIterator", "AsyncIterableIterator", "Generator", "AsyncGenerator",
-  "PropertyKey", "PropertyDescriptor", "TemplateStringsArray", "ArrayBuffer", "SharedArrayBuffer", "DataView",
-  "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
-  "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "JSON", "Math", "Console",
-]);
 
 const FUNCTION_DEFS = new Set([
   "def.function", "def.generator", "def.expression", "def.generator_expression", "def.method", "def.signature",
@@ -101,10 +89,10 @@ export class EcmaExtraction {
   private readonly types: TypeFact[] = [];
   private readonly functions: PendingFunction[] = [];
   private readonly variables: VariableFact[] = [];
-  private readonly imports: ImportFact[] = [];
-  private readonly refs: Array<{ ref: ReferenceFact; offset: number }> = [];
   /** Definition spans for `enclosing`. */
   private readonly spans: Array<{ start: number; end: number; item: string }> = [];
+  /** Imports and use sites. */
+  private readonly uses: EcmaReferences;
 
   private readonly buckets: Record<string, Node[]> = {};
   private readonly defs: Def[] = [];
@@ -117,9 +105,7 @@ export class EcmaExtraction {
   private readonly setters = new Set<number>();
   private readonly memberDecorators: Node[] = [];
   private readonly members: Array<[Node, Node, Node]> = [];
-  private readonly typeRoles = new Map<number, "parameter" | "declared" | Node>();
-  /** Member expressions and type names already recorded as calls, components, decorators or heritage. */
-  private readonly consumed = new Set<number>();
+  private readonly typeRoles = new Map<number, TypeRole>();
   /** Comments that begin their line, by the row they end on (for doc comments). */
   private readonly commentsByEndRow = new Map<number, number>();
 
@@ -127,9 +113,6 @@ export class EcmaExtraction {
   private readonly exportedNames = new Set<string>();
   /** Top-level definitions already seen and whether each is exported (for `X.prototype.m = …`). */
   private readonly topLevelExported = new Map<string, boolean>();
-  private readonly importLocals = new Set<string>();
-  /** Import bindings that stand for a whole module (`ns.x` reads): namespace, default and require aliases. */
-  private readonly moduleAliases = new Set<string>();
   private readonly isDts: boolean;
   private readonly globalScript: boolean;
 
@@ -138,6 +121,7 @@ export class EcmaExtraction {
     matches: QueryMatch[],
   ) {
     this.src = ctx.source;
+    this.uses = new EcmaReferences(ctx.source, ctx.project);
     for (const m of matches) this.sort(m);
     this.isDts = /\.d\.[cm]?ts$/.test(ctx.path);
     // A declaration file without import or export is a global script: what it declares is visible everywhere.
@@ -178,10 +162,7 @@ export class EcmaExtraction {
       return;
     }
     if (m["method.generator"]) return void this.generatorMethods.add(m["method.generator"].id);
-    if (m["method.accessor"]) {
-      if (m["method.accessor"].type === "set") this.setters.add(m["method.accessor"].parent!.id);
-      return;
-    }
+    if (m["method.setter"]) return void this.setters.add(m["method.setter"].id);
     for (const key in m) {
       const n = m[key];
       if (!n) continue;
@@ -189,7 +170,7 @@ export class EcmaExtraction {
       else if (key === "type.parameter") this.typeRoles.set(n.id, "parameter");
       else if (key === "type.declared") this.typeRoles.set(n.id, "declared");
       else if (key === "member.decorator") this.memberDecorators.push(n);
-      else if (key === "jsx.closing") this.consumed.add(n.id); // `</ui.Panel>` repeats the opening tag
+      else if (key === "jsx.closing") this.uses.consumed.add(n.id); // `</ui.Panel>` repeats the opening tag
       else if (key === "doc") this.noteComment(n);
       else (this.buckets[key] ??= []).push(n);
     }
@@ -202,16 +183,22 @@ export class EcmaExtraction {
   run(): Extracted {
     for (const s of this.bucket("export")) this.collectExportList(s);
     for (const a of this.bucket("cjs")) this.collectCommonJsExports(a);
-    for (const s of this.bucket("import")) this.importStatement(s);
-    for (const s of this.bucket("export")) this.reExport(s);
+    for (const s of this.bucket("import")) this.uses.importStatement(s);
+    for (const s of this.bucket("export")) this.uses.reExport(s);
     this.definitions();
     this.collectVariables();
     this.commonJsVariables();
     this.complexityAndReturns();
-    this.references();
+    this.uses.collect({
+      bucket: (c) => this.bucket(c),
+      members: this.members,
+      typeRoles: this.typeRoles,
+      values: this.moduleLevelValues(),
+      declaredTypes: new Set(this.types.map((t) => t.name)),
+    });
 
     const index = new OffsetIndex(this.spans);
-    for (const r of this.refs) {
+    for (const r of this.uses.refs) {
       const enclosing = index.find(r.offset);
       if (enclosing) r.ref.enclosing = enclosing;
     }
@@ -220,8 +207,8 @@ export class EcmaExtraction {
       types: this.types.sort(byPosition),
       functions: this.functions.map((p) => p.fact).sort(byPosition),
       variables: this.variables.sort(byPosition),
-      imports: this.imports.sort((a, b) => a.line - b.line || a.column - b.column),
-      references: this.refs.map((r) => r.ref).sort((a, b) => a.line - b.line || a.column - b.column),
+      imports: this.uses.imports.sort((a, b) => a.line - b.line || a.column - b.column),
+      references: this.uses.refs.map((r) => r.ref).sort((a, b) => a.line - b.line || a.column - b.column),
     };
   }
 
@@ -309,127 +296,6 @@ export class EcmaExtraction {
     if (scope.kind === "global") return true;
     if (scope.kind === "namespace" && scope.ns) return scope.ns.exported && (keyword || scope.ns.ambient);
     return false;
-  }
-
-  // ---- imports -------------------------------------------------------------------------------------
-
-  private addImport(module: string, site: Node): ImportFact {
-    const fact: ImportFact = { module, ...classifySpecifier(module, this.ctx.project), symbols: [], ...at(site) };
-    this.imports.push(fact);
-    return fact;
-  }
-
-  private importRef(local: Node, wholeModule: boolean): void {
-    if (local.type !== "identifier" && local.type !== "shorthand_property_identifier_pattern") return;
-    this.importLocals.add(local.text);
-    if (wholeModule) this.moduleAliases.add(local.text);
-    this.pushRef(local.text, undefined, "import", local);
-  }
-
-  private importStatement(stmt: Node): void {
-    let source = stmt.childForFieldName("source");
-    const requireClause = stmt.namedChildren.find((c) => c?.type === "import_require_clause");
-    if (!source && requireClause) source = requireClause.childForFieldName("source");
-    const module = literalString(source);
-    if (module === undefined) return; // `import x = A.B` aliases a namespace, not a module
-    const fact = this.addImport(module, stmt);
-    if (requireClause) {
-      const id = requireClause.namedChildren.find((c) => c?.type === "identifier");
-      if (id) {
-        fact.alias = id.text;
-        this.importRef(id, true);
-      }
-      return;
-    }
-    const clause = stmt.namedChildren.find((c) => c?.type === "import_clause");
-    if (!clause) return;
-    for (const c of clause.namedChildren) {
-      if (!c) continue;
-      if (c.type === "identifier") {
-        fact.symbols.push("default");
-        this.importRef(c, true);
-      } else if (c.type === "namespace_import") {
-        const id = c.namedChildren.find((x) => x?.type === "identifier");
-        if (id) {
-          fact.alias = id.text;
-          this.importRef(id, true);
-        }
-      } else if (c.type === "named_imports") {
-        for (const spec of c.namedChildren) {
-          if (spec?.type !== "import_specifier") continue;
-          const name = spec.childForFieldName("name");
-          const alias = spec.childForFieldName("alias");
-          if (name) fact.symbols.push(memberName(name) ?? name.text);
-          const local = alias ?? name;
-          if (local) this.importRef(local, false);
-        }
-      }
-    }
-  }
-
-  /** `export … from "m"`: the module is imported; the names are exported, not bound locally. */
-  private reExport(stmt: Node): void {
-    const module = literalString(stmt.childForFieldName("source"));
-    if (module === undefined) return;
-    const fact = this.addImport(module, stmt);
-    for (const c of stmt.namedChildren) {
-      if (c?.type === "export_clause") {
-        for (const spec of c.namedChildren) {
-          const name = spec?.type === "export_specifier" ? spec.childForFieldName("name") : null;
-          if (name) fact.symbols.push(memberName(name) ?? name.text);
-        }
-      } else if (c?.type === "namespace_export") {
-        const id = c.namedChildren.find((x) => x?.type === "identifier" || x?.type === "string");
-        if (id) fact.alias = memberName(id) ?? id.text;
-      }
-    }
-  }
-
-  /**
-   * `require("m")` / `import("m")` with a literal: an import, bound by the declarator around it when there
-   * is one. These calls are few, so climbing a few parents here is cheap.
-   */
-  private callImport(call: Node): boolean {
-    const args = call.childForFieldName("arguments");
-    const module = literalString(args ? firstNamed(args) : null);
-    if (module === undefined) return false;
-    const fact = this.addImport(module, call);
-    const up = (n: Node): Node => {
-      let v = n;
-      while (v.parent && (v.parent.type === "parenthesized_expression" || v.parent.type === "as_expression" || v.parent.type === "non_null_expression")) v = v.parent;
-      return v;
-    };
-    let value = up(call);
-    if (value.parent?.type === "await_expression") value = up(value.parent);
-    let member: string | undefined;
-    if (value.parent?.type === "member_expression" && value.parent.childForFieldName("object")?.id === value.id) {
-      member = value.parent.childForFieldName("property")?.text;
-      value = up(value.parent);
-    }
-    const decl = value.parent;
-    if (decl?.type !== "variable_declarator" || decl.childForFieldName("value")?.id !== value.id) return true;
-    const name = decl.childForFieldName("name");
-    if (!name) return true;
-    if (member) {
-      fact.symbols.push(member);
-      if (name.type === "identifier") this.importRef(name, false);
-    } else if (name.type === "identifier") {
-      fact.alias = name.text;
-      this.importRef(name, true);
-    } else if (name.type === "object_pattern") {
-      for (const p of name.namedChildren) {
-        if (p?.type === "shorthand_property_identifier_pattern") {
-          fact.symbols.push(p.text);
-          this.importRef(p, false);
-        } else if (p?.type === "pair_pattern") {
-          const key = memberName(p.childForFieldName("key"));
-          const local = p.childForFieldName("value");
-          if (key) fact.symbols.push(key);
-          if (local) this.importRef(local, false);
-        }
-      }
-    }
-    return true;
   }
 
   // ---- definitions ---------------------------------------------------------------------------------
@@ -911,114 +777,14 @@ export class EcmaExtraction {
     }
   }
 
-  // ---- references ----------------------------------------------------------------------------------
-
-  private pushRef(name: string, qualifier: string | undefined, kind: ReferenceKind, site: Node): void {
-    const p = site.startPosition;
-    const ref: ReferenceFact = { name, kind, line: p.row + 1, column: p.column + 1 };
-    if (qualifier !== undefined) ref.qualifier = qualifier;
-    this.refs.push({ ref, offset: site.startIndex });
-  }
-
-  /** A callee, constructor, decorator or component written as `name` or `qualifier.name`. */
-  private refToExpression(e: Node | null, kind: ReferenceKind): void {
-    if (!e) return;
-    if (e.type === "identifier") this.pushRef(e.text, undefined, kind, e);
-    else if (e.type === "member_expression") {
-      this.consumed.add(e.id);
-      const prop = e.childForFieldName("property");
-      const obj = e.childForFieldName("object");
-      if (prop && obj && (prop.type === "property_identifier" || prop.type === "private_property_identifier")) this.pushRef(prop.text, textOf(this.src, obj), kind, prop);
-    }
-  }
-
-  /** A type in a heritage clause: `I`, `I<T>`, `ns.I`. Its name is consumed so it is not also a type use. */
-  private refToType(t: Node | null, kind: ReferenceKind): void {
-    if (!t) return;
-    if (t.type === "type_identifier" || t.type === "identifier") {
-      this.consumed.add(t.id);
-      this.pushRef(t.text, undefined, kind, t);
-    } else if (t.type === "generic_type") this.refToType(t.childForFieldName("name"), kind);
-    else if (t.type === "nested_type_identifier") {
-      const name = t.childForFieldName("name");
-      const module = t.childForFieldName("module");
-      if (!name) return;
-      this.consumed.add(name.id);
-      this.pushRef(name.text, module ? textOf(this.src, module) : undefined, kind, name);
-    } else if (t.type === "member_expression") this.refToExpression(t, kind);
-  }
-
-  private references(): void {
-    const values = this.moduleLevelValues();
-    const readArguments = (args: Node | null) => {
-      if (!args || values.size === 0) return;
-      for (const a of args.namedChildren) if (a && a.type === "identifier" && values.has(a.text)) this.pushRef(a.text, undefined, "read", a);
-    };
-    for (const call of this.bucket("call")) {
-      const fn = call.childForFieldName("function");
-      if (!fn) continue;
-      if (fn.type === "import" || (fn.type === "identifier" && fn.text === "require")) {
-        if (this.callImport(call) || fn.type === "import") continue;
-      }
-      this.refToExpression(fn, "call");
-      readArguments(call.childForFieldName("arguments"));
-    }
-    for (const n of this.bucket("new")) {
-      this.refToExpression(n.childForFieldName("constructor"), "call");
-      readArguments(n.childForFieldName("arguments"));
-    }
-    for (const d of this.bucket("decorator")) {
-      const e = firstNamed(d);
-      if (e && e.type !== "call_expression") this.refToExpression(e, "call");
-    }
-    for (const el of this.bucket("jsx")) {
-      const name = el.childForFieldName("name");
-      // lower-case names are intrinsic elements (`div`, `my-element`), not components
-      if (name?.type === "identifier" && /^[A-Z]/.test(name.text)) this.refToExpression(name, "call");
-      else if (name?.type === "member_expression") this.refToExpression(name, "call");
-    }
-    for (const h of this.bucket("heritage")) {
-      if (h.type === "extends_type_clause") {
-        for (const t of h.namedChildren) if (t && t.type !== "comment") this.refToType(t, "inherit");
-        continue;
-      }
-      for (const c of h.namedChildren) {
-        if (!c || c.type === "comment") continue;
-        if (c.type === "extends_clause") this.refToExpression(c.childForFieldName("value"), "inherit");
-        else if (c.type === "implements_clause") {
-          for (const t of c.namedChildren) if (t && t.type !== "comment") this.refToType(t, "implement");
-        } else this.refToExpression(c, "inherit"); // JavaScript: `extends <expression>` directly
-      }
-    }
-    this.typeReferences();
-    for (const r of this.bucket("read")) if (values.has(r.text)) this.pushRef(r.text, undefined, "read", r);
-    for (const [obj, prop, member] of this.members) {
-      // `ns.VALUE` where ns is a whole-module import; calls, components, decorators and heritage were recorded already
-      if (this.moduleAliases.has(obj.text) && !this.consumed.has(member.id)) this.pushRef(prop.text, obj.text, "read", prop);
-    }
-  }
+  // ---- reads ---------------------------------------------------------------------------------------
 
   /** Names whose reads are worth recording: module-level variables, functions, classes, enums and imports. */
   private moduleLevelValues(): Set<string> {
-    const values = new Set<string>(this.importLocals);
+    const values = new Set<string>(this.uses.importLocals);
     for (const v of this.variables) if (v.qualifiedName === v.name) values.add(v.name);
     for (const p of this.functions) if (p.fact.qualifiedName === p.fact.name && !p.fact.isMethod) values.add(p.fact.name);
     for (const t of this.types) if (t.qualifiedName === t.name && (t.kind === "class" || t.kind === "enum")) values.add(t.name);
     return values;
-  }
-
-  private typeReferences(): void {
-    const ids = this.bucket("type");
-    if (ids.length === 0) return;
-    const declared = new Set(this.types.map((t) => t.name));
-    const typeParams = new Set<string>();
-    for (const t of ids) if (this.typeRoles.get(t.id) === "parameter") typeParams.add(t.text);
-    for (const t of ids) {
-      const role = this.typeRoles.get(t.id);
-      if (role === "parameter" || role === "declared" || this.consumed.has(t.id)) continue;
-      const name = t.text;
-      if (!declared.has(name) && (typeParams.has(name) || BUILTIN_TYPES.has(name))) continue;
-      this.pushRef(name, role ? textOf(this.src, role) : undefined, "type", t);
-    }
   }
 }

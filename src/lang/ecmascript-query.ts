@@ -60,7 +60,7 @@ export function ecmaQuery(d: QueryDialect): string {
     "(generator_function) @def.generator_expression",
     "(method_definition) @def.method",
     '(method_definition "*") @method.generator',
-    '(method_definition ["get" "set"] @method.accessor)',
+    '(method_definition "set") @method.setter',
     "(class_declaration) @def.class",
     "(class) @def.class_expression",
     "(object) @def.object",

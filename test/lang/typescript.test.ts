@@ -8,6 +8,7 @@ import { emptyProjectInfo } from "../../src/lang/project.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
 import { typescript, tsx } from "../../src/lang/typescript.ts";
 import { languageFor } from "../../src/lang/registry.ts";
+import { FactsParser } from "../../src/lang/parser.ts";
 
 const project = { ...emptyProjectInfo(), npmPackages: ["@shop/core", "@shop/web", "shop-legacy"] };
 
@@ -34,6 +35,14 @@ const importRows = (f: FileFacts) => f.imports.map((i) => [i.module, i.isStandar
 /** `qualifier.name@line<enclosing` for references of the given kinds */
 const refs = (f: FileFacts, ...kinds: string[]) =>
   f.references.filter((r) => kinds.includes(r.kind)).map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+
+let parser: Promise<FactsParser> | undefined;
+async function factsOfSource(path: string, lines: string[]): Promise<FileFacts> {
+  parser ??= FactsParser.create();
+  const parsed = await (await parser).parse(path, lines.join("\n") + "\n", project);
+  expect(parsed.facts!.syntaxErrors).toBe(0);
+  return parsed.facts!;
+}
 
 describe("typescript facts (hand-counted truth)", () => {
   test("user.ts: enum, type alias, interfaces, abstract class, namespace", async () => {
@@ -246,6 +255,115 @@ describe("typescript facts (hand-counted truth)", () => {
     expect(clock.functions[0]!.receiverType).toBe("systemClock");
     expect(clock.variables.map((v) => [v.name, v.kind, v.exported])).toEqual([["systemClock", "constant", true]]);
     expect(refs(clock, "call", "type")).toEqual(["Clock@6<systemClock", "Date.now@6<systemClock.now"]);
+  });
+});
+
+describe("typescript edge cases", () => {
+  test("decorated exported class, method overloads, namespace members with and without export", async () => {
+    const f = await factsOfSource("svc.ts", [
+      "@Injectable({ providedIn: 'root' })", //         1
+      "export class Api {", //                          2
+      "  get(id: string): string;", //                  3 overload
+      "  get(id: number): string;", //                  4 overload
+      "  get(id: any): string { return String(id); }", // 5
+      "  protected log(): void {}", //                  6
+      "}", //                                           7
+      "export namespace Util {", //                     8
+      "  export const A = 1;", //                       9
+      "  const B = 2;", //                              10
+      "  export namespace Inner { export function f(): void {} }", // 11
+      "}", //                                           12
+    ]);
+    expect(typeRows(f)).toEqual([
+      ["Api", "class", true, 0, 2],
+      ["Util", "namespace", true, 0, 0],
+      ["Util.Inner", "namespace", true, 0, 0],
+    ]);
+    expect(f.types[0]!.startLine).toBe(2); // the class keyword, not its decorator
+    expect(functionRows(f)).toEqual([
+      ["Api.get", true, true, 1, 1, 1], // one function: the implementation on line 5
+      ["Api.log", false, true, 0, 0, 1], // protected
+      ["Util.Inner.f", true, false, 0, 0, 1],
+    ]);
+    expect(f.functions[0]!.startLine).toBe(5);
+    expect(f.variables.map((v) => [v.qualifiedName, v.exported, v.container])).toEqual([
+      ["Util.A", true, "Util"],
+      ["Util.B", false, "Util"],
+    ]);
+    expect(refs(f, "call")).toEqual(["Injectable@1<Api", "String@5<Api.get"]);
+  });
+
+  test("import = require, export * as, namespace reads, generic heritage through a namespace", async () => {
+    const f = await factsOfSource("mod.ts", [
+      'import fs = require("fs");', //                            1
+      'import * as cfg from "./config";', //                      2
+      'export * as models from "./models";', //                   3
+      'export { default as Button, type Props } from "./button";', // 4
+      "export class Store extends cfg.Base<number> implements cfg.Named<string>, Disposable {", // 5
+      "  port = cfg.PORT;", //                                    6
+      "  read(): Buffer { return fs.readFileSync(cfg.path); }", // 7
+      "}", //                                                     8
+    ]);
+    expect(importRows(f)).toEqual([
+      ["fs", true, false, false, [], "fs"],
+      ["./config", false, false, true, [], "cfg"],
+      ["./models", false, false, true, [], "models"],
+      ["./button", false, false, true, ["default", "Props"], undefined],
+    ]);
+    expect(refs(f, "import")).toEqual(["fs@1<", "cfg@2<"]);
+    expect(refs(f, "inherit", "implement")).toEqual(["cfg.Base@5<Store", "cfg.Named@5<Store", "Disposable@5<Store"]);
+    expect(f.references.filter((r) => r.line === 5).map((r) => r.kind)).toEqual(["inherit", "implement", "implement"]);
+    expect(refs(f, "read")).toEqual(["cfg.PORT@6<Store", "cfg.path@7<Store.read"]);
+    expect(refs(f, "call")).toEqual(["fs.readFileSync@7<Store.read"]);
+    expect(refs(f, "type")).toEqual(["Buffer@7<Store.read"]);
+  });
+
+  test("declare global, export declare, module files are not global scripts", async () => {
+    const f = await factsOfSource("env.d.ts", [
+      "export {};", //                                   1: a module: top-level declarations are not global
+      "declare global {", //                             2
+      "  const VERSION: string;", //                     3
+      "  interface Window { app: App }", //             4
+      "}", //                                            5
+      "declare function local(): void;", //              6
+      "export declare function shared(x: number): x is 1;", // 7
+      "interface App { start(): Promise<void> }", //    8
+    ]);
+    expect(typeRows(f)).toEqual([
+      ["Window", "interface", true, 1, 0],
+      ["App", "interface", false, 0, 1],
+    ]);
+    expect(functionRows(f)).toEqual([
+      ["local", false, false, 0, 0, 1],
+      ["shared", true, false, 1, 1, 1], // a type predicate returns a boolean
+    ]);
+    expect(f.variables.map((v) => [v.name, v.exported])).toEqual([["VERSION", true]]);
+  });
+
+  test("objects qualify their members; satisfies and as const keep the binding", async () => {
+    const f = await factsOfSource("routes.ts", [
+      "export const api = {", //                         1
+      "  users: {", //                                   2
+      "    list() { return []; },", //                   3
+      "    get: async (id: string) => id,", //           4
+      "  },", //                                         5
+      "} as const;", //                                  6
+      "const handlers = { ping: () => 'pong' } satisfies Record<string, () => string>;", // 7
+      "register({ onEvent(e: Event) { if (e) {} } });", // 8
+      "export default { name: 'x', setup() { return {}; } };", // 9
+    ]);
+    expect(functionRows(f)).toEqual([
+      ["api.users.list", true, true, 0, 1, 1],
+      ["api.users.get", true, true, 1, 1, 1],
+      ["handlers.ping", false, true, 0, 1, 1],
+      ["onEvent", false, true, 1, 0, 2], // an object passed as an argument has no name to qualify with
+      ["default.setup", true, true, 0, 1, 1],
+    ]);
+    expect(f.functions.map((fn) => fn.receiverType)).toEqual(["api.users", "api.users", "handlers", undefined, "default"]);
+    expect(f.variables.map((v) => [v.name, v.exported])).toEqual([
+      ["api", true],
+      ["handlers", false],
+    ]);
   });
 });
 
