@@ -20,13 +20,14 @@ export interface QueryDialect {
 const BINDABLE = ["(arrow_function)", "(function_expression)", "(generator_function)", "(class)", "(object)"];
 
 /**
- * A bindable value, directly or through `( … )`, `… as T`, `… satisfies T`. The alternation is kept flat:
- * an alternation whose first branch is itself an alternation matches only one branch in tree-sitter 0.25.
+ * A bindable value, directly or through `( … )`, and where `typeCast` through `… as T` / `… satisfies T`
+ * (`const routes = {…} as const`; rare elsewhere, and each branch costs query compile time). The
+ * alternation is kept flat: one whose first branch is itself an alternation matches only one branch.
  */
-function bindable(d: QueryDialect, capture: string): string {
+function bindable(d: QueryDialect, capture: string, typeCast: boolean): string {
   const any = `[${BINDABLE.join(" ")}] @${capture}`;
   const branches = [...BINDABLE.map((b) => `${b} @${capture}`), `(parenthesized_expression ${any})`];
-  if (d.typed) {
+  if (d.typed && typeCast) {
     for (const w of ["as_expression", "satisfies_expression"]) branches.push(`(${w} ${any})`, `(${w} (parenthesized_expression ${any}))`);
   }
   return `[${branches.join(" ")}]`;
@@ -44,7 +45,8 @@ function topDeclaration(d: QueryDialect): string {
 }
 
 export function ecmaQuery(d: QueryDialect): string {
-  const value = bindable(d, "bind.value");
+  const value = bindable(d, "bind.value", true);
+  const plainValue = bindable(d, "bind.value", false);
   const parts = [
     "(comment) @comment",
     "(html_comment) @comment",
@@ -69,11 +71,11 @@ export function ecmaQuery(d: QueryDialect): string {
     `(lexical_declaration (variable_declarator name: (identifier) @bind.variable value: ${value})) @bind.statement`,
     `(variable_declaration (variable_declarator name: (identifier) @bind.variable value: ${value})) @bind.statement`,
     `(pair key: (_) @bind.key value: ${value})`,
-    `(assignment_expression left: (_) @bind.left right: ${value})`,
+    `(assignment_expression left: (_) @bind.left right: ${plainValue})`,
     `(export_statement value: ${value}) @bind.default`,
     d.typed
-      ? `(public_field_definition name: (_) @bind.field value: ${value}) @bind.member`
-      : `(field_definition property: (_) @bind.field value: ${value}) @bind.member`,
+      ? `(public_field_definition name: (_) @bind.field value: ${plainValue}) @bind.member`
+      : `(field_definition property: (_) @bind.field value: ${plainValue}) @bind.member`,
 
     // where declarations sit
     "(export_statement declaration: (_) @export.declaration) @export.statement",
