@@ -48,7 +48,7 @@ const STOPWORDS = ["the", "a", "an", "of", "to", "for", "in", "is", "and", "or",
   "int", "string", "type", "struct", "import", "package", "public", "private", "static", "void", "self", "nil", "null",
   "true", "false"];
 
-const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
+export const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
 const NOISE_DIMS = 4;
 export const TINY_DIMENSIONS = Object.keys(TINY_TOPICS).length + NOISE_DIMS;
 
@@ -103,7 +103,8 @@ function buildVocabulary(): Vocabulary {
   return { tokens, vectors: Float32Array.from(rows.flat()) };
 }
 
-function tokenizerJson(tokens: string[]): unknown {
+/** A BERT WordPiece tokenizer.json over `tokens` (ids are positions; the SPECIALS must be among them). */
+export function wordPieceTokenizer(tokens: string[]): unknown {
   const vocab = Object.fromEntries(tokens.map((t, i) => [t, i]));
   const id = (t: string) => vocab[t] as number;
   const special = (t: string) => ({ id: id(t), content: t, single_word: false, lstrip: false, rstrip: false, normalized: false, special: true });
@@ -150,14 +151,20 @@ function onnxGraph(vocab: Vocabulary): Uint8Array {
   });
 }
 
+/** tokenizer_config.json of a lower-casing BERT tokenizer that truncates at 512 tokens. */
+export const BERT_TOKENIZER_CONFIG = {
+  tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 512, clean_up_tokenization_spaces: true,
+  cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]",
+};
+
 /** The model's files by relative path. The graph is written under both fp32 and q8 names (see below). */
 export function tinyModelFiles(): Record<string, string | Uint8Array> {
   const vocab = buildVocabulary();
   const graph = onnxGraph(vocab);
   return {
     "config.json": JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_DIMENSIONS, vocab_size: vocab.tokens.length, max_position_embeddings: 512 }, null, 2),
-    "tokenizer.json": JSON.stringify(tokenizerJson(vocab.tokens)),
-    "tokenizer_config.json": JSON.stringify({ tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 512, clean_up_tokenization_spaces: true, cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]" }, null, 2),
+    "tokenizer.json": JSON.stringify(wordPieceTokenizer(vocab.tokens)),
+    "tokenizer_config.json": JSON.stringify(BERT_TOKENIZER_CONFIG, null, 2),
     "onnx/model.onnx": graph,
     // The same fp32 graph under the name transformers.js loads for dtype q8, so the tiny model can stand in
     // for a real model whose table entry asks for the quantized file.

@@ -3,8 +3,9 @@
  * NodeProto, TensorProto, ValueInfoProto) to write small inference graphs from TypeScript. It exists so the
  * tiny test model can be built on machines without Python's onnx package (CI has none).
  *
- * Field numbers are those of onnx/onnx.proto (IR version 7, opset 13). Repeated scalars are written
- * unpacked, which every protobuf parser accepts for proto2 files such as onnx.proto.
+ * Field numbers are those of onnx/onnx.proto. Repeated scalars are written unpacked, which every protobuf
+ * parser accepts for proto2 files such as onnx.proto. Also used by the embedding benchmark to write a
+ * BERT-sized graph (scripts/bench/synthetic-bert.ts).
  */
 
 /** Protobuf wire types. */
@@ -109,7 +110,7 @@ export interface Node {
 export interface Initializer {
   name: string;
   dims: number[];
-  data: Float32Array;
+  data: Float32Array | BigInt64Array;
 }
 
 export interface Graph {
@@ -152,20 +153,24 @@ function initializer(t: Initializer): ProtoWriter {
   const expected = t.dims.reduce((a, b) => a * b, 1);
   if (t.data.length !== expected) throw new Error(`initializer ${t.name}: ${t.data.length} values for dims ${t.dims.join("x")}`);
   // raw_data is little-endian; copy into a fresh buffer so a view's offset never leaks in
-  const raw = new Uint8Array(t.data.length * 4);
+  const isInt = t.data instanceof BigInt64Array;
+  const width = isInt ? 8 : 4;
+  const raw = new Uint8Array(t.data.length * width);
   const view = new DataView(raw.buffer);
-  t.data.forEach((v, i) => view.setFloat32(i * 4, v, true));
-  return new ProtoWriter().ints(1, t.dims).int(2, DataType.FLOAT).string(8, t.name).bytes(9, raw);
+  if (t.data instanceof BigInt64Array) t.data.forEach((v, i) => view.setBigInt64(i * 8, v, true));
+  else t.data.forEach((v, i) => view.setFloat32(i * 4, v, true));
+  return new ProtoWriter().ints(1, t.dims).int(2, isInt ? DataType.INT64 : DataType.FLOAT).string(8, t.name).bytes(9, raw);
 }
 
-/** Serialises a graph as an ONNX model file (IR version 7, default-domain opset 13). */
-export function writeOnnxModel(graph: Graph, producer = "cortex"): Uint8Array {
+/** Serialises a graph as an ONNX model file (default: IR version 7 with default-domain opset 13). */
+export function writeOnnxModel(graph: Graph, options: { opset?: number; irVersion?: number; producer?: string } = {}): Uint8Array {
+  const { opset: opsetVersion = 13, irVersion = 7, producer = "cortex" } = options;
   const g = new ProtoWriter()
     .messages(1, graph.nodes.map(node))
     .string(2, graph.name)
     .messages(5, graph.initializers.map(initializer))
     .messages(11, graph.inputs.map(valueInfo))
     .messages(12, graph.outputs.map(valueInfo));
-  const opset = new ProtoWriter().string(1, "").int(2, 13);
-  return new ProtoWriter().int(1, 7).string(2, producer).string(3, "1").message(7, g).message(8, opset).finish();
+  const opset = new ProtoWriter().string(1, "").int(2, opsetVersion);
+  return new ProtoWriter().int(1, irVersion).string(2, producer).string(3, "1").message(7, g).message(8, opset).finish();
 }

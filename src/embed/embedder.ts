@@ -123,9 +123,21 @@ export class Embedder {
     return { label: `partial ${pct}%`, state: "partial", total, cached, provider, progress };
   }
 
-  /** The stored vectors of these texts. */
+  /** The stored vectors of these texts (synchronous: for a few thousand at most; see vectorSlices). */
   vectors(hashes: Iterable<string>): Map<string, Float32Array> {
     return this.cache.get(hashes);
+  }
+
+  /**
+   * The stored vectors of a large set, a slice at a time, yielding to the event loop between slices: reading
+   * 100k vectors takes seconds, which must not stall a server's other requests.
+   */
+  async *vectorSlices(hashes: Iterable<string>, sliceSize = 2000): AsyncGenerator<Map<string, Float32Array>> {
+    const all = [...new Set(hashes)];
+    for (let i = 0; i < all.length; i += sliceSize) {
+      yield this.cache.get(all.slice(i, i + sliceSize));
+      await new Promise<void>((r) => setImmediate(r));
+    }
   }
 
   /** Whether embedQuery() can answer now (the provider is loaded). */

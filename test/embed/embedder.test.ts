@@ -67,6 +67,16 @@ describe("Embedder", () => {
     expect(stored.sort()).toEqual([...hashes].sort());
     const vectors = e.vectors(hashes);
     expect(vectors.size).toBe(CHUNKS.length);
+    // the same vectors, read a slice at a time
+    const sliced = new Map<string, Float32Array>();
+    let slices = 0;
+    for await (const part of e.vectorSlices([...hashes, "not-stored"], 4)) {
+      slices++;
+      for (const [h, v] of part) sliced.set(h, v);
+    }
+    expect(slices).toBe(2);
+    expect([...sliced.keys()].sort()).toEqual([...hashes].sort());
+    for (const [h, v] of sliced) expect(Array.from(v)).toEqual(Array.from(vectors.get(h)!));
     for (const v of vectors.values()) {
       expect(v.length).toBe(TINY_DIMENSIONS);
       expect(norm(v)).toBeCloseTo(1, 4);

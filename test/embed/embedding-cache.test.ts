@@ -84,6 +84,21 @@ describe("embedding cache", () => {
     reopened.close();
   }));
 
+  test("sees what another process stores or wipes after its own first look", withHome((home) => {
+    const mine = EmbeddingCache.open("p", { home, recipe: "r" });
+    const theirs = EmbeddingCache.open("p", { home, recipe: "r" });
+    expect(mine.coverage(["x", "y"]).cached).toBe(0);
+    theirs.put([{ hash: "x", vector: vec(1, 2) }]);
+    expect(mine.coverage(["x", "y"]).cached).toBe(1);
+    expect(mine.missing(["x", "y"])).toEqual(["y"]);
+    // another cortex with a new recipe empties the file: this one must not go on claiming x is there
+    EmbeddingCache.open("p", { home, recipe: "r2" }).close();
+    expect(mine.coverage(["x"]).cached).toBe(0);
+    expect(mine.get(["x"]).size).toBe(0);
+    mine.close();
+    theirs.close();
+  }));
+
   test("another provider id has its own vectors", withHome((home) => {
     const a = EmbeddingCache.open("local:a:q8", { home });
     const b = EmbeddingCache.open("local:b:q8", { home });

@@ -202,6 +202,26 @@ describe("local provider", () => {
     }
   });
 
+  test("a long passage job runs in micro-batches, and a query sent after it is answered first", async () => {
+    const home = tempDir("home");
+    const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), { home: home.dir, offline: true });
+    await p.ready();
+    const texts = Array.from({ length: 400 }, (_, i) => `${["login", "sql", "http", "parse"][i % 4]} token number ${i}`);
+    const finished: string[] = [];
+    const passages = p.embed(texts, "passage").then((v) => (finished.push("passages"), v));
+    const query = p.embed(["where is the login"], "query").then((v) => (finished.push("query"), v));
+    const [vs] = await Promise.all([passages, query]);
+    expect(finished).toEqual(["query", "passages"]);
+    // micro-batching kept every text's own vector, in order
+    expect(vs).toHaveLength(400);
+    for (const i of [0, 7, 8, 9, 250, 399]) {
+      const [alone] = await p.embed([texts[i]!], "passage");
+      expect(cosine(alone!, vs[i]!)).toBeGreaterThan(0.9999);
+    }
+    await p.close();
+    home.remove();
+  });
+
   test("a cancelled query is dropped, and later calls still work", async () => {
     const home = tempDir("home");
     const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), { home: home.dir, offline: true });

@@ -18,6 +18,12 @@ import type { FromWorker, OnnxBackend, ToWorker } from "./protocol.ts";
 /** How long a failed provider waits before ready() tries again. */
 export const RETRY_AFTER_MS = 30_000;
 
+/**
+ * Texts per inference call in the worker. On a CPU, throughput per text is flat from 1 to 8 and worse at 16
+ * (more padding); small calls let a query in between (scripts/bench.ts embed).
+ */
+const MICRO_BATCH = 8;
+
 export interface LocalProviderOptions {
   id: string;
   recipe: string;
@@ -159,6 +165,7 @@ export class LocalProvider implements EmbeddingProvider {
       hubUrl: this.options.hubUrl,
       stallMs: this.options.stallMs,
       backend: this.options.backend,
+      microBatch: MICRO_BATCH,
     } satisfies ToWorker);
     await loaded;
   }

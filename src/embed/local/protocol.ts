@@ -21,6 +21,8 @@ export interface LoadRequest {
   /** A download that sends no byte for this long is abandoned. */
   stallMs: number;
   backend: OnnxBackend;
+  /** Texts per inference call; queries may run between two of them. */
+  microBatch: number;
 }
 
 export interface EmbedRequest {
