@@ -114,6 +114,9 @@ export class Embedder {
     const provider = this.provider.state();
     const { total, cached } = this.cache.coverage(hashes);
     const progress = this.progress();
+    // Work stopped by an unavailable provider resumes once it can be had again (the provider rate-limits
+    // its own retries, so asking on every search costs nothing).
+    if (this.activity === "stopped" && this.pending.length > 0 && !this.closed) this.kick();
     if (provider.status === "unavailable") {
       return { label: `unavailable: ${provider.reason}`, state: "unavailable", total, cached, provider, progress };
     }
@@ -196,8 +199,10 @@ export class Embedder {
   }
 
   private async run(): Promise<void> {
-    if (this.provider.state().status !== "ready") {
-      this.setActivity("loading");
+    const state = this.provider.state().status;
+    if (state !== "ready") {
+      // an unavailable provider may refuse at once (its retry pause): stay "stopped" rather than flicker
+      if (state !== "unavailable") this.setActivity("loading");
       try {
         await this.provider.ready();
       } catch (e) {

@@ -29,6 +29,8 @@ export interface HttpProviderOptions {
   timeoutMs?: number;
   /** Attempts per request for transient failures. */
   attempts?: number;
+  /** How long an unavailable provider waits before ready() probes again (ms). */
+  retryAfterMs?: number;
 }
 
 /** How long a failed provider waits before ready() probes the server again. */
@@ -98,6 +100,7 @@ export class HttpProvider implements EmbeddingProvider {
   private current: ProviderState = { status: "idle" };
   private probing: Promise<void> | undefined;
   private failedAt = 0;
+  private lastReason = "";
   private readonly closer = new AbortController();
 
   constructor(options: HttpProviderOptions) {
@@ -121,7 +124,7 @@ export class HttpProvider implements EmbeddingProvider {
   ready(): Promise<void> {
     if (this.closer.signal.aborted) return Promise.reject(unavailable("the provider is closed"));
     if (this.current.status === "ready") return Promise.resolve();
-    if (this.current.status === "unavailable" && Date.now() - this.failedAt < RETRY_AFTER_MS) {
+    if (this.current.status === "unavailable" && Date.now() - this.failedAt < (this.options.retryAfterMs ?? RETRY_AFTER_MS)) {
       return Promise.reject(unavailable(this.current.reason));
     }
     this.probing ??= (async () => {
@@ -165,9 +168,11 @@ export class HttpProvider implements EmbeddingProvider {
   }
 
   private fail(reason: string): CortexError {
+    // said once: a retry that fails the same way (every retry period) stays quiet
+    if (reason !== this.lastReason) log.warn(`embeddings: ${reason}`);
+    this.lastReason = reason;
     this.current = { status: "unavailable", reason };
     this.failedAt = Date.now();
-    log.warn(`embeddings: ${reason}`);
     return unavailable(reason);
   }
 

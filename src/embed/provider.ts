@@ -90,6 +90,7 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
       const key = env[config.api_key_env];
       if (key) o.apiKey = key;
       if (config.dimensions !== undefined) o.dimensions = config.dimensions;
+      if (options.retryAfterMs !== undefined) o.retryAfterMs = options.retryAfterMs;
       return new HttpProvider(o);
     }
     case "local": {
@@ -123,6 +124,7 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
       if (modelPath !== undefined) o.modelPath = modelPath;
       if (options.root !== undefined) o.root = options.root;
       if (config.dimensions !== undefined) o.expectDimensions = config.dimensions;
+      if (options.retryAfterMs !== undefined) o.retryAfterMs = options.retryAfterMs;
       return new LocalProvider(o);
     }
   }

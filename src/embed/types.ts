@@ -62,6 +62,8 @@ export interface ProviderOptions {
   env?: Record<string, string | undefined>;
   /** A model download that receives no byte for this long (ms) is abandoned. Default 60 s. */
   stallMs?: number;
+  /** How long an unavailable provider waits before ready() tries again (ms). Default 30 s. */
+  retryAfterMs?: number;
 }
 
 /** The vector cache as the Embedder uses it (src/store/embedding-cache.ts implements it). */

@@ -1,10 +1,13 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createEmbeddingProvider, Embedder, type ChunkText, type EmbeddingProvider } from "../../src/embed/index.ts";
 import { EmbeddingCache } from "../../src/store/embedding-cache.ts";
 import { isCortexError } from "../../src/core/errors.ts";
 import { sha256 } from "../../src/core/hash.ts";
 import { TINY_DIMENSIONS } from "../../scripts/make-tiny-model.ts";
 import { cosine, embeddingConfig, norm, tempDir, tinyModelFolder } from "./helpers.ts";
+
+// These tests start workers and load ONNX runtimes (WebAssembly compiles ~10 MB): seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 const tiny = tinyModelFolder();
 afterAll(() => tiny.remove());
@@ -214,6 +217,28 @@ describe("Embedder", () => {
     await e.idle();
     expect(e.progress()).toMatchObject({ activity: "stopped", embedded: 1, queued: 4 });
     expect(e.status(texts.map((t) => t.textHash)).label).toMatch(/^unavailable: HTTP 401 .*key revoked/);
+    await e.close();
+    s.stop();
+    home.remove();
+  });
+
+  test("work stopped by an unavailable provider resumes when it is back", async () => {
+    const home = tempDir("home");
+    let keyValid = false;
+    const s = vectorServer(() => (keyValid ? undefined : Response.json({ error: "invalid key" }, { status: 401 })));
+    const provider = createEmbeddingProvider(embeddingConfig({ provider: "openai", url: s.url, model: "m" }), { home: "/nonexistent", retryAfterMs: 0 });
+    const e = embedderFor(provider, home.dir);
+    const texts = [chunk("one"), chunk("two")];
+    e.submit(texts);
+    await e.idle();
+    expect(e.status(texts.map((t) => t.textHash)).label).toBe("unavailable: HTTP 401 from " + s.url + "/embeddings: invalid key (no API key: set $OPENAI_API_KEY)");
+    await e.idle();
+    keyValid = true;
+    // the next status check finds the provider usable again and the queue is worked off
+    e.status(texts.map((t) => t.textHash));
+    await e.idle();
+    expect(e.status(texts.map((t) => t.textHash)).label).toBe("ready");
+    expect(e.progress()).toMatchObject({ activity: "idle", embedded: 2, queued: 0 });
     await e.close();
     s.stop();
     home.remove();

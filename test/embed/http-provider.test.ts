@@ -1,8 +1,11 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { createEmbeddingProvider, type EmbeddingProvider } from "../../src/embed/index.ts";
 import { isCortexError } from "../../src/core/errors.ts";
 import { embeddingConfig, tempDir, tinyModelFolder } from "./helpers.ts";
 import { expectClosed, providerSuite } from "./provider.case.ts";
+
+// These tests start workers and load ONNX runtimes (WebAssembly compiles ~10 MB): seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 interface Seen {
   auth: string | null;

@@ -1,4 +1,4 @@
-import { afterAll, describe, expect, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { existsSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { createEmbeddingProvider, modelSpec } from "../../src/embed/index.ts";
@@ -6,6 +6,9 @@ import { isCortexError } from "../../src/core/errors.ts";
 import { TINY_DIMENSIONS } from "../../scripts/make-tiny-model.ts";
 import { cosine, embeddingConfig, hubServer, tempDir, tinyModelFolder } from "./helpers.ts";
 import { expectClosed, providerSuite } from "./provider.case.ts";
+
+// These tests start workers and load ONNX runtimes (WebAssembly compiles ~10 MB): seconds on a busy machine.
+setDefaultTimeout(60_000);
 
 const tiny = tinyModelFolder();
 afterAll(() => tiny.remove());

@@ -36,6 +36,7 @@ export interface LocalProviderOptions {
   backend: OnnxBackend;
   stallMs: number;
   batchSize: number;
+  retryAfterMs?: number;
   /** Dimensions the config insists on: a model of another size is refused. */
   expectDimensions?: number;
 }
@@ -60,6 +61,7 @@ export class LocalProvider implements EmbeddingProvider {
   private worker: Worker | undefined;
   private loading: Promise<void> | undefined;
   private failedAt = 0;
+  private lastReason = "";
   private closed = false;
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
@@ -84,7 +86,7 @@ export class LocalProvider implements EmbeddingProvider {
   ready(): Promise<void> {
     if (this.closed) return Promise.reject(unavailable("the provider is closed"));
     if (this.current.status === "ready") return Promise.resolve();
-    if (this.current.status === "unavailable" && Date.now() - this.failedAt < RETRY_AFTER_MS) {
+    if (this.current.status === "unavailable" && Date.now() - this.failedAt < (this.options.retryAfterMs ?? RETRY_AFTER_MS)) {
       return Promise.reject(unavailable(this.current.reason));
     }
     this.loading ??= this.start().finally(() => {
@@ -143,7 +145,12 @@ export class LocalProvider implements EmbeddingProvider {
     }
     const downloading = location.missing.length > 0;
     this.current = { status: "loading", detail: downloading ? `downloading ${this.model}` : `loading ${this.model}` };
-    const worker = new Worker(new URL("./embed-worker.ts", import.meta.url).href);
+    let worker: Worker;
+    try {
+      worker = new Worker(new URL("./embed-worker.ts", import.meta.url).href);
+    } catch (e) {
+      throw this.fail(`cannot start the embedding worker: ${errorMessage(e)}`);
+    }
     this.worker = worker;
     worker.onmessage = (ev: MessageEvent<FromWorker>) => this.onMessage(ev.data);
     worker.onerror = (ev) => {
@@ -224,9 +231,11 @@ export class LocalProvider implements EmbeddingProvider {
 
   /** Records a failure as the provider's state and returns the error that says so. */
   private fail(reason: string): CortexError {
+    // said once: a retry that fails the same way (every retry period) stays quiet
+    if (reason !== this.lastReason) log.warn(`embeddings: ${reason}`);
+    this.lastReason = reason;
     this.current = { status: "unavailable", reason };
     this.failedAt = Date.now();
-    log.warn(`embeddings: ${reason}`);
     return unavailable(reason);
   }
 
