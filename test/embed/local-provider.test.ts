@@ -205,9 +205,9 @@ describe("local provider", () => {
     }
   });
 
-  test("a long passage job runs in micro-batches, and a query sent after it is answered first", async () => {
+  test.each(["native", "wasm"])("%s: a long passage job runs in micro-batches, and a query sent after it is answered first", async (backend) => {
     const home = tempDir("home");
-    const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), { home: home.dir, offline: true });
+    const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), { home: home.dir, offline: true, env: { CORTEX_ONNX_BACKEND: backend } });
     await p.ready();
     const texts = Array.from({ length: 400 }, (_, i) => `${["login", "sql", "http", "parse"][i % 4]} token number ${i}`);
     const finished: string[] = [];

@@ -3,7 +3,7 @@
  * tokenising and inference never hold up the MCP server or a query. Protocol in ./protocol.ts.
  *
  * Jobs run one at a time (the ONNX session uses the cores itself), each in micro-batches of a few texts:
- * on a CPU a larger batch is no faster per text (measured: 8 is as good as any) but pads more, and between
+ * on a CPU a larger batch is no faster per text but pads more, and between
  * micro-batches a query (`urgent`) runs first, so a query waits for at most one micro-batch of passages,
  * never for a whole batch. Cancelling a job stops it between micro-batches. Any failure is reported as a
  * message, never thrown out of the worker.
@@ -109,6 +109,9 @@ async function pump(): Promise<void> {
           queue.splice(queue.indexOf(job), 1);
           finish(job);
         }
+        // Let waiting messages in (a query, a cancel): the WebAssembly runtime computes on this thread
+        // and settles within microtasks, so without this turn a query would wait for the whole job.
+        await new Promise<void>((r) => setImmediate(r));
       } catch (e) {
         const i = queue.indexOf(job);
         if (i >= 0) queue.splice(i, 1);

@@ -19,10 +19,10 @@ import type { FromWorker, OnnxBackend, ToWorker } from "./protocol.ts";
 export const RETRY_AFTER_MS = 30_000;
 
 /**
- * Texts per inference call in the worker. On a CPU, throughput per text is flat from 1 to 8 and worse at 16
- * (more padding); small calls let a query in between (scripts/bench.ts embed).
+ * Texts per inference call in the worker. On a CPU, throughput per text was the same within noise from 1 to 8
+ * and worse at 16 (more padding); a query waits for at most one call, so small calls keep it short.
  */
-const MICRO_BATCH = 8;
+const MICRO_BATCH = 4;
 
 export interface LocalProviderOptions {
   id: string;
