@@ -6,7 +6,8 @@
  * Search never waits on it. status() is one indexed SQLite count and says "ready", "partial 42%" or
  * "unavailable: <why>"; embedQuery() refuses at once (EMBEDDINGS_UNAVAILABLE) while the model is still
  * loading instead of holding a query hostage to a download. Only one passage batch is in flight at a
- * time and queries jump the worker's queue, so a query waits at most for the batch being computed.
+ * time, and the local worker lets a query in between two micro-batches of it, so a query waits for at
+ * most a few passages' worth of inference.
  *
  * Texts are embedded shortest first: batches of similar lengths waste little on padding, and coverage
  * climbs fastest. Another process (a second worktree) embedding the same texts is noticed before each

@@ -9,7 +9,12 @@
  *
  * A later packaging step can keep "native" by extracting the addon and libonnxruntime to
  * $CORTEX_HOME/lib/<version>/ and installing that module through the same hook (installRuntime below is
- * the one place to change).
+ * the one place to change). Found while trying (2026-11-21): transformers.node.mjs loads onnxruntime-node
+ * with createRequire() when it is imported, which a build plugin cannot stub, so a compiled executable
+ * fails there whatever runtime is installed; its web build (dist/transformers.web.js) does load in a
+ * compiled executable with onnxruntime-web, but has no file system access (model files must come
+ * through env.fetch or env.customCache) and stops at "Unable to get model file path or buffer" when it
+ * believes it runs under Node. Either route needs that glue; the native one also needs the extraction.
  */
 import { dirname, join } from "node:path";
 import { pathToFileURL } from "node:url";
