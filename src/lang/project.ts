@@ -15,6 +15,23 @@ export interface ProjectInfo {
   jvmPackagePrefixes: string[];
   /** Rust crate names declared by Cargo.toml files. */
   rustCrates: string[];
+  /** The package name of the root folder when the root itself is a Python package (holds __init__.py). */
+  pythonRootPackage?: string;
+  /** Ruby load-path folders: each `lib/` folder holding .rb files (root-relative), where `require` looks. */
+  rubyLoadPaths?: string[];
+  /** Names `require` reaches inside the project's load paths (`shop` for lib/shop.rb and lib/shop/*.rb). */
+  rubyTopLevel?: string[];
+  /** PHP namespace prefixes the project autoloads (composer.json psr-4 / psr-0, dev included) and their folders. */
+  phpNamespaces?: PhpNamespace[];
+}
+
+export interface PhpNamespace {
+  /** Namespace prefix without the trailing backslash (`App`, `Acme\Tools`); "" for a fallback folder. */
+  prefix: string;
+  /** Root-relative folders, without a trailing slash ("" for the root). */
+  dirs: string[];
+  /** PSR-0 maps the whole class name to a path; PSR-4 only what follows the prefix. */
+  psr0: boolean;
 }
 
 export function emptyProjectInfo(): ProjectInfo {

@@ -5,12 +5,22 @@
  */
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { CortexError } from "../core/errors.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
+import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
+import { SearchEngine } from "../engines/search/index.ts";
+import { MemoryEngine } from "../engines/memory/index.ts";
+import { MetadataEngine } from "../engines/metadata/index.ts";
+import { StyleEngine } from "../engines/style/index.ts";
+import { PatternsEngine } from "../engines/patterns/index.ts";
+import { MemoryStats } from "../store/stats-ndjson.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 export interface SessionOptions {
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
@@ -26,6 +36,11 @@ export class Session {
   private reader: { path: string; store: IndexStore } | undefined;
   private engines = new Map<string, unknown>();
   private indexing: Promise<IndexReport> | undefined;
+  private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
+  private listeners = new Set<(report: IndexReport) => void>();
+  private memoryEngine: MemoryEngine | undefined;
+  /** Progress of the run in progress, for `indexing_required` answers. */
+  progress: { done: number; total: number } | undefined;
 
   constructor(root: string, options: SessionOptions = {}) {
     this.root = canonicalRoot(root);
@@ -40,8 +55,18 @@ export class Session {
     if (!path) return undefined;
     if (this.reader?.path === path) return this.reader.store;
     this.reader?.store.close();
+    this.reader = undefined;
     this.engines.clear();
-    this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    try {
+      this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    } catch (e) {
+      // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
+      if (isCortexError(e) && e.code === "INDEX_CORRUPT") {
+        log.warn(e.message);
+        return undefined;
+      }
+      throw e;
+    }
     return this.reader.store;
   }
 
@@ -61,14 +86,43 @@ export class Session {
   }
 
   /** Runs the indexer (incremental unless `full`); concurrent calls share one run. */
-  index(opts: { full?: boolean } = {}): Promise<IndexReport> {
+  index(opts: { full?: boolean; onProgress?: IndexOptions["onProgress"] } = {}): Promise<IndexReport> {
     if (this.indexing) return this.indexing;
-    const o: IndexOptions = { root: this.root, config: this.config, full: opts.full === true };
-    if (this.options.onIndexProgress) o.onProgress = this.options.onIndexProgress;
-    this.indexing = runIndex(o).finally(() => {
-      this.indexing = undefined;
-    });
+    const o: IndexOptions = {
+      root: this.root,
+      config: this.config,
+      full: opts.full === true,
+      onProgress: (p) => {
+        if (p.phase === "parse") this.progress = { done: p.done, total: p.total };
+        this.options.onIndexProgress?.(p);
+        opts.onProgress?.(p);
+      },
+    };
+    this.indexing = runIndex(o)
+      .then((report) => {
+        for (const l of this.listeners) {
+          try {
+            l(report);
+          } catch {}
+        }
+        return report;
+      })
+      .finally(() => {
+        this.indexing = undefined;
+        this.progress = undefined;
+      });
     return this.indexing;
+  }
+
+  /** Calls `listener` after every completed index run (engines refresh derived state from it). */
+  onIndexed(listener: (report: IndexReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Waits until no index run is in progress. */
+  async idle(): Promise<void> {
+    while (this.indexing) await this.indexing.catch(() => {});
   }
 
   get isIndexing(): boolean {
@@ -85,11 +139,54 @@ export class Session {
     return e;
   }
 
+  /** Team memory (.cortex/memory.json); needs no index. */
+  memory(): MemoryEngine {
+    this.memoryEngine ??= new MemoryEngine(this.root);
+    return this.memoryEngine;
+  }
+
+  patterns(): Promise<PatternsEngine> {
+    return this.engine("patterns", (s) => new PatternsEngine(s, this.root));
+  }
+
+  style(): Promise<StyleEngine> {
+    return this.engine("style", (s) => new StyleEngine(s));
+  }
+
+  metadata(): Promise<MetadataEngine> {
+    return this.engine("metadata", (s) => new MetadataEngine(s, this.root));
+  }
+
+  search(): Promise<SearchEngine> {
+    return this.engine("search", (s) => new SearchEngine(s, this.root));
+  }
+
   files(): Promise<FilesEngine> {
     return this.engine("files", (s) => new FilesEngine(s));
   }
 
+  /** A files engine over an NDJSON statistics export inside the project (loaded once per file version). */
+  statsFileEngine(path: string): FilesEngine {
+    const rel = resolveInsideRoot(this.root, path);
+    const abs = join(this.root, rel);
+    let mtimeMs = 0;
+    try {
+      mtimeMs = statSync(abs).mtimeMs;
+    } catch {
+      throw new CortexError("NOT_FOUND", `stats_file: no such file: ${path}`);
+    }
+    const cached = this.statsFiles.get(rel);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.engine;
+    cached?.stats.close();
+    const stats = MemoryStats.fromFile(abs, rel);
+    const engine = new FilesEngine(stats);
+    this.statsFiles.set(rel, { mtimeMs, stats, engine });
+    return engine;
+  }
+
   close(): void {
+    for (const s of this.statsFiles.values()) s.stats.close();
+    this.statsFiles.clear();
     this.reader?.store.close();
     this.reader = undefined;
     this.engines.clear();
