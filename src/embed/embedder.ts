@@ -48,11 +48,23 @@ export interface EmbeddingStatus {
   progress: EmbedderProgress;
 }
 
+export type VectorListener = (entries: Array<{ hash: string; vector: Float32Array }>) => void;
+
+/**
+ * The label a search result carries: "unavailable: <why>" when the provider cannot embed, "ready" when it can
+ * and every text has a vector, else "partial N%" with N floored (so "100%" is never shown while a text still
+ * lacks its vector; "partial 100%" means every text has one but the model is still loading).
+ */
+export function embeddingsLabel(provider: ProviderState, cached: number, total: number): { label: string; state: EmbeddingStatus["state"] } {
+  if (provider.status === "unavailable") return { label: `unavailable: ${provider.reason}`, state: "unavailable" };
+  if (provider.status === "ready" && cached >= total) return { label: "ready", state: "ready" };
+  const pct = total === 0 ? 100 : Math.floor((Math.min(cached, total) / total) * 100);
+  return { label: `partial ${pct}%`, state: "partial" };
+}
+
 export interface EmbedderOptions {
   /** Texts per batch; defaults to the provider's batch size. */
   batchSize?: number;
-  /** Called with each stored batch, so a search index can add vectors as they arrive. */
-  onVectors?(entries: Array<{ hash: string; vector: Float32Array }>): void;
   /** Called after each batch and whenever the activity changes. */
   onProgress?(progress: EmbedderProgress): void;
   /** Tries per batch before its texts count as failed. Default 3. */
@@ -75,6 +87,7 @@ export class Embedder {
   private embedded = 0;
   private failed = 0;
   private closed = false;
+  private readonly listeners = new Set<VectorListener>();
 
   constructor(provider: EmbeddingProvider, cache: VectorCache, options: EmbedderOptions = {}) {
     this.provider = provider;
@@ -106,6 +119,12 @@ export class Embedder {
     return { queued: missing.length, cached: byHash.size - missing.length };
   }
 
+  /** Calls `listener` with each stored batch (so a search index can add vectors as they arrive); returns an unsubscribe. */
+  onVectors(listener: VectorListener): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
   progress(): EmbedderProgress {
     return { activity: this.activity, queued: this.pending.length + this.inFlight.length, embedded: this.embedded, failed: this.failed };
   }
@@ -118,13 +137,7 @@ export class Embedder {
     // Work stopped by an unavailable provider resumes once it can be had again (the provider rate-limits
     // its own retries, so asking on every search costs nothing).
     if (this.activity === "stopped" && this.pending.length > 0 && !this.closed) this.kick();
-    if (provider.status === "unavailable") {
-      return { label: `unavailable: ${provider.reason}`, state: "unavailable", total, cached, provider, progress };
-    }
-    if (provider.status === "ready" && cached === total) return { label: "ready", state: "ready", total, cached, provider, progress };
-    // floor, so "100%" is never shown while a text still lacks its vector
-    const pct = total === 0 ? 100 : Math.floor((cached / total) * 100);
-    return { label: `partial ${pct}%`, state: "partial", total, cached, provider, progress };
+    return { ...embeddingsLabel(provider, cached, total), total, cached, provider, progress };
   }
 
   /** The stored vectors of these texts (synchronous: for a few thousand at most; see vectorSlices). */
@@ -254,7 +267,13 @@ export class Embedder {
         this.cache.put(entries);
         for (const c of batch) this.queued.delete(c.textHash);
         this.embedded += batch.length;
-        this.options.onVectors?.(entries);
+        for (const l of this.listeners) {
+          try {
+            l(entries);
+          } catch (e) {
+            log.error(`a vector listener failed: ${(e as Error).stack ?? e}`);
+          }
+        }
         return "done";
       } catch (e) {
         if (signal.aborted || (e instanceof CortexError && e.code === "DEADLINE")) return "done";

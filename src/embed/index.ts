@@ -6,7 +6,8 @@
  *
  *   const provider = createEmbeddingProvider(config.embeddings, { home: cortexHome(), root });
  *   const cache = EmbeddingCache.open(provider.id, { home: cortexHome(), recipe: provider.recipe });  // src/store
- *   const embedder = new Embedder(provider, cache, { onVectors });
+ *   const embedder = new Embedder(provider, cache);
+ *   embedder.onVectors((entries) => …);            // each stored batch, as it is stored
  *   embedder.submit(chunks);                          // {textHash, text}[]: embeds what the cache lacks
  *   embedder.status(hashes).label;                    // "ready" | "partial 42%" | "unavailable: <why>"
  *   embedder.vectors(hashes);                         // Map<textHash, Float32Array> (unit length)
@@ -19,6 +20,8 @@ export type { EmbedKind, EmbeddingProvider, ProviderOptions, ProviderState, Vect
 // ./provider.ts
 export { createEmbeddingProvider, type EmbeddingConfig } from "./provider.ts";
 // ./embedder.ts
-export { Embedder, type ChunkText, type EmbedderOptions, type EmbedderProgress, type EmbeddingStatus } from "./embedder.ts";
+export { Embedder, embeddingsLabel, type ChunkText, type EmbedderOptions, type EmbedderProgress, type EmbeddingStatus, type VectorListener } from "./embedder.ts";
+// ./vector-index.ts
+export { VectorIndex, type VectorHit } from "./vector-index.ts";
 // ./models.ts
 export { modelSpec, type ModelSpec } from "./models.ts";

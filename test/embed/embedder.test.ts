@@ -57,7 +57,8 @@ describe("Embedder", () => {
   test("embeds in the background what the cache lacks, then reports ready", async () => {
     const home = tempDir("home");
     const stored: string[] = [];
-    const e = embedderFor(tinyProvider(home.dir), home.dir, { onVectors: (entries) => stored.push(...entries.map((x) => x.hash)) });
+    const e = embedderFor(tinyProvider(home.dir), home.dir);
+    e.onVectors((entries) => stored.push(...entries.map((x) => x.hash)));
     const hashes = CHUNKS.map((c) => c.textHash);
     expect(e.submit(CHUNKS)).toEqual({ queued: CHUNKS.length, cached: 0 });
     // submit returned before anything was embedded

@@ -10,6 +10,7 @@
  */
 import { CortexError, errorMessage } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
+import { workerEntry } from "../../core/worker-entry.ts";
 import { withPrefix, type ModelSpec } from "../models.ts";
 import type { EmbedKind, EmbeddingProvider, ProviderState } from "../types.ts";
 import { locateModel, type ModelLocation } from "./model-files.ts";
@@ -147,7 +148,9 @@ export class LocalProvider implements EmbeddingProvider {
     this.current = { status: "loading", detail: downloading ? `downloading ${this.model}` : `loading ${this.model}` };
     let worker: Worker;
     try {
-      worker = new Worker(new URL("./embed-worker.ts", import.meta.url).href);
+      // Not yet listed in scripts/build.ts WORKERS: transformers.js cannot run inside the executable yet
+      // (see ./onnx-runtime.ts), and there this fails and becomes the provider's state.
+      worker = new Worker(workerEntry("embed/local/embed-worker"));
     } catch (e) {
       throw this.fail(`cannot start the embedding worker: ${errorMessage(e)}`);
     }
