@@ -27,6 +27,8 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface SessionOptions {
+  /** One command, then exit (the CLI): searches wait for cached vectors and the model instead of skipping them. */
+  oneShot?: boolean;
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
   autoIndex?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
@@ -191,8 +193,19 @@ export class Session {
         log.warn(`embeddings: ${why}`);
         vectors = { state: () => `unavailable: ${why}`, search: async () => [] };
       }
-      return new SearchEngine(s, this.root, vectors);
+      return new SearchEngine(s, this.root, vectors, { waitForVectors: this.options.oneShot === true });
     });
+  }
+
+  /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */
+  async embedAll(onState: (state: string) => void): Promise<string> {
+    await this.search();
+    if (!this.vectorChannel) {
+      const s = (await this.search()).embeddingsState();
+      onState(s);
+      return s;
+    }
+    return this.vectorChannel.embedAll(onState);
   }
 
   files(): Promise<FilesEngine> {

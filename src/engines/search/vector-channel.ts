@@ -70,6 +70,27 @@ export class EmbeddingVectorChannel implements VectorChannel {
     return out;
   }
 
+  async prepare(timeoutMs: number): Promise<void> {
+    await this.loaded();
+    if (!this.index || this.index.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.embedder.provider.ready().catch(() => {}), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    if (timer) clearTimeout(timer);
+  }
+
+  /**
+   * Waits until every chunk of the index has a vector (or embedding turns out impossible), reporting the
+   * state as it goes: `cortex index --embed`.
+   */
+  async embedAll(onState: (state: EmbeddingsState) => void, signal?: AbortSignal): Promise<EmbeddingsState> {
+    for (;;) {
+      const s = this.state();
+      onState(s);
+      if (s === "ready" || s.startsWith("unavailable") || signal?.aborted) return s;
+      await Bun.sleep(250);
+    }
+  }
+
   /** Stops following the Embedder (the Embedder itself belongs to the session). */
   close(): void {
     this.unsubscribe();
