@@ -24,6 +24,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } 
 import type { ProjectInfo } from "./project.ts";
 import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
+import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
 
 const QUERY = `
 (line_comment) @comment
@@ -117,9 +118,6 @@ function countParams(list: Node | null | undefined): number {
   for (const c of list.namedChildren) if (c && (c.type === "formal_parameter" || c.type === "spread_parameter")) n++;
   return n;
 }
-
-/** References in the order they are written (the query yields an outer call before the inner one it starts with). */
-const byPosition = (a: ReferenceFact, b: ReferenceFact): number => a.line - b.line || a.column - b.column;
 
 function refOf(name: Node, kind: ReferenceFact["kind"], qualifier?: string): ReferenceFact {
   const r: ReferenceFact = { name: name.text, kind, ...at(name) };
@@ -296,10 +294,10 @@ export const java: LanguageModule = {
     }
 
     attributeComplexity(functions, decisions);
-    references.sort(byPosition);
+    const kept = dropReadsThroughMembers(references, variables, types).sort(byPosition);
     // A record component's span is its line: the rest of the record header is not inside it.
-    assignEnclosing(references, functions, types, variables.filter((v) => !recordComponents.has(v)));
-    const out: Extracted = { types, functions, variables, imports, references };
+    assignEnclosing(kept, functions, types, variables.filter((v) => !recordComponents.has(v)));
+    const out: Extracted = { types, functions, variables, imports, references: kept };
     if (pkg) out.packageName = pkg;
     return out;
   },

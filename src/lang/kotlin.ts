@@ -32,6 +32,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } 
 import type { ProjectInfo } from "./project.ts";
 import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
+import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
 
 const QUERY = `
 (line_comment) @comment
@@ -127,9 +128,6 @@ function baseUserType(t: Node | null | undefined): Node | undefined {
   }
   return undefined;
 }
-
-/** References in the order they are written (the query yields an outer call before the inner one it starts with). */
-const byPosition = (a: ReferenceFact, b: ReferenceFact): number => a.line - b.line || a.column - b.column;
 
 function refOf(name: Node, kind: ReferenceFact["kind"], qualifier?: string): ReferenceFact {
   const r: ReferenceFact = { name: name.text, kind, ...at(name) };
@@ -328,10 +326,10 @@ export const kotlin: LanguageModule = {
     }
 
     attributeComplexity(functions, decisions);
-    references.sort(byPosition);
+    const kept = dropReadsThroughMembers(references, variables, types).sort(byPosition);
     // A constructor property's span is its line: the rest of the class header is not inside it.
-    assignEnclosing(references, functions, types, variables.filter((v) => !constructorProperties.has(v)));
-    const out: Extracted = { types, functions, variables, imports, references };
+    assignEnclosing(kept, functions, types, variables.filter((v) => !constructorProperties.has(v)));
+    const out: Extracted = { types, functions, variables, imports, references: kept };
     if (pkg) out.packageName = pkg;
     return out;
   },

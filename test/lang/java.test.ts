@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { commonInvariants, factsOf, FIXTURE_ROOT } from "./common.case.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 import { java } from "../../src/lang/java.ts";
+import { FactsParser } from "../../src/lang/parser.ts";
 import type { ProjectFiles } from "../../src/lang/module.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
 
@@ -303,4 +304,50 @@ describe("java facts (hand-counted truth)", () => {
     expect(resolve("java.util.*")).toEqual([]);
     expect(resolve("com.example.shop.billing.Invoice")).toEqual([]);
   });
+
+  test("rules stated in the module: implied public members, enum constants, arrow-switch labels, lambdas", async () => {
+    const f = await inline(
+      "Rules.java",
+      `package a;
+interface Api {
+    class Default {}
+    private static void helper() {}
+}
+class Holder {
+    private enum Mode { ON, OFF }
+    int pick(int x, java.util.List<String> xs) {
+        xs.forEach(s -> { if (s.isEmpty()) return; });
+        return switch (x) {
+            case 1, 2 -> 10;
+            case 3 -> 30;
+            default -> 0;
+        };
+    }
+}
+`,
+    );
+    expect(types(f)).toEqual([
+      ["a.Api", "interface", false, 0, 1, 2, 5],
+      ["a.Api.Default", "class", true, 0, 0, 3, 3],
+      ["a.Holder", "class", false, 0, 1, 6, 16],
+      ["a.Holder.Mode", "enum", false, 2, 0, 7, 7],
+    ]);
+    // a private interface method is not public; the lambda's `if` counts toward pick; `case 1, 2` is one label
+    expect(fns(f)).toEqual([
+      ["a.Api.helper", false, 0, 0, 1, 1],
+      ["a.Holder.pick", false, 2, 1, 4, 8],
+    ]);
+    expect(vars(f)).toEqual([
+      ["a.Holder.Mode.ON", "enum_member", true],
+      ["a.Holder.Mode.OFF", "enum_member", true],
+    ]);
+  });
 });
+
+let parser: Promise<FactsParser> | undefined;
+async function inline(path: string, text: string): Promise<FileFacts> {
+  parser ??= FactsParser.create();
+  const parsed = await (await parser).parse(path, text, project);
+  expect(parsed.facts?.syntaxErrors).toBe(0);
+  return parsed.facts!;
+}

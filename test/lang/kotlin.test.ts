@@ -4,6 +4,7 @@ import { join, relative } from "node:path";
 import { commonInvariants, factsOf, FIXTURE_ROOT } from "./common.case.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 import { kotlin } from "../../src/lang/kotlin.ts";
+import { FactsParser } from "../../src/lang/parser.ts";
 import type { ProjectFiles } from "../../src/lang/module.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
 
@@ -221,4 +222,58 @@ describe("kotlin facts (hand-counted truth)", () => {
     expect(resolve(3)).toEqual([]); // java.time.Instant
     expect(resolve(5)).toEqual([]); // kotlinx.coroutines
   });
+
+  test("rules stated in the module: kinds, visibility, supertypes, Unit", async () => {
+    const f = await inline(
+      "Rules.kt",
+      `package a
+
+annotation class Marker
+fun interface Pred {
+    fun ok(): Boolean
+}
+interface Named : Pred
+value class Id(val v: String)
+open class Base
+class Child : Base {
+    constructor() : super()
+
+    companion object
+    public fun shown(): Unit {}
+    private fun hidden() = 1
+    protected val guarded = 2
+}
+`,
+    );
+    expect(types(f)).toEqual([
+      ["a.Marker", "interface", true, 0, 0, 3, 3],
+      ["a.Pred", "interface", true, 0, 1, 4, 6],
+      ["a.Named", "interface", true, 0, 0, 7, 7],
+      ["a.Id", "class", true, 1, 0, 8, 8],
+      ["a.Base", "class", true, 0, 0, 9, 9],
+      ["a.Child", "class", true, 1, 3, 10, 17],
+      ["a.Child.Companion", "object", true, 0, 0, 13, 13],
+    ]);
+    expect(fns(f)).toEqual([
+      ["a.Pred.ok", true, true, "Pred", 0, 1, 1, 0],
+      ["a.Child.Child", true, true, "Child", 0, 0, 1, 0],
+      ["a.Child.shown", true, true, "Child", 0, 0, 1, 1],
+      ["a.Child.hidden", false, true, "Child", 0, 1, 1, 1],
+    ]);
+    expect(vars(f)).toEqual([
+      ["a.Id.v", "property", true],
+      ["a.Child.guarded", "property", false],
+    ]);
+    // an interface's supertype is inherited; Base has no constructor call here but is declared as a class
+    expect(refs(f, "inherit")).toEqual(["Pred@7<a.Named", "Base@10<a.Child"]);
+    expect(refs(f, "implement")).toEqual([]);
+  });
 });
+
+let parser: Promise<FactsParser> | undefined;
+async function inline(path: string, text: string): Promise<FileFacts> {
+  parser ??= FactsParser.create();
+  const parsed = await (await parser).parse(path, text, project);
+  expect(parsed.facts?.syntaxErrors).toBe(0);
+  return parsed.facts!;
+}
