@@ -197,7 +197,7 @@ function functionName(d: Node, ownerName: string | undefined): { name: string; n
 }
 
 const TEST_FILE = /\w(Test|Tests)\.cs$/;
-const TEST_DIR = /^(tests?|.+\.(unit|integration|functional|acceptance)?tests?)$/i;
+const TEST_DIR = /^(.+\.)?(unit|integration|functional|acceptance)?tests?$/i;
 
 export const csharp: LanguageModule = {
   id: "c_sharp",

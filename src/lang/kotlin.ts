@@ -187,8 +187,7 @@ export const kotlin: LanguageModule = {
       else if (m.object_literal) {
         const supers = m.object_literal.namedChildren.find((c) => c?.type === "delegation_specifiers");
         if (supers) supertypeLists.push({ list: supers, isInterface: false });
-      }
-      else if (m.nav) {
+      } else if (m.nav) {
         // `Color.RED`, `Limits.MAX`: a member read through a capitalised (type or object) name
         const nav = m.nav;
         const head = receiverOf(nav);

@@ -255,6 +255,7 @@ describe("c# facts (hand-counted truth)", () => {
     expect(csharp.isTestFile(TESTS)).toBe(true);
     expect(csharp.isTestFile("src/Shop.UnitTests/Money.cs")).toBe(true);
     expect(csharp.isTestFile("test/Helpers.cs")).toBe(true);
+    expect(csharp.isTestFile("src/IntegrationTests/Db.cs")).toBe(true);
     expect(csharp.isTestFile("src/Billing/InvoiceTest.cs")).toBe(true);
     expect(csharp.isTestFile(ORDER)).toBe(false);
     expect(csharp.isTestFile("src/Latest/Contest.cs")).toBe(false);
