@@ -32,14 +32,17 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
+import { nestScopes, type Scope } from "./managed-scope.ts";
 
 const QUERY = `
 (comment) @comment
 [(if_statement) (for_statement) (foreach_statement) (while_statement) (do_statement) (catch_clause) (conditional_expression)] @decision
-["&&" "||" "??" "case"] @decision
+["&&" "||" "??"] @decision
+(switch_section "case" @decision)
 (switch_expression_arm) @arm
 [(class_declaration) (struct_declaration) (interface_declaration) (enum_declaration) (record_declaration) (delegate_declaration)] @type
 [(method_declaration) (constructor_declaration) (destructor_declaration) (operator_declaration) (conversion_operator_declaration) (local_function_statement)] @function
@@ -47,6 +50,7 @@ const QUERY = `
 (enum_member_declaration) @enum_member
 (file_scoped_namespace_declaration) @file_namespace
 (namespace_declaration) @namespace
+(indexer_declaration) @indexer
 (using_directive) @using
 (invocation_expression) @call
 (object_creation_expression) @new
@@ -64,7 +68,7 @@ const QUERY = `
 (delegate_declaration type: (_) @type_use)
 (operator_declaration type: (_) @type_use)
 (conversion_operator_declaration type: (_) @type_use)
-(type_argument_list (_) @type_use)
+(type_argument_list) @type_args
 (cast_expression type: (_) @type_use)
 (typeof_expression type: (_) @type_use)
 (default_expression type: (_) @type_use)
@@ -89,32 +93,32 @@ const TYPE_KINDS: Record<string, TypeFact["kind"]> = {
   delegate_declaration: "type_alias",
 };
 const FUNCTION_NODES = new Set(["method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration", "conversion_operator_declaration", "local_function_statement"]);
-/** Declarations whose code is no named function: what is declared inside them is skipped. */
-const ANONYMOUS_BODIES = new Set(["property_declaration", "indexer_declaration", "event_declaration", "accessor_declaration", "anonymous_method_expression"]);
 const ACCESS = new Set(["public", "private", "protected", "internal"]);
 
 const isComment = (n: Node): boolean => n.type === "comment";
 
-interface Scope {
-  owner?: Node;
-  ownerIsType: boolean;
-  anonymous: boolean;
-  /** Block namespaces around a top-level declaration, outermost first. */
-  namespaces: string[];
+/**
+ * What a declaration can sit in: a namespace (it qualifies names), a type or a function (its owner), or
+ * code with no name to qualify what it holds by: fields, properties, events, indexers and enum members
+ * hold only initialisers and accessors, so what is declared in them is skipped.
+ */
+type ScopeKind = "namespace" | "type" | "function" | "anonymous";
+
+function scopeKindOf(d: Node): ScopeKind {
+  if (TYPE_KINDS[d.type]) return "type";
+  if (FUNCTION_NODES.has(d.type)) return "function";
+  return "anonymous";
 }
 
-function scopeOf(n: Node): Scope {
+/** The owner of a declaration and, for one outside any type, the block namespaces around it (outermost first). */
+function ownerOf(s: Scope<ScopeKind> | undefined): { owner?: Scope<ScopeKind>; namespaces: string[] } {
   const namespaces: string[] = [];
-  for (let p = n.parent; p; p = p.parent) {
-    if (TYPE_KINDS[p.type]) return { owner: p, ownerIsType: true, anonymous: false, namespaces };
-    if (FUNCTION_NODES.has(p.type)) return { owner: p, ownerIsType: false, anonymous: false, namespaces };
-    if (ANONYMOUS_BODIES.has(p.type)) return { ownerIsType: false, anonymous: true, namespaces };
-    if (p.type === "namespace_declaration") {
-      const name = p.childForFieldName("name");
-      if (name) namespaces.unshift(name.text.replace(/\s+/g, ""));
-    }
+  let p = s?.parent;
+  for (; p && p.kind === "namespace"; p = p.parent) {
+    const name = p.node.childForFieldName("name");
+    if (name) namespaces.unshift(name.text.replace(/\s+/g, ""));
   }
-  return { ownerIsType: false, anonymous: false, namespaces };
+  return p ? { owner: p, namespaces } : { namespaces };
 }
 
 function modifiersOf(decl: Node): Set<string> {
@@ -187,7 +191,7 @@ function functionName(d: Node, ownerName: string | undefined): { name: string; n
     case "conversion_operator_declaration": {
       const t = d.childForFieldName("type");
       const direction = d.children.find((c) => c?.type === "implicit" || c?.type === "explicit")?.type ?? "implicit";
-      return t ? { name: `${direction} operator ${compactText(t)}` } : undefined;
+      return t ? { name: `${direction} operator ${t.text.replace(/\s+/g, "")}` } : undefined;
     }
     default: {
       const n = d.childForFieldName("name");
@@ -228,17 +232,21 @@ export const csharp: LanguageModule = {
     const typeParams = new Set<string>();
     const baseLists: Array<{ list: Node; kind: TypeFact["kind"] }> = [];
     const positionalProperties = new Set<VariableFact>();
+    const boundaries: Array<{ node: Node; kind: ScopeKind }> = [];
+    const memberAccesses: Node[] = [];
+    const callees = new Set<number>(); // member accesses that are an invocation's function
 
     for (const m of matches) {
-      if (m.decision) {
-        // `goto case 1;` jumps; it is no branch of its own
-        if (m.decision.type !== "case" || m.decision.parent?.type !== "goto_statement") decisions.push(m.decision);
-      } else if (m.arm) {
+      if (m.decision) decisions.push(m.decision);
+      else if (m.arm) {
         // `_ => …` is the default arm; `_ when cond => …` is a branch
         const first = m.arm.namedChild(0);
         if (first?.type !== "discard" || m.arm.namedChildren.some((c) => c?.type === "when_clause")) decisions.push(m.arm);
       } else if (m.type || m.function || m.member || m.enum_member) defs.push((m.type ?? m.function ?? m.member ?? m.enum_member)!);
       else if (m.type_use) typeUses.push(m.type_use);
+      else if (m.type_args) {
+        for (const t of m.type_args.namedChildren) if (t) typeUses.push(t);
+      }
       else if (m.type_param) {
         const n = m.type_param.childForFieldName("name");
         if (n) typeParams.add(n.text);
@@ -246,37 +254,41 @@ export const csharp: LanguageModule = {
         const n = m.file_namespace.childForFieldName("name");
         if (n) fileNamespace = n.text.replace(/\s+/g, "");
       } else if (m.namespace) {
+        boundaries.push({ node: m.namespace, kind: "namespace" });
         const n = m.namespace.childForFieldName("name");
         if (n && firstNamespace === undefined) firstNamespace = n.text.replace(/\s+/g, "");
-      } else if (m.using) readUsing(m.using, ctx.project, imports, references);
-      else if (m.call) readCall(m.call, references);
+      } else if (m.indexer) boundaries.push({ node: m.indexer, kind: "anonymous" });
+      else if (m.using) readUsing(m.using, ctx.project, imports, references);
+      else if (m.call) readCall(m.call, src, references, callees);
       else if (m.new) {
         const t = typeName(m.new.childForFieldName("type"));
         if (t) references.push(refOf(t.name, "call", t.qualifier));
       } else if (m.attribute) {
         const t = typeName(m.attribute.childForFieldName("name"));
         if (t) references.push(refOf(t.name, "type", t.qualifier));
-      } else if (m.member_access) {
-        // `Color.Red`, `Limits.Max`: a member read through a capitalised (type) name
-        const ma = m.member_access;
-        const obj = ma.childForFieldName("expression");
-        const name = ma.childForFieldName("name");
-        if (obj?.type !== "identifier" || name?.type !== "identifier" || !/^[A-Z]/.test(obj.text)) continue;
-        if (ma.parent?.type === "invocation_expression" && ma.parent.childForFieldName("function")?.id === ma.id) continue; // a call
-        references.push(refOf(name, "read", obj.text));
-      }
+      } else if (m.member_access) memberAccesses.push(m.member_access);
+    }
+
+    // `Color.Red`, `Limits.Max`: a member read through a capitalised (type) name, not a call
+    for (const ma of memberAccesses) {
+      if (callees.has(ma.id)) continue;
+      const obj = ma.childForFieldName("expression");
+      const name = ma.childForFieldName("name");
+      if (obj?.type !== "identifier" || name?.type !== "identifier" || !/^[A-Z]/.test(obj.text)) continue;
+      references.push(refOf(name, "read", obj.text));
     }
 
     defs.sort((a, b) => a.startIndex - b.startIndex);
+    const scopes = nestScopes<ScopeKind>([...defs.map((node) => ({ node, kind: scopeKindOf(node) })), ...boundaries]);
     const typeByNode = new Map<number, TypeFact>();
     const functionByNode = new Map<number, FunctionFact>();
 
     for (const d of defs) {
-      const scope = scopeOf(d);
-      if (scope.anonymous) continue;
-      const ownerType = scope.owner && scope.ownerIsType ? typeByNode.get(scope.owner.id) : undefined;
-      const ownerFunction = scope.owner && !scope.ownerIsType ? functionByNode.get(scope.owner.id) : undefined;
-      if (scope.owner && !ownerType && !ownerFunction) continue; // inside something we did not record
+      const scope = ownerOf(scopes.get(d.id));
+      if (scope.owner?.kind === "anonymous") continue;
+      const ownerType = scope.owner?.kind === "type" ? typeByNode.get(scope.owner.node.id) : undefined;
+      const ownerFunction = scope.owner?.kind === "function" ? functionByNode.get(scope.owner.node.id) : undefined;
+      if (scope.owner && !ownerType && !ownerFunction) continue; // inside a declaration that was itself skipped
       const prefix = ownerType?.qualifiedName ?? ownerFunction?.qualifiedName ?? qualify(fileNamespace, ...scope.namespaces);
       const mods = modifiersOf(d);
       const inInterface = ownerType?.kind === "interface";
@@ -416,7 +428,7 @@ function extendedType(params: Node | null | undefined): string | undefined {
   const first = params?.namedChildren.find((c) => c?.type === "parameter");
   if (!first || !first.namedChildren.some((c) => c?.type === "modifier" && c.text === "this")) return undefined;
   const t = first.childForFieldName("type");
-  return t ? compactText(t) : undefined;
+  return t ? t.text.replace(/\s+/g, " ") : undefined;
 }
 
 function readUsing(u: Node, project: ProjectInfo, imports: ImportFact[], references: ReferenceFact[]): void {
@@ -433,9 +445,10 @@ function readUsing(u: Node, project: ProjectInfo, imports: ImportFact[], referen
   imports.push(fact);
 }
 
-function readCall(call: Node, references: ReferenceFact[]): void {
+function readCall(call: Node, src: string, references: ReferenceFact[], callees: Set<number>): void {
   const f = call.childForFieldName("function");
   if (!f) return;
+  callees.add(f.id);
   switch (f.type) {
     case "identifier":
       references.push(refOf(f, "call"));
@@ -448,14 +461,14 @@ function readCall(call: Node, references: ReferenceFact[]): void {
     case "member_access_expression": {
       const n = typeName(f.childForFieldName("name"));
       const q = f.childForFieldName("expression");
-      if (n) references.push(refOf(n.name, "call", q ? compactText(q) : undefined));
+      if (n) references.push(refOf(n.name, "call", q ? boundedText(src, q) : undefined));
       return;
     }
     case "conditional_access_expression": {
       const binding = f.namedChildren.find((c) => c?.type === "member_binding_expression");
       const n = typeName(binding?.childForFieldName("name"));
       const q = f.childForFieldName("condition");
-      if (n) references.push(refOf(n.name, "call", q ? compactText(q) : undefined));
+      if (n) references.push(refOf(n.name, "call", q ? boundedText(src, q) : undefined));
       return;
     }
     case "qualified_name": {

@@ -14,17 +14,19 @@
  *   are fields of the class file); methodCount counts methods and constructors. `static final` fields and
  *   interface fields are constants, other fields `field`; record components are fields, exported (their
  *   accessors are public).
- * - Methods of anonymous classes (and of enum constants with bodies) are not definitions: like lambdas,
- *   their decision points count toward the named method around them.
+ * - Methods and classes inside anonymous class bodies, enum constant bodies and field initialisers are
+ *   not definitions: like lambdas, their decision points count toward the named method around them.
  * - Decisions inside field initialisers and initializer blocks belong to no function.
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
+import { nestScopes } from "./managed-scope.ts";
 
 const QUERY = `
 (line_comment) @comment
@@ -43,6 +45,7 @@ const QUERY = `
 (marker_annotation) @annotation
 (annotation) @annotation
 (type_identifier) @type_id
+(scoped_type_identifier) @scoped_type
 (type_parameter) @type_param
 (field_access) @field_access
 `;
@@ -56,8 +59,12 @@ const TYPE_KINDS: Record<string, TypeFact["kind"]> = {
 };
 
 const FUNCTION_NODES = new Set(["method_declaration", "constructor_declaration", "compact_constructor_declaration", "annotation_type_element_declaration"]);
-/** Bodies that make what they hold anonymous (no name to qualify it by). */
-const ANONYMOUS_BODIES = new Set(["object_creation_expression", "enum_constant"]);
+
+/**
+ * What a definition can sit in: a type or a method (its owner), or code that has no name to qualify
+ * what it holds by: an anonymous class body, an enum constant's body, a field's initialiser.
+ */
+type ScopeKind = "type" | "function" | "anonymous";
 
 const isComment = (n: Node): boolean => n.type === "line_comment" || n.type === "block_comment";
 
@@ -72,16 +79,11 @@ function modifiersOf(decl: Node): Set<string> {
   return out;
 }
 
-/** The nearest enclosing named definition (type or function), or `anonymous` when an anonymous class body comes first. */
-type Owner = { node: Node; isType: boolean } | "top" | "anonymous";
-
-function ownerOf(n: Node): Owner {
-  for (let p = n.parent; p; p = p.parent) {
-    if (TYPE_KINDS[p.type]) return { node: p, isType: true };
-    if (FUNCTION_NODES.has(p.type)) return { node: p, isType: false };
-    if (ANONYMOUS_BODIES.has(p.type)) return "anonymous";
-  }
-  return "top";
+/** How a definition counts for what it holds: fields and enum constants hold only initialisers and bodies. */
+function scopeKindOf(d: Node): ScopeKind {
+  if (TYPE_KINDS[d.type]) return "type";
+  if (FUNCTION_NODES.has(d.type)) return "function";
+  return "anonymous";
 }
 
 /** The name node of a type as written, and what qualifies it: `java.util.List<X>` → `List`, `java.util`. */
@@ -150,6 +152,11 @@ export const java: LanguageModule = {
     const typeIds: Node[] = [];
     const typeParams = new Set<string>();
     const recordComponents = new Set<VariableFact>();
+    const anonymousBodies: Node[] = [];
+    // type identifiers that are no `type` reference (qualifier segments, declared type parameters, supertypes
+    // and `new` classes recorded otherwise), and the qualifier of the last segment of a scoped type
+    const notTypeRefs = new Set<number>();
+    const scopedQualifier = new Map<number, string>();
 
     for (const m of matches) {
       const d = m.decision ?? m.type ?? m.function ?? m.field ?? m.enum_constant;
@@ -158,8 +165,12 @@ export const java: LanguageModule = {
       else if (m.type_id) typeIds.push(m.type_id);
       else if (m.type_param) {
         const id = m.type_param.namedChildren.find((c) => c?.type === "type_identifier");
-        if (id) typeParams.add(id.text);
-      } else if (m.package) {
+        if (id) {
+          typeParams.add(id.text);
+          notTypeRefs.add(id.id);
+        }
+      } else if (m.scoped_type) readScopedType(m.scoped_type, src, notTypeRefs, scopedQualifier);
+      else if (m.package) {
         const n = m.package.namedChildren.find((c) => c?.type === "scoped_identifier" || c?.type === "identifier");
         if (n) pkg = n.text.replace(/\s+/g, "");
       } else if (m.import) {
@@ -168,12 +179,17 @@ export const java: LanguageModule = {
         const name = m.call.childForFieldName("name");
         if (!name) continue;
         const obj = m.call.childForFieldName("object");
-        references.push(refOf(name, "call", obj ? compactText(obj) : undefined));
+        references.push(refOf(name, "call", obj ? boundedText(src, obj) : undefined));
       } else if (m.new) {
         const t = typeName(m.new.childForFieldName("type"), src);
-        if (t) references.push(refOf(t.name, "call", t.qualifier));
+        if (t) {
+          references.push(refOf(t.name, "call", t.qualifier));
+          notTypeRefs.add(t.name.id);
+        }
+        const body = m.new.lastNamedChild;
+        if (body?.type === "class_body") anonymousBodies.push(body);
       } else if (m.method_ref) {
-        readMethodReference(m.method_ref, references);
+        readMethodReference(m.method_ref, src, references);
       } else if (m.annotation) {
         const t = typeName(m.annotation.childForFieldName("name"), src);
         if (t) references.push(refOf(t.name, "type", t.qualifier));
@@ -182,26 +198,27 @@ export const java: LanguageModule = {
         const obj = m.field_access.childForFieldName("object");
         const field = m.field_access.childForFieldName("field");
         if (obj?.type !== "identifier" || field?.type !== "identifier" || !/^[A-Z]/.test(obj.text)) continue;
-        const p = m.field_access.parent;
-        if (p?.type === "method_invocation" && p.childForFieldName("object")?.id !== m.field_access.id) continue;
         references.push(refOf(field, "read", obj.text));
       }
     }
 
     // Definitions, outer before inner, so an owner's qualified name is known before its members'.
     defs.sort((a, b) => a.startIndex - b.startIndex);
+    const scopes = nestScopes<ScopeKind>([
+      ...defs.map((node) => ({ node, kind: scopeKindOf(node) })),
+      ...anonymousBodies.map((node) => ({ node, kind: "anonymous" as const })),
+    ]);
     const typeByNode = new Map<number, TypeFact>();
     const functionByNode = new Map<number, FunctionFact>();
-    const ownerName = (o: Exclude<Owner, "top" | "anonymous">): string | undefined =>
-      (o.isType ? typeByNode.get(o.node.id) : functionByNode.get(o.node.id))?.qualifiedName;
 
     for (const d of defs) {
-      const owner = ownerOf(d);
-      if (owner === "anonymous") continue;
-      const parent = owner === "top" ? undefined : owner;
-      const parentType = parent?.isType ? typeByNode.get(parent.node.id) : undefined;
-      const inInterface = parent?.isType === true && (parent.node.type === "interface_declaration" || parent.node.type === "annotation_type_declaration");
-      const prefix = parent ? ownerName(parent) : pkg;
+      const parent = scopes.get(d.id)?.parent;
+      if (parent?.kind === "anonymous") continue;
+      const parentType = parent?.kind === "type" ? typeByNode.get(parent.node.id) : undefined;
+      const parentFunction = parent?.kind === "function" ? functionByNode.get(parent.node.id) : undefined;
+      if (parent && !parentType && !parentFunction) continue; // inside a definition that was itself skipped
+      const inInterface = parentType !== undefined && (parent!.node.type === "interface_declaration" || parent!.node.type === "annotation_type_declaration");
+      const prefix = parent ? (parentType ?? parentFunction)!.qualifiedName : pkg;
       const mods = modifiersOf(d);
       const isPublic = mods.has("public") || (inInterface && !mods.has("private"));
 
@@ -234,7 +251,7 @@ export const java: LanguageModule = {
             fact.fieldCount++;
           }
         }
-        readSupertypes(d, src, references);
+        readSupertypes(d, src, references, notTypeRefs);
         types.push(fact);
         typeByNode.set(d.id, fact);
         continue;
@@ -288,9 +305,12 @@ export const java: LanguageModule = {
       }
     }
 
+    // a `type` reference for every other type identifier (never `var`, nor a type parameter's name)
     for (const t of typeIds) {
-      const ref = typeReference(t, typeParams, src);
-      if (ref) references.push(ref);
+      if (notTypeRefs.has(t.id)) continue;
+      const text = t.text;
+      if (text === "var" || typeParams.has(text)) continue;
+      references.push(refOf(t, "type", scopedQualifier.get(t.id)));
     }
 
     attributeComplexity(functions, decisions);
@@ -333,57 +353,50 @@ function readImport(decl: Node, project: ProjectInfo, imports: ImportFact[], ref
   if (!wildcard && last) references.push(refOf(last, "import"));
 }
 
-function readMethodReference(n: Node, references: ReferenceFact[]): void {
+function readMethodReference(n: Node, src: string, references: ReferenceFact[]): void {
   // `Type::method`, `expr::method`; `Type::new` names a constructor and is recorded as a call of `Type`
   const kids = n.children;
   const sep = kids.findIndex((c) => c?.type === "::");
   const target = sep >= 0 ? kids[kids.length - 1] : undefined;
   const head = n.namedChild(0);
   if (!target || !head) return;
-  if (target.type === "identifier") references.push(refOf(target, "call", compactText(head)));
+  if (target.type === "identifier") references.push(refOf(target, "call", boundedText(src, head)));
   else if (target.type === "new" && (head.type === "identifier" || head.type === "type_identifier")) references.push(refOf(head, "call"));
 }
 
 /** extends → inherit; implements → implement; an interface's extends → inherit. */
-function readSupertypes(decl: Node, src: string, references: ReferenceFact[]): void {
+function readSupertypes(decl: Node, src: string, references: ReferenceFact[], notTypeRefs: Set<number>): void {
   for (const c of decl.namedChildren) {
     if (!c) continue;
     if (c.type === "superclass") {
       const t = typeName(c.namedChild(0), src);
-      if (t) references.push(refOf(t.name, "inherit", t.qualifier));
+      if (!t) continue;
+      references.push(refOf(t.name, "inherit", t.qualifier));
+      notTypeRefs.add(t.name.id);
     } else if (c.type === "super_interfaces" || c.type === "extends_interfaces") {
       const list = c.namedChildren.find((x) => x?.type === "type_list");
       for (const item of list?.namedChildren ?? []) {
         const t = typeName(item, src);
-        if (t) references.push(refOf(t.name, c.type === "super_interfaces" ? "implement" : "inherit", t.qualifier));
+        if (!t) continue;
+        references.push(refOf(t.name, c.type === "super_interfaces" ? "implement" : "inherit", t.qualifier));
+        notTypeRefs.add(t.name.id);
       }
     }
   }
 }
 
 /**
- * A `type` reference for a type identifier, unless it is part of a qualified name (`java` and `util` in
- * `java.util.List`), a type parameter, `var`, a supertype (recorded as inherit / implement) or the class
- * of a `new` (recorded as a call).
+ * `java.util.List`: `java` and `util` are no type references; `List` is one, qualified by `java.util`.
+ * Read downwards from the scoped type (asking each identifier for its parent would walk from the root).
  */
-function typeReference(t: Node, typeParams: Set<string>, src: string): ReferenceFact | undefined {
-  const text = t.text;
-  if (text === "var" || typeParams.has(text)) return undefined;
-  let top = t;
-  let p = t.parent;
-  while (p?.type === "scoped_type_identifier") {
-    if (p.lastNamedChild?.id !== top.id) return undefined; // a qualifier segment
-    top = p;
-    p = p.parent;
+function readScopedType(scoped: Node, src: string, notTypeRefs: Set<number>, scopedQualifier: Map<number, string>): void {
+  const last = scoped.lastNamedChild;
+  if (last?.type !== "type_identifier") return;
+  for (const c of scoped.namedChildren) {
+    if (!c || c.id === last.id) continue;
+    if (c.type === "type_identifier") notTypeRefs.add(c.id);
+    else if (c.type === "scoped_type_identifier") for (const id of c.descendantsOfType("type_identifier")) if (id) notTypeRefs.add(id.id);
   }
-  if (!p || p.type === "type_parameter") return undefined;
-  if (p.type === "generic_type" && p.namedChild(0)?.id === top.id) {
-    top = p;
-    p = p.parent;
-  }
-  if (!p) return undefined;
-  if (p.type === "superclass" || p.type === "object_creation_expression") return undefined;
-  if (p.type === "type_list" && (p.parent?.type === "super_interfaces" || p.parent?.type === "extends_interfaces")) return undefined;
-  const qualifier = t.parent?.type === "scoped_type_identifier" ? src.slice(t.parent.startIndex, t.startIndex).replace(/[\s.]+$/, "").replace(/\s+/g, "") : undefined;
-  return refOf(t, "type", qualifier || undefined);
+  const qualifier = src.slice(scoped.startIndex, last.startIndex).replace(/[\s.]+$/, "").replace(/\s+/g, "");
+  if (qualifier) scopedQualifier.set(last.id, qualifier);
 }

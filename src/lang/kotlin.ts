@@ -30,9 +30,11 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
+import { nestScopes, ownerScope } from "./managed-scope.ts";
 
 const QUERY = `
 (line_comment) @comment
@@ -52,15 +54,14 @@ const QUERY = `
 (type_parameter) @type_param
 (navigation_expression) @nav
 (object_literal) @object_literal
+[(anonymous_function) (anonymous_initializer)] @anonymous
+(lambda_literal) @lambda
 `;
 
 const TYPE_NODES = new Set(["class_declaration", "object_declaration", "companion_object", "type_alias"]);
 const FUNCTION_NODES = new Set(["function_declaration", "secondary_constructor"]);
-/**
- * Bodies that make what they hold anonymous (no name to qualify it by): object expressions, enum entry
- * bodies, anonymous functions, and the code of initialisers and property accessors.
- */
-const ANONYMOUS_BODIES = new Set(["object_literal", "enum_entry", "anonymous_function", "anonymous_initializer", "getter", "setter"]);
+/** Code with no name to qualify what it holds by: object expressions, anonymous functions, `init` blocks. */
+const ANONYMOUS_BODIES = new Set(["object_literal", "anonymous_function", "anonymous_initializer"]);
 /** Built-in types that map to JVM primitives: no more a reference to project code than Java's `int`. */
 const PRIMITIVES = new Set(["Int", "Long", "Short", "Byte", "Double", "Float", "Char", "Boolean", "Unit", "UInt", "ULong", "UShort", "UByte"]);
 /** Children of a function declaration that are not its receiver or return type. */
@@ -68,15 +69,19 @@ const NOT_A_TYPE = new Set(["modifiers", "type_parameters", "function_value_para
 
 const isComment = (n: Node): boolean => n.type === "line_comment" || n.type === "block_comment";
 
-type Owner = { node: Node; isType: boolean } | "top" | "anonymous";
+/**
+ * What a definition can sit in: a type or a function (its owner), a lambda (transparent, but what is
+ * declared in it is local), or code with no name to qualify what it holds by (object expressions,
+ * anonymous functions, `init` blocks, and properties, enum entries and constructor parameters, which
+ * hold only initialisers, accessors and bodies).
+ */
+type ScopeKind = "type" | "function" | "lambda" | "anonymous";
+const THROUGH_LAMBDAS: ReadonlySet<ScopeKind> = new Set(["lambda"]);
 
-function ownerOf(n: Node): Owner {
-  for (let p = n.parent; p; p = p.parent) {
-    if (TYPE_NODES.has(p.type)) return { node: p, isType: true };
-    if (FUNCTION_NODES.has(p.type)) return { node: p, isType: false };
-    if (ANONYMOUS_BODIES.has(p.type)) return "anonymous";
-  }
-  return "top";
+function scopeKindOf(d: Node): ScopeKind {
+  if (TYPE_NODES.has(d.type)) return "type";
+  if (FUNCTION_NODES.has(d.type)) return "function";
+  return "anonymous";
 }
 
 interface Modifiers {
@@ -168,6 +173,9 @@ export const kotlin: LanguageModule = {
     const typeParams = new Set<string>();
     const supertypeLists: Array<{ list: Node; isInterface: boolean }> = [];
     const constructorProperties = new Set<VariableFact>();
+    const boundaries: Array<{ node: Node; kind: ScopeKind }> = [];
+    const navigations: Node[] = [];
+    const callees = new Set<number>(); // navigation expressions that are a call's callee
 
     for (const m of matches) {
       if (m.decision) decisions.push(m.decision);
@@ -183,32 +191,41 @@ export const kotlin: LanguageModule = {
         const q = m.package.namedChildren.find((c) => c?.type === "qualified_identifier" || c?.type === "identifier");
         if (q) pkg = q.text.replace(/\s+/g, "");
       } else if (m.import) readImport(m.import, ctx.project, imports, references);
-      else if (m.call) readCall(m.call, references);
+      else if (m.call) readCall(m.call, src, references, callees);
       else if (m.object_literal) {
+        boundaries.push({ node: m.object_literal, kind: "anonymous" });
         const supers = m.object_literal.namedChildren.find((c) => c?.type === "delegation_specifiers");
         if (supers) supertypeLists.push({ list: supers, isInterface: false });
-      } else if (m.nav) {
-        // `Color.RED`, `Limits.MAX`: a member read through a capitalised (type or object) name
-        const nav = m.nav;
-        const head = receiverOf(nav);
-        const last = nav.lastNamedChild;
-        if (head?.type !== "identifier" || last?.type !== "identifier" || head.id === last.id || !/^[A-Z]/.test(head.text)) continue;
-        if (nav.parent?.type === "call_expression" && nav.parent.namedChild(0)?.id === nav.id) continue; // a call
-        references.push(refOf(last, "read", head.text));
-      }
+      } else if (m.anonymous) boundaries.push({ node: m.anonymous, kind: "anonymous" });
+      else if (m.lambda) boundaries.push({ node: m.lambda, kind: "lambda" });
+      else if (m.nav) navigations.push(m.nav);
+    }
+
+    // `Color.RED`, `Limits.MAX`: a member read through a capitalised (type or object) name, not a call
+    for (const nav of navigations) {
+      if (callees.has(nav.id)) continue;
+      const head = receiverOf(nav);
+      const last = nav.lastNamedChild;
+      if (head?.type !== "identifier" || last?.type !== "identifier" || head.id === last.id || !/^[A-Z]/.test(head.text)) continue;
+      references.push(refOf(last, "read", head.text));
     }
 
     defs.sort((a, b) => a.startIndex - b.startIndex);
+    const scopes = nestScopes<ScopeKind>([...defs.map((node) => ({ node, kind: scopeKindOf(node) })), ...boundaries]);
     const typeByNode = new Map<number, TypeFact>();
     const functionByNode = new Map<number, FunctionFact>();
 
     for (const d of defs) {
-      const owner = ownerOf(d);
-      if (owner === "anonymous") continue;
-      const parent = owner === "top" ? undefined : owner;
-      const parentType = parent?.isType ? typeByNode.get(parent.node.id) : undefined;
-      const prefix = parent ? (parent.isType ? typeByNode.get(parent.node.id) : functionByNode.get(parent.node.id))?.qualifiedName : pkg;
-      const local = parent !== undefined && !parent.isType;
+      const scope = scopes.get(d.id);
+      // a lambda is transparent to the functions and classes declared in it, but makes properties local
+      const inLambda = scope?.parent?.kind === "lambda";
+      const parent = ownerScope(scope, THROUGH_LAMBDAS);
+      if (parent?.kind === "anonymous") continue;
+      const parentType = parent?.kind === "type" ? typeByNode.get(parent.node.id) : undefined;
+      const parentFunction = parent?.kind === "function" ? functionByNode.get(parent.node.id) : undefined;
+      if (parent && !parentType && !parentFunction) continue; // inside a definition that was itself skipped
+      const prefix = parent ? (parentType ?? parentFunction)!.qualifiedName : pkg;
+      const local = parentFunction !== undefined;
       const mods = modifiersOf(d);
       const exported = !local && !hidden(mods);
 
@@ -274,7 +291,7 @@ export const kotlin: LanguageModule = {
           complexity: 1,
           signature: signatureOf(src, d, body),
         };
-        if (receiver && !ctor) fact.receiverType = compactText(receiver);
+        if (receiver && !ctor) fact.receiverType = boundedText(src, receiver);
         else if (parentType) fact.receiverType = parentType.name;
         const doc = docStartLine(d, isComment);
         if (doc !== undefined) fact.docStartLine = doc;
@@ -306,8 +323,7 @@ export const kotlin: LanguageModule = {
 
       // property_declaration: only those of a file or a type body are definitions (not locals of functions,
       // lambdas or initialisers)
-      const holder = d.parent?.type;
-      if (holder !== "source_file" && !((holder === "class_body" || holder === "enum_class_body") && parentType)) continue;
+      if (local || inLambda) continue;
       const constant = mods.words.has("const");
       const kind: VariableFact["kind"] = constant ? "constant" : parentType ? "property" : "variable";
       for (const nameNode of propertyNames(d)) {
@@ -317,11 +333,15 @@ export const kotlin: LanguageModule = {
     }
 
     const classNames = new Set(types.filter((t) => t.kind === "class").map((t) => t.name));
-    for (const { list, isInterface } of supertypeLists) readSupertypes(list, isInterface, classNames, references);
+    const supertypes = new Set<number>(); // user types recorded as inherit / implement
+    for (const { list, isInterface } of supertypeLists) readSupertypes(list, isInterface, classNames, references, supertypes);
 
+    // a `type` reference for every other user type, unless it names a type parameter or a primitive
     for (const t of userTypes) {
-      const ref = typeReference(t, typeParams);
-      if (ref) references.push(ref);
+      if (supertypes.has(t.id)) continue;
+      const n = userTypeName(t);
+      if (!n || (!n.qualifier && (typeParams.has(n.name.text) || PRIMITIVES.has(n.name.text)))) continue;
+      references.push(refOf(n.name, "type", n.qualifier));
     }
 
     attributeComplexity(functions, decisions);
@@ -396,14 +416,15 @@ function receiverOf(nav: Node): Node | null {
   return head;
 }
 
-function readCall(call: Node, references: ReferenceFact[]): void {
+function readCall(call: Node, src: string, references: ReferenceFact[], callees: Set<number>): void {
   const callee = call.namedChild(0);
   if (!callee) return;
   if (callee.type === "identifier") references.push(refOf(callee, "call"));
   else if (callee.type === "navigation_expression") {
+    callees.add(callee.id);
     const name = callee.lastNamedChild;
     const head = receiverOf(callee);
-    if (name?.type === "identifier" && head && head.id !== name.id) references.push(refOf(name, "call", compactText(head)));
+    if (name?.type === "identifier" && head && head.id !== name.id) references.push(refOf(name, "call", boundedText(src, head)));
   }
 }
 
@@ -411,7 +432,7 @@ function readCall(call: Node, references: ReferenceFact[]): void {
  * Supertypes: with a constructor call → inherit; without → implement, unless the file declares the name
  * as a class; `by` delegation → implement; an interface's supertypes → inherit.
  */
-function readSupertypes(list: Node, isInterface: boolean, classNames: Set<string>, references: ReferenceFact[]): void {
+function readSupertypes(list: Node, isInterface: boolean, classNames: Set<string>, references: ReferenceFact[], supertypes: Set<number>): void {
   for (const spec of list.namedChildren) {
     if (spec?.type !== "delegation_specifier") continue;
     for (const c of spec.namedChildren) {
@@ -430,21 +451,9 @@ function readSupertypes(list: Node, isInterface: boolean, classNames: Set<string
         kind = isInterface || (n && classNames.has(n.name.text)) ? "inherit" : "implement";
       }
       const n = t ? userTypeName(t) : undefined;
-      if (n) references.push(refOf(n.name, kind, n.qualifier));
+      if (!t || !n) continue;
+      references.push(refOf(n.name, kind, n.qualifier));
+      supertypes.add(t.id);
     }
   }
-}
-
-/** A `type` reference for a user_type, unless it is a supertype (recorded above), a type parameter or a primitive. */
-function typeReference(t: Node, typeParams: Set<string>): ReferenceFact | undefined {
-  const n = userTypeName(t);
-  if (!n) return undefined;
-  const text = n.name.text;
-  if (!n.qualifier && (typeParams.has(text) || PRIMITIVES.has(text))) return undefined;
-  let p = t.parent;
-  while (p && (p.type === "nullable_type" || p.type === "parenthesized_type" || p.type === "non_nullable_type")) p = p.parent;
-  if (!p) return undefined;
-  if (p.type === "delegation_specifier" || p.type === "explicit_delegation") return undefined;
-  if (p.type === "constructor_invocation" && p.parent?.type === "delegation_specifier") return undefined;
-  return refOf(n.name, "type", n.qualifier);
 }
