@@ -60,8 +60,6 @@ const QUERY = `
 
 const TYPE_NODES = new Set(["class_declaration", "object_declaration", "companion_object", "type_alias"]);
 const FUNCTION_NODES = new Set(["function_declaration", "secondary_constructor"]);
-/** Code with no name to qualify what it holds by: object expressions, anonymous functions, `init` blocks. */
-const ANONYMOUS_BODIES = new Set(["object_literal", "anonymous_function", "anonymous_initializer"]);
 /** Built-in types that map to JVM primitives: no more a reference to project code than Java's `int`. */
 const PRIMITIVES = new Set(["Int", "Long", "Short", "Byte", "Double", "Float", "Char", "Boolean", "Unit", "UInt", "ULong", "UShort", "UByte"]);
 /** Children of a function declaration that are not its receiver or return type. */
