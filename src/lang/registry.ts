@@ -14,7 +14,6 @@ import { java } from "./java.ts";
 import { kotlin } from "./kotlin.ts";
 import { csharp } from "./csharp.ts";
 
-
 export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp];
 
 const byExtension = new Map<string, LanguageModule>();
