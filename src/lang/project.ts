@@ -13,6 +13,12 @@ export interface ProjectInfo {
   pythonTopLevel: string[];
   /** Top-level Java/Kotlin/C# package or namespace prefixes declared in the project (first two segments). */
   jvmPackagePrefixes: string[];
+  /**
+   * Every Java/Kotlin package and C# namespace the project declares, with the folders (root-relative) of
+   * the files that declare it: import classification matches whole packages (a shared two-segment prefix
+   * such as `com.google` says nothing about `com.google.common`), and import resolution finds the files.
+   */
+  jvmPackages?: Record<string, string[]>;
   /** Rust crate names declared by Cargo.toml files. */
   rustCrates: string[];
   /** The package name of the root folder when the root itself is a Python package (holds __init__.py). */

@@ -10,8 +10,11 @@ import { ruby } from "./ruby.ts";
 import { php } from "./php.ts";
 import { typescript, tsx } from "./typescript.ts";
 import { javascript, jsx } from "./javascript.ts";
+import { java } from "./java.ts";
+import { kotlin } from "./kotlin.ts";
+import { csharp } from "./csharp.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
