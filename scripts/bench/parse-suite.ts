@@ -11,9 +11,8 @@
  *    for the languages present; the row is the time ratio of 4,000 to 1,000 links (about 4 when linear,
  *    about 16 when quadratic).
  */
-import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
+import { join } from "node:path";
 import type { Corpus } from "./corpora.ts";
 import { runTimed, type BenchRow } from "./run.ts";
 import { FactsParser } from "../../src/lang/parser.ts";
@@ -21,7 +20,7 @@ import { languageFor } from "../../src/lang/registry.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
 /** universal-ctags language names of our modules. */
-const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", c: "C", cpp: "C++", rust: "Rust" };
+const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", typescript: "TypeScript", javascript: "JavaScript", java: "Java", kotlin: "Kotlin", c_sharp: "C#", c: "C", cpp: "C++", rust: "Rust" };
 
 /** Generated inputs whose size is `n` links of one construct, per language and file name. */
 const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: number) => string }>> = {
@@ -50,6 +49,32 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "nested calls g(g(…))", path: "x.rs", gen: (n) => "fn f() {\n    " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
     { name: "a && b || …", path: "x.rs", gen: (n) => "fn f() -> bool {\n    " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + "\n}\n" },
   ],
+  javascript: [
+    { name: "method chain x.m().m()…", path: "x.js", gen: (n) => "function f(x) {\n  return x" + ".m(a)".repeat(n) + ";\n}\n" },
+    { name: "nested callbacks f(function () { f(…) })", path: "x.js", gen: (n) => "f(function () {\n".repeat(n) + "g();\n" + "});\n".repeat(n) },
+    { name: "a && b && …", path: "x.js", gen: (n) => "function f() {\n  return " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + ";\n}\n" },
+  ],
+  typescript: [
+    { name: "else-if chain with casts", path: "x.ts", gen: (n) => "function f(x: K): R {\n" + Array.from({ length: n }, (_, i) => `${i ? "else " : ""}if (x === ${i}) { return h${i}(x as T${i}); }`).join("\n") + "\n}\n" },
+    { name: "nested objects { a: { a: … } }", path: "x.ts", gen: (n) => "export const o = " + "{ a: ".repeat(n) + "1" + " }".repeat(n) + ";\n" },
+    { name: "nested generic types A<A<…>>", path: "x.ts", gen: (n) => "type T = " + "A<".repeat(n) + "X" + ">".repeat(n) + ";\n" },
+  ],
+  java: [
+    { name: "method chain x.m(1).m(1)…", path: "X.java", gen: (n) => "class X { Object f() { return x" + ".m(1)".repeat(n) + "; } }\n" },
+    { name: "nested generics List<List<…>>", path: "X.java", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },
+    { name: "nested new Foo(new Foo(…))", path: "X.java", gen: (n) => "class X { Object f() { return " + "new Foo(".repeat(n) + "1" + ")".repeat(n) + "; } }\n" },
+    { name: "A.B + A.B + …", path: "X.java", gen: (n) => "class X { int f() { return " + Array.from({ length: n }, () => "A.B").join(" + ") + "; } }\n" },
+  ],
+  kotlin: [
+    { name: "method chain x.m(1).m(1)…", path: "X.kt", gen: (n) => "fun f() = x" + ".m(1)".repeat(n) + "\n" },
+    { name: "nested generics List<List<…>>", path: "X.kt", gen: (n) => "val f: " + "List<".repeat(n) + "Foo" + ">".repeat(n) + "? = null\n" },
+    { name: "a && b && …", path: "X.kt", gen: (n) => "fun f() = " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n" },
+  ],
+  c_sharp: [
+    { name: "method chain x.M(1).M(1)…", path: "X.cs", gen: (n) => "class X { object F() { return x" + ".M(1)".repeat(n) + "; } }\n" },
+    { name: "nested generics List<List<…>>", path: "X.cs", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },
+    { name: "A.B + A.B + …", path: "X.cs", gen: (n) => "class X { int F() { return " + Array.from({ length: n }, () => "A.B").join(" + ") + "; } }\n" },
+  ],
   php: [
     { name: "method chain $x->m()->…", path: "x.php", gen: (n) => "<?php\nfunction f($x) {\n  return $x" + "->m(1)".repeat(n) + ";\n}\n" },
     { name: "concatenation 'a' . 'b' . …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `'s${i}'`).join(" . ") + ";\n}\n" },
@@ -59,21 +84,16 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
 
 /** Runs universal-ctags over a folder for one language; CPU time from GNU time when it is there. */
 async function ctags(language: string, cwd: string): Promise<{ ms: number; cpuMs?: number }> {
-  // a real tags file: ctags exits 1 when it must truncate its output and that is /dev/null (Boost does it)
-  const tags = join(mkdtempSync(join(tmpdir(), "cortex-bench-ctags-")), "tags");
-  const cmd = ["ctags", "-R", "-f", tags, `--languages=${language}`, "."];
-  try {
-    if (!existsSync("/usr/bin/time")) return { ms: (await runTimed(cmd, {}, cwd)).ms };
-    const started = performance.now();
-    const proc = Bun.spawn(["/usr/bin/time", "-f", "__CPU__%U %S", ...cmd], { cwd, stdout: "ignore", stderr: "pipe" });
-    const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
-    const ms = performance.now() - started;
-    if (code !== 0) throw new Error(`ctags exited with ${code}: ${stderr.trim()}`);
-    const m = /__CPU__([\d.]+) ([\d.]+)/.exec(stderr);
-    return m ? { ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 } : { ms };
-  } finally {
-    rmSync(dirname(tags), { recursive: true, force: true });
-  }
+  // tags go to stdout, which is discarded: with `-f /dev/null` ctags' C# parser fails truncating the file
+  const cmd = ["ctags", "-R", "-f", "-", `--languages=${language}`, "."];
+  if (!existsSync("/usr/bin/time")) return { ms: (await runTimed(cmd, {}, cwd)).ms };
+  const started = performance.now();
+  const proc = Bun.spawn(["/usr/bin/time", "-f", "__CPU__%U %S", ...cmd], { cwd, stdout: "ignore", stderr: "pipe" });
+  const [stderr, code] = await Promise.all([new Response(proc.stderr).text(), proc.exited]);
+  const ms = performance.now() - started;
+  if (code !== 0) throw new Error(`ctags exited with ${code}: ${stderr.trim()}`);
+  const m = /__CPU__([\d.]+) ([\d.]+)/.exec(stderr);
+  return m ? { ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 } : { ms };
 }
 
 function cpuMs(): number {

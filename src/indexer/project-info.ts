@@ -8,6 +8,7 @@ import { readFileSync, openSync, readSync, closeSync } from "node:fs";
 import { basename, join, posix } from "node:path";
 import type { PhpNamespace, ProjectInfo } from "../lang/project.ts";
 import { emptyProjectInfo } from "../lang/project.ts";
+import { npmWorkspaceOf } from "../lang/ecmascript-imports.ts";
 
 const JVM_EXT = /\.(java|kt|kts|cs)$/;
 
@@ -43,6 +44,7 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   const rubyLoadPaths = new Set<string>();
   const rubyTop = new Set<string>();
   const phpNamespaces: PhpNamespace[] = [];
+  const jvmDirs = new Map<string, Set<string>>();
   for (const p of paths) {
     const base = p.slice(p.lastIndexOf("/") + 1);
     try {
@@ -50,8 +52,11 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(readFileSync(join(root, p), "utf8"));
         if (m) info.goModules.push({ dir: dirOf(p), module: m[2]! });
       } else if (base === "package.json") {
-        const name = JSON.parse(readFileSync(join(root, p), "utf8"))?.name;
+        const manifest = JSON.parse(readFileSync(join(root, p), "utf8"));
+        const name = manifest?.name;
         if (typeof name === "string" && name.length > 0) info.npmPackages.push(name);
+        const workspace = npmWorkspaceOf(manifest, dirOf(p));
+        if (workspace) (info.npmWorkspaces ??= []).push(workspace);
       } else if (base === "Cargo.toml") {
         const toml = readFileSync(join(root, p), "utf8");
         const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(toml);
@@ -68,7 +73,12 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         phpNamespaces.push(...composerNamespaces(dirOf(p), JSON.parse(readFileSync(join(root, p), "utf8"))));
       } else if (JVM_EXT.test(p)) {
         const m = /^\s*(?:package|namespace)\s+([A-Za-z_][\w.]*)/m.exec(readHead(join(root, p), 4096));
-        if (m) jvm.add(m[1]!.split(".").slice(0, 2).join("."));
+        if (m) {
+          jvm.add(m[1]!.split(".").slice(0, 2).join("."));
+          let dirs = jvmDirs.get(m[1]!);
+          if (!dirs) jvmDirs.set(m[1]!, (dirs = new Set()));
+          dirs.add(dirOf(p));
+        }
       }
     } catch {
       // an unreadable or malformed manifest contributes nothing
@@ -111,8 +121,14 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   }
   if (phpNamespaces.length > 0) info.phpNamespaces = phpNamespaces.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
   info.jvmPackagePrefixes = [...jvm].sort();
+  if (jvmDirs.size > 0) {
+    const packages: Record<string, string[]> = {};
+    for (const name of [...jvmDirs.keys()].sort()) packages[name] = [...jvmDirs.get(name)!].sort();
+    info.jvmPackages = packages;
+  }
   info.goModules.sort((a, b) => b.dir.length - a.dir.length);
   info.npmPackages.sort();
+  info.npmWorkspaces?.sort((a, b) => a.name.localeCompare(b.name));
   info.rustCrates.sort();
   info.rustCrateDirs!.sort((a, b) => a.name.localeCompare(b.name) || a.dir.localeCompare(b.dir));
   return info;

@@ -8,11 +8,16 @@ import { go } from "./go.ts";
 import { python } from "./python.ts";
 import { ruby } from "./ruby.ts";
 import { php } from "./php.ts";
+import { typescript, tsx } from "./typescript.ts";
+import { javascript, jsx } from "./javascript.ts";
+import { java } from "./java.ts";
+import { kotlin } from "./kotlin.ts";
+import { csharp } from "./csharp.ts";
 import { c } from "./c.ts";
 import { cpp } from "./cpp.ts";
 import { rust } from "./rust.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, c, cpp, rust];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp, c, cpp, rust];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
