@@ -94,7 +94,7 @@ export class SearchEngine {
     const state = this.vectors.state();
     const wantVector = opts.mode !== "keyword" && state !== undefined && !state.startsWith("unavailable");
     const wantKeyword = opts.mode !== "vector";
-    const mode: SearchMode = opts.mode === "vector" ? "vector" : wantVector ? "hybrid" : "keyword";
+    let mode: SearchMode = opts.mode === "vector" ? "vector" : "keyword";
     const byId = new Map<string, Candidate>();
     const ensure = (id: string, filePath: string) => {
       let c = byId.get(id);
@@ -109,7 +109,10 @@ export class SearchEngine {
       });
     }
     if (wantVector) {
-      (await this.vectors.search(q.raw, pool, filters, opts.signal)).forEach((h, i) => {
+      const hits = await this.vectors.search(q.raw, pool, filters, opts.signal);
+      // hybrid only when vectors actually took part (none while the model loads or nothing is embedded)
+      if (hits.length > 0 && opts.mode !== "vector") mode = "hybrid";
+      hits.forEach((h, i) => {
         const c = ensure(h.id, "");
         c.vectorRank = i + 1;
         c.vectorScore = h.score;
