@@ -16,7 +16,19 @@ export class RepoSignals {
   /** Lower-cased defined name → number of files defining it. */
   readonly definers = new Map<string, number>();
 
+  /** Scores computed for the current corpus, shared by the rankers that ask the same question. */
+  private readonly memo = new Map<string, unknown>();
+
+  /** `compute()` once per key until the corpus changes. */
+  cached<T>(key: string, compute: () => T): T {
+    if (this.memo.has(key)) return this.memo.get(key) as T;
+    const v = compute();
+    this.memo.set(key, v);
+    return v;
+  }
+
   sync(corpus: ReadonlyMap<string, CorpusFile>): void {
+    this.memo.clear();
     for (const path of [...this.files.keys()]) if (!corpus.has(path)) this.remove(path);
     for (const [path, file] of corpus) {
       if (this.files.get(path)?.blob === file.blob) continue;

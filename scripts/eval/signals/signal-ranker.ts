@@ -43,19 +43,22 @@ function normalized(scores: Map<string, number>): Map<string, number> {
   return out;
 }
 
-/** Chunk scores folded to files. */
-function chunkScores(signals: RepoSignals, query: Map<string, number>, aggregate: "max" | "top2" | "top3" | "sum"): Map<string, number> {
-  const perFile = new Map<string, number[]>();
-  for (const [id, s] of signals.chunks.score(query)) {
-    const path = id.slice(0, id.lastIndexOf("#"));
-    const list = perFile.get(path);
-    if (list) list.push(s);
-    else perFile.set(path, [s]);
-  }
+/** Chunk scores folded to files. `key` names the query, so variants asking the same share one scoring. */
+function chunkScores(signals: RepoSignals, key: string, query: Map<string, number>, aggregate: "max" | "top2" | "top3" | "sum"): Map<string, number> {
+  const perFile = signals.cached(`chunks:${key}`, () => {
+    const files = new Map<string, number[]>();
+    for (const [id, s] of signals.chunks.score(query)) {
+      const path = id.slice(0, id.lastIndexOf("#"));
+      const list = files.get(path);
+      if (list) list.push(s);
+      else files.set(path, [s]);
+    }
+    for (const list of files.values()) list.sort((a, b) => b - a);
+    return files;
+  });
   const take = aggregate === "max" ? 1 : aggregate === "top2" ? 2 : aggregate === "top3" ? 3 : Infinity;
   const out = new Map<string, number>();
   for (const [path, list] of perFile) {
-    list.sort((a, b) => b - a);
     out.set(path, list.slice(0, take).reduce((a, b) => a + b, 0));
   }
   return out;
@@ -65,17 +68,18 @@ function chunkScores(signals: RepoSignals, query: Map<string, number>, aggregate
 export function rankWithSignals(signals: RepoSignals, text: string, config: SignalConfig): string[] {
   const features = queryFeatures(config.maxChars > 0 ? text.slice(0, config.maxChars) : text);
   const query = weightsOf(config, features);
+  const key = `${config.repeats}|${config.stopWords}|${config.maxChars}|${text}`;
   const base =
     config.base.kind === "whole"
-      ? signals.whole.score(query)
+      ? signals.cached(`whole:${key}`, () => signals.whole.score(query))
       : config.base.kind === "fields"
         ? signals.fields.score(query, config.base.weights)
-        : chunkScores(signals, query, config.base.aggregate);
+        : chunkScores(signals, key, query, config.base.aggregate);
   const total = normalized(base);
   const add = (extra: Map<string, number>, w: number) => {
     for (const [k, v] of extra) total.set(k, (total.get(k) ?? 0) + w * v);
   };
-  if (config.chunkMix > 0) add(normalized(chunkScores(signals, query, "max")), config.chunkMix);
+  if (config.chunkMix > 0) add(normalized(chunkScores(signals, key, query, "max")), config.chunkMix);
   if (config.definitions > 0) add(definitionScores(signals, features), config.definitions);
   if (config.paths > 0) add(pathScores(signals, features), config.paths);
   return [...signals.files.keys()].sort((a, b) => (total.get(b) ?? 0) - (total.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
