@@ -4,7 +4,8 @@
  * markdown summary on stdout, progress on stderr, and writes every instance's gold ranks to JSON.
  *
  *   bun scripts/eval.ts --data ../shared/bench/swebench_lite_dev.jsonl [options]
- *     --ranker bm25|cortex     bm25: the protocol's plain BM25 floor; cortex: the cortex_search tool
+ *     --ranker bm25|signals|cortex   bm25: the protocol's plain BM25 floor; signals: BM25 plus the code-structure
+ *                              signals the research recommends (scripts/eval/signals/); cortex: the cortex_search tool
  *     --mode keyword|vector|hybrid   cortex_search mode (with --ranker cortex; default hybrid)
  *     --repo owner/name        only this repository (repeatable)
  *     --limit n                only the first n instances (after --repo)
@@ -23,9 +24,11 @@ import { summaryTable } from "./eval/metrics.ts";
 import { createBm25Ranker } from "./eval/bm25-ranker.ts";
 import { createCortexRanker, requireSearchTool, SEARCH_MODES, type SearchMode } from "./eval/cortex-ranker.ts";
 import type { RankerFactory } from "./eval/ranker.ts";
+import { createSignalRanker } from "./eval/signals/signal-ranker.ts";
+import { RECOMMENDED } from "./eval/signals/variants.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
-const RANKERS = ["bm25", "cortex"] as const;
+const RANKERS = ["bm25", "signals", "cortex"] as const;
 
 export interface EvalCliResult {
   result: EvalResult;
@@ -71,7 +74,8 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
   if (rankerName === "cortex") {
     requireSearchTool();
     factory = () => createCortexRanker({ mode });
-  } else factory = createBm25Ranker;
+  } else if (rankerName === "signals") factory = () => createSignalRanker("signals", RECOMMENDED.config);
+  else factory = createBm25Ranker;
 
   const limit = intOption(values.limit, "limit");
   const work = resolve(values.work ?? `${REPO_ROOT}/.bench/eval/work`);

@@ -4,7 +4,8 @@
  * Every variant ranks every instance of the same corpus walk (one corpus sync per instance), so the
  * comparison is paired. Prints one markdown table (Acc@1/5/10 and MRR per split) and writes the JSON.
  *
- *   bun scripts/eval/research.ts [--split dev|tune|both] [--repo owner/name]... [--limit n] [--only name,...]
+ *   bun scripts/eval/research.ts [--split dev|tune|both] [--repo owner/name]... [--limit n] [--only name,...] [--tag t]
+ *   (--tag names the work folder and output, so two runs can go side by side)
  */
 import { parseArgs } from "node:util";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -34,6 +35,8 @@ async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos
       for (const v of variants) ranks.get(v.name)!.push(goldRanks(rankWithSignals(signals, instance.problem_statement, v.config), instance.gold_files));
       process.stderr.write(`\r${++done} ${instance.instance_id}            `);
     }
+    // A partial table after each repository, so a long run shows where it stands.
+    process.stderr.write(`\n${group.repo} done; so far:\n${variants.map((v) => `${v.name}: Acc@5 ${summarize(ranks.get(v.name)!).acc5.toFixed(1)}`).join("\n")}\n`);
   }
   process.stderr.write("\n");
   return ranks;
@@ -41,7 +44,7 @@ async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { split: { type: "string", default: "both" }, repo: { type: "string", multiple: true }, limit: { type: "string" }, only: { type: "string" } },
+  options: { split: { type: "string", default: "both" }, tag: { type: "string", default: "" }, repo: { type: "string", multiple: true }, limit: { type: "string" }, only: { type: "string" } },
 });
 const splits = values.split === "both" ? ["dev", "tune"] : [values.split!];
 for (const s of splits) if (!SPLITS[s]) throw new Error(`--split: must be dev, tune or both, got '${s}'`);
@@ -54,7 +57,7 @@ if (values.limit) filter.limit = Number(values.limit);
 const summaries = new Map<string, Record<string, Summary>>(variants.map((v) => [v.name, {}]));
 const perInstance: Record<string, Record<string, Rank[][]>> = {};
 for (const split of splits) {
-  const ranks = await runSplit(join(BENCH, SPLITS[split]!), variants, filter, join(REPO_ROOT, ".bench", "eval", "research-work"));
+  const ranks = await runSplit(join(BENCH, SPLITS[split]!), variants, filter, join(REPO_ROOT, ".bench", "eval", `research-work${values.tag}`));
   perInstance[split] = Object.fromEntries(ranks);
   for (const [name, r] of ranks) summaries.get(name)![split] = summarize(r);
 }
@@ -70,7 +73,7 @@ for (const v of variants) {
   });
   console.log(`| ${v.name} | ${cells.join(" | ")} |`);
 }
-const out = join(REPO_ROOT, ".bench", "eval", "research.json");
+const out = join(REPO_ROOT, ".bench", "eval", `research${values.tag}.json`);
 mkdirSync(join(REPO_ROOT, ".bench", "eval"), { recursive: true });
 writeFileSync(out, JSON.stringify({ variants, summaries: Object.fromEntries(summaries), perInstance }) + "\n");
 console.log(`\nper-instance ranks: ${out}`);

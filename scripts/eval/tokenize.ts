@@ -45,8 +45,16 @@ export function tokenize(text: string): string[] {
       continue;
     }
     let j = i + 1;
-    while (j < n && isIdentifierPart(text.charCodeAt(j))) j++;
-    for (const t of identifierTokens(text.slice(i, j))) out.push(t);
+    // Plain lower-case words (most identifiers) have no parts: no split, no memo look-up.
+    let plain = c >= 97 && c <= 122;
+    while (j < n) {
+      const d = text.charCodeAt(j);
+      if (!isIdentifierPart(d)) break;
+      if (plain && !(d >= 97 && d <= 122)) plain = false;
+      j++;
+    }
+    if (plain) out.push(text.slice(i, j));
+    else for (const t of identifierTokens(text.slice(i, j))) out.push(t);
     i = j;
   }
   return out;

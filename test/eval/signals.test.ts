@@ -89,6 +89,12 @@ describe("file analysis", () => {
     // chunks: imports+comment, class header+docstring, get, @property size, fetch_all
     expect(a.chunks).toHaveLength(5);
     expect(a.chunks[3]!.tf.has("property")).toBe(true);
+    // The whole document is derived from the chunks; it must equal tokenizing path + content directly.
+    const text = ["x = 1  # note", "def f():", '    """Doc of f."""', "    return x"].join("\n");
+    const b = analyzeFile("p/q.py", text);
+    expect(b.whole).toEqual(termBag(tokenize("p/q.py\n" + text)));
+    expect(b.fields.code.tf.has("note")).toBe(false);
+    expect(b.fields.code.tf.get("x")).toBe(2);
   });
 });
 

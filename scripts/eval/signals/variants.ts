@@ -10,27 +10,23 @@ const fields = (path: number, defs: number, doc: number, code: number) => ({ kin
 export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("plain bm25", {}),
   v("query: repeats counted", { repeats: "count" }),
-  v("query: repeats sqrt", { repeats: "sqrt" }),
   v("query: stop words removed", { stopWords: true }),
   v("query: first 2000 chars", { maxChars: 2000 }),
-  v("query: first 1000 chars", { maxChars: 1000 }),
   v("bm25f: all fields 1", { base: fields(1, 1, 1, 1) }),
   v("bm25f: path 3", { base: fields(3, 1, 1, 1) }),
-  v("bm25f: defs 3", { base: fields(1, 3, 1, 1) }),
   v("bm25f: path 3 defs 3", { base: fields(3, 3, 1, 1) }),
   v("bm25f: doc 0.5", { base: fields(1, 1, 0.5, 1) }),
-  v("bm25f: doc 2", { base: fields(1, 1, 2, 1) }),
   v("chunks: max", { base: { kind: "chunks", aggregate: "max" } }),
   v("chunks: sum top 2", { base: { kind: "chunks", aggregate: "top2" } }),
-  v("chunks: sum top 3", { base: { kind: "chunks", aggregate: "top3" } }),
-  v("chunks: sum all", { base: { kind: "chunks", aggregate: "sum" } }),
   v("file + 0.5 chunk max", { chunkMix: 0.5 }),
   v("file + 1.0 chunk max", { chunkMix: 1 }),
-  v("definitions 0.25", { definitions: 0.25 }),
   v("definitions 0.5", { definitions: 0.5 }),
   v("definitions 1.0", { definitions: 1 }),
   v("path mentions 0.5", { paths: 0.5 }),
-  v("path mentions 1.0", { paths: 1 }),
   v("defs 0.5 + paths 0.5", { definitions: 0.5, paths: 0.5 }),
   v("defs 0.5 + paths 0.5 + chunk 0.5", { definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
+  v("stop words + bm25f doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(1, 1, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
 ];
+
+/** The combination the research recommends (see docs/benchmarks.md, "Retrieval"); `--ranker signals` runs it. */
+export const RECOMMENDED = VARIANTS[VARIANTS.length - 1]!;
