@@ -7,6 +7,10 @@
  *   chunkMix    + w · (best chunk score of the file / best chunk score overall)
  *   definitions + w · (Σ idf of the issue's code identifiers the file defines / the best file's)
  *   paths       + w · [the issue points at the file: traceback frame, `x/y.py`, dotted module path]
+ *
+ * and two adjustments: query tokens that the issue writes as code (identifierBoost) weigh more, and
+ * files outside the shipped code (docs, examples, benchmarks, setup.py, conftest.py) are scaled by
+ * nonSource.
  */
 import { queryWeights } from "../bm25.ts";
 import type { Ranker, RankRequest } from "../ranker.ts";
@@ -24,13 +28,20 @@ export interface SignalConfig {
   chunkMix: number;
   definitions: number;
   paths: number;
+  /** Multiplier of query tokens the issue writes as code identifiers (1: none). */
+  identifierBoost: number;
+  /** Multiplier of the final score of files outside the shipped code (1: none). */
+  nonSource: number;
 }
 
-export const PLAIN: SignalConfig = { repeats: "once", stopWords: false, maxChars: 0, base: { kind: "whole" }, chunkMix: 0, definitions: 0, paths: 0 };
+export const PLAIN: SignalConfig = { repeats: "once", stopWords: false, maxChars: 0, base: { kind: "whole" }, chunkMix: 0, definitions: 0, paths: 0, identifierBoost: 1, nonSource: 1 };
 
 export function weightsOf(config: SignalConfig, features: QueryFeatures): Map<string, number> {
   const counts = queryWeights(features.tokens.filter((t) => !(config.stopWords && STOP_WORDS.has(t))));
-  for (const [t, n] of counts) counts.set(t, config.repeats === "once" ? 1 : config.repeats === "sqrt" ? Math.sqrt(n) : n);
+  for (const [t, n] of counts) {
+    const w = config.repeats === "once" ? 1 : config.repeats === "sqrt" ? Math.sqrt(n) : n;
+    counts.set(t, features.identifiers.has(t) ? w * config.identifierBoost : w);
+  }
   return counts;
 }
 
@@ -68,7 +79,7 @@ function chunkScores(signals: RepoSignals, key: string, query: Map<string, numbe
 export function rankWithSignals(signals: RepoSignals, text: string, config: SignalConfig): string[] {
   const features = queryFeatures(config.maxChars > 0 ? text.slice(0, config.maxChars) : text);
   const query = weightsOf(config, features);
-  const key = `${config.repeats}|${config.stopWords}|${config.maxChars}|${text}`;
+  const key = `${config.repeats}|${config.stopWords}|${config.maxChars}|${config.identifierBoost}|${text}`;
   const base =
     config.base.kind === "whole"
       ? signals.cached(`whole:${key}`, () => signals.whole.score(query))
@@ -82,7 +93,16 @@ export function rankWithSignals(signals: RepoSignals, text: string, config: Sign
   if (config.chunkMix > 0) add(normalized(chunkScores(signals, key, query, "max")), config.chunkMix);
   if (config.definitions > 0) add(definitionScores(signals, features), config.definitions);
   if (config.paths > 0) add(pathScores(signals, features), config.paths);
+  if (config.nonSource !== 1) for (const [k, v] of total) if (isNonSource(k)) total.set(k, v * config.nonSource);
   return [...signals.files.keys()].sort((a, b) => (total.get(b) ?? 0) - (total.get(a) ?? 0) || (a < b ? -1 : a > b ? 1 : 0));
+}
+
+const NON_SOURCE_DIR = /^(?:docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
+const NON_SOURCE_FILE = /(?:^|\/)(?:setup|conftest|conf)\.py$/;
+
+/** Files a fix rarely touches: documentation, examples, benchmarks, build and test configuration. */
+export function isNonSource(path: string): boolean {
+  return NON_SOURCE_DIR.test(path) || NON_SOURCE_FILE.test(path);
 }
 
 /** Files defining identifiers the issue names, weighted by how rare each definition is (0-1). */

@@ -25,7 +25,14 @@ export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("path mentions 0.5", { paths: 0.5 }),
   v("defs 0.5 + paths 0.5", { definitions: 0.5, paths: 0.5 }),
   v("defs 0.5 + paths 0.5 + chunk 0.5", { definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
+  v("query: identifiers x2", { identifierBoost: 2 }),
+  v("query: identifiers x3", { identifierBoost: 3 }),
+  v("non-source files x0.5", { nonSource: 0.5 }),
   v("stop words + bm25f doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(1, 1, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
+  v("C1: stop words + bm25f path 3 defs 3 doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
+  v("C2: C1 + non-source x0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5 }),
+  v("C3: C2 + identifiers x2", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2 }),
+  v("C4: C3 + repeats counted", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2, repeats: "count" }),
 ];
 
 /** The combination the research recommends (see docs/benchmarks.md, "Retrieval"); `--ranker signals` runs it. */
