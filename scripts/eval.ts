@@ -37,6 +37,32 @@ export interface EvalCliResult {
   agreement?: ReturnType<typeof compareWithReference>;
 }
 
+const USAGE = "usage: bun scripts/eval.ts --data <file.jsonl> [--ranker bm25|signals|cortex] [--mode keyword|vector|hybrid] [--repo owner/name]... [--limit n] [--out file.json] [--reference file.json] [--mirrors dir] [--work dir] [--no-index]";
+
+function parseOptions(argv: string[]) {
+  try {
+    return parseArgs({
+      args: argv,
+      options: {
+        data: { type: "string" },
+        ranker: { type: "string", default: "bm25" },
+        mode: { type: "string" },
+        repo: { type: "string", multiple: true },
+        limit: { type: "string" },
+        out: { type: "string" },
+        reference: { type: "string" },
+        mirrors: { type: "string", default: "/work/.mirror" },
+        work: { type: "string" },
+        "no-index": { type: "boolean", default: false },
+      },
+      strict: true,
+      allowPositionals: false,
+    });
+  } catch (e) {
+    throw new CortexError("INVALID_INPUT", `${errorMessage(e)}\n${USAGE}`);
+  }
+}
+
 function intOption(raw: string | undefined, name: string): number | undefined {
   if (raw === undefined) return undefined;
   const n = Number(raw);
@@ -46,23 +72,7 @@ function intOption(raw: string | undefined, name: string): number | undefined {
 
 /** Runs the CLI; returns what it printed so tests can check the same values. */
 export async function evalCli(argv: string[], progress: (line: string) => void = (l) => process.stderr.write(l + "\n")): Promise<EvalCliResult> {
-  const { values } = parseArgs({
-    args: argv,
-    options: {
-      data: { type: "string" },
-      ranker: { type: "string", default: "bm25" },
-      mode: { type: "string" },
-      repo: { type: "string", multiple: true },
-      limit: { type: "string" },
-      out: { type: "string" },
-      reference: { type: "string" },
-      mirrors: { type: "string", default: "/work/.mirror" },
-      work: { type: "string" },
-      "no-index": { type: "boolean", default: false },
-    },
-    strict: true,
-    allowPositionals: false,
-  });
+  const { values } = parseOptions(argv);
   if (!values.data) throw new CortexError("INVALID_INPUT", "--data: required (a SWE-bench JSONL file)");
   const rankerName = values.ranker!;
   if (!(RANKERS as readonly string[]).includes(rankerName)) throw new CortexError("INVALID_INPUT", `--ranker: must be one of ${RANKERS.join(", ")}, got '${rankerName}'`);
@@ -108,6 +118,10 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
 }
 
 if (import.meta.main) {
+  if (process.argv.includes("--help") || process.argv.includes("-h")) {
+    console.log(USAGE);
+    process.exit(0);
+  }
   try {
     const r = await evalCli(process.argv.slice(2));
     console.log(r.table);

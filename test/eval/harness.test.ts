@@ -129,6 +129,7 @@ describe("eval harness on a small repository", () => {
   test("bad options and bad data fail with the field and the rule", async () => {
     const base = ["--mirrors", join(dir, "mirrors"), "--work", join(dir, "work3")];
     await expect(evalCli(base)).rejects.toThrow("--data: required");
+    await expect(evalCli(["--bogus", ...base])).rejects.toThrow("Unknown option '--bogus'");
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--ranker", "tfidf", ...base])).rejects.toThrow("--ranker: must be one of bm25, signals, cortex, got 'tfidf'");
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--limit", "0", ...base])).rejects.toThrow("--limit: must be a positive integer, got '0'");
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--repo", "no/such", ...base])).rejects.toThrow("repo: no instance of no/such");
