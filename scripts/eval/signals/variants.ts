@@ -7,6 +7,8 @@ import { PLAIN, type SignalConfig } from "./signal-ranker.ts";
 const v = (name: string, change: Partial<SignalConfig>) => ({ name, config: { ...PLAIN, ...change } as SignalConfig });
 const fields = (path: number, defs: number, doc: number, code: number) => ({ kind: "fields" as const, weights: { path, defs, doc, code } });
 
+const C4: Partial<SignalConfig> = { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2, repeats: "count" };
+
 export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("plain bm25", {}),
   v("query: repeats counted", { repeats: "count" }),
@@ -32,8 +34,17 @@ export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("C1: stop words + bm25f path 3 defs 3 doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
   v("C2: C1 + non-source x0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5 }),
   v("C3: C2 + identifiers x2", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2 }),
-  v("C4: C3 + repeats counted", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2, repeats: "count" }),
+  v("C4: C3 + repeats counted", C4),
+  // Leave one signal out of C4: what each contributes inside the combination.
+  v("C4 without definitions", { ...C4, definitions: 0 }),
+  v("C4 without path mentions", { ...C4, paths: 0 }),
+  v("C4 without chunk mix", { ...C4, chunkMix: 0 }),
+  v("C4 without bm25f (plain path + content)", { ...C4, base: { kind: "whole" } }),
+  v("C4 without stop words", { ...C4, stopWords: false }),
+  v("C4 without non-source prior", { ...C4, nonSource: 1 }),
+  v("C4 without identifier weighting", { ...C4, identifierBoost: 1 }),
+  v("C4 without repeats (= C3)", { ...C4, repeats: "once" }),
 ];
 
 /** The combination the research recommends (see docs/benchmarks.md, "Retrieval"); `--ranker signals` runs it. */
-export const RECOMMENDED = VARIANTS[VARIANTS.length - 1]!;
+export const RECOMMENDED = VARIANTS.find((x) => x.name.startsWith("C4:"))!;
