@@ -5,10 +5,11 @@
  * comparison is paired. Prints one markdown table (Acc@1/5/10 and MRR per split) and writes the JSON.
  *
  *   bun scripts/eval/research.ts [--split dev|tune|both] [--repo owner/name]... [--limit n] [--only name,...] [--tag t]
- *   (--tag names the work folder and output, so two runs can go side by side)
+ *   (--tag names the work folder and output, so two runs can go side by side; --bench dir holds the JSONL
+ *   files, default ../shared/bench; --mirrors dir the git directories, default /work/.mirror)
  */
 import { parseArgs } from "node:util";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { CorpusFolder } from "./corpus.ts";
 import { loadInstances } from "./dataset.ts";
@@ -19,12 +20,13 @@ import { rankWithSignals } from "./signals/signal-ranker.ts";
 import { VARIANTS } from "./signals/variants.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..", "..");
-const BENCH = resolve(REPO_ROOT, "..", "..", "shared", "bench");
+/** The shared data folder: ../shared/bench beside a main checkout, ../../shared/bench beside a worktree in wt/. */
+const DEFAULT_BENCH = [resolve(REPO_ROOT, "..", "shared", "bench"), resolve(REPO_ROOT, "..", "..", "shared", "bench")].find((p) => existsSync(p));
 const SPLITS: Record<string, string> = { dev: "swebench_lite_dev.jsonl", tune: "swebench_verified_tune.jsonl" };
 
-async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos?: string[]; limit?: number }, work: string): Promise<Map<string, Rank[][]>> {
+async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos?: string[]; limit?: number }, work: string, mirrors: string): Promise<Map<string, Rank[][]>> {
   const ranks = new Map<string, Rank[][]>(variants.map((v) => [v.name, []]));
-  const groups = await inCommitOrder(loadInstances(data, filter), "/work/.mirror");
+  const groups = await inCommitOrder(loadInstances(data, filter), mirrors);
   let done = 0;
   for (const group of groups) {
     const folder = new CorpusFolder(join(work, group.repo.replace("/", "+")), group.gitDir);
@@ -44,8 +46,18 @@ async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos
 
 const { values } = parseArgs({
   args: process.argv.slice(2),
-  options: { split: { type: "string", default: "both" }, tag: { type: "string", default: "" }, repo: { type: "string", multiple: true }, limit: { type: "string" }, only: { type: "string" } },
+  options: {
+    split: { type: "string", default: "both" },
+    tag: { type: "string", default: "" },
+    bench: { type: "string" },
+    mirrors: { type: "string", default: "/work/.mirror" },
+    repo: { type: "string", multiple: true },
+    limit: { type: "string" },
+    only: { type: "string" },
+  },
 });
+const bench = values.bench ? resolve(values.bench) : DEFAULT_BENCH;
+if (!bench) throw new Error("--bench: the folder holding the SWE-bench JSONL files (../shared/bench was not found)");
 const splits = values.split === "both" ? ["dev", "tune"] : [values.split!];
 for (const s of splits) if (!SPLITS[s]) throw new Error(`--split: must be dev, tune or both, got '${s}'`);
 const only = values.only ? new Set(values.only.split(",")) : undefined;
@@ -57,7 +69,7 @@ if (values.limit) filter.limit = Number(values.limit);
 const summaries = new Map<string, Record<string, Summary>>(variants.map((v) => [v.name, {}]));
 const perInstance: Record<string, Record<string, Rank[][]>> = {};
 for (const split of splits) {
-  const ranks = await runSplit(join(BENCH, SPLITS[split]!), variants, filter, join(REPO_ROOT, ".bench", "eval", `research-work${values.tag}`));
+  const ranks = await runSplit(join(bench, SPLITS[split]!), variants, filter, join(REPO_ROOT, ".bench", "eval", `research-work${values.tag}`), resolve(values.mirrors!));
   perInstance[split] = Object.fromEntries(ranks);
   for (const [name, r] of ranks) summaries.get(name)![split] = summarize(r);
 }
