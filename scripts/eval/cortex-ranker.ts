@@ -6,7 +6,7 @@
  */
 import { CortexError } from "../../src/core/errors.ts";
 import { findTool, type ToolDefinition } from "../../src/tools/index.ts";
-import { parseInput } from "../../src/tools/validate.ts";
+import { parseInput } from "../../src/core/zod-issues.ts";
 import type { Ranker, RankRequest } from "./ranker.ts";
 
 export const SEARCH_TOOL = "cortex_search";

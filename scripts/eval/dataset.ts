@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { CortexError } from "../../src/core/errors.ts";
-import { formatIssues } from "../../src/tools/validate.ts";
+import { formatIssues } from "../../src/core/zod-issues.ts";
 
 /** A string matching `re`; refine (not regex) so the message says the rule in words. */
 const matching = (re: RegExp, rule: string) => z.string().refine((s) => re.test(s), rule);
