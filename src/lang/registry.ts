@@ -5,11 +5,24 @@
 import type { LanguageModule } from "./module.ts";
 import type { CodeLanguage } from "./types.ts";
 import { go } from "./go.ts";
+import { python } from "./python.ts";
+import { ruby } from "./ruby.ts";
+import { php } from "./php.ts";
+import { typescript, tsx } from "./typescript.ts";
+import { javascript, jsx } from "./javascript.ts";
+import { java } from "./java.ts";
+import { kotlin } from "./kotlin.ts";
+import { csharp } from "./csharp.ts";
+import { c } from "./c.ts";
+import { cpp } from "./cpp.ts";
+import { rust } from "./rust.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp, c, cpp, rust];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
+const byFilename = new Map<string, LanguageModule>();
+for (const m of LANGUAGE_MODULES) for (const f of m.filenames ?? []) byFilename.set(f, m);
 
 const moduleById = new Map<string, LanguageModule>(LANGUAGE_MODULES.map((m) => [m.id, m]));
 
@@ -26,14 +39,22 @@ const TEXT_EXTENSIONS: Record<string, string> = {
   ".clj": "clojure", ".ml": "ocaml", ".zig": "zig", ".nim": "nim", ".tf": "terraform", ".hcl": "hcl",
   ".cmake": "cmake", ".gradle": "gradle", ".mod": "go-module", ".sum": "go-sum", ".lock": "lockfile",
   ".tex": "latex", ".s": "assembly", ".asm": "assembly", ".m": "objective-c", ".mm": "objective-cpp",
-  ".pyi": "python-stub", ".ipynb": "jupyter", ".rake": "ruby-rake", ".gemspec": "ruby-gemspec",
+  ".ipynb": "jupyter",
 };
 
 const TEXT_FILENAMES: Record<string, string> = {
   makefile: "makefile", gnumakefile: "makefile", dockerfile: "dockerfile", "cmakelists.txt": "cmake",
-  gemfile: "ruby-gemfile", rakefile: "ruby-rake", license: "text", readme: "text", ".gitignore": "gitignore",
+  license: "text", readme: "text", ".gitignore": "gitignore",
   ".cortexignore": "gitignore", ".editorconfig": "editorconfig", "go.mod": "go-module", "go.sum": "go-sum",
 };
+
+/**
+ * What makes a `.h` file C++ rather than C: a class, namespace, template or access label starting a
+ * line, `using namespace`, `std::`, or an extensionless system include (`<vector>`; every C header
+ * has an extension). Words that also occur in C prose (`virtual memory`) are not hints.
+ */
+const CPP_HEADER_HINTS =
+  /^\s*(?:(?:class|namespace)\s+\w|template\s*<|using\s+namespace\b|(?:public|protected|private)\s*:|#\s*include\s*<[\w/]+>)|\bstd::/m;
 
 export interface LanguageChoice {
   language: string;
@@ -49,12 +70,14 @@ function extensionOf(path: string): string {
 /** Picks the language of a file from its name, looking at the content only where the name is ambiguous. */
 export function languageFor(path: string, content?: string): LanguageChoice {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const namedModule = byFilename.get(base);
+  if (namedModule) return { language: namedModule.id, module: namedModule };
   const named = TEXT_FILENAMES[base];
   if (named) return { language: named };
   const ext = extensionOf(path);
   if (ext === ".h" && content !== undefined) {
     const cpp = moduleById.get("cpp");
-    if (cpp && /^\s*(class|namespace|template\s*<|using\s+namespace)\b|\bstd::|\bpublic:|\bprivate:/m.test(content)) return { language: "cpp", module: cpp };
+    if (cpp && CPP_HEADER_HINTS.test(content)) return { language: "cpp", module: cpp };
   }
   const m = byExtension.get(ext);
   if (m) return { language: m.id, module: m };

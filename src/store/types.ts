@@ -14,6 +14,16 @@ export interface IndexedFile {
   lines: LineCounts;
   facts?: FileFacts;
   chunks?: ChunkRecord[];
+  /** Keyword-search words of the whole file, by field (file-level ranking). */
+  words?: FileWords;
+}
+
+/** A file's words for file-level keyword search: its path, the names it defines, its comments, the rest. */
+export interface FileWords {
+  path: string;
+  defs: string;
+  doc: string;
+  code: string;
 }
 
 export interface ChunkRecord {
@@ -28,6 +38,8 @@ export interface ChunkRecord {
   text: string;
   textHash: string;
   metadata?: Record<string, unknown>;
+  /** Keyword-search words (identifiers whole and split), computed where the chunk is built. */
+  words?: { symbols: string; title: string; path: string; body: string };
 }
 
 export interface FileState {

@@ -4,10 +4,17 @@
  */
 import type { ToolDefinition } from "./define.ts";
 import { filesTool } from "./files.ts";
+import { searchTool } from "./search.ts";
+import { semanticTool } from "./semantic.ts";
+import { getMemoryTool, rememberTool } from "./memory.ts";
+import { metadataTool } from "./metadata.ts";
+import { refreshTool, statusTool } from "./status.ts";
+import { styleTool } from "./style.ts";
+import { patternsTool } from "./patterns.ts";
 import { patternTool } from "./pattern.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [filesTool, patternTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -95,7 +95,7 @@ export const patternTool = defineTool({
     "and $$$X any number; each match comes with its lines of context and the captured metavariables. For what a pattern " +
     "cannot express, pass an ast-grep `rule` (kind, regex, inside, has, not, all, any, pattern with context and selector). " +
     "`rewrite` previews a codemod as diffs without touching files. Searches files as they are now, honouring .gitignore and " +
-    ".cortexignore. Use cortex_exact for plain text and cortex_search for concepts.",
+    ".cortexignore. For words and concepts use cortex_search.",
   input,
   output,
   annotations: READ_ONLY,

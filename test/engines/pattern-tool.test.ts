@@ -4,7 +4,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { patternTool, renderMatches } from "../../src/tools/pattern.ts";
 import { findTool, Session } from "../../src/tools/index.ts";
-import { parseInput } from "../../src/tools/validate.ts";
+import { invokeTool } from "../../src/tools/invoke.ts";
+import type { PatternResult } from "../../src/engines/pattern/index.ts";
 import { CortexError } from "../../src/core/errors.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
@@ -34,9 +35,9 @@ afterAll(() => {
   else process.env.CORTEX_AST_GREP = savedBinary;
 });
 
-async function call(raw: Record<string, unknown>) {
-  const input = parseInput(patternTool.input, raw);
-  return patternTool.handler(input, { session, signal: new AbortController().signal, deadline: Date.now() + 60_000 });
+/** The path MCP and the CLI take: validation by the tool's schema, the handler, the output budget. */
+async function call(raw: Record<string, unknown>): Promise<PatternResult> {
+  return (await invokeTool(patternTool, raw, { session, signal: new AbortController().signal, deadline: Date.now() + 60_000 })) as PatternResult;
 }
 
 async function refusal(raw: Record<string, unknown>): Promise<CortexError> {
@@ -147,7 +148,7 @@ describe("cortex pattern (CLI)", () => {
   test("a result far over a pipe's 64 KiB comes out whole", () => {
     const big = tmpProject({ "big.go": "package big\n\nfunc f() {\n" + Array.from({ length: 150 }, (_, i) => `\tdefer step${i}() // ${"x".repeat(300)}\n`).join("") + "}\n" });
     try {
-      const r = cli(["pattern", "defer $F()", "--lang", "go", "--limit", "100", "-C", "10", "--json", "--root", big.root]);
+      const r = cli(["pattern", "defer $F()", "--lang", "go", "--limit", "100", "-C", "10", "--max-tokens", "200000", "--json", "--root", big.root]);
       expect(r.code).toBe(0);
       expect(r.out.length).toBeGreaterThan(256 * 1024);
       const result = JSON.parse(r.out);
