@@ -98,6 +98,8 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   try {
     const result = await tool.handler(input, { session, signal: controller.signal, deadline });
     bar.done();
+    const failure = tool.failure?.(result);
+    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
     if (parsed.json || !tool.render) printJson(result);
     else printText(tool.render(result));
     return 0;

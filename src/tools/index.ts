@@ -4,9 +4,11 @@
  */
 import type { ToolDefinition } from "./define.ts";
 import { filesTool } from "./files.ts";
+import { exactTool } from "./exact.ts";
+import { searchTextPatternTool } from "./search-text-pattern.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [filesTool];
+export const TOOLS: ToolDefinition<any, any>[] = [filesTool, exactTool, searchTextPatternTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -11,6 +11,7 @@ import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
+import { ExactEngine } from "../engines/exact/index.ts";
 
 export interface SessionOptions {
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
@@ -87,6 +88,10 @@ export class Session {
 
   files(): Promise<FilesEngine> {
     return this.engine("files", (s) => new FilesEngine(s));
+  }
+
+  exact(): Promise<ExactEngine> {
+    return this.engine("exact", (s) => new ExactEngine(s, this.root));
   }
 
   close(): void {
