@@ -3,16 +3,18 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index
- *   corpus: go | django | <path>               (Debian golang-1.19-src / python3-django, or any folder)
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, exact
+ *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
 import { prepareCorpus } from "./bench/corpora.ts";
 import type { BenchRow } from "./bench/run.ts";
 import { indexSuite } from "./bench/index-suite.ts";
+import { exactSuite } from "./bench/exact-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
+  exact: (c) => exactSuite(c),
 };
 
 function fmt(v: number): string {

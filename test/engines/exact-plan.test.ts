@@ -157,6 +157,36 @@ describe("trigram plan (random patterns)", () => {
   }
 });
 
+describe("literal line scan (random)", () => {
+  for (const ci of [false, true]) {
+    test(`lines and columns equal a per-line search (${ci ? "case-insensitive" : "case-sensitive"})`, () => {
+      const r = rng(ci ? 17 : 19);
+      const pieces = ["a", "b", "A", "é", "É", "ab", " ", "x"];
+      let nonEmpty = 0;
+      for (let i = 0; i < 3000; i++) {
+        let literal = "";
+        for (let k = 0, n = 1 + Math.floor(r() * 3); k < n; k++) literal += pieces[Math.floor(r() * pieces.length)];
+        const { spec, plan } = compilePattern(literal, false, !ci);
+        const matcher = new LineMatcher(spec);
+        const re = new RegExp(literal.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), "g" + (ci ? "i" : ""));
+        const text = randomText(r);
+        const expected = naiveLines(text, re);
+        const hits = matcher.scan(text, 0, 1000);
+        expect(hits.map((h) => h.line)).toEqual(expected);
+        for (const h of hits) {
+          re.lastIndex = 0;
+          expect(h.matches.map((m) => m.column)).toEqual([...h.text.matchAll(re)].map((m) => m.index! + 1).slice(0, 16));
+        }
+        if (expected.length > 0) {
+          nonEmpty++;
+          expect(holds(plan.query, trigramSet(text))).toBe(true);
+        }
+      }
+      expect(nonEmpty).toBeGreaterThan(500);
+    });
+  }
+});
+
 describe("trigram plan (known patterns)", () => {
   const plan = (source: string, ci = false) => describeQuery(planRegex(parseRegex(source, true).root, ci).query);
 

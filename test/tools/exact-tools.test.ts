@@ -139,6 +139,10 @@ describe("cortex grep (CLI)", () => {
     });
   }
 
+  test("no match prints nothing and exits 0", async () => {
+    expect(await cli(["grep", "no-such-text-anywhere"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
   test("--json prints the tool result; an invalid regex exits 1 with the engine's message on stderr", async () => {
     const ok = await cli(["grep", "Server", "--json", "-C", "0"]);
     expect(ok.code).toBe(0);

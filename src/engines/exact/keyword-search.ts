@@ -100,7 +100,7 @@ function compileTerm(t: TermNode, positive: boolean): Term {
   return {
     key: termKey(t),
     label: t.phrase ? JSON.stringify(t.text) : t.text + (t.prefix ? "*" : ""),
-    re: new RegExp(source, "giu"),
+    re: new RegExp(source, "gi"),
     boundaryStart: !t.phrase && isWord(t.text[0]),
     boundaryEnd: !t.phrase && !t.prefix && isWord(t.text[t.text.length - 1]),
     positive,
@@ -211,12 +211,17 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
     const text = view.text(rows[f]!.fileId);
     searched++;
     if (text === undefined) continue;
+    // Terms are searched only as the boolean evaluation asks for them (a AND b stops when a is absent).
     const found = new Map<string, Array<[number, number]>>();
-    for (const t of termList) found.set(t.key, occurrences(t, text, !t.positive));
-    if (!holds(ast, (k) => found.get(k)!.length > 0)) continue;
+    const occurrencesOf = (t: Term) => {
+      let o = found.get(t.key);
+      if (!o) found.set(t.key, (o = occurrences(t, text, !t.positive)));
+      return o;
+    };
+    if (!holds(ast, (k) => occurrencesOf(terms.get(k)!).length > 0)) continue;
     const occ: Array<[number, number, number]> = [];
     termList.forEach((t, i) => {
-      if (t.positive) for (const [s, l] of found.get(t.key)!) occ.push([s, l, i]);
+      if (t.positive) for (const [s, l] of occurrencesOf(t)) occ.push([s, l, i]);
     });
     if (occ.length === 0) continue;
     filesMatched++;

@@ -56,10 +56,13 @@ export class LineMatcher {
   private readonly confirm: RegExp;
   private readonly locate: Locator | undefined;
   private readonly wholeText: RegExp | undefined;
+  /** A case-sensitive literal: matches within a line are found with indexOf, no regex needed. */
+  private readonly literal: string | undefined;
 
   constructor(spec: PatternSpec) {
     this.confirm = new RegExp(spec.source, "gm" + spec.flags);
     const ci = spec.flags.includes("i");
+    if (spec.literal !== undefined && !ci && spec.literal.length > 0) this.literal = spec.literal;
     if (spec.factors && spec.factors.length > 0) {
       const factors = spec.factors;
       if (factors.length === 1 && !ci) {
@@ -131,9 +134,21 @@ export class LineMatcher {
 
   private confirmLine(text: string, lineStart: number, lineEnd: number, contextLines: number, lineNumberAt: (p: number) => number): LineHit | undefined {
     const line = stripCr(text.slice(lineStart, lineEnd));
+    const matches: MatchDetail[] = [];
+    if (this.literal !== undefined) {
+      const lit = this.literal;
+      for (let at = line.indexOf(lit); at >= 0 && matches.length < MAX_DETAILS; at = line.indexOf(lit, at + lit.length)) {
+        matches.push({ text: lit, column: at + 1 });
+      }
+    } else this.regexMatches(line, matches);
+    if (matches.length === 0) return undefined;
+    return this.finishHit(text, line, lineStart, lineEnd, contextLines, lineNumberAt, matches);
+  }
+
+  /** Every match of the pattern in one line (at most MAX_DETAILS), with capture groups. */
+  private regexMatches(line: string, matches: MatchDetail[]): void {
     const re = this.confirm;
     re.lastIndex = 0;
-    const matches: MatchDetail[] = [];
     let m: RegExpExecArray | null;
     while (matches.length < MAX_DETAILS && (m = re.exec(line)) !== null) {
       const d: MatchDetail = { text: m[0], column: m.index + 1 };
@@ -145,7 +160,9 @@ export class LineMatcher {
         re.lastIndex++;
       }
     }
-    if (matches.length === 0) return undefined;
+  }
+
+  private finishHit(text: string, line: string, lineStart: number, lineEnd: number, contextLines: number, lineNumberAt: (p: number) => number, matches: MatchDetail[]): LineHit {
     const lineNo = lineNumberAt(lineStart);
     const before: string[] = [];
     let p = lineStart;

@@ -16,6 +16,8 @@ export interface PatternSpec {
   factors: string[] | null;
   /** False when the pattern has lookarounds: those see across line ends, so each line is matched alone. */
   wholeText: boolean;
+  /** The query of a literal search (its matches are found with indexOf when case matters). */
+  literal?: string;
 }
 
 export interface CompiledPattern {
@@ -32,7 +34,7 @@ export function compilePattern(query: string, isRegex: boolean, caseSensitive: b
     // No unicode flag: case-insensitive literals fold character by character (é ~ É), and 's' does not
     // match 'ſ' as it would under /iu.
     const plan = planLiteral(query, !caseSensitive);
-    return { spec: { source: escapeRegex(query), flags: ci, factors: plan.factors, wholeText: true }, plan };
+    return { spec: { source: escapeRegex(query), flags: ci, factors: plan.factors, wholeText: true, literal: query }, plan };
   }
   let unicode = true;
   try {

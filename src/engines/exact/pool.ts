@@ -193,8 +193,9 @@ class VerifyPool {
       if (r.complete) verified += Math.min(total, (chunk + 1) * chunkSize) - chunk * chunkSize;
       hits.push(...r.files);
     }
-    const complete = contiguous >= chunkCount;
-    return { hits, partial: !complete && !capped ? true : lost && !capped, capped, verified };
+    // Reaching the cap in order means the first maxHits lines are all known: nothing is missing from them.
+    const complete = contiguous >= chunkCount && !lost;
+    return { hits, partial: !complete && !capped, capped, verified };
   }
 }
 

@@ -2,8 +2,8 @@
  * Literal and regex search over the indexed content (search_text_pattern, `cortex grep`): plan → candidate
  * files from the trigram index → filters → line verification → hits in path order, each marked stale
  * when its file changed on disk since it was indexed. Regexes are verified in the worker pool (hostile
- * patterns cannot hang the caller); literals, which run in linear time, on the calling thread unless there
- * is enough content to be worth two cores.
+ * patterns cannot hang the caller); literals, which run in linear time, on the calling thread (measured:
+ * handing many hits back from workers costs more than a second core saves).
  */
 import { join } from "node:path";
 import type { ContentFileRow } from "../../store/content-index.ts";
@@ -64,9 +64,6 @@ export interface TextSearchOutcome {
   };
 }
 
-/** Literal searches over less content than this run on the calling thread; larger ones use both cores. */
-const INLINE_BYTES = 8 << 20;
-
 interface Item {
   row: ContentFileRow;
   /** Absolute path when the content comes from disk. */
@@ -98,9 +95,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   let found: Array<{ item: number; hits: LineHit[] }>;
   let partial = false;
   let searched = 0;
-  let bytes = 0;
-  for (const it of items) bytes += it.row.sizeBytes;
-  if (req.isRegex || bytes > INLINE_BYTES) {
+  if (req.isRegex) {
     const disk: Record<number, string> = {};
     items.forEach((it, i) => {
       if (it.disk) disk[i] = it.disk;
