@@ -8,6 +8,7 @@ import { parseRegex } from "../../src/engines/exact/regex-parse.ts";
 import { describeQuery, planLiteral, planRegex, type TrigramQuery } from "../../src/engines/exact/plan.ts";
 import { compilePattern } from "../../src/engines/exact/pattern.ts";
 import { LineMatcher } from "../../src/engines/exact/line-scan.ts";
+import { ByteLiteralScanner } from "../../src/engines/exact/byte-scan.ts";
 import { TrigramExtractor } from "../../src/store/trigrams.ts";
 
 /** Mulberry32: a small seeded generator. */
@@ -185,6 +186,35 @@ describe("literal line scan (random)", () => {
       expect(nonEmpty).toBeGreaterThan(500);
     });
   }
+});
+
+describe("byte-level literal scan (random)", () => {
+  for (const ci of [false, true]) {
+    test(`gives exactly the string scanner's hits (${ci ? "case-insensitive" : "case-sensitive"})`, () => {
+      const r = rng(ci ? 23 : 29);
+      const pieces = ci ? ["a", "b", "A", "ab", " ", "x", "."] : ["a", "b", "A", "é", "É", "ab", " ", "x", "ſ", "😀"];
+      let compared = 0;
+      for (let i = 0; i < 3000; i++) {
+        let literal = "";
+        for (let k = 0, n = 1 + Math.floor(r() * 3); k < n; k++) literal += pieces[Math.floor(r() * pieces.length)];
+        const { spec } = compilePattern(literal, false, !ci);
+        const bytes = ByteLiteralScanner.for(spec);
+        expect(bytes).toBeDefined();
+        let text = randomText(r);
+        if (r() < 0.3) text += "😀 ab\r\nx";
+        const context = Math.floor(r() * 3);
+        const max = 1 + Math.floor(r() * 5);
+        const expected = new LineMatcher(spec).scan(text, context, max);
+        expect(bytes!.scan(new TextEncoder().encode(text), context, max)).toEqual(expected);
+        if (expected.length > 0) compared++;
+      }
+      expect(compared).toBeGreaterThan(500);
+    });
+  }
+  test("non-ASCII case-insensitive literals stay on the string scanner", () => {
+    expect(ByteLiteralScanner.for(compilePattern("café", false, false).spec)).toBeUndefined();
+    expect(ByteLiteralScanner.for(compilePattern("a.b", true, true).spec)).toBeUndefined();
+  });
 });
 
 describe("trigram plan (known patterns)", () => {

@@ -203,12 +203,19 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
   let filesMatched = 0;
   let searched = 0;
   let partial = false;
+  let batch: Array<string | undefined> = [];
+  let batchStart = 0;
   for (let f = 0; f < rows.length; f++) {
-    if ((f & 15) === 0 && (Date.now() >= req.deadline || req.signal?.aborted)) {
-      partial = true;
-      break;
+    if (f === batchStart + batch.length) {
+      if (Date.now() >= req.deadline || req.signal?.aborted) {
+        partial = true;
+        break;
+      }
+      // stored texts are read 64 files per statement
+      batchStart = f;
+      batch = view.texts(rows.slice(f, f + 64).map((r) => r.fileId), "string");
     }
-    const text = view.text(rows[f]!.fileId);
+    const text = batch[f - batchStart];
     searched++;
     if (text === undefined) continue;
     // Terms are searched only as the boolean evaluation asks for them (a AND b stops when a is absent).

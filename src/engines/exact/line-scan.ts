@@ -39,7 +39,7 @@ export interface LineHit {
 
 export const MAX_LINE_CHARS = 1000;
 /** Match details kept per line (a pattern like `x*` matches at every position). */
-const MAX_DETAILS = 16;
+export const MAX_DETAILS = 16;
 
 function stripCr(line: string): string {
   return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;

@@ -89,6 +89,12 @@ class VerifyPool {
     return pw;
   }
 
+  /** Starts a worker ahead of a search, so its start-up overlaps the planning on this thread. */
+  warm(): void {
+    for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i]!.dead) this.workers.splice(i, 1);
+    if (this.workers.length === 0) this.workers.push(this.spawn());
+  }
+
   private take(n: number): PoolWorker[] {
     for (let i = this.workers.length - 1; i >= 0; i--) if (this.workers[i]!.dead) this.workers.splice(i, 1);
     const out: PoolWorker[] = [];

@@ -10,6 +10,7 @@ import type { ContentFileRow } from "../../store/content-index.ts";
 import { compilePattern } from "./pattern.ts";
 import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
 import { verifyPool } from "./pool.ts";
+import { ByteLiteralScanner } from "./byte-scan.ts";
 import { readDiskText } from "./disk-text.ts";
 import { hasExtension, type PathFilter } from "./path-filter.ts";
 import { describeQuery } from "./plan.ts";
@@ -73,6 +74,7 @@ interface Item {
 export async function searchText(view: ExactIndexView, req: TextSearchRequest): Promise<TextSearchOutcome> {
   const started = performance.now();
   const { spec, plan } = compilePattern(req.query, req.isRegex, req.caseSensitive);
+  if (req.isRegex) verifyPool().warm();
   const keep = (r: ContentFileRow) => req.paths.matches(r.path) && hasExtension(r.path, req.extensions);
   const candidates = view.candidates(plan.query);
 
@@ -157,28 +159,42 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   };
 }
 
-/** Literal searches: linear-time matching on this thread, polling the deadline between files. */
+/** Literal searches: linear-time matching on this thread, polling the deadline between batches of files. */
 function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<typeof compilePattern>["spec"], req: TextSearchRequest) {
   const matcher = new LineMatcher(spec);
+  const bytes = ByteLiteralScanner.for(spec);
   const found: Array<{ item: number; hits: LineHit[] }> = [];
   let total = 0;
   let partial = false;
   let searched = 0;
-  const expired = () => Date.now() >= req.deadline || req.signal?.aborted === true;
-  for (let i = 0; i < items.length; i++) {
-    if (expired()) {
+  // Files are read in batches that grow: a selective search reads little, a broad one pays few calls.
+  let batch = 8;
+  for (let from = 0; from < items.length && total <= req.maxMatches; from += batch, batch = Math.min(batch * 2, 128)) {
+    if (Date.now() >= req.deadline || req.signal?.aborted === true) {
       partial = true;
       break;
     }
-    const it = items[i]!;
-    const text = it.disk ? readDiskText(it.disk) : view.text(it.row.fileId);
-    searched++;
-    if (text === undefined) continue;
-    const hits = matcher.scan(text, req.contextLines, req.maxMatches + 1 - total);
-    if (hits.length === 0) continue;
-    found.push({ item: i, hits });
-    total += hits.length;
-    if (total > req.maxMatches) break;
+    const slice = items.slice(from, from + batch);
+    const stored = slice.map((it) => (it.disk ? -1 : it.row.fileId));
+    const contents: Array<string | Uint8Array | undefined> = bytes ? view.texts(stored, "bytes") : view.texts(stored, "string");
+    for (let k = 0; k < slice.length && total <= req.maxMatches; k++) {
+      const it = slice[k]!;
+      const left = req.maxMatches + 1 - total;
+      searched++;
+      let hits: LineHit[];
+      if (it.disk) {
+        const text = readDiskText(it.disk);
+        if (text === undefined) continue;
+        hits = matcher.scan(text, req.contextLines, left);
+      } else {
+        const c = contents[k];
+        if (c === undefined) continue;
+        hits = typeof c === "string" ? matcher.scan(c, req.contextLines, left) : bytes!.scan(c, req.contextLines, left);
+      }
+      if (hits.length === 0) continue;
+      found.push({ item: from + k, hits });
+      total += hits.length;
+    }
   }
   return { found, partial, searched };
 }

@@ -35,14 +35,16 @@ function run(job: VerifyJob): void {
     const chunk = Atomics.add(control, 1, 1);
     if (chunk >= chunks) break;
     const result: ChunkResult = { type: "chunk", jobId: job.jobId, chunk, files: [], complete: true };
+    const start = chunk * job.chunkSize;
     const end = Math.min(job.ids.length, (chunk + 1) * job.chunkSize);
-    for (let i = chunk * job.chunkSize; i < end; i++) {
+    const stored = index.texts(job.ids.subarray(start, end), "string");
+    for (let i = start; i < end; i++) {
       if (stopped()) {
         result.complete = false;
         break;
       }
       const abs = job.disk[i];
-      const text = abs !== undefined ? readDiskText(abs) : index.text(job.ids[i]!);
+      const text = abs !== undefined ? readDiskText(abs) : stored[i - start];
       if (text === undefined) continue;
       const hits = matcher.scan(text, job.contextLines, job.maxPerFile, stopped);
       if (stopped()) {

@@ -76,6 +76,13 @@ export class ExactIndexView {
     return this.index.text(fileId);
   }
 
+  /** Stored texts of several files (strings or UTF-8 bytes), in the order of `ids`. */
+  texts(ids: number[], as: "string"): Array<string | undefined>;
+  texts(ids: number[], as: "bytes"): Array<Uint8Array | undefined>;
+  texts(ids: number[], as: "string" | "bytes"): Array<string | Uint8Array | undefined> {
+    return as === "bytes" ? this.index.texts(ids, "bytes") : this.index.texts(ids, "string");
+  }
+
   /** Whether a file on disk still is what was indexed (same size and modification time, as the indexer decides). */
   diskState(row: ContentFileRow): DiskState {
     try {
