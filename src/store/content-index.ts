@@ -147,6 +147,7 @@ CREATE TABLE IF NOT EXISTS trigram_coverage (
     segment INTEGER NOT NULL
 );`;
 
+/** Kept while an update runs, dropped after it so a long-lived process does not hold its 16 MiB table. */
 let extractor: TrigramExtractor | undefined;
 
 /**
@@ -155,6 +156,14 @@ let extractor: TrigramExtractor | undefined;
  * small segment, and too many small segments are merged into one.
  */
 export function updateTrigramIndex(db: Database): TrigramUpdate {
+  try {
+    return update(db);
+  } finally {
+    extractor = undefined;
+  }
+}
+
+function update(db: Database): TrigramUpdate {
   const started = performance.now();
   return db.transaction((): TrigramUpdate => {
     // Tables are part of schema V1; an index written before they existed gets them here.
@@ -204,9 +213,9 @@ export function updateTrigramIndex(db: Database): TrigramUpdate {
 }
 
 /**
- * Writes the postings of the given files (ascending ids) as one segment and records their coverage.
- * Counting sort: per-file distinct trigrams are gathered, counted per trigram, then scattered into one
- * id array where each trigram's files are contiguous and ascending. Returns the number of postings.
+ * Writes the postings of the given files (ascending ids) as one segment and records their coverage:
+ * per-file distinct trigrams are gathered, grouped by trigram (each trigram's files contiguous and
+ * ascending), delta-encoded and written one row per trigram. Returns the number of postings.
  */
 function buildSegment(db: Database, ids: number[], segment: number, all: boolean): number {
   extractor ??= new TrigramExtractor();

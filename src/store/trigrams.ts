@@ -19,11 +19,11 @@ for (let i = 0; i < 256; i++) FOLD[i] = i >= 65 && i <= 90 ? i + 32 : i;
 const TRIGRAM_SPACE = 1 << 24;
 
 /**
- * Extracts the distinct trigrams of UTF-8 texts. One extractor per thread: it owns a 64 MiB table of
- * generation stamps (one per possible trigram), which makes de-duplication a single array probe.
+ * Extracts the distinct trigrams of UTF-8 texts. It owns a 16 MiB table of generation stamps (one byte
+ * per possible trigram, cleared every 255 texts), which makes de-duplication a single array probe.
  */
 export class TrigramExtractor {
-  private readonly stamp = new Uint32Array(TRIGRAM_SPACE);
+  private readonly stamp = new Uint8Array(TRIGRAM_SPACE);
   private gen = 0;
   private out = new Uint32Array(1 << 16);
 
@@ -31,7 +31,7 @@ export class TrigramExtractor {
   extract(bytes: Uint8Array): Uint32Array {
     const n = bytes.length;
     if (n < 3) return this.out.subarray(0, 0);
-    if (++this.gen === 0xffffffff) {
+    if (++this.gen === 256) {
       this.stamp.fill(0);
       this.gen = 1;
     }

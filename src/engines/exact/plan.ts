@@ -292,11 +292,11 @@ function analyze(n: RegexNode, ci: boolean): Info {
       if (max === 0) return emptyInfo();
       const x = analyze(n.item, ci);
       if (min === 0) return max === 1 ? alternate(x, emptyInfo()) : anyInfo(true);
-      // min copies are certain (three are enough for trigrams), anything beyond is optional
+      if (min === 1 && max === Infinity) return plus(x);
+      // the first copies are certain (three are enough for trigrams); whatever follows is unknown text
       let info = x;
       for (let k = 1; k < Math.min(min, 3); k++) info = concat(info, x);
-      if (min > 3 || max > min) info = min > 3 || max === Infinity ? concat(plus(info), anyInfo(true)) : concat(info, anyInfo(true));
-      return info;
+      return min > 3 || max > min ? concat(info, anyInfo(true)) : info;
     }
   }
 }
