@@ -10,8 +10,9 @@
  *  - all: the engine returning every matching line (no limit), the like-for-like throughput figure.
  * Process runs are interleaved (cortex, rg, cortex, rg, …) so background load affects both alike; each
  * figure is the median of the runs. Ratios are ripgrep's time over cortex's (above 1: cortex is faster).
+ * BENCH_ROUNDS sets the runs per figure (default 15); BENCH_KEEP=1 keeps the index built for the run.
  */
-import { mkdtempSync, readdirSync, statSync, existsSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, existsSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
@@ -135,6 +136,7 @@ async function storageComparison(indexDb: string): Promise<BenchRow[]> {
   const ownLookup = timeIt(() => new CandidateFinder(ownIndex).evaluate(q)!.length);
   own.close();
   fts.close();
+  rmSync(dir, { recursive: true, force: true });
   const note = `${(contentPages / (1 << 20)).toFixed(0)} MiB of stored content, one thread`;
   return [
     { metric: "design: FTS5 trigram (detail=none) build", value: ftsMs / 1000, unit: "s", note },
@@ -220,5 +222,6 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
     rows.push({ metric: `cortex_exact ${JSON.stringify(q)}: engine`, value: median(times), unit: "ms", note: `${hits} matching lines, best 15 returned` });
   }
   session.close();
+  if (!process.env.BENCH_KEEP) rmSync(home, { recursive: true, force: true });
   return rows;
 }
