@@ -3,17 +3,21 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, exact
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, exact
  *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
 import { prepareCorpus } from "./bench/corpora.ts";
 import type { BenchRow } from "./bench/run.ts";
 import { indexSuite } from "./bench/index-suite.ts";
+import { parseSuite } from "./bench/parse-suite.ts";
+import { embedSuite } from "./bench/embed-suite.ts";
 import { exactSuite } from "./bench/exact-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
+  parse: (c) => parseSuite(c),
+  embed: (c, args) => embedSuite(c, args),
   exact: (c) => exactSuite(c),
 };
 

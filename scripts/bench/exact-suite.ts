@@ -4,15 +4,15 @@
  * with none), plus the trigram index's build time and size.
  *
  * Three cortex figures per query, each beside ripgrep's time for the same query:
- *  - cli: `cortex grep` as a user runs it (the compiled executable, a new process each time, default
- *    limit of 500 lines), against `rg` printing every matching line;
+ *  - cli: `cortex grep` as a user runs it (the executable scripts/build.ts makes, a new process each
+ *    time, default limit of 500 lines), against `rg` printing every matching line;
  *  - engine: the same search inside a warm process (what an MCP client waits for), default limit;
  *  - all: the engine returning every matching line (no limit), the like-for-like throughput figure.
  * Process runs are interleaved (cortex, rg, cortex, rg, …) so background load affects both alike; each
  * figure is the median of the runs. Ratios are ripgrep's time over cortex's (above 1: cortex is faster).
  * BENCH_ROUNDS sets the runs per figure (default 15); BENCH_KEEP=1 keeps the index built for the run.
  */
-import { mkdtempSync, readdirSync, statSync, existsSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, statSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
@@ -69,17 +69,11 @@ async function interleaved(cmds: string[][], env: Record<string, string>, cwd: s
   return times.map(median);
 }
 
-/** The executable as shipped: compiled with its workers, bytecode, minified. */
-async function compiledCortex(): Promise<string> {
+/** The executable as shipped (scripts/build.ts, this platform), unless CORTEX_BIN names one. */
+async function shippedCortex(): Promise<string> {
   if (process.env.CORTEX_BIN) return process.env.CORTEX_BIN;
-  const out = join(REPO, ".bench", "cortex");
-  const p = Bun.spawn(
-    [process.execPath, "build", "--compile", "--bytecode", "--minify", "src/cli/main.ts", "src/engines/exact/verify-worker.ts", "src/indexer/parse-worker.ts", "--outfile", out],
-    { cwd: REPO, stdout: "ignore", stderr: "pipe" },
-  );
-  const err = await new Response(p.stderr).text();
-  if ((await p.exited) !== 0 || !existsSync(out)) throw new Error(`bun build --compile failed: ${err}`);
-  return out;
+  const { build } = await import("../build.ts");
+  return build(`${process.platform}-${process.arch}`, join(REPO, ".bench", "build"));
 }
 
 /**
@@ -152,7 +146,7 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-exact-"));
   const env = { CORTEX_HOME: home };
-  const bin = await compiledCortex();
+  const bin = await shippedCortex();
 
   // Index (the dev CLI, like the index suite), with the trigram hook's own time from its trace line.
   const indexed = await runCortex(["index", corpus.root, "--json"], { ...env, CORTEX_TRACE: "1" });

@@ -4,15 +4,19 @@
  * tool registry); a few commands exist only here: index, status, mcp, help.
  */
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
+import { exposedInput, invokeTool } from "../tools/invoke.ts";
 import { parseToolArgs } from "./args.ts";
 import { printJson, printText, reportError } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
-import { parseInput } from "../tools/validate.ts";
+import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
 import { planIndex } from "../indexer/plan.ts";
-import { indexStatus } from "../indexer/status.ts";
-import { renderIndexPlan, renderIndexReport, renderStatus, helpText, toolHelp } from "./render.ts";
+import { renderIndexPlan, renderIndexReport, helpText, toolHelp } from "./render.ts";
 import { VERSION } from "../core/version.ts";
+import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
+import { FilesEngine } from "../engines/files/index.ts";
+import { join, resolve } from "node:path";
+import { runMcp, type McpRunOptions } from "../mcp/run.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
@@ -50,7 +54,7 @@ function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; v
 }
 
 async function runIndexCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--json", "--help"]);
+  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
   if (flags.has("--help")) return printText(helpText("index")), 0;
   if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
   const root = positionals[0] ?? process.cwd();
@@ -65,6 +69,15 @@ async function runIndexCommand(argv: string[]): Promise<number> {
   try {
     const report = await session.index({ full: flags.has("--full") });
     bar.done();
+    if (flags.has("--embed")) {
+      const tty = !json && process.stderr.isTTY;
+      const embeddings = await session.embedAll((s) => {
+        if (tty) process.stderr.write(`\r\x1b[2Kcortex: embeddings ${s}`);
+      });
+      if (tty) process.stderr.write("\r\x1b[2K");
+      json ? printJson({ ...report, embeddings }) : printText(`${renderIndexReport(report)}\n  embeddings: ${embeddings}`);
+      return embeddings.startsWith("unavailable") ? 1 : 0;
+    }
     json ? printJson(report) : printText(renderIndexReport(report));
     return 0;
   } finally {
@@ -73,30 +86,115 @@ async function runIndexCommand(argv: string[]): Promise<number> {
   }
 }
 
-async function runStatusCommand(argv: string[]): Promise<number> {
-  const { flags, values } = simpleFlags(argv, ["--json", "--root", "--help"]);
-  if (flags.has("--help")) return printText(helpText("status")), 0;
-  const session = new Session(values.get("--root") ?? process.cwd());
-  try {
-    const status = indexStatus(session.root, session.location, session.store(), session.config, false);
-    flags.has("--json") ? printJson(status) : printText(renderStatus(status));
-    return 0;
-  } finally {
-    session.close();
+async function runStatsCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "export") {
+    let output: string | undefined;
+    let root: string | undefined;
+    let json = false;
+    for (let i = 0; i < rest.length; i++) {
+      const a = rest[i]!;
+      if (a === "--output" || a === "-o") output = rest[++i];
+      else if (a === "--root") root = rest[++i];
+      else if (a === "--json") json = true;
+      else if (a === "--help") return printText(helpText("stats")), 0;
+      else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
+    }
+    const session = new Session(root ?? process.cwd(), { autoIndex: true });
+    try {
+      const store = await session.requireStore();
+      const target = output ? resolve(output) : join(session.root, ".cortex", "stats.ndjson");
+      const count = exportStats(store, target);
+      json ? printJson({ path: target, files: count }) : printText(`wrote ${count} files' statistics to ${target}`);
+      return 0;
+    } finally {
+      session.close();
+    }
   }
+  if (sub === "import") {
+    const json = rest.includes("--json");
+    const files = rest.filter((a) => a !== "--json");
+    if (files.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex stats import <file.ndjson> [--json]");
+    const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
+    try {
+      const engine = new FilesEngine(stats);
+      const summary = engine.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "type_count", alias: "types" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "import_count", alias: "imports" }] });
+      const [filesN, types, functions, imports] = summary.rows[0] as number[];
+      const result = { path: resolve(files[0]!), valid: true, files: filesN, types: types ?? 0, functions: functions ?? 0, imports: imports ?? 0 };
+      json ? printJson(result) : printText(`${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`);
+      return 0;
+    } finally {
+      stats.close();
+    }
+  }
+  if (sub === undefined || sub === "--help") return printText(helpText("stats")), 0;
+  throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
+}
+
+async function runMcpCommand(argv: string[]): Promise<number> {
+  const opts: McpRunOptions = { root: process.cwd() };
+  const origins: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new CortexError("INVALID_INPUT", `${a} needs a value`);
+      return v;
+    };
+    if (a === "--root") opts.root = value();
+    else if (a === "--tools") opts.tools = value();
+    else if (a === "--http") opts.http = value();
+    else if (a === "--allow-origin") origins.push(value());
+    else if (a === "--no-watch") opts.watch = false;
+    else if (a === "--help" || a === "-h") return printText(helpText("mcp")), 0;
+    else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
+  }
+  if (origins.length) opts.allowedOrigins = origins;
+  await runMcp(opts);
+  // the server runs until the client disconnects or a signal arrives
+  return new Promise<number>(() => {});
+}
+
+async function runMemoryRemove(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  let root = process.cwd();
+  const ids: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--json") continue;
+    if (a === "--root") root = argv[++i] ?? root;
+    else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a}`);
+    else ids.push(a);
+  }
+  if (ids.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex memory remove <id> [--root <path>] [--json]");
+  const session = new Session(root);
+  const removed = await session.memory().forget(ids[0]!);
+  json ? printJson({ removed }) : printText(`removed [${removed.id}] ${removed.type}/${removed.category}: ${removed.memory}`);
+  return 0;
 }
 
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
-  const parsed = parseToolArgs(rest, tool.input.shape as Record<string, any>, tool.cli);
+  const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) return printText(toolHelp(tool)), 0;
-  const input = parseInput(tool.input, parsed.input);
+  // validate before touching the project, so a typo never starts an index build
+  parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json);
-  const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, onIndexProgress: (p) => bar.update(p) });
+  const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
+  // a first index run can take minutes: the command's deadline starts once the index is there
+  if (tool.needsIndex) {
+    try {
+      await session.requireStore();
+    } catch (e) {
+      bar.done();
+      session.close();
+      throw e;
+    }
+  }
   const controller = new AbortController();
   const deadline = Date.now() + DEFAULT_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
   try {
-    const result = await tool.handler(input, { session, signal: controller.signal, deadline });
+    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline });
     bar.done();
     const failure = tool.failure?.(result);
     if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
@@ -121,7 +219,9 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (cmd === "index") return runIndexCommand(argv.slice(1));
-  if (cmd === "status") return runStatusCommand(argv.slice(1));
+  if (cmd === "stats") return runStatsCommand(argv.slice(1));
+  if (cmd === "mcp") return runMcpCommand(argv.slice(1));
+  if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);

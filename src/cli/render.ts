@@ -1,9 +1,9 @@
 /** Human-readable output of the CLI-only commands and the generated help. */
 import type { IndexPlan } from "../indexer/plan.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
-import type { IndexStatus } from "../indexer/status.ts";
 import { TOOLS, type ToolDefinition } from "../tools/index.ts";
 import { fieldKind } from "./args.ts";
+import { exposedInput } from "../tools/invoke.ts";
 
 const kb = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
 
@@ -32,19 +32,8 @@ export function renderIndexReport(r: IndexReport): string {
   return lines.join("\n");
 }
 
-export function renderStatus(s: IndexStatus): string {
-  if (s.state !== "ready") return `${s.root}: ${s.state === "missing" ? "no index yet (run 'cortex index')" : "indexing…"}`;
-  const lines = [`${s.root}: index ready`];
-  lines.push(`  files: ${s.files}  (${Object.entries(s.languages ?? {}).slice(0, 8).map(([l, n]) => `${l} ${n}`).join(", ")})`);
-  if (s.last_run) lines.push(`  last run: ${s.last_run}${s.branch ? ` on ${s.branch}` : ""}${s.commit ? ` @ ${s.commit.slice(0, 10)}` : ""}`);
-  if (s.database) lines.push(`  database: ${s.database} (${kb(s.database_bytes ?? 0)})`);
-  const c = s.changed_since_index;
-  if (c) lines.push(`  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`);
-  return lines.join("\n");
-}
-
 export function toolHelp(t: ToolDefinition): string {
-  const shape = t.input.shape as Record<string, any>;
+  const shape = exposedInput(t).shape as Record<string, any>;
   const pos = t.cli.positionals ?? [];
   const lines = [`cortex ${t.cli.command.join(" ")}${pos.map((p) => ` <${p}>`).join("")} [options]`, "", `  ${t.cli.summary}`, "", `  MCP tool: ${t.name}`, "", "Options:"];
   for (const [field, schema] of Object.entries(shape)) {
@@ -64,8 +53,11 @@ export function toolHelp(t: ToolDefinition): string {
 }
 
 const CLI_ONLY: Record<string, string> = {
-  index: "cortex index [path] [--dry-run] [--full] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.",
-  status: "cortex status [--root <path>] [--json]\n\n  Show the state of the index and how much changed on disk since it was built.",
+  index: "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.",
+  mcp:
+    "cortex mcp [--root <path>] [--tools <names|profile>] [--http HOST:PORT] [--allow-origin <origin>] [--no-watch]\n\n  Serve the tools over MCP: stdio by default, Streamable HTTP at http://HOST:PORT/mcp with --http (loopback\n  only unless you bind elsewhere; Host and Origin are checked against DNS rebinding).\n  --tools: comma-separated tool names and/or profiles: default, cortex, kit, codebase-context, all.\n  The index is built or refreshed in the background and kept current as files change.",
+  stats:
+    "cortex stats export [--output <path>] [--root <path>] [--json]\n  Write the statistics (one JSON object per file with its types, functions and imports) to\n  .cortex/stats.ndjson (or --output), atomically.\n\ncortex stats import <file.ndjson> [--json]\n  Validate an export and summarise it; query one with: cortex files --stats-file <file> '<json>'.",
 };
 
 export function helpText(topic?: string): string {
@@ -74,7 +66,9 @@ export function helpText(topic?: string): string {
   if (tool) return toolHelp(tool);
   const lines = ["cortex: code context for coding agents and people", "", "Usage: cortex <command> [options]", "", "Commands:"];
   lines.push("  index [path]".padEnd(28) + "index a project (--dry-run shows the plan)");
-  lines.push("  status".padEnd(28) + "state of the index");
+  lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
+  lines.push("  mcp".padEnd(28) + "serve the tools over MCP (stdio, or --http HOST:PORT)");
+  lines.push("  memory remove <id>".padEnd(28) + "forget a team memory");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
   lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
   return lines.join("\n");

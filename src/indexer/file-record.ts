@@ -11,6 +11,7 @@ import { sha256 } from "../core/hash.ts";
 import { looksBinary } from "./walk.ts";
 import { modulePathOf } from "./project-info.ts";
 import { moduleFor } from "../lang/registry.ts";
+import { buildChunks } from "./chunker.ts";
 
 export interface FileJob {
   path: string;
@@ -53,5 +54,6 @@ export async function processFile(job: FileJob, parser: FactsParser, project: Pr
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;
+  file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
   return { kind: "indexed", file };
 }

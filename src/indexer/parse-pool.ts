@@ -7,6 +7,7 @@ import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { processFile, type FileJob, type FileOutcome } from "./file-record.ts";
 import { availableParallelism } from "node:os";
+import { workerEntry } from "../core/worker-entry.ts";
 
 const INLINE_LIMIT = 64;
 let inlineParser: Promise<FactsParser> | undefined;
@@ -32,8 +33,9 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
   let failure: Error | undefined;
   let next = 0;
   let finished = 0;
-  // Keep a few jobs queued per worker so none idles while the main thread writes.
-  const PER_WORKER_INFLIGHT = 4;
+  // Keep enough jobs queued per worker that none idles while the main thread is inside a write
+  // transaction (it only hands out new jobs between transactions).
+  const PER_WORKER_INFLIGHT = 48;
 
   const notify = () => {
     const w = wake;
@@ -48,7 +50,7 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
   };
 
   for (let i = 0; i < count; i++) {
-    const w = new Worker(new URL("./parse-worker.ts", import.meta.url).href);
+    const w = new Worker(workerEntry("indexer/parse-worker"));
     w.onmessage = (ev: MessageEvent) => {
       const msg = ev.data;
       if (msg.type === "ready") {

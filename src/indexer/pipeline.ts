@@ -247,7 +247,7 @@ function projectInfoFor(store: IndexStore, root: string, files: WalkedFile[], jo
 
 function isManifest(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base === "go.mod" || base === "package.json" || base === "Cargo.toml";
+  return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "composer.json";
 }
 
 export { modulePathOf };

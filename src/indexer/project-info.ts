@@ -5,16 +5,18 @@
  * a file that can change it changed.
  */
 import { readFileSync, openSync, readSync, closeSync } from "node:fs";
-import { join } from "node:path";
-import type { ProjectInfo } from "../lang/project.ts";
+import { basename, join, posix } from "node:path";
+import type { PhpNamespace, ProjectInfo } from "../lang/project.ts";
 import { emptyProjectInfo } from "../lang/project.ts";
+import { npmWorkspaceOf } from "../lang/ecmascript-imports.ts";
 
 const JVM_EXT = /\.(java|kt|kts|cs)$/;
 
 /** True when a change to this path can change ProjectInfo. */
 export function affectsProjectInfo(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "__init__.py" || path.endsWith(".py") || JVM_EXT.test(path);
+  return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "__init__.py" || path.endsWith(".py") || JVM_EXT.test(path) ||
+    base === "composer.json" || path.endsWith(".rb");
 }
 
 function readHead(abs: string, bytes: number): string {
@@ -39,6 +41,9 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   const initDirs = new Set<string>();
   const pyRootModules = new Set<string>();
   const jvm = new Set<string>();
+  const rubyLoadPaths = new Set<string>();
+  const rubyTop = new Set<string>();
+  const phpNamespaces: PhpNamespace[] = [];
   for (const p of paths) {
     const base = p.slice(p.lastIndexOf("/") + 1);
     try {
@@ -46,17 +51,32 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(readFileSync(join(root, p), "utf8"));
         if (m) info.goModules.push({ dir: dirOf(p), module: m[2]! });
       } else if (base === "package.json") {
-        const name = JSON.parse(readFileSync(join(root, p), "utf8"))?.name;
+        const manifest = JSON.parse(readFileSync(join(root, p), "utf8"));
+        const name = manifest?.name;
         if (typeof name === "string" && name.length > 0) info.npmPackages.push(name);
+        const workspace = npmWorkspaceOf(manifest, dirOf(p));
+        if (workspace) (info.npmWorkspaces ??= []).push(workspace);
       } else if (base === "Cargo.toml") {
         const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(readFileSync(join(root, p), "utf8"));
         if (m) info.rustCrates.push(m[1]!.replace(/-/g, "_"));
+      } else if (base === "composer.json" && !/(^|\/)vendor\//.test(p)) {
+        // vendored packages' composer.json files describe dependencies, not the project
+        phpNamespaces.push(...composerNamespaces(dirOf(p), JSON.parse(readFileSync(join(root, p), "utf8"))));
       } else if (JVM_EXT.test(p)) {
         const m = /^\s*(?:package|namespace)\s+([A-Za-z_][\w.]*)/m.exec(readHead(join(root, p), 4096));
         if (m) jvm.add(m[1]!.split(".").slice(0, 2).join("."));
       }
     } catch {
       // an unreadable or malformed manifest contributes nothing
+    }
+    if (p.endsWith(".rb")) {
+      // The first lib/ (or spec/, test/: RSpec and rake put those on the load path too) folder on the
+      // path is a load path, unless it sits inside vendored code.
+      const m = /^(?:(.*?)\/)?(lib|spec|test)\/([^/]+?)(?:\.rb)?(?:\/|$)/.exec(p);
+      if (m && !/(^|\/)vendor(\/|$)/.test(m[1] ?? "")) {
+        rubyLoadPaths.add(m[1] ? `${m[1]}/${m[2]}` : m[2]!);
+        rubyTop.add(m[3]!);
+      }
     }
     if (p.endsWith(".py")) {
       const d = dirOf(p);
@@ -80,11 +100,38 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   }
   top.delete("");
   info.pythonTopLevel = [...top].sort();
+  if (initDirs.has("")) info.pythonRootPackage = basename(root);
+  if (rubyLoadPaths.size > 0) {
+    info.rubyLoadPaths = [...rubyLoadPaths].sort();
+    info.rubyTopLevel = [...rubyTop].sort();
+  }
+  if (phpNamespaces.length > 0) info.phpNamespaces = phpNamespaces.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
   info.jvmPackagePrefixes = [...jvm].sort();
   info.goModules.sort((a, b) => b.dir.length - a.dir.length);
   info.npmPackages.sort();
+  info.npmWorkspaces?.sort((a, b) => a.name.localeCompare(b.name));
   info.rustCrates.sort();
   return info;
+}
+
+/** The namespaces a composer.json autoloads (psr-4 and psr-0, autoload and autoload-dev), folders made root-relative. */
+function composerNamespaces(dir: string, composer: unknown): PhpNamespace[] {
+  const out: PhpNamespace[] = [];
+  if (!composer || typeof composer !== "object") return out;
+  for (const section of ["autoload", "autoload-dev"]) {
+    const autoload = (composer as Record<string, unknown>)[section];
+    if (!autoload || typeof autoload !== "object") continue;
+    for (const standard of ["psr-4", "psr-0"]) {
+      const map = (autoload as Record<string, unknown>)[standard];
+      if (!map || typeof map !== "object") continue;
+      for (const [prefix, value] of Object.entries(map as Record<string, unknown>)) {
+        const folders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string");
+        const dirs = folders.map((f) => posix.normalize(posix.join(dir || ".", f)).replace(/\/+$/, "")).map((d) => (d === "." ? "" : d)).filter((d) => !d.startsWith(".."));
+        if (dirs.length > 0) out.push({ prefix: prefix.replace(/\\+$/, "").replace(/^\\+/, ""), dirs, psr0: standard === "psr-0" });
+      }
+    }
+  }
+  return out;
 }
 
 /** The package directory of a file: its folder relative to the root, "." for files at the root. */

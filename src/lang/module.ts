@@ -20,6 +20,8 @@ export interface LanguageModule {
   id: CodeLanguage;
   /** File extensions including the dot, lower case: [".go"]. */
   extensions: string[];
+  /** Whole file names (lower case) that are this language whatever their extension: ["gemfile"]. */
+  filenames?: string[];
   /** The grammar file in grammars/ (e.g. "tree-sitter-go.wasm"). */
   grammar: string;
   /**

@@ -15,6 +15,36 @@ export interface ProjectInfo {
   jvmPackagePrefixes: string[];
   /** Rust crate names declared by Cargo.toml files. */
   rustCrates: string[];
+  /** The package name of the root folder when the root itself is a Python package (holds __init__.py). */
+  pythonRootPackage?: string;
+  /** Ruby load-path folders: each `lib/` folder holding .rb files (root-relative), where `require` looks. */
+  rubyLoadPaths?: string[];
+  /** Names `require` reaches inside the project's load paths (`shop` for lib/shop.rb and lib/shop/*.rb). */
+  rubyTopLevel?: string[];
+  /** PHP namespace prefixes the project autoloads (composer.json psr-4 / psr-0, dev included) and their folders. */
+  phpNamespaces?: PhpNamespace[];
+  /** Where each package.json-declared package lives and what it exports (JS/TS workspace import resolution). */
+  npmWorkspaces?: NpmWorkspace[];
+}
+
+export interface PhpNamespace {
+  /** Namespace prefix without the trailing backslash (`App`, `Acme\Tools`); "" for a fallback folder. */
+  prefix: string;
+  /** Root-relative folders, without a trailing slash ("" for the root). */
+  dirs: string[];
+  /** PSR-0 maps the whole class name to a path; PSR-4 only what follows the prefix. */
+  psr0: boolean;
+}
+
+/** One package.json of the project: its folder and the files its name and subpaths stand for. */
+export interface NpmWorkspace {
+  name: string;
+  /** Root-relative folder of the package.json ("" for the root). */
+  dir: string;
+  /** Entry points for the bare name, relative to `dir`, most source-like first (source, exports ".", module, main, types). */
+  entries: string[];
+  /** package.json `exports` subpaths other than "." (`./utils`, `./*`) → target relative to `dir`. */
+  exports?: Record<string, string>;
 }
 
 export function emptyProjectInfo(): ProjectInfo {

@@ -5,11 +5,18 @@
 import type { LanguageModule } from "./module.ts";
 import type { CodeLanguage } from "./types.ts";
 import { go } from "./go.ts";
+import { python } from "./python.ts";
+import { ruby } from "./ruby.ts";
+import { php } from "./php.ts";
+import { typescript, tsx } from "./typescript.ts";
+import { javascript, jsx } from "./javascript.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
+const byFilename = new Map<string, LanguageModule>();
+for (const m of LANGUAGE_MODULES) for (const f of m.filenames ?? []) byFilename.set(f, m);
 
 const moduleById = new Map<string, LanguageModule>(LANGUAGE_MODULES.map((m) => [m.id, m]));
 
@@ -26,12 +33,12 @@ const TEXT_EXTENSIONS: Record<string, string> = {
   ".clj": "clojure", ".ml": "ocaml", ".zig": "zig", ".nim": "nim", ".tf": "terraform", ".hcl": "hcl",
   ".cmake": "cmake", ".gradle": "gradle", ".mod": "go-module", ".sum": "go-sum", ".lock": "lockfile",
   ".tex": "latex", ".s": "assembly", ".asm": "assembly", ".m": "objective-c", ".mm": "objective-cpp",
-  ".pyi": "python-stub", ".ipynb": "jupyter", ".rake": "ruby-rake", ".gemspec": "ruby-gemspec",
+  ".ipynb": "jupyter",
 };
 
 const TEXT_FILENAMES: Record<string, string> = {
   makefile: "makefile", gnumakefile: "makefile", dockerfile: "dockerfile", "cmakelists.txt": "cmake",
-  gemfile: "ruby-gemfile", rakefile: "ruby-rake", license: "text", readme: "text", ".gitignore": "gitignore",
+  license: "text", readme: "text", ".gitignore": "gitignore",
   ".cortexignore": "gitignore", ".editorconfig": "editorconfig", "go.mod": "go-module", "go.sum": "go-sum",
 };
 
@@ -49,6 +56,8 @@ function extensionOf(path: string): string {
 /** Picks the language of a file from its name, looking at the content only where the name is ambiguous. */
 export function languageFor(path: string, content?: string): LanguageChoice {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
+  const namedModule = byFilename.get(base);
+  if (namedModule) return { language: namedModule.id, module: namedModule };
   const named = TEXT_FILENAMES[base];
   if (named) return { language: named };
   const ext = extensionOf(path);

@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { CortexError } from "../core/errors.ts";
-import { BUILD_INDEXES, BUILD_TABLES, MIGRATIONS, SCHEMA_VERSION } from "./schema.ts";
+import { BUILD_INDEXES, BUILD_TABLES, MIGRATIONS, SCHEMA_FINGERPRINT, SCHEMA_VERSION } from "./schema.ts";
 
 export type { Database };
 
@@ -52,6 +52,7 @@ export function createBuildDatabase(path: string): Database {
   db.transaction(() => {
     db.exec(BUILD_TABLES);
     db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
+    db.query("INSERT INTO meta (key, value) VALUES ('schema_fingerprint', ?)").run(SCHEMA_FINGERPRINT);
   })();
   return db;
 }
@@ -84,6 +85,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     // Reading the header and one table is cheap and catches a file that is not a database at all;
     // deeper damage surfaces as SQLITE_CORRUPT on use, and the caller rebuilds then.
     db.query("SELECT count(*) FROM sqlite_master").get();
+    const fp = db.query("SELECT value FROM meta WHERE key = 'schema_fingerprint'").get() as { value: string } | null;
+    if (fp?.value !== SCHEMA_FINGERPRINT) {
+      throw new CortexError("INDEX_CORRUPT", "the index was built by a different version of cortex and must be rebuilt");
+    }
     if (options.readonly) {
       db.exec("PRAGMA busy_timeout = 5000");
       if (schemaVersion(db) !== SCHEMA_VERSION) {

@@ -36,7 +36,9 @@ export class IndexStore {
         VALUES (?,?,?,?,?,?)`),
       insertChunk: q(`INSERT OR REPLACE INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
         end_line, tags, text, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+      insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
       touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
+      fileState: q("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?"),
       getMeta: q("SELECT value FROM meta WHERE key = ?"),
       setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
       moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
@@ -59,6 +61,11 @@ export class IndexStore {
       .query("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state")
       .all() as FileState[];
     return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /** One file's recorded state, or undefined when it is not indexed. */
+  fileState(path: string): FileState | undefined {
+    return (this.s.fileState!.get(path) as FileState | null) ?? undefined;
   }
 
   /** Records a new mtime for a file whose content hash did not change. */
@@ -111,8 +118,9 @@ export class IndexStore {
     s.insertContent!.run(stateRow.lastInsertRowid, f.text);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
-      s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
+      const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
         JSON.stringify(c.tags), c.text, c.textHash, c.metadata ? JSON.stringify(c.metadata) : null);
+      if (c.words) s.insertChunkWords!.run(r.lastInsertRowid, c.words.symbols, c.words.title, c.words.path, c.words.body);
     }
   }
 

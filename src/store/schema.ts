@@ -170,6 +170,7 @@ CREATE TABLE import_sites (
 );
 
 -- Search chunks (symbols, definitions, data, documentation) of the hybrid search.
+-- rowid is the key of the keyword index chunks_fts (below)
 CREATE TABLE chunks (
     chunk_id TEXT PRIMARY KEY,
     file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
@@ -184,6 +185,13 @@ CREATE TABLE chunks (
     text_hash TEXT NOT NULL,
     metadata TEXT
 );
+
+-- Keyword search over chunks (BM25): identifier words whole and split, porter-stemmed. Contentless: the
+-- words are computed at index time and not stored twice; rows leave with their chunk (trigger).
+CREATE VIRTUAL TABLE chunks_fts USING fts5(symbols, title, path, body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+    DELETE FROM chunks_fts WHERE rowid = old.rowid;
+END;
 
 -- Exact search (src/store/content-index.ts): the files holding each trigram of the folded UTF-8 content.
 -- One row per trigram and segment, id = trigram * 256 + segment; postings are ascending file ids as delta
@@ -243,3 +251,9 @@ export const MIGRATIONS: string[] = [V1_TABLES + V1_INDEXES];
 export const BUILD_TABLES = V1_TABLES;
 export const BUILD_INDEXES = V1_INDEXES.replace(/CREATE INDEX /g, "CREATE INDEX IF NOT EXISTS ");
 export const SCHEMA_VERSION = MIGRATIONS.length;
+
+/**
+ * A fingerprint of the whole schema, recorded in meta at build time. An index whose fingerprint differs
+ * (built by another cortex version) is rebuilt rather than read with the wrong shape.
+ */
+export const SCHEMA_FINGERPRINT = String(Bun.hash(MIGRATIONS.join("\n")));

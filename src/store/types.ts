@@ -28,6 +28,8 @@ export interface ChunkRecord {
   text: string;
   textHash: string;
   metadata?: Record<string, unknown>;
+  /** Keyword-search words (identifiers whole and split), computed where the chunk is built. */
+  words?: { symbols: string; title: string; path: string; body: string };
 }
 
 export interface FileState {

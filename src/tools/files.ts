@@ -23,6 +23,11 @@ const input = z
     include_tests: z.boolean().default(false).describe("top_files: include test files"),
     module_path: z.string().optional().describe("module_stats: a module and the modules below it (default: all)"),
     group_by: z.enum(["language", "module_path"]).default("language").describe("test_coverage: group by language or module"),
+    stats_file: z
+      .string()
+      .min(1)
+      .optional()
+      .describe("Query a statistics export (NDJSON, e.g. .cortex/stats.ndjson written by 'cortex stats export') instead of the live index"),
   })
   .strict();
 
@@ -63,7 +68,7 @@ export const filesTool = defineTool({
     },
   },
   async handler(args, ctx): Promise<FilesResult> {
-    const engine = await ctx.session.files();
+    const engine = args.stats_file ? ctx.session.statsFileEngine(args.stats_file) : await ctx.session.files();
     switch (args.operation) {
       case "query":
         if (!args.query) throw new CortexError("INVALID_INPUT", "query: required for operation 'query'");

@@ -4,11 +4,18 @@
  */
 import type { ToolDefinition } from "./define.ts";
 import { filesTool } from "./files.ts";
+import { searchTool } from "./search.ts";
+import { semanticTool } from "./semantic.ts";
+import { getMemoryTool, rememberTool } from "./memory.ts";
+import { metadataTool } from "./metadata.ts";
+import { refreshTool, statusTool } from "./status.ts";
+import { styleTool } from "./style.ts";
+import { patternsTool } from "./patterns.ts";
 import { exactTool } from "./exact.ts";
 import { searchTextPatternTool } from "./search-text-pattern.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [filesTool, exactTool, searchTextPatternTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -6,13 +6,16 @@
  */
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
+import { budgetField, DEFAULT_MAX_TOKENS } from "./budget.ts";
 import { isCortexError } from "../core/errors.ts";
 import { PathFilter, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
 
 /** Matching lines returned at most; beyond this the result says truncated. */
 export const MAX_MATCHES = 500;
-/** Characters of matched and context lines returned at most. */
+/** Characters of matched and context lines returned at most (the max_tokens budget applies below it). */
 const MAX_CHARS = 256 * 1024;
+/** Characters per token, as the output budget counts them (src/tools/budget.ts). */
+const CHARS_PER_TOKEN = 4;
 
 const input = z
   .object({
@@ -34,6 +37,8 @@ const input = z
       .boolean()
       .default(false)
       .describe("Search files that changed since indexing as they are on disk now (slower); by default the indexed text is searched and such hits are marked stale"),
+    // declared here so the handler cuts matches itself and match_count stays the number returned
+    max_tokens: budgetField,
   })
   .strict();
 
@@ -60,7 +65,7 @@ const output = z.object({
   matches: z.array(match).describe("Matching lines, by path then line; empty on error"),
   match_count: z.number().int().describe("Number of matching lines returned"),
   error_message: z.string().optional().describe("What went wrong, when status is error"),
-  truncated: z.boolean().describe(`More lines match than were returned (at most ${MAX_MATCHES} lines, 256 KiB of text)`),
+  truncated: z.boolean().describe(`More lines match than were returned (at most ${MAX_MATCHES} lines, and what fits max_tokens)`),
   partial: z.boolean().describe("The deadline stopped the search: matches are those found so far"),
   stats: z
     .object({
@@ -115,14 +120,27 @@ export const searchTextPatternTool = defineTool({
         deadline: ctx.deadline,
         signal: ctx.signal,
       });
-      return {
+      const out: Output = {
         status: r.matches.length > 0 ? "success" : "no_matches_found",
-        matches: r.matches,
-        match_count: r.matches.length,
+        matches: [],
+        match_count: 0,
         truncated: r.truncated,
         partial: r.partial,
         stats: r.stats,
       };
+      // keep whole matches, in order, while the JSON result fits the output budget
+      const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
+      let size = JSON.stringify(out).length + 64;
+      for (const m of r.matches) {
+        size += JSON.stringify(m).length + 1;
+        if (size > budget && out.matches.length > 0) {
+          out.truncated = true;
+          break;
+        }
+        out.matches.push(m);
+      }
+      out.match_count = out.matches.length;
+      return out;
     } catch (e) {
       // The specification reports bad patterns and inaccessible paths as a result with status "error".
       if (isCortexError(e) && (e.code === "INVALID_INPUT" || e.code === "PATH_OUTSIDE_ROOT" || e.code === "NOT_FOUND")) {

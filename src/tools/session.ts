@@ -5,15 +5,31 @@
  */
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { CortexError } from "../core/errors.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
+import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
+import { SearchEngine } from "../engines/search/index.ts";
+import { MemoryEngine } from "../engines/memory/index.ts";
+import { MetadataEngine } from "../engines/metadata/index.ts";
+import { StyleEngine } from "../engines/style/index.ts";
+import { PatternsEngine } from "../engines/patterns/index.ts";
+import { MemoryStats } from "../store/stats-ndjson.ts";
+import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
+import { createEmbeddingProvider, Embedder } from "../embed/index.ts";
+import { EmbeddingCache } from "../store/embedding-cache.ts";
+import { EmbeddingVectorChannel } from "../engines/search/vector-channel.ts";
+import type { VectorChannel } from "../engines/search/index.ts";
+import { statSync } from "node:fs";
+import { join } from "node:path";
 
 export interface SessionOptions {
+  /** One command, then exit (the CLI): searches wait for cached vectors and the model instead of skipping them. */
+  oneShot?: boolean;
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
   autoIndex?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
@@ -27,6 +43,13 @@ export class Session {
   private reader: { path: string; store: IndexStore } | undefined;
   private engines = new Map<string, unknown>();
   private indexing: Promise<IndexReport> | undefined;
+  private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
+  private listeners = new Set<(report: IndexReport) => void>();
+  private memoryEngine: MemoryEngine | undefined;
+  private embedderInstance: Embedder | undefined;
+  private vectorChannel: EmbeddingVectorChannel | undefined;
+  /** Progress of the run in progress, for `indexing_required` answers. */
+  progress: { done: number; total: number } | undefined;
 
   constructor(root: string, options: SessionOptions = {}) {
     this.root = canonicalRoot(root);
@@ -41,8 +64,18 @@ export class Session {
     if (!path) return undefined;
     if (this.reader?.path === path) return this.reader.store;
     this.reader?.store.close();
+    this.reader = undefined;
     this.engines.clear();
-    this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    try {
+      this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+    } catch (e) {
+      // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
+      if (isCortexError(e) && e.code === "INDEX_CORRUPT") {
+        log.warn(e.message);
+        return undefined;
+      }
+      throw e;
+    }
     return this.reader.store;
   }
 
@@ -62,14 +95,43 @@ export class Session {
   }
 
   /** Runs the indexer (incremental unless `full`); concurrent calls share one run. */
-  index(opts: { full?: boolean } = {}): Promise<IndexReport> {
+  index(opts: { full?: boolean; onProgress?: IndexOptions["onProgress"] } = {}): Promise<IndexReport> {
     if (this.indexing) return this.indexing;
-    const o: IndexOptions = { root: this.root, config: this.config, full: opts.full === true };
-    if (this.options.onIndexProgress) o.onProgress = this.options.onIndexProgress;
-    this.indexing = runIndex(o).finally(() => {
-      this.indexing = undefined;
-    });
+    const o: IndexOptions = {
+      root: this.root,
+      config: this.config,
+      full: opts.full === true,
+      onProgress: (p) => {
+        if (p.phase === "parse") this.progress = { done: p.done, total: p.total };
+        this.options.onIndexProgress?.(p);
+        opts.onProgress?.(p);
+      },
+    };
+    this.indexing = runIndex(o)
+      .then((report) => {
+        for (const l of this.listeners) {
+          try {
+            l(report);
+          } catch {}
+        }
+        return report;
+      })
+      .finally(() => {
+        this.indexing = undefined;
+        this.progress = undefined;
+      });
     return this.indexing;
+  }
+
+  /** Calls `listener` after every completed index run (engines refresh derived state from it). */
+  onIndexed(listener: (report: IndexReport) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  /** Waits until no index run is in progress. */
+  async idle(): Promise<void> {
+    while (this.indexing) await this.indexing.catch(() => {});
   }
 
   get isIndexing(): boolean {
@@ -86,6 +148,67 @@ export class Session {
     return e;
   }
 
+  /** Team memory (.cortex/memory.json); needs no index. */
+  memory(): MemoryEngine {
+    this.memoryEngine ??= new MemoryEngine(this.root);
+    return this.memoryEngine;
+  }
+
+  patterns(): Promise<PatternsEngine> {
+    return this.engine("patterns", (s) => new PatternsEngine(s, this.root));
+  }
+
+  style(): Promise<StyleEngine> {
+    return this.engine("style", (s) => new StyleEngine(s));
+  }
+
+  metadata(): Promise<MetadataEngine> {
+    return this.engine("metadata", (s) => new MetadataEngine(s, this.root));
+  }
+
+  /**
+   * The project's Embedder, created on first use (creating it starts nothing: the model loads when there is
+   * something to embed); undefined when embeddings are turned off. One per session, so one model per process.
+   */
+  embedder(): Embedder | undefined {
+    if (this.config.embeddings.provider === "none") return undefined;
+    if (!this.embedderInstance) {
+      const home = cortexHome();
+      const provider = createEmbeddingProvider(this.config.embeddings, { home, root: this.root });
+      this.embedderInstance = new Embedder(provider, EmbeddingCache.open(provider.id, { home, recipe: provider.recipe }));
+    }
+    return this.embedderInstance;
+  }
+
+  search(): Promise<SearchEngine> {
+    return this.engine("search", (s) => {
+      this.vectorChannel?.close();
+      this.vectorChannel = undefined;
+      let vectors: VectorChannel | undefined;
+      try {
+        const embedder = this.embedder();
+        if (embedder) vectors = this.vectorChannel = new EmbeddingVectorChannel(s, embedder);
+      } catch (e) {
+        // a configuration that cannot work (named field and rule) costs semantic ranking, not search
+        const why = (e as Error).message;
+        log.warn(`embeddings: ${why}`);
+        vectors = { state: () => `unavailable: ${why}`, search: async () => [] };
+      }
+      return new SearchEngine(s, this.root, vectors, { waitForVectors: this.options.oneShot === true });
+    });
+  }
+
+  /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */
+  async embedAll(onState: (state: string) => void): Promise<string> {
+    await this.search();
+    if (!this.vectorChannel) {
+      const s = (await this.search()).embeddingsState();
+      onState(s);
+      return s;
+    }
+    return this.vectorChannel.embedAll(onState);
+  }
+
   files(): Promise<FilesEngine> {
     return this.engine("files", (s) => new FilesEngine(s));
   }
@@ -94,9 +217,34 @@ export class Session {
     return this.engine("exact", (s) => new ExactEngine(s, this.root));
   }
 
+  /** A files engine over an NDJSON statistics export inside the project (loaded once per file version). */
+  statsFileEngine(path: string): FilesEngine {
+    const rel = resolveInsideRoot(this.root, path);
+    const abs = join(this.root, rel);
+    let mtimeMs = 0;
+    try {
+      mtimeMs = statSync(abs).mtimeMs;
+    } catch {
+      throw new CortexError("NOT_FOUND", `stats_file: no such file: ${path}`);
+    }
+    const cached = this.statsFiles.get(rel);
+    if (cached && cached.mtimeMs === mtimeMs) return cached.engine;
+    cached?.stats.close();
+    const stats = MemoryStats.fromFile(abs, rel);
+    const engine = new FilesEngine(stats);
+    this.statsFiles.set(rel, { mtimeMs, stats, engine });
+    return engine;
+  }
+
   close(): void {
+    for (const s of this.statsFiles.values()) s.stats.close();
+    this.statsFiles.clear();
     this.reader?.store.close();
     this.reader = undefined;
     this.engines.clear();
+    this.vectorChannel?.close();
+    this.vectorChannel = undefined;
+    void this.embedderInstance?.close();
+    this.embedderInstance = undefined;
   }
 }

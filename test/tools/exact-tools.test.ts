@@ -9,7 +9,8 @@ import { join } from "node:path";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
-import { parseInput } from "../../src/tools/validate.ts";
+import { parseInput } from "../../src/core/zod-issues.ts";
+import { exposedOutput, invokeTool } from "../../src/tools/invoke.ts";
 import type { ToolContext } from "../../src/tools/context.ts";
 
 const CLI = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
@@ -34,10 +35,11 @@ afterAll(() => {
 
 const ctx = (deadlineMs = 20_000): ToolContext => ({ session: s, signal: new AbortController().signal, deadline: Date.now() + deadlineMs });
 
+/** Calls a tool as both surfaces do (validation, handler, output budget) and checks the declared output schema. */
 async function call(name: string, raw: Record<string, unknown>) {
   const tool = findTool(name)!;
-  const result = await tool.handler(parseInput(tool.input, raw), ctx());
-  tool.output!.parse(result); // the declared output schema holds
+  const result = await invokeTool(tool, raw, ctx());
+  exposedOutput(tool)!.parse(result);
   return result as any;
 }
 
@@ -81,6 +83,16 @@ describe("search_text_pattern", () => {
     expect((await call("search_text_pattern", { query: "x", target_paths: ["missing/dir"] })).error_message).toBe(
       "target_paths[0]: no such file or directory: missing/dir",
     );
+  });
+
+  test("matches are cut to the output budget, and match_count counts what is returned", async () => {
+    const all = await call("search_text_pattern", { query: "s", context_lines: 10 });
+    const small = await call("search_text_pattern", { query: "s", context_lines: 10, max_tokens: 300 });
+    expect(small.truncated).toBe(true);
+    expect(small.matches.length).toBeLessThan(all.matches.length);
+    expect(small.match_count).toBe(small.matches.length);
+    expect(JSON.stringify(small).length).toBeLessThanOrEqual(300 * 4);
+    expect(small.truncated_note).toBeUndefined(); // the tool fitted itself; the generic budget had nothing to cut
   });
 
   test("invalid input is an error naming the field and the rule", () => {

@@ -2,8 +2,8 @@
  * The statistics engine behind cortex_files: validated JSON queries compiled to SQL over the index's
  * five statistics tables, and the pre-defined operations built on the same compiler.
  */
-import type { IndexStore } from "../../store/index-store.ts";
 import { CortexError } from "../../core/errors.ts";
+import { formatIssues } from "../../core/zod-issues.ts";
 import { compileQuery } from "./compile.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 import { moduleStatsQuery, testCoverageQueries, topFilesQuery, type TopFilesOrder } from "./operations.ts";
@@ -18,17 +18,21 @@ export interface FilesResult {
   metadata: { took_ms: number; query: string; source: "stats" };
 }
 
+/** Anything that runs a compiled statistics query: the index, or an NDJSON export loaded in memory. */
+export interface StatsSource {
+  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] };
+}
+
 export class FilesEngine {
-  constructor(private readonly store: IndexStore) {}
+  constructor(private readonly store: StatsSource) {}
 
   /** Validates, compiles and runs one query definition. */
   query(input: QueryDefinitionInput): FilesResult {
     const started = performance.now();
     const parsed = queryDefinitionSchema.safeParse(input);
     if (!parsed.success) {
-      const issue = parsed.error.issues[0]!;
-      const path = issue.path.length > 0 ? `query.${issue.path.join(".")}` : "query";
-      throw new CortexError("INVALID_INPUT", `${path}: ${issue.message}`);
+      const issues = parsed.error.issues.map((i) => ({ ...i, path: ["query", ...i.path] }));
+      throw new CortexError("INVALID_INPUT", formatIssues(issues));
     }
     const compiled = compileQuery(parsed.data);
     const { columns, rows } = this.store.runStatsQuery(compiled.sql, compiled.params);

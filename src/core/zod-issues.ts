@@ -18,8 +18,11 @@ function describe(issue: Issue): string {
       if (i.origin === "array") return i.minimum === 1 ? "must not be empty" : `must have at least ${i.minimum} items`;
       if (i.origin === "string") return i.minimum === 1 ? "must not be empty" : `must be at least ${i.minimum} characters`;
       return `must be at least ${i.minimum}`;
-    case "invalid_type":
-      return i.input === undefined ? "is required" : `expected ${i.expected}, got ${Array.isArray(i.input) ? "array" : i.input === null ? "null" : typeof i.input}`;
+    case "invalid_type": {
+      // zod 4 keeps the input out of issues unless asked; its message names what it received
+      const received = /received (\w+)/.exec(issue.message)?.[1];
+      return received === "undefined" ? "is required" : `expected ${i.expected}${received ? `, got ${received}` : ""}`;
+    }
     case "invalid_value":
       return `must be one of ${(i.values as unknown[]).map((v) => JSON.stringify(v)).join(", ")}`;
     case "unrecognized_keys":

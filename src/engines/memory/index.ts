@@ -1,0 +1,75 @@
+/**
+ * The memory engine: remember (de-duplicated), recall with confidence decay and relevance to a query,
+ * forget, and import from conventional commits.
+ */
+import { MemoryFile, type MemoryEntry, type MemoryType } from "./store.ts";
+import { confidence, STALE_BELOW } from "./decay.ts";
+import { gitMemories, memoryKey } from "./git-extract.ts";
+import { CortexError } from "../../core/errors.ts";
+import { shortHash } from "../../core/hash.ts";
+import { wordsOf } from "../../core/words.ts";
+
+export { MEMORY_TYPES, type MemoryEntry, type MemoryType } from "./store.ts";
+
+export interface RecalledMemory extends MemoryEntry {
+  confidence: number;
+  stale: boolean;
+}
+
+export class MemoryEngine {
+  private readonly file: MemoryFile;
+  constructor(root: string) {
+    this.file = new MemoryFile(root);
+  }
+
+  async remember(m: { type: MemoryType; category: string; memory: string; reason: string }): Promise<{ entry: MemoryEntry; created: boolean }> {
+    return this.file.update<{ entry: MemoryEntry; created: boolean }>((entries) => {
+      const key = memoryKey(m);
+      const existing = entries.find((e) => memoryKey(e) === key && e.category === m.category);
+      if (existing) return { entries, result: { entry: existing, created: false } };
+      const created_at = new Date().toISOString();
+      const entry: MemoryEntry = { id: "m-" + shortHash(`${m.type}:${m.category}:${m.memory}:${created_at}`).slice(0, 10), ...m, created_at, source: "user" };
+      return { entries: [...entries, entry], result: { entry, created: true } };
+    });
+  }
+
+  async forget(id: string): Promise<MemoryEntry> {
+    return this.file.update((entries) => {
+      const found = entries.find((e) => e.id === id);
+      if (!found) throw new CortexError("NOT_FOUND", `no memory with id '${id}' (see: cortex memory list)`);
+      return { entries: entries.filter((e) => e.id !== id), result: found };
+    });
+  }
+
+  recall(o: { category?: string; type?: MemoryType; query?: string; limit: number; now?: number }): { memories: RecalledMemory[]; total: number } {
+    const now = o.now ?? Date.now();
+    const qWords = o.query ? new Set(wordsOf(o.query)) : undefined;
+    const scored = this.file
+      .read()
+      .filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type))
+      .map((e) => {
+        const c = confidence(e.type, e.created_at, now);
+        let relevance = 1;
+        if (qWords) {
+          const words = wordsOf(`${e.category} ${e.memory} ${e.reason}`);
+          const hits = words.filter((w) => qWords.has(w)).length;
+          relevance = hits === 0 ? 0 : hits / Math.sqrt(words.length);
+        }
+        return { e: { ...e, confidence: Math.round(c * 1000) / 1000, stale: c < STALE_BELOW }, score: c * relevance };
+      })
+      .filter((x) => !qWords || x.score > 0)
+      .sort((a, b) => b.score - a.score || b.e.created_at.localeCompare(a.e.created_at));
+    return { memories: scored.slice(0, o.limit).map((x) => x.e), total: scored.length };
+  }
+
+  /** Adds memories from the last 90 days of conventional commits; returns how many were new. */
+  async importFromGit(root: string, days = 90): Promise<number> {
+    const found = await gitMemories(root, days);
+    if (found.length === 0) return 0;
+    return this.file.update((entries) => {
+      const have = new Set(entries.flatMap((e) => [e.commit ?? "", memoryKey(e)]));
+      const fresh = found.filter((m) => !have.has(m.commit ?? "") && !have.has(memoryKey(m)));
+      return { entries: [...entries, ...fresh], result: fresh.length };
+    });
+  }
+}

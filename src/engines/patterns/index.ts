@@ -1,0 +1,119 @@
+/**
+ * get_team_patterns: how the team does things, measured. For every group of alternative patterns (test
+ * framework, HTTP client, error wrapping, async style, logging…) it counts the files showing each, their
+ * share, and the trend — the share among files changed in recent commits against the share overall
+ * (rising, declining, stable). A group where two patterns each pass 20% is a conflict. Golden files are
+ * the files that use the most preferred patterns.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import { callsByFile, codeFiles, importsByFile } from "../../store/project-queries.ts";
+import { PATTERN_CATEGORIES, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
+
+export { PATTERN_CATEGORIES, type PatternCategory } from "./catalog.ts";
+
+export type Trend = "rising" | "declining" | "stable";
+
+export interface PatternUsage {
+  name: string;
+  files: number;
+  /** Share of the group's files that show this pattern. */
+  share: number;
+  trend: Trend;
+  /** Share among files changed in the recent window (when history is available). */
+  recent_share?: number;
+  examples: string[];
+}
+
+export interface GroupReport {
+  id: string;
+  category: PatternCategory;
+  title: string;
+  files: number;
+  patterns: PatternUsage[];
+  preferred?: string;
+  conflict: boolean;
+}
+
+export interface TeamPatterns {
+  category: PatternCategory | "all";
+  groups: GroupReport[];
+  conflicts: Array<{ group: string; category: PatternCategory; patterns: Array<{ name: string; share: number }> }>;
+  golden_files: Array<{ file: string; score: number; patterns: string[] }>;
+  analyzed_files: number;
+  history: { recent_files: number; window_days: number } | { unavailable: string };
+}
+
+const CONFLICT_SHARE = 0.2;
+
+async function recentlyChanged(root: string, days: number): Promise<Set<string> | string> {
+  try {
+    const proc = Bun.spawn(["git", "-C", root, "log", `--since=${days}.days`, "--relative", "--name-only", "--pretty=format:"], { stdout: "pipe", stderr: "pipe" });
+    const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+    if (code !== 0) return err.includes("not a git repository") ? "not a git repository" : `git log failed: ${err.trim().split("\n")[0]}`;
+    return new Set(out.split("\n").map((l) => l.trim()).filter(Boolean));
+  } catch {
+    return "git is not installed";
+  }
+}
+
+export class PatternsEngine {
+  constructor(private readonly store: IndexStore, private readonly root: string) {}
+
+  async analyze(o: { category?: PatternCategory; windowDays?: number } = {}): Promise<TeamPatterns> {
+    const windowDays = o.windowDays ?? 90;
+    const imports = importsByFile(this.store);
+    const calls = callsByFile(this.store);
+    const files: FileFacts[] = codeFiles(this.store).map((f) => {
+      let text: string | undefined;
+      return { ...f, imports: imports.get(f.path) ?? [], calls: calls.get(f.path) ?? new Set(), text: () => (text ??= this.store.contentOf(f.path) ?? "") };
+    });
+    const recent = await recentlyChanged(this.root, windowDays);
+    const groups: GroupReport[] = [];
+    const preferredHits = new Map<string, string[]>();
+    for (const g of PATTERN_GROUPS) {
+      if (o.category && g.category !== o.category) continue;
+      const langFiles = files.filter((f) => g.languages.includes(f.language));
+      const users = g.patterns.map((p) => langFiles.filter((f) => shows(p, f)));
+      const involved = new Set(users.flatMap((u) => u.map((f) => f.path)));
+      if (involved.size === 0) continue;
+      const recentInvolved = typeof recent === "string" ? 0 : [...involved].filter((p) => recent.has(p)).length;
+      const patterns: PatternUsage[] = g.patterns
+        .map((p, i) => {
+          const u = users[i]!;
+          const share = u.length / involved.size;
+          const usage: PatternUsage = { name: p.name, files: u.length, share: Math.round(share * 1000) / 1000, trend: "stable", examples: u.slice(0, 3).map((f) => f.path) };
+          if (typeof recent !== "string" && recentInvolved >= 3) {
+            const rs = u.filter((f) => recent.has(f.path)).length / recentInvolved;
+            usage.recent_share = Math.round(rs * 1000) / 1000;
+            usage.trend = rs > share * 1.2 + 0.02 ? "rising" : rs < share * 0.8 - 0.02 ? "declining" : "stable";
+          }
+          return usage;
+        })
+        .filter((p) => p.files > 0)
+        .sort((a, b) => b.files - a.files);
+      const top = patterns.filter((p) => p.share >= CONFLICT_SHARE);
+      const conflict = top.length >= 2;
+      const preferred = patterns.find((p) => p.trend !== "declining")?.name ?? patterns[0]?.name;
+      const report: GroupReport = { id: g.id, category: g.category, title: g.title, files: involved.size, patterns, conflict, ...(preferred ? { preferred } : {}) };
+      groups.push(report);
+      if (preferred) {
+        const def = g.patterns.find((p) => p.name === preferred)!;
+        for (const f of langFiles) if (!f.isTest || def.tests === true) if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
+      }
+    }
+    const golden = [...preferredHits.entries()]
+      .map(([file, pats]) => ({ file, score: pats.length, patterns: pats }))
+      .sort((a, b) => b.score - a.score || a.file.localeCompare(b.file))
+      .slice(0, 5);
+    return {
+      category: o.category ?? "all",
+      groups,
+      conflicts: groups.filter((g) => g.conflict).map((g) => ({ group: g.title, category: g.category, patterns: g.patterns.filter((p) => p.share >= CONFLICT_SHARE).map((p) => ({ name: p.name, share: p.share })) })),
+      golden_files: golden,
+      analyzed_files: files.length,
+      history: typeof recent === "string" ? { unavailable: recent } : { recent_files: recent.size, window_days: windowDays },
+    };
+  }
+}
+
+export const ALL_PATTERN_CATEGORIES = PATTERN_CATEGORIES;

@@ -1,0 +1,71 @@
+/**
+ * What a search query asks for: its keyword terms (identifier words, stop words dropped), the symbol
+ * names it mentions (CamelCase, snake_case, dotted, call-like), file paths it names, and whether it is
+ * about tests. The ranker boosts on these signals.
+ */
+import { identifierParts, wordsOf } from "../../core/words.ts";
+
+/** Words too common in questions and issue text to carry meaning for code search. */
+const STOP = new Set(
+  ("a about above after again against all also am an and any are as at be because been before being below between both but by can " +
+    "could did do does doing down during each else etc few for from further get gets got had has have having he her here hers him his how " +
+    "i if in into is it its itself just let like may me might more most must my no nor not now of off on once only or other our ours out " +
+    "over own same she should so some such than that the their them then there these they this those through to too under until up upon " +
+    "us very was we were what when where which while who whom why will with would you your yours e g ie eg vs via use used using want " +
+    "wants way ways work works working one two new see also able make makes made need needs find found thing things seem seems try tried " +
+    "please thanks hi hello issue problem bug error expected actual behavior behaviour reproduce steps version example code case cases following " +
+    "currently instead however still already always never something anything everything").split(" "),
+);
+
+export interface AnalyzedQuery {
+  raw: string;
+  /** Keyword terms for BM25, de-duplicated, in order of first appearance. */
+  terms: string[];
+  /** Identifiers as written that look like code symbols (`UserService`, `get_user`, `Model.save`). */
+  symbols: string[];
+  /** File paths or file names the query mentions (`src/auth/login.py`, `views.py`). */
+  paths: string[];
+  /** The query is (mostly) one symbol name: definitions should come first. */
+  isSymbolQuery: boolean;
+  /** The query is about tests: do not demote test files. */
+  aboutTests: boolean;
+}
+
+const PATH = /(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,6}\b|\b[A-Za-z0-9_-]+\.(?:py|go|ts|tsx|js|jsx|rs|java|kt|cs|cpp|cc|c|h|hpp|php|rb|md)\b/g;
+const IDENT = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
+
+function looksLikeSymbol(id: string): boolean {
+  if (id.includes(".")) return id.split(".").every((s) => s.length > 0) && id.split(".").length <= 6 && /[A-Z_]|\.[a-z]/.test(id);
+  if (id.includes("_") && id.replace(/_/g, "").length > 1) return true;
+  return /[a-z][A-Z]|^[A-Z][a-z0-9]+[A-Z]/.test(id); // camelCase / PascalCase with an inner capital
+}
+
+export function analyzeQuery(raw: string, maxTerms = 64): AnalyzedQuery {
+  const paths = [...new Set([...raw.matchAll(PATH)].map((m) => m[0]))];
+  const symbols: string[] = [];
+  for (const m of raw.matchAll(IDENT)) {
+    const id = m[0];
+    if (looksLikeSymbol(id) && !paths.some((p) => p.includes(id))) symbols.push(id);
+    // calls like `save(` name a symbol too
+    else if (/^[A-Za-z_]\w*$/.test(id) && raw[m.index! + id.length] === "(" && !STOP.has(id.toLowerCase())) symbols.push(id);
+  }
+  const counts = new Map<string, number>();
+  for (const w of wordsOf(raw)) {
+    if (STOP.has(w) || w.length < 2 || /^\d+$/.test(w)) continue;
+    counts.set(w, (counts.get(w) ?? 0) + 1);
+  }
+  // the words of named symbols and paths always count, even when frequent in English
+  for (const s of [...symbols, ...paths]) {
+    const whole = s.split(/[./]/).filter((x) => /^\w+$/.test(x)).map((x) => x.toLowerCase());
+    for (const p of [...whole, ...identifierParts(s.replace(/[./-]/g, "_"))]) if (p.length >= 2) counts.set(p, (counts.get(p) ?? 0) + 1);
+  }
+  let terms = [...counts.keys()];
+  if (terms.length > maxTerms) {
+    // keep the rarest-looking words: long identifiers and repeated words first
+    terms = [...counts.entries()].sort((a, b) => b[1] * Math.min(b[0].length, 12) - a[1] * Math.min(a[0].length, 12)).slice(0, maxTerms).map(([w]) => w);
+  }
+  const words = raw.trim().split(/\s+/);
+  const isSymbolQuery = symbols.length > 0 && words.length <= 3;
+  const aboutTests = /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw);
+  return { raw, terms, symbols: [...new Set(symbols)], paths, isSymbolQuery, aboutTests };
+}

@@ -1,0 +1,63 @@
+/**
+ * get_style_guide: the project's own rules, from its documents and its tool configurations, each with
+ * its source file and line; filtered by category and by the words of a query.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import { allFilePaths } from "../../store/project-queries.ts";
+import { documentRules, isStyleDocument, type StyleRule } from "./documents.ts";
+import { configRules, isStyleConfig } from "./configs.ts";
+import { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
+import { wordsOf } from "../../core/words.ts";
+
+export { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
+export type { StyleRule } from "./documents.ts";
+
+export interface StyleGuide {
+  rules: StyleRule[];
+  total: number;
+  sources: Array<{ file: string; kind: "document" | "config"; rules: number }>;
+  categories: Partial<Record<StyleCategory, number>>;
+}
+
+export class StyleEngine {
+  constructor(private readonly store: IndexStore) {}
+
+  allRules(): StyleRule[] {
+    const rules: StyleRule[] = [];
+    for (const p of allFilePaths(this.store)) {
+      if (p.includes("node_modules/") || p.includes("/vendor/") || p.startsWith("vendor/")) continue;
+      const doc = isStyleDocument(p);
+      const cfg = isStyleConfig(p);
+      if (!doc && !cfg) continue;
+      const text = this.store.contentOf(p);
+      if (text === undefined) continue;
+      if (doc) rules.push(...documentRules(p, text));
+      if (cfg) rules.push(...configRules(p, text));
+    }
+    return rules;
+  }
+
+  guide(o: { query?: string; category?: StyleCategory; limit: number }): StyleGuide {
+    let rules = this.allRules();
+    if (o.category) rules = rules.filter((r) => r.category === o.category);
+    if (o.query) {
+      const q = new Set(wordsOf(o.query));
+      const scored = rules
+        .map((r) => ({ r, hits: wordsOf(`${r.rule} ${r.source.section ?? ""} ${r.category}`).filter((w) => q.has(w)).length }))
+        .filter((x) => x.hits > 0)
+        .sort((a, b) => b.hits - a.hits);
+      rules = scored.map((x) => x.r);
+    }
+    const sources = new Map<string, { file: string; kind: "document" | "config"; rules: number }>();
+    const categories: Partial<Record<StyleCategory, number>> = {};
+    for (const r of rules) {
+      const s = sources.get(r.source.file) ?? { file: r.source.file, kind: r.kind, rules: 0 };
+      s.rules++;
+      sources.set(r.source.file, s);
+      categories[r.category] = (categories[r.category] ?? 0) + 1;
+    }
+    return { rules: rules.slice(0, o.limit), total: rules.length, sources: [...sources.values()], categories };
+  }
+}
+
+export const ALL_STYLE_CATEGORIES = STYLE_CATEGORIES;

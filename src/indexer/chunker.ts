@@ -1,0 +1,262 @@
+/**
+ * Search chunks from one file, in the four types of the cortex_search specification:
+ *   symbols        a code file's overview (package, imports, types, functions with their lines)
+ *   definitions    each function, method and type with its doc comment and body (long ones split with
+ *                  overlap; a class keeps its members' signatures, their bodies live in their own chunks)
+ *   data           constants, variables and enum members; configuration files
+ *   documentation  Markdown / reST / text split by headings at every level, size-bounded
+ * Ids are stable across edits elsewhere in the file (type, path, symbol path or heading path, part),
+ * never line numbers. Runs in the parse workers, from the facts of the one parse.
+ */
+import type { ChunkRecord } from "../store/types.ts";
+import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
+import { sha256 } from "../core/hash.ts";
+import { wordsOf } from "../core/words.ts";
+import { parse as parseYaml } from "yaml";
+
+const MAX_LINES = 80;
+const MAX_CHARS = 4000;
+const OVERLAP = 10;
+
+const DOC_LANGUAGES = new Set(["markdown", "restructuredtext", "asciidoc", "text"]);
+/** Formats with no search value of their own (generated, tabular or binary-like text). */
+const NOT_CHUNKED = new Set(["lockfile", "go-sum", "csv", "tsv", "svg", "jupyter"]);
+const CONFIG_LANGUAGES = new Set(["json", "yaml", "toml", "ini", "config", "dotenv", "xml", "properties", "hcl", "terraform", "editorconfig"]);
+
+export interface ChunkInput {
+  path: string;
+  language: string;
+  text: string;
+  isTest: boolean;
+  facts?: FileFacts;
+}
+
+/** Directory segments of a path, as tags ("internal/auth/x.go" → internal, auth). */
+function pathTags(path: string): string[] {
+  return path.split("/").slice(0, -1).filter((s) => s.length > 0 && s !== "." && s.length <= 40).map((s) => s.toLowerCase());
+}
+
+class ChunkSink {
+  readonly chunks: ChunkRecord[] = [];
+  private readonly seen = new Map<string, number>();
+  constructor(private readonly input: ChunkInput, private readonly baseTags: string[]) {}
+
+  add(type: ChunkRecord["chunkType"], key: string, title: string, startLine: number, endLine: number, text: string, extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {}): void {
+    if (text.trim() === "") return;
+    let id = `${type}:${this.input.path}#${key}`;
+    const n = this.seen.get(id) ?? 0;
+    this.seen.set(id, n + 1);
+    if (n > 0) id += `~${n + 1}`;
+    const tags = [...new Set([...this.baseTags, type, ...(extra.tags ?? [])])];
+    const c: ChunkRecord = { id, chunkType: type, title, language: this.input.language, startLine, endLine, tags, text, textHash: sha256(text) };
+    c.words = {
+      symbols: wordsOf(extra.symbolPath ?? "").join(" "),
+      title: wordsOf(title).join(" "),
+      path: wordsOf(this.input.path).join(" "),
+      body: wordsOf(text).join(" "),
+    };
+    if (extra.symbolPath) c.symbolPath = extra.symbolPath;
+    if (extra.metadata) c.metadata = extra.metadata;
+    this.chunks.push(c);
+  }
+}
+
+/** Splits lines [from, to] (1-based, inclusive) into windows of at most MAX_LINES / MAX_CHARS with overlap. */
+function windows(lines: string[], from: number, to: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  let start = from;
+  while (start <= to) {
+    let end = start;
+    let chars = 0;
+    while (end <= to && end - start < MAX_LINES && chars + (lines[end - 1]?.length ?? 0) + 1 <= MAX_CHARS) {
+      chars += (lines[end - 1]?.length ?? 0) + 1;
+      end++;
+    }
+    if (end === start) end = start + 1; // a single over-long line still makes progress
+    out.push([start, end - 1]);
+    if (end > to) break;
+    start = Math.max(start + 1, end - OVERLAP);
+  }
+  return out;
+}
+
+const slice = (lines: string[], from: number, to: number) => lines.slice(from - 1, to).join("\n");
+
+function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
+  const methodsIn = (t: TypeFact) => facts.functions.filter((f) => f.startLine > t.startLine && f.endLine <= t.endLine);
+  const emit = (kind: string, symbolPath: string, name: string, startLine: number, endLine: number, docStart: number | undefined, signature: string | undefined, body: (from: number, to: number) => string) => {
+    const from = docStart !== undefined && docStart < startLine ? docStart : startLine;
+    const parts = windows(lines, from, endLine);
+    parts.forEach(([a, b], i) => {
+      const header = `${kind} ${symbolPath} (${input.path}:${a}-${b})`;
+      const text = (i > 0 && signature ? `${header}\n${signature} …\n` : `${header}\n`) + body(a, b);
+      const key = parts.length > 1 ? `${symbolPath}@${i + 1}` : symbolPath;
+      sink.add("definitions", key, `${symbolPath} (${kind})`, a, b, text, { symbolPath, metadata: { kind, name, part: i + 1, parts: parts.length } });
+    });
+  };
+  for (const fn of facts.functions) {
+    const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => slice(lines, a, b));
+  }
+  for (const t of facts.types) {
+    const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
+    const members = methodsIn(t);
+    // a type's chunk shows its members' signatures; their bodies are searchable in their own chunks
+    const hidden = new Set<number>();
+    for (const m of members) for (let l = m.startLine + 1; l <= m.endLine; l++) hidden.add(l);
+    const body = (a: number, b: number) => {
+      const out: string[] = [];
+      let skipping = false;
+      for (let l = a; l <= b; l++) {
+        if (hidden.has(l)) {
+          if (!skipping) out.push("    …");
+          skipping = true;
+          continue;
+        }
+        skipping = false;
+        out.push(lines[l - 1] ?? "");
+      }
+      return out.join("\n");
+    };
+    emit(t.kind, symbolPath, t.name, t.startLine, t.endLine, t.docStartLine, undefined, body);
+  }
+}
+
+/** `auth.Handler.ServeHTTP` in package auth → `Handler.ServeHTTP`; a Python module path stays. */
+function symbolPathOf(qualifiedName: string, packageName: string | undefined): string {
+  if (packageName && qualifiedName.startsWith(packageName + ".")) return qualifiedName.slice(packageName.length + 1);
+  return qualifiedName;
+}
+
+function dataChunks(sink: ChunkSink, input: ChunkInput, lines: string[], variables: VariableFact[], facts: FileFacts): void {
+  if (variables.length === 0) return;
+  // merge the declarations' line ranges (a const block is one range), then window them
+  const ranges = variables.map((v) => [v.startLine, v.endLine] as [number, number]).sort((a, b) => a[0] - b[0]);
+  const merged: Array<[number, number]> = [];
+  for (const r of ranges) {
+    const last = merged[merged.length - 1];
+    if (last && r[0] <= last[1] + 2) last[1] = Math.max(last[1], r[1]);
+    else merged.push([r[0], r[1]]);
+  }
+  let part = 0;
+  for (const [a, b] of merged) {
+    for (const [x, y] of windows(lines, a, b)) {
+      const names = variables.filter((v) => v.startLine <= y && v.endLine >= x).map((v) => symbolPathOf(v.qualifiedName, facts.packageName));
+      part++;
+      sink.add("data", `values@${part}`, `${input.path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`, x, y, `values in ${input.path}:${x}-${y}\n${slice(lines, x, y)}`, { metadata: { names } });
+    }
+  }
+}
+
+function symbolsChunk(sink: ChunkSink, input: ChunkInput, facts: FileFacts): void {
+  const out: string[] = [`File: ${input.path}`, `Language: ${input.language}`];
+  if (facts.packageName) out.push(`Package: ${facts.packageName}`);
+  if (facts.imports.length) out.push(`Imports: ${[...new Set(facts.imports.map((i) => i.module))].join(", ")}`);
+  if (facts.types.length) {
+    out.push("Types:");
+    for (const t of facts.types) out.push(`  - ${symbolPathOf(t.qualifiedName, facts.packageName)} (${t.kind}) (lines ${t.startLine}-${t.endLine})`);
+  }
+  if (facts.functions.length) {
+    out.push("Functions:");
+    for (const f of facts.functions) out.push(`  - ${f.signature || f.name} (lines ${f.startLine}-${f.endLine})`);
+  }
+  const consts = facts.variables.filter((v) => v.kind === "constant" || v.kind === "enum_member");
+  if (consts.length) out.push(`Constants: ${consts.map((v) => v.name).join(", ")}`);
+  sink.add("symbols", "file", `${input.path} symbols`, 1, facts.lines.total, out.join("\n"), {
+    metadata: { package: facts.packageName ?? null, imports_count: facts.imports.length, types_count: facts.types.length, functions_count: facts.functions.length },
+  });
+}
+
+/** YAML front matter `tags:` (list or [a, b]) and inline #hashtags outside code. */
+export function documentTags(text: string): { tags: string[]; bodyStart: number } {
+  const tags = new Set<string>();
+  let bodyStart = 0;
+  const fm = /^---\r?\n([\s\S]*?)\r?\n---\r?\n/.exec(text);
+  if (fm) {
+    bodyStart = fm[0].split("\n").length - 1;
+    let data: unknown;
+    try {
+      data = parseYaml(fm[1]!);
+    } catch {
+      data = undefined; // front matter that is not YAML carries no tags
+    }
+    const raw = data && typeof data === "object" ? ((data as Record<string, unknown>).tags ?? (data as Record<string, unknown>).keywords) : undefined;
+    const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,\s]+/) : [];
+    for (const t of list) if (typeof t === "string" || typeof t === "number") {
+      const v = String(t).trim().toLowerCase();
+      if (v) tags.add(v);
+    }
+  }
+  let inFence = false;
+  for (const line of text.split("\n").slice(bodyStart)) {
+    if (/^\s*(```|~~~)/.test(line)) inFence = !inFence;
+    if (inFence || /^\s{4}/.test(line)) continue;
+    for (const m of line.replace(/`[^`]*`/g, "").matchAll(/(?:^|[\s(])#([A-Za-z][\w-]{1,40})\b/g)) tags.add(m[1]!.toLowerCase());
+  }
+  return { tags: [...tags], bodyStart };
+}
+
+function documentationChunks(sink: ChunkSink, input: ChunkInput, lines: string[]): void {
+  const { tags, bodyStart } = documentTags(input.text);
+  // headings: ATX (# …) and, for Markdown and reST, underlined ones (===, ---, ~~~)
+  interface Section { level: number; title: string; start: number }
+  const heads: Section[] = [];
+  let inFence = false;
+  for (let i = bodyStart; i < lines.length; i++) {
+    const l = lines[i]!;
+    if (/^\s*(```|~~~)/.test(l)) inFence = !inFence;
+    if (inFence) continue;
+    const atx = /^(#{1,6})\s+(.+?)\s*#*\s*$/.exec(l);
+    if (atx) {
+      heads.push({ level: atx[1]!.length, title: atx[2]!, start: i + 1 });
+      continue;
+    }
+    const next = lines[i + 1];
+    if (next !== undefined && l.trim() !== "" && /^(={3,}|-{3,}|~{3,}|\^{3,})\s*$/.test(next) && !/^\s*[-*]\s/.test(l)) {
+      heads.push({ level: next.startsWith("=") ? 1 : next.startsWith("-") ? 2 : 3, title: l.trim(), start: i + 1 });
+      i++;
+    }
+  }
+  const docName = input.path.slice(input.path.lastIndexOf("/") + 1);
+  const sections: Array<{ path: string[]; start: number; end: number }> = [];
+  const firstStart = heads[0]?.start ?? lines.length + 1;
+  if (firstStart > bodyStart + 1) sections.push({ path: [], start: bodyStart + 1, end: firstStart - 1 });
+  const stack: Section[] = [];
+  heads.forEach((h, i) => {
+    while (stack.length && stack[stack.length - 1]!.level >= h.level) stack.pop();
+    stack.push(h);
+    const end = (heads[i + 1]?.start ?? lines.length + 1) - 1;
+    sections.push({ path: stack.map((s) => s.title), start: h.start, end });
+  });
+  for (const s of sections) {
+    const parts = windows(lines, s.start, Math.max(s.start, s.end));
+    parts.forEach(([a, b], i) => {
+      const headingPath = s.path.join(" > ");
+      const key = (headingPath || "(top)") + (parts.length > 1 ? `@${i + 1}` : "");
+      const title = headingPath ? `${docName} > ${headingPath}` : docName;
+      const prefix = i > 0 && headingPath ? `${headingPath} (continued)\n` : "";
+      sink.add("documentation", key, title, a, b, prefix + slice(lines, a, b), { tags, ...(headingPath ? { symbolPath: headingPath } : {}) });
+    });
+  }
+}
+
+export function buildChunks(input: ChunkInput): ChunkRecord[] {
+  if (NOT_CHUNKED.has(input.language) || input.text.length === 0) return [];
+  const isDoc = DOC_LANGUAGES.has(input.language);
+  const base = [input.language, isDoc ? "documentation" : "code", ...pathTags(input.path)];
+  if (input.isTest) base.push("test");
+  const sink = new ChunkSink(input, base);
+  const lines = input.text.split("\n");
+  if (input.text.endsWith("\n")) lines.pop();
+  if (isDoc) documentationChunks(sink, input, lines);
+  else if (input.facts) {
+    symbolsChunk(sink, input, input.facts);
+    definitionChunks(sink, input, lines, input.facts);
+    dataChunks(sink, input, lines, input.facts.variables, input.facts);
+  } else if (CONFIG_LANGUAGES.has(input.language)) {
+    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n${slice(lines, a, b)}`));
+  } else {
+    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n${slice(lines, a, b)}`));
+  }
+  return sink.chunks;
+}

@@ -1,0 +1,78 @@
+/**
+ * Keeps a project's index current while a server runs: builds it at start (or refreshes it), re-indexes
+ * incrementally when the watcher settles, one run at a time (changes that arrive during a run cause one
+ * more run), and rebuilds from scratch when the index turns out corrupt — tools keep answering from what
+ * exists meanwhile.
+ */
+import type { Session } from "../tools/session.ts";
+import { ProjectWatcher } from "./watch.ts";
+import { log } from "../core/log.ts";
+import { isCortexError } from "../core/errors.ts";
+import type { IndexReport } from "./pipeline.ts";
+
+export class LiveIndex {
+  private watcher: ProjectWatcher | undefined;
+  private running: Promise<void> | undefined;
+  private again = false;
+  private stopped = false;
+  lastReport: IndexReport | undefined;
+  lastError: string | undefined;
+
+  constructor(private readonly session: Session, private readonly watch = true) {}
+
+  /** Starts the first run (in the background) and the watcher. */
+  start(): void {
+    this.schedule();
+    if (this.watch) {
+      this.watcher = new ProjectWatcher(this.session.root, () => this.schedule(), this.session.config.watch.debounce_ms);
+      this.watcher.start();
+    }
+  }
+
+  /** Asks for a run; coalesces with one in progress. */
+  schedule(full = false): Promise<void> {
+    if (this.stopped) return Promise.resolve();
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.running = this.run(full).finally(() => {
+      this.running = undefined;
+      if (this.again && !this.stopped) {
+        this.again = false;
+        void this.schedule();
+      }
+    });
+    return this.running;
+  }
+
+  private async run(full: boolean): Promise<void> {
+    try {
+      this.lastReport = await this.session.index({ full });
+      this.lastError = undefined;
+    } catch (e) {
+      this.lastError = (e as Error).message;
+      if (isCortexError(e) && e.code === "INDEX_LOCKED") {
+        // another process is writing; our next change event will try again
+        log.info(`index busy: ${e.message}`);
+        return;
+      }
+      if (!full && isCortexError(e) && e.code === "INDEX_CORRUPT") {
+        log.warn(`the index is damaged (${e.message}); rebuilding it`);
+        return this.run(true);
+      }
+      log.error(`indexing failed: ${(e as Error).stack ?? e}`);
+    }
+  }
+
+  /** Waits for the run in progress (if any). */
+  async idle(): Promise<void> {
+    while (this.running) await this.running;
+  }
+
+  async stop(): Promise<void> {
+    this.stopped = true;
+    this.watcher?.stop();
+    await this.idle();
+  }
+}

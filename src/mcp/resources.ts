@@ -1,0 +1,42 @@
+/**
+ * The codebase://context resource: a compact overview an agent can read first (languages, size, the
+ * biggest modules, index state, which tool answers what). Built from the index; cheap to produce.
+ */
+import type { Session } from "../tools/session.ts";
+import { FilesEngine } from "../engines/files/index.ts";
+
+export const CONTEXT_URI = "codebase://context";
+
+export function contextResource(session: Session, progress?: { done: number; total: number }): string {
+  const name = session.root.split("/").pop() ?? session.root;
+  const lines = [`# ${name}`, "", `Root: ${session.root}`];
+  const store = session.store();
+  if (!store) {
+    lines.push("", progress ? `The index is being built: ${progress.done}/${progress.total} files.` : "No index yet: it is being built.");
+    return lines.join("\n");
+  }
+  const files = new FilesEngine(store);
+  const langs = files.query({ from: "files", groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "lines_code", alias: "code" }], orderBy: [{ field: "code", direction: "DESC" }], limit: 12 });
+  const total = files.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "lines_code", alias: "code" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "type_count", alias: "types" }] });
+  const [nFiles, code, fns, types] = total.rows[0] as number[];
+  lines.push(`Size: ${nFiles} files, ${code ?? 0} lines of code, ${fns ?? 0} functions, ${types ?? 0} types.`);
+  const lastRun = store.getMeta("last_run");
+  const branch = store.getMeta("branch");
+  lines.push(`Index: built ${lastRun ?? "?"}${branch ? ` on branch ${branch}` : ""}; kept current as files change.`);
+  lines.push("", "## Languages", "", "| language | files | code lines |", "|---|---:|---:|");
+  for (const [lang, n, c] of langs.rows as Array<[string, number, number]>) lines.push(`| ${lang} | ${n} | ${c ?? 0} |`);
+  const mods = files.query({ from: "modules", fields: ["module_path", "file_count", "code_lines", "function_count"], where: { field: "module_path", operator: "!=", value: "." }, orderBy: [{ field: "code_lines", direction: "DESC" }], limit: 12 });
+  if (mods.rows.length > 0) {
+    lines.push("", "## Largest modules", "", "| module | files | code lines | functions |", "|---|---:|---:|---:|");
+    for (const [m, f, c, fn] of mods.rows as Array<[string, number, number, number]>) lines.push(`| ${m} | ${f} | ${c} | ${fn} |`);
+  }
+  lines.push(
+    "",
+    "## Tools",
+    "",
+    "- cortex_search: find code by meaning; cortex_exact: identifiers and keywords (boolean queries); search_text_pattern: regular expressions",
+    "- cortex_pattern: structural (AST) patterns; find_symbol_occurrences and cortex_graph: definitions, references, callers, imports, impact",
+    "- cortex_files: counts, sizes and rankings over files, types, functions, imports and modules",
+  );
+  return lines.join("\n");
+}

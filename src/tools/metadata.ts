@@ -1,0 +1,37 @@
+/** get_codebase_metadata (codebase-context): languages, frameworks, dependencies and project statistics. */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import type { CodebaseMetadata } from "../engines/metadata/index.ts";
+
+export const metadataTool = defineTool({
+  name: "get_codebase_metadata",
+  title: "Project overview: languages, frameworks, dependencies",
+  description:
+    "Describe the project as a whole: languages with file and line counts, frameworks and libraries (detected from " +
+    "manifests — package.json, go.mod, pyproject.toml, requirements*.txt, setup.cfg, Cargo.toml, pom.xml, " +
+    "build.gradle, Gemfile, composer.json, *.csproj — and from what the code imports), dependencies with versions, " +
+    "and statistics (files, lines, types, functions, modules, tests). Read it first in an unfamiliar codebase.",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  profiles: ["codebase-context"],
+  needsIndex: true,
+  cli: { command: ["metadata"], summary: "project overview: languages, frameworks, dependencies, statistics" },
+  example: {},
+  async handler(_args, ctx): Promise<CodebaseMetadata> {
+    return (await ctx.session.metadata()).metadata();
+  },
+  render(m) {
+    const lines = [`${m.name} (${m.root})`, `  ${m.statistics.files} files, ${m.statistics.code_lines} lines of code, ${m.statistics.functions} functions, ${m.statistics.types} types, ${m.statistics.test_files} test files`];
+    lines.push("", "Languages:");
+    for (const l of m.languages.slice(0, 10)) lines.push(`  ${l.language.padEnd(16)} ${String(l.files).padStart(6)} files ${String(l.code_lines).padStart(9)} code lines  ${(l.share * 100).toFixed(1)}%`);
+    if (m.frameworks.length) {
+      lines.push("", "Frameworks and libraries:");
+      for (const f of m.frameworks) lines.push(`  ${f.name}${f.version ? ` ${f.version}` : ""} (${f.category}): ${f.evidence.join(", ")}`);
+    }
+    if (m.manifests.length) {
+      lines.push("", "Manifests:");
+      for (const x of m.manifests) lines.push(`  ${x.path} (${x.ecosystem}): ${x.dependencies} dependencies, ${x.dev_dependencies} dev`);
+    }
+    return lines.join("\n");
+  },
+});

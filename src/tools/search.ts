@@ -1,0 +1,87 @@
+/**
+ * cortex_search: hybrid (keyword + semantic) search over code and documentation chunks, with the
+ * structural ranking signals of the search engine. Answers with keyword ranking while embeddings are
+ * unavailable or incomplete, and says so in `embeddings`.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import type { SearchResponse } from "../engines/search/index.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+
+export const CHUNK_TYPES = ["symbols", "definitions", "data", "documentation"] as const;
+
+const input = z
+  .object({
+    query: z.string().trim().min(1).max(20_000).describe("What to find, in words or code: 'how are sessions expired', 'UserService.login', an error message"),
+    limit: z.number().int().min(1).max(100).default(15).describe("Maximum results (1-100, default 15)"),
+    tags: z.array(z.string().min(1)).optional().describe("Only chunks carrying ALL these tags (language, code/documentation, path folders, document tags)"),
+    chunk_types: z.array(z.enum(CHUNK_TYPES)).optional().describe("Only these chunk types: symbols (file overviews), definitions (functions, types), data (constants, config), documentation"),
+    language: z.string().min(1).optional().describe("Only this language (go, python, typescript, markdown, …)"),
+    paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
+    intent: z.enum(["explore", "edit", "refactor", "migrate"]).optional().describe("Why you search: shifts weight between overviews, definitions and docs"),
+    one_per_file: z.boolean().default(false).describe("At most one result per file"),
+    mode: z.enum(["hybrid", "keyword", "vector"]).default("hybrid").describe("Ranking: hybrid (default), keyword only, or vector only"),
+  })
+  .strict();
+
+const chunkSchema = z.object({
+  id: z.string(),
+  chunk_type: z.string(),
+  title: z.string(),
+  text: z.string(),
+  tags: z.array(z.string()),
+  metadata: z.record(z.string(), z.unknown()),
+  created_at: z.string(),
+  updated_at: z.string(),
+});
+
+const output = z.object({
+  results: z.array(z.object({ chunk: chunkSchema, combined_score: z.number(), stale: z.boolean().optional() })),
+  total: z.number().int(),
+  mode: z.enum(["hybrid", "keyword", "vector"]),
+  embeddings: z.string(),
+  took_ms: z.number(),
+});
+
+export const searchTool = defineTool({
+  name: "cortex_search",
+  title: "Search code and docs by meaning",
+  description:
+    "Find the code and documentation relevant to a question or concept: ranked chunks (file overviews, " +
+    "function/type definitions with bodies, constants/config, documentation sections) with file path, lines and " +
+    "text. Hybrid keyword + semantic ranking; a definition of a symbol you name comes first; tests rank lower " +
+    "unless you ask about tests. Filter by chunk_types, tags (all must match), language and paths. Use " +
+    "cortex_exact for exact strings, cortex_pattern for code structure.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  profiles: ["cortex"],
+  needsIndex: true,
+  cli: {
+    command: ["search"],
+    positionals: ["query"],
+    flags: { "--type": "chunk_types", "--tag": "tags", "--lang": "language", "--path": "paths" },
+    summary: "hybrid search: cortex search \"<query>\" [--limit n] [--type t] [--tag t] [--lang l] [--path p] [--intent i]",
+  },
+  example: { query: "where are users authenticated", limit: 5 },
+  async handler(args, ctx): Promise<SearchResponse> {
+    const engine = await ctx.session.search();
+    const filters = {
+      ...(args.chunk_types ? { chunkTypes: [...args.chunk_types] } : {}),
+      ...(args.tags ? { tags: args.tags.map((t) => t.toLowerCase()) } : {}),
+      ...(args.language ? { languages: [args.language] } : {}),
+      ...(args.paths ? { pathPrefixes: args.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+    };
+    return engine.search({ query: args.query, limit: args.limit, filters, onePerFile: args.one_per_file, mode: args.mode, signal: ctx.signal, ...(args.intent ? { intent: args.intent } : {}) });
+  },
+  render(r) {
+    const lines = [`${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}; ${r.took_ms} ms)`];
+    for (const h of r.results) {
+      const m = h.chunk.metadata;
+      lines.push("", `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`);
+      const body = h.chunk.text.split("\n").slice(1, 7);
+      for (const l of body) lines.push("    " + l.slice(0, 160));
+    }
+    return lines.join("\n");
+  },
+});

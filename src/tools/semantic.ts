@@ -1,0 +1,67 @@
+/**
+ * search_semantic_concept (the kit tool): code snippets related to a natural-language concept. Semantic
+ * ranking when embeddings are ready; otherwise the keyword ranking, with status embeddings_not_ready and
+ * a message saying why, so the caller still gets an answer.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+
+const input = z
+  .object({
+    concept_description: z.string().trim().min(1).max(20_000).describe("The functionality or concept to find, in words"),
+    target_paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
+    top_n_results: z.number().int().min(1).max(20).default(5).describe("Maximum results (1-20, default 5)"),
+    language: z.string().min(1).optional().describe("Only this language"),
+  })
+  .strict();
+
+const output = z.object({
+  status: z.enum(["success", "no_results_found", "error", "embeddings_not_ready"]),
+  results: z.array(
+    z.object({ file_path: z.string(), start_line: z.number().int(), end_line: z.number().int(), text: z.string(), score: z.number(), snippet_id: z.string(), stale: z.boolean().optional() }),
+  ),
+  result_count: z.number().int(),
+  error_message: z.string().optional(),
+});
+
+type Output = z.infer<typeof output>;
+
+export const semanticTool = defineTool({
+  name: "search_semantic_concept",
+  title: "Find code related to a concept",
+  description:
+    "Find code snippets semantically related to a natural-language description ('functions that hash passwords'). " +
+    "Returns file path, line range, text and a relevance score per snippet. Uses local embeddings; while they are " +
+    "not ready it answers from keyword ranking with status embeddings_not_ready.",
+  input,
+  output,
+  annotations: READ_ONLY,
+  profiles: ["kit"],
+  needsIndex: true,
+  cli: { command: ["concept"], positionals: ["concept_description"], flags: { "--lang": "language", "--path": "target_paths", "--top": "top_n_results" }, summary: "semantic search for a concept: cortex concept \"<description>\"" },
+  example: { concept_description: "reading configuration from files", top_n_results: 3 },
+  async handler(args, ctx): Promise<Output> {
+    const engine = await ctx.session.search();
+    const filters = {
+      ...(args.language ? { languages: [args.language] } : {}),
+      ...(args.target_paths ? { pathPrefixes: args.target_paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+    };
+    const state = engine.embeddingsState();
+    const ready = state === "ready";
+    const r = await engine.search({ query: args.concept_description, limit: args.top_n_results, filters, mode: ready ? "vector" : "keyword", signal: ctx.signal });
+    const results = r.results.map((h) => ({
+      file_path: h.chunk.metadata.file_path,
+      start_line: h.chunk.metadata.start_line,
+      end_line: h.chunk.metadata.end_line,
+      text: h.chunk.text,
+      score: h.combined_score,
+      snippet_id: h.chunk.id,
+      ...(h.stale ? { stale: true } : {}),
+    }));
+    if (!ready) {
+      return { status: "embeddings_not_ready", results, result_count: results.length, error_message: `semantic ranking is ${state}; these results are keyword-ranked` };
+    }
+    return { status: results.length ? "success" : "no_results_found", results, result_count: results.length };
+  },
+});

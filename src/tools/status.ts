@@ -1,0 +1,71 @@
+/**
+ * get_indexing_status and refresh_index (codebase-context): the state of the index — progress while it
+ * builds, the last run, what it holds, embeddings coverage, what changed on disk since — and a way to
+ * rebuild or refresh it (with progress notifications) that also imports memories from recent commits.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { indexStatus, type IndexStatus } from "../indexer/status.ts";
+import type { IndexReport } from "../indexer/pipeline.ts";
+
+export const statusTool = defineTool({
+  name: "get_indexing_status",
+  title: "Index state, progress and freshness",
+  description:
+    "Report the state of the project's index: ready, missing or indexing (with progress), when it was last built " +
+    "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
+    "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty.",
+  input: z.object({}).strict(),
+  annotations: READ_ONLY,
+  profiles: ["codebase-context"],
+  needsIndex: false,
+  cli: { command: ["status"], summary: "state of the index and how much changed on disk since it was built" },
+  example: {},
+  async handler(_args, ctx): Promise<IndexStatus & { progress?: { done: number; total: number }; embeddings?: string }> {
+    const s = ctx.session;
+    const store = s.store();
+    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = indexStatus(s.root, s.location, store, s.config, s.isIndexing);
+    if (s.progress) status.progress = s.progress;
+    if (store) status.embeddings = (await s.search()).embeddingsState();
+    return status;
+  },
+  render(st) {
+    if (st.state !== "ready") return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
+    const lines = [`${st.root}: index ready`];
+    lines.push(`  files: ${st.files}  (${Object.entries(st.languages ?? {}).slice(0, 8).map(([l, n]) => `${l} ${n}`).join(", ")})`);
+    if (st.last_run) lines.push(`  last run: ${st.last_run}${st.branch ? ` on ${st.branch}` : ""}${st.commit ? ` @ ${st.commit.slice(0, 10)}` : ""}`);
+    if (st.database) lines.push(`  database: ${st.database} (${((st.database_bytes ?? 0) / (1 << 20)).toFixed(1)} MiB)`);
+    if (st.embeddings) lines.push(`  embeddings: ${st.embeddings}`);
+    const c = st.changed_since_index;
+    if (c) lines.push(`  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`);
+    return lines.join("\n");
+  },
+});
+
+export const refreshTool = defineTool({
+  name: "refresh_index",
+  title: "Rebuild or refresh the index",
+  description:
+    "Re-index the project now: a full rebuild (written aside and swapped in) or, with incremental: true, only the " +
+    "files that changed. Also imports memories from conventional commits of the last 90 days. The MCP server keeps " +
+    "the index current by itself; call this after large changes made outside its view, or to recover.",
+  input: z
+    .object({
+      incremental: z.boolean().default(false).describe("Only re-parse files that changed (default: full rebuild)"),
+      reason: z.string().trim().max(500).optional().describe("Why the refresh is needed (recorded in the result)"),
+    })
+    .strict(),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  profiles: ["codebase-context"],
+  needsIndex: false,
+  cli: { command: ["reindex"], summary: "rebuild the index (--incremental for changed files only) and import commit memories" },
+  example: { incremental: true, reason: "pulled new commits" },
+  async handler(args, ctx): Promise<IndexReport & { reason?: string; memories_imported: number }> {
+    const s = ctx.session;
+    await s.idle();
+    const report = await s.index({ full: !args.incremental, onProgress: (p) => ctx.progress?.(p.done, p.total, p.phase) });
+    const memories_imported = await s.memory().importFromGit(s.root);
+    return { ...report, ...(args.reason ? { reason: args.reason } : {}), memories_imported };
+  },
+  render: (r) => `re-indexed (${r.mode}): ${r.files} files, ${r.parsed} parsed, ${r.deleted} removed in ${(r.tookMs / 1000).toFixed(2)} s; ${r.memories_imported} memories imported from commits`,
+});

@@ -1,0 +1,115 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
+import { rmSync } from "node:fs";
+
+const CLI = join(import.meta.dir, "../../src/cli/main.ts");
+let p: TmpProject;
+
+async function cortex(args: string[], cwd?: string): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: cwd ?? p.root, stdout: "pipe", stderr: "pipe", env: { ...process.env } });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+beforeAll(() => {
+  p = copyFixture("polyglot/go");
+});
+afterAll(() => p.cleanup());
+
+describe("cortex CLI", () => {
+  test("index --json reports the run and writes nothing to stdout but the JSON", async () => {
+    const r = await cortex(["index", p.root, "--json"]);
+    expect(r.code).toBe(0);
+    const report = JSON.parse(r.stdout);
+    expect(report.mode).toBe("full");
+    expect(report.files).toBe(4);
+  });
+
+  test("index --dry-run --json prints the plan and writes no index", async () => {
+    const other = copyFixture("polyglot/go");
+    try {
+      const r = await cortex(["index", other.root, "--dry-run", "--json"]);
+      expect(r.code).toBe(0);
+      const plan = JSON.parse(r.stdout);
+      expect(plan.files).toBe(4);
+      const st = await cortex(["status", "--json"], other.root);
+      expect(JSON.parse(st.stdout).state).toBe("missing");
+    } finally {
+      other.cleanup();
+    }
+  });
+
+  test("files takes the query as an argument or from --file, and --json prints the tool result", async () => {
+    const q = { from: "files", fields: ["file_path"], where: { field: "is_test", operator: "=", value: true } };
+    const a = await cortex(["files", JSON.stringify(q), "--json"]);
+    expect(a.code).toBe(0);
+    expect(JSON.parse(a.stdout).rows).toEqual([["auth/handler_test.go"]]);
+    p.write("q.json", JSON.stringify(q));
+    const b = await cortex(["files", "--file", join(p.root, "q.json"), "--json"]);
+    expect(JSON.parse(b.stdout).rows).toEqual([["auth/handler_test.go"]]);
+    p.remove("q.json");
+    const text = await cortex(["files", JSON.stringify(q)]);
+    expect(text.stdout).toContain("auth/handler_test.go");
+    expect(text.stdout).toContain("1 row");
+  });
+
+  test("pre-defined operations are flags", async () => {
+    const r = await cortex(["files", "--operation", "top_files", "--order-by", "functions", "--limit", "1", "--json"]);
+    expect(JSON.parse(r.stdout).rows[0][0]).toBe("auth/handler.go");
+  });
+
+  test("errors go to stderr with exit code 1", async () => {
+    const bad = await cortex(["files", '{"from":"nope"}']);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toBe("cortex: invalid table 'nope': expected one of files, types, functions, imports, modules\n");
+    const json = await cortex(["files", "{not json"]);
+    expect(json.code).toBe(1);
+    expect(json.stderr).toStartWith("cortex: query: not valid JSON");
+    const unknown = await cortex(["frobnicate"]);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toBe("cortex: unknown command 'frobnicate' (see cortex --help)\n");
+    const flag = await cortex(["files", "--bogus"]);
+    expect(flag.stderr).toBe("cortex: unknown option --bogus (see --help)\n");
+    const limit = await cortex(["files", "--operation", "top_files", "--limit", "0"]);
+    expect(limit.stderr).toBe("cortex: limit: must be at least 1\n");
+    const nan = await cortex(["files", "--limit", "ten"]);
+    expect(nan.stderr).toBe("cortex: --limit: expected a number, got 'ten'\n");
+  });
+
+  test("status describes the index", async () => {
+    const r = await cortex(["status", "--json"]);
+    const s = JSON.parse(r.stdout);
+    expect(s.state).toBe("ready");
+    expect(s.files).toBe(4);
+    expect(s.changed_since_index).toEqual({ modified: 0, added: 0, deleted: 0, examples: [] });
+  });
+
+  test("index --embed computes embeddings and the CLI search then ranks hybrid", async () => {
+    const proj = copyFixture("polyglot/go");
+    try {
+      const model = join(proj.root, "..", `tiny-${Date.now()}`);
+      writeTinyModel(model);
+      proj.write(".cortex/config.yml", `embeddings:\n  model: tiny\n  model_path: ${model}\n`);
+      const idx = await cortex(["index", proj.root, "--embed", "--json"]);
+      expect(idx.code).toBe(0);
+      expect(JSON.parse(idx.stdout).embeddings).toBe("ready");
+      const s = await cortex(["search", "user login password check", "--limit", "3", "--json"], proj.root);
+      const r = JSON.parse(s.stdout);
+      expect([r.mode, r.embeddings]).toEqual(["hybrid", "ready"]);
+      rmSync(model, { recursive: true, force: true });
+    } finally {
+      proj.cleanup();
+    }
+  }, 60_000);
+
+  test("--help is generated from the tool registry", async () => {
+    const r = await cortex(["--help"]);
+    expect(r.stdout).toContain("files");
+    const f = await cortex(["files", "--help"]);
+    expect(f.stdout).toContain("MCP tool: cortex_files");
+    expect(f.stdout).toContain("--order-by <string>");
+  });
+});

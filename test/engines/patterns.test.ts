@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Session } from "../../src/tools/session.ts";
+import type { TeamPatterns } from "../../src/engines/patterns/index.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+let session: Session;
+let all: TeamPatterns;
+
+/** Commits the working tree with a date `daysAgo` days in the past. */
+function commit(root: string, message: string, daysAgo: number): void {
+  const date = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
+  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  Bun.spawnSync(["git", "-C", root, "add", "-A"], { env });
+  Bun.spawnSync(["git", "-C", root, "commit", "-qm", message], { env });
+}
+
+const unittestFile = (n: number) => `import unittest\n\nclass T${n}(unittest.TestCase):\n    def test_x(self):\n        self.assertTrue(True)\n`;
+const pytestFile = (n: number) => `import pytest\n\ndef test_${n}():\n    assert True\n`;
+
+beforeAll(async () => {
+  p = tmpProject();
+  Bun.spawnSync(["git", "-C", p.root, "init", "-q"]);
+  // long ago: unittest everywhere, the logging module, requests
+  for (let i = 0; i < 6; i++) p.write(`tests/test_old_${i}.py`, unittestFile(i));
+  p.write("app/client.py", "import logging\nimport requests\n\nlog = logging.getLogger(__name__)\n\ndef get(url):\n    log.info(url)\n    return requests.get(url)\n");
+  p.write("app/service.py", "import logging\n\ndef run():\n    logging.info('x')\n");
+  commit(p.root, "old tests", 300);
+  // recently: pytest, and httpx in new code
+  for (let i = 0; i < 4; i++) p.write(`tests/test_new_${i}.py`, pytestFile(i));
+  p.write("app/fetch.py", "import httpx\n\ndef get(url):\n    print(url)\n    return httpx.get(url)\n");
+  commit(p.root, "new tests", 5);
+  session = new Session(p.root, { autoIndex: true });
+  all = await (await session.patterns()).analyze();
+});
+afterAll(() => {
+  session.close();
+  p.cleanup();
+});
+
+const group = (id: string) => all.groups.find((g) => g.id === id)!;
+
+describe("get_team_patterns", () => {
+  test("counts, shares and trends of alternatives, from facts and history", () => {
+    const tf = group("py-test-framework");
+    expect(tf.files).toBe(10);
+    expect(tf.patterns.map((x) => [x.name, x.files, x.share, x.trend])).toEqual([
+      ["unittest", 6, 0.6, "declining"],
+      ["pytest", 4, 0.4, "rising"],
+    ]);
+    expect(tf.patterns.find((x) => x.name === "pytest")!.recent_share).toBe(1);
+    expect(tf.preferred).toBe("pytest");
+    expect(all.history).toEqual({ recent_files: 5, window_days: 90 });
+  });
+
+  test("two patterns of a group above 20% are a conflict", () => {
+    expect(group("py-test-framework").conflict).toBe(true);
+    expect(all.conflicts.find((c) => c.group === "Python test framework")!.patterns).toEqual([
+      { name: "unittest", share: 0.6 },
+      { name: "pytest", share: 0.4 },
+    ]);
+    const http = group("py-http-client");
+    expect(http.patterns.map((x) => [x.name, x.files])).toEqual([["requests", 1], ["httpx", 1]]);
+  });
+
+  test("golden files show the most preferred patterns", () => {
+    // logging module (2 files) beats print (1); requests and httpx tie at one file each, history too thin to break it
+    expect(all.golden_files[0]).toEqual({ file: "app/client.py", score: 2, patterns: ["Python HTTP client: requests", "Python logging: logging module"] });
+  });
+
+  test("a category narrows the report; a project without git says so", async () => {
+    const testing = await (await session.patterns()).analyze({ category: "testing" });
+    expect(new Set(testing.groups.map((g) => g.category))).toEqual(new Set(["testing"]));
+    const plain = tmpProject({ "a.py": "import logging\n" });
+    const s = new Session(plain.root, { autoIndex: true });
+    try {
+      const r = await (await s.patterns()).analyze();
+      expect(r.history).toEqual({ unavailable: "not a git repository" });
+      expect(r.groups.find((g) => g.id === "py-logging")!.patterns[0]).toMatchObject({ name: "logging module", files: 1, trend: "stable" });
+    } finally {
+      s.close();
+      plain.cleanup();
+    }
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Session } from "../../src/tools/session.ts";
+import type { StyleEngine } from "../../src/engines/style/index.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+let session: Session;
+let style: StyleEngine;
+
+beforeAll(async () => {
+  p = tmpProject({
+    "CONTRIBUTING.md": [
+      "# Contributing", //1
+      "", //2
+      "Thanks for helping.", //3
+      "", //4
+      "## Code style", //5
+      "", //6
+      "- Use snake_case for function names.", //7
+      "- Errors are returned, never panicked on.", //8
+      "- Keep functions short", //9
+      "", //10
+      "## Commits", //11
+      "", //12
+      "Commit messages must follow Conventional Commits.", //13
+      "```", //14
+      "- this is code, never a rule: you must not read it", //15
+      "```", //16
+    ].join("\n"),
+    "docs/adr/0001-sqlite.md": "# 1. Store the index in SQLite\n\n## Decision\n\nWe use SQLite in WAL mode for the index.\n",
+    ".editorconfig": "root = true\n\n[*]\nindent_style = space\nindent_size = 2\n\n[*.go]\nindent_style = tab\n",
+    ".prettierrc.json": '{\n  "printWidth": 100,\n  "semi": false,\n  "singleQuote": true\n}\n',
+    "pyproject.toml": '[tool.ruff]\nline-length = 88\n\n[tool.ruff.lint]\nselect = ["E", "F", "I"]\n\n[tool.black]\nline-length = 88\n',
+    ".golangci.yml": "linters:\n  enable:\n    - errcheck\n    - revive\n",
+    "tsconfig.json": '{\n  // comment\n  "compilerOptions": {\n    "strict": true,\n    "noUncheckedIndexedAccess": true,\n  }\n}\n',
+    ".eslintrc.json": '{ "rules": { "no-console": "error", "max-len": ["warn", { "code": 120 }], "eqeqeq": "off" } }',
+    "src/main.go": "package main\n",
+  });
+  session = new Session(p.root, { autoIndex: true });
+  style = await session.style();
+});
+afterAll(() => {
+  session.close();
+  p.cleanup();
+});
+
+const rulesOf = (file: string) => style.allRules().filter((r) => r.source.file === file).map((r) => `${r.source.line}: ${r.rule} [${r.category}]`);
+
+describe("get_style_guide", () => {
+  test("rules from CONTRIBUTING with their line and section; code blocks are not rules", () => {
+    expect(rulesOf("CONTRIBUTING.md")).toEqual([
+      "7: Use snake_case for function names. [naming]",
+      "8: Errors are returned, never panicked on. [errors]",
+      "9: Keep functions short [general]",
+      "13: Commit messages must follow Conventional Commits. [git]",
+    ]);
+    expect(style.allRules().find((r) => r.source.line === 7)!.source.section).toBe("Contributing > Code style");
+  });
+
+  test("the decision of an ADR is a rule", () => {
+    expect(rulesOf("docs/adr/0001-sqlite.md")).toEqual(["5: We use SQLite in WAL mode for the index. [architecture]"]);
+  });
+
+  test("tool configs become readable rules with the line where each is set", () => {
+    expect(rulesOf(".editorconfig")).toEqual(["4: Indent with spaces (files *) [formatting]", "5: Indent width 2 (files *) [formatting]", "8: Indent with tabs (files *.go) [formatting]"]);
+    expect(rulesOf(".prettierrc.json")).toEqual(["2: Lines at most 100 characters (Prettier) [formatting]", "3: No semicolons (Prettier) [formatting]", "4: Single quotes for strings (Prettier) [formatting]"]);
+    expect(rulesOf("pyproject.toml")).toEqual(["2: Lines at most 88 characters (Ruff) [formatting]", "5: Ruff rule sets enforced: E, F, I [general]", "2: Lines at most 88 characters (Black) [formatting]"]);
+    expect(rulesOf(".golangci.yml")).toEqual(["2: golangci-lint linters enabled: errcheck, revive [general]"]);
+    expect(rulesOf("tsconfig.json")).toEqual(["4: TypeScript strict is on [types]", "5: TypeScript noUncheckedIndexedAccess is on [types]"]);
+    expect(rulesOf(".eslintrc.json")).toEqual(['1: ESLint no-console: error [general]', '1: ESLint max-len: warn [{"code":120}] [formatting]']);
+  });
+
+  test("category and query filters", () => {
+    const g = style.guide({ category: "naming", limit: 10 });
+    expect(g.rules.map((r) => r.rule)).toEqual(["Use snake_case for function names."]);
+    const q = style.guide({ query: "line length characters", limit: 2 });
+    expect(q.rules.length).toBe(2);
+    expect(q.rules.every((r) => r.rule.includes("characters"))).toBe(true);
+    expect(q.total).toBe(3);
+    expect(style.guide({ limit: 100 }).sources.map((s) => s.file).sort()).toEqual([".editorconfig", ".eslintrc.json", ".golangci.yml", ".prettierrc.json", "CONTRIBUTING.md", "docs/adr/0001-sqlite.md", "pyproject.toml", "tsconfig.json"]);
+  });
+});

@@ -1,0 +1,123 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { existsSync, readdirSync, utimesSync } from "node:fs";
+import { join } from "node:path";
+import { runIndex } from "../../src/indexer/pipeline.ts";
+import { Session } from "../../src/tools/session.ts";
+import { indexLocation } from "../../src/store/location.ts";
+import { canonicalRoot } from "../../src/core/paths.ts";
+import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+afterEach(() => p?.cleanup());
+
+async function query(root: string, q: object): Promise<unknown[][]> {
+  const s = new Session(root);
+  try {
+    return (await s.files()).query(q as never).rows;
+  } finally {
+    s.close();
+  }
+}
+
+describe("incremental indexing", () => {
+  test("a second run on an unchanged tree parses nothing", async () => {
+    p = copyFixture("polyglot/go");
+    const first = await runIndex({ root: p.root });
+    expect(first.mode).toBe("full");
+    expect(first.parsed).toBe(first.files);
+    const second = await runIndex({ root: p.root });
+    expect(second.mode).toBe("incremental");
+    expect(second.parsed).toBe(0);
+    expect(second.unchanged).toBe(first.files);
+    expect(second.database).toBe(first.database);
+  });
+
+  test("a touched file with the same content is not re-parsed", async () => {
+    p = copyFixture("polyglot/go");
+    await runIndex({ root: p.root });
+    const future = new Date(Date.now() + 60_000);
+    utimesSync(join(p.root, "store/store.go"), future, future);
+    const r = await runIndex({ root: p.root });
+    expect(r.parsed).toBe(0);
+    expect(await runIndex({ root: p.root }).then((x) => x.parsed)).toBe(0);
+  });
+
+  test("a changed file is re-parsed and its module re-aggregated", async () => {
+    p = copyFixture("polyglot/go");
+    await runIndex({ root: p.root });
+    p.write("store/extra.go", "package store\n\n// Count counts.\nfunc Count() int { return 1 }\n\nfunc helper(a, b int) {}\n");
+    p.write("store/store.go", "package store\n\ntype DB struct{}\n");
+    const r = await runIndex({ root: p.root });
+    expect(r.parsed).toBe(2);
+    const mod = await query(p.root, { from: "modules", fields: ["file_count", "function_count", "exported_function_count", "type_count", "total_lines"], where: { field: "module_path", operator: "=", value: "store" } });
+    expect(mod).toEqual([[2, 2, 1, 1, 3 + 6]]);
+    const fns = await query(p.root, { from: "functions", fields: ["name", "param_count"], where: { field: "module_path", operator: "=", value: "store" }, orderBy: [{ field: "name", direction: "ASC" }] });
+    expect(fns).toEqual([["Count", 0], ["helper", 2]]);
+  });
+
+  test("a deleted file disappears with all its rows, and an emptied module with it", async () => {
+    p = copyFixture("polyglot/go");
+    await runIndex({ root: p.root });
+    p.remove("store");
+    const r = await runIndex({ root: p.root });
+    expect(r.deleted).toBe(1);
+    for (const table of ["files", "types", "functions", "imports"]) {
+      expect(await query(p.root, { from: table, where: { field: "file_path", operator: "LIKE", value: "store/%" } })).toEqual([]);
+    }
+    expect(await query(p.root, { from: "modules", where: { field: "module_path", operator: "=", value: "store" } })).toEqual([]);
+  });
+
+  test("a file that turns binary leaves the index", async () => {
+    p = tmpProject({ "a.go": "package a\n", "b.txt": "hello\n" });
+    await runIndex({ root: p.root });
+    p.write("b.txt", new Uint8Array([1, 0, 2]));
+    const r = await runIndex({ root: p.root });
+    expect(r.skipped.binary).toBe(1);
+    expect(await query(p.root, { from: "files", fields: ["file_path"] })).toEqual([["a.go"]]);
+  });
+
+  test("--full rebuilds into a new database and removes the old one", async () => {
+    p = copyFixture("polyglot/go");
+    const first = await runIndex({ root: p.root });
+    const again = await runIndex({ root: p.root, full: true });
+    expect(again.mode).toBe("full");
+    expect(again.database).not.toBe(first.database);
+    expect(existsSync(first.database)).toBe(false);
+    expect(existsSync(again.database)).toBe(true);
+  });
+});
+
+describe("crash safety", () => {
+  test("kill -9 in the middle of a full rebuild leaves the previous index whole and usable", async () => {
+    p = tmpProject();
+    for (let i = 0; i < 2500; i++) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\n// F${i} does things.\nfunc F${i}(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n`);
+    const before = await runIndex({ root: p.root });
+    expect(before.files).toBe(2500);
+    for (let i = 0; i < 2500; i += 2) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\nfunc G${i}() {}\n`);
+
+    const child = Bun.spawn([process.execPath, join(import.meta.dir, "../../src/cli/main.ts"), "index", p.root, "--full", "--json"], {
+      env: { ...process.env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
+    const loc = indexLocation(canonicalRoot(p.root));
+    // wait until the rebuild has started writing its new database, then kill it
+    const deadline = Date.now() + 20_000;
+    while (Date.now() < deadline && readdirSync(loc.dir).filter((f) => /^index-.*\.db$/.test(f)).length < 2) await Bun.sleep(20);
+    await Bun.sleep(150);
+    child.kill(9);
+    await child.exited;
+    expect(child.signalCode).toBe("SIGKILL");
+
+    expect(loc.current()).toBe(before.database);
+    const fns = await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] });
+    expect(fns).toEqual([[2500]]);
+
+    const after = await runIndex({ root: p.root });
+    expect(after.parsed).toBe(1250);
+    const names = await query(p.root, { from: "functions", fields: ["name"], where: { field: "name", operator: "LIKE", value: "G%" }, limit: 1000 });
+    expect(names.length).toBe(1000);
+    // the half-written database was collected
+    expect(readdirSync(loc.dir).filter((f) => /^index-.*\.db$/.test(f))).toEqual([after.database.slice(after.database.lastIndexOf("/") + 1)]);
+  }, 60_000);
+});

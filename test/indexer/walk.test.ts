@@ -1,0 +1,124 @@
+import { afterEach, describe, expect, test } from "bun:test";
+import { symlinkSync, mkdirSync } from "node:fs";
+import { join } from "node:path";
+import { walkProject, looksBinary } from "../../src/indexer/walk.ts";
+import { planIndex } from "../../src/indexer/plan.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+afterEach(() => p?.cleanup());
+
+const walk = (root: string, extra: string[] = [], max = 1 << 20) => walkProject(root, { maxFileSize: max, extraExcludes: extra });
+const paths = (root: string, extra: string[] = []) => walk(root, extra).files.map((f) => f.path).sort();
+
+describe("walk honours ignore rules", () => {
+  test("root .gitignore: plain, directory-only, anchored and negated patterns", () => {
+    p = tmpProject({
+      ".gitignore": "*.log\nbuild/\n/top.txt\n!keep.log\n",
+      "a.ts": "x",
+      "debug.log": "x",
+      "keep.log": "x",
+      "build/out.js": "x",
+      "src/build/readme.md": "not under the root build/ dir but still a build/ dir",
+      "top.txt": "anchored: ignored at the root",
+      "src/top.txt": "anchored rule does not apply below the root",
+    });
+    expect(paths(p.root)).toEqual([".gitignore", "a.ts", "keep.log", "src/top.txt"]);
+  });
+
+  test("nested .gitignore files apply below their directory and can re-include", () => {
+    p = tmpProject({
+      ".gitignore": "*.gen.ts\n",
+      "pkg/.gitignore": "!special.gen.ts\nlocal/\n",
+      "x.gen.ts": "x",
+      "pkg/a.gen.ts": "x",
+      "pkg/special.gen.ts": "x",
+      "pkg/local/secret.ts": "x",
+      "other/local/kept.ts": "x",
+    });
+    expect(paths(p.root)).toEqual([".gitignore", "other/local/kept.ts", "pkg/.gitignore", "pkg/special.gen.ts"]);
+  });
+
+  test(".git/info/exclude, .cortexignore and config excludes; .cortexignore overrides .gitignore", () => {
+    p = tmpProject({
+      ".git/info/exclude": "secret.txt\n",
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".gitignore": "dist/\n",
+      ".cortexignore": "fixtures/\n!dist/\n",
+      "secret.txt": "x",
+      "dist/bundle.js": "x",
+      "fixtures/big.json": "x",
+      "vendor/lib.go": "x",
+      "main.go": "x",
+    });
+    expect(paths(p.root, ["vendor/"])).toEqual([".cortexignore", ".gitignore", "dist/bundle.js", "main.go"]);
+  });
+
+  test("built-in rules skip dependency folders; a negation brings one back", () => {
+    p = tmpProject({ "node_modules/x/index.js": "x", "__pycache__/a.pyc": "x", "a.py": "x" });
+    expect(paths(p.root)).toEqual(["a.py"]);
+    p.write(".cortexignore", "!node_modules/\n");
+    expect(paths(p.root)).toEqual([".cortexignore", "a.py", "node_modules/x/index.js"]);
+  });
+
+  test("every exclusion says why, naming the rule and its file and line", () => {
+    p = tmpProject({ ".gitignore": "# comment\n\n*.tmp\n", "a.tmp": "x", "big.txt": "y".repeat(2000) });
+    const r = walk(p.root, [], 1000);
+    const byPath = Object.fromEntries(r.excluded.map((e) => [e.path, e]));
+    expect(byPath["a.tmp"]!.reason).toBe("ignored");
+    expect(byPath["a.tmp"]!.detail).toBe(".gitignore:3: *.tmp");
+    expect(byPath["big.txt"]!.reason).toBe("too-large");
+    expect(byPath["big.txt"]!.detail).toContain("2000 bytes > limit 1000");
+  });
+});
+
+describe("walk never follows symlinks", () => {
+  test("a link out of the root is refused and a loop does not hang", () => {
+    p = tmpProject({ "a.ts": "x", "sub/b.ts": "y" });
+    const outside = tmpProject({ "secret.ts": "s" });
+    try {
+      symlinkSync(outside.root, join(p.root, "escape"));
+      symlinkSync(join(p.root, "sub"), join(p.root, "sub", "loop"));
+      symlinkSync(join(p.root, "a.ts"), join(p.root, "alias.ts"));
+      const r = walk(p.root);
+      expect(r.files.map((f) => f.path).sort()).toEqual(["a.ts", "sub/b.ts"]);
+      const reasons = Object.fromEntries(r.excluded.map((e) => [e.path, e]));
+      expect(reasons["escape"]!.reason).toBe("symlink");
+      expect(reasons["escape"]!.detail).toContain("outside the project root");
+      expect(reasons["sub/loop"]!.reason).toBe("symlink");
+      expect(reasons["alias.ts"]!.detail).toContain("indexed at its own path");
+    } finally {
+      outside.cleanup();
+    }
+  });
+});
+
+describe("binary detection and the dry-run plan", () => {
+  test("a NUL byte in the first 8 KB marks a file binary; later ones do not", () => {
+    const head = new Uint8Array(100);
+    head[50] = 0;
+    expect(looksBinary(head)).toBe(true);
+    const late = new Uint8Array(9000).fill(65);
+    late[8500] = 0;
+    expect(looksBinary(late)).toBe(false);
+  });
+
+  test("planIndex lists languages with bytes and every exclusion with its reason", () => {
+    p = tmpProject({
+      ".gitignore": "out/\n",
+      "main.go": "package main\n",
+      "util.go": "package main\n\nfunc f() {}\n",
+      "README.md": "# hi\n",
+      "logo.png": new Uint8Array([137, 80, 78, 71, 0, 0, 1]),
+      "out/gen.go": "package gen\n",
+    });
+    mkdirSync(join(p.root, "empty"));
+    const plan = planIndex(p.root);
+    expect(plan.files).toBe(4);
+    const go = plan.languages.find((l) => l.language === "go")!;
+    expect(go).toEqual({ language: "go", files: 2, bytes: 13 + 26, parsed: true });
+    expect(plan.languages.find((l) => l.language === "markdown")).toEqual({ language: "markdown", files: 1, bytes: 5, parsed: false });
+    expect(plan.excluded.byReason).toEqual({ ignored: 1, binary: 1 });
+    expect(plan.excluded.entries.find((e) => e.path === "out")).toMatchObject({ reason: "ignored", isDir: true, detail: ".gitignore:1: out/" });
+  });
+});

@@ -1,0 +1,82 @@
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import { createMcpServer } from "../../src/mcp/server.ts";
+import { Session } from "../../src/tools/session.ts";
+import { TOOLS } from "../../src/tools/index.ts";
+import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+let session: Session;
+let client: Client;
+
+beforeAll(async () => {
+  p = copyFixture("polyglot/go");
+  session = new Session(p.root);
+  const server = createMcpServer({ session, tools: TOOLS });
+  const [a, b] = InMemoryTransport.createLinkedPair();
+  await server.connect(a);
+  client = new Client({ name: "test", version: "1" });
+  await client.connect(b);
+});
+afterAll(async () => {
+  await client.close();
+  session.close();
+  p.cleanup();
+});
+
+const text = (r: unknown) => ((r as { content: Array<{ type: string; text: string }> }).content[0]!).text;
+
+describe("MCP server", () => {
+  test("lists every registry tool with schemas and annotations", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name)).toEqual(TOOLS.map((t) => t.name));
+    const files = tools.find((t) => t.name === "cortex_files")!;
+    expect(files.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
+    expect(Object.keys(files.inputSchema.properties ?? {})).toContain("max_tokens");
+    expect(files.outputSchema?.properties).toHaveProperty("rows");
+  });
+
+  test("a tool called before any index exists answers indexing_required, not a crash", async () => {
+    const r = await client.callTool({ name: "cortex_files", arguments: { query: { from: "files" } } });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toStartWith("indexing_required:");
+  });
+
+  test("after indexing, results come as JSON text and structured content", async () => {
+    await session.index();
+    const r = await client.callTool({ name: "cortex_files", arguments: { query: { from: "files", fields: ["file_path"], where: { field: "is_test", operator: "=", value: true } } } });
+    expect(r.isError).toBeFalsy();
+    expect(JSON.parse(text(r)).rows).toEqual([["auth/handler_test.go"]]);
+    expect((r.structuredContent as { rows: unknown[] }).rows).toEqual([["auth/handler_test.go"]]);
+  });
+
+  test("bad arguments are a tool error naming the field and the rule", async () => {
+    const r = await client.callTool({ name: "cortex_files", arguments: { operation: "top_files", limit: 5000 } });
+    expect(r.isError).toBe(true);
+    expect(text(r)).toBe("invalid arguments: limit: must be at most 1000");
+    const u = await client.callTool({ name: "cortex_files", arguments: { operation: "top_files", colour: "red" } });
+    expect(text(u)).toBe("invalid arguments: input: unknown field 'colour'");
+  });
+
+  test("an unknown tool is a protocol error", async () => {
+    await expect(client.callTool({ name: "no_such_tool", arguments: {} })).rejects.toThrow("unknown tool 'no_such_tool'");
+  });
+
+  test("a result over the budget is cut and says so", async () => {
+    const r = await client.callTool({ name: "cortex_files", arguments: { query: { from: "files", limit: 100 }, max_tokens: 200 } });
+    const body = JSON.parse(text(r));
+    expect(body.truncated).toBe(true);
+    expect(body.truncated_note).toContain("rows:");
+    expect(JSON.stringify(body).length).toBeLessThanOrEqual(200 * 4 + 200);
+  });
+
+  test("codebase://context describes the project", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri)).toEqual(["codebase://context"]);
+    const { contents } = await client.readResource({ uri: "codebase://context" });
+    const md = (contents[0] as { text: string }).text;
+    expect(md).toContain("| go | 3 |");
+    expect(md).toContain("## Largest modules");
+  });
+});
