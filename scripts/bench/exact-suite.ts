@@ -187,6 +187,10 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
     return median(times);
   };
 
+  // The floor under every cli figure: starting the executable and loading its modules.
+  const [startup] = (await interleaved([[bin, "--version"]], env, corpus.root)) as [number];
+  rows.push({ metric: "cortex --version (start-up, included in every cli figure)", value: startup, unit: "ms", note: bin.replace(REPO + "/", "") });
+
   for (const c of CASES) {
     const rgArgs = ["rg", "--no-config", "-n", c.caseSensitive ? "-s" : "-i", ...(c.regex ? [] : ["-F"]), "--", c.query];
     const cortexArgs = [bin, "grep", "-C", "0", c.caseSensitive ? "-s" : "-i", ...(c.regex ? ["-e"] : []), "--", c.query];

@@ -183,7 +183,7 @@ export function renderLikeRipgrep(r: Output): string {
       lastLine = n;
     }
   }
-  if (r.truncated) out.push(`[cortex: stopped after ${r.match_count} matching lines; narrow the search with --path or --ext]`);
+  if (r.truncated) out.push(`[cortex: stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext]`);
   if (r.partial) out.push("[cortex: the deadline passed; these are the matches found so far]");
   return out.join("\n");
 }
