@@ -192,7 +192,9 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   rows.push({ metric: "cortex --version (start-up, included in every cli figure)", value: startup, unit: "ms", note: bin.replace(REPO + "/", "") });
 
   for (const c of CASES) {
-    const rgArgs = ["rg", "--no-config", "-n", c.caseSensitive ? "-s" : "-i", ...(c.regex ? [] : ["-F"]), "--", c.query];
+    // ripgrep reads the ignore files cortex reads (the corpus's own .gitignore files, wherever the
+    // corpus lies), not those of a repository around it (.bench/ sits inside this one)
+    const rgArgs = ["rg", "--no-config", "--no-ignore-parent", "--no-require-git", "-n", c.caseSensitive ? "-s" : "-i", ...(c.regex ? [] : ["-F"]), "--", c.query];
     const cortexArgs = [bin, "grep", "-C", "0", c.caseSensitive ? "-s" : "-i", ...(c.regex ? ["-e"] : []), "--", c.query];
     const rgLines = (await timeOnce(rgArgs, env, corpus.root)).stdout.split("\n").filter(Boolean).length;
     const all = await search(c, Number.MAX_SAFE_INTEGER);
