@@ -16,15 +16,10 @@ import { escapeRegex } from "./regex-parse.ts";
 const CR = 13;
 const LF = 10;
 
-function isAscii(buf: Buffer, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) if (buf[i]! > 127) return false;
-  return true;
-}
-
-/** The text of bytes [from, to) without a trailing CR. */
+/** The text of bytes [from, to) without a trailing CR (Bun's UTF-8 decoder has its own ASCII fast path). */
 function lineText(buf: Buffer, from: number, to: number): string {
   if (to > from && buf[to - 1] === CR) to--;
-  return buf.toString(isAscii(buf, from, to) ? "latin1" : "utf8", from, to);
+  return buf.toString("utf8", from, to);
 }
 
 export class ByteLiteralScanner {

@@ -81,13 +81,13 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   let items: Item[];
   if (req.fresh) {
     // Every file that changed on disk is searched as it is now; unchanged ones only when they are candidates.
-    const isCandidate = candidates === null ? () => true : ((set) => (id: number) => set.has(id))(new Set(candidates));
+    const candidateSet = candidates === null ? undefined : new Set(candidates);
     items = [];
     for (const row of view.allFiles().filter(keep)) {
       const state = view.diskState(row);
       if (state === "deleted") continue;
       if (state === "changed") items.push({ row, disk: join(view.root, row.path) });
-      else if (isCandidate(row.fileId)) items.push({ row });
+      else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
     }
   } else {
     items = view.rows(candidates).filter(keep).map((row) => ({ row }));
