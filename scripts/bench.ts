@@ -3,8 +3,8 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search
- *   corpus: go | django | <path>               (Debian golang-1.19-src / python3-django, or any folder)
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact
+ *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
 import { prepareCorpus } from "./bench/corpora.ts";
@@ -14,6 +14,7 @@ import { parseSuite } from "./bench/parse-suite.ts";
 import { embedSuite } from "./bench/embed-suite.ts";
 import { patternSuite } from "./bench/pattern-suite.ts";
 import { searchSuite } from "./bench/search-suite.ts";
+import { exactSuite } from "./bench/exact-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
@@ -21,6 +22,7 @@ const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: st
   embed: (c, args) => embedSuite(c, args),
   pattern: (c, args) => patternSuite(c, args),
   search: (c) => searchSuite(c),
+  exact: (c) => exactSuite(c),
 };
 
 function fmt(v: number): string {

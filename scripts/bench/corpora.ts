@@ -4,6 +4,7 @@
  *
  *   go      golang-1.19-src   (apt-get install golang-1.19-src)   → /usr/share/go-1.19/src
  *   django  python3-django    (apt-get install python3-django)    → /usr/lib/python3/dist-packages/django
+ *   go+django  both, in go/ and django/ of one folder
  */
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -13,6 +14,11 @@ export const SCRATCH = resolve(import.meta.dir, "..", "..", ".bench");
 const DEBIAN: Record<string, { src: string; pkg: string }> = {
   go: { src: "/usr/share/go-1.19/src", pkg: "golang-1.19-src" },
   django: { src: "/usr/lib/python3/dist-packages/django", pkg: "python3-django" },
+};
+
+/** Corpora made of several Debian ones, each copied into a folder of its own name (go+django: ~12,500 files). */
+const COMBINED: Record<string, string[]> = {
+  "go+django": ["go", "django"],
 };
 
 export interface Corpus {
@@ -25,6 +31,18 @@ export interface Corpus {
 
 /** Resolves a corpus name or path to a fresh writable copy. */
 export function prepareCorpus(nameOrPath: string): Corpus {
+  const parts = COMBINED[nameOrPath];
+  if (parts) {
+    const root = join(SCRATCH, "corpora", nameOrPath);
+    rmSync(root, { recursive: true, force: true });
+    mkdirSync(root, { recursive: true });
+    for (const part of parts) {
+      const d = DEBIAN[part]!;
+      if (!existsSync(d.src)) throw new Error(`corpus '${nameOrPath}' needs the Debian package ${d.pkg}: apt-get install ${d.pkg}`);
+      cpSync(d.src, join(root, part), { recursive: true, dereference: false, verbatimSymlinks: true });
+    }
+    return { name: nameOrPath, root, source: parts.map((x) => `Debian ${DEBIAN[x]!.pkg} (${DEBIAN[x]!.src}) in ${x}/`).join(" + ") };
+  }
   const known = DEBIAN[nameOrPath];
   const src = known ? known.src : resolve(nameOrPath);
   if (!existsSync(src)) {

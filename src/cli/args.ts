@@ -77,7 +77,13 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     byFlag.set("--" + toFlag(field), field);
   }
   for (const [f, field] of Object.entries(cli.flags ?? {})) byFlag.set(f, field);
-  for (const [f, field] of Object.entries(cli.short ?? {})) byFlag.set(f, field);
+  // A short flag may stand for a fixed value of a field ("-i" → "case_sensitive=false").
+  const fixed = new Map<string, { field: string; value: string }>();
+  for (const [f, target] of Object.entries(cli.short ?? {})) {
+    const eq = target.indexOf("=");
+    if (eq > 0) fixed.set(f, { field: target.slice(0, eq), value: target.slice(eq + 1) });
+    else byFlag.set(f, target);
+  }
 
   const out: ParsedArgs = { input: {}, json: false, help: false };
   const positionals: string[] = [];
@@ -130,6 +136,11 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
         throw new CortexError("INVALID_INPUT", `--file: cannot read ${v}: ${(e as Error).message}`);
       }
       set(cli.fromFile, convert("json", text, `--file ${v}`), "--file");
+      continue;
+    }
+    const preset = fixed.get(name);
+    if (preset) {
+      set(preset.field, convert(fieldKind(shape[preset.field]!).kind, preset.value, name), name);
       continue;
     }
     let field = byFlag.get(name);

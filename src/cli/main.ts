@@ -180,12 +180,24 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json);
   const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
+  // a first index run can take minutes: the command's deadline starts once the index is there
+  if (tool.needsIndex) {
+    try {
+      await session.requireStore();
+    } catch (e) {
+      bar.done();
+      session.close();
+      throw e;
+    }
+  }
   const controller = new AbortController();
   const deadline = Date.now() + DEFAULT_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
   try {
     const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline });
     bar.done();
+    const failure = tool.failure?.(result);
+    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
     if (parsed.json || !tool.render) printJson(result);
     else printText(tool.render(result));
     return 0;

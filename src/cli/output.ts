@@ -45,7 +45,8 @@ export function printJson(value: unknown): void {
 }
 
 export function printText(text: string): void {
-  if (pipeClosed) return;
+  // nothing to say prints nothing (`cortex grep` with no match, like ripgrep), not an empty line
+  if (pipeClosed || text === "") return;
   writeOut(text.endsWith("\n") ? text : text + "\n");
 }
 

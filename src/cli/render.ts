@@ -42,6 +42,10 @@ export function toolHelp(t: ToolDefinition): string {
     const short = Object.entries(t.cli.short ?? {}).find(([, f]) => f === field)?.[0];
     lines.push(`  ${(short ? short + ", " : "") + flag}`.padEnd(34) + ` ${schema.description ?? ""}`);
   }
+  for (const [flag, target] of Object.entries(t.cli.short ?? {})) {
+    const eq = target.indexOf("=");
+    if (eq > 0) lines.push(`  ${flag}`.padEnd(34) + ` same as --${target.slice(0, eq).replace(/_/g, "-")}=${target.slice(eq + 1)}`);
+  }
   if (t.cli.fromFile) lines.push(`  --file <path>`.padEnd(34) + ` read ${t.cli.fromFile} from a JSON file`);
   lines.push(`  --root <path>`.padEnd(34) + " project root (default: the current directory)");
   lines.push(`  --json`.padEnd(34) + " print the tool's JSON result");

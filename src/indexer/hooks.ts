@@ -5,6 +5,8 @@
  */
 import type { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
+import { updateTrigramIndex } from "../store/content-index.ts";
+import { log } from "../core/log.ts";
 
 export interface IndexChanges {
   /** Files written in this run (new or changed content). */
@@ -20,4 +22,13 @@ export interface IndexHook {
   run(store: IndexStore, changes: IndexChanges, project: ProjectInfo): void | Promise<void>;
 }
 
-export const INDEX_HOOKS: IndexHook[] = [];
+export const INDEX_HOOKS: IndexHook[] = [
+  {
+    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed.
+    name: "trigram index",
+    run(store) {
+      const r = updateTrigramIndex(store.db);
+      if (process.env.CORTEX_TRACE) log.warn(`trigram index: ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
+    },
+  },
+];

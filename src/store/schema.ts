@@ -199,6 +199,22 @@ CREATE VIRTUAL TABLE files_fts USING fts5(path, defs, doc, code, tokenize = 'por
 CREATE TRIGGER files_fts_delete AFTER DELETE ON file_state BEGIN
     DELETE FROM files_fts WHERE rowid = old.file_id;
 END;
+
+-- Exact search (src/store/content-index.ts): the files holding each trigram of the folded UTF-8 content.
+-- One row per trigram and segment, id = trigram * 256 + segment; postings are ascending file ids as delta
+-- varints. Segment 0 covers the files of the last rebuild; incremental runs add small segments, merged later.
+CREATE TABLE trigram_postings (
+    id INTEGER PRIMARY KEY,
+    postings BLOB NOT NULL
+);
+
+-- The content each file's trigrams were taken from, and their segment. A file without a row here, or with
+-- another hash, is not covered by the postings: searches scan it directly, the next index run adds it.
+CREATE TABLE trigram_coverage (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    content_hash TEXT NOT NULL,
+    segment INTEGER NOT NULL
+);
 `;
 
 /** Secondary indexes of schema version 1. */

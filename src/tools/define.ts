@@ -20,7 +20,7 @@ export interface CliSpec {
   command: string[];
   /** Input fields filled from positional arguments, in order. */
   positionals?: string[];
-  /** Short flags: "-e" → "is_regex". */
+  /** Short flags: "-e" → "is_regex"; "field=value" sets a fixed value ("-i" → "case_sensitive=false"). */
   short?: Record<string, string>;
   /** Flag spellings that differ from the field name (beyond the automatic snake/kebab forms): "--lang" → "language". */
   flags?: Record<string, string>;
@@ -47,6 +47,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
   handler(input: z.output<I>, ctx: ToolContext): Promise<O> | O;
   /** Human output for the CLI without --json; JSON when absent. */
   render?(result: O): string;
+  /**
+   * For tools whose result reports a failure in its own shape (search_text_pattern's status "error"): the
+   * message the CLI prints on stderr, exiting with 1, or undefined when the result is a success.
+   */
+  failure?(result: O): string | undefined;
 }
 
 export function defineTool<I extends z.ZodObject, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -12,9 +12,11 @@ import { refreshTool, statusTool } from "./status.ts";
 import { styleTool } from "./style.ts";
 import { patternsTool } from "./patterns.ts";
 import { patternTool } from "./pattern.ts";
+import { exactTool } from "./exact.ts";
+import { searchTextPatternTool } from "./search-text-pattern.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

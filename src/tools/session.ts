@@ -12,6 +12,7 @@ import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
+import { ExactEngine } from "../engines/exact/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
@@ -210,6 +211,10 @@ export class Session {
 
   files(): Promise<FilesEngine> {
     return this.engine("files", (s) => new FilesEngine(s));
+  }
+
+  exact(): Promise<ExactEngine> {
+    return this.engine("exact", (s) => new ExactEngine(s, this.root));
   }
 
   /** A files engine over an NDJSON statistics export inside the project (loaded once per file version). */

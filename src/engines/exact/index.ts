@@ -1,0 +1,41 @@
+/**
+ * The exact-search engine: keyword queries with BM25-ranked lines (cortex_exact) and literal or regex
+ * search (search_text_pattern, `cortex grep`), both over the indexed content, both choosing candidate
+ * files with the trigram index.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import { ContentIndex } from "../../store/content-index.ts";
+import { ExactIndexView } from "./view.ts";
+import { searchText, type TextSearchRequest, type TextSearchOutcome } from "./text-search.ts";
+import { searchKeywords, type KeywordSearchRequest, type KeywordSearchOutcome } from "./keyword-search.ts";
+
+export { PathFilter, normaliseExtensions } from "./path-filter.ts";
+export type { TextSearchRequest, TextSearchOutcome, TextMatch } from "./text-search.ts";
+export type { KeywordSearchRequest, KeywordSearchOutcome, KeywordHit } from "./keyword-search.ts";
+export type { MatchDetail } from "./line-scan.ts";
+
+export class ExactEngine {
+  private readonly view: ExactIndexView;
+
+  constructor(
+    private readonly store: IndexStore,
+    root: string,
+  ) {
+    this.view = new ExactIndexView(new ContentIndex(store.db), root, store.db.filename);
+  }
+
+  /** Literal or regex search; matching lines in path order. */
+  searchText(req: TextSearchRequest): Promise<TextSearchOutcome> {
+    return searchText(this.view, req);
+  }
+
+  /** Boolean keyword search; lines ranked by BM25, then position. */
+  searchKeywords(req: KeywordSearchRequest): KeywordSearchOutcome {
+    return searchKeywords(this.view, req);
+  }
+
+  /** Languages present in the index (to validate language filters). */
+  languages(): string[] {
+    return Object.keys(this.store.languageCounts());
+  }
+}

@@ -1,0 +1,81 @@
+/**
+ * Path filters for exact search: root-relative paths (a file, or a folder and everything below it) and
+ * globs (`src/**\/*.ts`; a glob without a slash, like `*.go`, matches the file name at any depth, as in
+ * .gitignore). Anything that resolves outside the project root is refused.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import { CortexError } from "../../core/errors.ts";
+import { resolveInsideRoot } from "../../core/paths.ts";
+
+type Rule = { kind: "all" } | { kind: "prefix"; path: string } | { kind: "glob"; glob: InstanceType<typeof Bun.Glob> };
+
+const GLOB_CHARS = /[*?[\]{}]/;
+
+export class PathFilter {
+  private constructor(private readonly rules: Rule[]) {}
+
+  static readonly ALL = new PathFilter([]);
+
+  /**
+   * Builds a filter from user input. `field` names the input field in errors; with `mustExist`, a plain
+   * path that exists neither on disk nor as a glob is an error.
+   */
+  static parse(root: string, specs: string[] | undefined, field: string, mustExist: boolean): PathFilter {
+    if (!specs || specs.length === 0) return PathFilter.ALL;
+    const rules: Rule[] = [];
+    specs.forEach((raw, i) => {
+      const spec = raw.trim();
+      const where = `${field}[${i}]`;
+      if (spec === "") throw new CortexError("INVALID_INPUT", `${where}: must not be empty`);
+      if (GLOB_CHARS.test(spec)) {
+        const segments = spec.split("/");
+        if (spec.startsWith("/") || /^[A-Za-z]:/.test(spec) || segments.includes("..")) {
+          throw new CortexError("PATH_OUTSIDE_ROOT", `${where}: a glob must stay inside the project root: ${spec}`, { data: { path: spec } });
+        }
+        const pattern = spec.replace(/^\.\//, "");
+        rules.push({ kind: "glob", glob: new Bun.Glob(pattern.includes("/") ? pattern : `**/${pattern}`) });
+        return;
+      }
+      let rel: string;
+      try {
+        rel = resolveInsideRoot(root, spec);
+      } catch (e) {
+        if (e instanceof CortexError) throw new CortexError(e.code, `${where}: ${e.message}`, e.data ? { data: e.data } : {});
+        throw e;
+      }
+      if (mustExist && !existsSync(join(root, rel))) throw new CortexError("NOT_FOUND", `${where}: no such file or directory: ${spec}`, { data: { path: spec } });
+      rules.push(rel === "" ? { kind: "all" } : { kind: "prefix", path: rel.replace(/\/+$/, "") });
+    });
+    return new PathFilter(rules);
+  }
+
+  get isAll(): boolean {
+    return this.rules.length === 0 || this.rules.some((r) => r.kind === "all");
+  }
+
+  matches(path: string): boolean {
+    if (this.isAll) return true;
+    for (const r of this.rules) {
+      if (r.kind === "prefix" && (path === r.path || path.startsWith(r.path + "/"))) return true;
+      if (r.kind === "glob" && r.glob.match(path)) return true;
+    }
+    return false;
+  }
+}
+
+/** Normalises file extensions (`py`, `.PY` → `.py`); empty means every file. */
+export function normaliseExtensions(exts: string[] | undefined, field: string): string[] {
+  return (exts ?? []).map((e, i) => {
+    const t = e.trim().toLowerCase();
+    if (t === "" || t === ".") throw new CortexError("INVALID_INPUT", `${field}[${i}]: must not be empty`);
+    if (t.includes("/")) throw new CortexError("INVALID_INPUT", `${field}[${i}]: an extension cannot contain '/': ${e}`);
+    return t.startsWith(".") ? t : "." + t;
+  });
+}
+
+export function hasExtension(path: string, exts: string[]): boolean {
+  if (exts.length === 0) return true;
+  const p = path.toLowerCase();
+  return exts.some((e) => p.endsWith(e));
+}

@@ -1,0 +1,200 @@
+/**
+ * Literal and regex search over the indexed content (search_text_pattern, `cortex grep`): plan → candidate
+ * files from the trigram index → filters → line verification → hits in path order, each marked stale
+ * when its file changed on disk since it was indexed. Regexes are verified in the worker pool (hostile
+ * patterns cannot hang the caller); literals, which run in linear time, on the calling thread (measured:
+ * handing many hits back from workers costs more than a second core saves).
+ */
+import { join } from "node:path";
+import type { ContentFileRow } from "../../store/content-index.ts";
+import { compilePattern } from "./pattern.ts";
+import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
+import { verifyPool } from "./pool.ts";
+import { ByteLiteralScanner } from "./byte-scan.ts";
+import { readDiskText } from "./disk-text.ts";
+import { hasExtension, type PathFilter } from "./path-filter.ts";
+import { describeQuery } from "./plan.ts";
+import type { ExactIndexView } from "./view.ts";
+
+export interface TextSearchRequest {
+  query: string;
+  isRegex: boolean;
+  caseSensitive: boolean;
+  contextLines: number;
+  paths: PathFilter;
+  /** Normalised extensions (".py"); empty for every file. */
+  extensions: string[];
+  /** Read changed files from disk instead of the index. */
+  fresh: boolean;
+  maxMatches: number;
+  /** Output budget: characters of matched and context lines. */
+  maxChars: number;
+  deadline: number;
+  signal?: AbortSignal;
+}
+
+export interface TextMatch {
+  file_path: string;
+  line_number: number;
+  matched_line: string;
+  /** Context lines before, then after, the matched line. */
+  context: string[];
+  /** Line number of the first context line (context[i] is line context_start_line + i, skipping the match). */
+  context_start_line: number;
+  match_details: { matches: MatchDetail[] };
+  /** The line is longer than 1,000 characters and matched_line is a window around the first match. */
+  line_truncated?: true;
+  /** The file changed on disk since it was indexed: the line is as indexed. */
+  stale?: true;
+}
+
+export interface TextSearchOutcome {
+  matches: TextMatch[];
+  /** More matching lines exist than were returned (limit or output budget). */
+  truncated: boolean;
+  /** The deadline or a cancellation stopped verification: matches are those found so far. */
+  partial: boolean;
+  stats: {
+    /** Files the trigram index could not rule out (after path and extension filters). */
+    candidate_files: number;
+    /** Candidate files verified. */
+    searched_files: number;
+    /** The trigram query, readable ("ALL" for a full scan). */
+    plan: string;
+    took_ms: number;
+  };
+}
+
+interface Item {
+  row: ContentFileRow;
+  /** Absolute path when the content comes from disk. */
+  disk?: string;
+}
+
+export async function searchText(view: ExactIndexView, req: TextSearchRequest): Promise<TextSearchOutcome> {
+  const started = performance.now();
+  const { spec, plan } = compilePattern(req.query, req.isRegex, req.caseSensitive);
+  if (req.isRegex) verifyPool().warm();
+  const keep = (r: ContentFileRow) => req.paths.matches(r.path) && hasExtension(r.path, req.extensions);
+  const candidates = view.candidates(plan.query);
+
+  let items: Item[];
+  if (req.fresh) {
+    // Every file that changed on disk is searched as it is now; unchanged ones only when they are candidates.
+    const candidateSet = candidates === null ? undefined : new Set(candidates);
+    items = [];
+    for (const row of view.allFiles().filter(keep)) {
+      const state = view.diskState(row);
+      if (state === "deleted") continue;
+      if (state === "changed") items.push({ row, disk: join(view.root, row.path) });
+      else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
+    }
+  } else {
+    items = view.rows(candidates).filter(keep).map((row) => ({ row }));
+  }
+  items.sort((a, b) => (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0));
+
+  let found: Array<{ item: number; hits: LineHit[] }>;
+  let partial = false;
+  let searched = 0;
+  if (req.isRegex) {
+    const disk: Record<number, string> = {};
+    items.forEach((it, i) => {
+      if (it.disk) disk[i] = it.disk;
+    });
+    const run = await verifyPool().run(
+      {
+        dbPath: view.dbPath,
+        spec,
+        ids: Uint32Array.from(items, (it) => it.row.fileId),
+        disk,
+        contextLines: req.contextLines,
+        maxPerFile: req.maxMatches + 1,
+      },
+      { parallelism: 2, deadline: req.deadline, ...(req.signal ? { signal: req.signal } : {}), maxHits: req.maxMatches + 1 },
+    );
+    found = run.hits;
+    partial = run.partial;
+    searched = run.verified;
+  } else {
+    ({ found, partial, searched } = verifyInline(view, items, spec, req));
+  }
+
+  const matches: TextMatch[] = [];
+  let truncated = false;
+  let chars = 0;
+  const staleByPath = new Map<string, boolean>();
+  outer: for (const { item, hits } of found) {
+    const it = items[item]!;
+    let stale = false;
+    if (!it.disk) {
+      let s = staleByPath.get(it.row.path);
+      if (s === undefined) staleByPath.set(it.row.path, (s = view.diskState(it.row) !== "same"));
+      stale = s;
+    }
+    for (const h of hits) {
+      chars += h.text.length + h.context.reduce((n, c) => n + c.length, 0);
+      if (matches.length >= req.maxMatches || (chars > req.maxChars && matches.length > 0)) {
+        truncated = true;
+        break outer;
+      }
+      const m: TextMatch = {
+        file_path: it.row.path,
+        line_number: h.line,
+        matched_line: h.text,
+        context: h.context,
+        context_start_line: h.contextStart,
+        match_details: { matches: h.matches },
+      };
+      if (h.truncated) m.line_truncated = true;
+      if (stale) m.stale = true;
+      matches.push(m);
+    }
+  }
+  return {
+    matches,
+    truncated,
+    partial,
+    stats: { candidate_files: items.length, searched_files: searched, plan: describeQuery(plan.query), took_ms: Math.round((performance.now() - started) * 100) / 100 },
+  };
+}
+
+/** Literal searches: linear-time matching on this thread, polling the deadline between batches of files. */
+function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<typeof compilePattern>["spec"], req: TextSearchRequest) {
+  const matcher = new LineMatcher(spec);
+  const bytes = ByteLiteralScanner.for(spec);
+  const found: Array<{ item: number; hits: LineHit[] }> = [];
+  let total = 0;
+  let partial = false;
+  let searched = 0;
+  // Files are read in batches that grow: a selective search reads little, a broad one pays few calls.
+  let batch = 8;
+  for (let from = 0; from < items.length && total <= req.maxMatches; from += batch, batch = Math.min(batch * 2, 128)) {
+    if (Date.now() >= req.deadline || req.signal?.aborted === true) {
+      partial = true;
+      break;
+    }
+    const slice = items.slice(from, from + batch);
+    const stored = slice.map((it) => (it.disk ? -1 : it.row.fileId));
+    const contents: Array<string | Uint8Array | undefined> = bytes ? view.texts(stored, "bytes") : view.texts(stored, "string");
+    for (let k = 0; k < slice.length && total <= req.maxMatches; k++) {
+      const it = slice[k]!;
+      const left = req.maxMatches + 1 - total;
+      searched++;
+      let hits: LineHit[];
+      if (it.disk) {
+        const text = readDiskText(it.disk);
+        if (text === undefined) continue;
+        hits = matcher.scan(text, req.contextLines, left);
+      } else {
+        const c = contents[k];
+        if (c === undefined) continue;
+        hits = typeof c === "string" ? matcher.scan(c, req.contextLines, left) : bytes!.scan(c, req.contextLines, left);
+      }
+      if (hits.length === 0) continue;
+      found.push({ item: from + k, hits });
+      total += hits.length;
+    }
+  }
+  return { found, partial, searched };
+}

@@ -1,0 +1,71 @@
+/**
+ * A verification worker: confirms candidate files against a pattern off the main thread, so a regex that
+ * backtracks for minutes cannot stall the server; the pool terminates a worker that overruns the deadline.
+ *
+ *   in:  VerifyJob (see pool.ts); a shared control array holds [stop flag, next chunk]
+ *   out: { type: "ready" } once, then per job { type: "chunk", … } for each chunk taken and { type: "idle", jobId }
+ * Workers take chunks from the shared counter, so two of them balance the load without a coordinator.
+ */
+import { openDatabase } from "../../store/db.ts";
+import { ContentIndex } from "../../store/content-index.ts";
+import { LineMatcher } from "./line-scan.ts";
+import { readDiskText } from "./disk-text.ts";
+import type { VerifyJob, ChunkResult } from "./pool.ts";
+
+declare const self: Worker;
+
+let open: { path: string; index: ContentIndex } | undefined;
+
+function indexAt(path: string): ContentIndex {
+  if (open?.path !== path) {
+    open?.index.db.close();
+    open = { path, index: new ContentIndex(openDatabase(path, { readonly: true })) };
+  }
+  return open.index;
+}
+
+function run(job: VerifyJob): void {
+  const control = new Int32Array(job.control);
+  const stopped = () => Atomics.load(control, 0) !== 0;
+  const matcher = new LineMatcher(job.spec);
+  const index = indexAt(job.dbPath);
+  const chunks = Math.ceil(job.ids.length / job.chunkSize);
+  for (;;) {
+    if (stopped()) break;
+    const chunk = Atomics.add(control, 1, 1);
+    if (chunk >= chunks) break;
+    const result: ChunkResult = { type: "chunk", jobId: job.jobId, chunk, files: [], complete: true };
+    const start = chunk * job.chunkSize;
+    const end = Math.min(job.ids.length, (chunk + 1) * job.chunkSize);
+    const stored = index.texts(job.ids.subarray(start, end), "string");
+    for (let i = start; i < end; i++) {
+      if (stopped()) {
+        result.complete = false;
+        break;
+      }
+      const abs = job.disk[i];
+      const text = abs !== undefined ? readDiskText(abs) : stored[i - start];
+      if (text === undefined) continue;
+      const hits = matcher.scan(text, job.contextLines, job.maxPerFile, stopped);
+      if (stopped()) {
+        result.complete = false;
+        if (hits.length > 0) result.files.push({ item: i, hits });
+        break;
+      }
+      if (hits.length > 0) result.files.push({ item: i, hits });
+    }
+    self.postMessage(result);
+  }
+  self.postMessage({ type: "idle", jobId: job.jobId });
+}
+
+self.onmessage = (ev: MessageEvent) => {
+  const msg = ev.data as VerifyJob;
+  try {
+    run(msg);
+  } catch (e) {
+    self.postMessage({ type: "error", jobId: msg.jobId, error: (e as Error).message });
+  }
+};
+
+self.postMessage({ type: "ready" });

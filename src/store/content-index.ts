@@ -1,0 +1,332 @@
+/**
+ * The trigram index over stored file content, which exact search uses to choose candidate files: its
+ * maintenance after each index run (updateTrigramIndex, called from an index hook) and its reading side
+ * (ContentIndex: posting lists, file rows, content).
+ *
+ * Own posting lists rather than FTS5: measured on go+django (10,157 files, 82 MiB), an FTS5 trigram
+ * table (detail=none, contentless) took 9.7 s to fill on the writer thread and 19 MiB; these lists take
+ * about 2 s and 16 MiB, and the planner gets exactly the file sets it needs (docs/benchmarks.md).
+ *
+ * Maintenance is self-healing: trigram_coverage records which content (by hash) each file's trigrams came
+ * from, so an update indexes exactly the files not covered, whatever happened in earlier runs (a crash
+ * between writing files and running hooks included). Files not covered are scanned directly by searches.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import { TrigramExtractor, decodePostings, encodePostings, unionSorted } from "./trigrams.ts";
+
+/** Segments per trigram: row id = trigram * SEGMENTS + segment. */
+export const SEGMENTS = 256;
+/** Incremental segments kept before they are merged into one. */
+const MAX_SMALL_SEGMENTS = 8;
+
+export interface ContentFileRow {
+  fileId: number;
+  path: string;
+  /** Present when asked for (it needs a join with `files`). */
+  language?: string;
+  mtimeMs: number;
+  sizeBytes: number;
+}
+
+type Stmt = Statement<any, any[]>;
+
+/** Read access to the trigram index and the stored content. */
+export class ContentIndex {
+  readonly db: Database;
+  private readonly s = new Map<string, Stmt>();
+
+  constructor(db: Database) {
+    this.db = db;
+    // Searches read much of the content table; mapping the file saves a copy per page.
+    db.exec("PRAGMA mmap_size = 1073741824");
+  }
+
+  private stmt(sql: string): Stmt {
+    let st = this.s.get(sql);
+    if (!st) {
+      st = this.db.prepare(sql);
+      this.s.set(sql, st);
+    }
+    return st;
+  }
+
+  /** False for an index written before the trigram tables existed: every file is then scanned. */
+  available(): boolean {
+    const row = this.stmt("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('trigram_postings', 'trigram_coverage')").get() as { n: number };
+    return row.n === 2;
+  }
+
+  /** Changes whenever another connection commits to the database (cache key for derived data). */
+  dataVersion(): number {
+    return (this.stmt("PRAGMA data_version").get() as { data_version: number }).data_version;
+  }
+
+  /** The files holding a trigram, over all segments, ascending (ids of deleted files may remain). */
+  postings(trigram: number): Uint32Array {
+    const rows = this.stmt("SELECT postings FROM trigram_postings WHERE id >= ?1 AND id < ?1 + 256").values(trigram * SEGMENTS) as Array<[Uint8Array]>;
+    let out: Uint32Array = new Uint32Array(0);
+    for (const [blob] of rows) out = unionSorted(out, decodePostings(blob));
+    return out;
+  }
+
+  /** Live files whose content the postings do not cover (normally none). */
+  uncovered(): number[] {
+    if (!this.available()) return (this.stmt("SELECT file_id FROM file_state").values() as number[][]).map((r) => r[0]!);
+    // Rewriting a file deletes its file_state row, which deletes its coverage row (cascade), so equal
+    // counts mean every file is covered; counting is far cheaper than the join below.
+    const counts = this.stmt("SELECT (SELECT count(*) FROM file_state) AS files, (SELECT count(*) FROM trigram_coverage) AS covered").get() as { files: number; covered: number };
+    if (counts.files === counts.covered) return [];
+    const rows = this.stmt(
+      `SELECT s.file_id FROM file_state s LEFT JOIN trigram_coverage c ON c.file_id = s.file_id AND c.content_hash = s.content_hash
+       WHERE c.file_id IS NULL`,
+    ).values() as number[][];
+    return rows.map((r) => r[0]!);
+  }
+
+  fileCount(): number {
+    return (this.stmt("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
+  }
+
+  /** Rows of the given live files (all live files when `ids` is undefined); unknown ids are skipped. */
+  files(ids: ArrayLike<number> | undefined, withLanguage: boolean): ContentFileRow[] {
+    const cols = "s.file_id AS fileId, s.file_path AS path, s.mtime_ms AS mtimeMs, s.size_bytes AS sizeBytes";
+    const from = withLanguage ? "file_state s JOIN files f ON f.file_path = s.file_path" : "file_state s";
+    const lang = withLanguage ? ", f.language AS language" : "";
+    if (ids === undefined) return this.stmt(`SELECT ${cols}${lang} FROM ${from}`).all() as ContentFileRow[];
+    if (ids.length === 0) return [];
+    const list = JSON.stringify(Array.from(ids));
+    return this.stmt(`SELECT ${cols}${lang} FROM ${from} WHERE s.file_id IN (SELECT value FROM json_each(?))`).all(list) as ContentFileRow[];
+  }
+
+  /** The stored text of one file. */
+  text(fileId: number): string | undefined {
+    const row = this.stmt("SELECT text FROM contents WHERE file_id = ?").get(fileId) as { text: string } | null;
+    return row?.text;
+  }
+
+  /**
+   * The stored text of several files, in the order of `ids` (undefined for unknown ids): as strings, or
+   * as UTF-8 bytes, which builds no string (cheaper for byte-level search). One statement for many files,
+   * since a statement call costs as much as reading a small file.
+   */
+  texts(ids: ArrayLike<number>, as: "string"): Array<string | undefined>;
+  texts(ids: ArrayLike<number>, as: "bytes"): Array<Uint8Array | undefined>;
+  texts(ids: ArrayLike<number>, as: "string" | "bytes"): Array<string | Uint8Array | undefined> {
+    if (ids.length === 0) return [];
+    const col = as === "bytes" ? "CAST(text AS BLOB)" : "text";
+    const rows = this.stmt(`SELECT file_id, ${col} FROM contents WHERE file_id IN (SELECT value FROM json_each(?))`).values(JSON.stringify(Array.from(ids))) as Array<[number, string | Uint8Array]>;
+    const byId = new Map(rows.map((r) => [r[0], r[1]]));
+    return Array.from(ids, (id) => byId.get(id));
+  }
+
+  /** Size in bytes of the trigram tables (for the benchmark's index-size figure). */
+  sizeBytes(): number {
+    try {
+      const row = this.db.query("SELECT SUM(pgsize) AS b FROM dbstat WHERE name IN ('trigram_postings', 'trigram_coverage')").get() as { b: number | null };
+      return row.b ?? 0;
+    } catch {
+      return NaN;
+    }
+  }
+}
+
+export interface TrigramUpdate {
+  /** none: everything covered; segment: new files in a new segment; merge: small segments merged; rebuild: all files. */
+  action: "none" | "segment" | "merge" | "rebuild";
+  files: number;
+  segment: number;
+  postings: number;
+  ms: number;
+}
+
+const COVERAGE_DDL = `
+CREATE TABLE IF NOT EXISTS trigram_postings (id INTEGER PRIMARY KEY, postings BLOB NOT NULL);
+CREATE TABLE IF NOT EXISTS trigram_coverage (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    content_hash TEXT NOT NULL,
+    segment INTEGER NOT NULL
+);`;
+
+/** Kept while an update runs, dropped after it so a long-lived process does not hold its 16 MiB table. */
+let extractor: TrigramExtractor | undefined;
+
+/**
+ * Brings the trigram index up to date with the stored content, in one transaction: a first build (or a
+ * large change) rebuilds segment 0 over every file; otherwise the files not yet covered go into a new
+ * small segment, and too many small segments are merged into one.
+ */
+export function updateTrigramIndex(db: Database): TrigramUpdate {
+  try {
+    return update(db);
+  } finally {
+    extractor = undefined;
+  }
+}
+
+function update(db: Database): TrigramUpdate {
+  const started = performance.now();
+  return db.transaction((): TrigramUpdate => {
+    // Tables are part of schema V1; an index written before they existed gets them here.
+    db.exec(COVERAGE_DDL);
+    db.exec("DELETE FROM trigram_coverage WHERE file_id NOT IN (SELECT file_id FROM file_state)");
+    const uncovered = (db
+      .query(`SELECT s.file_id FROM file_state s LEFT JOIN trigram_coverage c ON c.file_id = s.file_id AND c.content_hash = s.content_hash
+              WHERE c.file_id IS NULL ORDER BY s.file_id`)
+      .values() as number[][]).map((r) => r[0]!);
+    const done = (action: TrigramUpdate["action"], files: number, segment: number, postings: number): TrigramUpdate => ({
+      action, files, segment, postings, ms: Math.round(performance.now() - started),
+    });
+    if (uncovered.length === 0) return done("none", 0, 0, 0);
+
+    const live = (db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
+    const bySegment = new Map<number, number>();
+    for (const r of db.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment").all() as Array<{ segment: number; n: number }>) {
+      bySegment.set(r.segment, r.n);
+    }
+    let small = 0;
+    let smallFiles = 0;
+    let maxSegment = 0;
+    for (const [seg, n] of bySegment) {
+      if (seg > 0) {
+        small++;
+        smallFiles += n;
+      }
+      maxSegment = Math.max(maxSegment, seg);
+    }
+
+    if (!bySegment.has(0) || uncovered.length + smallFiles > Math.max(64, live / 5)) {
+      db.exec("DELETE FROM trigram_postings");
+      db.exec("DELETE FROM trigram_coverage");
+      const all = (db.query("SELECT file_id FROM file_state ORDER BY file_id").values() as number[][]).map((r) => r[0]!);
+      return done("rebuild", all.length, 0, buildSegment(db, all, 0, true));
+    }
+    if (small >= MAX_SMALL_SEGMENTS || maxSegment + 1 >= SEGMENTS) {
+      const inSmall = (db.query("SELECT file_id FROM trigram_coverage WHERE segment > 0").values() as number[][]).map((r) => r[0]!);
+      const ids = [...new Set([...inSmall, ...uncovered])].sort((a, b) => a - b);
+      db.exec(`DELETE FROM trigram_postings WHERE (id % ${SEGMENTS}) != 0`);
+      db.exec("DELETE FROM trigram_coverage WHERE segment > 0");
+      return done("merge", ids.length, 1, buildSegment(db, ids, 1, false));
+    }
+    const segment = maxSegment + 1;
+    return done("segment", uncovered.length, segment, buildSegment(db, uncovered, segment, false));
+  })();
+}
+
+/**
+ * Writes the postings of the given files (ascending ids) as one segment and records their coverage:
+ * per-file distinct trigrams are gathered, grouped by trigram (each trigram's files contiguous and
+ * ascending), delta-encoded and written one row per trigram. Returns the number of postings.
+ */
+function buildSegment(db: Database, ids: number[], segment: number, all: boolean): number {
+  extractor ??= new TrigramExtractor();
+  let grams = new Uint32Array(1 << 20);
+  let used = 0;
+  const fileIds: number[] = [];
+  const ends: number[] = [];
+  const hashes: string[] = [];
+  const take = (id: number, bytes: Uint8Array, hash: string) => {
+    const t = extractor!.extract(bytes);
+    if (used + t.length > grams.length) {
+      const grown = new Uint32Array(Math.max(grams.length * 2, used + t.length));
+      grown.set(grams.subarray(0, used));
+      grams = grown;
+    }
+    grams.set(t, used);
+    used += t.length;
+    fileIds.push(id);
+    ends.push(used);
+    hashes.push(hash);
+  };
+  const select = "SELECT c.file_id AS id, CAST(c.text AS BLOB) AS b, s.content_hash AS h FROM contents c JOIN file_state s ON s.file_id = c.file_id";
+  if (all) {
+    for (const r of db.query(`${select} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; b: Uint8Array; h: string }>) take(r.id, r.b, r.h);
+  } else {
+    const one = db.query(`${select} WHERE c.file_id = ?`);
+    for (const id of ids) {
+      const r = one.get(id) as { id: number; b: Uint8Array; h: string } | null;
+      if (r) take(r.id, r.b, r.h);
+    }
+  }
+
+  const { keys, ends: runEnds, ids: scattered } = used <= SMALL_BUILD ? groupSmall(grams, used, fileIds, ends) : groupLarge(grams, used, fileIds, ends);
+
+  const insert = db.prepare("INSERT OR REPLACE INTO trigram_postings (id, postings) VALUES (?, ?)");
+  let buf = new Uint8Array(1 << 16);
+  let start = 0;
+  for (let i = 0; i < keys.length; i++) {
+    const k = keys[i]!;
+    const end = runEnds[i]!;
+    const need = (end - start) * 5;
+    if (need > buf.length) buf = new Uint8Array(need);
+    const len = encodePostings(scattered, start, end, buf, 0);
+    insert.run(k * SEGMENTS + segment, buf.subarray(0, len));
+    start = end;
+  }
+  insert.finalize();
+  const cover = db.prepare("INSERT OR REPLACE INTO trigram_coverage (file_id, content_hash, segment) VALUES (?, ?, ?)");
+  for (let f = 0; f < fileIds.length; f++) cover.run(fileIds[f]!, hashes[f]!, segment);
+  cover.finalize();
+  return used;
+}
+
+/** Postings below which a segment is grouped with a map instead of a 64 MiB counting table. */
+const SMALL_BUILD = 1 << 18;
+
+interface Grouped {
+  /** Distinct trigrams, ascending. */
+  keys: number[];
+  /** End of each trigram's run in `ids` (runs are contiguous, in key order). */
+  ends: number[];
+  /** File ids, ascending within each run. */
+  ids: Uint32Array;
+}
+
+/** Counting sort over the whole trigram space: linear, for large segments. */
+function groupLarge(grams: Uint32Array, used: number, fileIds: number[], fileEnds: number[]): Grouped {
+  const counts = new Uint32Array(1 << 24);
+  for (let i = 0; i < used; i++) counts[grams[i]!]!++;
+  const keys: number[] = [];
+  let offset = 0;
+  for (let k = 0; k < counts.length; k++) {
+    const c = counts[k]!;
+    if (c === 0) continue;
+    keys.push(k);
+    counts[k] = offset; // start of k's run; advanced to its end while scattering
+    offset += c;
+  }
+  const ids = new Uint32Array(used);
+  let from = 0;
+  for (let f = 0; f < fileIds.length; f++) {
+    const id = fileIds[f]!;
+    const to = fileEnds[f]!;
+    for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = id;
+    from = to;
+  }
+  return { keys, ends: keys.map((k) => counts[k]!), ids };
+}
+
+/** Map-based grouping for the few files of an incremental run. */
+function groupSmall(grams: Uint32Array, used: number, fileIds: number[], fileEnds: number[]): Grouped {
+  const byKey = new Map<number, number[]>();
+  let from = 0;
+  for (let f = 0; f < fileIds.length; f++) {
+    const id = fileIds[f]!;
+    const to = fileEnds[f]!;
+    for (let i = from; i < to; i++) {
+      const k = grams[i]!;
+      const list = byKey.get(k);
+      if (list) list.push(id);
+      else byKey.set(k, [id]);
+    }
+    from = to;
+  }
+  const keys = [...byKey.keys()].sort((a, b) => a - b);
+  const ids = new Uint32Array(used);
+  const ends: number[] = [];
+  let n = 0;
+  for (const k of keys) {
+    for (const id of byKey.get(k)!) ids[n++] = id;
+    ends.push(n);
+  }
+  return { keys, ends, ids };
+}

@@ -1,0 +1,189 @@
+/**
+ * search_text_pattern: literal or regular-expression search with context lines, exactly as the pattern
+ * matching specification describes it (input, defaults, status / matches / match_count / error_message),
+ * plus what cortex promises of every tool: a result limit with truncation reported, a deadline with
+ * partial results, stale hits marked. Also the `cortex grep` command, printed like ripgrep.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { budgetField, DEFAULT_MAX_TOKENS } from "./budget.ts";
+import { isCortexError } from "../core/errors.ts";
+import { PathFilter, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
+
+/** Matching lines returned at most; beyond this the result says truncated. */
+export const MAX_MATCHES = 500;
+/** Characters of matched and context lines returned at most (the max_tokens budget applies below it). */
+const MAX_CHARS = 256 * 1024;
+/** Characters per token, as the output budget counts them (src/tools/budget.ts). */
+const CHARS_PER_TOKEN = 4;
+
+const input = z
+  .object({
+    query: z.string().min(1).describe("The literal string or regular expression (JavaScript syntax) to search for"),
+    is_regex: z.boolean().default(false).describe("Whether `query` is a regular expression (default false: a literal string)"),
+    target_paths: z
+      .array(z.string())
+      .max(100)
+      .optional()
+      .describe("Files or directories to search, relative to the project root (globs such as src/**/*.ts allowed); default: the whole project"),
+    case_sensitive: z.boolean().default(false).describe("Whether the search is case-sensitive (default false)"),
+    context_lines: z.number().int().min(0).max(10).default(2).describe("Lines of context before and after each matching line (0-10, default 2)"),
+    file_extensions: z
+      .array(z.string())
+      .max(100)
+      .optional()
+      .describe('Only files with these extensions, e.g. [".py", ".js"]; default: every indexed text file'),
+    fresh: z
+      .boolean()
+      .default(false)
+      .describe("Search files that changed since indexing as they are on disk now (slower); by default the indexed text is searched and such hits are marked stale"),
+    // declared here so the handler cuts matches itself and match_count stays the number returned
+    max_tokens: budgetField,
+  })
+  .strict();
+
+const matchDetail = z.object({
+  text: z.string().describe("The matched text"),
+  column: z.number().int().describe("1-based column of the match start (UTF-16 code units)"),
+  groups: z.array(z.string().nullable()).optional().describe("Capture groups, in order"),
+  named_groups: z.record(z.string(), z.string().nullable()).optional().describe("Named capture groups"),
+});
+
+const match = z.object({
+  file_path: z.string().describe("Path of the file, relative to the project root"),
+  line_number: z.number().int().describe("1-based line number"),
+  matched_line: z.string().describe("The matching line (a window around the first match when the line is over 1,000 characters)"),
+  context: z.array(z.string()).describe("Context lines before, then after, the matching line"),
+  context_start_line: z.number().int().describe("Line number of the first context line"),
+  match_details: z.object({ matches: z.array(matchDetail) }).describe("Every match on the line (at most 16): text, column, capture groups"),
+  line_truncated: z.literal(true).optional().describe("The line is longer than 1,000 characters"),
+  stale: z.literal(true).optional().describe("The file changed on disk since it was indexed; the line is as indexed"),
+});
+
+const output = z.object({
+  status: z.enum(["success", "no_matches_found", "error"]).describe("success, no_matches_found or error"),
+  matches: z.array(match).describe("Matching lines, by path then line; empty on error"),
+  match_count: z.number().int().describe("Number of matching lines returned"),
+  error_message: z.string().optional().describe("What went wrong, when status is error"),
+  truncated: z.boolean().describe(`More lines match than were returned (at most ${MAX_MATCHES} lines, and what fits max_tokens)`),
+  partial: z.boolean().describe("The deadline stopped the search: matches are those found so far"),
+  stats: z
+    .object({
+      candidate_files: z.number().int(),
+      searched_files: z.number().int(),
+      plan: z.string(),
+      took_ms: z.number(),
+    })
+    .optional()
+    .describe("Files the trigram index admitted, files searched, the trigram query, time taken"),
+});
+
+type Output = z.infer<typeof output>;
+
+export const searchTextPatternTool = defineTool({
+  name: "search_text_pattern",
+  title: "Search text (literal or regex)",
+  description:
+    "Find every line containing a literal string or matching a regular expression (JavaScript syntax), with context " +
+    "lines. Searches the indexed files (fast: a trigram index picks the candidate files); hits in files changed since " +
+    "indexing are marked stale, or use fresh: true to read those from disk. Case-insensitive by default. Returns " +
+    `status, matches (file_path, line_number, matched_line, context, match_details with capture groups) and match_count; ` +
+    `at most ${MAX_MATCHES} lines (truncated: true beyond). An invalid regex gives status 'error' with the engine's message.`,
+  input,
+  output,
+  annotations: READ_ONLY,
+  profiles: ["kit"],
+  needsIndex: true,
+  cli: {
+    command: ["grep"],
+    positionals: ["query"],
+    short: { "-e": "is_regex", "-C": "context_lines", "-i": "case_sensitive=false", "-s": "case_sensitive=true" },
+    flags: { "--path": "target_paths", "--ext": "file_extensions", "--regex": "is_regex" },
+    summary: "search text like ripgrep: cortex grep <pattern> [-e] [-i|-s] [-C n] [--path p] [--ext .go]",
+  },
+  example: { query: "api_key", target_paths: ["src/"], case_sensitive: false, file_extensions: [".py"] },
+  async handler(args, ctx): Promise<Output> {
+    try {
+      const engine = await ctx.session.exact();
+      const paths = PathFilter.parse(ctx.session.root, args.target_paths, "target_paths", true);
+      const extensions = normaliseExtensions(args.file_extensions, "file_extensions");
+      const r = await engine.searchText({
+        query: args.query,
+        isRegex: args.is_regex,
+        caseSensitive: args.case_sensitive,
+        contextLines: args.context_lines,
+        paths,
+        extensions,
+        fresh: args.fresh,
+        maxMatches: MAX_MATCHES,
+        maxChars: MAX_CHARS,
+        deadline: ctx.deadline,
+        signal: ctx.signal,
+      });
+      const out: Output = {
+        status: r.matches.length > 0 ? "success" : "no_matches_found",
+        matches: [],
+        match_count: 0,
+        truncated: r.truncated,
+        partial: r.partial,
+        stats: r.stats,
+      };
+      // keep whole matches, in order, while the JSON result fits the output budget
+      const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
+      let size = JSON.stringify(out).length + 64;
+      for (const m of r.matches) {
+        size += JSON.stringify(m).length + 1;
+        if (size > budget && out.matches.length > 0) {
+          out.truncated = true;
+          break;
+        }
+        out.matches.push(m);
+      }
+      out.match_count = out.matches.length;
+      return out;
+    } catch (e) {
+      // The specification reports bad patterns and inaccessible paths as a result with status "error".
+      if (isCortexError(e) && (e.code === "INVALID_INPUT" || e.code === "PATH_OUTSIDE_ROOT" || e.code === "NOT_FOUND")) {
+        return { status: "error", matches: [], match_count: 0, error_message: e.message, truncated: false, partial: false };
+      }
+      throw e;
+    }
+  },
+  failure: (r) => (r.status === "error" ? r.error_message ?? "search failed" : undefined),
+  render: renderLikeRipgrep,
+});
+
+/**
+ * ripgrep's output without headings: `path:line:text` for matches, `path-line-text` for context, `--`
+ * between groups that are not adjacent; overlapping context is printed once.
+ */
+export function renderLikeRipgrep(r: Output): string {
+  const out: string[] = [];
+  let lastFile: string | undefined;
+  let lastLine = 0;
+  const byFile = new Map<string, Map<number, { text: string; match: boolean }>>();
+  for (const m of r.matches as TextMatch[]) {
+    let lines = byFile.get(m.file_path);
+    if (!lines) byFile.set(m.file_path, (lines = new Map()));
+    let n = m.context_start_line;
+    for (const c of m.context) {
+      if (n === m.line_number) n++;
+      if (!lines.has(n)) lines.set(n, { text: c, match: false });
+      n++;
+    }
+    lines.set(m.line_number, { text: m.matched_line, match: true });
+  }
+  const withContext = r.matches.some((m) => m.context.length > 0);
+  for (const [file, lines] of byFile) {
+    for (const n of [...lines.keys()].sort((a, b) => a - b)) {
+      if (withContext && lastFile !== undefined && (lastFile !== file || n > lastLine + 1)) out.push("--");
+      const l = lines.get(n)!;
+      out.push(`${file}${l.match ? ":" : "-"}${n}${l.match ? ":" : "-"}${l.text}`);
+      lastFile = file;
+      lastLine = n;
+    }
+  }
+  if (r.truncated) out.push(`[cortex: stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext]`);
+  if (r.partial) out.push("[cortex: the deadline passed; these are the matches found so far]");
+  return out.join("\n");
+}

@@ -1,0 +1,193 @@
+/**
+ * The trigram index (src/store/trigrams.ts, src/store/content-index.ts) over real index databases built by
+ * the real indexer: posting lists hold exactly the files containing each trigram, incremental runs add
+ * segments that are merged later, and files the postings do not cover are found and scanned.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { Session } from "../../src/tools/session.ts";
+import { ContentIndex, updateTrigramIndex } from "../../src/store/content-index.ts";
+import { TrigramExtractor, decodePostings, encodePostings, foldedBytes, intersectSorted, trigramsOf, unionSorted } from "../../src/store/trigrams.ts";
+import { PathFilter } from "../../src/engines/exact/index.ts";
+
+const projects: TmpProject[] = [];
+const sessions: Session[] = [];
+afterEach(() => {
+  sessions.splice(0).forEach((s) => s.close());
+  projects.splice(0).forEach((p) => p.cleanup());
+});
+
+async function indexed(files: Record<string, string>): Promise<{ p: TmpProject; s: Session }> {
+  const p = tmpProject(files);
+  projects.push(p);
+  const s = new Session(p.root);
+  sessions.push(s);
+  await s.index();
+  return { p, s };
+}
+
+function dbPathOf(s: Session): string {
+  return s.location.current()!;
+}
+
+/** Every trigram of every stored file, the slow way: trigram → file paths. */
+function bruteForce(db: Database): Map<number, Set<string>> {
+  const out = new Map<number, Set<string>>();
+  const rows = db.query("SELECT s.file_path AS path, c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id").all() as Array<{ path: string; text: string }>;
+  for (const r of rows) {
+    for (const t of trigramsOf(r.text)) {
+      if (!out.has(t)) out.set(t, new Set());
+      out.get(t)!.add(r.path);
+    }
+  }
+  return out;
+}
+
+function postingsByPath(index: ContentIndex, t: number): Set<string> {
+  const ids = index.postings(t);
+  return new Set(index.files(ids, false).map((r) => r.path));
+}
+
+/** Files whose postings hold every trigram of a word. */
+function filesWithAll(index: ContentIndex, word: string): Set<string> {
+  let ids: Uint32Array | undefined;
+  for (const t of trigramsOf(word)) ids = ids ? intersectSorted(ids, index.postings(t)) : index.postings(t);
+  return new Set(index.files(ids!, false).map((r) => r.path));
+}
+
+describe("trigram primitives", () => {
+  test("folding: ASCII case, long s and Kelvin sign fold to the ASCII letters", () => {
+    expect(foldedBytes("AbC")).toEqual([97, 98, 99]);
+    expect(foldedBytes("ſK")).toEqual([0x73, 0x6b]);
+    expect(foldedBytes("é")).toEqual([0xc3, 0xa9]);
+    const ex = new TrigramExtractor();
+    const fromBytes = [...ex.extract(new TextEncoder().encode("SYNC ſync"))].sort();
+    expect(fromBytes).toEqual([...trigramsOf("sync sync")].sort());
+  });
+
+  test("extraction de-duplicates within a text and starts fresh for the next, across stamp-table resets", () => {
+    const ex = new TrigramExtractor();
+    expect(ex.extract(new TextEncoder().encode("aaaaaa")).length).toBe(1);
+    expect(ex.extract(new TextEncoder().encode("aaa")).length).toBe(1);
+    expect(ex.extract(new TextEncoder().encode("ab")).length).toBe(0);
+    // the stamp table is cleared every 255 texts: results stay exact through several clearings
+    for (let i = 0; i < 700; i++) {
+      const text = `item ${i % 7} Item ${i} ſKé`;
+      expect([...ex.extract(new TextEncoder().encode(text))].sort()).toEqual(trigramsOf(text).sort());
+    }
+  });
+
+  test("posting lists round-trip through delta varints; set operations", () => {
+    const ids = Uint32Array.from([1, 2, 130, 20000, 2 ** 31 + 5]);
+    const buf = new Uint8Array(64);
+    const len = encodePostings(ids, 0, ids.length, buf, 0);
+    expect([...decodePostings(buf.subarray(0, len))]).toEqual([...ids]);
+    expect([...intersectSorted(Uint32Array.from([1, 3, 5, 7]), Uint32Array.from([3, 4, 5]))]).toEqual([3, 5]);
+    expect([...unionSorted(Uint32Array.from([1, 5]), Uint32Array.from([2, 5, 9]))]).toEqual([1, 2, 5, 9]);
+  });
+});
+
+describe("trigram index maintenance", () => {
+  test("a full index run builds postings holding exactly the files that contain each trigram", async () => {
+    const { s } = await indexed({
+      "a.go": "package a\nfunc Alpha() {}\n",
+      "b/b.py": "def beta():\n    return 'Alpha'\n",
+      "c.md": "# Notes\nnothing to see, ünïcödé\r\n",
+    });
+    const db = new Database(dbPathOf(s), { readonly: true });
+    const index = new ContentIndex(db);
+    const truth = bruteForce(db);
+    expect(truth.size).toBeGreaterThan(30);
+    for (const [t, paths] of truth) expect(postingsByPath(index, t)).toEqual(paths);
+    expect(index.uncovered()).toEqual([]);
+    // a trigram in no file has no postings
+    expect(index.postings(trigramsOf("zzq")[0]!).length).toBe(0);
+    db.close();
+  });
+
+  test("incremental runs add segments; postings stay a superset and every live file is covered", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 80; i++) files[`f${i}.txt`] = `file number ${i}\nshared line\n`;
+    const { p, s } = await indexed(files);
+    p.write("f3.txt", "changed content with uniqueword\n");
+    p.write("new.txt", "brand new file, uniqueword too\n");
+    p.remove("f5.txt");
+    await s.index();
+    const db = new Database(dbPathOf(s), { readonly: true });
+    const segments = db.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all();
+    expect(segments).toEqual([{ segment: 0, n: 78 }, { segment: 1, n: 2 }]);
+    const index = new ContentIndex(db);
+    const truth = bruteForce(db);
+    for (const [t, paths] of truth) {
+      const got = postingsByPath(index, t);
+      for (const path of paths) expect(got.has(path)).toBe(true);
+    }
+    expect(filesWithAll(index, "uniqueword")).toEqual(new Set(["f3.txt", "new.txt"]));
+    expect(index.uncovered()).toEqual([]);
+    db.close();
+  });
+
+  test("many small segments are merged into one, and a large change rebuilds segment 0", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 400; i++) files[`f${i}.txt`] = `file ${i}\n`;
+    const { p, s } = await indexed(files);
+    for (let run = 0; run < 9; run++) {
+      p.write(`f${run}.txt`, `edit ${run} marker${run}\n`);
+      await s.index();
+    }
+    const db = new Database(dbPathOf(s), { readonly: true });
+    const segs = () => (db.query("SELECT DISTINCT segment FROM trigram_coverage ORDER BY segment").values() as number[][]).map((r) => r[0]);
+    expect(segs()).toEqual([0, 1]); // the ninth small segment triggered a merge into segment 1
+    expect(filesWithAll(new ContentIndex(db), "marker8")).toEqual(new Set(["f8.txt"]));
+    db.close();
+    for (let i = 0; i < 120; i++) p.write(`f${i}.txt`, `rewritten ${i}\n`);
+    await s.index();
+    const db2 = new Database(dbPathOf(s), { readonly: true });
+    expect((db2.query("SELECT DISTINCT segment FROM trigram_coverage").values() as number[][]).map((r) => r[0])).toEqual([0]);
+    expect(new ContentIndex(db2).uncovered()).toEqual([]);
+    db2.close();
+  });
+
+  test("files the postings do not cover are reported and still searched; the next update covers them", async () => {
+    const { s } = await indexed({ "a.txt": "needle in a\n", "b.txt": "hay\n" });
+    const path = dbPathOf(s);
+    // simulate a crash between writing files and the index hook: coverage of b.txt is lost
+    const w = new Database(path);
+    w.exec("PRAGMA foreign_keys = ON");
+    w.exec("UPDATE contents SET text = 'needle in b' WHERE file_id = (SELECT file_id FROM file_state WHERE file_path = 'b.txt')");
+    w.exec("DELETE FROM trigram_coverage WHERE file_id = (SELECT file_id FROM file_state WHERE file_path = 'b.txt')");
+    w.close();
+    const engine = await s.exact();
+    const r = await engine.searchText({
+      query: "needle", isRegex: false, caseSensitive: true, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
+      maxMatches: 10, maxChars: 1e6, deadline: Date.now() + 10_000,
+    });
+    expect(r.matches.map((m) => m.file_path)).toEqual(["a.txt", "b.txt"]);
+    const w2 = new Database(path);
+    w2.exec("PRAGMA foreign_keys = ON");
+    expect(updateTrigramIndex(w2)).toMatchObject({ action: "segment", files: 1 });
+    expect(new ContentIndex(w2).uncovered()).toEqual([]);
+    w2.close();
+  });
+
+  test("an index written before the trigram tables existed is searched by scanning, and the next run adds them", async () => {
+    const { p, s } = await indexed({ "a.txt": "old index needle\n" });
+    const w = new Database(dbPathOf(s));
+    w.exec("DROP TABLE trigram_postings; DROP TABLE trigram_coverage;");
+    w.close();
+    const search = async () =>
+      (await (await s.exact()).searchText({
+        query: "NEEDLE", isRegex: false, caseSensitive: false, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
+        maxMatches: 10, maxChars: 1e6, deadline: Date.now() + 10_000,
+      })).matches.map((m) => m.line_number);
+    expect(await search()).toEqual([1]);
+    p.write("b.txt", "x\n");
+    await s.index();
+    const db = new Database(dbPathOf(s), { readonly: true });
+    expect(new ContentIndex(db).available()).toBe(true);
+    expect(new ContentIndex(db).uncovered()).toEqual([]);
+    db.close();
+    expect(await search()).toEqual([1]);
+  });
+});

@@ -1,0 +1,177 @@
+/**
+ * The search_text_pattern and cortex_exact tools as the surfaces see them: schemas (defaults, limits,
+ * field-naming errors), the specification's result shape and statuses, paths refused outside the root,
+ * and the CLI (`cortex grep`, `cortex exact`) run as a real process, its grep output compared with the
+ * real ripgrep's on the same files.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { join } from "node:path";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { Session } from "../../src/tools/session.ts";
+import { findTool } from "../../src/tools/index.ts";
+import { parseInput } from "../../src/core/zod-issues.ts";
+import { exposedOutput, invokeTool } from "../../src/tools/invoke.ts";
+import type { ToolContext } from "../../src/tools/context.ts";
+
+const CLI = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
+
+let p: TmpProject;
+let s: Session;
+
+beforeAll(async () => {
+  p = tmpProject({
+    "src/app/server.go": "package app\n\nimport \"sync\"\n\ntype Server struct {\n\tmu sync.RWMutex\n\tapiKey string\n}\n\nfunc (s *Server) Key() string {\n\ts.mu.RLock()\n\tdefer s.mu.RUnlock()\n\treturn s.apiKey\n}\n",
+    "src/app/util.py": "API_KEY = 'secret'\n\ndef api_key():\n    return API_KEY\n",
+    "src/web/index.ts": "const apiKey = process.env.API_KEY;\nexport function handler() {\n  return apiKey;\n}\n",
+    "README.md": "Set API_KEY before starting.\nThe server reads the api key once.\n",
+  });
+  s = new Session(p.root);
+  await s.index();
+});
+afterAll(() => {
+  s.close();
+  p.cleanup();
+});
+
+const ctx = (deadlineMs = 20_000): ToolContext => ({ session: s, signal: new AbortController().signal, deadline: Date.now() + deadlineMs });
+
+/** Calls a tool as both surfaces do (validation, handler, output budget) and checks the declared output schema. */
+async function call(name: string, raw: Record<string, unknown>) {
+  const tool = findTool(name)!;
+  const result = await invokeTool(tool, raw, ctx());
+  exposedOutput(tool)!.parse(result);
+  return result as any;
+}
+
+describe("search_text_pattern", () => {
+  const tool = () => findTool("search_text_pattern")!;
+
+  test("defaults follow the specification: literal, case-insensitive, two context lines", async () => {
+    const input = parseInput(tool().input, { query: "api_key" });
+    expect(input).toMatchObject({ is_regex: false, case_sensitive: false, context_lines: 2, fresh: false });
+    const r = await call("search_text_pattern", { query: "api_key" });
+    expect(r.status).toBe("success");
+    expect(r.match_count).toBe(r.matches.length);
+    expect(r.matches.map((m: any) => `${m.file_path}:${m.line_number}`)).toEqual([
+      "README.md:1",
+      "src/app/util.py:1",
+      "src/app/util.py:3",
+      "src/app/util.py:4",
+      "src/web/index.ts:1",
+    ]);
+    expect(r.matches[1].context).toEqual(["", "def api_key():"]);
+  });
+
+  test("the specification's example input is accepted", () => {
+    expect(() => parseInput(tool().input, tool().example)).not.toThrow();
+  });
+
+  test("regex with capture groups, extensions, target paths", async () => {
+    const r = await call("search_text_pattern", { query: "func \\((\\w+) \\*(\\w+)\\)", is_regex: true, case_sensitive: true, file_extensions: ["go"], target_paths: ["src/"] });
+    expect(r.matches).toHaveLength(1);
+    expect(r.matches[0].match_details.matches[0]).toEqual({ text: "func (s *Server)", column: 1, groups: ["s", "Server"] });
+  });
+
+  test("statuses: no_matches_found, and error for an invalid regex or an inaccessible path", async () => {
+    expect(await call("search_text_pattern", { query: "nothing-like-this" })).toMatchObject({ status: "no_matches_found", matches: [], match_count: 0 });
+    const bad = await call("search_text_pattern", { query: "([a-z", is_regex: true });
+    expect(bad.status).toBe("error");
+    expect(bad.error_message).toMatch(/^query: Invalid regular expression/);
+    const outside = await call("search_text_pattern", { query: "x", target_paths: ["../../etc"] });
+    expect(outside).toMatchObject({ status: "error", matches: [], match_count: 0 });
+    expect(outside.error_message).toContain("outside the project root");
+    expect((await call("search_text_pattern", { query: "x", target_paths: ["missing/dir"] })).error_message).toBe(
+      "target_paths[0]: no such file or directory: missing/dir",
+    );
+  });
+
+  test("matches are cut to the output budget, and match_count counts what is returned", async () => {
+    const all = await call("search_text_pattern", { query: "s", context_lines: 10 });
+    const small = await call("search_text_pattern", { query: "s", context_lines: 10, max_tokens: 300 });
+    expect(small.truncated).toBe(true);
+    expect(small.matches.length).toBeLessThan(all.matches.length);
+    expect(small.match_count).toBe(small.matches.length);
+    expect(JSON.stringify(small).length).toBeLessThanOrEqual(300 * 4);
+    expect(small.truncated_note).toBeUndefined(); // the tool fitted itself; the generic budget had nothing to cut
+  });
+
+  test("invalid input is an error naming the field and the rule", () => {
+    expect(() => parseInput(tool().input, { query: "x", context_lines: 11 })).toThrow("context_lines: must be at most 10");
+    expect(() => parseInput(tool().input, { query: "" })).toThrow("query: must not be empty");
+    expect(() => parseInput(tool().input, { query: "x", limit: 5 })).toThrow("unknown field 'limit'");
+  });
+});
+
+describe("cortex_exact", () => {
+  test("returns ranked lines with context and highlights", async () => {
+    const r = await call("cortex_exact", { query: "apikey OR api_key", limit: 3, context_lines: 1 });
+    expect(r.results).toHaveLength(3);
+    expect(r.truncated).toBe(true);
+    expect(r.query).toBe("apikey OR api_key");
+    for (const h of r.results) expect(h.highlights.length).toBeGreaterThan(0);
+  });
+
+  test("limit is 1-100, default 15; malformed queries and unknown languages are errors", async () => {
+    const tool = findTool("cortex_exact")!;
+    expect(parseInput(tool.input, { query: "x" }).limit).toBe(15);
+    expect(() => parseInput(tool.input, { query: "x", limit: 101 })).toThrow("limit: must be at most 100");
+    expect(() => parseInput(tool.input, { query: "x", limit: 0 })).toThrow("limit: must be at least 1");
+    await expect(call("cortex_exact", { query: "a OR" })).rejects.toThrow("query: OR at column 3 needs a term on both sides");
+    await expect(call("cortex_exact", { query: "x", language: ["klingon"] })).rejects.toThrow(/language\[0\]: no indexed file has language 'klingon'/);
+    await expect(call("cortex_exact", { query: "x", paths: ["/etc"] })).rejects.toMatchObject({ code: "PATH_OUTSIDE_ROOT" });
+  });
+});
+
+async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: p.root, env: { ...process.env }, stdout: "pipe", stderr: "pipe" });
+  const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+  return { code, stdout, stderr };
+}
+
+async function rg(args: string[]): Promise<string> {
+  const proc = Bun.spawn(["rg", "--no-heading", "--with-filename", "--line-number", "--sort", "path", "--no-config", ...args], { cwd: p.root, stdout: "pipe", stderr: "pipe" });
+  return new Response(proc.stdout).text();
+}
+
+describe("cortex grep (CLI)", () => {
+  const cases: Array<[string[], string[]]> = [
+    [["-s", "-C", "0", "apiKey"], ["-s", "-F", "apiKey"]],
+    [["-i", "-C", "1", "API_KEY"], ["-i", "-F", "-C", "1", "API_KEY"]],
+    [["-e", "-s", "-C", "2", "s\\.mu\\.R(Un)?[Ll]ock"], ["-s", "-C", "2", "s\\.mu\\.R(Un)?[Ll]ock"]],
+    [["-C", "0", "--path", "src", "--ext", ".go", "return"], ["-i", "-F", "-g", "*.go", "return", "src"]],
+  ];
+  for (const [ours, theirs] of cases) {
+    test(`prints what ripgrep prints: grep ${ours.join(" ")}`, async () => {
+      const r = await cli(["grep", ...ours]);
+      expect(r.stderr).toBe("");
+      expect(r.code).toBe(0);
+      const expected = await rg(theirs);
+      expect(expected.length).toBeGreaterThan(0);
+      expect(r.stdout).toBe(expected);
+    });
+  }
+
+  test("no match prints nothing and exits 0", async () => {
+    expect(await cli(["grep", "no-such-text-anywhere"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  });
+
+  test("--json prints the tool result; an invalid regex exits 1 with the engine's message on stderr", async () => {
+    const ok = await cli(["grep", "Server", "--json", "-C", "0"]);
+    expect(ok.code).toBe(0);
+    expect(JSON.parse(ok.stdout).status).toBe("success");
+    const bad = await cli(["grep", "-e", "(unclosed"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toBe("");
+    expect(bad.stderr).toMatch(/^cortex: query: Invalid regular expression/);
+  });
+
+  test("cortex exact prints ranked lines; a malformed query exits 1", async () => {
+    const ok = await cli(["exact", "RWMutex", "-n", "1"]);
+    expect(ok.code).toBe(0);
+    expect(ok.stdout).toContain("src/app/server.go:6");
+    expect(ok.stdout).toContain("1 of 1 matching lines in 1 files for RWMutex");
+    const bad = await cli(["exact", "(RWMutex"]);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toBe("cortex: query: missing ')' for the '(' at column 1\n");
+  });
+});
