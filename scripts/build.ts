@@ -87,6 +87,9 @@ export async function build(platform: string, outDir = join(ROOT, "dist")): Prom
     entrypoints: [join(ROOT, "src/cli/main.ts"), ...WORKERS.map((w) => join(ROOT, w))],
     compile: { target: t.bunTarget, outfile, autoloadBunfig: false, autoloadDotenv: false },
     minify: { syntax: true, whitespace: false, identifiers: false },
+    // compiled to bytecode ahead of time: the executable starts in about half the time
+    bytecode: true,
+    format: "esm",
     plugins: [plugin(platform)],
     root: join(ROOT, "src"),
   });
