@@ -5,6 +5,8 @@
  */
 import type { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
+import { resolveReferences } from "../engines/symbols/resolve-hook.ts";
+import { log } from "../core/log.ts";
 
 export interface IndexChanges {
   /** Files written in this run (new or changed content). */
@@ -20,4 +22,13 @@ export interface IndexHook {
   run(store: IndexStore, changes: IndexChanges, project: ProjectInfo): void | Promise<void>;
 }
 
-export const INDEX_HOOKS: IndexHook[] = [];
+export const INDEX_HOOKS: IndexHook[] = [
+  {
+    // Imports to files, references to definitions (src/engines/symbols/resolve-hook.ts).
+    name: "reference resolution",
+    run(store, changes, project) {
+      const r = resolveReferences(store, changes, project);
+      if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+    },
+  },
+];

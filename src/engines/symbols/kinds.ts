@@ -1,0 +1,48 @@
+/**
+ * Which definitions a reference of each kind can name, and which languages see each other's names
+ * (TypeScript and JavaScript, C and C++, Java and Kotlin): the small tables reference resolution and the
+ * symbol queries share.
+ */
+
+export const TYPE_KINDS = new Set(["struct", "interface", "class", "enum", "type_alias", "trait", "union", "record", "object", "module", "namespace"]);
+const CALLABLE = new Set(["function", "method", "class", "struct", "record"]);
+const VALUE = new Set(["constant", "variable", "enum_member", "field", "property", "function", "method", ...TYPE_KINDS]);
+
+/** Whether a definition of `symbolKind` can be what a reference of `refKind` names. */
+export function kindFits(refKind: string, symbolKind: string): boolean {
+  switch (refKind) {
+    case "call":
+      return CALLABLE.has(symbolKind);
+    case "type":
+    case "inherit":
+    case "implement":
+      return TYPE_KINDS.has(symbolKind);
+    case "read":
+      return VALUE.has(symbolKind);
+    default:
+      return true;
+  }
+}
+
+const FAMILY: Record<string, string> = {
+  typescript: "js", tsx: "js", javascript: "js", jsx: "js", c: "c", cpp: "c", java: "jvm", kotlin: "jvm",
+};
+
+/** Languages whose names can refer to each other's definitions share a family. */
+export function family(language: string): string {
+  return FAMILY[language] ?? language;
+}
+
+/** Languages where an unqualified name inside a class body or method may be a member (implicit `this`). */
+export const IMPLICIT_THIS = new Set(["java", "kotlin", "c_sharp", "cpp", "ruby"]);
+
+/**
+ * Languages whose module systems make every outside name come through an import (or a qualifier): an
+ * unqualified name there is never resolved to some other file's definition by name alone.
+ */
+export const STRICT_MODULES = new Set(["go", "python", "js", "rust"]);
+
+/** Qualifiers that name the current object or class. */
+export const SELF_QUALIFIERS = new Set(["this", "self", "$this", "static", "Self", "cls", "this@"]);
+/** Qualifiers that name the base class. */
+export const SUPER_QUALIFIERS = new Set(["super", "super()", "parent", "base"]);

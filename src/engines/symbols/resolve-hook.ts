@@ -1,0 +1,256 @@
+/**
+ * The index step that resolves imports to files (import_edges) and references to definitions
+ * (refs.target_symbol_id, refs.resolution). A full build resolves everything; an incremental run
+ * resolves again only what a change can move:
+ *   - the import sites of written files, of importers of folders that gained or lost files, and those
+ *     that resolved to nothing before;
+ *   - every reference of written files and of files whose imports now reach other files;
+ *   - references that pointed at a definition deleted since (dead_symbols, filled by a trigger);
+ *   - references named like a definition that appeared or disappeared, in the files that can see it
+ *     (same folder or package, importers), and everywhere when the change decides whether that name is
+ *     unique (what 'name-only' rests on).
+ * Symbol ids of unchanged files never change, so their references stay valid untouched.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import type { IndexChanges } from "../../indexer/hooks.ts";
+import type { ProjectInfo } from "../../lang/project.ts";
+import type { ImportFact } from "../../lang/types.ts";
+import type { ProjectFiles } from "../../lang/module.ts";
+import { GraphStore, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { moduleFor } from "../../lang/registry.ts";
+import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import { family, kindFits } from "./kinds.ts";
+
+export interface ResolveReport {
+  sites: number;
+  refs: number;
+  updated: number;
+  ms: number;
+}
+
+type SiteWithTargets = ImportSiteRow & { targets: string[] };
+
+export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+  const started = performance.now();
+  const g = new GraphStore(store);
+  return g.transaction(() => {
+    const dead = g.takeDeadSymbols();
+    if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
+      return { sites: 0, refs: 0, updated: 0, ms: 0 };
+    }
+    const files = new Map<string, FileInfo>();
+    const byDir = new Map<string, string[]>();
+    for (const row of g.files()) {
+      const info = fileInfo(row);
+      files.set(info.path, info);
+      let list = byDir.get(info.dir);
+      if (!list) byDir.set(info.dir, (list = []));
+      list.push(info.path);
+    }
+    const projectFiles: ProjectFiles = { project, has: (p) => files.has(p), inDir: (d) => byDir.get(d) ?? [] };
+
+    // 1. import sites → files
+    const written = new Set(changes.written);
+    const touchedDirs = new Set([...changes.written, ...changes.deleted].map(dirOf));
+    let sites: ImportSiteRow[];
+    if (changes.full) sites = g.allSites();
+    else {
+      const byId = new Map<number, ImportSiteRow>();
+      for (const s of g.sitesOfFiles(written)) byId.set(s.siteId, s);
+      for (const s of g.sitesIntoDirs([...touchedDirs].map((d) => (d === "" ? "" : d + "/")))) {
+        if (!byId.has(s.siteId)) byId.set(s.siteId, s);
+      }
+      for (const s of g.sitesWithoutEdges()) if (!byId.has(s.siteId)) byId.set(s.siteId, s);
+      sites = [...byId.values()];
+      if (changes.deleted.length) g.deleteEdgesInto(changes.deleted);
+    }
+    const rebound = new Set<string>(); // files whose imports now reach other files
+    for (const site of sites) {
+      const info = files.get(site.file);
+      if (!info) continue;
+      const targets = resolveSite(site, info, projectFiles);
+      const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
+      if (before && sameSet(before, targets)) continue;
+      g.replaceEdges(site.siteId, site.file, targets);
+      if (before) rebound.add(site.file);
+    }
+
+    // 2. references → definitions
+    const index = new SymbolIndex(g);
+    const loader = new ScopeLoader(g, files, changes.full);
+    if (changes.full) index.loadAll();
+    const resolver = new Resolver(g, index, files, (p) => loader.scope(p));
+    let refs = 0;
+    let updated = 0;
+    const apply = (batch: RefRow[]) => {
+      const scopes = loader.prepare(batch.map((r) => r.file));
+      index.ensure(namesNeeded(batch, scopes));
+      for (const r of batch) {
+        const scope = loader.scope(r.file);
+        if (!scope) continue;
+        const t = resolver.resolve(r, scope);
+        refs++;
+        const id = t?.id ?? null;
+        const how = t?.how ?? null;
+        if (id !== r.targetId || how !== r.resolution) {
+          g.setTarget(r.id, id, how);
+          updated++;
+        }
+      }
+    };
+    if (changes.full) {
+      let batch: RefRow[] = [];
+      g.forEachRef((r) => {
+        batch.push(r);
+        if (batch.length >= 20_000 && batch[batch.length - 2]?.file !== r.file) {
+          const last = batch.pop()!;
+          apply(batch);
+          batch = [last];
+        }
+      });
+      apply(batch);
+    } else {
+      const todo = new Map<number, RefRow>();
+      const add = (rows: RefRow[]) => rows.forEach((r) => todo.set(r.id, r));
+      add(g.refsOfFiles([...written, ...rebound]));
+      if (dead.length) add(g.refsByTargets(dead.map((d) => d.id)));
+      const born = g.symbolsOfFiles(written);
+      const names = new Set([...dead.map((d) => d.name), ...born.map((s) => s.name)]);
+      if (names.size > 0) {
+        // files that can see a definition of the changed files: same folder, importers
+        const near = new Set<string>();
+        for (const d of touchedDirs) for (const p of byDir.get(d) ?? []) near.add(p);
+        for (const e of g.edgesInto([...written, ...changes.deleted])) near.add(e.file);
+        const global = uniquenessMoved(names, born, dead, index);
+        for (const r of g.refsNamed(names)) {
+          if (todo.has(r.id)) continue;
+          if (near.has(r.file) || (global.has(r.name) && (r.targetId === null || r.resolution === "name-only"))) todo.set(r.id, r);
+        }
+      }
+      const all = [...todo.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      for (let i = 0; i < all.length; i += 20_000) apply(all.slice(i, i + 20_000));
+    }
+    return { sites: sites.length, refs, updated, ms: Math.round(performance.now() - started) };
+  });
+}
+
+function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles): string[] {
+  const module = moduleFor(info.language);
+  if (!module?.resolveImport) return [];
+  const imp: ImportFact = {
+    module: site.module,
+    isStandardLib: site.isStandardLib === 1,
+    isExternal: site.isExternal === 1,
+    isRelative: site.isRelative === 1,
+    symbols: site.symbols ? (JSON.parse(site.symbols) as string[]) : [],
+    line: site.line,
+    column: site.column,
+  };
+  if (site.alias) imp.alias = site.alias;
+  const out = new Set<string>();
+  for (const t of module.resolveImport(imp, site.file, files)) if (t !== site.file && files.has(t)) out.add(t);
+  return [...out];
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+const REF_KINDS = ["call", "type", "read"] as const;
+
+/**
+ * Names whose count of fitting definitions (per language family and reference kind) moved to or from
+ * one: those decide 'name-only' resolutions anywhere in the project.
+ */
+function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ name: string; kind: string; language: string }>, index: SymbolIndex): Set<string> {
+  index.ensure(names);
+  const key = (name: string, language: string, refKind: string) => `${name}\u0000${family(language)}\u0000${refKind}`;
+  const delta = new Map<string, number>();
+  const bump = (name: string, kind: string, language: string, by: number) => {
+    for (const k of REF_KINDS) if (kindFits(k, kind)) delta.set(key(name, language, k), (delta.get(key(name, language, k)) ?? 0) + by);
+  };
+  for (const s of born) bump(s.name, s.kind, s.language, -1);
+  for (const d of dead) bump(d.name, d.kind, d.language, +1);
+  const moved = new Set<string>();
+  for (const name of names) {
+    const after = new Map<string, number>();
+    for (const s of index.named(name)) for (const k of REF_KINDS) if (kindFits(k, s.kind)) after.set(key(name, s.language, k), (after.get(key(name, s.language, k)) ?? 0) + 1);
+    for (const [k, d] of delta) {
+      if (!k.startsWith(name + "\u0000") || d === 0) continue;
+      const now = after.get(k) ?? 0;
+      const was = now + d;
+      if (was <= 1 || now <= 1) moved.add(name);
+    }
+  }
+  return moved;
+}
+
+/** Builds and caches file scopes: preloaded for a full run, queried per batch otherwise. */
+class ScopeLoader {
+  private readonly g: GraphStore;
+  private readonly files: Map<string, FileInfo>;
+  private readonly cache = new Map<string, FileScope>();
+  private symbolsByFile: Map<string, SymbolRow[]> | undefined;
+  private sitesByFile: Map<string, SiteWithTargets[]> | undefined;
+
+  constructor(g: GraphStore, files: Map<string, FileInfo>, preload: boolean) {
+    this.g = g;
+    this.files = files;
+    if (preload) {
+      this.symbolsByFile = groupBy(g.allSymbols(), (s) => s.file);
+      this.sitesByFile = groupBy(this.withTargets(g.allSites(), g.allEdges()), (s) => s.file);
+    }
+  }
+
+  private withTargets(sites: ImportSiteRow[], edges: Array<{ siteId: number; target: string }>): SiteWithTargets[] {
+    const targets = new Map<number, string[]>();
+    for (const e of edges) {
+      let list = targets.get(e.siteId);
+      if (!list) targets.set(e.siteId, (list = []));
+      list.push(e.target);
+    }
+    return sites.map((s) => ({ ...s, targets: targets.get(s.siteId) ?? [] }));
+  }
+
+  /** Loads the scopes of these files (one query each for symbols, sites and edges) and returns them. */
+  prepare(paths: string[]): FileScope[] {
+    const missing = [...new Set(paths)].filter((p) => !this.cache.has(p) && this.files.has(p));
+    if (this.cache.size + missing.length > 5000) this.cache.clear();
+    if (missing.length && !this.symbolsByFile) {
+      const symbols = groupBy(this.g.symbolsOfFiles(missing), (s) => s.file);
+      const sites = groupBy(this.withTargets(this.g.sitesOfFiles(missing), this.g.edgesOf(missing)), (s) => s.file);
+      for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files));
+    }
+    return [...new Set(paths)].map((p) => this.scope(p)).filter((s): s is FileScope => s !== undefined);
+  }
+
+  scope(path: string): FileScope | undefined {
+    const cached = this.cache.get(path);
+    if (cached) return cached;
+    const info = this.files.get(path);
+    if (!info) return undefined;
+    let scope: FileScope;
+    if (this.symbolsByFile && this.sitesByFile) {
+      scope = buildScope(info, this.symbolsByFile.get(path) ?? [], this.sitesByFile.get(path) ?? [], this.files);
+    } else {
+      const sites = this.withTargets(this.g.sitesOfFiles([path]), this.g.edgesOf([path]));
+      scope = buildScope(info, this.g.symbolsOfFiles([path]), sites, this.files);
+    }
+    if (this.cache.size > 5000) this.cache.clear();
+    this.cache.set(path, scope);
+    return scope;
+  }
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    let list = m.get(k);
+    if (!list) m.set(k, (list = []));
+    list.push(it);
+  }
+  return m;
+}

@@ -1,0 +1,408 @@
+/**
+ * Reference resolution: which definition each stored reference names, and how we know. A reference is
+ * tried, in order, against
+ *   1. its qualifier: `this` / `self` / a receiver of known type → a member of that class ('exact');
+ *      an import's local name → a definition in the imported files ('import'); a type name → its member;
+ *   2. an unqualified name: a member of the enclosing class where the language has an implicit `this`,
+ *      a definition of the same file, a name the file imports, the same package ('exact' / 'import'),
+ *      the files a file includes wholesale (C headers, Ruby requires, star imports);
+ *   3. the one definition of that name in the language (family) with a fitting kind ('name-only'), except
+ *      for unqualified names in languages whose modules require an import (Go, Python, JS/TS, Rust).
+ * A reference whose qualifier is an import of something outside the project stays unresolved rather
+ * than landing on a project definition of the same name.
+ */
+import type { FileRow, GraphStore, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, kindFits } from "./kinds.ts";
+
+export type Resolution = "exact" | "import" | "name-only";
+
+export interface Target {
+  id: number;
+  how: Resolution;
+}
+
+export interface FileInfo {
+  path: string;
+  language: string;
+  family: string;
+  dir: string;
+  pkg: string | null;
+}
+
+interface Binding {
+  files: string[];
+  /** The definition's own name when the binding renames it (an alias). */
+  name: string;
+}
+
+/** What one file can see: its own definitions and the names its imports bind. */
+export interface FileScope {
+  info: FileInfo;
+  symbols: SymbolRow[];
+  byId: Map<number, SymbolRow>;
+  /** Qualifier text → files (`store` → every file of the imported package). */
+  modules: Map<string, Binding>;
+  /** Unqualified local name → files holding the definition (`from x import Y`, `import a.b.C`). */
+  names: Map<string, Binding>;
+  /** Files whose top-level names this file sees unqualified (includes, requires, star imports). */
+  wholesale: string[];
+}
+
+export const dirOf = (path: string): string => {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+};
+
+/** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
+export function lastSegment(s: string): string {
+  const parts = s.split(/::|[./\\]/).filter((p) => p.length > 0);
+  return parts[parts.length - 1] ?? s;
+}
+
+export function fileInfo(row: FileRow): FileInfo {
+  return { path: row.path, language: row.language, family: family(row.language), dir: dirOf(row.path), pkg: row.packageName };
+}
+
+/** Builds file scopes from import sites and their resolved targets. */
+export function buildScope(info: FileInfo, symbols: SymbolRow[], sites: Array<ImportSiteRow & { targets: string[] }>, files: Map<string, FileInfo>): FileScope {
+  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [] };
+  const strict = STRICT_MODULES.has(info.family);
+  const wholesale = new Set<string>();
+  for (const site of sites) {
+    const targets = site.targets;
+    const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
+    const named = symbols.filter((s) => s !== "*");
+    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s });
+    if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
+    else if (!strict) for (const t of targets) wholesale.add(t);
+    const last = lastSegment(site.module);
+    // Go binds the package's declared name, which may differ from the folder's
+    const declared = info.language === "go" && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
+    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
+    if (site.alias === ".") {
+      for (const t of targets) wholesale.add(t);
+      continue;
+    }
+    if (named.length === 0 || site.alias) {
+      if (!scope.modules.has(local)) scope.modules.set(local, { files: targets, name: last });
+      if (!scope.modules.has(site.module)) scope.modules.set(site.module, { files: targets, name: last });
+      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, { files: targets, name: last });
+    }
+  }
+  scope.wholesale = [...wholesale];
+  return scope;
+}
+
+/** Lazily loaded definitions by name (or all of them, for a full resolution). */
+export class SymbolIndex {
+  private readonly byName = new Map<string, SymbolRow[]>();
+  private readonly store: GraphStore;
+  private complete = false;
+
+  constructor(store: GraphStore) {
+    this.store = store;
+  }
+
+  loadAll(): void {
+    for (const s of this.store.allSymbols()) this.add(s);
+    this.complete = true;
+  }
+
+  private add(s: SymbolRow): void {
+    let list = this.byName.get(s.name);
+    if (!list) this.byName.set(s.name, (list = []));
+    list.push(s);
+  }
+
+  /** Makes sure these names are loaded (one query per 500 names). */
+  ensure(names: Iterable<string>): void {
+    if (this.complete) return;
+    const missing = [...new Set(names)].filter((n) => !this.byName.has(n));
+    for (let i = 0; i < missing.length; i += 500) {
+      const batch = missing.slice(i, i + 500);
+      for (const n of batch) this.byName.set(n, []);
+      for (const s of this.store.symbolsNamed(batch)) this.byName.get(s.name)!.push(s);
+    }
+  }
+
+  named(name: string): SymbolRow[] {
+    if (!this.complete && !this.byName.has(name)) this.ensure([name]);
+    return this.byName.get(name) ?? [];
+  }
+}
+
+/** Names a batch of references may look up, so they can be loaded in one go. */
+export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
+  const names = new Set<string>(["initialize"]);
+  for (const r of refs) {
+    names.add(r.name);
+    if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
+    if (r.qualifierType) names.add(lastSegment(r.qualifierType));
+  }
+  for (const s of scopes) for (const b of s.names.values()) names.add(b.name);
+  return names;
+}
+
+export class Resolver {
+  private readonly index: SymbolIndex;
+  private readonly files: Map<string, FileInfo>;
+  private readonly store: GraphStore;
+  /** Scope of a file other than the one being resolved (for a base class declared elsewhere). */
+  private readonly scopeOf: (path: string) => FileScope | undefined;
+  private readonly basesMemo = new Map<number, SymbolRow[]>();
+
+  constructor(store: GraphStore, index: SymbolIndex, files: Map<string, FileInfo>, scopeOf: (path: string) => FileScope | undefined) {
+    this.store = store;
+    this.index = index;
+    this.files = files;
+    this.scopeOf = scopeOf;
+  }
+
+  resolve(ref: RefRow, scope: FileScope): Target | undefined {
+    if (ref.kind === "import") return this.throughBinding(ref.name, ref.kind, scope, true);
+    const q = ref.qualifier?.trim();
+    if (q) return this.qualified(ref, q, scope);
+    return this.unqualified(ref.name, ref.kind, scope, ref.enclosingId);
+  }
+
+  private fits(s: SymbolRow, kind: string, fam: string): boolean {
+    return kindFits(kind, s.kind) && family(s.language) === fam;
+  }
+
+  /** Top-level definitions (or, failing that, any) named `name` in these files. */
+  private inFiles(name: string, kind: string, files: Iterable<string>, fam: string): SymbolRow | undefined {
+    const set = files instanceof Set ? (files as Set<string>) : new Set(files);
+    if (set.size === 0) return undefined;
+    let any: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (!set.has(s.file) || !this.fits(s, kind, fam)) continue;
+      if (s.container === null) return s;
+      any ??= s;
+    }
+    return any;
+  }
+
+  private throughBinding(name: string, kind: string, scope: FileScope, definitionOnly = false): Target | undefined {
+    const b = scope.names.get(name);
+    if (!b) return undefined;
+    const s = this.inFiles(b.name, kind, b.files, scope.info.family) ?? (definitionOnly ? this.inFiles(b.name, "import", b.files, scope.info.family) : undefined);
+    return s ? { id: s.id, how: "import" } : undefined;
+  }
+
+  private qualified(ref: RefRow, q: string, scope: FileScope): Target | undefined {
+    const fam = scope.info.family;
+    // the current object, or a receiver whose type the syntax shows
+    if (ref.qualifierType || SELF_QUALIFIERS.has(q)) {
+      const cls = ref.qualifierType ? this.typeNamed(ref.qualifierType, scope)?.sym : this.enclosingClass(ref.enclosingId, scope);
+      if (cls) {
+        const m = this.member(cls, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+      return this.uniqueMember(ref.name, ref.kind, fam);
+    }
+    if (SUPER_QUALIFIERS.has(q)) {
+      const cls = this.enclosingClass(ref.enclosingId, scope);
+      if (cls) {
+        for (const base of this.bases(cls)) {
+          const m = this.member(base, ref.name, ref.kind, 1);
+          if (m) return { id: m.id, how: "exact" };
+        }
+      }
+      return this.uniqueMember(ref.name, ref.kind, fam);
+    }
+    // an imported module or name: `store.New`, `models.User`, `C.staticMethod`
+    const binding = scope.modules.get(q) ?? scope.names.get(q);
+    if (binding) {
+      if (binding.files.length === 0) return undefined; // something outside the project
+      const direct = this.inFiles(ref.name, ref.kind, binding.files, fam);
+      if (direct && (direct.container === null || scope.modules.has(q))) return { id: direct.id, how: "import" };
+      const type = this.inFiles(binding.name, "type", binding.files, fam);
+      if (type) {
+        const m = this.member(type, this.ctorName(ref, type), ref.kind, 0) ?? (ref.name === "new" ? type : undefined);
+        if (m) return { id: m.id, how: "import" };
+      }
+      if (direct) return { id: direct.id, how: "import" };
+      return undefined;
+    }
+    // the first part of a dotted qualifier imported from outside (`os.path.join`): not ours
+    const head = q.split(/::|[.\\]|->/)[0]!;
+    const headBinding = head !== q ? scope.modules.get(head) ?? scope.names.get(head) : undefined;
+    if (headBinding && headBinding.files.length === 0) return undefined;
+    // a type: `Config.load()`, `A::B.create`, `Foo::BAR`
+    const typeName = lastSegment(q);
+    if (/^[A-Z]/.test(typeName) || q.includes("::")) {
+      const t = this.typeNamed(q, scope);
+      if (t) {
+        const m = this.member(t.sym, this.ctorName(ref, t.sym), ref.kind, 0) ?? (ref.name === "new" ? t.sym : undefined);
+        if (m) return { id: m.id, how: t.how };
+      }
+    }
+    return this.uniqueMember(ref.name, ref.kind, fam);
+  }
+
+  /** Ruby's `Foo.new` runs `initialize`. */
+  private ctorName(ref: RefRow, type: SymbolRow): string {
+    return ref.name === "new" && type.language === "ruby" ? "initialize" : ref.name;
+  }
+
+  /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
+  private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
+    let found: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (s.container === null || !this.fits(s, kind, fam)) continue;
+      if (found) return undefined;
+      found = s;
+    }
+    return found ? { id: found.id, how: "name-only" } : undefined;
+  }
+
+  private unqualified(name: string, kind: string, scope: FileScope, enclosingId: number | null): Target | undefined {
+    const info = scope.info;
+    const fam = info.family;
+    // an implicit `this`: a member of the enclosing class or of its bases
+    if (IMPLICIT_THIS.has(info.language) || kind === "type") {
+      const cls = this.enclosingClass(enclosingId, scope);
+      if (cls) {
+        const m = this.member(cls, name, kind, IMPLICIT_THIS.has(info.language) ? 0 : 3);
+        if (m && (IMPLICIT_THIS.has(info.language) || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
+      }
+    }
+    // the same file
+    let local: SymbolRow | undefined;
+    for (const s of scope.symbols) {
+      if (s.name !== name || !this.fits(s, kind, fam)) continue;
+      if (s.container === null) {
+        local = s;
+        break;
+      }
+      if (kind !== "call" || TYPE_KINDS.has(s.kind)) local ??= s;
+    }
+    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !STRICT_MODULES.has(fam))) return { id: local.id, how: "exact" };
+    // an imported name
+    const imported = this.throughBinding(name, kind, scope);
+    if (imported) return imported;
+    if (scope.names.has(name) && scope.names.get(name)!.files.length === 0) return undefined; // imported from outside
+    // the same package
+    const pkg = this.samePackage(name, kind, scope);
+    if (pkg) return { id: pkg.id, how: "exact" };
+    // files included wholesale
+    if (scope.wholesale.length > 0) {
+      const s = this.inFiles(name, kind, scope.wholesale, fam);
+      if (s) return { id: s.id, how: "import" };
+    }
+    if (STRICT_MODULES.has(fam)) return undefined;
+    // the one definition of that name
+    let found: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (!this.fits(s, kind, fam)) continue;
+      if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
+      if (found) return undefined;
+      found = s;
+    }
+    return found ? { id: found.id, how: "name-only" } : undefined;
+  }
+
+  private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
+    const info = scope.info;
+    let found: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (s.file === info.path || !this.fits(s, kind, info.family)) continue;
+      if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
+      const other = this.files.get(s.file);
+      if (!other || !samePackage(info, other)) continue;
+      if (s.container === null) return s;
+      found ??= s;
+    }
+    return found;
+  }
+
+  /** A type by name as seen from a file: through imports, the same file or package, or by name alone. */
+  private typeNamed(written: string, scope: FileScope): { sym: SymbolRow; how: Resolution } | undefined {
+    const q = written.replace(/^[*&\s]+/, "");
+    const name = lastSegment(q);
+    const head = q.includes(".") || q.includes("::") || q.includes("\\") ? q.slice(0, q.length - name.length).replace(/(::|[.\\])$/, "") : "";
+    const fam = scope.info.family;
+    if (head) {
+      const b = scope.modules.get(head) ?? scope.names.get(head);
+      if (b) {
+        if (b.files.length === 0) return undefined;
+        const s = this.inFiles(name, "type", b.files, fam);
+        return s ? { sym: s, how: "import" } : undefined;
+      }
+    }
+    const t = this.unqualified(name, "type", scope, null);
+    if (!t) return undefined;
+    const sym = this.symbol(t.id, scope);
+    return sym && TYPE_KINDS.has(sym.kind) ? { sym, how: t.how } : undefined;
+  }
+
+  private symbol(id: number, scope: FileScope): SymbolRow | undefined {
+    return scope.byId.get(id) ?? this.store.symbolsById([id])[0];
+  }
+
+  /** The class (or other type) a reference sits in: its enclosing definition or the nearest type around it. */
+  private enclosingClass(enclosingId: number | null, scope: FileScope): SymbolRow | undefined {
+    if (enclosingId === null) return undefined;
+    const e = scope.byId.get(enclosingId);
+    if (!e) return undefined;
+    if (TYPE_KINDS.has(e.kind)) return e;
+    let best: SymbolRow | undefined;
+    for (const s of scope.symbols) {
+      if (!TYPE_KINDS.has(s.kind) || !e.qname.startsWith(s.qname + ".")) continue;
+      if (!best || s.qname.length > best.qname.length) best = s;
+    }
+    if (best) return best;
+    // a Go method whose receiver type is declared in another file of the package
+    if (e.kind === "method" && e.container) {
+      for (const s of this.index.named(lastSegment(e.container))) {
+        if (s.qname === e.container && TYPE_KINDS.has(s.kind) && dirOf(s.file) === scope.info.dir) return s;
+      }
+    }
+    return undefined;
+  }
+
+  /** A member of a type by name, looking into its bases up to a few levels. */
+  private member(type: SymbolRow, name: string, kind: string, depth: number): SymbolRow | undefined {
+    let fallback: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (s.container !== type.qname || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
+      if (s.file === type.file) return s;
+      // members in other files: partial classes, Go methods in another file of the package
+      if (dirOf(s.file) === dirOf(type.file)) fallback ??= s;
+      else if (type.language !== "go") fallback ??= s;
+    }
+    if (fallback) return fallback;
+    if (depth >= 3) return undefined;
+    for (const base of this.bases(type)) {
+      const m = this.member(base, name, kind, depth + 1);
+      if (m) return m;
+    }
+    return undefined;
+  }
+
+  /** The resolved base types of a type (its inherit / implement references). */
+  private bases(type: SymbolRow): SymbolRow[] {
+    const memo = this.basesMemo.get(type.id);
+    if (memo) return memo;
+    this.basesMemo.set(type.id, []);
+    const scope = this.scopeOf(type.file);
+    const out: SymbolRow[] = [];
+    if (scope) {
+      for (const r of this.store.basesOf(type.id)) {
+        const t = r.qualifier ? this.typeNamed(`${r.qualifier}.${r.name}`, scope) : this.typeNamed(r.name, scope);
+        if (t && t.sym.id !== type.id) out.push(t.sym);
+      }
+    }
+    this.basesMemo.set(type.id, out);
+    return out;
+  }
+}
+
+/** Same package: Go's folder and package clause; a declared package or namespace elsewhere. */
+export function samePackage(a: FileInfo, b: FileInfo): boolean {
+  if (a.family !== b.family) return false;
+  if (a.language === "go") return a.dir === b.dir && a.pkg === b.pkg;
+  if (a.language === "python" || a.family === "js") return false; // a module is a file
+  if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
+  return a.pkg === null && b.pkg === null && a.dir === b.dir && (a.family === "c" || a.language === "rust");
+}

@@ -1,0 +1,303 @@
+/**
+ * Typed access to the tables of symbols, references and imports, for reference resolution (which writes
+ * refs.target_symbol_id / resolution and import_edges) and for the symbol and graph engines (which only
+ * read). Statements are prepared once per store; lists of ids go through json_each so one statement
+ * serves any count.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import type { IndexStore } from "./index-store.ts";
+
+type Stmt = Statement<any, any[]>;
+
+export interface SymbolRow {
+  id: number;
+  file: string;
+  name: string;
+  qname: string;
+  kind: string;
+  container: string | null;
+  language: string;
+  line: number;
+  column: number;
+  endLine: number;
+  exported: number;
+  signature: string | null;
+}
+
+export interface RefRow {
+  id: number;
+  file: string;
+  name: string;
+  qualifier: string | null;
+  qualifierType: string | null;
+  kind: string;
+  line: number;
+  column: number;
+  enclosing: string | null;
+  enclosingId: number | null;
+  targetId: number | null;
+  resolution: string | null;
+}
+
+export interface FileRow {
+  path: string;
+  language: string;
+  packageName: string | null;
+}
+
+export interface ImportSiteRow {
+  siteId: number;
+  file: string;
+  module: string;
+  alias: string | null;
+  symbols: string | null;
+  line: number;
+  column: number;
+  isStandardLib: number;
+  isExternal: number;
+  isRelative: number;
+}
+
+export interface EdgeRow {
+  siteId: number;
+  file: string;
+  target: string;
+  line: number;
+  column: number;
+  module: string;
+}
+
+const SYMBOL_COLUMNS = `symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, container, language,
+  start_line AS line, start_column AS "column", end_line AS endLine, is_exported AS exported, signature`;
+const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
+  enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
+const SITE_COLUMNS = `s.site_id AS siteId, s.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
+  COALESCE(i.is_standard_lib, 0) AS isStandardLib, COALESCE(i.is_external, 0) AS isExternal, COALESCE(i.is_relative, 0) AS isRelative`;
+const SITE_FROM = `import_sites s LEFT JOIN imports i ON i.file_path = s.file_path AND i.imported_module = s.imported_module`;
+
+const json = (values: Iterable<unknown>): string => JSON.stringify([...values]);
+
+export class GraphStore {
+  readonly db: Database;
+  private readonly s: Record<string, Stmt>;
+
+  constructor(store: IndexStore) {
+    this.db = store.db;
+    const q = (sql: string) => this.db.prepare(sql);
+    this.s = {
+      files: q(`SELECT f.file_path AS path, f.language, s.package_name AS packageName FROM files f
+        LEFT JOIN file_state s ON s.file_path = f.file_path`),
+      symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?))`),
+      symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?))`),
+      symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
+      symbolsByQname: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE qualified_name = ?`),
+      allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols`),
+      refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
+      refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
+      refsNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?))`),
+      refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
+      setTarget: q("UPDATE refs SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
+      sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+      allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
+      sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
+        WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
+          AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
+      sitesIntoDirs: q(`SELECT DISTINCT e.site_id AS siteId FROM import_edges e, json_each(?) d
+        WHERE e.target_file LIKE d.value || '%' ESCAPE '\\'`),
+      sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
+      edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
+      deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
+      insertEdge: q("INSERT INTO import_edges (site_id, file_path, target_file) VALUES (?, ?, ?)"),
+      deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
+      edgesOfFiles: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.file_path IN (SELECT value FROM json_each(?))`),
+      edgesIntoFiles: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
+      allEdges: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
+      refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
+      unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
+      refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
+        t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
+        WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
+      fileLanguage: q("SELECT language, module_path AS modulePath FROM files WHERE file_path = ?"),
+      filesUnder: q(`SELECT file_path AS path FROM files WHERE file_path LIKE ? ESCAPE '\\' ORDER BY file_path`),
+      filesOfModule: q("SELECT file_path AS path FROM files WHERE module_path = ? ORDER BY file_path"),
+      modulesOfFiles: q("SELECT file_path AS path, module_path AS modulePath FROM files WHERE file_path IN (SELECT value FROM json_each(?))"),
+      namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
+      namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
+      namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
+      goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
+        WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
+      deadSymbols: q("SELECT symbol_id AS id, name, kind, language FROM dead_symbols"),
+      clearDead: q("DELETE FROM dead_symbols"),
+    };
+  }
+
+  /** Every indexed file with its language and declared package. */
+  files(): FileRow[] {
+    return this.s.files!.all() as FileRow[];
+  }
+
+  symbolsNamed(names: Iterable<string>): SymbolRow[] {
+    return this.s.symbolsNamed!.all(json(names)) as SymbolRow[];
+  }
+
+  symbolsOfFiles(paths: Iterable<string>): SymbolRow[] {
+    return this.s.symbolsOfFiles!.all(json(paths)) as SymbolRow[];
+  }
+
+  symbolsById(ids: Iterable<number>): SymbolRow[] {
+    return this.s.symbolsById!.all(json(ids)) as SymbolRow[];
+  }
+
+  symbolsByQualifiedName(qname: string): SymbolRow[] {
+    return this.s.symbolsByQname!.all(qname) as SymbolRow[];
+  }
+
+  allSymbols(): SymbolRow[] {
+    return this.s.allSymbols!.all() as SymbolRow[];
+  }
+
+  /** Runs `fn` over every reference in rowid order without holding them all at once. */
+  forEachRef(fn: (r: RefRow) => void): void {
+    const stmt = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs ORDER BY file_path`);
+    try {
+      for (const r of stmt.iterate() as IterableIterator<RefRow>) fn(r);
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  refsOfFiles(paths: Iterable<string>): RefRow[] {
+    return this.s.refsOfFiles!.all(json(paths)) as RefRow[];
+  }
+
+  refsByTargets(ids: Iterable<number>): RefRow[] {
+    return this.s.refsByTargets!.all(json(ids)) as RefRow[];
+  }
+
+  refsNamed(names: Iterable<string>): RefRow[] {
+    return this.s.refsNamed!.all(json(names)) as RefRow[];
+  }
+
+  /** The inherit / implement references written inside a type's definition (its bases). */
+  basesOf(typeId: number): RefRow[] {
+    return this.s.refsOfEnclosing!.all(typeId) as RefRow[];
+  }
+
+  setTarget(refId: number, targetId: number | null, resolution: string | null): void {
+    this.s.setTarget!.run(targetId, resolution, refId);
+  }
+
+  sitesOfFiles(paths: Iterable<string>): ImportSiteRow[] {
+    return this.s.sitesOfFiles!.all(json(paths)) as ImportSiteRow[];
+  }
+
+  allSites(): ImportSiteRow[] {
+    return this.s.allSites!.all() as ImportSiteRow[];
+  }
+
+  /** Project-internal import sites that resolve to no file (yet). */
+  sitesWithoutEdges(): ImportSiteRow[] {
+    return this.s.sitesWithoutEdges!.all() as ImportSiteRow[];
+  }
+
+  /** Import sites with an edge into any of these folders (each given with a trailing slash, or "" for the root). */
+  sitesIntoDirs(dirs: Iterable<string>): ImportSiteRow[] {
+    const escaped = [...dirs].map((d) => d.replace(/[\\%_]/g, (c) => "\\" + c));
+    const ids = (this.s.sitesIntoDirs!.all(json(escaped)) as Array<{ siteId: number }>).map((r) => r.siteId);
+    return ids.length ? (this.s.sitesById!.all(json(ids)) as ImportSiteRow[]) : [];
+  }
+
+  edgeTargetsOfSite(siteId: number): string[] {
+    return (this.s.edgesOfSite!.all(siteId) as Array<{ target: string }>).map((r) => r.target);
+  }
+
+  replaceEdges(siteId: number, file: string, targets: string[]): void {
+    this.s.deleteEdgesOfSite!.run(siteId);
+    for (const t of targets) this.s.insertEdge!.run(siteId, file, t);
+  }
+
+  deleteEdgesInto(paths: Iterable<string>): void {
+    this.s.deleteEdgesInto!.run(json(paths));
+  }
+
+  /** Import edges out of these files, with the import statement's position. */
+  edgesOf(paths: Iterable<string>): EdgeRow[] {
+    return this.s.edgesOfFiles!.all(json(paths)) as EdgeRow[];
+  }
+
+  /** Import edges into these files. */
+  edgesInto(paths: Iterable<string>): EdgeRow[] {
+    return this.s.edgesIntoFiles!.all(json(paths)) as EdgeRow[];
+  }
+
+  allEdges(): EdgeRow[] {
+    return this.s.allEdges!.all() as EdgeRow[];
+  }
+
+  /** References written inside these definitions (what they call, use, inherit). */
+  refsInside(ids: Iterable<number>): RefRow[] {
+    return this.s.refsOfEnclosingIds!.all(json(ids)) as RefRow[];
+  }
+
+  unresolvedNamed(name: string): RefRow[] {
+    return this.s.unresolvedNamed!.all(name) as RefRow[];
+  }
+
+  /** References from other files into definitions of these files. */
+  refsIntoFiles(paths: Iterable<string>): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
+    return this.s.refsIntoFiles!.all(json(paths)) as Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }>;
+  }
+
+  /** An indexed file's language and module, or undefined when it is not indexed. */
+  file(path: string): { language: string; modulePath: string } | undefined {
+    return (this.s.fileLanguage!.get(path) as { language: string; modulePath: string } | null) ?? undefined;
+  }
+
+  /** Indexed files under a folder ("" for all). */
+  filesUnder(dir: string): string[] {
+    const prefix = dir === "" ? "" : dir.replace(/[\\%_]/g, (c) => "\\" + c) + "/";
+    return (this.s.filesUnder!.all(prefix + "%") as Array<{ path: string }>).map((r) => r.path);
+  }
+
+  /** Files whose module (folder) is exactly this one. */
+  filesOfModule(module: string): string[] {
+    return (this.s.filesOfModule!.all(module) as Array<{ path: string }>).map((r) => r.path);
+  }
+
+  modulesOf(paths: Iterable<string>): Map<string, string> {
+    return new Map((this.s.modulesOfFiles!.all(json(paths)) as Array<{ path: string; modulePath: string }>).map((r) => [r.path, r.modulePath]));
+  }
+
+  /** Distinct definition names equal to `name` ignoring case. */
+  namesIgnoringCase(name: string): string[] {
+    return (this.s.namesNocase!.all(name) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  /** Distinct definition names matching a LIKE pattern (already escaped with backslashes). */
+  namesLike(pattern: string): string[] {
+    return (this.s.namesLike!.all(pattern) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  namesOfLength(min: number, max: number): string[] {
+    return (this.s.namesByLength!.all(min, max) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  /** Go methods named any of these names: their owner type (container), name and file. */
+  goMethodOwners(names: string[]): Array<{ container: string; name: string; file: string }> {
+    return this.s.goImplementers!.all(json(names)) as Array<{ container: string; name: string; file: string }>;
+  }
+
+  /** Symbols deleted since the last resolution, and forgets them. */
+  takeDeadSymbols(): Array<{ id: number; name: string; kind: string; language: string }> {
+    const rows = this.s.deadSymbols!.all() as Array<{ id: number; name: string; kind: string; language: string }>;
+    if (rows.length) this.s.clearDead!.run();
+    return rows;
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}
