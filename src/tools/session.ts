@@ -17,6 +17,8 @@ import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
 import { StyleEngine } from "../engines/style/index.ts";
 import { PatternsEngine } from "../engines/patterns/index.ts";
+import { SymbolsEngine } from "../engines/symbols/index.ts";
+import { GraphEngine } from "../engines/graph/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { statSync } from "node:fs";
@@ -159,6 +161,14 @@ export class Session {
 
   search(): Promise<SearchEngine> {
     return this.engine("search", (s) => new SearchEngine(s, this.root));
+  }
+
+  symbols(): Promise<SymbolsEngine> {
+    return this.engine("symbols", (s) => new SymbolsEngine(s, this.root));
+  }
+
+  graph(): Promise<GraphEngine> {
+    return this.engine("graph", (s) => new GraphEngine(s, this.root, (p) => resolveInsideRoot(this.root, p)));
   }
 
   files(): Promise<FilesEngine> {
