@@ -20,7 +20,7 @@ import { languageFor } from "../../src/lang/registry.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
 /** universal-ctags language names of our modules. */
-const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go" };
+const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", typescript: "TypeScript", javascript: "JavaScript" };
 
 /** Generated inputs whose size is `n` links of one construct, per language and file name. */
 const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: number) => string }>> = {
@@ -33,6 +33,16 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "method chain x.m(1).m(1)…", path: "x.rb", gen: (n) => "def f\n  x" + ".m(1)".repeat(n) + "\nend\n" },
     { name: "constant path A::B::…", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `A${i}`).join("::") + "\nend\n" },
     { name: "a && b && …", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\nend\n" },
+  ],
+  javascript: [
+    { name: "method chain x.m().m()…", path: "x.js", gen: (n) => "function f(x) {\n  return x" + ".m(a)".repeat(n) + ";\n}\n" },
+    { name: "nested callbacks f(function () { f(…) })", path: "x.js", gen: (n) => "f(function () {\n".repeat(n) + "g();\n" + "});\n".repeat(n) },
+    { name: "a && b && …", path: "x.js", gen: (n) => "function f() {\n  return " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + ";\n}\n" },
+  ],
+  typescript: [
+    { name: "else-if chain with casts", path: "x.ts", gen: (n) => "function f(x: K): R {\n" + Array.from({ length: n }, (_, i) => `${i ? "else " : ""}if (x === ${i}) { return h${i}(x as T${i}); }`).join("\n") + "\n}\n" },
+    { name: "nested objects { a: { a: … } }", path: "x.ts", gen: (n) => "export const o = " + "{ a: ".repeat(n) + "1" + " }".repeat(n) + ";\n" },
+    { name: "nested generic types A<A<…>>", path: "x.ts", gen: (n) => "type T = " + "A<".repeat(n) + "X" + ">".repeat(n) + ";\n" },
   ],
   php: [
     { name: "method chain $x->m()->…", path: "x.php", gen: (n) => "<?php\nfunction f($x) {\n  return $x" + "->m(1)".repeat(n) + ";\n}\n" },

@@ -8,6 +8,7 @@ import { readFileSync, openSync, readSync, closeSync } from "node:fs";
 import { basename, join, posix } from "node:path";
 import type { PhpNamespace, ProjectInfo } from "../lang/project.ts";
 import { emptyProjectInfo } from "../lang/project.ts";
+import { npmWorkspaceOf } from "../lang/ecmascript-imports.ts";
 
 const JVM_EXT = /\.(java|kt|kts|cs)$/;
 
@@ -50,8 +51,11 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         const m = /^\s*module\s+("?)([^\s"]+)\1/m.exec(readFileSync(join(root, p), "utf8"));
         if (m) info.goModules.push({ dir: dirOf(p), module: m[2]! });
       } else if (base === "package.json") {
-        const name = JSON.parse(readFileSync(join(root, p), "utf8"))?.name;
+        const manifest = JSON.parse(readFileSync(join(root, p), "utf8"));
+        const name = manifest?.name;
         if (typeof name === "string" && name.length > 0) info.npmPackages.push(name);
+        const workspace = npmWorkspaceOf(manifest, dirOf(p));
+        if (workspace) (info.npmWorkspaces ??= []).push(workspace);
       } else if (base === "Cargo.toml") {
         const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(readFileSync(join(root, p), "utf8"));
         if (m) info.rustCrates.push(m[1]!.replace(/-/g, "_"));
@@ -105,6 +109,7 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   info.jvmPackagePrefixes = [...jvm].sort();
   info.goModules.sort((a, b) => b.dir.length - a.dir.length);
   info.npmPackages.sort();
+  info.npmWorkspaces?.sort((a, b) => a.name.localeCompare(b.name));
   info.rustCrates.sort();
   return info;
 }

@@ -23,6 +23,8 @@ export interface ProjectInfo {
   rubyTopLevel?: string[];
   /** PHP namespace prefixes the project autoloads (composer.json psr-4 / psr-0, dev included) and their folders. */
   phpNamespaces?: PhpNamespace[];
+  /** Where each package.json-declared package lives and what it exports (JS/TS workspace import resolution). */
+  npmWorkspaces?: NpmWorkspace[];
 }
 
 export interface PhpNamespace {
@@ -32,6 +34,17 @@ export interface PhpNamespace {
   dirs: string[];
   /** PSR-0 maps the whole class name to a path; PSR-4 only what follows the prefix. */
   psr0: boolean;
+}
+
+/** One package.json of the project: its folder and the files its name and subpaths stand for. */
+export interface NpmWorkspace {
+  name: string;
+  /** Root-relative folder of the package.json ("" for the root). */
+  dir: string;
+  /** Entry points for the bare name, relative to `dir`, most source-like first (source, exports ".", module, main, types). */
+  entries: string[];
+  /** package.json `exports` subpaths other than "." (`./utils`, `./*`) → target relative to `dir`. */
+  exports?: Record<string, string>;
 }
 
 export function emptyProjectInfo(): ProjectInfo {

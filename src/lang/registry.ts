@@ -8,8 +8,10 @@ import { go } from "./go.ts";
 import { python } from "./python.ts";
 import { ruby } from "./ruby.ts";
 import { php } from "./php.ts";
+import { typescript, tsx } from "./typescript.ts";
+import { javascript, jsx } from "./javascript.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
