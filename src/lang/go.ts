@@ -16,7 +16,7 @@
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { joinInside } from "./rel-path.ts";
 
@@ -30,7 +30,10 @@ const QUERY = `
 (selector_expression) @selector
 (expression_list) @values
 (literal_element) @values
+(short_var_declaration) @local
+(var_spec) @local
 `;
+
 /** Predeclared types: uses of these are not references to project code. */
 const BUILTIN_TYPES = new Set([
   "bool", "byte", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64",
@@ -70,6 +73,17 @@ function namedTypeOf(t: Node | null): string | undefined {
   if (t?.type === "generic_type") t = t.childForFieldName("type");
   if (t?.type === "type_identifier") return BUILTIN_TYPES.has(t.text) ? undefined : t.text;
   if (t?.type === "qualified_type") return t.text.replace(/\s+/g, "");
+  return undefined;
+}
+
+/** The named type of a value when the expression shows it: `T{…}`, `&T{…}`, `pkg.T{…}`, `NewT()`. */
+function valueType(v: Node | null, resultTypes: Map<string, string>): string | undefined {
+  if (v?.type === "unary_expression" && v.childForFieldName("operator")?.text === "&") v = v.childForFieldName("operand");
+  if (v?.type === "composite_literal") return namedTypeOf(v.childForFieldName("type"));
+  if (v?.type === "call_expression") {
+    const fn = v.childForFieldName("function");
+    if (fn?.type === "identifier") return resultTypes.get(fn.text);
+  }
   return undefined;
 }
 
@@ -138,6 +152,7 @@ export const go: LanguageModule = {
     // per function: receiver and parameter names -> their named type, for qualifierType
     const typedNames = new Map<FunctionFact, Map<string, string>>();
     const embedded = new Set<number>(); // qualified_type nodes recorded as inherit
+    const resultTypes = new Map<string, string>(); // function name -> the named type it returns
 
     for (const decl of root.namedChildren) {
       if (!decl) continue;
@@ -211,6 +226,10 @@ export const go: LanguageModule = {
             }
           }
           if (typed.size) typedNames.set(fact, typed);
+          if (!receiverList) {
+            const result = namedTypeOf(decl.childForFieldName("result"));
+            if (result) resultTypes.set(name, result);
+          }
           break;
         }
         case "type_declaration": {
@@ -338,6 +357,7 @@ export const go: LanguageModule = {
     const bares: Node[] = [];
     const selectors: Node[] = [];
     const valueLists: Node[] = [];
+    const locals: Node[] = [];
     for (const m of matches) {
       if (m.decision) decisions.push(m.decision);
       else if (m.call) calls.push(m.call);
@@ -345,6 +365,7 @@ export const go: LanguageModule = {
       else if (m["type.bare"]) bares.push(m["type.bare"]);
       else if (m.selector) selectors.push(m.selector);
       else if (m.values) valueLists.push(m.values);
+      else if (m.local) locals.push(m.local);
     }
     const readValue = (ident: Node): void => {
       if (ident.type === "identifier" && topLevelValues.has(ident.text)) references.push({ name: ident.text, kind: "read", ...at(ident) });
@@ -388,6 +409,31 @@ export const go: LanguageModule = {
     if (topLevelValues.size > 0) for (const list of valueLists) for (const c of list.namedChildren) if (c) readValue(c);
     attributeComplexity(functions, decisions);
     assignEnclosing(references, functions, types, variables);
+    // Local variables whose type the syntax shows: `var x T`, `x := T{…}` / `&T{…}`, `x := NewT()` where
+    // NewT is a function of this file declared to return a named type.
+    if (locals.length > 0 && functions.length > 0) {
+      const index = new SpanIndex(functions);
+      for (const decl of locals) {
+        const p = decl.startPosition;
+        const f = index.find(p.row + 1, p.column + 1);
+        if (!f || f.isMethod && f.bodyLines === 0) continue;
+        let typed = typedNames.get(f);
+        const set = (n: Node | null | undefined, t: string | undefined) => {
+          if (!n || n.type !== "identifier" || !t || n.text === "_") return;
+          if (!typed) typedNames.set(f, (typed = new Map()));
+          typed.set(n.text, t);
+        };
+        if (decl.type === "var_spec") {
+          const t = namedTypeOf(decl.childForFieldName("type"));
+          for (const n of decl.childrenForFieldName("name")) set(n, t);
+          continue;
+        }
+        const left = decl.childForFieldName("left")?.namedChildren ?? [];
+        const right = decl.childForFieldName("right")?.namedChildren ?? [];
+        if (left.length !== right.length) continue;
+        left.forEach((n, i) => set(n, valueType(right[i] ?? null, resultTypes)));
+      }
+    }
     if (typedNames.size > 0) {
       const byQname = new Map<string, Map<string, string>>();
       for (const [f, typed] of typedNames) if (!byQname.has(f.qualifiedName)) byQname.set(f.qualifiedName, typed);

@@ -58,6 +58,12 @@ export interface ImportSiteRow {
   isRelative: number;
 }
 
+export interface ImportNameRow {
+  file: string;
+  name: string;
+  line: number;
+}
+
 export interface EdgeRow {
   siteId: number;
   file: string;
@@ -115,6 +121,9 @@ export class GraphStore {
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
       allEdges: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
+      importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
+      allImportRefs: q("SELECT file_path AS file, name, line FROM refs WHERE kind = 'import'"),
+      content: q("SELECT c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
       refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
       unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
       refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
@@ -235,6 +244,16 @@ export class GraphStore {
 
   allEdges(): EdgeRow[] {
     return this.s.allEdges!.all() as EdgeRow[];
+  }
+
+  /** The local names import statements bind, with their lines (import references). */
+  importNamesOf(paths: Iterable<string> | "all"): ImportNameRow[] {
+    return (paths === "all" ? this.s.allImportRefs!.all() : this.s.importRefsOfFiles!.all(json(paths))) as ImportNameRow[];
+  }
+
+  /** The indexed text of a file. */
+  content(path: string): string | undefined {
+    return (this.s.content!.get(path) as { text: string } | null)?.text;
   }
 
   /** References written inside these definitions (what they call, use, inherit). */

@@ -16,7 +16,7 @@ import type { IndexChanges } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { GraphStore, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
@@ -194,6 +194,7 @@ class ScopeLoader {
   private readonly cache = new Map<string, FileScope>();
   private symbolsByFile: Map<string, SymbolRow[]> | undefined;
   private sitesByFile: Map<string, SiteWithTargets[]> | undefined;
+  private importNamesByFile: Map<string, ImportNameRow[]> | undefined;
 
   constructor(g: GraphStore, files: Map<string, FileInfo>, preload: boolean) {
     this.g = g;
@@ -201,6 +202,7 @@ class ScopeLoader {
     if (preload) {
       this.symbolsByFile = groupBy(g.allSymbols(), (s) => s.file);
       this.sitesByFile = groupBy(this.withTargets(g.allSites(), g.allEdges()), (s) => s.file);
+      this.importNamesByFile = groupBy(g.importNamesOf("all"), (n) => n.file);
     }
   }
 
@@ -221,7 +223,8 @@ class ScopeLoader {
     if (missing.length && !this.symbolsByFile) {
       const symbols = groupBy(this.g.symbolsOfFiles(missing), (s) => s.file);
       const sites = groupBy(this.withTargets(this.g.sitesOfFiles(missing), this.g.edgesOf(missing)), (s) => s.file);
-      for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files));
+      const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+      for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
     }
     return [...new Set(paths)].map((p) => this.scope(p)).filter((s): s is FileScope => s !== undefined);
   }
@@ -233,10 +236,10 @@ class ScopeLoader {
     if (!info) return undefined;
     let scope: FileScope;
     if (this.symbolsByFile && this.sitesByFile) {
-      scope = buildScope(info, this.symbolsByFile.get(path) ?? [], this.sitesByFile.get(path) ?? [], this.files);
+      scope = buildScope(info, this.symbolsByFile.get(path) ?? [], this.sitesByFile.get(path) ?? [], this.files, this.importNamesByFile?.get(path) ?? []);
     } else {
       const sites = this.withTargets(this.g.sitesOfFiles([path]), this.g.edgesOf([path]));
-      scope = buildScope(info, this.g.symbolsOfFiles([path]), sites, this.files);
+      scope = buildScope(info, this.g.symbolsOfFiles([path]), sites, this.files, this.g.importNamesOf([path]));
     }
     if (this.cache.size > 5000) this.cache.clear();
     this.cache.set(path, scope);

@@ -11,8 +11,8 @@
  * A reference whose qualifier is an import of something outside the project stays unresolved rather
  * than landing on a project definition of the same name.
  */
-import type { FileRow, GraphStore, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
-import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, kindFits } from "./kinds.ts";
+import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, isCoreMember, kindFits } from "./kinds.ts";
 
 export type Resolution = "exact" | "import" | "name-only";
 
@@ -46,6 +46,8 @@ export interface FileScope {
   names: Map<string, Binding>;
   /** Files whose top-level names this file sees unqualified (includes, requires, star imports). */
   wholesale: string[];
+  /** The file's lines, read on first need (local variable declarations). */
+  lines?: string[];
 }
 
 export const dirOf = (path: string): string => {
@@ -64,12 +66,24 @@ export function fileInfo(row: FileRow): FileInfo {
 }
 
 /** Builds file scopes from import sites and their resolved targets. */
-export function buildScope(info: FileInfo, symbols: SymbolRow[], sites: Array<ImportSiteRow & { targets: string[] }>, files: Map<string, FileInfo>): FileScope {
+export function buildScope(
+  info: FileInfo,
+  symbols: SymbolRow[],
+  sites: Array<ImportSiteRow & { targets: string[] }>,
+  files: Map<string, FileInfo>,
+  importNames: ImportNameRow[] = [],
+): FileScope {
   const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [] };
   const strict = STRICT_MODULES.has(info.family);
   const wholesale = new Set<string>();
+  // Ruby's require and C's #include load a file and bind no name; so do PHP's include and require
+  const bindsNothing = info.language === "ruby" || info.family === "c";
   for (const site of sites) {
     const targets = site.targets;
+    if (bindsNothing || (info.language === "php" && site.isRelative === 1)) {
+      for (const t of targets) wholesale.add(t);
+      continue;
+    }
     const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
     const named = symbols.filter((s) => s !== "*");
     for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s });
@@ -87,6 +101,25 @@ export function buildScope(info: FileInfo, symbols: SymbolRow[], sites: Array<Im
       if (!scope.modules.has(local)) scope.modules.set(local, { files: targets, name: last });
       if (!scope.modules.has(site.module)) scope.modules.set(site.module, { files: targets, name: last });
       if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, { files: targets, name: last });
+    }
+  }
+  // Local names written in import statements (`import Foo from`, `import {a as b}`, `from x import a as b`):
+  // a name the statement does not list is a renaming of its one listed name, or of the default export.
+  if (importNames.length > 0) {
+    const byLine = new Map<number, Array<ImportSiteRow & { targets: string[] }>>();
+    for (const site of sites) {
+      let list = byLine.get(site.line);
+      if (!list) byLine.set(site.line, (list = []));
+      list.push(site);
+    }
+    for (const n of importNames) {
+      if (scope.names.has(n.name) || scope.modules.has(n.name)) continue;
+      const onLine = byLine.get(n.line);
+      if (!onLine || onLine.length !== 1) continue;
+      const site = onLine[0]!;
+      const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
+      const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
+      scope.names.set(n.name, { files: site.targets, name: real });
     }
   }
   scope.wholesale = [...wholesale];
@@ -196,8 +229,10 @@ export class Resolver {
       const cls = ref.qualifierType ? this.typeNamed(ref.qualifierType, scope)?.sym : this.enclosingClass(ref.enclosingId, scope);
       if (cls) {
         const m = this.member(cls, ref.name, ref.kind, 0);
-        if (m) return { id: m.id, how: "exact" };
+        // a known class without that member: it comes from a base outside the project, or at run time
+        return m ? { id: m.id, how: "exact" } : undefined;
       }
+      if (ref.qualifierType && this.isOutside(ref.qualifierType, scope)) return undefined;
       return this.uniqueMember(ref.name, ref.kind, fam);
     }
     if (SUPER_QUALIFIERS.has(q)) {
@@ -209,6 +244,25 @@ export class Resolver {
         }
       }
       return this.uniqueMember(ref.name, ref.kind, fam);
+    }
+    // a parameter whose declared type the signature shows: `def f(stock: Stock)`, `void f(Stock stock)`
+    const declared = this.parameterType(q, ref.enclosingId, scope);
+    if (declared) {
+      const t = this.typeNamed(declared, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+      if (this.isOutside(declared, scope)) return undefined;
+    }
+    // a local variable whose declaration shows its type: `const o = new Order()`, `o = self.find(…)`
+    const local = this.localType(q, ref, scope);
+    if (local) {
+      const t = this.typeNamed(local, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
     }
     // an imported module or name: `store.New`, `models.User`, `C.staticMethod`
     const binding = scope.modules.get(q) ?? scope.names.get(q);
@@ -240,6 +294,79 @@ export class Resolver {
     return this.uniqueMember(ref.name, ref.kind, fam);
   }
 
+  /**
+   * The type a parameter of the enclosing function is declared with, read from the stored signature:
+   * `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++), `Type $name` (PHP).
+   */
+  private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
+    if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    const fn = scope.byId.get(enclosingId);
+    const sig = fn?.signature;
+    if (!sig || (fn.kind !== "function" && fn.kind !== "method")) return undefined;
+    const open = sig.indexOf("(");
+    if (open < 0) return undefined;
+    const params = sig.slice(open + 1);
+    const name = q.replace(/[$]/g, "\\$");
+    const lang = scope.info.language;
+    const colon = new RegExp(`(?:^|[(,\\s])${name}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Za-z_][\\w.:\\\\]*)`).exec(params);
+    if (colon && (lang === "python" || scope.info.family === "js" || lang === "kotlin" || lang === "rust")) return colon[1];
+    const before = new RegExp(`([A-Za-z_][\\w.:\\\\]*)(?:<[^()]*?>)?[\\s*&]+${name}\\s*[,)=]`).exec(params);
+    if (before && (lang === "java" || lang === "c_sharp" || scope.info.family === "c" || lang === "php")) return before[1];
+    return undefined;
+  }
+
+  /**
+   * The type of a local variable of the enclosing function, where its nearest declaration above the use
+   * shows it: a declared type (`const o: Order =`, `o: Order =`, `Order o =`, `val o: Order =`), a
+   * construction (`new Order(…)`, `Order(…)`, `Order.new`), or a call of a function or of a method of
+   * the same class whose signature declares a named return type (`this.find(id)` with `find(): Order`).
+   */
+  private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+    const info = scope.info;
+    if (info.language === "go" || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    const fn = scope.byId.get(ref.enclosingId);
+    if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
+    scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
+    const name = q.replace(/[$]/g, "\\$");
+    const decl = localDeclaration(info, name);
+    for (let i = ref.line - 1; i >= fn.line; i--) {
+      const text = scope.lines[i - 1];
+      if (text === undefined || !text.includes(q)) continue;
+      const m = decl.exec(text);
+      if (!m) continue;
+      const declared = m.groups?.type;
+      if (declared && /^[A-Za-z_]/.test(declared) && declared !== "var" && declared !== "val") return declared;
+      return this.initializerType((m.groups?.init ?? "").trim(), fn, scope);
+    }
+    return undefined;
+  }
+
+  /** The type an initializer expression evidently has (see localType). */
+  private initializerType(init: string, fn: SymbolRow, scope: FileScope): string | undefined {
+    const created = /^new\s+([A-Za-z_][\w.\\]*)/.exec(init) ?? /^([A-Z][\w:]*)\.new\b/.exec(init) ?? /^([A-Z][\w.]*)\s*[({]/.exec(init);
+    if (created) return created[1];
+    const self = /^(?:this|self|\$this)(?:\.|->)(\w+)\s*\(/.exec(init);
+    const call = self ?? /^(\w+)\s*\(/.exec(init);
+    if (!call) return undefined;
+    let callee: SymbolRow | undefined;
+    if (self) {
+      const cls = this.enclosingClass(fn.id, scope);
+      if (cls) callee = this.member(cls, call[1]!, "call", 0);
+    } else {
+      const t = this.unqualified(call[1]!, "call", scope, fn.id);
+      callee = t ? this.symbol(t.id, scope) : undefined;
+    }
+    return callee?.signature ? returnTypeOf(callee.signature, callee.name, callee.language) : undefined;
+  }
+
+  /** Whether a qualified type name (`testing.T`) comes through an import of something outside the project. */
+  private isOutside(typeName: string, scope: FileScope): boolean {
+    const head = typeName.replace(/^[*&\s]+/, "").split(/::|[.\\]/)[0]!;
+    if (head === typeName) return false;
+    const b = scope.modules.get(head) ?? scope.names.get(head);
+    return b !== undefined && b.files.length === 0;
+  }
+
   /** Ruby's `Foo.new` runs `initialize`. */
   private ctorName(ref: RefRow, type: SymbolRow): string {
     return ref.name === "new" && type.language === "ruby" ? "initialize" : ref.name;
@@ -247,6 +374,7 @@ export class Resolver {
 
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
   private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
+    if (isCoreMember(fam, name)) return undefined;
     let found: SymbolRow | undefined;
     for (const s of this.index.named(name)) {
       if (s.container === null || !this.fits(s, kind, fam)) continue;
@@ -365,7 +493,9 @@ export class Resolver {
   private member(type: SymbolRow, name: string, kind: string, depth: number): SymbolRow | undefined {
     let fallback: SymbolRow | undefined;
     for (const s of this.index.named(name)) {
-      if (s.container !== type.qname || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
+      // methods carry their owner's qualified name; fields and enum members its short name
+      const owned = s.container === type.qname || (s.container === type.name && s.file === type.file && s.qname === `${type.qname}.${s.name}`);
+      if (!owned || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
       if (s.file === type.file) return s;
       // members in other files: partial classes, Go methods in another file of the package
       if (dirOf(s.file) === dirOf(type.file)) fallback ??= s;
@@ -396,6 +526,37 @@ export class Resolver {
     this.basesMemo.set(type.id, out);
     return out;
   }
+}
+
+const declarationCache = new Map<string, RegExp>();
+
+/** A regular expression for a local variable's declaration or assignment, with `type` and `init` groups. */
+function localDeclaration(info: FileInfo, name: string): RegExp {
+  const key = `${info.language}\u0000${name}`;
+  let re = declarationCache.get(key);
+  if (re) return re;
+  const id = "[A-Za-z_$][\\w.$\\\\]*";
+  let src: string;
+  if (info.family === "js") src = `\\b(?:const|let|var)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "python" || info.language === "ruby") src = `^\\s*${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "php") src = `${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "kotlin" || info.language === "rust") src = `\\b(?:val|var|let(?:\\s+mut)?)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else src = `(?:^|[\\s(])(?<type>${id})(?:<[^=]*>)?[\\s*&]+${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  re = new RegExp(src);
+  declarationCache.set(key, re);
+  return re;
+}
+
+/** The named return type a signature declares: `): Order`, `-> Order`, `Order find(`. */
+export function returnTypeOf(signature: string, name: string, language: string): string | undefined {
+  const fam = family(language);
+  const after = /\)\s*(?::|->)\s*\??([A-Za-z_][\w.\\]*)\s*(?:\{|:|$|where\b)/.exec(signature);
+  if (after && (fam === "js" || language === "python" || language === "kotlin" || language === "rust" || language === "php")) return after[1];
+  if (fam === "jvm" || language === "c_sharp" || fam === "c") {
+    const before = new RegExp(`([A-Za-z_][\\w.]*)(?:<[^()]*>)?[\\s*&]+${name}\\s*\\(`).exec(signature);
+    if (before && !["void", "public", "private", "protected", "static"].includes(before[1]!)) return before[1];
+  }
+  return undefined;
 }
 
 /** Same package: Go's folder and package clause; a declared package or namespace elsewhere. */
