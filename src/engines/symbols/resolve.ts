@@ -33,7 +33,14 @@ interface Binding {
   files: string[];
   /** The definition's own name when the binding renames it (an alias). */
   name: string;
+  /** The import is of something outside the project (standard library, external package). */
+  outside: boolean;
+  /** The imported name as a dotted qualified name (`Shop\Support\format` → `Shop.Support.format`). */
+  qname?: string;
 }
+
+/** A binding that names nothing of the project: resolution stops there. */
+const isOutsideBinding = (b: Binding): boolean => b.files.length === 0 && b.outside;
 
 /** What one file can see: its own definitions and the names its imports bind. */
 export interface FileScope {
@@ -84,9 +91,11 @@ export function buildScope(
       for (const t of targets) wholesale.add(t);
       continue;
     }
+    const outside = site.isStandardLib === 1 || site.isExternal === 1;
+    const dotted = site.module.replace(/::|[\\/]/g, ".").replace(/^\.+/, "");
     const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
     const named = symbols.filter((s) => s !== "*");
-    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s });
+    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s, outside, qname: `${dotted}.${s}` });
     if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
     else if (!strict) for (const t of targets) wholesale.add(t);
     const last = lastSegment(site.module);
@@ -98,9 +107,10 @@ export function buildScope(
       continue;
     }
     if (named.length === 0 || site.alias) {
-      if (!scope.modules.has(local)) scope.modules.set(local, { files: targets, name: last });
-      if (!scope.modules.has(site.module)) scope.modules.set(site.module, { files: targets, name: last });
-      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, { files: targets, name: last });
+      const b: Binding = { files: targets, name: last, outside, qname: dotted };
+      if (!scope.modules.has(local)) scope.modules.set(local, b);
+      if (!scope.modules.has(site.module)) scope.modules.set(site.module, b);
+      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, b);
     }
   }
   // Local names written in import statements (`import Foo from`, `import {a as b}`, `from x import a as b`):
@@ -119,7 +129,7 @@ export function buildScope(
       const site = onLine[0]!;
       const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
       const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
-      scope.names.set(n.name, { files: site.targets, name: real });
+      scope.names.set(n.name, { files: site.targets, name: real, outside: site.isStandardLib === 1 || site.isExternal === 1 });
     }
   }
   scope.wholesale = [...wholesale];
@@ -218,8 +228,22 @@ export class Resolver {
   private throughBinding(name: string, kind: string, scope: FileScope, definitionOnly = false): Target | undefined {
     const b = scope.names.get(name);
     if (!b) return undefined;
-    const s = this.inFiles(b.name, kind, b.files, scope.info.family) ?? (definitionOnly ? this.inFiles(b.name, "import", b.files, scope.info.family) : undefined);
+    const s =
+      this.inFiles(b.name, kind, b.files, scope.info.family) ??
+      (definitionOnly ? this.inFiles(b.name, "import", b.files, scope.info.family) : undefined) ??
+      this.byImportedName(b, definitionOnly ? "import" : kind, scope.info.family);
     return s ? { id: s.id, how: "import" } : undefined;
+  }
+
+  /**
+   * A project definition an import names by its full name when the import resolved to no file (a PHP
+   * function or a class outside the autoload layout, a Java class in an unexpected folder).
+   */
+  private byImportedName(b: Binding, kind: string, fam: string): SymbolRow | undefined {
+    if (b.files.length > 0 || b.outside || !b.qname) return undefined;
+    const qname = b.qname;
+    for (const s of this.index.named(b.name)) if (this.fits(s, kind, fam) && (s.qname === qname || qname.endsWith("." + s.qname))) return s;
+    return undefined;
   }
 
   private qualified(ref: RefRow, q: string, scope: FileScope): Target | undefined {
@@ -267,7 +291,12 @@ export class Resolver {
     // an imported module or name: `store.New`, `models.User`, `C.staticMethod`
     const binding = scope.modules.get(q) ?? scope.names.get(q);
     if (binding) {
-      if (binding.files.length === 0) return undefined; // something outside the project
+      if (isOutsideBinding(binding)) return undefined; // something outside the project
+      const named = this.byImportedName(binding, "type", fam);
+      if (named) {
+        const m = this.member(named, this.ctorName(ref, named), ref.kind, 0);
+        if (m) return { id: m.id, how: "import" };
+      }
       const direct = this.inFiles(ref.name, ref.kind, binding.files, fam);
       if (direct && (direct.container === null || scope.modules.has(q))) return { id: direct.id, how: "import" };
       const type = this.inFiles(binding.name, "type", binding.files, fam);
@@ -281,7 +310,7 @@ export class Resolver {
     // the first part of a dotted qualifier imported from outside (`os.path.join`): not ours
     const head = q.split(/::|[.\\]|->/)[0]!;
     const headBinding = head !== q ? scope.modules.get(head) ?? scope.names.get(head) : undefined;
-    if (headBinding && headBinding.files.length === 0) return undefined;
+    if (headBinding && isOutsideBinding(headBinding)) return undefined;
     // a type: `Config.load()`, `A::B.create`, `Foo::BAR`
     const typeName = lastSegment(q);
     if (/^[A-Z]/.test(typeName) || q.includes("::")) {
@@ -364,7 +393,7 @@ export class Resolver {
     const head = typeName.replace(/^[*&\s]+/, "").split(/::|[.\\]/)[0]!;
     if (head === typeName) return false;
     const b = scope.modules.get(head) ?? scope.names.get(head);
-    return b !== undefined && b.files.length === 0;
+    return b !== undefined && isOutsideBinding(b);
   }
 
   /** Ruby's `Foo.new` runs `initialize`. */
@@ -375,18 +404,35 @@ export class Resolver {
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
   private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
     if (isCoreMember(fam, name)) return undefined;
-    let found: SymbolRow | undefined;
-    for (const s of this.index.named(name)) {
-      if (s.container === null || !this.fits(s, kind, fam)) continue;
-      if (found) return undefined;
-      found = s;
+    const candidates = this.index.named(name).filter((s) => s.container !== null && this.fits(s, kind, fam));
+    if (candidates.length === 1) return { id: candidates[0]!.id, how: "name-only" };
+    // Several, but one implementation and the rest declarations in interfaces (Class
+    // Hierarchy Analysis): a call through any of those types can only run that one.
+    const concrete = candidates.filter((s) => !this.isAbstractOwner(s));
+    if (concrete.length === 1 && candidates.length > 1) return { id: concrete[0]!.id, how: "name-only" };
+    return undefined;
+  }
+
+  private readonly ownerKinds = new Map<string, string | undefined>();
+
+  /** Whether a member is declared by an interface (a signature, not an implementation). */
+  private isAbstractOwner(s: SymbolRow): boolean {
+    const key = `${s.file}\u0000${s.container}`;
+    if (!this.ownerKinds.has(key)) {
+      const owner = this.index.named(lastSegment(s.container!)).find((t) => t.qname === s.container && TYPE_KINDS.has(t.kind) && dirOf(t.file) === dirOf(s.file));
+      this.ownerKinds.set(key, owner?.kind);
     }
-    return found ? { id: found.id, how: "name-only" } : undefined;
+    return this.ownerKinds.get(key) === "interface";
   }
 
   private unqualified(name: string, kind: string, scope: FileScope, enclosingId: number | null): Target | undefined {
     const info = scope.info;
     const fam = info.family;
+    // `new self()`, `new static()`, `Self { … }`: the class being defined
+    if (SELF_QUALIFIERS.has(name) && (kind === "call" || kind === "type")) {
+      const cls = this.enclosingClass(enclosingId, scope);
+      return cls ? { id: cls.id, how: "exact" } : undefined;
+    }
     // an implicit `this`: a member of the enclosing class or of its bases
     if (IMPLICIT_THIS.has(info.language) || kind === "type") {
       const cls = this.enclosingClass(enclosingId, scope);
@@ -409,7 +455,7 @@ export class Resolver {
     // an imported name
     const imported = this.throughBinding(name, kind, scope);
     if (imported) return imported;
-    if (scope.names.has(name) && scope.names.get(name)!.files.length === 0) return undefined; // imported from outside
+    if (scope.names.has(name) && isOutsideBinding(scope.names.get(name)!)) return undefined; // imported from outside
     // the same package
     const pkg = this.samePackage(name, kind, scope);
     if (pkg) return { id: pkg.id, how: "exact" };
@@ -453,8 +499,8 @@ export class Resolver {
     if (head) {
       const b = scope.modules.get(head) ?? scope.names.get(head);
       if (b) {
-        if (b.files.length === 0) return undefined;
-        const s = this.inFiles(name, "type", b.files, fam);
+        if (isOutsideBinding(b)) return undefined;
+        const s = this.inFiles(name, "type", b.files, fam) ?? this.byImportedName({ ...b, name, qname: `${b.qname ?? head}.${name}` }, "type", fam);
         return s ? { sym: s, how: "import" } : undefined;
       }
     }
