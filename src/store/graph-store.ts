@@ -168,9 +168,12 @@ export class GraphStore {
     return this.s.allSymbols!.all() as SymbolRow[];
   }
 
-  /** Runs `fn` over every reference in rowid order without holding them all at once. */
+  /**
+   * Runs `fn` over every reference in rowid order (a file's references are written together, so they
+   * come together) without holding them all at once; rowid order also keeps updates sequential.
+   */
   forEachRef(fn: (r: RefRow) => void): void {
-    const stmt = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs ORDER BY file_path`);
+    const stmt = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs ORDER BY ref_id`);
     try {
       for (const r of stmt.iterate() as IterableIterator<RefRow>) fn(r);
     } finally {
@@ -225,6 +228,11 @@ export class GraphStore {
 
   replaceEdges(siteId: number, file: string, targets: string[]): void {
     this.s.deleteEdgesOfSite!.run(siteId);
+    for (const t of targets) this.s.insertEdge!.run(siteId, file, t);
+  }
+
+  /** Adds edges for a site that has none (a full resolution starts from none). */
+  insertEdges(siteId: number, file: string, targets: string[]): void {
     for (const t of targets) this.s.insertEdge!.run(siteId, file, t);
   }
 
@@ -309,11 +317,94 @@ export class GraphStore {
     return this.s.goImplementers!.all(json(names)) as Array<{ container: string; name: string; file: string }>;
   }
 
+  /** Each file's import targets as a digest (sorted, distinct), for files that have any. */
+  edgeDigests(paths: Iterable<string> | "all"): Map<string, string> {
+    const rows = (paths === "all"
+      ? this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges ORDER BY file_path, target_file").all()
+      : this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file").all(json(paths))) as Array<{ file: string; target: string }>;
+    const out = new Map<string, string>();
+    for (const r of rows) out.set(r.file, out.has(r.file) ? `${out.get(r.file)}\n${r.target}` : r.target);
+    return out;
+  }
+
+  storedDigests(paths: Iterable<string>): Map<string, string> {
+    const rows = this.db.query("SELECT file_path AS file, digest FROM import_digests WHERE file_path IN (SELECT value FROM json_each(?))").all(json(paths)) as Array<{ file: string; digest: string }>;
+    return new Map(rows.map((r) => [r.file, r.digest]));
+  }
+
+  /** Records digests (undefined: the file imports no project file any more). */
+  saveDigests(digests: Map<string, string | undefined>): void {
+    const del = this.db.prepare("DELETE FROM import_digests WHERE file_path = ?");
+    const put = this.db.prepare("INSERT OR REPLACE INTO import_digests (file_path, digest) VALUES (?, ?)");
+    for (const [file, d] of digests) d === undefined ? del.run(file) : put.run(file, d);
+  }
+
+  /** Distinct file-to-file import pairs (no self imports). */
+  filePairs(): Array<{ file: string; target: string }> {
+    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges WHERE file_path <> target_file").all() as Array<{ file: string; target: string }>;
+  }
+
+  replaceComponents(components: string[][]): void {
+    this.db.exec("DELETE FROM import_components");
+    const put = this.db.prepare("INSERT INTO import_components (file_path, component) VALUES (?, ?)");
+    components.forEach((c, i) => c.forEach((f) => put.run(f, i + 1)));
+  }
+
+  /** Files of import cycles (component number → files), optionally only those under a folder. */
+  componentFiles(dir: string | undefined): Map<number, string[]> {
+    const rows = (dir === undefined || dir === ""
+      ? this.db.query("SELECT file_path AS file, component FROM import_components ORDER BY file_path").all()
+      : this.db.query("SELECT file_path AS file, component FROM import_components WHERE file_path >= ? AND file_path < ? ORDER BY file_path").all(dir + "/", dir + "0")) as Array<{ file: string; component: number }>;
+    const out = new Map<number, string[]>();
+    for (const r of rows) {
+      const list = out.get(r.component);
+      if (list) list.push(r.file);
+      else out.set(r.component, [r.file]);
+    }
+    return out;
+  }
+
+  /** Import edges whose both ends are among these files. */
+  edgesAmong(files: string[]): EdgeRow[] {
+    return this.db
+      .query(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
+        WHERE e.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))`)
+      .all(json(files)) as EdgeRow[];
+  }
+
+  /** Files with import edges and distinct file-to-file edges, under a folder ("" for all). */
+  importGraphSize(dir: string): { files: number; edges: number } {
+    const r = (dir === ""
+      ? this.db.query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edges)").get()
+      : this.db
+          .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edges WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)")
+          .get(dir + "/", dir + "0")) as { files: number; edges: number };
+    return r;
+  }
+
   /** Symbols deleted since the last resolution, and forgets them. */
   takeDeadSymbols(): Array<{ id: number; name: string; kind: string; language: string }> {
     const rows = this.s.deadSymbols!.all() as Array<{ id: number; name: string; kind: string; language: string }>;
     if (rows.length) this.s.clearDead!.run();
     return rows;
+  }
+
+  /**
+   * Runs `fn` with these secondary indexes dropped and builds them again after: for writing most rows of
+   * a table at once (a full resolution), where one sorted index build beats maintaining it row by row.
+   */
+  withoutIndexes<T>(names: string[], fn: () => T): T {
+    const sql = names
+      .map((n) => this.db.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(n) as { sql: string } | null)
+      .filter((r): r is { sql: string } => r !== null)
+      .map((r) => r.sql);
+    for (const n of names) this.db.exec(`DROP INDEX IF EXISTS ${n}`);
+    try {
+      return fn();
+    } finally {
+      for (const s of sql) this.db.exec(s);
+    }
   }
 
   transaction<T>(fn: () => T): T {

@@ -186,6 +186,18 @@ CREATE TABLE import_edges (
     target_file TEXT NOT NULL
 );
 
+-- The import graph's strongly connected components of more than one file (import cycles), kept by
+-- reference resolution whenever an edge changes, so cycle queries read them instead of the whole graph.
+-- import_digests records each file's import targets, to see whether a run changed any.
+CREATE TABLE import_components (
+    file_path TEXT PRIMARY KEY,
+    component INTEGER NOT NULL
+);
+CREATE TABLE import_digests (
+    file_path TEXT PRIMARY KEY,
+    digest TEXT NOT NULL
+);
+
 -- Symbols deleted since the last reference resolution (a file rewritten or removed): the references
 -- that pointed at them, and those that might now resolve differently by name, are resolved again.
 CREATE TABLE dead_symbols (

@@ -13,6 +13,7 @@ import { TYPE_KINDS } from "../symbols/kinds.ts";
 import { SourceLines } from "./source-lines.ts";
 import { shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
 import { staleFiles } from "../freshness.ts";
+import { IMPORT_GRAPH_SIZE_KEY } from "../symbols/resolve-hook.ts";
 
 export const GRAPH_OPERATIONS = ["callers", "callees", "dependencies", "dependents", "type_usages", "implementations", "path", "impact"] as const;
 export type GraphOperation = (typeof GRAPH_OPERATIONS)[number];
@@ -477,40 +478,42 @@ export class GraphEngine {
     return false;
   }
 
-  /** Import cycles among the files under `scope` (a path prefix; all files when absent). */
+  /**
+   * Import cycles among the files under `scope` (a path prefix; all files when absent). Reads the
+   * components reference resolution keeps; within a scope, a component's files are split again by the
+   * edges among them alone (a scope can cut a cycle).
+   */
   cycles(opts: { scope?: string; limit: number; deadline?: number }): CyclesResult {
     const started = performance.now();
     const scope = opts.scope !== undefined ? this.resolvePath(opts.scope) : undefined;
-    const within = (f: string) => scope === undefined || scope === "" || inPaths(f, [scope]);
-    const edges: ImportEdge[] = [];
-    const out = new Map<string, string[]>();
-    const firstEdge = new Map<string, ImportEdge>();
-    const nodes = new Set<string>();
-    for (const e of this.g.allEdges()) {
-      if (e.file === e.target || !within(e.file) || !within(e.target)) continue;
-      const key = `${e.file}\u0000${e.target}`;
-      const edge = { from: e.file, to: e.target, line: e.line, column: e.column, module: e.module };
-      const prev = firstEdge.get(key);
-      if (prev) {
-        if (e.line < prev.line) firstEdge.set(key, edge);
-        continue;
-      }
-      firstEdge.set(key, edge);
-      edges.push(edge);
-      nodes.add(e.file);
-      nodes.add(e.target);
-      let list = out.get(e.file);
-      if (!list) out.set(e.file, (list = []));
-      list.push(e.target);
-    }
-    for (const list of out.values()) list.sort();
-    const components = stronglyConnected([...nodes].sort(), out);
+    const dir = scope === undefined || scope === "" ? "" : scope;
     const lines = new SourceLines(this.store);
+    const found: Array<{ comp: string[]; out: Map<string, string[]>; first: Map<string, ImportEdge> }> = [];
+    for (const files of this.g.componentFiles(dir === "" ? undefined : dir).values()) {
+      if (files.length < 2) continue;
+      const out = new Map<string, string[]>();
+      const first = new Map<string, ImportEdge>();
+      for (const e of this.g.edgesAmong(files)) {
+        if (e.file === e.target) continue;
+        const key = `${e.file}\u0000${e.target}`;
+        const prev = first.get(key);
+        if (prev && prev.line <= e.line) continue;
+        if (!prev) {
+          const list = out.get(e.file);
+          if (list) list.push(e.target);
+          else out.set(e.file, [e.target]);
+        }
+        first.set(key, { from: e.file, to: e.target, line: e.line, column: e.column, module: e.module });
+      }
+      for (const list of out.values()) list.sort();
+      for (const comp of stronglyConnected([...files].sort(), out)) found.push({ comp, out, first });
+    }
+    found.sort((a, b) => b.comp.length - a.comp.length || (a.comp[0]! < b.comp[0]! ? -1 : 1));
     const cycles: CycleReport[] = [];
-    for (const comp of components.slice(0, opts.limit)) {
+    for (const { comp, out, first } of found.slice(0, opts.limit)) {
       const chain = shortestCycle(comp[0]!, new Set(comp), out);
       const imports = chain.slice(0, -1).map((f, i) => {
-        const e = firstEdge.get(`${f}\u0000${chain[i + 1]}`)!;
+        const e = first.get(`${f}\u0000${chain[i + 1]}`)!;
         return { file_path: f, line: e.line, column: e.column, imports: e.module, statement: lines.line(f, e.line).trim(), target: e.to };
       });
       const length = chain.length - 1;
@@ -523,19 +526,25 @@ export class GraphEngine {
         imports,
       });
     }
-    const count = cycles.length;
+    const size = dir === "" ? this.wholeGraphSize() : this.g.importGraphSize(dir);
     const where = scope ? ` in scope: ${scope}` : " in the codebase";
+    const n = found.length;
     return {
-      status: components.length ? "warning" : "success",
-      message: components.length ? `Found ${components.length} circular dependenc${components.length === 1 ? "y" : "ies"}${where}.` : `No circular dependencies detected${where}.`,
+      status: n ? "warning" : "success",
+      message: n ? `Found ${n} circular dependenc${n === 1 ? "y" : "ies"}${where}.` : `No circular dependencies detected${where}.`,
       ...(scope !== undefined ? { scope } : {}),
       cycles,
-      count,
-      truncated: components.length > count,
-      graphStats: { files: nodes.size, edges: edges.length },
-      ...(components.length ? { advice: "Shorter cycles (2-3 files) are usually the most harmful; break one by moving what both sides need into a module they can both import, or by inverting one import." } : {}),
+      count: cycles.length,
+      truncated: n > cycles.length,
+      graphStats: size,
+      ...(n ? { advice: "Shorter cycles (2-3 files) are usually the most harmful; break one by moving what both sides need into a module they can both import, or by inverting one import." } : {}),
       took_ms: Math.round((performance.now() - started) * 10) / 10,
     };
+  }
+
+  private wholeGraphSize(): { files: number; edges: number } {
+    const stored = this.store.getMeta(IMPORT_GRAPH_SIZE_KEY);
+    return stored ? (JSON.parse(stored) as { files: number; edges: number }) : this.g.importGraphSize("");
   }
 }
 

@@ -67,17 +67,21 @@ export class SymbolsEngine {
     this.root = root;
   }
 
-  /** Definitions matching a qualified or partial name. */
+  /** Definitions matching a qualified or partial name (in `paths` and `language` when given). */
   definitions(q: SymbolQuery): SymbolRow[] {
-    const parts = nameParts(q.name);
+    const lang = languageMatcher(q.language);
+    return this.allDefinitions(q.name).filter((s) => (!lang || lang(s.language)) && inPaths(s.file, q.paths));
+  }
+
+  /** Every definition matching a qualified or partial name, wherever it is. */
+  allDefinitions(name: string): SymbolRow[] {
+    const parts = nameParts(name);
     const last = parts[parts.length - 1];
     if (!last) return [];
     const suffix = parts.join(".");
-    const lang = languageMatcher(q.language);
     return this.graph
       .symbolsNamed([last])
       .filter((s) => parts.length === 1 || s.qname === suffix || s.qname.endsWith("." + suffix))
-      .filter((s) => (!lang || lang(s.language)) && inPaths(s.file, q.paths))
       .sort(bySite);
   }
 
@@ -119,6 +123,8 @@ export class SymbolsEngine {
   /** find_symbol_occurrences: definitions and references of a name, definitions first. */
   occurrences(q: SymbolQuery, opts: { definitions: boolean; references: boolean; limit: number }): { occurrences: Occurrence[]; total: number } {
     const defs = this.definitions(q);
+    // references in the paths asked for may point at definitions elsewhere
+    const targets = q.paths || q.language ? this.allDefinitions(q.name) : defs;
     const lines = new SourceLines(this.store);
     const out: Occurrence[] = [];
     if (opts.definitions) {
@@ -127,7 +133,7 @@ export class SymbolsEngine {
       }
     }
     if (opts.references) {
-      for (const r of this.references(q, defs)) {
+      for (const r of this.references(q, targets)) {
         out.push({
           file_path: r.file,
           line_number: r.line,

@@ -8,20 +8,12 @@ export const TYPE_KINDS = new Set(["struct", "interface", "class", "enum", "type
 const CALLABLE = new Set(["function", "method", "class", "struct", "record"]);
 const VALUE = new Set(["constant", "variable", "enum_member", "field", "property", "function", "method", ...TYPE_KINDS]);
 
+const FITS: Record<string, Set<string>> = { call: CALLABLE, type: TYPE_KINDS, inherit: TYPE_KINDS, implement: TYPE_KINDS, read: VALUE };
+
 /** Whether a definition of `symbolKind` can be what a reference of `refKind` names. */
 export function kindFits(refKind: string, symbolKind: string): boolean {
-  switch (refKind) {
-    case "call":
-      return CALLABLE.has(symbolKind);
-    case "type":
-    case "inherit":
-    case "implement":
-      return TYPE_KINDS.has(symbolKind);
-    case "read":
-      return VALUE.has(symbolKind);
-    default:
-      return true;
-  }
+  const set = FITS[refKind];
+  return set === undefined || set.has(symbolKind);
 }
 
 const FAMILY: Record<string, string> = {

@@ -20,6 +20,7 @@ import { GraphStore, type ImportNameRow, type ImportSiteRow, type RefRow, type S
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
+import { stronglyConnected } from "../graph/cycles.ts";
 
 export interface ResolveReport {
   sites: number;
@@ -30,10 +31,22 @@ export interface ResolveReport {
 
 type SiteWithTargets = ImportSiteRow & { targets: string[] };
 
+/** Indexes a full resolution rewrites wholesale: dropped while it writes, built once after. */
+const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_file", "idx_import_edges_target"];
+
 export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
-  const started = performance.now();
   const g = new GraphStore(store);
-  return g.transaction(() => {
+  const started = performance.now();
+  const report = g.transaction(() => (changes.full ? g.withoutIndexes(REBUILT_INDEXES, () => resolve(store, g, changes, project)) : resolve(store, g, changes, project)));
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}
+
+/** Meta key of the import graph's size (files with imports, file-to-file edges), kept with the cycles. */
+export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
+
+function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+  {
     const dead = g.takeDeadSymbols();
     if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
       return { sites: 0, refs: 0, updated: 0, ms: 0 };
@@ -71,8 +84,38 @@ export function resolveReferences(store: IndexStore, changes: IndexChanges, proj
       const targets = resolveSite(site, info, projectFiles);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
-      g.replaceEdges(site.siteId, site.file, targets);
+      if (changes.full) g.insertEdges(site.siteId, site.file, targets);
+      else g.replaceEdges(site.siteId, site.file, targets);
       if (before) rebound.add(site.file);
+    }
+
+    // 1b. import cycles, computed again when some file's import targets changed
+    const checked = changes.full ? undefined : [...new Set([...written, ...rebound, ...sites.map((x) => x.file), ...changes.deleted])];
+    const digests = g.edgeDigests(checked ?? "all");
+    let graphChanged = changes.full;
+    if (checked) {
+      const stored = g.storedDigests(checked);
+      const updates = new Map<string, string | undefined>();
+      for (const f of checked) {
+        if (digests.get(f) === stored.get(f)) continue;
+        updates.set(f, digests.get(f));
+        graphChanged = true;
+      }
+      g.saveDigests(updates);
+    } else g.saveDigests(digests);
+    if (graphChanged) {
+      const out = new Map<string, string[]>();
+      let edges = 0;
+      for (const p of g.filePairs()) {
+        edges++;
+        const list = out.get(p.file);
+        if (list) list.push(p.target);
+        else out.set(p.file, [p.target]);
+      }
+      const nodes = new Set<string>(out.keys());
+      for (const list of out.values()) for (const t of list) nodes.add(t);
+      g.replaceComponents(stronglyConnected([...nodes].sort(), out));
+      store.setMeta(IMPORT_GRAPH_SIZE_KEY, JSON.stringify({ files: out.size, edges }));
     }
 
     // 2. references → definitions
@@ -101,12 +144,11 @@ export function resolveReferences(store: IndexStore, changes: IndexChanges, proj
     if (changes.full) {
       let batch: RefRow[] = [];
       g.forEachRef((r) => {
-        batch.push(r);
-        if (batch.length >= 20_000 && batch[batch.length - 2]?.file !== r.file) {
-          const last = batch.pop()!;
+        if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
           apply(batch);
-          batch = [last];
+          batch = [];
         }
+        batch.push(r);
       });
       apply(batch);
     } else {
@@ -130,8 +172,8 @@ export function resolveReferences(store: IndexStore, changes: IndexChanges, proj
       const all = [...todo.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       for (let i = 0; i < all.length; i += 20_000) apply(all.slice(i, i + 20_000));
     }
-    return { sites: sites.length, refs, updated, ms: Math.round(performance.now() - started) };
-  });
+    return { sites: sites.length, refs, updated, ms: 0 };
+  }
 }
 
 function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles): string[] {

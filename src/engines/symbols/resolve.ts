@@ -55,6 +55,10 @@ export interface FileScope {
   wholesale: string[];
   /** The file's lines, read on first need (local variable declarations). */
   lines?: string[];
+  /** The file's definitions by name. */
+  byName: Map<string, SymbolRow[]>;
+  /** The class around each enclosing definition, once looked up. */
+  classOf: Map<number, SymbolRow | undefined>;
 }
 
 export const dirOf = (path: string): string => {
@@ -80,7 +84,13 @@ export function buildScope(
   files: Map<string, FileInfo>,
   importNames: ImportNameRow[] = [],
 ): FileScope {
-  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [] };
+  const byName = new Map<string, SymbolRow[]>();
+  for (const s of symbols) {
+    const list = byName.get(s.name);
+    if (list) list.push(s);
+    else byName.set(s.name, [s]);
+  }
+  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
   const strict = STRICT_MODULES.has(info.family);
   const wholesale = new Set<string>();
   // Ruby's require and C's #include load a file and bind no name; so do PHP's include and require
@@ -213,8 +223,11 @@ export class Resolver {
   }
 
   /** Top-level definitions (or, failing that, any) named `name` in these files. */
-  private inFiles(name: string, kind: string, files: Iterable<string>, fam: string): SymbolRow | undefined {
-    const set = files instanceof Set ? (files as Set<string>) : new Set(files);
+  private readonly fileSets = new WeakMap<string[], Set<string>>();
+
+  private inFiles(name: string, kind: string, files: string[], fam: string): SymbolRow | undefined {
+    let set = this.fileSets.get(files);
+    if (!set) this.fileSets.set(files, (set = new Set(files)));
     if (set.size === 0) return undefined;
     let any: SymbolRow | undefined;
     for (const s of this.index.named(name)) {
@@ -328,6 +341,7 @@ export class Resolver {
    * `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++), `Type $name` (PHP).
    */
   private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
+    if (scope.info.language === "go") return undefined; // the Go module gives these as qualifierType
     if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
     const fn = scope.byId.get(enclosingId);
     const sig = fn?.signature;
@@ -404,6 +418,10 @@ export class Resolver {
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
   private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
     if (isCoreMember(fam, name)) return undefined;
+    return this.memo(`m\u0000${name}\u0000${kind}\u0000${fam}`, () => this.computeUniqueMember(name, kind, fam));
+  }
+
+  private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
     const candidates = this.index.named(name).filter((s) => s.container !== null && this.fits(s, kind, fam));
     if (candidates.length === 1) return { id: candidates[0]!.id, how: "name-only" };
     // Several, but one implementation and the rest declarations in interfaces (Class
@@ -443,8 +461,8 @@ export class Resolver {
     }
     // the same file
     let local: SymbolRow | undefined;
-    for (const s of scope.symbols) {
-      if (s.name !== name || !this.fits(s, kind, fam)) continue;
+    for (const s of scope.byName.get(name) ?? []) {
+      if (!this.fits(s, kind, fam)) continue;
       if (s.container === null) {
         local = s;
         break;
@@ -466,28 +484,45 @@ export class Resolver {
     }
     if (STRICT_MODULES.has(fam)) return undefined;
     // the one definition of that name
-    let found: SymbolRow | undefined;
-    for (const s of this.index.named(name)) {
-      if (!this.fits(s, kind, fam)) continue;
-      if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
-      if (found) return undefined;
-      found = s;
-    }
-    return found ? { id: found.id, how: "name-only" } : undefined;
+    return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
+      let found: SymbolRow | undefined;
+      for (const s of this.index.named(name)) {
+        if (!this.fits(s, kind, fam)) continue;
+        if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
+        if (found) return undefined;
+        found = s;
+      }
+      return found ? { id: found.id, how: "name-only" } : undefined;
+    });
+  }
+
+  /**
+   * Results that depend only on the definitions (not on the reference): the same for every reference
+   * of a run, so computed once. Common names (String, New, get) have thousands of candidates.
+   */
+  private readonly memos = new Map<string, Target | SymbolRow | undefined>();
+  private memo<T extends Target | SymbolRow | undefined>(key: string, compute: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const v = compute();
+    this.memos.set(key, v);
+    return v;
   }
 
   private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
     const info = scope.info;
-    let found: SymbolRow | undefined;
-    for (const s of this.index.named(name)) {
-      if (s.file === info.path || !this.fits(s, kind, info.family)) continue;
-      if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
-      const other = this.files.get(s.file);
-      if (!other || !samePackage(info, other)) continue;
-      if (s.container === null) return s;
-      found ??= s;
-    }
-    return found;
+    // a definition in the same file was found before this is asked, so the file itself does not matter
+    return this.memo(`p\u0000${name}\u0000${kind}\u0000${info.language}\u0000${info.dir}\u0000${info.pkg}`, () => {
+      let found: SymbolRow | undefined;
+      for (const s of this.index.named(name)) {
+        if (!this.fits(s, kind, info.family)) continue;
+        if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
+        const other = this.files.get(s.file);
+        if (!other || !samePackage(info, other)) continue;
+        if (s.container === null) return s;
+        found ??= s;
+      }
+      return found;
+    });
   }
 
   /** A type by name as seen from a file: through imports, the same file or package, or by name alone. */
@@ -517,6 +552,13 @@ export class Resolver {
   /** The class (or other type) a reference sits in: its enclosing definition or the nearest type around it. */
   private enclosingClass(enclosingId: number | null, scope: FileScope): SymbolRow | undefined {
     if (enclosingId === null) return undefined;
+    if (scope.classOf.has(enclosingId)) return scope.classOf.get(enclosingId);
+    const cls = this.findEnclosingClass(enclosingId, scope);
+    scope.classOf.set(enclosingId, cls);
+    return cls;
+  }
+
+  private findEnclosingClass(enclosingId: number, scope: FileScope): SymbolRow | undefined {
     const e = scope.byId.get(enclosingId);
     if (!e) return undefined;
     if (TYPE_KINDS.has(e.kind)) return e;
