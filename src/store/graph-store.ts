@@ -100,7 +100,6 @@ export class GraphStore {
       allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols`),
       refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
       refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
-      refsNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?))`),
       refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
       setTarget: q("UPDATE refs SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
       sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
@@ -189,8 +188,18 @@ export class GraphStore {
     return this.s.refsByTargets!.all(json(ids)) as RefRow[];
   }
 
-  refsNamed(names: Iterable<string>): RefRow[] {
-    return this.s.refsNamed!.all(json(names)) as RefRow[];
+  /** References with one of these names written in one of these files. */
+  refsNamedIn(names: Iterable<string>, files: Iterable<string>): RefRow[] {
+    return this.db
+      .query(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?1)) AND file_path IN (SELECT value FROM json_each(?2))`)
+      .all(json(names), json(files)) as RefRow[];
+  }
+
+  /** References with one of these names that are unresolved or resolved by name alone. */
+  refsNamedLoose(names: Iterable<string>): RefRow[] {
+    return this.db
+      .query(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?)) AND (target_symbol_id IS NULL OR resolution = 'name-only')`)
+      .all(json(names)) as RefRow[];
   }
 
   /** The inherit / implement references written inside a type's definition (its bases). */

@@ -99,6 +99,18 @@ describe("find_symbol_occurrences", () => {
   });
 });
 
+test("find_symbol_occurrences: a project without an index answers indexing_required", async () => {
+  const bare = tmpProject({ "a.go": "package a\n\nfunc A() {}\n" });
+  const s = new Session(bare.root);
+  try {
+    const r = await invokeTool(findTool("find_symbol_occurrences")!, { symbol_name: "A" }, { session: s, signal: new AbortController().signal, deadline: Date.now() + 10_000 });
+    expect(r).toMatchObject({ status: "indexing_required", occurrences: [], occurrence_count: 0 });
+  } finally {
+    s.close();
+    bare.cleanup();
+  }
+});
+
 describe("get_symbol_references", () => {
   test("usageCount counts every reference; usages are the top ones with previews; isComplete says whether all came", async () => {
     const r = await call("get_symbol_references", { symbol: "createStore", limit: 2 });
@@ -248,7 +260,7 @@ describe("the command line", () => {
     expect(a.code).toBe(0);
     expect(JSON.parse(a.stdout).usageCount).toBe(4);
     expect(JSON.parse(b.stdout).usages).toHaveLength(1);
-  });
+  }, 30_000);
 
   test("graph takes the operation and target as positionals; cycles takes the scope either way", async () => {
     const g = await cortex(["graph", "callers", "audit.Record", "--depth", "2", "--json"]);
@@ -261,5 +273,5 @@ describe("the command line", () => {
     expect(JSON.parse(c2.stdout).cycles).toEqual(JSON.parse(c1.stdout).cycles);
     const bad = await cortex(["graph", "callers", "audit.Record", "--depth", "0"]);
     expect([bad.code, bad.stderr]).toEqual([1, "cortex: depth: must be at least 1\n"]);
-  });
+  }, 30_000);
 });

@@ -164,10 +164,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
         for (const d of touchedDirs) for (const p of byDir.get(d) ?? []) near.add(p);
         for (const e of g.edgesInto([...written, ...changes.deleted])) near.add(e.file);
         const global = uniquenessMoved(names, born, dead, index);
-        for (const r of g.refsNamed(names)) {
-          if (todo.has(r.id)) continue;
-          if (near.has(r.file) || (global.has(r.name) && (r.targetId === null || r.resolution === "name-only"))) todo.set(r.id, r);
-        }
+        for (const r of g.refsNamedIn(names, near)) if (!todo.has(r.id)) todo.set(r.id, r);
+        if (global.size > 0) for (const r of g.refsNamedLoose(global)) if (!todo.has(r.id)) todo.set(r.id, r);
       }
       const all = [...todo.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
       for (let i = 0; i < all.length; i += 20_000) apply(all.slice(i, i + 20_000));
