@@ -373,13 +373,22 @@ export class GraphStore {
     return out;
   }
 
-  /** Import edges whose both ends are among these files. */
+  /** Import edges whose both ends are among these files: one per pair of files, its first import statement. */
   edgesAmong(files: string[]): EdgeRow[] {
     return this.db
-      .query(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      .query(`SELECT MIN(e.site_id) AS siteId, e.file_path AS file, e.target_file AS target, MIN(s.line) AS line, 1 AS "column", '' AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
-        WHERE e.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))`)
+        WHERE e.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))
+        GROUP BY e.file_path, e.target_file`)
       .all(json(files)) as EdgeRow[];
+  }
+
+  /** The first import statement of `file` that reaches `target`. */
+  firstImport(file: string, target: string): { line: number; column: number; module: string } | undefined {
+    return (this.db
+      .query(`SELECT s.line, s."column", s.imported_module AS module FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
+        WHERE e.file_path = ? AND e.target_file = ? ORDER BY s.line, s."column" LIMIT 1`)
+      .get(file, target) as { line: number; column: number; module: string } | null) ?? undefined;
   }
 
   /** Files with import edges and distinct file-to-file edges, under a folder ("" for all). */

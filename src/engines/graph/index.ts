@@ -513,8 +513,9 @@ export class GraphEngine {
     for (const { comp, out, first } of found.slice(0, opts.limit)) {
       const chain = shortestCycle(comp[0]!, new Set(comp), out);
       const imports = chain.slice(0, -1).map((f, i) => {
-        const e = first.get(`${f}\u0000${chain[i + 1]}`)!;
-        return { file_path: f, line: e.line, column: e.column, imports: e.module, statement: lines.line(f, e.line).trim(), target: e.to };
+        const to = chain[i + 1]!;
+        const e = this.g.firstImport(f, to) ?? { line: first.get(`${f}\u0000${to}`)!.line, column: 1, module: "" };
+        return { file_path: f, line: e.line, column: e.column, imports: e.module, statement: lines.line(f, e.line).trim(), target: to };
       });
       const length = chain.length - 1;
       cycles.push({

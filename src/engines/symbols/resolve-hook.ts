@@ -81,7 +81,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
-      const targets = resolveSite(site, info, projectFiles);
+      const targets = resolveSite(site, info, projectFiles, files);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
       if (changes.full) g.insertEdges(site.siteId, site.file, targets);
@@ -174,7 +174,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
   }
 }
 
-function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles): string[] {
+function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>): string[] {
   const module = moduleFor(info.language);
   if (!module?.resolveImport) return [];
   const imp: ImportFact = {
@@ -189,7 +189,23 @@ function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles): 
   if (site.alias) imp.alias = site.alias;
   const out = new Set<string>();
   for (const t of module.resolveImport(imp, site.file, files)) if (t !== site.file && files.has(t)) out.add(t);
-  return [...out];
+  return info.language === "go" ? packageOnly([...out], infos) : [...out];
+}
+
+/**
+ * A Go import reaches the files of one package: a folder's `package main` generators (`//go:build
+ * ignore` programs beside the package they generate) are not part of it, nor files of another package.
+ */
+function packageOnly(targets: string[], infos: Map<string, FileInfo>): string[] {
+  if (targets.length < 2) return targets;
+  const count = new Map<string, number>();
+  for (const t of targets) {
+    const pkg = infos.get(t)?.pkg ?? "";
+    if (pkg !== "main") count.set(pkg, (count.get(pkg) ?? 0) + 1);
+  }
+  if (count.size === 0) return targets;
+  const main = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  return targets.filter((t) => (infos.get(t)?.pkg ?? "") === main);
 }
 
 function sameSet(a: string[], b: string[]): boolean {
