@@ -58,6 +58,16 @@ export interface ImportSiteRow {
   isRelative: number;
 }
 
+/** A definition deleted since the last resolution (see dead_symbols). */
+export interface DeadSymbol {
+  id: number;
+  file: string;
+  name: string;
+  qname: string;
+  kind: string;
+  language: string;
+}
+
 export interface ImportNameRow {
   file: string;
   name: string;
@@ -107,8 +117,7 @@ export class GraphStore {
       sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
         WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
           AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
-      sitesIntoDirs: q(`SELECT DISTINCT e.site_id AS siteId FROM import_edges e, json_each(?) d
-        WHERE e.target_file LIKE d.value || '%' ESCAPE '\\'`),
+      sitesIntoRange: q("SELECT DISTINCT site_id AS siteId FROM import_edges WHERE target_file >= ? AND target_file < ?"),
       sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
       edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
       deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
@@ -137,7 +146,8 @@ export class GraphStore {
       namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
       goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
         WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
-      deadSymbols: q("SELECT symbol_id AS id, name, kind, language FROM dead_symbols"),
+      deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
+      retarget: q("UPDATE refs SET target_symbol_id = ? WHERE target_symbol_id = ?"),
       clearDead: q("DELETE FROM dead_symbols"),
     };
   }
@@ -207,6 +217,11 @@ export class GraphStore {
     return this.s.refsOfEnclosing!.all(typeId) as RefRow[];
   }
 
+  /** Points every reference to symbol `from` at symbol `to` instead (a definition re-created as it was). */
+  retarget(from: number, to: number): void {
+    this.s.retarget!.run(to, from);
+  }
+
   setTarget(refId: number, targetId: number | null, resolution: string | null): void {
     this.s.setTarget!.run(targetId, resolution, refId);
   }
@@ -226,9 +241,13 @@ export class GraphStore {
 
   /** Import sites with an edge into any of these folders (each given with a trailing slash, or "" for the root). */
   sitesIntoDirs(dirs: Iterable<string>): ImportSiteRow[] {
-    const escaped = [...dirs].map((d) => d.replace(/[\\%_]/g, (c) => "\\" + c));
-    const ids = (this.s.sitesIntoDirs!.all(json(escaped)) as Array<{ siteId: number }>).map((r) => r.siteId);
-    return ids.length ? (this.s.sitesById!.all(json(ids)) as ImportSiteRow[]) : [];
+    const ids = new Set<number>();
+    for (const d of dirs) {
+      // a range over the sorted paths: every path that starts with `d` ("/" + 1 is "0")
+      const end = d === "" ? "\u{10FFFF}" : d.slice(0, -1) + "0";
+      for (const r of this.s.sitesIntoRange!.all(d, end) as Array<{ siteId: number }>) ids.add(r.siteId);
+    }
+    return ids.size ? (this.s.sitesById!.all(json(ids)) as ImportSiteRow[]) : [];
   }
 
   edgeTargetsOfSite(siteId: number): string[] {
@@ -402,8 +421,8 @@ export class GraphStore {
   }
 
   /** Symbols deleted since the last resolution, and forgets them. */
-  takeDeadSymbols(): Array<{ id: number; name: string; kind: string; language: string }> {
-    const rows = this.s.deadSymbols!.all() as Array<{ id: number; name: string; kind: string; language: string }>;
+  takeDeadSymbols(): DeadSymbol[] {
+    const rows = this.s.deadSymbols!.all() as DeadSymbol[];
     if (rows.length) this.s.clearDead!.run();
     return rows;
   }

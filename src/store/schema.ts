@@ -202,12 +202,15 @@ CREATE TABLE import_digests (
 -- that pointed at them, and those that might now resolve differently by name, are resolved again.
 CREATE TABLE dead_symbols (
     symbol_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL,
     name TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
     kind TEXT NOT NULL,
     language TEXT NOT NULL
 );
 CREATE TRIGGER symbols_dead AFTER DELETE ON symbols BEGIN
-    INSERT OR IGNORE INTO dead_symbols (symbol_id, name, kind, language) VALUES (old.symbol_id, old.name, old.kind, old.language);
+    INSERT OR IGNORE INTO dead_symbols (symbol_id, file_path, name, qualified_name, kind, language)
+    VALUES (old.symbol_id, old.file_path, old.name, old.qualified_name, old.kind, old.language);
 END;
 
 -- Search chunks (symbols, definitions, data, documentation) of the hybrid search.

@@ -16,7 +16,7 @@ import type { IndexChanges } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { GraphStore, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
@@ -70,7 +70,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     else {
       const byId = new Map<number, ImportSiteRow>();
       for (const s of g.sitesOfFiles(written)) byId.set(s.siteId, s);
-      for (const s of g.sitesIntoDirs([...touchedDirs].map((d) => (d === "" ? "" : d + "/")))) {
+      for (const s of g.sitesIntoDirs([...membershipDirs(g, changes, dead)].map((d) => (d === "" ? "" : d + "/")))) {
         if (!byId.has(s.siteId)) byId.set(s.siteId, s);
       }
       for (const s of g.sitesWithoutEdges()) if (!byId.has(s.siteId)) byId.set(s.siteId, s);
@@ -155,15 +155,18 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       const todo = new Map<number, RefRow>();
       const add = (rows: RefRow[]) => rows.forEach((r) => todo.set(r.id, r));
       add(g.refsOfFiles([...written, ...rebound]));
-      if (dead.length) add(g.refsByTargets(dead.map((d) => d.id)));
-      const born = g.symbolsOfFiles(written);
-      const names = new Set([...dead.map((d) => d.name), ...born.map((s) => s.name)]);
+      // A definition written again as it was (same file, qualified name and kind) gets a new id only:
+      // the references to it follow it there. Only what appeared or disappeared is resolved again.
+      const { changedDead, changedBorn } = carryOver(g, dead, g.symbolsOfFiles(written));
+      if (changedDead.length) add(g.refsByTargets(changedDead.map((d) => d.id)));
+      const born = changedBorn;
+      const names = new Set([...changedDead.map((d) => d.name), ...born.map((s) => s.name)]);
       if (names.size > 0) {
         // files that can see a definition of the changed files: same folder, importers
         const near = new Set<string>();
         for (const d of touchedDirs) for (const p of byDir.get(d) ?? []) near.add(p);
         for (const e of g.edgesInto([...written, ...changes.deleted])) near.add(e.file);
-        const global = uniquenessMoved(names, born, dead, index);
+        const global = uniquenessMoved(names, born, changedDead, index);
         for (const r of g.refsNamedIn(names, near)) if (!todo.has(r.id)) todo.set(r.id, r);
         if (global.size > 0) for (const r of g.refsNamedLoose(global)) if (!todo.has(r.id)) todo.set(r.id, r);
       }
@@ -172,6 +175,38 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     }
     return { sites: sites.length, refs, updated, ms: 0 };
   }
+}
+
+/**
+ * Folders whose set of files changed: those of deleted files and of new ones (a written file that had
+ * no definitions and no imports before). Imports into these folders may now reach other files; a file
+ * changed in place changes no import's targets.
+ */
+function membershipDirs(g: GraphStore, changes: IndexChanges, dead: DeadSymbol[]): Set<string> {
+  const dirs = new Set(changes.deleted.map(dirOf));
+  const existed = new Set(dead.map((d) => d.file));
+  for (const f of g.storedDigests(changes.written).keys()) existed.add(f);
+  for (const f of changes.written) if (!existed.has(f)) dirs.add(dirOf(f));
+  return dirs;
+}
+
+/** Pairs deleted and re-created definitions; moves references from the old ids to the new. */
+function carryOver(g: GraphStore, dead: DeadSymbol[], born: SymbolRow[]): { changedDead: DeadSymbol[]; changedBorn: SymbolRow[] } {
+  const key = (file: string, qname: string, kind: string) => `${file}\u0000${qname}\u0000${kind}`;
+  const waiting = new Map<string, SymbolRow[]>();
+  for (const s of [...born].sort((a, b) => a.id - b.id)) {
+    const k = key(s.file, s.qname, s.kind);
+    const list = waiting.get(k);
+    if (list) list.push(s);
+    else waiting.set(k, [s]);
+  }
+  const changedDead: DeadSymbol[] = [];
+  for (const d of dead) {
+    const again = waiting.get(key(d.file, d.qname, d.kind))?.shift();
+    if (again) g.retarget(d.id, again.id);
+    else changedDead.push(d);
+  }
+  return { changedDead, changedBorn: [...waiting.values()].flat() };
 }
 
 function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>): string[] {

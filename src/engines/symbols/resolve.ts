@@ -301,6 +301,15 @@ export class Resolver {
         if (m) return { id: m.id, how: "exact" };
       }
     }
+    // a field of the enclosing class whose declaration shows its type: `this.store`, `store` in Java
+    const field = this.fieldType(q, ref, scope);
+    if (field) {
+      const t = this.typeNamed(field, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+    }
     // an imported module or name: `store.New`, `models.User`, `C.staticMethod`
     const binding = scope.modules.get(q) ?? scope.names.get(q);
     if (binding) {
@@ -380,6 +389,33 @@ export class Resolver {
       const declared = m.groups?.type;
       if (declared && /^[A-Za-z_]/.test(declared) && declared !== "var" && declared !== "val") return declared;
       return this.initializerType((m.groups?.init ?? "").trim(), fn, scope);
+    }
+    return undefined;
+  }
+
+  /**
+   * The declared type of a field of the enclosing class (`this.store`, `self.store`, `$this->store`, or
+   * a bare `store` where members are in scope), read from the class body: `private final Store store;`,
+   * `store: Store`, `private Store $store`, constructor-promoted parameters, `self.store = Store(…)`.
+   */
+  private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+    const info = scope.info;
+    if (info.language === "go") return undefined;
+    const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
+    if (!m || SELF_QUALIFIERS.has(q)) return undefined;
+    const bare = m[1]! === q;
+    if (bare && !IMPLICIT_THIS.has(info.language)) return undefined;
+    const cls = this.enclosingClass(ref.enclosingId, scope);
+    if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
+    scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
+    const re = fieldDeclaration(info, m[1]!);
+    for (let i = cls.line; i <= cls.endLine; i++) {
+      const text = scope.lines[i - 1];
+      if (text === undefined || !text.includes(m[1]!)) continue;
+      const d = re.exec(text);
+      if (!d) continue;
+      const declared = d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
+      if (declared && !["var", "val", "let", "const", "return", "new"].includes(declared)) return declared;
     }
     return undefined;
   }
@@ -632,6 +668,25 @@ function localDeclaration(info: FileInfo, name: string): RegExp {
   else src = `(?:^|[\\s(])(?<type>${id})(?:<[^=]*>)?[\\s*&]+${name}\\s*=(?!=)\\s*(?<init>.*)`;
   re = new RegExp(src);
   declarationCache.set(key, re);
+  return re;
+}
+
+const fieldCache = new Map<string, RegExp>();
+
+/** A regular expression for a field's declaration with a `type` (or `init`) group. */
+function fieldDeclaration(info: FileInfo, name: string): RegExp {
+  const key = `${info.language}\u0000${name}`;
+  let re = fieldCache.get(key);
+  if (re) return re;
+  const id = "[A-Za-z_][\\w.\\\\]*";
+  let src: string;
+  if (info.family === "js" || info.language === "kotlin" || info.language === "rust") src = `\\b${name}\\s*[?!]?\\s*:\\s*(?<type>${id})`;
+  else if (info.language === "python") src = `self\\.${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${id})`;
+  else if (info.language === "php") src = `(?<type>${id})\\s+\\$${name}\\b`;
+  else if (info.language === "ruby") src = `@${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  else src = `(?<type>${id})(?:<[^;=()]*>)?[\\s*&]+${name}\\s*[;=,)]`;
+  re = new RegExp(src);
+  fieldCache.set(key, re);
   return re;
 }
 
