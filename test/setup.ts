@@ -5,7 +5,11 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { afterAll } from "bun:test";
+import { afterAll, setDefaultTimeout } from "bun:test";
+
+// bunfig.toml's [test] timeout is not applied by this Bun version; tests that start workers, build the
+// executable or index a project need more than the 5 s default on a busy 2-core machine.
+setDefaultTimeout(60_000);
 
 const home = mkdtempSync(join(tmpdir(), "cortex-test-home-"));
 process.env.CORTEX_HOME = join(home, ".cortex");

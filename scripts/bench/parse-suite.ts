@@ -20,7 +20,7 @@ import { languageFor } from "../../src/lang/registry.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
 /** universal-ctags language names of our modules. */
-const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", typescript: "TypeScript", javascript: "JavaScript" };
+const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", typescript: "TypeScript", javascript: "JavaScript", java: "Java", kotlin: "Kotlin", c_sharp: "C#", c: "C", cpp: "C++", rust: "Rust" };
 
 /** Generated inputs whose size is `n` links of one construct, per language and file name. */
 const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: number) => string }>> = {
@@ -33,6 +33,21 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "method chain x.m(1).m(1)…", path: "x.rb", gen: (n) => "def f\n  x" + ".m(1)".repeat(n) + "\nend\n" },
     { name: "constant path A::B::…", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `A${i}`).join("::") + "\nend\n" },
     { name: "a && b && …", path: "x.rb", gen: (n) => "def f\n  " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\nend\n" },
+  ],
+  c: [
+    { name: "field call chain x->m(1)->…", path: "x.c", gen: (n) => "void f(void) {\n  v = x" + "->m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.c", gen: (n) => "int f(void) {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.c", gen: (n) => "int f(void) {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+  ],
+  cpp: [
+    { name: "method chain x.m(1).m(1)…", path: "x.cpp", gen: (n) => "void f() {\n  auto v = x" + ".m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.cpp", gen: (n) => "int f() {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.cpp", gen: (n) => "bool f() {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+  ],
+  rust: [
+    { name: "method chain x.m(1).m(1)…", path: "x.rs", gen: (n) => "fn f() {\n    let v = x" + ".m(1)".repeat(n) + ";\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.rs", gen: (n) => "fn f() {\n    " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
+    { name: "a && b || …", path: "x.rs", gen: (n) => "fn f() -> bool {\n    " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + "\n}\n" },
   ],
   javascript: [
     { name: "method chain x.m().m()…", path: "x.js", gen: (n) => "function f(x) {\n  return x" + ".m(a)".repeat(n) + ";\n}\n" },
@@ -50,6 +65,22 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "selector chain a.b.c…", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = a" + ".b".repeat(n) + "\n}\n" },
     { name: "a && b && …", path: "x.go", gen: (n) => "package p\n\nfunc f() bool {\n\treturn " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n}\n" },
   ],
+  java: [
+    { name: "method chain x.m(1).m(1)…", path: "X.java", gen: (n) => "class X { Object f() { return x" + ".m(1)".repeat(n) + "; } }\n" },
+    { name: "nested generics List<List<…>>", path: "X.java", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },
+    { name: "nested new Foo(new Foo(…))", path: "X.java", gen: (n) => "class X { Object f() { return " + "new Foo(".repeat(n) + "1" + ")".repeat(n) + "; } }\n" },
+    { name: "A.B + A.B + …", path: "X.java", gen: (n) => "class X { int f() { return " + Array.from({ length: n }, () => "A.B").join(" + ") + "; } }\n" },
+  ],
+  kotlin: [
+    { name: "method chain x.m(1).m(1)…", path: "X.kt", gen: (n) => "fun f() = x" + ".m(1)".repeat(n) + "\n" },
+    { name: "nested generics List<List<…>>", path: "X.kt", gen: (n) => "val f: " + "List<".repeat(n) + "Foo" + ">".repeat(n) + "? = null\n" },
+    { name: "a && b && …", path: "X.kt", gen: (n) => "fun f() = " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n" },
+  ],
+  c_sharp: [
+    { name: "method chain x.M(1).M(1)…", path: "X.cs", gen: (n) => "class X { object F() { return x" + ".M(1)".repeat(n) + "; } }\n" },
+    { name: "nested generics List<List<…>>", path: "X.cs", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },
+    { name: "A.B + A.B + …", path: "X.cs", gen: (n) => "class X { int F() { return " + Array.from({ length: n }, () => "A.B").join(" + ") + "; } }\n" },
+  ],
   php: [
     { name: "method chain $x->m()->…", path: "x.php", gen: (n) => "<?php\nfunction f($x) {\n  return $x" + "->m(1)".repeat(n) + ";\n}\n" },
     { name: "concatenation 'a' . 'b' . …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `'s${i}'`).join(" . ") + ";\n}\n" },
@@ -59,7 +90,8 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
 
 /** Runs universal-ctags over a folder for one language; CPU time from GNU time when it is there. */
 async function ctags(language: string, cwd: string): Promise<{ ms: number; cpuMs?: number }> {
-  const cmd = ["ctags", "-R", "-f", "/dev/null", `--languages=${language}`, "."];
+  // tags go to stdout, which is discarded: with `-f /dev/null` ctags' C# parser fails truncating the file
+  const cmd = ["ctags", "-R", "-f", "-", `--languages=${language}`, "."];
   if (!existsSync("/usr/bin/time")) return { ms: (await runTimed(cmd, {}, cwd)).ms };
   const started = performance.now();
   const proc = Bun.spawn(["/usr/bin/time", "-f", "__CPU__%U %S", ...cmd], { cwd, stdout: "ignore", stderr: "pipe" });

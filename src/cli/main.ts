@@ -54,7 +54,7 @@ function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; v
 }
 
 async function runIndexCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--json", "--help"]);
+  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
   if (flags.has("--help")) return printText(helpText("index")), 0;
   if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
   const root = positionals[0] ?? process.cwd();
@@ -69,6 +69,15 @@ async function runIndexCommand(argv: string[]): Promise<number> {
   try {
     const report = await session.index({ full: flags.has("--full") });
     bar.done();
+    if (flags.has("--embed")) {
+      const tty = !json && process.stderr.isTTY;
+      const embeddings = await session.embedAll((s) => {
+        if (tty) process.stderr.write(`\r\x1b[2Kcortex: embeddings ${s}`);
+      });
+      if (tty) process.stderr.write("\r\x1b[2K");
+      json ? printJson({ ...report, embeddings }) : printText(`${renderIndexReport(report)}\n  embeddings: ${embeddings}`);
+      return embeddings.startsWith("unavailable") ? 1 : 0;
+    }
     json ? printJson(report) : printText(renderIndexReport(report));
     return 0;
   } finally {
@@ -170,7 +179,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   // validate before touching the project, so a typo never starts an index build
   parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json);
-  const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, onIndexProgress: (p) => bar.update(p) });
+  const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
   const controller = new AbortController();
   const deadline = Date.now() + DEFAULT_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);

@@ -49,7 +49,7 @@ export function toolHelp(t: ToolDefinition): string {
 }
 
 const CLI_ONLY: Record<string, string> = {
-  index: "cortex index [path] [--dry-run] [--full] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.",
+  index: "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.",
   mcp:
     "cortex mcp [--root <path>] [--tools <names|profile>] [--http HOST:PORT] [--allow-origin <origin>] [--no-watch]\n\n  Serve the tools over MCP: stdio by default, Streamable HTTP at http://HOST:PORT/mcp with --http (loopback\n  only unless you bind elsewhere; Host and Origin are checked against DNS rebinding).\n  --tools: comma-separated tool names and/or profiles: default, cortex, kit, codebase-context, all.\n  The index is built or refreshed in the background and kept current as files change.",
   stats:

@@ -12,12 +12,16 @@ import { workerEntry } from "../core/worker-entry.ts";
 const INLINE_LIMIT = 64;
 let inlineParser: Promise<FactsParser> | undefined;
 
+/**
+ * One worker per core but one: the calling thread writes what the workers parse (SQLite, in C) and needs
+ * a core of its own; on 2 cores one worker parsing beside the writer beats two competing with it.
+ */
 export function defaultWorkerCount(): number {
-  return Math.max(1, Math.min(8, availableParallelism()));
+  return Math.max(1, Math.min(8, availableParallelism() - 1));
 }
 
 export async function* parseFiles(jobs: FileJob[], project: ProjectInfo, workers = defaultWorkerCount()): AsyncGenerator<FileOutcome> {
-  if (jobs.length <= INLINE_LIMIT || workers <= 1) {
+  if (jobs.length <= INLINE_LIMIT || workers < 1) {
     inlineParser ??= FactsParser.create();
     const parser = await inlineParser;
     for (const job of jobs) yield await processFile(job, parser, project);
@@ -27,63 +31,84 @@ export async function* parseFiles(jobs: FileJob[], project: ProjectInfo, workers
 }
 
 async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: number): AsyncGenerator<FileOutcome> {
-  const pool: Worker[] = [];
+  interface Slot {
+    worker: Worker;
+    inflight: number;
+    started: boolean;
+  }
+  const slots: Slot[] = [];
   const ready: FileOutcome[] = [];
+  let head = 0; // ready[head…] are not yet handed out
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
   let next = 0;
   let finished = 0;
-  // Keep enough jobs queued per worker that none idles while the main thread is inside a write
-  // transaction (it only hands out new jobs between transactions).
-  const PER_WORKER_INFLIGHT = 48;
+  // Enough queued per worker that none idles while the caller is inside a write transaction, but a
+  // bounded backlog overall: parsed files wait in memory (text, facts, chunk words) until written, and a
+  // caller slower than the workers must slow them down, not let outcomes pile up.
+  const PER_WORKER_INFLIGHT = 16;
+  const MAX_WAITING = 96;
 
   const notify = () => {
     const w = wake;
     wake = undefined;
     w?.();
   };
-  const feed = (w: Worker) => {
-    if (next < jobs.length) {
-      const id = next++;
-      w.postMessage({ type: "job", id, job: jobs[id] });
+  const pump = () => {
+    for (const slot of slots) {
+      while (slot.started && slot.inflight < PER_WORKER_INFLIGHT && next < jobs.length && ready.length - head + inflightTotal() < MAX_WAITING) {
+        const id = next++;
+        slot.inflight++;
+        slot.worker.postMessage({ type: "job", id, job: jobs[id] });
+      }
     }
   };
+  const inflightTotal = () => slots.reduce((a, s) => a + s.inflight, 0);
 
   for (let i = 0; i < count; i++) {
-    const w = new Worker(workerEntry("indexer/parse-worker"));
-    w.onmessage = (ev: MessageEvent) => {
+    const slot: Slot = { worker: new Worker(workerEntry("indexer/parse-worker")), inflight: 0, started: false };
+    slot.worker.onmessage = (ev: MessageEvent) => {
       const msg = ev.data;
       if (msg.type === "ready") {
-        for (let k = 0; k < PER_WORKER_INFLIGHT; k++) feed(w);
+        slot.started = true;
+        pump();
         return;
       }
+      slot.inflight--;
       if (msg.type === "done") ready.push(msg.outcome as FileOutcome);
       else if (msg.type === "failed") {
         const job = jobs[msg.id as number];
         ready.push({ kind: "unreadable", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
       }
       finished++;
-      feed(w);
+      pump();
       notify();
     };
-    w.onerror = (ev) => {
+    slot.worker.onerror = (ev) => {
       failure = new Error(`parse worker failed: ${(ev as ErrorEvent).message}`);
       notify();
     };
-    w.postMessage({ type: "init", project });
-    pool.push(w);
+    slot.worker.postMessage({ type: "init", project });
+    slots.push(slot);
   }
 
   try {
-    while (finished < jobs.length || ready.length > 0) {
-      if (ready.length > 0) {
-        yield ready.shift()!;
+    while (finished < jobs.length || head < ready.length) {
+      if (head < ready.length) {
+        const outcome = ready[head]!;
+        ready[head++] = undefined as unknown as FileOutcome; // let the outcome go once handed out
+        if (head > 1024 && head * 2 > ready.length) {
+          ready.splice(0, head);
+          head = 0;
+        }
+        pump();
+        yield outcome;
         continue;
       }
       if (failure) throw failure;
       await new Promise<void>((r) => (wake = r));
     }
   } finally {
-    for (const w of pool) w.terminate();
+    for (const s of slots) s.worker.terminate();
   }
 }

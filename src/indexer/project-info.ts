@@ -44,6 +44,7 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   const rubyLoadPaths = new Set<string>();
   const rubyTop = new Set<string>();
   const phpNamespaces: PhpNamespace[] = [];
+  const jvmDirs = new Map<string, Set<string>>();
   for (const p of paths) {
     const base = p.slice(p.lastIndexOf("/") + 1);
     try {
@@ -57,14 +58,27 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
         const workspace = npmWorkspaceOf(manifest, dirOf(p));
         if (workspace) (info.npmWorkspaces ??= []).push(workspace);
       } else if (base === "Cargo.toml") {
-        const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(readFileSync(join(root, p), "utf8"));
+        const toml = readFileSync(join(root, p), "utf8");
+        const m = /^\s*\[package\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(toml);
         if (m) info.rustCrates.push(m[1]!.replace(/-/g, "_"));
+        // code names a library crate by its [lib] name when the manifest gives one
+        const lib = /^\s*\[lib\][^[]*?^\s*name\s*=\s*"([^"]+)"/ms.exec(toml);
+        const crateName = (lib ?? m)?.[1]?.replace(/-/g, "_");
+        if (crateName) {
+          info.rustCrateDirs!.push({ name: crateName, dir: dirOf(p) });
+          if (!info.rustCrates.includes(crateName)) info.rustCrates.push(crateName);
+        }
       } else if (base === "composer.json" && !/(^|\/)vendor\//.test(p)) {
         // vendored packages' composer.json files describe dependencies, not the project
         phpNamespaces.push(...composerNamespaces(dirOf(p), JSON.parse(readFileSync(join(root, p), "utf8"))));
       } else if (JVM_EXT.test(p)) {
         const m = /^\s*(?:package|namespace)\s+([A-Za-z_][\w.]*)/m.exec(readHead(join(root, p), 4096));
-        if (m) jvm.add(m[1]!.split(".").slice(0, 2).join("."));
+        if (m) {
+          jvm.add(m[1]!.split(".").slice(0, 2).join("."));
+          let dirs = jvmDirs.get(m[1]!);
+          if (!dirs) jvmDirs.set(m[1]!, (dirs = new Set()));
+          dirs.add(dirOf(p));
+        }
       }
     } catch {
       // an unreadable or malformed manifest contributes nothing
@@ -107,10 +121,16 @@ export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {
   }
   if (phpNamespaces.length > 0) info.phpNamespaces = phpNamespaces.sort((a, b) => b.prefix.length - a.prefix.length || a.prefix.localeCompare(b.prefix));
   info.jvmPackagePrefixes = [...jvm].sort();
+  if (jvmDirs.size > 0) {
+    const packages: Record<string, string[]> = {};
+    for (const name of [...jvmDirs.keys()].sort()) packages[name] = [...jvmDirs.get(name)!].sort();
+    info.jvmPackages = packages;
+  }
   info.goModules.sort((a, b) => b.dir.length - a.dir.length);
   info.npmPackages.sort();
   info.npmWorkspaces?.sort((a, b) => a.name.localeCompare(b.name));
   info.rustCrates.sort();
+  info.rustCrateDirs!.sort((a, b) => a.name.localeCompare(b.name) || a.dir.localeCompare(b.dir));
   return info;
 }
 

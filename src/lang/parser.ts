@@ -13,6 +13,9 @@ import { log } from "../core/log.ts";
 
 let runtimeReady: Promise<void> | undefined;
 
+/** Longest a single file may take to parse. */
+export const PARSE_TIME_LIMIT_MS = 10_000;
+
 function initRuntime(): Promise<void> {
   runtimeReady ??= Parser.init({ locateFile: () => runtimeWasm });
   return runtimeReady;
@@ -35,13 +38,16 @@ export class FactsParser {
   private readonly languages = new Map<string, Language>();
   private readonly queries = new Map<string, Query>();
 
-  private constructor(parser: Parser) {
+  private readonly timeLimitMs: number;
+
+  private constructor(parser: Parser, timeLimitMs: number) {
     this.parser = parser;
+    this.timeLimitMs = timeLimitMs;
   }
 
-  static async create(): Promise<FactsParser> {
+  static async create(options: { timeLimitMs?: number } = {}): Promise<FactsParser> {
     await initRuntime();
-    return new FactsParser(new Parser());
+    return new FactsParser(new Parser(), options.timeLimitMs ?? PARSE_TIME_LIMIT_MS);
   }
 
   private async language(m: LanguageModule): Promise<Language> {
@@ -72,8 +78,22 @@ export class FactsParser {
     if (!m) return { language: choice.language, lines: plainLineCounts(text) };
     const lang = await this.language(m);
     this.parser.setLanguage(lang);
-    const tree = this.parser.parse(text);
-    if (!tree) return { language: choice.language, lines: plainLineCounts(text) };
+    // A time limit per file: some grammars spend seconds recovering from errors in a pathological file
+    // (a preprocessor maze, a generated table); such a file is indexed as text rather than holding up the run.
+    const deadline = performance.now() + this.timeLimitMs;
+    let timedOut = false;
+    const tree = this.parser.parse(text, null, {
+      progressCallback: () => {
+        if (performance.now() > deadline) timedOut = true;
+        return timedOut;
+      },
+    } as never);
+    if (!tree || timedOut) {
+      tree?.delete();
+      if (timedOut) log.warn(`${path}: parsing took over ${this.timeLimitMs / 1000} s; indexed as text without code facts`);
+      this.parser.reset();
+      return { language: choice.language, lines: plainLineCounts(text) };
+    }
     try {
       const root = tree.rootNode;
       const matches: QueryMatch[] = [];

@@ -13,8 +13,19 @@ export interface ProjectInfo {
   pythonTopLevel: string[];
   /** Top-level Java/Kotlin/C# package or namespace prefixes declared in the project (first two segments). */
   jvmPackagePrefixes: string[];
+  /**
+   * Every Java/Kotlin package and C# namespace the project declares, with the folders (root-relative) of
+   * the files that declare it: import classification matches whole packages (a shared two-segment prefix
+   * such as `com.google` says nothing about `com.google.common`), and import resolution finds the files.
+   */
+  jvmPackages?: Record<string, string[]>;
   /** Rust crate names declared by Cargo.toml files. */
   rustCrates: string[];
+  /**
+   * Where each of those crates lives: its name as code writes it (`-` → `_`, the `[lib] name` when given)
+   * and the folder of its Cargo.toml ("" for the root). Absent in project info stored by older indexes.
+   */
+  rustCrateDirs?: { name: string; dir: string }[];
   /** The package name of the root folder when the root itself is a Python package (holds __init__.py). */
   pythonRootPackage?: string;
   /** Ruby load-path folders: each `lib/` folder holding .rb files (root-relative), where `require` looks. */
@@ -48,5 +59,5 @@ export interface NpmWorkspace {
 }
 
 export function emptyProjectInfo(): ProjectInfo {
-  return { goModules: [], npmPackages: [], pythonTopLevel: [], jvmPackagePrefixes: [], rustCrates: [] };
+  return { goModules: [], npmPackages: [], pythonTopLevel: [], jvmPackagePrefixes: [], rustCrates: [], rustCrateDirs: [] };
 }

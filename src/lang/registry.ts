@@ -10,8 +10,14 @@ import { ruby } from "./ruby.ts";
 import { php } from "./php.ts";
 import { typescript, tsx } from "./typescript.ts";
 import { javascript, jsx } from "./javascript.ts";
+import { java } from "./java.ts";
+import { kotlin } from "./kotlin.ts";
+import { csharp } from "./csharp.ts";
+import { c } from "./c.ts";
+import { cpp } from "./cpp.ts";
+import { rust } from "./rust.ts";
 
-export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx];
+export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp, c, cpp, rust];
 
 const byExtension = new Map<string, LanguageModule>();
 for (const m of LANGUAGE_MODULES) for (const e of m.extensions) byExtension.set(e, m);
@@ -42,6 +48,14 @@ const TEXT_FILENAMES: Record<string, string> = {
   ".cortexignore": "gitignore", ".editorconfig": "editorconfig", "go.mod": "go-module", "go.sum": "go-sum",
 };
 
+/**
+ * What makes a `.h` file C++ rather than C: a class, namespace, template or access label starting a
+ * line, `using namespace`, `std::`, or an extensionless system include (`<vector>`; every C header
+ * has an extension). Words that also occur in C prose (`virtual memory`) are not hints.
+ */
+const CPP_HEADER_HINTS =
+  /^\s*(?:(?:class|namespace)\s+\w|template\s*<|using\s+namespace\b|(?:public|protected|private)\s*:|#\s*include\s*<[\w/]+>)|\bstd::/m;
+
 export interface LanguageChoice {
   language: string;
   module?: LanguageModule;
@@ -63,7 +77,7 @@ export function languageFor(path: string, content?: string): LanguageChoice {
   const ext = extensionOf(path);
   if (ext === ".h" && content !== undefined) {
     const cpp = moduleById.get("cpp");
-    if (cpp && /^\s*(class|namespace|template\s*<|using\s+namespace)\b|\bstd::|\bpublic:|\bprivate:/m.test(content)) return { language: "cpp", module: cpp };
+    if (cpp && CPP_HEADER_HINTS.test(content)) return { language: "cpp", module: cpp };
   }
   const m = byExtension.get(ext);
   if (m) return { language: m.id, module: m };

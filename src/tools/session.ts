@@ -20,11 +20,17 @@ import { PatternsEngine } from "../engines/patterns/index.ts";
 import { SymbolsEngine } from "../engines/symbols/index.ts";
 import { GraphEngine } from "../engines/graph/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
-import { resolveInsideRoot } from "../core/paths.ts";
+import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
+import { createEmbeddingProvider, Embedder } from "../embed/index.ts";
+import { EmbeddingCache } from "../store/embedding-cache.ts";
+import { EmbeddingVectorChannel } from "../engines/search/vector-channel.ts";
+import type { VectorChannel } from "../engines/search/index.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
 export interface SessionOptions {
+  /** One command, then exit (the CLI): searches wait for cached vectors and the model instead of skipping them. */
+  oneShot?: boolean;
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
   autoIndex?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
@@ -41,6 +47,8 @@ export class Session {
   private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
   private listeners = new Set<(report: IndexReport) => void>();
   private memoryEngine: MemoryEngine | undefined;
+  private embedderInstance: Embedder | undefined;
+  private vectorChannel: EmbeddingVectorChannel | undefined;
   /** Progress of the run in progress, for `indexing_required` answers. */
   progress: { done: number; total: number } | undefined;
 
@@ -159,8 +167,47 @@ export class Session {
     return this.engine("metadata", (s) => new MetadataEngine(s, this.root));
   }
 
+  /**
+   * The project's Embedder, created on first use (creating it starts nothing: the model loads when there is
+   * something to embed); undefined when embeddings are turned off. One per session, so one model per process.
+   */
+  embedder(): Embedder | undefined {
+    if (this.config.embeddings.provider === "none") return undefined;
+    if (!this.embedderInstance) {
+      const home = cortexHome();
+      const provider = createEmbeddingProvider(this.config.embeddings, { home, root: this.root });
+      this.embedderInstance = new Embedder(provider, EmbeddingCache.open(provider.id, { home, recipe: provider.recipe }));
+    }
+    return this.embedderInstance;
+  }
+
   search(): Promise<SearchEngine> {
-    return this.engine("search", (s) => new SearchEngine(s, this.root));
+    return this.engine("search", (s) => {
+      this.vectorChannel?.close();
+      this.vectorChannel = undefined;
+      let vectors: VectorChannel | undefined;
+      try {
+        const embedder = this.embedder();
+        if (embedder) vectors = this.vectorChannel = new EmbeddingVectorChannel(s, embedder);
+      } catch (e) {
+        // a configuration that cannot work (named field and rule) costs semantic ranking, not search
+        const why = (e as Error).message;
+        log.warn(`embeddings: ${why}`);
+        vectors = { state: () => `unavailable: ${why}`, search: async () => [] };
+      }
+      return new SearchEngine(s, this.root, vectors, { waitForVectors: this.options.oneShot === true });
+    });
+  }
+
+  /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */
+  async embedAll(onState: (state: string) => void): Promise<string> {
+    await this.search();
+    if (!this.vectorChannel) {
+      const s = (await this.search()).embeddingsState();
+      onState(s);
+      return s;
+    }
+    return this.vectorChannel.embedAll(onState);
   }
 
   symbols(): Promise<SymbolsEngine> {
@@ -200,5 +247,9 @@ export class Session {
     this.reader?.store.close();
     this.reader = undefined;
     this.engines.clear();
+    this.vectorChannel?.close();
+    this.vectorChannel = undefined;
+    void this.embedderInstance?.close();
+    this.embedderInstance = undefined;
   }
 }

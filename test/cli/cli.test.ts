@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
+import { rmSync } from "node:fs";
 
 const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 let p: TmpProject;
@@ -84,6 +86,24 @@ describe("cortex CLI", () => {
     expect(s.files).toBe(4);
     expect(s.changed_since_index).toEqual({ modified: 0, added: 0, deleted: 0, examples: [] });
   });
+
+  test("index --embed computes embeddings and the CLI search then ranks hybrid", async () => {
+    const proj = copyFixture("polyglot/go");
+    try {
+      const model = join(proj.root, "..", `tiny-${Date.now()}`);
+      writeTinyModel(model);
+      proj.write(".cortex/config.yml", `embeddings:\n  model: tiny\n  model_path: ${model}\n`);
+      const idx = await cortex(["index", proj.root, "--embed", "--json"]);
+      expect(idx.code).toBe(0);
+      expect(JSON.parse(idx.stdout).embeddings).toBe("ready");
+      const s = await cortex(["search", "user login password check", "--limit", "3", "--json"], proj.root);
+      const r = JSON.parse(s.stdout);
+      expect([r.mode, r.embeddings]).toEqual(["hybrid", "ready"]);
+      rmSync(model, { recursive: true, force: true });
+    } finally {
+      proj.cleanup();
+    }
+  }, 60_000);
 
   test("--help is generated from the tool registry", async () => {
     const r = await cortex(["--help"]);

@@ -3,10 +3,11 @@
  * copied into an empty folder so nothing but the executable itself (no node_modules, no sources) is at
  * hand, run with its own temporary HOME and CORTEX_HOME.
  */
-import { copyFileSync, mkdtempSync, chmodSync } from "node:fs";
+import { copyFileSync, mkdtempSync, chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
+import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
 
 let built: Promise<string> | undefined;
 
@@ -19,6 +20,8 @@ export interface Sandbox {
   exe: string;
   home: string;
   env: Record<string, string>;
+  /** The tiny embedding model, written into the sandbox. */
+  tinyModel: string;
 }
 
 /** A fresh folder holding only the executable, with HOME and CORTEX_HOME inside it. */
@@ -28,5 +31,13 @@ export async function sandbox(): Promise<Sandbox> {
   copyFileSync(await builtExecutable(), exe);
   chmodSync(exe, 0o755);
   const home = join(dir, "home");
-  return { exe, home, env: { HOME: home, CORTEX_HOME: join(home, ".cortex"), PATH: "/usr/bin:/bin", CORTEX_OFFLINE: "1" } };
+  const tinyModel = join(dir, "tiny-model");
+  writeTinyModel(tinyModel);
+  return { exe, home, tinyModel, env: { HOME: home, CORTEX_HOME: join(home, ".cortex"), PATH: "/usr/bin:/bin", CORTEX_OFFLINE: "1" } };
+}
+
+/** Points a project at the sandbox's tiny model (the config a user would write). */
+export function useTinyModel(projectRoot: string, sb: Sandbox): void {
+  mkdirSync(join(projectRoot, ".cortex"), { recursive: true });
+  writeFileSync(join(projectRoot, ".cortex", "config.yml"), `embeddings:\n  model: tiny\n  model_path: ${sb.tinyModel}\n`);
 }

@@ -6,7 +6,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
-import { sandbox, type Sandbox } from "./executable.ts";
+import { sandbox, useTinyModel, type Sandbox } from "./executable.ts";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 
@@ -38,6 +38,7 @@ async function untilReady(c: Client, timeoutMs = 30_000): Promise<void> {
 beforeAll(async () => {
   sb = await sandbox();
   p = copyFixture("polyglot/go");
+  useTinyModel(p.root, sb);
   ({ client, transport } = await connect(p.root, ["--tools", "all"]));
   await untilReady(client);
 }, 120_000);
@@ -60,13 +61,29 @@ describe("the executable over stdio", () => {
     }
   });
 
-  test("an edit on disk is visible within 2 seconds", async () => {
-    p.write("store/fresh.go", "package store\n\n// Brand new function.\nfunc FreshlyAdded() {}\n");
+  test("search runs hybrid with local embeddings on the tiny model, from the executable alone", async () => {
+    let body: { mode: string; embeddings: string; results: Array<{ chunk: { id: string } }> } | undefined;
+    const until = Date.now() + 30_000;
+    while (Date.now() < until) {
+      const r = await client.callTool({ name: "cortex_search", arguments: { query: "user login password check", limit: 3 } });
+      body = JSON.parse(text(r));
+      if (body!.embeddings === "ready") break;
+      await Bun.sleep(200);
+    }
+    expect(body!.embeddings).toBe("ready");
+    expect(body!.mode).toBe("hybrid");
+    expect(body!.results.map((h) => h.chunk.id)).toContain("definitions:auth/handler.go#Login");
+    const sem = await client.callTool({ name: "search_semantic_concept", arguments: { concept_description: "checking a user's password", top_n_results: 2 } });
+    expect(JSON.parse(text(sem)).status).toBe("success");
+  }, 60_000);
+
+  test("an edit on disk is visible in search within 2 seconds", async () => {
+    p.write("store/fresh.go", "package store\n\n// FreshlyAdded archives stale invoices.\nfunc FreshlyAdded() {}\n");
     const started = Date.now();
     let seen = false;
     while (Date.now() - started < 2_000 && !seen) {
-      const r = await client.callTool({ name: "cortex_files", arguments: { query: { from: "functions", fields: ["name"], where: { field: "name", operator: "=", value: "FreshlyAdded" } } } });
-      seen = !r.isError && JSON.parse(text(r)).rows.length === 1;
+      const r = await client.callTool({ name: "cortex_search", arguments: { query: "FreshlyAdded", limit: 1, mode: "keyword" } });
+      seen = !r.isError && JSON.parse(text(r)).results[0]?.chunk.id === "definitions:store/fresh.go#FreshlyAdded";
       if (!seen) await Bun.sleep(50);
     }
     expect(seen).toBe(true);

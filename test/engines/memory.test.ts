@@ -21,10 +21,12 @@ describe("team memory", () => {
     expect(again.created).toBe(false);
     expect(again.entry.id).toBe(a.entry.id);
     await m.remember({ type: "convention", category: "testing", memory: "Use real SQLite files in tests", reason: "" });
-    const r = m.recall({ query: "token expiry session", limit: 10 });
+    const r = await m.recall({ query: "token expiry session", limit: 10 });
     expect(r.memories.map((x) => x.id)).toEqual([a.entry.id]);
-    expect(m.recall({ limit: 10 }).total).toBe(2);
-    expect(m.recall({ type: "convention", limit: 10 }).memories[0]!.category).toBe("testing");
+    expect((await m.recall({ limit: 10 })).total).toBe(2);
+    expect((await m.recall({ type: "convention", limit: 10 })).memories[0]!.category).toBe("testing");
+    // typo-tolerant: "expyre" still finds the expiry rule
+    expect((await m.recall({ query: "tokens expyre", limit: 10 })).memories.map((x) => x.id)).toEqual([a.entry.id]);
     const saved = JSON.parse(readFileSync(join(p.root, ".cortex/memory.json"), "utf8"));
     expect(saved.version).toBe(1);
     expect(saved.memories).toHaveLength(2);
@@ -40,7 +42,7 @@ describe("team memory", () => {
     p = tmpProject();
     const m = new MemoryEngine(p.root);
     await m.remember({ type: "failure", category: "deploy", memory: "Friday deploys broke billing", reason: "" });
-    const later = m.recall({ limit: 5, now: Date.now() + 200 * DAY }).memories[0]!;
+    const later = (await m.recall({ limit: 5, now: Date.now() + 200 * DAY })).memories[0]!;
     expect(later.stale).toBe(true);
     expect(later.confidence).toBeLessThan(0.3);
   });
@@ -50,7 +52,7 @@ describe("team memory", () => {
     const m = new MemoryEngine(p.root);
     const { entry } = await m.remember({ type: "decision", category: "db", memory: "Use WAL mode", reason: "readers never block" });
     await m.forget(entry.id);
-    expect(m.recall({ limit: 5 }).total).toBe(0);
+    expect((await m.recall({ limit: 5 })).total).toBe(0);
     await expect(m.forget("m-nope")).rejects.toThrow("no memory with id 'm-nope'");
   });
 
@@ -62,7 +64,7 @@ const m = new MemoryEngine(process.argv[2]);
 for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c", memory: process.argv[3] + " rule " + i, reason: "" });`);
     const run = (who: string) => Bun.spawn([process.execPath, script, p.root, who], { stdout: "ignore", stderr: "inherit" }).exited;
     expect(await Promise.all([run("alpha"), run("beta")])).toEqual([0, 0]);
-    expect(new MemoryEngine(p.root).recall({ limit: 100 }).total).toBe(30);
+    expect((await new MemoryEngine(p.root).recall({ limit: 100 })).total).toBe(30);
   });
 
   test("a malformed memory file is refused, not overwritten", async () => {
@@ -70,7 +72,7 @@ for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c
     mkdirSync(join(p.root, ".cortex"), { recursive: true });
     writeFileSync(join(p.root, ".cortex/memory.json"), '{"version":1,"memories":[{"id":"x"}]}');
     const m = new MemoryEngine(p.root);
-    expect(() => m.recall({ limit: 5 })).toThrow(".cortex/memory.json: memories[0].type: must be one of");
+    await expect(m.recall({ limit: 5 })).rejects.toThrow(".cortex/memory.json: memories[0].type: must be one of");
     await expect(m.remember({ type: "gotcha", category: "a", memory: "abc", reason: "" })).rejects.toThrow(".cortex/memory.json");
     expect(readFileSync(join(p.root, ".cortex/memory.json"), "utf8")).toBe('{"version":1,"memories":[{"id":"x"}]}');
   });
@@ -102,6 +104,6 @@ describe("memories from conventional commits", () => {
     const m = new MemoryEngine(p.root);
     expect(await m.importFromGit(p.root)).toBe(1);
     expect(await m.importFromGit(p.root)).toBe(0);
-    expect(m.recall({ limit: 5 }).memories.map((x) => [x.type, x.category, x.source])).toEqual([["gotcha", "parser", "git"]]);
+    expect((await m.recall({ limit: 5 })).memories.map((x) => [x.type, x.category, x.source])).toEqual([["gotcha", "parser", "git"]]);
   });
 });

@@ -70,13 +70,13 @@ describe("get_style_guide", () => {
     expect(rulesOf(".eslintrc.json")).toEqual(['1: ESLint no-console: error [general]', '1: ESLint max-len: warn [{"code":120}] [formatting]']);
   });
 
-  test("category and query filters", () => {
-    const g = style.guide({ category: "naming", limit: 10 });
+  test("category and query filters", async () => {
+    const g = await style.guide({ category: "naming", limit: 10 });
     expect(g.rules.map((r) => r.rule)).toEqual(["Use snake_case for function names."]);
-    const q = style.guide({ query: "line length characters", limit: 2 });
+    const q = await style.guide({ query: "line length characters", limit: 2 });
     expect(q.rules.length).toBe(2);
     expect(q.rules.every((r) => r.rule.includes("characters"))).toBe(true);
     expect(q.total).toBe(3);
-    expect(style.guide({ limit: 100 }).sources.map((s) => s.file).sort()).toEqual([".editorconfig", ".eslintrc.json", ".golangci.yml", ".prettierrc.json", "CONTRIBUTING.md", "docs/adr/0001-sqlite.md", "pyproject.toml", "tsconfig.json"]);
+    expect((await style.guide({ limit: 100 })).sources.map((s) => s.file).sort()).toEqual([".editorconfig", ".eslintrc.json", ".golangci.yml", ".prettierrc.json", "CONTRIBUTING.md", "docs/adr/0001-sqlite.md", "pyproject.toml", "tsconfig.json"]);
   });
 });

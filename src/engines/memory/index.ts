@@ -7,7 +7,7 @@ import { confidence, STALE_BELOW } from "./decay.ts";
 import { gitMemories, memoryKey } from "./git-extract.ts";
 import { CortexError } from "../../core/errors.ts";
 import { shortHash } from "../../core/hash.ts";
-import { wordsOf } from "../../core/words.ts";
+import { rankText } from "../text-match.ts";
 
 export { MEMORY_TYPES, type MemoryEntry, type MemoryType } from "./store.ts";
 
@@ -41,23 +41,18 @@ export class MemoryEngine {
     });
   }
 
-  recall(o: { category?: string; type?: MemoryType; query?: string; limit: number; now?: number }): { memories: RecalledMemory[]; total: number } {
+  async recall(o: { category?: string; type?: MemoryType; query?: string; limit: number; now?: number }): Promise<{ memories: RecalledMemory[]; total: number }> {
     const now = o.now ?? Date.now();
-    const qWords = o.query ? new Set(wordsOf(o.query)) : undefined;
-    const scored = this.file
-      .read()
-      .filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type))
+    const entries = this.file.read().filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type));
+    const relevance = o.query
+      ? await rankText(entries.map((e) => ({ id: e.id, fields: { memory: e.memory, category: e.category, reason: e.reason } })), o.query, { memory: 2, category: 1.5 })
+      : undefined;
+    const scored = entries
+      .filter((e) => !relevance || relevance.has(e.id))
       .map((e) => {
         const c = confidence(e.type, e.created_at, now);
-        let relevance = 1;
-        if (qWords) {
-          const words = wordsOf(`${e.category} ${e.memory} ${e.reason}`);
-          const hits = words.filter((w) => qWords.has(w)).length;
-          relevance = hits === 0 ? 0 : hits / Math.sqrt(words.length);
-        }
-        return { e: { ...e, confidence: Math.round(c * 1000) / 1000, stale: c < STALE_BELOW }, score: c * relevance };
+        return { e: { ...e, confidence: Math.round(c * 1000) / 1000, stale: c < STALE_BELOW }, score: c * (relevance?.get(e.id) ?? 1) };
       })
-      .filter((x) => !qWords || x.score > 0)
       .sort((a, b) => b.score - a.score || b.e.created_at.localeCompare(a.e.created_at));
     return { memories: scored.slice(0, o.limit).map((x) => x.e), total: scored.length };
   }

@@ -18,6 +18,11 @@ export type EmbeddingsState = "ready" | `partial ${number}%` | `unavailable: ${s
 /** Where vector candidates come from; the embeddings subsystem implements it. */
 export interface VectorChannel {
   state(): EmbeddingsState;
+  /**
+   * For one-shot callers (the CLI): waits until the cached vectors are loaded and, when there are any, the
+   * model can embed a query — at most `timeoutMs`. A long-running server never calls it.
+   */
+  prepare?(timeoutMs: number): Promise<void>;
   /** Chunk ids by cosine similarity to the query, best first; [] when not ready. */
   search(query: string, k: number, filters: ChunkFilters, signal?: AbortSignal): Promise<Array<{ id: string; score: number }>>;
 }
@@ -66,10 +71,13 @@ const UNAVAILABLE: VectorChannel = {
 };
 
 export class SearchEngine {
+  private prepared = false;
+
   constructor(
     private readonly store: IndexStore,
     private readonly root: string,
     private readonly vectors: VectorChannel = UNAVAILABLE,
+    private readonly options: { waitForVectors?: boolean } = {},
   ) {}
 
   embeddingsState(): EmbeddingsState {
@@ -79,10 +87,14 @@ export class SearchEngine {
   /** Ranked candidates (chunk level) for a query; the shared core of chunk and file searches. */
   async candidates(q: AnalyzedQuery, opts: SearchOptions, pool: number): Promise<{ ranked: Candidate[]; mode: SearchMode }> {
     const filters = opts.filters ?? {};
+    if (this.options.waitForVectors && !this.prepared && opts.mode !== "keyword" && this.vectors.prepare) {
+      await this.vectors.prepare(60_000);
+      this.prepared = true;
+    }
     const state = this.vectors.state();
     const wantVector = opts.mode !== "keyword" && state !== undefined && !state.startsWith("unavailable");
     const wantKeyword = opts.mode !== "vector";
-    const mode: SearchMode = opts.mode === "vector" ? "vector" : wantVector ? "hybrid" : "keyword";
+    let mode: SearchMode = opts.mode === "vector" ? "vector" : "keyword";
     const byId = new Map<string, Candidate>();
     const ensure = (id: string, filePath: string) => {
       let c = byId.get(id);
@@ -97,7 +109,10 @@ export class SearchEngine {
       });
     }
     if (wantVector) {
-      (await this.vectors.search(q.raw, pool, filters, opts.signal)).forEach((h, i) => {
+      const hits = await this.vectors.search(q.raw, pool, filters, opts.signal);
+      // hybrid only when vectors actually took part (none while the model loads or nothing is embedded)
+      if (hits.length > 0 && opts.mode !== "vector") mode = "hybrid";
+      hits.forEach((h, i) => {
         const c = ensure(h.id, "");
         c.vectorRank = i + 1;
         c.vectorScore = h.score;

@@ -7,7 +7,7 @@ import { allFilePaths } from "../../store/project-queries.ts";
 import { documentRules, isStyleDocument, type StyleRule } from "./documents.ts";
 import { configRules, isStyleConfig } from "./configs.ts";
 import { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
-import { wordsOf } from "../../core/words.ts";
+import { rankText } from "../text-match.ts";
 
 export { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
 export type { StyleRule } from "./documents.ts";
@@ -37,16 +37,12 @@ export class StyleEngine {
     return rules;
   }
 
-  guide(o: { query?: string; category?: StyleCategory; limit: number }): StyleGuide {
+  async guide(o: { query?: string; category?: StyleCategory; limit: number }): Promise<StyleGuide> {
     let rules = this.allRules();
     if (o.category) rules = rules.filter((r) => r.category === o.category);
     if (o.query) {
-      const q = new Set(wordsOf(o.query));
-      const scored = rules
-        .map((r) => ({ r, hits: wordsOf(`${r.rule} ${r.source.section ?? ""} ${r.category}`).filter((w) => q.has(w)).length }))
-        .filter((x) => x.hits > 0)
-        .sort((a, b) => b.hits - a.hits);
-      rules = scored.map((x) => x.r);
+      const scores = await rankText(rules.map((r, i) => ({ id: String(i), fields: { rule: r.rule, section: r.source.section ?? "", category: r.category } })), o.query, { rule: 2 });
+      rules = rules.map((r, i) => ({ r, s: scores.get(String(i)) })).filter((x) => x.s !== undefined).sort((a, b) => b.s! - a.s!).map((x) => x.r);
     }
     const sources = new Map<string, { file: string; kind: "document" | "config"; rules: number }>();
     const categories: Partial<Record<StyleCategory, number>> = {};

@@ -1,0 +1,182 @@
+/**
+ * The vector side of hybrid search (a VectorChannel): the project's chunk vectors, from the shared vector
+ * cache and the Embedder, held in an in-memory VectorIndex keyed by text hash (chunks with equal text share
+ * one vector), kept in step with the index database.
+ *
+ * Nothing here makes a search wait. When the index changes (its `last_run` moves), the channel re-reads the
+ * chunks' hashes, loads the vectors the cache already has a slice at a time in the background, and — once
+ * the provider is ready — submits the texts the cache lacks to the Embedder; vectors it stores arrive
+ * through its listener. state() is O(1); search() answers [] until a query can be embedded.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import type { ChunkFilters } from "../../store/chunk-search.ts";
+import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "../../store/chunk-vectors.ts";
+import { embeddingsLabel, VectorIndex, type Embedder } from "../../embed/index.ts";
+import { isCortexError } from "../../core/errors.ts";
+import { log } from "../../core/log.ts";
+import type { EmbeddingsState, VectorChannel } from "./index.ts";
+
+export class EmbeddingVectorChannel implements VectorChannel {
+  private readonly store: IndexStore;
+  private readonly embedder: Embedder;
+  private index: VectorIndex | undefined;
+  /** chunk ids by text hash, for the chunks of the current index */
+  private idsByHash = new Map<string, string[]>();
+  private syncedRun: string | undefined;
+  /** Hashes whose texts still have to be handed to the Embedder (waiting for the provider to be ready). */
+  private toSubmit: string[] = [];
+  private submitting = false;
+  private loading: Promise<void> | undefined;
+  /** The hashes in `index`. */
+  private readonly indexed = new Set<string>();
+  private readonly unsubscribe: () => void;
+
+  constructor(store: IndexStore, embedder: Embedder) {
+    this.store = store;
+    this.embedder = embedder;
+    this.unsubscribe = embedder.onVectors((entries) => {
+      for (const e of entries) if (this.idsByHash.has(e.hash)) this.add(e.hash, e.vector);
+    });
+  }
+
+  state(): EmbeddingsState {
+    this.sync();
+    const { label } = embeddingsLabel(this.embedder.provider.state(), this.index?.size ?? 0, this.idsByHash.size);
+    return label as EmbeddingsState;
+  }
+
+  async search(query: string, k: number, filters: ChunkFilters, signal?: AbortSignal): Promise<Array<{ id: string; score: number }>> {
+    this.sync();
+    if (!this.index || this.index.size === 0) return [];
+    let vector: Float32Array;
+    try {
+      vector = await this.embedder.embedQuery(query, signal);
+    } catch (e) {
+      if (isCortexError(e) && (e.code === "EMBEDDINGS_UNAVAILABLE" || e.code === "DEADLINE")) return [];
+      throw e;
+    }
+    const filtered = hasFilters(filters);
+    const allowedIds = filtered ? new Set(chunkHashesMatching(this.store, filters).map((c) => c.id)) : undefined;
+    const accept = allowedIds ? (hash: string) => (this.idsByHash.get(hash) ?? []).some((id) => allowedIds.has(id)) : undefined;
+    const out: Array<{ id: string; score: number }> = [];
+    // several chunks may share a text: expand each hash to its (allowed) chunks until k are found
+    for (const hit of this.index.search(vector, k, accept)) {
+      for (const id of this.idsByHash.get(hit.key) ?? []) {
+        if (allowedIds && !allowedIds.has(id)) continue;
+        out.push({ id, score: hit.score });
+        if (out.length >= k) return out;
+      }
+    }
+    return out;
+  }
+
+  async prepare(timeoutMs: number): Promise<void> {
+    await this.loaded();
+    if (!this.index || this.index.size === 0) return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.embedder.provider.ready().catch(() => {}), new Promise<void>((r) => (timer = setTimeout(r, timeoutMs)))]);
+    if (timer) clearTimeout(timer);
+  }
+
+  /**
+   * Waits until every chunk of the index has a vector (or embedding turns out impossible), reporting the
+   * state as it goes: `cortex index --embed`.
+   */
+  async embedAll(onState: (state: EmbeddingsState) => void, signal?: AbortSignal): Promise<EmbeddingsState> {
+    for (;;) {
+      const s = this.state();
+      onState(s);
+      if (s === "ready" || s.startsWith("unavailable") || signal?.aborted) return s;
+      await Bun.sleep(250);
+    }
+  }
+
+  /** Stops following the Embedder (the Embedder itself belongs to the session). */
+  close(): void {
+    this.unsubscribe();
+  }
+
+  /** Re-reads the chunks when the index has changed, and hands missing texts on once they can be embedded. */
+  private sync(): void {
+    const run = this.store.getMeta("last_run") ?? "";
+    if (run !== this.syncedRun) {
+      this.syncedRun = run;
+      const byHash = new Map<string, string[]>();
+      for (const c of chunkHashes(this.store)) {
+        const ids = byHash.get(c.hash);
+        if (ids) ids.push(c.id);
+        else byHash.set(c.hash, [c.id]);
+      }
+      this.idsByHash = byHash;
+      // texts no longer in the project leave the index
+      for (const h of this.indexed) {
+        if (byHash.has(h)) continue;
+        this.index?.delete(h);
+        this.indexed.delete(h);
+      }
+      const hashes = [...byHash.keys()];
+      this.toSubmit = this.embedder.cache.missing(hashes);
+      this.loading = this.load(hashes.filter((h) => !this.index?.has(h)));
+    }
+    this.submit();
+  }
+
+  private add(hash: string, vector: Float32Array): void {
+    if (!this.index || vector.length !== this.index.dimensions) {
+      // first vector, or the provider's model changed size: start over at the new size
+      this.index = new VectorIndex(vector.length, Math.max(1024, this.idsByHash.size));
+      this.indexed.clear();
+    }
+    this.index.set(hash, vector);
+    this.indexed.add(hash);
+  }
+
+  /** Loads the cached vectors of these hashes, a slice at a time, without holding up requests. */
+  private async load(hashes: string[]): Promise<void> {
+    const run = this.syncedRun;
+    try {
+      for await (const slice of this.embedder.vectorSlices(hashes)) {
+        if (run !== this.syncedRun) return; // the index changed again: a newer load took over
+        for (const [hash, vector] of slice) if (this.idsByHash.has(hash)) this.add(hash, vector);
+      }
+    } catch (e) {
+      log.warn(`loading cached vectors failed: ${(e as Error).message}`);
+    }
+  }
+
+  /**
+   * Submits the texts the cache lacks once the provider is ready (asking it to get ready otherwise), so a
+   * project's whole text is never queued in memory behind a provider that cannot embed.
+   */
+  private submit(): void {
+    if (this.toSubmit.length === 0 || this.submitting) return;
+    const provider = this.embedder.provider;
+    if (provider.state().status !== "ready") {
+      this.submitting = true;
+      provider.ready().then(
+        () => {
+          this.submitting = false;
+          this.submit();
+        },
+        () => {
+          this.submitting = false; // unavailable: the provider says when to try again
+        },
+      );
+      return;
+    }
+    const hashes = this.toSubmit;
+    this.toSubmit = [];
+    const texts = chunkTextsByHash(this.store, hashes);
+    this.embedder.submit([...texts].map(([textHash, text]) => ({ textHash, text })));
+  }
+
+  /** Resolves when the vectors the cache had at the last index change are loaded (for tests and benchmarks). */
+  async loaded(): Promise<void> {
+    this.sync();
+    await this.loading;
+  }
+}
+
+function hasFilters(f: ChunkFilters): boolean {
+  return Boolean(f.chunkTypes?.length || f.tags?.length || f.languages?.length || f.pathPrefixes?.length || f.excludeTests);
+}

@@ -1,0 +1,38 @@
+/**
+ * What the vector side of search reads from the index: every chunk's id and text hash (which text has
+ * which vector), the texts of given hashes (to embed what the vector cache lacks) and the chunks a
+ * search's filters allow (the same filter clause as keyword search, so both sides agree).
+ */
+import type { IndexStore } from "./index-store.ts";
+import { filterClause, type ChunkFilters } from "./chunk-search.ts";
+
+export interface ChunkHash {
+  id: string;
+  hash: string;
+}
+
+/** Every chunk's id and text hash. */
+export function chunkHashes(store: IndexStore): ChunkHash[] {
+  return store.db.query("SELECT chunk_id AS id, text_hash AS hash FROM chunks").all() as ChunkHash[];
+}
+
+/** The chunks that pass `filters`. */
+export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): ChunkHash[] {
+  const params: Array<string | number> = [];
+  const where = filterClause(filters, params);
+  return store.db.query(`SELECT c.chunk_id AS id, c.text_hash AS hash FROM chunks c WHERE 1 = 1${where}`).all(...params) as ChunkHash[];
+}
+
+/** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */
+export function chunkTextsByHash(store: IndexStore, hashes: string[]): Map<string, string> {
+  const out = new Map<string, string>();
+  const stmt = store.db.prepare("SELECT text_hash AS hash, text FROM chunks WHERE text_hash IN (SELECT value FROM json_each(?))");
+  try {
+    for (let i = 0; i < hashes.length; i += 5000) {
+      for (const r of stmt.all(JSON.stringify(hashes.slice(i, i + 5000))) as Array<{ hash: string; text: string }>) out.set(r.hash, r.text);
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}

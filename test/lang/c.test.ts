@@ -1,0 +1,157 @@
+import { describe, expect, test } from "bun:test";
+import { commonInvariants, factsOf } from "./common.case.ts";
+import { emptyProjectInfo } from "../../src/lang/project.ts";
+import { FactsParser } from "../../src/lang/parser.ts";
+import { c } from "../../src/lang/c.ts";
+import { languageFor } from "../../src/lang/registry.ts";
+import type { ProjectFiles } from "../../src/lang/module.ts";
+import type { FileFacts } from "../../src/lang/types.ts";
+
+const project = emptyProjectInfo();
+const FILES = ["c/include/ring.h", "c/src/ring.c", "c/tests/test_ring.c"];
+
+/** One parser for the inline sources of this file (loading a grammar is the slow part). */
+const inlineParser = FactsParser.create();
+
+commonInvariants("c", FILES, project);
+
+const calls = (f: FileFacts) => f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+
+describe("c facts (hand-counted truth)", () => {
+  test("ring.h: typedef'd enum and struct, anonymous struct named by its typedef, constants, static inline", async () => {
+    const f = await factsOf("c/include/ring.h", project);
+    expect(f.lines).toEqual({ total: 51, code: 34, comment: 7, blank: 10 });
+    expect(f.types.map((t) => [t.qualifiedName, t.kind, t.exported, t.fieldCount, t.methodCount, t.startLine, t.endLine, t.docStartLine])).toEqual([
+      ["overflow_policy", "enum", true, 3, 0, 15, 19, 14],
+      ["overflow_policy_t", "type_alias", true, 0, 0, 15, 19, 14],
+      ["record", "struct", true, 3, 0, 22, 26, 21],
+      // items, head, tail, policy and the anonymous union `last`
+      ["ring_t", "struct", true, 5, 0, 28, 36, undefined],
+      ["ring_visitor", "type_alias", true, 0, 0, 38, 38, undefined],
+    ]);
+    // the three prototypes are declarations, not definitions: only ring_size is a function here
+    expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.paramCount, fn.returnCount, fn.complexity, fn.bodyLines, fn.docStartLine])).toEqual([
+      ["ring_size", false, false, 1, 1, 2, 3, 46],
+    ]);
+    expect(f.functions[0]!.signature).toBe("static inline size_t ring_size(const ring_t *r)");
+    // RING_H (no value) is an include guard, `extern int ring_debug` a declaration: neither is recorded
+    expect(f.variables.map((v) => [v.qualifiedName, v.kind, v.exported, v.container])).toEqual([
+      ["RING_CAPACITY", "constant", true, undefined],
+      ["RING_VERSION", "constant", true, undefined],
+      ["overflow_policy.OVERFLOW_DROP", "enum_member", true, "overflow_policy"],
+      ["overflow_policy.OVERFLOW_OVERWRITE", "enum_member", true, "overflow_policy"],
+      ["overflow_policy.OVERFLOW_FAIL", "enum_member", true, "overflow_policy"],
+    ]);
+    expect(f.imports.map((i) => [i.module, i.isStandardLib, i.isExternal, i.isRelative, i.line])).toEqual([
+      ["stddef.h", true, false, false, 8],
+      ["stdint.h", true, false, false, 9],
+    ]);
+    expect(calls(f)).toEqual([]);
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}<${r.enclosing}`)).toEqual(["RING_CAPACITY@29<ring_t", "RING_CAPACITY@48<ring_size"]);
+  });
+
+  test("ring.c: linkage decides exported, complexity counts branches, cases and && ||", async () => {
+    const f = await factsOf("c/src/ring.c", project);
+    expect(f.lines).toEqual({ total: 62, code: 51, comment: 6, blank: 5 });
+    expect(f.types).toEqual([]);
+    expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.paramCount, fn.returnCount, fn.complexity, fn.startLine, fn.endLine])).toEqual([
+      ["next_index", false, 1, 1, 1, 13, 15],
+      // if
+      ["ring_new", true, 1, 1, 2, 17, 24],
+      // if, ||, if, two cases (default is not a decision), if
+      ["ring_push", true, 2, 1, 7, 30, 51],
+      // for, if, &&
+      ["ring_visit", true, 3, 1, 4, 53, 62],
+    ]);
+    expect(f.functions.map((fn) => fn.docStartLine)).toEqual([12, undefined, 26, undefined]);
+    expect(f.variables.map((v) => [v.name, v.kind, v.exported])).toEqual([
+      ["ring_debug", "variable", true],
+      ["TRACE_FORMAT", "constant", false],
+      ["pushes", "variable", false],
+    ]);
+    expect(f.imports.map((i) => [i.module, i.isStandardLib, i.isExternal, i.isRelative])).toEqual([
+      ["ring.h", false, false, true],
+      ["stdio.h", true, false, false],
+      ["stdlib.h", true, false, false],
+      ["string.h", true, false, false],
+      ["zlib.h", false, true, false],
+    ]);
+    expect(calls(f)).toEqual([
+      "calloc@18<ring_new",
+      "next_index@32<ring_push",
+      "next_index@38<ring_push",
+      "memcpy@44<ring_push",
+      "crc32@45<ring_push",
+      "fprintf@49<ring_push",
+      "next_index@55<ring_visit",
+      "fn@56<ring_visit",
+    ]);
+    // `ring_push()` in the comment on line 28 and `drop();` in the string on line 9 are not references
+    expect(f.references.filter((r) => r.line === 28 || r.name === "drop")).toEqual([]);
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}`)).toEqual(["pushes@47", "ring_debug@48", "TRACE_FORMAT@49", "ring_debug@56"]);
+    expect(f.references.find((r) => r.kind === "import" && r.name === "zlib.h")).toMatchObject({ line: 6, column: 11 });
+  });
+
+  test("test_ring.c: a test file by directory and prefix", async () => {
+    const f = await factsOf("c/tests/test_ring.c", project);
+    expect(f.lines).toEqual({ total: 21, code: 19, comment: 0, blank: 2 });
+    expect(f.functions.map((fn) => [fn.name, fn.exported, fn.paramCount, fn.returnCount, fn.complexity])).toEqual([
+      ["count_visits", false, 2, 1, 1],
+      ["main", true, 0, 1, 1],
+    ]);
+    expect(f.imports.map((i) => [i.module, i.isStandardLib, i.isExternal, i.isRelative])).toEqual([
+      ["assert.h", true, false, false],
+      ["stdlib.h", true, false, false],
+      ["../include/ring.h", false, false, true],
+    ]);
+    expect(calls(f)).toEqual(["ring_new@13<main", "assert@16<main", "ring_push@16<main", "ring_visit@17<main", "assert@18<main", "free@19<main"]);
+  });
+
+  test("test files: test_*.c, *_test.c and test/ or tests/ folders", () => {
+    expect(c.isTestFile("c/tests/test_ring.c")).toBe(true);
+    expect(c.isTestFile("lib/ring_test.c")).toBe(true);
+    expect(c.isTestFile("test/helpers.h")).toBe(true);
+    expect(c.isTestFile("c/src/ring.c")).toBe(false);
+    expect(c.isTestFile("src/contest.c")).toBe(false);
+    expect(c.isTestFile("src/testing/util.c")).toBe(false);
+  });
+
+  test("includes resolve next to the file, then through include/ and src/ roots up to the root", () => {
+    const files = new Set([...FILES, "c/src/util.h", "vendor/include/zlib.h"]);
+    const pf: ProjectFiles = { project, has: (p) => files.has(p), inDir: () => [] };
+    const imp = (module: string, std: boolean, ext: boolean, rel: boolean) => ({ module, isStandardLib: std, isExternal: ext, isRelative: rel, symbols: [], line: 1, column: 1 });
+    expect(c.resolveImport!(imp("ring.h", false, false, true), "c/src/ring.c", pf)).toEqual(["c/include/ring.h"]);
+    expect(c.resolveImport!(imp("util.h", false, false, true), "c/src/ring.c", pf)).toEqual(["c/src/util.h"]);
+    expect(c.resolveImport!(imp("../include/ring.h", false, false, true), "c/tests/test_ring.c", pf)).toEqual(["c/include/ring.h"]);
+    expect(c.resolveImport!(imp("../../../x.h", false, false, true), "c/tests/test_ring.c", pf)).toEqual([]);
+    // an angle-bracket include of a header the project carries resolves through the include roots too
+    expect(c.resolveImport!(imp("zlib.h", false, true, false), "vendor/src/inflate.c", pf)).toEqual(["vendor/include/zlib.h"]);
+    expect(c.resolveImport!(imp("zlib.h", false, true, false), "c/src/ring.c", pf)).toEqual([]);
+    expect(c.resolveImport!(imp("stdio.h", true, false, false), "c/src/ring.c", pf)).toEqual([]);
+  });
+
+  test(".h files are C unless their content is C++", () => {
+    expect(languageFor("a/ring.h", "#include <stdio.h>\nstruct s { int class_id; };\n/* virtual memory */\n").language).toBe("c");
+    expect(languageFor("a/legacy.h", "namespace legacy {\n}\n").language).toBe("cpp");
+    expect(languageFor("a/t.h", "template<> struct X<int> {};\n").language).toBe("cpp");
+    expect(languageFor("a/v.h", "#include <vector>\n").language).toBe("cpp");
+    expect(languageFor("a/p.h", "struct S {\n  public:\n  int a;\n};\n").language).toBe("cpp");
+    expect(languageFor("a/r.h").language).toBe("c");
+  });
+
+  test("definitions after an unparsable stretch are still read (the walk enters ERROR nodes)", async () => {
+    const parser = await inlineParser;
+    // braces that only balance per preprocessor branch defeat the grammar for the rest of the file
+    const src = "static void *\nf (int a)\n{\n#if A\n  if (a) {\n#else\n  if (!a) {\n#endif\n    a = 1;\n  }\n  return 0;\n}\nint g(void) { return a ? 1 : 2; }\n";
+    const f = (await parser.parse("broken.c", src, project)).facts!;
+    expect(f.syntaxErrors).toBeGreaterThan(0);
+    expect(f.functions.map((fn) => [fn.name, fn.startLine, fn.complexity])).toEqual([["g", 13, 2]]);
+  }, 60_000);
+
+  test("a 3,000-operand && / || chain is read whole (no recursion limit, no parent walks)", async () => {
+    const parser = await inlineParser;
+    const src = "int f(int a, int b) {\n  return a" + " && a || b".repeat(1500) + ";\n}\n";
+    const r = await parser.parse("deep.c", src, project);
+    expect(r.facts!.functions[0]!.complexity).toBe(1 + 3000);
+  }, 60_000);
+});
