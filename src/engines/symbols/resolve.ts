@@ -37,6 +37,8 @@ interface Binding {
   outside: boolean;
   /** The imported name as a dotted qualified name (`Shop\Support\format` → `Shop.Support.format`). */
   qname?: string;
+  /** A whole module, package or file is imported (no names listed): the name can only be a type's. */
+  whole?: boolean;
 }
 
 /** A binding that names nothing of the project: resolution stops there. */
@@ -117,7 +119,7 @@ export function buildScope(
       continue;
     }
     if (named.length === 0 || site.alias) {
-      const b: Binding = { files: targets, name: last, outside, qname: dotted };
+      const b: Binding = { files: targets, name: last, outside, qname: dotted, whole: named.length === 0 };
       if (!scope.modules.has(local)) scope.modules.set(local, b);
       if (!scope.modules.has(site.module)) scope.modules.set(site.module, b);
       if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, b);
@@ -241,11 +243,30 @@ export class Resolver {
   private throughBinding(name: string, kind: string, scope: FileScope, definitionOnly = false): Target | undefined {
     const b = scope.names.get(name);
     if (!b) return undefined;
+    // a whole module imported under its name (`mod x;`, `import x`) is no definition of the module, but
+    // a class file imported by its class's name (`import a.b.C`) is
+    const asKind = definitionOnly ? (b.whole ? "type" : "import") : kind;
     const s =
-      this.inFiles(b.name, kind, b.files, scope.info.family) ??
-      (definitionOnly ? this.inFiles(b.name, "import", b.files, scope.info.family) : undefined) ??
-      this.byImportedName(b, definitionOnly ? "import" : kind, scope.info.family);
+      this.inFiles(b.name, asKind, b.files, scope.info.family) ??
+      this.byImportedName(b, asKind, scope.info.family) ??
+      this.reexported(b.name, asKind, b.files, scope.info.family, 0);
     return s ? { id: s.id, how: "import" } : undefined;
+  }
+
+  /**
+   * A name a file imports from files that do not define it but import it themselves: a re-export
+   * (`export { X } from "./x"` in an index file, `pub use x::X;`, `from .x import X` in __init__.py),
+   * followed up to three files deep.
+   */
+  private reexported(name: string, kind: string, files: string[], fam: string, depth: number): SymbolRow | undefined {
+    if (depth >= 3) return undefined;
+    for (const f of files) {
+      const b = this.scopeOf(f)?.names.get(name);
+      if (!b || isOutsideBinding(b)) continue;
+      const s = this.inFiles(b.name, kind, b.files, fam) ?? this.reexported(b.name, kind, b.files, fam, depth + 1);
+      if (s) return s;
+    }
+    return undefined;
   }
 
   /**
@@ -327,6 +348,11 @@ export class Resolver {
         if (m) return { id: m.id, how: "import" };
       }
       if (direct) return { id: direct.id, how: "import" };
+      const through = this.reexported(binding.name, "type", binding.files, fam, 0);
+      if (through) {
+        const m = this.member(through, this.ctorName(ref, through), ref.kind, 0) ?? (ref.name === "new" ? through : undefined);
+        if (m) return { id: m.id, how: "import" };
+      }
       return undefined;
     }
     // the first part of a dotted qualifier imported from outside (`os.path.join`): not ours
