@@ -48,7 +48,7 @@ export async function graphSuite(corpus: Corpus): Promise<BenchRow[]> {
       WHERE r.kind = 'call' AND s.kind IN ('function', 'method') GROUP BY s.symbol_id HAVING n >= 3 ORDER BY n DESC, q`)
     .all() as Array<{ q: string; n: number }>;
   const imported = store.db
-    .query("SELECT target_file AS f, COUNT(DISTINCT file_path) AS n FROM import_edges GROUP BY target_file HAVING n >= 3 ORDER BY n DESC, f")
+    .query("SELECT target_file AS f, COUNT(DISTINCT file_path) AS n FROM import_edge_files GROUP BY target_file HAVING n >= 3 ORDER BY n DESC, f")
     .all() as Array<{ f: string; n: number }>;
   const functions = spread(called, SAMPLES).map((r) => r.q);
   const files = spread(imported, SAMPLES).map((r) => r.f);

@@ -121,13 +121,13 @@ export class GraphStore {
       sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
       edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
       deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
-      insertEdge: q("INSERT INTO import_edges (site_id, file_path, target_file) VALUES (?, ?, ?)"),
+      insertEdge: q("INSERT INTO import_edges (site_id, target_file) VALUES (?, ?)"),
       deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
-      edgesOfFiles: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
-        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.file_path IN (SELECT value FROM json_each(?))`),
-      edgesIntoFiles: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      edgesOfFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+      edgesIntoFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
-      allEdges: q(`SELECT e.site_id AS siteId, e.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      allEdges: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
       importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
       allImportRefs: q("SELECT file_path AS file, name, line FROM refs WHERE kind = 'import'"),
@@ -254,14 +254,14 @@ export class GraphStore {
     return (this.s.edgesOfSite!.all(siteId) as Array<{ target: string }>).map((r) => r.target);
   }
 
-  replaceEdges(siteId: number, file: string, targets: string[]): void {
+  replaceEdges(siteId: number, targets: string[]): void {
     this.s.deleteEdgesOfSite!.run(siteId);
-    for (const t of targets) this.s.insertEdge!.run(siteId, file, t);
+    for (const t of targets) this.s.insertEdge!.run(siteId, t);
   }
 
   /** Adds edges for a site that has none (a full resolution starts from none). */
-  insertEdges(siteId: number, file: string, targets: string[]): void {
-    for (const t of targets) this.s.insertEdge!.run(siteId, file, t);
+  insertEdges(siteId: number, targets: string[]): void {
+    for (const t of targets) this.s.insertEdge!.run(siteId, t);
   }
 
   deleteEdgesInto(paths: Iterable<string>): void {
@@ -348,8 +348,8 @@ export class GraphStore {
   /** Each file's import targets as a digest (sorted, distinct), for files that have any. */
   edgeDigests(paths: Iterable<string> | "all"): Map<string, string> {
     const rows = (paths === "all"
-      ? this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges ORDER BY file_path, target_file").all()
-      : this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file").all(json(paths))) as Array<{ file: string; target: string }>;
+      ? this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files ORDER BY file_path, target_file").all()
+      : this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file").all(json(paths))) as Array<{ file: string; target: string }>;
     const out = new Map<string, string>();
     for (const r of rows) out.set(r.file, out.has(r.file) ? `${out.get(r.file)}\n${r.target}` : r.target);
     return out;
@@ -369,7 +369,7 @@ export class GraphStore {
 
   /** Distinct file-to-file import pairs (no self imports). */
   filePairs(): Array<{ file: string; target: string }> {
-    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edges WHERE file_path <> target_file").all() as Array<{ file: string; target: string }>;
+    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path <> target_file").all() as Array<{ file: string; target: string }>;
   }
 
   replaceComponents(components: string[][]): void {
@@ -395,10 +395,10 @@ export class GraphStore {
   /** Import edges whose both ends are among these files: one per pair of files, its first import statement. */
   edgesAmong(files: string[]): EdgeRow[] {
     return this.db
-      .query(`SELECT MIN(e.site_id) AS siteId, e.file_path AS file, e.target_file AS target, MIN(s.line) AS line, 1 AS "column", '' AS module
+      .query(`SELECT MIN(e.site_id) AS siteId, s.file_path AS file, e.target_file AS target, MIN(s.line) AS line, 1 AS "column", '' AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
-        WHERE e.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))
-        GROUP BY e.file_path, e.target_file`)
+        WHERE s.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))
+        GROUP BY s.file_path, e.target_file`)
       .all(json(files)) as EdgeRow[];
   }
 
@@ -406,16 +406,16 @@ export class GraphStore {
   firstImport(file: string, target: string): { line: number; column: number; module: string } | undefined {
     return (this.db
       .query(`SELECT s.line, s."column", s.imported_module AS module FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
-        WHERE e.file_path = ? AND e.target_file = ? ORDER BY s.line, s."column" LIMIT 1`)
+        WHERE s.file_path = ? AND e.target_file = ? ORDER BY s.line, s."column" LIMIT 1`)
       .get(file, target) as { line: number; column: number; module: string } | null) ?? undefined;
   }
 
   /** Files with import edges and distinct file-to-file edges, under a folder ("" for all). */
   importGraphSize(dir: string): { files: number; edges: number } {
     const r = (dir === ""
-      ? this.db.query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edges)").get()
+      ? this.db.query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files)").get()
       : this.db
-          .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edges WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)")
+          .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)")
           .get(dir + "/", dir + "0")) as { files: number; edges: number };
     return r;
   }

@@ -32,7 +32,7 @@ export interface ResolveReport {
 type SiteWithTargets = ImportSiteRow & { targets: string[] };
 
 /** Indexes a full resolution rewrites wholesale: dropped while it writes, built once after. */
-const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_file", "idx_import_edges_target"];
+const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
 
 export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
   const g = new GraphStore(store);
@@ -84,8 +84,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       const targets = resolveSite(site, info, projectFiles, files);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
-      if (changes.full) g.insertEdges(site.siteId, site.file, targets);
-      else g.replaceEdges(site.siteId, site.file, targets);
+      if (changes.full) g.insertEdges(site.siteId, targets);
+      else g.replaceEdges(site.siteId, targets);
       if (before) rebound.add(site.file);
     }
 
