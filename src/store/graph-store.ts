@@ -346,10 +346,10 @@ export class GraphStore {
   }
 
   /** Each file's import targets as a digest (sorted, distinct), for files that have any. */
-  edgeDigests(paths: Iterable<string> | "all"): Map<string, string> {
-    const rows = (paths === "all"
-      ? this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files ORDER BY file_path, target_file").all()
-      : this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file").all(json(paths))) as Array<{ file: string; target: string }>;
+  edgeDigests(paths: Iterable<string>): Map<string, string> {
+    const rows = this.db
+      .query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file")
+      .all(json(paths)) as Array<{ file: string; target: string }>;
     const out = new Map<string, string>();
     for (const r of rows) out.set(r.file, out.has(r.file) ? `${out.get(r.file)}\n${r.target}` : r.target);
     return out;

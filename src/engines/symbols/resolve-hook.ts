@@ -78,20 +78,27 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       if (changes.deleted.length) g.deleteEdgesInto(changes.deleted);
     }
     const rebound = new Set<string>(); // files whose imports now reach other files
+    const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
       const targets = resolveSite(site, info, projectFiles, files);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
-      if (changes.full) g.insertEdges(site.siteId, targets);
-      else g.replaceEdges(site.siteId, targets);
+      if (changes.full) {
+        g.insertEdges(site.siteId, targets);
+        if (targets.length) {
+          let set = reached.get(site.file);
+          if (!set) reached.set(site.file, (set = new Set()));
+          for (const t of targets) set.add(t);
+        }
+      } else g.replaceEdges(site.siteId, targets);
       if (before) rebound.add(site.file);
     }
 
     // 1b. import cycles, computed again when some file's import targets changed
     const checked = changes.full ? undefined : [...new Set([...written, ...rebound, ...sites.map((x) => x.file), ...changes.deleted])];
-    const digests = g.edgeDigests(checked ?? "all");
+    const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, [...t].sort().join("\n")]));
     let graphChanged = changes.full;
     if (checked) {
       const stored = g.storedDigests(checked);
@@ -106,7 +113,9 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     if (graphChanged) {
       const out = new Map<string, string[]>();
       let edges = 0;
-      for (const p of g.filePairs()) {
+      const pairs = changes.full ? [...reached].flatMap(([file, t]) => [...t].map((target) => ({ file, target }))) : g.filePairs();
+      for (const p of pairs) {
+        if (p.file === p.target) continue;
         edges++;
         const list = out.get(p.file);
         if (list) list.push(p.target);
