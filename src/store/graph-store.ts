@@ -420,6 +420,11 @@ export class GraphStore {
     return r;
   }
 
+  /** Drops every import edge, digest and cycle, and every deleted-symbol record, before a whole resolution. */
+  forgetResolution(): void {
+    this.db.exec("DELETE FROM import_edges; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;");
+  }
+
   /** Symbols deleted since the last resolution, and forgets them. */
   takeDeadSymbols(): DeadSymbol[] {
     const rows = this.s.deadSymbols!.all() as DeadSymbol[];

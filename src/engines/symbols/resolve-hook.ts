@@ -34,10 +34,24 @@ type SiteWithTargets = ImportSiteRow & { targets: string[] };
 /** Indexes a full resolution rewrites wholesale: dropped while it writes, built once after. */
 const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
 
+/**
+ * The version of the resolution rules. An index resolved by other rules (an older cortex with the same
+ * schema) is resolved again whole on its next run, so improvements reach it without a rebuild.
+ */
+export const RESOLVER_VERSION = "1";
+const RESOLVER_VERSION_KEY = "resolver_version";
+
 export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
   const g = new GraphStore(store);
   const started = performance.now();
-  const report = g.transaction(() => (changes.full ? g.withoutIndexes(REBUILT_INDEXES, () => resolve(store, g, changes, project)) : resolve(store, g, changes, project)));
+  const upgrade = !changes.full && store.getMeta(RESOLVER_VERSION_KEY) !== RESOLVER_VERSION;
+  const run: IndexChanges = upgrade ? { ...changes, full: true } : changes;
+  const report = g.transaction(() => {
+    if (upgrade) g.forgetResolution();
+    const r = run.full ? g.withoutIndexes(REBUILT_INDEXES, () => resolve(store, g, run, project)) : resolve(store, g, run, project);
+    if (run.full) store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
+    return r;
+  });
   report.ms = Math.round(performance.now() - started);
   return report;
 }
@@ -77,12 +91,18 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       sites = [...byId.values()];
       if (changes.deleted.length) g.deleteEdgesInto(changes.deleted);
     }
+    const lines = new Map<string, string[]>();
+    const lineOf = (file: string, line: number): string => {
+      let l = lines.get(file);
+      if (!l) lines.set(file, (l = (g.content(file) ?? "").split("\n")));
+      return l[line - 1] ?? "";
+    };
     const rebound = new Set<string>(); // files whose imports now reach other files
     const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
-      const targets = resolveSite(site, info, projectFiles, files);
+      const targets = resolveSite(site, info, projectFiles, files, lineOf);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
       if (changes.full) {
@@ -218,9 +238,12 @@ function carryOver(g: GraphStore, dead: DeadSymbol[], born: SymbolRow[]): { chan
   return { changedDead, changedBorn: [...waiting.values()].flat() };
 }
 
-function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>): string[] {
+function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>, lineOf: (file: string, line: number) => string): string[] {
   const module = moduleFor(info.language);
   if (!module?.resolveImport) return [];
+  // Rust's `mod x;` declares a child module (the parent owns it): structure, not a dependency, and
+  // counting it would close a cycle with every child that uses an item of its parent
+  if (info.language === "rust" && !site.symbols && /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+[A-Za-z_]\w*\s*;/.test(lineOf(site.file, site.line))) return [];
   const imp: ImportFact = {
     module: site.module,
     isStandardLib: site.isStandardLib === 1,

@@ -450,18 +450,30 @@ export class Resolver {
   private initializerType(init: string, fn: SymbolRow, scope: FileScope): string | undefined {
     const created = /^new\s+([A-Za-z_][\w.\\]*)/.exec(init) ?? /^([A-Z][\w:]*)\.new\b/.exec(init) ?? /^([A-Z][\w.]*)\s*[({]/.exec(init);
     if (created) return created[1];
+    // an associated function: `Store::new(…)`, `Store::default()` (a constructor by convention)
+    const assoc = /^([A-Z]\w*)::(\w+)\s*\(/.exec(init);
+    if (assoc) {
+      const t = this.typeNamed(assoc[1]!, scope);
+      if (!t) return undefined;
+      const m = this.member(t.sym, assoc[2]!, "call", 0);
+      const returned = m?.signature ? returnTypeOf(m.signature, m.name, m.language) : undefined;
+      if (returned === "Self" || returned === assoc[1]) return assoc[1];
+      if (returned) return returned;
+      return !m && (assoc[2] === "new" || assoc[2] === "default") ? assoc[1] : undefined;
+    }
     const self = /^(?:this|self|\$this)(?:\.|->)(\w+)\s*\(/.exec(init);
     const call = self ?? /^(\w+)\s*\(/.exec(init);
     if (!call) return undefined;
     let callee: SymbolRow | undefined;
+    const cls = self ? this.enclosingClass(fn.id, scope) : undefined;
     if (self) {
-      const cls = this.enclosingClass(fn.id, scope);
       if (cls) callee = this.member(cls, call[1]!, "call", 0);
     } else {
       const t = this.unqualified(call[1]!, "call", scope, fn.id);
       callee = t ? this.symbol(t.id, scope) : undefined;
     }
-    return callee?.signature ? returnTypeOf(callee.signature, callee.name, callee.language) : undefined;
+    const returned = callee?.signature ? returnTypeOf(callee.signature, callee.name, callee.language) : undefined;
+    return returned === "Self" || returned === "self" || returned === "static" ? cls?.name : returned;
   }
 
   /** Whether a qualified type name (`testing.T`) comes through an import of something outside the project. */

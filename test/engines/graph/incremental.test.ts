@@ -113,6 +113,20 @@ describe("incremental reference resolution", () => {
     expect((await snapshot(session)).cycles).toContain("typescript/src/services/order-service.ts typescript/src/services/pricing.ts");
   });
 
+  test("an index resolved by other rules is resolved again whole on its next run", async () => {
+    const before = await snapshot(session);
+    const store = await session.requireStore();
+    session.close(); // let go of the reader
+    const { openDatabase } = await import("../../../src/store/db.ts");
+    const db = openDatabase(store.db.filename);
+    db.query("UPDATE meta SET value = 'an older set of rules' WHERE key = 'resolver_version'").run();
+    db.query("UPDATE refs SET target_symbol_id = NULL, resolution = NULL").run();
+    db.close();
+    const r = await session.index();
+    expect([r.mode, r.parsed]).toEqual(["incremental", 0]);
+    expect(await snapshot(session)).toEqual(before);
+  });
+
   test("a new file in a Go package joins the package: importers reach it and its names resolve", async () => {
     p.write("go/audit/extra.go", "package audit\n\n// Reset forgets the count.\nfunc Reset() {\n\tEntries = 0\n}\n");
     p.write("go/service/reset.go", 'package service\n\nimport "example.com/bank/audit"\n\nfunc Clear() {\n\taudit.Reset()\n}\n');
