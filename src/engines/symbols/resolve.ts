@@ -635,18 +635,24 @@ export class Resolver {
   private findEnclosingClass(enclosingId: number, scope: FileScope): SymbolRow | undefined {
     const e = scope.byId.get(enclosingId);
     if (!e) return undefined;
-    if (TYPE_KINDS.has(e.kind)) return e;
+    if (TYPE_KINDS.has(e.kind) && e.kind !== "namespace") return e;
+    // the innermost type around it in this file (a namespace holds no members to call implicitly)
     let best: SymbolRow | undefined;
     for (const s of scope.symbols) {
-      if (!TYPE_KINDS.has(s.kind) || !e.qname.startsWith(s.qname + ".")) continue;
+      if (!TYPE_KINDS.has(s.kind) || s.kind === "namespace" || !e.qname.startsWith(s.qname + ".")) continue;
       if (!best || s.qname.length > best.qname.length) best = s;
     }
-    if (best) return best;
-    // a Go method whose receiver type is declared in another file of the package
+    if (best && (e.kind !== "method" || !e.container || best.qname === e.container)) return best;
+    // a method defined outside its type's file: a Go method in another file of the package, a C++
+    // out-of-line definition (`void Account::deposit() {}` in account.cpp, the class in account.hpp)
     if (e.kind === "method" && e.container) {
+      let elsewhere: SymbolRow | undefined;
       for (const s of this.index.named(lastSegment(e.container))) {
-        if (s.qname === e.container && TYPE_KINDS.has(s.kind) && dirOf(s.file) === scope.info.dir) return s;
+        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || family(s.language) !== scope.info.family) continue;
+        if (dirOf(s.file) === scope.info.dir) return s;
+        if (scope.info.language !== "go") elsewhere ??= s;
       }
+      return elsewhere;
     }
     return undefined;
   }
