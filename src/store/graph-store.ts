@@ -106,7 +106,6 @@ export class GraphStore {
       symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?))`),
       symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?))`),
       symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
-      symbolsByQname: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE qualified_name = ?`),
       allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols`),
       refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
       refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
@@ -167,10 +166,6 @@ export class GraphStore {
 
   symbolsById(ids: Iterable<number>): SymbolRow[] {
     return this.s.symbolsById!.all(json(ids)) as SymbolRow[];
-  }
-
-  symbolsByQualifiedName(qname: string): SymbolRow[] {
-    return this.s.symbolsByQname!.all(qname) as SymbolRow[];
   }
 
   allSymbols(): SymbolRow[] {
