@@ -3,7 +3,7 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, graph
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, graph
  *   corpus: go | django | <path>               (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
@@ -12,12 +12,16 @@ import type { BenchRow } from "./bench/run.ts";
 import { indexSuite } from "./bench/index-suite.ts";
 import { parseSuite } from "./bench/parse-suite.ts";
 import { embedSuite } from "./bench/embed-suite.ts";
+import { patternSuite } from "./bench/pattern-suite.ts";
+import { searchSuite } from "./bench/search-suite.ts";
 import { graphSuite } from "./bench/graph-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
   parse: (c) => parseSuite(c),
   embed: (c, args) => embedSuite(c, args),
+  pattern: (c, args) => patternSuite(c, args),
+  search: (c) => searchSuite(c),
   graph: (c) => graphSuite(c),
 };
 

@@ -1,7 +1,7 @@
 /**
  * The `cortex` ranker: asks cortex's own search tool, `cortex_search`, through the tool registry (the
  * same definition the MCP server and the CLI call), in one of its modes: keyword, vector or hybrid.
- * Hits are chunks; a file's rank is the position of its first hit. Until the tool is registered in
+ * With one_per_file the tool ranks whole files (one hit per file). Until the tool is registered in
  * src/tools/index.ts the ranker refuses to start, with a message saying so.
  */
 import { CortexError } from "../../src/core/errors.ts";
@@ -67,7 +67,8 @@ export function createCortexRanker(options: CortexRankerOptions): Ranker {
   return {
     name: `cortex-${options.mode}`,
     async rank(req: RankRequest) {
-      const input = parseInput(tool.input, { query: req.query, mode: options.mode, limit });
+      // one_per_file ranks whole files, the protocol's unit
+      const input = parseInput(tool.input, { query: req.query, mode: options.mode, limit, one_per_file: true });
       const controller = new AbortController();
       const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", `${SEARCH_TOOL} ran out of time`)), deadlineMs);
       try {

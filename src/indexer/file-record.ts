@@ -12,6 +12,7 @@ import { looksBinary } from "./walk.ts";
 import { modulePathOf } from "./project-info.ts";
 import { moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
+import { fileWords } from "./file-words.ts";
 
 export interface FileJob {
   path: string;
@@ -54,6 +55,7 @@ export async function processFile(job: FileJob, parser: FactsParser, project: Pr
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;
+  file.words = fileWords(job.path, text, parsed.facts, parsed.comments);
   file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
   return { kind: "indexed", file };
 }

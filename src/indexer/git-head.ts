@@ -12,7 +12,8 @@ export interface GitHead {
   headFile?: string;
 }
 
-function gitDir(root: string): string | undefined {
+/** The git directory of a worktree root (a linked worktree's `.git` file names it), if any. */
+export function gitDir(root: string): string | undefined {
   const dotGit = join(root, ".git");
   if (!existsSync(dotGit)) return undefined;
   try {
@@ -57,4 +58,13 @@ export function readGitHead(root: string): GitHead {
   const out: GitHead = { branch, headFile };
   if (commit) out.commit = commit;
   return out;
+}
+
+/** The common git directory (shared by linked worktrees: info/exclude, packed-refs live there). */
+export function commonGitDir(dir: string): string {
+  try {
+    return existsSync(join(dir, "commondir")) ? resolve(dir, readFileSync(join(dir, "commondir"), "utf8").trim()) : dir;
+  } catch {
+    return dir;
+  }
 }

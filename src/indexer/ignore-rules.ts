@@ -6,7 +6,8 @@
  */
 import ignore, { type Ignore } from "ignore";
 import { existsSync, readFileSync } from "node:fs";
-import { join } from "node:path";
+import { basename, dirname, join } from "node:path";
+import { commonGitDir, gitDir } from "./git-head.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
@@ -17,6 +18,13 @@ export const BUILTIN_EXCLUDES = [
 interface Layer {
   /** Directory the rules are relative to ("" for the root). */
   base: string;
+  rules: Ignore;
+}
+
+/** Rules of a folder above the project root (inside the same git repository). */
+interface OuterLayer {
+  /** The project root's path relative to the folder the rules belong to ("a/b"). */
+  prefix: string;
   rules: Ignore;
 }
 
@@ -48,6 +56,7 @@ function readRules(abs: string, label: string): Array<{ pattern: string; mark: s
 
 export class IgnoreStack {
   private readonly layers: Layer[] = [];
+  private readonly outer: OuterLayer[] = [];
   private readonly root: string;
 
   constructor(root: string, extraExcludes: string[]) {
@@ -55,10 +64,39 @@ export class IgnoreStack {
     const ig = ignore();
     ig.add(BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })));
     ig.add(extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })));
-    ig.add(readRules(join(root, ".git", "info", "exclude"), ".git/info/exclude"));
+    const own = gitDir(root);
+    if (own) ig.add(readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude"));
+    else this.readOuterRules();
     ig.add(readRules(join(root, ".gitignore"), ".gitignore"));
     ig.add(readRules(join(root, ".cortexignore"), ".cortexignore"));
     this.layers.push({ base: "", rules: ig });
+  }
+
+  /**
+   * A project root inside a git repository (a folder of a monorepo) obeys the repository's ignore rules
+   * above it too, as git does: info/exclude and every .gitignore from the repository's top down.
+   */
+  private readOuterRules(): void {
+    const chain: string[] = [];
+    let dir = this.root;
+    for (;;) {
+      const parent = dirname(dir);
+      if (parent === dir) return; // no repository above
+      chain.unshift(basename(dir));
+      dir = parent;
+      const g = gitDir(dir);
+      if (!g) continue;
+      // `dir` is the repository's top; walk down to the root's parent
+      const exclude = readRules(join(commonGitDir(g), "info", "exclude"), `${dir}/.git/info/exclude`);
+      if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: ignore().add(exclude) });
+      let at = dir;
+      for (let i = 0; i < chain.length; i++) {
+        const rules = readRules(join(at, ".gitignore"), `${join(at, ".gitignore")}`);
+        if (rules.length) this.outer.push({ prefix: chain.slice(i).join("/"), rules: ignore().add(rules) });
+        at = join(at, chain[i]!);
+      }
+      return;
+    }
   }
 
   /** Reads the ignore files of a directory being entered (not the root, which the constructor read). */
@@ -79,6 +117,11 @@ export class IgnoreStack {
   /** Decides one path (root-relative); the walk never asks about a path under an ignored directory. */
   check(rel: string, isDir: boolean): IgnoreVerdict {
     let verdict: IgnoreVerdict = { ignored: false };
+    for (const o of this.outer) {
+      const r = o.rules.test(`${o.prefix}/${rel}${isDir ? "/" : ""}`);
+      if (r.ignored) verdict = { ignored: true, rule: r.rule?.mark ?? r.rule?.pattern ?? "ignore rule" };
+      else if (r.unignored) verdict = { ignored: false };
+    }
     for (const layer of this.layers) {
       let sub: string;
       if (layer.base === "") sub = rel;

@@ -26,6 +26,8 @@ export interface ParsedFile {
   module?: LanguageModule;
   lines: LineCounts;
   facts?: FileFacts;
+  /** The comments' [start, end) string offsets, for separating prose from code in keyword search. */
+  comments?: Array<[number, number]>;
 }
 
 /** Counts lines of a text file that has no grammar: every non-blank line is content ("code"). */
@@ -115,7 +117,7 @@ export class FactsParser {
         log.warn(`could not extract facts from ${path}: ${(e as Error).message}`);
         extracted = { types: [], functions: [], variables: [], imports: [], references: [] };
       }
-      return { language: m.id, module: m, lines, facts: { language: m.id, lines, syntaxErrors, ...extracted } };
+      return { language: m.id, module: m, lines, comments, facts: { language: m.id, lines, syntaxErrors, ...extracted } };
     } finally {
       tree.delete();
     }

@@ -97,3 +97,121 @@ export function chunksById(store: IndexStore, ids: string[]): Map<string, Record
   for (const r of rows) out.set(r.chunk_id as string, r);
   return out;
 }
+
+/**
+ * Weighted BM25: each distinct term is asked separately (bm25 is a sum over terms, so a term's weight can
+ * multiply its own part) and the parts are added per row. A term's long tail past `perTermLimit` rows is
+ * dropped: it would add little to rows that other terms do not already rank.
+ */
+function weightedRows(store: IndexStore, sql: string, terms: Map<string, number>, extra: Array<string | number>): Map<number, number> {
+  const scores = new Map<number, number>();
+  const stmt = store.db.prepare(sql);
+  try {
+    for (const [term, w] of terms) {
+      if (w === 0) continue;
+      for (const r of stmt.all(matchExpression([term]), ...extra) as Array<{ rowid: number; s: number }>) {
+        scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w * r.s);
+      }
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return scores;
+}
+
+/** Chunk scores (by chunk id, with its file) for weighted query terms. */
+export function weightedChunkScores(store: IndexStore, terms: Map<string, number>, weights: ColumnWeights, filters: ChunkFilters, perTermLimit = 1000): Map<string, { filePath: string; score: number }> {
+  const params: Array<string | number> = [];
+  const where = filterClause(filters, params);
+  const rank = `bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body})`;
+  const sql = `SELECT c.rowid AS rowid, -${rank} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
+  const byRow = weightedRows(store, sql, terms, params);
+  const out = new Map<string, { filePath: string; score: number }>();
+  if (byRow.size === 0) return out;
+  const stmt = store.db.prepare("SELECT chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid = ?");
+  try {
+    for (const [rowid, score] of byRow) {
+      const r = stmt.get(rowid) as { id: string; filePath: string } | null;
+      if (r) out.set(r.id, { filePath: r.filePath, score });
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}
+
+export interface FileColumnWeights {
+  path: number;
+  defs: number;
+  doc: number;
+  code: number;
+}
+
+/** File scores (by path) for weighted query terms over whole files. */
+export function weightedFileScores(store: IndexStore, terms: Map<string, number>, weights: FileColumnWeights, filters: ChunkFilters, perTermLimit = 2000): Map<string, number> {
+  const params: Array<string | number> = [];
+  // the chunk filters that make sense for a whole file: languages, paths, tests
+  const where = filterClause({ ...(filters.languages ? { languages: filters.languages } : {}), ...(filters.pathPrefixes ? { pathPrefixes: filters.pathPrefixes } : {}), ...(filters.excludeTests ? { excludeTests: true } : {}) }, params).replace(/c\.language/g, "c.language");
+  const rank = `bm25(files_fts, ${weights.path}, ${weights.defs}, ${weights.doc}, ${weights.code})`;
+  const sql = `SELECT s.file_id AS rowid, -${rank} AS s FROM files_fts JOIN file_state s ON s.file_id = files_fts.rowid JOIN files c ON c.file_path = s.file_path WHERE files_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
+  const byId = weightedRows(store, sql, terms, params);
+  const out = new Map<string, number>();
+  if (byId.size === 0) return out;
+  const stmt = store.db.prepare("SELECT file_path AS p FROM file_state WHERE file_id = ?");
+  try {
+    for (const [id, score] of byId) {
+      const r = stmt.get(id) as { p: string } | null;
+      if (r) out.set(r.p, score);
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}
+
+/** For each name, the files defining it (exact names, any kind of definition). */
+export function definingFiles(store: IndexStore, names: string[]): Map<string, Set<string>> {
+  const out = new Map<string, Set<string>>();
+  if (names.length === 0) return out;
+  const rows = store.db.query(`SELECT DISTINCT name, file_path FROM symbols WHERE name IN (${names.map(() => "?").join(",")})`).all(...names) as Array<{ name: string; file_path: string }>;
+  for (const r of rows) {
+    const set = out.get(r.name) ?? new Set<string>();
+    set.add(r.file_path);
+    out.set(r.name, set);
+  }
+  return out;
+}
+
+/** Number of indexed files (for idf). */
+export function fileCount(store: IndexStore): number {
+  return (store.db.query("SELECT COUNT(*) AS n FROM files").get() as { n: number }).n;
+}
+
+/** The indexed files among candidate paths. */
+export function existingFiles(store: IndexStore, paths: string[]): string[] {
+  if (paths.length === 0) return [];
+  const out: string[] = [];
+  const stmt = store.db.prepare("SELECT 1 FROM files WHERE file_path = ?");
+  try {
+    for (const p of paths) if (stmt.get(p)) out.push(p);
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}
+
+/** A representative chunk per file (its overview, else its first chunk), for files ranked as a whole. */
+export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }> {
+  const out = new Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }>();
+  const stmt = store.db.prepare(`SELECT c.chunk_id AS id, c.chunk_type AS chunkType, c.symbol_path AS symbolPath, f.is_test AS isTest FROM chunks c
+    JOIN files f ON f.file_path = c.file_path WHERE c.file_path = ? ORDER BY (c.chunk_type = 'symbols') DESC, c.start_line LIMIT 1`);
+  try {
+    for (const p of paths) {
+      const r = stmt.get(p) as { id: string; chunkType: string; symbolPath: string | null; isTest: number } | null;
+      if (r) out.set(p, { id: r.id, filePath: p, chunkType: r.chunkType, symbolPath: r.symbolPath, isTest: r.isTest === 1, score: 0 });
+    }
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}

@@ -37,6 +37,7 @@ export class IndexStore {
       insertChunk: q(`INSERT OR REPLACE INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
         end_line, tags, text, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
       insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
+      insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
       touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
       fileState: q("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?"),
       getMeta: q("SELECT value FROM meta WHERE key = ?"),
@@ -116,6 +117,7 @@ export class IndexStore {
     );
     const stateRow = s.insertState!.run(f.path, f.contentHash, Math.trunc(f.mtimeMs), f.sizeBytes, facts?.packageName ?? null, facts?.syntaxErrors ?? 0);
     s.insertContent!.run(stateRow.lastInsertRowid, f.text);
+    if (f.words) s.insertFileWords!.run(stateRow.lastInsertRowid, f.words.path, f.words.defs, f.words.doc, f.words.code);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
       const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,

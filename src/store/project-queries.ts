@@ -92,3 +92,15 @@ export function callsByFile(store: IndexStore): Map<string, Set<string>> {
   }
   return m;
 }
+
+/** Which of these files are test files. */
+export function testFiles(store: IndexStore, paths: string[]): Set<string> {
+  const out = new Set<string>();
+  const stmt = store.db.prepare("SELECT is_test FROM files WHERE file_path = ?");
+  try {
+    for (const p of paths) if ((stmt.get(p) as { is_test: number } | null)?.is_test) out.add(p);
+  } finally {
+    stmt.finalize();
+  }
+  return out;
+}

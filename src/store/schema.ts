@@ -240,6 +240,13 @@ CREATE VIRTUAL TABLE chunks_fts USING fts5(symbols, title, path, body, tokenize 
 CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.rowid;
 END;
+
+-- Keyword search over whole files (file-level ranking): path, defined names, comments, code. Rowid is the
+-- file's file_state.file_id; rows leave with the file.
+CREATE VIRTUAL TABLE files_fts USING fts5(path, defs, doc, code, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+CREATE TRIGGER files_fts_delete AFTER DELETE ON file_state BEGIN
+    DELETE FROM files_fts WHERE rowid = old.file_id;
+END;
 `;
 
 /** Secondary indexes of schema version 1. */

@@ -14,6 +14,16 @@ export interface IndexedFile {
   lines: LineCounts;
   facts?: FileFacts;
   chunks?: ChunkRecord[];
+  /** Keyword-search words of the whole file, by field (file-level ranking). */
+  words?: FileWords;
+}
+
+/** A file's words for file-level keyword search: its path, the names it defines, its comments, the rest. */
+export interface FileWords {
+  path: string;
+  defs: string;
+  doc: string;
+  code: string;
 }
 
 export interface ChunkRecord {

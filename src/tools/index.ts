@@ -11,12 +11,13 @@ import { metadataTool } from "./metadata.ts";
 import { refreshTool, statusTool } from "./status.ts";
 import { styleTool } from "./style.ts";
 import { patternsTool } from "./patterns.ts";
+import { patternTool } from "./pattern.ts";
 import { findSymbolOccurrencesTool, getSymbolReferencesTool } from "./symbols.ts";
 import { graphTool } from "./graph.ts";
 import { cyclesTool } from "./cycles.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { build } from "../../scripts/build.ts";
 import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
+import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
 
 let built: Promise<string> | undefined;
 
@@ -33,6 +34,10 @@ export async function sandbox(): Promise<Sandbox> {
   const home = join(dir, "home");
   const tinyModel = join(dir, "tiny-model");
   writeTinyModel(tinyModel);
+  // ast-grep where a first structural search installs it (that download is tested in test/engines/pattern-install.test.ts)
+  mkdirSync(join(home, ".cortex", "bin"), { recursive: true });
+  copyFileSync(AST_GREP_BIN, join(home, ".cortex", "bin", "ast-grep"));
+  chmodSync(join(home, ".cortex", "bin", "ast-grep"), 0o755);
   return { exe, home, tinyModel, env: { HOME: home, CORTEX_HOME: join(home, ".cortex"), PATH: "/usr/bin:/bin", CORTEX_OFFLINE: "1" } };
 }
 

@@ -9,17 +9,17 @@ import { defineTool, READ_ONLY, Session } from "../../src/tools/index.ts";
 import { createCortexRanker, filesFromResult, requireSearchTool } from "../../scripts/eval/cortex-ranker.ts";
 import { tmpProject } from "../helpers/tmp-project.ts";
 
-const calls: Array<{ query: string; mode: string; limit: number }> = [];
+const calls: Array<{ query: string; mode: string; limit: number; one_per_file: boolean }> = [];
 const searchTool = defineTool({
   name: "cortex_search",
   title: "search",
   description: "test search",
-  input: z.object({ query: z.string().min(1), mode: z.enum(["keyword", "vector", "hybrid"]), limit: z.number().int().max(100) }).strict(),
+  input: z.object({ query: z.string().min(1), mode: z.enum(["keyword", "vector", "hybrid"]), limit: z.number().int().max(100), one_per_file: z.boolean() }).strict(),
   annotations: READ_ONLY,
   profiles: ["cortex"],
   needsIndex: true,
   cli: { command: ["search"], summary: "search" },
-  example: { query: "x", mode: "hybrid", limit: 10 },
+  example: { query: "x", mode: "hybrid", limit: 10, one_per_file: true },
   handler(input, ctx) {
     calls.push(input);
     return {
@@ -47,7 +47,7 @@ describe("cortex ranker adapter", () => {
       expect(ranker.name).toBe("cortex-vector");
       const files = await ranker.rank({ instance: {} as never, query: "why is a broken", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session });
       expect(files).toEqual(["b.py", "a.py", "c.py"]);
-      expect(calls.at(-1)).toEqual({ query: "why is a broken", mode: "vector", limit: 50 });
+      expect(calls.at(-1)).toEqual({ query: "why is a broken", mode: "vector", limit: 50, one_per_file: true });
       // The tool's own schema validates what the adapter sends.
       const tooMany = createCortexRanker({ mode: "hybrid", limit: 500, lookup: () => searchTool });
       await expect(tooMany.rank({ instance: {} as never, query: "q", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session })).rejects.toThrow("limit: must be at most 100");

@@ -54,6 +54,27 @@ describe("walk honours ignore rules", () => {
     expect(paths(p.root, ["vendor/"])).toEqual([".cortexignore", ".gitignore", "dist/bundle.js", "main.go"]);
   });
 
+  test("a project inside a git repository obeys the repository's ignore rules above it", () => {
+    const repo = tmpProject({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      ".git/info/exclude": "*.secret\n",
+      ".gitignore": "*.log\nbuild/\n",
+      "services/.gitignore": "/api/generated/\n",
+      "services/api/main.go": "x",
+      "services/api/debug.log": "x",
+      "services/api/key.secret": "x",
+      "services/api/build/out.js": "x",
+      "services/api/generated/client.go": "x",
+    });
+    try {
+      expect(paths(join(repo.root, "services/api"))).toEqual(["main.go"]);
+      const r = walk(join(repo.root, "services/api"));
+      expect(r.excluded.find((e) => e.path === "debug.log")!.detail).toEndWith(".gitignore:1: *.log");
+    } finally {
+      repo.cleanup();
+    }
+  });
+
   test("built-in rules skip dependency folders; a negation brings one back", () => {
     p = tmpProject({ "node_modules/x/index.js": "x", "__pycache__/a.pyc": "x", "a.py": "x" });
     expect(paths(p.root)).toEqual(["a.py"]);

@@ -5,9 +5,10 @@
  * embeddings; every response says how complete the embeddings are.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import { chunksById, definitionsNamed, keywordSearch, type ChunkFilters } from "../../store/chunk-search.ts";
+import { chunksById, fileOverviewChunks, definingFiles, definitionsNamed, existingFiles, fileCount, keywordSearch, weightedChunkScores, weightedFileScores, type ChunkFilters } from "../../store/chunk-search.ts";
+import { testFiles } from "../../store/project-queries.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
-import { collapse, fuse, rankFiles, type Candidate, type Intent } from "./rank.ts";
+import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
 
 export type SearchMode = "hybrid" | "keyword" | "vector";
@@ -142,8 +143,20 @@ export class SearchEngine {
     const q = analyzeQuery(opts.query);
     const pool = Math.max(100, opts.limit * 5);
     const { ranked, mode } = await this.candidates(q, opts, pool);
-    const collapsed = collapse(ranked, opts.onePerFile === true);
-    const top = collapsed.slice(0, opts.limit);
+    let top: Candidate[];
+    if (opts.onePerFile) {
+      // one result per file: files ranked as files (searchFiles), each shown by its best chunk
+      const files = await this.searchFiles(opts.query, opts.limit, opts);
+      const best = new Map<string, Candidate>();
+      for (const c of ranked) if (!best.has(c.filePath)) best.set(c.filePath, c);
+      const overview = fileOverviewChunks(this.store, files.map((f) => f.filePath).filter((p) => !best.has(p)));
+      top = files
+        .map((f) => {
+          const c = best.get(f.filePath) ?? overview.get(f.filePath);
+          return c ? { ...c, score: f.score } : undefined;
+        })
+        .filter((c): c is Candidate => c !== undefined);
+    } else top = collapse(ranked, false).slice(0, opts.limit);
     const rows = chunksById(this.store, top.map((c) => c.id));
     const stale = staleFiles(this.store, this.root, top.map((c) => c.filePath));
     const indexedAt = this.store.getMeta("last_run") ?? new Date(0).toISOString();
@@ -168,12 +181,100 @@ export class SearchEngine {
     return { results, total: results.length, mode, embeddings: this.vectors.state(), took_ms: Math.round((performance.now() - started) * 10) / 10 };
   }
 
-  /** Files ranked for a query (the evaluation's unit): chunk scores aggregated per file. */
+  /**
+   * Files ranked for a query — where to look or what to edit (the evaluation's unit). The score of a file
+   * adds, each scaled to the best file's: its own weighted BM25 over path, defined names, comments and code
+   * (FILE_RANKING.fields); its best chunk; the definitions it holds of identifiers the query writes as code
+   * (rarer names weigh more); whether the query names it (a path, a traceback, a dotted module); and, when
+   * embeddings are ready, its best chunk vector. Documentation, examples, benchmarks and build files — which
+   * fixes rarely touch — and tests (unless the query is about tests) are scaled down. Weights from the
+   * retrieval research on the SWE-bench tune and dev splits (docs/benchmarks.md).
+   */
   async searchFiles(query: string, limit: number, opts: Omit<SearchOptions, "query" | "limit"> = {}): Promise<Array<{ filePath: string; score: number }>> {
     const q = analyzeQuery(query);
-    const { ranked } = await this.candidates(q, { ...opts, query, limit }, Math.max(200, limit * 10));
-    return rankFiles(ranked).slice(0, limit);
+    const filters = opts.filters ?? {};
+    const w = FILE_RANKING;
+    const total = new Map<string, number>();
+    const add = (scores: Map<string, number>, weight: number) => {
+      let max = 0;
+      for (const v of scores.values()) if (v > max) max = v;
+      if (max <= 0 || weight === 0) return;
+      for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
+    };
+    if (opts.mode !== "vector") {
+      add(weightedFileScores(this.store, q.weights, w.fields, filters), 1);
+      const bestChunk = new Map<string, number>();
+      for (const { filePath, score } of weightedChunkScores(this.store, q.weights, KEYWORD_WEIGHTS, filters).values()) {
+        if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
+      }
+      add(bestChunk, w.chunk);
+      // definitions of the identifiers the query names, each weighted by how rare its definition is
+      const defined = definingFiles(this.store, q.identifiers);
+      if (defined.size > 0) {
+        const n = fileCount(this.store);
+        const defScores = new Map<string, number>();
+        for (const files of defined.values()) {
+          const idf = Math.log(1 + n / files.size);
+          for (const f of files) defScores.set(f, (defScores.get(f) ?? 0) + idf);
+        }
+        add(defScores, w.definitions);
+      }
+      const named = existingFiles(this.store, [...q.modulePaths]);
+      const mentions = new Map<string, number>(named.map((p) => [p, 1]));
+      if (q.paths.length > 0) {
+        for (const p of total.keys()) if (q.paths.some((m) => mentionMatches(p, m))) mentions.set(p, 1);
+        for (const p of existingFiles(this.store, q.paths.map((m) => m.replace(/^\.?\//, "")))) mentions.set(p, 1);
+      }
+      add(mentions, w.mentions);
+    }
+    if (opts.mode !== "keyword" && !this.vectors.state().startsWith("unavailable")) {
+      const bestVector = new Map<string, number>();
+      const hits = await this.vectors.search(q.raw, Math.max(200, limit * 10), filters, opts.signal);
+      if (hits.length > 0) {
+        const rows = chunksById(this.store, hits.map((h) => h.id));
+        for (const h of hits) {
+          const fp = rows.get(h.id)?.file_path as string | undefined;
+          if (fp && h.score > (bestVector.get(fp) ?? -Infinity)) bestVector.set(fp, Math.max(0, h.score));
+        }
+        add(bestVector, opts.mode === "vector" ? 1 : w.vectors);
+      }
+    }
+    const tests = testFiles(this.store, [...total.keys()]);
+    for (const [p, v] of total) {
+      let x = v;
+      if (isNonSource(p)) x *= w.nonSource;
+      if (tests.has(p) && !q.aboutTests) x *= RANKING.testPenalty;
+      total.set(p, x);
+    }
+    return [...total.entries()]
+      .map(([filePath, score]) => ({ filePath, score: Math.round(score * 1e6) / 1e6 }))
+      .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath))
+      .slice(0, limit);
   }
+}
+
+/** Weights of file-level ranking, tuned on the SWE-bench splits (docs/benchmarks.md, "Retrieval"). */
+export const FILE_RANKING = {
+  fields: { path: 3, defs: 3, doc: 0.5, code: 1 },
+  chunk: 0.5,
+  definitions: 0.5,
+  mentions: 0.5,
+  vectors: 1,
+  nonSource: 0.5,
+};
+
+const NON_SOURCE_DIR = /(^|\/)(docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
+const NON_SOURCE_FILE = /(^|\/)(setup|conftest|conf)\.py$|(^|\/)(gulpfile|webpack\.config|rollup\.config|vite\.config|jest\.config)\.[jt]s$/;
+
+/** Files a fix rarely touches: documentation, examples, benchmarks, build and test configuration. */
+export function isNonSource(path: string): boolean {
+  return NON_SOURCE_DIR.test(path) || NON_SOURCE_FILE.test(path);
+}
+
+/** True when `mention` names `path`: equal, a suffix at a folder boundary, or `path` ends an absolute mention. */
+function mentionMatches(path: string, mention: string): boolean {
+  const m = mention.replace(/\\/g, "/").replace(/^\.?\/+/, "");
+  return m === path || path.endsWith("/" + m) || m.endsWith("/" + path);
 }
 
 export type { ChunkFilters } from "../../store/chunk-search.ts";

@@ -29,6 +29,60 @@ export interface AnalyzedQuery {
   isSymbolQuery: boolean;
   /** The query is about tests: do not demote test files. */
   aboutTests: boolean;
+  /**
+   * Weighted terms for file ranking: every occurrence counts (an issue repeating a word means it), words the
+   * query writes as code count double, stop words are out. Capped to the heaviest MAX_WEIGHTED terms.
+   */
+  weights: Map<string, number>;
+  /** Identifiers as written in code-like form (backticks, CamelCase, snake_case, dotted, calls). */
+  identifiers: string[];
+  /** Project paths a dotted module name could be (`django.db.models.query` → django/db/models/query.py …). */
+  modulePaths: string[];
+}
+
+const MAX_WEIGHTED = 120;
+const BACKTICK = /`([^`\n]{1,200})`/g;
+const DOTTED = /\b[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)+\b/g;
+const CALL = /\b([A-Za-z_][A-Za-z0-9_]*)\(/g;
+const CAMEL = /\b[A-Za-z][a-z0-9]*[A-Z][A-Za-z0-9]*\b/g;
+const SNAKE = /\b[A-Za-z0-9]+_[A-Za-z0-9_]+\b/g;
+const WORDLIKE = /[A-Za-z_][A-Za-z0-9_]*/g;
+
+function codeIdentifiers(raw: string): string[] {
+  const ids = new Set<string>();
+  const add = (s: string) => {
+    for (const m of s.matchAll(WORDLIKE)) if (m[0].length >= 3 && !STOP.has(m[0].toLowerCase())) ids.add(m[0]);
+  };
+  for (const m of raw.matchAll(BACKTICK)) add(m[1]!);
+  for (const re of [CAMEL, SNAKE, DOTTED]) for (const m of raw.matchAll(re)) add(m[0]);
+  for (const m of raw.matchAll(CALL)) if (m[1]!.length >= 3 && !STOP.has(m[1]!.toLowerCase())) ids.add(m[1]!);
+  return [...ids];
+}
+
+function modulePathsOf(raw: string): string[] {
+  const out = new Set<string>();
+  for (const m of raw.matchAll(DOTTED)) {
+    const parts = m[0].split(".");
+    const last = parts[parts.length - 1]!;
+    if (/^(py|go|ts|js|rs|java|kt|cs|rb|php|c|h|cpp|md)$/.test(last)) continue;
+    for (let n = parts.length; n >= 2; n--) {
+      const p = parts.slice(0, n).join("/");
+      for (const ext of [".py", "/__init__.py", ".rb", ".go", ".ts", ".js", ".rs", ".java", ".kt", ".php"]) out.add(p + ext);
+    }
+  }
+  return [...out];
+}
+
+function weightedTerms(raw: string, identifiers: string[]): Map<string, number> {
+  const codeWords = new Set<string>();
+  for (const id of identifiers) for (const w of wordsOf(id)) codeWords.add(w);
+  const weights = new Map<string, number>();
+  for (const w of wordsOf(raw)) {
+    if (STOP.has(w) || /^\d+$/.test(w)) continue;
+    weights.set(w, (weights.get(w) ?? 0) + (codeWords.has(w) ? 2 : 1));
+  }
+  if (weights.size <= MAX_WEIGHTED) return weights;
+  return new Map([...weights.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).slice(0, MAX_WEIGHTED));
 }
 
 const PATH = /(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,6}\b|\b[A-Za-z0-9_-]+\.(?:py|go|ts|tsx|js|jsx|rs|java|kt|cs|cpp|cc|c|h|hpp|php|rb|md)\b/g;
@@ -67,5 +121,6 @@ export function analyzeQuery(raw: string, maxTerms = 64): AnalyzedQuery {
   const words = raw.trim().split(/\s+/);
   const isSymbolQuery = symbols.length > 0 && words.length <= 3;
   const aboutTests = /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw);
-  return { raw, terms, symbols: [...new Set(symbols)], paths, isSymbolQuery, aboutTests };
+  const identifiers = codeIdentifiers(raw);
+  return { raw, terms, symbols: [...new Set(symbols)], paths, isSymbolQuery, aboutTests, weights: weightedTerms(raw, identifiers), identifiers, modulePaths: modulePathsOf(raw) };
 }

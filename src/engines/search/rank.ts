@@ -80,16 +80,3 @@ export function collapse(ranked: Candidate[], onePerFile: boolean): Candidate[] 
   }
   return out;
 }
-
-/** File-level ranking from chunk scores: the best chunk plus a share of the next ones. */
-export function rankFiles(ranked: Candidate[], share = 0.3, depth = 3): Array<{ filePath: string; score: number }> {
-  const per = new Map<string, number[]>();
-  for (const c of ranked) {
-    const list = per.get(c.filePath) ?? [];
-    if (list.length < depth) list.push(c.score);
-    per.set(c.filePath, list);
-  }
-  return [...per.entries()]
-    .map(([filePath, s]) => ({ filePath, score: s[0]! + share * s.slice(1).reduce((a, b) => a + b, 0) }))
-    .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath));
-}
