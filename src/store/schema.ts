@@ -279,7 +279,6 @@ CREATE INDEX idx_refs_enclosing ON refs(enclosing_symbol_id);
 CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
 CREATE INDEX idx_import_edges_site ON import_edges(site_id);
 CREATE INDEX idx_import_edges_target ON import_edges(target_file);
-CREATE INDEX idx_symbols_container ON symbols(container);
 CREATE INDEX idx_chunks_file_path ON chunks(file_path);
 CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
 `;
