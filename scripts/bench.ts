@@ -3,7 +3,7 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph
  *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
@@ -15,6 +15,7 @@ import { embedSuite } from "./bench/embed-suite.ts";
 import { patternSuite } from "./bench/pattern-suite.ts";
 import { searchSuite } from "./bench/search-suite.ts";
 import { exactSuite } from "./bench/exact-suite.ts";
+import { graphSuite } from "./bench/graph-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
@@ -23,6 +24,7 @@ const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: st
   pattern: (c, args) => patternSuite(c, args),
   search: (c) => searchSuite(c),
   exact: (c) => exactSuite(c),
+  graph: (c) => graphSuite(c),
 };
 
 function fmt(v: number): string {

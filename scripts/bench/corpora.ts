@@ -7,9 +7,17 @@
  *   go+django  both, in go/ and django/ of one folder
  */
 import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
 export const SCRATCH = resolve(import.meta.dir, "..", "..", ".bench");
+
+/**
+ * Where corpus copies go: outside this repository, whose .gitignore lists .bench/ (cortex obeys the
+ * ignore rules of a repository around the project, as git does, so a copy inside it indexed nothing).
+ * CORTEX_BENCH_CORPORA moves it.
+ */
+export const CORPORA = process.env.CORTEX_BENCH_CORPORA ? resolve(process.env.CORTEX_BENCH_CORPORA) : join(tmpdir(), "cortex-bench-corpora");
 
 const DEBIAN: Record<string, { src: string; pkg: string }> = {
   go: { src: "/usr/share/go-1.19/src", pkg: "golang-1.19-src" },
@@ -49,9 +57,9 @@ export function prepareCorpus(nameOrPath: string): Corpus {
     throw new Error(known ? `corpus '${nameOrPath}' needs the Debian package ${known.pkg}: apt-get install ${known.pkg}` : `no such folder: ${src}`);
   }
   const name = known ? nameOrPath : src.split("/").filter(Boolean).pop()!;
-  const root = join(SCRATCH, "corpora", name);
+  const root = join(CORPORA, name);
   rmSync(root, { recursive: true, force: true });
-  mkdirSync(join(SCRATCH, "corpora"), { recursive: true });
+  mkdirSync(CORPORA, { recursive: true });
   cpSync(src, root, { recursive: true, dereference: false, verbatimSymlinks: true });
   return { name, root, source: known ? `Debian ${known.pkg} (${src})` : src };
 }

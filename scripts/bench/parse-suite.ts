@@ -59,6 +59,12 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "nested objects { a: { a: … } }", path: "x.ts", gen: (n) => "export const o = " + "{ a: ".repeat(n) + "1" + " }".repeat(n) + ";\n" },
     { name: "nested generic types A<A<…>>", path: "x.ts", gen: (n) => "type T = " + "A<".repeat(n) + "X" + ">".repeat(n) + ";\n" },
   ],
+  go: [
+    { name: "method chain x.M().M()…", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = x" + ".M()".repeat(n) + "\n}\n" },
+    { name: "nested calls g(g(…))", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = " + "g(".repeat(n) + "1" + ")".repeat(n) + "\n}\n" },
+    { name: "selector chain a.b.c…", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = a" + ".b".repeat(n) + "\n}\n" },
+    { name: "a && b && …", path: "x.go", gen: (n) => "package p\n\nfunc f() bool {\n\treturn " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n}\n" },
+  ],
   java: [
     { name: "method chain x.m(1).m(1)…", path: "X.java", gen: (n) => "class X { Object f() { return x" + ".m(1)".repeat(n) + "; } }\n" },
     { name: "nested generics List<List<…>>", path: "X.java", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },

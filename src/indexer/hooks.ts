@@ -6,6 +6,7 @@
 import type { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { updateTrigramIndex } from "../store/content-index.ts";
+import { resolveReferences } from "../engines/symbols/resolve-hook.ts";
 import { log } from "../core/log.ts";
 
 export interface IndexChanges {
@@ -29,6 +30,14 @@ export const INDEX_HOOKS: IndexHook[] = [
     run(store) {
       const r = updateTrigramIndex(store.db);
       if (process.env.CORTEX_TRACE) log.warn(`trigram index: ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
+    },
+  },
+  {
+    // Imports to files, references to definitions (src/engines/symbols/resolve-hook.ts).
+    name: "reference resolution",
+    run(store, changes, project) {
+      const r = resolveReferences(store, changes, project);
+      if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
     },
   },
 ];

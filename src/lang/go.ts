@@ -1,25 +1,37 @@
 /**
  * Go: packages, functions and methods (receiver types), struct / interface / defined types, const and
  * var blocks, imports classified against go.mod modules, and references (calls, type uses, embedding).
+ *
+ * The rules this module decides:
+ * - Interface methods are methods of the interface (`pkg.Reader.Read`, no body), as abstract methods are
+ *   in every other language: what implementation look-ups compare method sets against.
+ * - A call or read through the method's receiver or a parameter declared with a named type carries that
+ *   type (ReferenceFact.qualifierType), so resolution finds the member on the right type.
+ * - Imports resolve to the files of the imported package's folder: inside a go.mod module by its path,
+ *   the standard library inside the `std` module (GOROOT/src) by its path, and vendored packages.
+ * - The query constrains no node through its children on recursive node types (calls, selectors,
+ *   argument lists): call chains and nested calls are read from the captured node in JavaScript, and
+ *   parents are never asked for (Node.parent walks down from the root), so extraction stays linear.
  */
 import type { Node } from "web-tree-sitter";
-import type { Extracted, LanguageModule } from "./module.ts";
+import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
+import { boundedText } from "./source-text.ts";
+import { joinInside } from "./rel-path.ts";
 
 const QUERY = `
 (comment) @comment
 [(if_statement) (for_statement) (expression_case) (type_case) (communication_case)] @decision
 ["&&" "||"] @decision
-(call_expression function: (identifier) @call.name)
-(call_expression function: (selector_expression operand: (_) @call.qualifier field: (field_identifier) @call.name))
-(call_expression function: (index_expression operand: (identifier) @call.name))
-(qualified_type package: (package_identifier) @type.qualifier name: (type_identifier) @type.name)
+(call_expression) @call
+(qualified_type) @qualified
 (type_identifier) @type.bare
-(selector_expression operand: (identifier) @read.qualifier field: (field_identifier) @read.name)
-(argument_list (identifier) @ident)
-(expression_list (identifier) @ident)
-(literal_element (identifier) @ident)
+(selector_expression) @selector
+(expression_list) @values
+(literal_element) @values
+(short_var_declaration) @local
+(var_spec) @local
 `;
 
 /** Predeclared types: uses of these are not references to project code. */
@@ -55,6 +67,31 @@ function baseTypeName(t: string): string {
   return t.replace(/^[*\s]+/, "").replace(/\[.*$/, "").trim();
 }
 
+/** The named type a parameter is declared with (`*Handler` → Handler, `store.DB` → store.DB), if any. */
+function namedTypeOf(t: Node | null): string | undefined {
+  if (t?.type === "pointer_type") t = t.namedChildren[0] ?? null;
+  if (t?.type === "generic_type") t = t.childForFieldName("type");
+  if (t?.type === "type_identifier") return BUILTIN_TYPES.has(t.text) ? undefined : t.text;
+  if (t?.type === "qualified_type") return t.text.replace(/\s+/g, "");
+  return undefined;
+}
+
+/** The named type of a value when the expression shows it: `T{…}`, `&T{…}`, `pkg.T{…}`, `NewT()`. */
+function valueType(v: Node | null, resultTypes: Map<string, string>): string | undefined {
+  if (v?.type === "unary_expression" && v.childForFieldName("operator")?.text === "&") v = v.childForFieldName("operand");
+  if (v?.type === "composite_literal") return namedTypeOf(v.childForFieldName("type"));
+  if (v?.type === "call_expression") {
+    const fn = v.childForFieldName("function");
+    if (fn?.type === "identifier") return resultTypes.get(fn.text);
+  }
+  return undefined;
+}
+
+/** The Go files of a folder, test files apart (a package import never reaches the _test.go files). */
+function packageFiles(dir: string, files: ProjectFiles): string[] {
+  return files.inDir(dir).filter((p) => p.endsWith(".go") && !p.endsWith("_test.go"));
+}
+
 function classifyImport(path: string, ctx: { goModules: { module: string }[] }): Pick<ImportFact, "isStandardLib" | "isExternal" | "isRelative"> {
   if (path.startsWith("./") || path.startsWith("../")) return { isStandardLib: false, isExternal: false, isRelative: true };
   const internal = ctx.goModules.some((m) => path === m.module || path.startsWith(m.module + "/"));
@@ -71,6 +108,36 @@ export const go: LanguageModule = {
   query: QUERY,
   isTestFile: (path) => path.endsWith("_test.go"),
 
+  resolveImport(imp, fromPath, files): string[] {
+    const path = imp.module;
+    if (imp.isRelative) {
+      const i = fromPath.lastIndexOf("/");
+      const dir = joinInside(i < 0 ? "" : fromPath.slice(0, i), path);
+      return dir === undefined ? [] : packageFiles(dir, files);
+    }
+    const modules = [...files.project.goModules].sort((a, b) => b.module.length - a.module.length);
+    for (const m of modules) {
+      if (path !== m.module && !path.startsWith(m.module + "/")) continue;
+      const dir = joinInside(m.dir, path.slice(m.module.length + 1) || ".");
+      if (dir !== undefined) return packageFiles(dir, files);
+    }
+    // the standard library is the module "std" (GOROOT/src); its dependencies are vendored inside it
+    const inside = modules.filter((m) => fromPath === m.dir || m.dir === "" || fromPath.startsWith(m.dir + "/"));
+    for (const m of inside) {
+      const vendored = joinInside(m.dir, "vendor/" + path);
+      if (vendored !== undefined) {
+        const found = packageFiles(vendored, files);
+        if (found.length) return found;
+      }
+    }
+    const std = modules.find((m) => m.module === "std");
+    if (std && imp.isStandardLib) {
+      const dir = joinInside(std.dir, path);
+      if (dir !== undefined) return packageFiles(dir, files);
+    }
+    return [];
+  },
+
   extract(tree, ctx, matches): Extracted {
     const root = tree.rootNode;
     const src = ctx.source;
@@ -80,8 +147,12 @@ export const go: LanguageModule = {
     const variables: VariableFact[] = [];
     const imports: ImportFact[] = [];
     const references: ReferenceFact[] = [];
-    const typeNameNodes = new Set<number>(); // ids of declaration-name nodes (not references)
+    const typeNameNodes = new Set<number>(); // ids of declaration-name nodes and embeddings (not type uses)
     const importAliases = new Set<string>();
+    // per function: receiver and parameter names -> their named type, for qualifierType
+    const typedNames = new Map<FunctionFact, Map<string, string>>();
+    const embedded = new Set<number>(); // qualified_type nodes recorded as inherit
+    const resultTypes = new Map<string, string>(); // function name -> the named type it returns
 
     for (const decl of root.namedChildren) {
       if (!decl) continue;
@@ -145,6 +216,20 @@ export const go: LanguageModule = {
           const doc = docStartLine(decl, isComment);
           if (doc !== undefined) fact.docStartLine = doc;
           functions.push(fact);
+          const typed = new Map<string, string>();
+          for (const list of [receiverList, decl.childForFieldName("parameters")]) {
+            for (const p of list?.namedChildren ?? []) {
+              if (p?.type !== "parameter_declaration") continue;
+              const t = namedTypeOf(p.childForFieldName("type"));
+              if (!t) continue;
+              for (const n of p.childrenForFieldName("name")) if (n && n.text !== "_") typed.set(n.text, t);
+            }
+          }
+          if (typed.size) typedNames.set(fact, typed);
+          if (!receiverList) {
+            const result = namedTypeOf(decl.childForFieldName("result"));
+            if (result) resultTypes.set(name, result);
+          }
           break;
         }
         case "type_declaration": {
@@ -171,21 +256,46 @@ export const go: LanguageModule = {
                   if (t?.type === "qualified_type") {
                     const q = t.childForFieldName("package");
                     const n = t.childForFieldName("name");
+                    embedded.add(t.id);
                     if (n) references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
-                  } else if (t?.type === "type_identifier") references.push({ name: t.text, kind: "inherit", ...at(t) });
+                  } else if (t?.type === "type_identifier") {
+                    typeNameNodes.add(t.id);
+                    references.push({ name: t.text, kind: "inherit", ...at(t) });
+                  }
                 }
               }
             } else if (spec.type === "type_spec" && typeNode?.type === "interface_type") {
               kind = "interface";
               for (const c of typeNode.namedChildren) {
                 if (!c) continue;
-                if (c.type === "method_elem") methodCount++;
-                else if (c.type === "type_elem") {
+                if (c.type === "method_elem") {
+                  methodCount++;
+                  const m = c.childForFieldName("name");
+                  if (!m) continue;
+                  functions.push({
+                    name: m.text,
+                    qualifiedName: qualify(pkg, name, m.text),
+                    startLine: line(c),
+                    endLine: endLine(c),
+                    startColumn: column(c),
+                    exported: isExported(m.text) && isExported(name),
+                    isMethod: true,
+                    receiverType: name,
+                    paramCount: countParams(c.childForFieldName("parameters")),
+                    returnCount: countParams(c.childForFieldName("result")),
+                    bodyLines: 0,
+                    complexity: 1,
+                    signature: signatureOf(src, c, null),
+                  });
+                } else if (c.type === "type_elem") {
                   for (const t of c.namedChildren) {
-                    if (t?.type === "type_identifier") references.push({ name: t.text, kind: "inherit", ...at(t) });
-                    else if (t?.type === "qualified_type") {
+                    if (t?.type === "type_identifier") {
+                      typeNameNodes.add(t.id);
+                      references.push({ name: t.text, kind: "inherit", ...at(t) });
+                    } else if (t?.type === "qualified_type") {
                       const q = t.childForFieldName("package");
                       const n = t.childForFieldName("name");
+                      embedded.add(t.id);
                       if (n) references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
                     }
                   }
@@ -242,62 +352,97 @@ export const go: LanguageModule = {
 
     const topLevelValues = new Set<string>([...variables.map((v) => v.name), ...functions.filter((f) => !f.isMethod).map((f) => f.name)]);
     const decisions: Node[] = [];
+    const calls: Node[] = [];
+    const qualifieds: Node[] = [];
+    const bares: Node[] = [];
+    const selectors: Node[] = [];
+    const valueLists: Node[] = [];
+    const locals: Node[] = [];
     for (const m of matches) {
-      if (m.decision) {
-        decisions.push(m.decision);
-        continue;
-      }
-      const callName = m["call.name"];
-      if (callName) {
-        const ref: ReferenceFact = { name: callName.text, kind: "call", ...at(callName) };
-        const q = m["call.qualifier"];
-        if (q) ref.qualifier = compactText(q);
-        references.push(ref);
-        continue;
-      }
-      const typeName = m["type.name"];
-      if (typeName) {
-        const q = m["type.qualifier"];
-        typeNameNodes.add(typeName.id);
-        const qt = typeName.parent;
-        const holder = qt?.parent?.type === "pointer_type" ? qt.parent.parent : qt?.parent;
-        if (holder?.type === "type_elem" || (holder?.type === "field_declaration" && !holder.childForFieldName("name"))) continue; // recorded as "inherit"
-        references.push({ name: typeName.text, ...(q ? { qualifier: q.text } : {}), kind: "type", ...at(typeName) });
-        continue;
-      }
-      const bare = m["type.bare"];
-      if (bare) {
-        if (typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
-        const p = bare.parent;
-        if (!p || p.type === "qualified_type") continue;
-        // embedded fields and interface embeddings were recorded as "inherit" above
-        if (p.type === "field_declaration" && !p.childForFieldName("name")) continue;
-        if (p.type === "type_elem") continue;
-        references.push({ name: bare.text, kind: "type", ...at(bare) });
-        continue;
-      }
-      const readName = m["read.name"];
-      if (readName) {
-        const q = m["read.qualifier"];
-        const sel = readName.parent;
-        if (!q || !importAliases.has(q.text) || !sel) continue;
-        if (sel.parent?.type === "call_expression" && sel.parent.childForFieldName("function")?.id === sel.id) continue; // a call
-        references.push({ name: readName.text, qualifier: q.text, kind: "read", ...at(readName) });
-        continue;
-      }
-      const ident = m.ident;
-      if (ident && topLevelValues.has(ident.text)) {
-        const p = ident.parent;
-        if (!p) continue;
-        if (p.type === "call_expression" && p.childForFieldName("function")?.id === ident.id) continue; // a call
-        if ((p.type === "const_spec" || p.type === "var_spec") && p.childrenForFieldName("name").some((c) => c?.id === ident.id)) continue;
-        if (p.type === "function_declaration" || p.type === "parameter_declaration") continue;
-        if (p.type === "selector_expression" && p.childForFieldName("field")?.id === ident.id) continue;
-        references.push({ name: ident.text, kind: "read", ...at(ident) });
-      }
+      if (m.decision) decisions.push(m.decision);
+      else if (m.call) calls.push(m.call);
+      else if (m.qualified) qualifieds.push(m.qualified);
+      else if (m["type.bare"]) bares.push(m["type.bare"]);
+      else if (m.selector) selectors.push(m.selector);
+      else if (m.values) valueLists.push(m.values);
+      else if (m.local) locals.push(m.local);
     }
+    const readValue = (ident: Node): void => {
+      if (ident.type === "identifier" && topLevelValues.has(ident.text)) references.push({ name: ident.text, kind: "read", ...at(ident) });
+    };
+    // Calls: the function and the arguments are read from the call node, not matched by the query.
+    const callFunctions = new Set<number>();
+    for (const call of calls) {
+      let fn = call.childForFieldName("function");
+      if (fn?.type === "index_expression") fn = fn.childForFieldName("operand"); // f[T](x)
+      if (fn?.type === "identifier") {
+        callFunctions.add(fn.id);
+        references.push({ name: fn.text, kind: "call", ...at(fn) });
+      } else if (fn?.type === "selector_expression") {
+        callFunctions.add(fn.id);
+        const field = fn.childForFieldName("field");
+        const operand = fn.childForFieldName("operand");
+        if (field) references.push({ name: field.text, ...(operand ? { qualifier: boundedText(src, operand) } : {}), kind: "call", ...at(field) });
+      }
+      if (topLevelValues.size > 0) for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) if (a) readValue(a);
+    }
+    for (const q of qualifieds) {
+      const name = q.childForFieldName("name");
+      if (!name) continue;
+      typeNameNodes.add(name.id);
+      if (embedded.has(q.id)) continue; // recorded as "inherit"
+      const pkgNode = q.childForFieldName("package");
+      references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
+    }
+    for (const bare of bares) {
+      if (typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
+      references.push({ name: bare.text, kind: "type", ...at(bare) });
+    }
+    // Reads through imported packages (`http.StatusOK`); calls were taken above.
+    for (const sel of selectors) {
+      if (callFunctions.has(sel.id)) continue;
+      const q = sel.childForFieldName("operand");
+      const field = sel.childForFieldName("field");
+      if (q?.type !== "identifier" || !field || !importAliases.has(q.text)) continue;
+      references.push({ name: field.text, qualifier: q.text, kind: "read", ...at(field) });
+    }
+    if (topLevelValues.size > 0) for (const list of valueLists) for (const c of list.namedChildren) if (c) readValue(c);
     attributeComplexity(functions, decisions);
     assignEnclosing(references, functions, types, variables);
+    // Local variables whose type the syntax shows: `var x T`, `x := T{…}` / `&T{…}`, `x := NewT()` where
+    // NewT is a function of this file declared to return a named type.
+    if (locals.length > 0 && functions.length > 0) {
+      const index = new SpanIndex(functions);
+      for (const decl of locals) {
+        const p = decl.startPosition;
+        const f = index.find(p.row + 1, p.column + 1);
+        if (!f || f.isMethod && f.bodyLines === 0) continue;
+        let typed = typedNames.get(f);
+        const set = (n: Node | null | undefined, t: string | undefined) => {
+          if (!n || n.type !== "identifier" || !t || n.text === "_") return;
+          if (!typed) typedNames.set(f, (typed = new Map()));
+          typed.set(n.text, t);
+        };
+        if (decl.type === "var_spec") {
+          const t = namedTypeOf(decl.childForFieldName("type"));
+          for (const n of decl.childrenForFieldName("name")) set(n, t);
+          continue;
+        }
+        const left = decl.childForFieldName("left")?.namedChildren ?? [];
+        const right = decl.childForFieldName("right")?.namedChildren ?? [];
+        if (left.length !== right.length) continue;
+        left.forEach((n, i) => set(n, valueType(right[i] ?? null, resultTypes)));
+      }
+    }
+    if (typedNames.size > 0) {
+      const byQname = new Map<string, Map<string, string>>();
+      for (const [f, typed] of typedNames) if (!byQname.has(f.qualifiedName)) byQname.set(f.qualifiedName, typed);
+      for (const r of references) {
+        if (!r.qualifier || !r.enclosing) continue;
+        const t = byQname.get(r.enclosing)?.get(r.qualifier);
+        if (t) r.qualifierType = t;
+      }
+    }
     const out: Extracted = { types, functions, variables, imports, references };
     if (pkg) out.packageName = pkg;
     return out;

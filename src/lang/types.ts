@@ -123,6 +123,11 @@ export interface ReferenceFact {
    * the receiver expression (`s` in `s.handle()`, `this`, `self`), or the namespace.
    */
   qualifier?: string;
+  /**
+   * The qualifier's type when the syntax shows it, as a bare type name (`Handler` for a Go receiver
+   * `h *Handler` or a parameter `h Handler`); reference resolution looks the member up on it.
+   */
+  qualifierType?: string;
   kind: ReferenceKind;
   line: number;
   column: number;

@@ -30,8 +30,8 @@ export class IndexStore {
       insertContent: q("INSERT INTO contents (file_id, text) VALUES (?, ?)"),
       insertSymbol: q(`INSERT INTO symbols (file_path, name, qualified_name, kind, container, language, start_line, start_column,
         end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
-      insertRef: q(`INSERT INTO refs (file_path, name, qualifier, kind, line, "column", enclosing, enclosing_symbol_id)
-        VALUES (?,?,?,?,?,?,?,?)`),
+      insertRef: q(`INSERT INTO refs (file_path, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
+        VALUES (?,?,?,?,?,?,?,?,?)`),
       insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
         VALUES (?,?,?,?,?,?)`),
       insertChunk: q(`INSERT OR REPLACE INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
@@ -154,7 +154,7 @@ export class IndexStore {
       s.insertImportSite!.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
     for (const r of facts.references) {
-      s.insertRef!.run(f.path, r.name, r.qualifier ?? null, r.kind, r.line, r.column, r.enclosing ?? null,
+      s.insertRef!.run(f.path, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column, r.enclosing ?? null,
         r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null);
     }
   }

@@ -128,8 +128,10 @@ CREATE TABLE contents (
 );
 
 -- Definitions of every kind (functions, methods, types, constants, variables, enum members).
+-- AUTOINCREMENT: an id is never handed out twice, so a reference resolved to a symbol that was since
+-- deleted can never silently point at another one (see dead_symbols).
 CREATE TABLE symbols (
-    symbol_id INTEGER PRIMARY KEY,
+    symbol_id INTEGER PRIMARY KEY AUTOINCREMENT,
     file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
     name TEXT NOT NULL,
     qualified_name TEXT NOT NULL,
@@ -143,12 +145,17 @@ CREATE TABLE symbols (
     signature TEXT
 );
 
--- Uses of names: calls, type uses, inheritance, imports, reads. Resolution fills target_symbol_id.
+-- Uses of names: calls, type uses, inheritance, imports, reads. Reference resolution (an index hook,
+-- src/engines/symbols/) fills target_symbol_id and says how in resolution: 'exact' (same file, same
+-- package, the receiver's type), 'import' (through the file's imports) or 'name-only' (the one definition
+-- of that name); both stay NULL when nothing fits. qualifier_type is the qualifier's type where the
+-- syntax shows it (a Go receiver or typed parameter).
 CREATE TABLE refs (
     ref_id INTEGER PRIMARY KEY,
     file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
     name TEXT NOT NULL,
     qualifier TEXT,
+    qualifier_type TEXT,
     kind TEXT NOT NULL,
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL,
@@ -158,16 +165,57 @@ CREATE TABLE refs (
     resolution TEXT
 );
 
--- Every import statement with its position, and the project file it resolves to (for graphs and cycles).
+-- Every import statement with its position (for graphs and cycles); the files it resolves to are in
+-- import_edges (a package import reaches every file of the package).
 CREATE TABLE import_sites (
+    site_id INTEGER PRIMARY KEY,
     file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
     imported_module TEXT NOT NULL,
     alias TEXT,
     symbols TEXT,
     line INTEGER NOT NULL,
-    "column" INTEGER NOT NULL,
-    target_file TEXT
+    "column" INTEGER NOT NULL
 );
+
+-- The project files each import site resolves to (LanguageModule.resolveImport), written by reference
+-- resolution. target_file has no foreign key: a rewritten file keeps its path and its importers' edges;
+-- edges into a deleted file are removed by the resolution step.
+CREATE TABLE import_edges (
+    site_id INTEGER NOT NULL REFERENCES import_sites(site_id) ON DELETE CASCADE,
+    target_file TEXT NOT NULL
+);
+-- The edges with their importing file (kept once, in import_sites: a Go import reaches every file of a
+-- package, so edges are many and a second copy of the path in each would cost a fifth of the table).
+CREATE VIEW import_edge_files AS
+    SELECT e.site_id AS site_id, s.file_path AS file_path, e.target_file AS target_file
+    FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id;
+
+-- The import graph's strongly connected components of more than one file (import cycles), kept by
+-- reference resolution whenever an edge changes, so cycle queries read them instead of the whole graph.
+-- import_digests records each file's import targets, to see whether a run changed any.
+CREATE TABLE import_components (
+    file_path TEXT PRIMARY KEY,
+    component INTEGER NOT NULL
+);
+CREATE TABLE import_digests (
+    file_path TEXT PRIMARY KEY,
+    digest TEXT NOT NULL
+);
+
+-- Symbols deleted since the last reference resolution (a file rewritten or removed): the references
+-- that pointed at them, and those that might now resolve differently by name, are resolved again.
+CREATE TABLE dead_symbols (
+    symbol_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL,
+    name TEXT NOT NULL,
+    qualified_name TEXT NOT NULL,
+    kind TEXT NOT NULL,
+    language TEXT NOT NULL
+);
+CREATE TRIGGER symbols_dead AFTER DELETE ON symbols BEGIN
+    INSERT OR IGNORE INTO dead_symbols (symbol_id, file_path, name, qualified_name, kind, language)
+    VALUES (old.symbol_id, old.file_path, old.name, old.qualified_name, old.kind, old.language);
+END;
 
 -- Search chunks (symbols, definitions, data, documentation) of the hybrid search.
 -- rowid is the key of the keyword index chunks_fts (below)
@@ -245,7 +293,8 @@ CREATE INDEX idx_refs_file_path ON refs(file_path);
 CREATE INDEX idx_refs_target ON refs(target_symbol_id);
 CREATE INDEX idx_refs_enclosing ON refs(enclosing_symbol_id);
 CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
-CREATE INDEX idx_import_sites_target ON import_sites(target_file);
+CREATE INDEX idx_import_edges_site ON import_edges(site_id);
+CREATE INDEX idx_import_edges_target ON import_edges(target_file);
 CREATE INDEX idx_chunks_file_path ON chunks(file_path);
 CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
 `;

@@ -14,9 +14,12 @@ import { patternsTool } from "./patterns.ts";
 import { patternTool } from "./pattern.ts";
 import { exactTool } from "./exact.ts";
 import { searchTextPatternTool } from "./search-text-pattern.ts";
+import { findSymbolOccurrencesTool, getSymbolReferencesTool } from "./symbols.ts";
+import { graphTool } from "./graph.ts";
+import { cyclesTool } from "./cycles.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

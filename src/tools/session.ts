@@ -18,6 +18,8 @@ import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
 import { StyleEngine } from "../engines/style/index.ts";
 import { PatternsEngine } from "../engines/patterns/index.ts";
+import { SymbolsEngine } from "../engines/symbols/index.ts";
+import { GraphEngine } from "../engines/graph/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
 import { createEmbeddingProvider, Embedder } from "../embed/index.ts";
@@ -207,6 +209,14 @@ export class Session {
       return s;
     }
     return this.vectorChannel.embedAll(onState);
+  }
+
+  symbols(): Promise<SymbolsEngine> {
+    return this.engine("symbols", (s) => new SymbolsEngine(s, this.root));
+  }
+
+  graph(): Promise<GraphEngine> {
+    return this.engine("graph", (s) => new GraphEngine(s, this.root, (p) => resolveInsideRoot(this.root, p)));
   }
 
   files(): Promise<FilesEngine> {

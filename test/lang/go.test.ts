@@ -37,7 +37,9 @@ describe("go facts (hand-counted truth)", () => {
       ["Authenticator", "interface", 0, 1],
       ["Handler", "struct", 3, 2],
     ]);
+    // the interface's method is a method without a body (line 13), as abstract methods are elsewhere
     expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.paramCount, fn.returnCount, fn.complexity])).toEqual([
+      ["auth.Authenticator.Check", true, true, 2, 1, 1],
       ["auth.Handler.ServeHTTP", true, true, 2, 0, 6],
       ["auth.Handler.greet", false, true, 1, 1, 1],
       ["auth.Login", true, false, 2, 1, 1],
@@ -51,6 +53,10 @@ describe("go facts (hand-counted truth)", () => {
     const calls = f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ?? ""}.${r.name}@${r.line}<${r.enclosing}`);
     expect(calls).toContain(".Login@29<auth.Handler.ServeHTTP");
     expect(calls).toContain("h.Get@44<auth.Login");
+    // receivers and parameters declared with a named type give the qualifier's type
+    expect(f.references.find((r) => r.name === "greet")?.qualifierType).toBe("Handler");
+    expect(f.references.find((r) => r.name === "Get")?.qualifierType).toBe("Handler");
+    expect(f.references.find((r) => r.name === "FormValue")?.qualifierType).toBe("http.Request");
     expect(calls).toContain("uuid.NewString@39<auth.Handler.greet");
     // "Login()" inside the comment on line 26 is not a reference
     expect(f.references.filter((r) => r.line === 26 && r.name === "Login")).toEqual([]);

@@ -1,0 +1,173 @@
+/**
+ * The symbol engine: definitions by qualified or partial name, their references (resolved ones and the
+ * unresolved ones that carry the same name), and near-miss suggestions when a name matches nothing. It
+ * reads what reference resolution stored; snippets are cut from the stored content.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import { GraphStore, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { staleFiles } from "../freshness.ts";
+import { SourceLines } from "../graph/source-lines.ts";
+import { family } from "./kinds.ts";
+import { suggestNames } from "./suggest.ts";
+
+export type OccurrenceType = "definition" | "reference" | "import";
+
+export interface Occurrence {
+  file_path: string;
+  line_number: number;
+  column_number: number;
+  type: OccurrenceType;
+  symbol_fqn: string;
+  snippet: string;
+  /** definition kind (function, class…) or reference kind (call, type, inherit, implement, import, read) */
+  kind: string;
+  /** How a reference was tied to its definition: exact, import, name-only, or unresolved. */
+  resolution?: string;
+  stale?: true;
+}
+
+export interface SymbolQuery {
+  /** A name, partial (`Login`, `Handler.ServeHTTP`) or fully qualified (`auth.Handler.ServeHTTP`). */
+  name: string;
+  /** Root-relative files or folders ("" for all). */
+  paths?: string[];
+  language?: string;
+}
+
+/** A symbol name split into its parts: `a.b::C#m()` → [a, b, C, m]. */
+export function nameParts(name: string): string[] {
+  return name
+    .trim()
+    .replace(/\(\)$/, "")
+    .split(/::|->|[.\\#/]/)
+    .map((p) => p.trim())
+    .filter((p) => p.length > 0);
+}
+
+/** Languages a filter value selects (`typescript` also selects tsx; `js` the JavaScript family). */
+function languageMatcher(language: string | undefined): ((lang: string) => boolean) | undefined {
+  if (!language) return undefined;
+  const l = language.toLowerCase().replace(/^c#$/, "c_sharp").replace(/^csharp$/, "c_sharp").replace(/^c\+\+$/, "cpp");
+  return (lang: string) => lang === l || (l === "typescript" && lang === "tsx") || (l === "javascript" && lang === "jsx") || family(lang) === l;
+}
+
+export function inPaths(file: string, paths: string[] | undefined): boolean {
+  if (!paths || paths.length === 0) return true;
+  return paths.some((p) => p === "" || file === p || file.startsWith(p.endsWith("/") ? p : p + "/"));
+}
+
+export class SymbolsEngine {
+  readonly store: IndexStore;
+  readonly graph: GraphStore;
+  private readonly root: string;
+
+  constructor(store: IndexStore, root: string) {
+    this.store = store;
+    this.graph = new GraphStore(store);
+    this.root = root;
+  }
+
+  /** Definitions matching a qualified or partial name (in `paths` and `language` when given). */
+  definitions(q: SymbolQuery): SymbolRow[] {
+    const lang = languageMatcher(q.language);
+    return this.allDefinitions(q.name).filter((s) => (!lang || lang(s.language)) && inPaths(s.file, q.paths));
+  }
+
+  /** Every definition matching a qualified or partial name, wherever it is. */
+  allDefinitions(name: string): SymbolRow[] {
+    const parts = nameParts(name);
+    const last = parts[parts.length - 1];
+    if (!last) return [];
+    const suffix = parts.join(".");
+    return this.graph
+      .symbolsNamed([last])
+      .filter((s) => parts.length === 1 || s.qname === suffix || s.qname.endsWith("." + suffix))
+      .sort(bySite);
+  }
+
+  /**
+   * References to a name: those resolved to one of `defs`, and unresolved ones with the same name whose
+   * qualifier agrees with the qualified part of the query (`auth.Login` admits `auth.Login(…)` only).
+   */
+  references(q: SymbolQuery, defs: SymbolRow[]): Array<RefRow & { target?: SymbolRow }> {
+    const parts = nameParts(q.name);
+    const last = parts[parts.length - 1];
+    if (!last) return [];
+    const byId = new Map(defs.map((d) => [d.id, d]));
+    const lang = languageMatcher(q.language);
+    const out: Array<RefRow & { target?: SymbolRow }> = [];
+    const keep = (r: RefRow) => inPaths(r.file, q.paths) && (!lang || lang(this.languageOf(r.file)));
+    if (defs.length) for (const r of this.graph.refsByTargets(byId.keys())) if (keep(r)) out.push({ ...r, target: byId.get(r.targetId!)! });
+    const owner = parts.length > 1 ? parts[parts.length - 2]! : undefined;
+    for (const r of this.graph.unresolvedNamed(last)) {
+      if (!keep(r)) continue;
+      if (owner !== undefined) {
+        const qp = r.qualifier ? nameParts(r.qualifier) : [];
+        if (qp[qp.length - 1] !== owner) continue;
+      }
+      out.push(r);
+    }
+    return out.sort(bySite);
+  }
+
+  private languages = new Map<string, string>();
+  private languageOf(file: string): string {
+    let l = this.languages.get(file);
+    if (l === undefined) {
+      l = this.graph.file(file)?.language ?? "";
+      this.languages.set(file, l);
+    }
+    return l;
+  }
+
+  /** find_symbol_occurrences: definitions and references of a name, definitions first. */
+  occurrences(q: SymbolQuery, opts: { definitions: boolean; references: boolean; limit: number }): { occurrences: Occurrence[]; total: number } {
+    const defs = this.definitions(q);
+    // references in the paths asked for may point at definitions elsewhere
+    const targets = q.paths || q.language ? this.allDefinitions(q.name) : defs;
+    const lines = new SourceLines(this.store);
+    const out: Occurrence[] = [];
+    if (opts.definitions) {
+      for (const d of defs) {
+        out.push({ file_path: d.file, line_number: d.line, column_number: d.column, type: "definition", symbol_fqn: d.qname, snippet: lines.line(d.file, d.line).trim(), kind: d.kind });
+      }
+    }
+    if (opts.references) {
+      for (const r of this.references(q, targets)) {
+        out.push({
+          file_path: r.file,
+          line_number: r.line,
+          column_number: r.column,
+          type: r.kind === "import" ? "import" : "reference",
+          symbol_fqn: r.target ? r.target.qname : r.qualifier ? `${r.qualifier}.${r.name}` : r.name,
+          snippet: lines.line(r.file, r.line).trim(),
+          kind: r.kind,
+          resolution: r.resolution ?? "unresolved",
+        });
+      }
+    }
+    const total = out.length;
+    const shown = out.slice(0, opts.limit);
+    const stale = staleFiles(this.store, this.root, shown.map((o) => o.file_path));
+    for (const o of shown) if (stale.has(o.file_path)) o.stale = true;
+    return { occurrences: shown, total };
+  }
+
+  /** Names close to one that matched nothing: other case, containing it, a typo away. */
+  suggestions(name: string, max = 5): string[] {
+    const parts = nameParts(name);
+    const last = parts[parts.length - 1] ?? name;
+    const names = suggestNames(last, this.graph, max);
+    // show each suggestion as a qualified name where it is unique enough to help
+    return names.map((n) => {
+      const defs = this.graph.symbolsNamed([n]);
+      return defs.length === 1 ? defs[0]!.qname : n;
+    });
+  }
+}
+
+function bySite(a: { file: string; line: number; column: number }, b: { file: string; line: number; column: number }): number {
+  return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
+}
+
+export { resolveReferences } from "./resolve-hook.ts";

@@ -1,0 +1,382 @@
+/**
+ * The index step that resolves imports to files (import_edges) and references to definitions
+ * (refs.target_symbol_id, refs.resolution). A full build resolves everything; an incremental run
+ * resolves again only what a change can move:
+ *   - the import sites of written files, of importers of folders that gained or lost files, and those
+ *     that resolved to nothing before;
+ *   - every reference of written files and of files whose imports now reach other files;
+ *   - references that pointed at a definition deleted since (dead_symbols, filled by a trigger);
+ *   - references named like a definition that appeared or disappeared, in the files that can see it
+ *     (same folder or package, importers), and everywhere when the change decides whether that name is
+ *     unique (what 'name-only' rests on).
+ * Symbol ids of unchanged files never change, so their references stay valid untouched.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import type { IndexChanges } from "../../indexer/hooks.ts";
+import type { ProjectInfo } from "../../lang/project.ts";
+import type { ImportFact } from "../../lang/types.ts";
+import type { ProjectFiles } from "../../lang/module.ts";
+import { GraphStore, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { moduleFor } from "../../lang/registry.ts";
+import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import { family, kindFits } from "./kinds.ts";
+import { stronglyConnected } from "../graph/cycles.ts";
+
+export interface ResolveReport {
+  sites: number;
+  refs: number;
+  updated: number;
+  ms: number;
+}
+
+type SiteWithTargets = ImportSiteRow & { targets: string[] };
+
+/** Indexes a full resolution rewrites wholesale: dropped while it writes, built once after. */
+const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
+
+/**
+ * The version of the resolution rules. An index resolved by other rules (an older cortex with the same
+ * schema) is resolved again whole on its next run, so improvements reach it without a rebuild.
+ */
+export const RESOLVER_VERSION = "1";
+const RESOLVER_VERSION_KEY = "resolver_version";
+
+export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+  const g = new GraphStore(store);
+  const started = performance.now();
+  const upgrade = !changes.full && store.getMeta(RESOLVER_VERSION_KEY) !== RESOLVER_VERSION;
+  const run: IndexChanges = upgrade ? { ...changes, full: true } : changes;
+  const report = g.transaction(() => {
+    if (upgrade) g.forgetResolution();
+    const r = run.full ? g.withoutIndexes(REBUILT_INDEXES, () => resolve(store, g, run, project)) : resolve(store, g, run, project);
+    if (run.full) store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
+    return r;
+  });
+  report.ms = Math.round(performance.now() - started);
+  return report;
+}
+
+/** Meta key of the import graph's size (files with imports, file-to-file edges), kept with the cycles. */
+export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
+
+function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+  {
+    const dead = g.takeDeadSymbols();
+    if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
+      return { sites: 0, refs: 0, updated: 0, ms: 0 };
+    }
+    const files = new Map<string, FileInfo>();
+    const byDir = new Map<string, string[]>();
+    for (const row of g.files()) {
+      const info = fileInfo(row);
+      files.set(info.path, info);
+      let list = byDir.get(info.dir);
+      if (!list) byDir.set(info.dir, (list = []));
+      list.push(info.path);
+    }
+    const projectFiles: ProjectFiles = { project, has: (p) => files.has(p), inDir: (d) => byDir.get(d) ?? [] };
+
+    // 1. import sites → files
+    const written = new Set(changes.written);
+    const touchedDirs = new Set([...changes.written, ...changes.deleted].map(dirOf));
+    let sites: ImportSiteRow[];
+    if (changes.full) sites = g.allSites();
+    else {
+      const byId = new Map<number, ImportSiteRow>();
+      for (const s of g.sitesOfFiles(written)) byId.set(s.siteId, s);
+      for (const s of g.sitesIntoDirs([...membershipDirs(g, changes, dead)].map((d) => (d === "" ? "" : d + "/")))) {
+        if (!byId.has(s.siteId)) byId.set(s.siteId, s);
+      }
+      for (const s of g.sitesWithoutEdges()) if (!byId.has(s.siteId)) byId.set(s.siteId, s);
+      sites = [...byId.values()];
+      if (changes.deleted.length) g.deleteEdgesInto(changes.deleted);
+    }
+    const lines = new Map<string, string[]>();
+    const lineOf = (file: string, line: number): string => {
+      let l = lines.get(file);
+      if (!l) lines.set(file, (l = (g.content(file) ?? "").split("\n")));
+      return l[line - 1] ?? "";
+    };
+    const rebound = new Set<string>(); // files whose imports now reach other files
+    const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
+    for (const site of sites) {
+      const info = files.get(site.file);
+      if (!info) continue;
+      const targets = resolveSite(site, info, projectFiles, files, lineOf);
+      const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
+      if (before && sameSet(before, targets)) continue;
+      if (changes.full) {
+        g.insertEdges(site.siteId, targets);
+        if (targets.length) {
+          let set = reached.get(site.file);
+          if (!set) reached.set(site.file, (set = new Set()));
+          for (const t of targets) set.add(t);
+        }
+      } else g.replaceEdges(site.siteId, targets);
+      if (before) rebound.add(site.file);
+    }
+
+    // 1b. import cycles, computed again when some file's import targets changed
+    const checked = changes.full ? undefined : [...new Set([...written, ...rebound, ...sites.map((x) => x.file), ...changes.deleted])];
+    const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, [...t].sort().join("\n")]));
+    let graphChanged = changes.full;
+    if (checked) {
+      const stored = g.storedDigests(checked);
+      const updates = new Map<string, string | undefined>();
+      for (const f of checked) {
+        if (digests.get(f) === stored.get(f)) continue;
+        updates.set(f, digests.get(f));
+        graphChanged = true;
+      }
+      g.saveDigests(updates);
+    } else g.saveDigests(digests);
+    if (graphChanged) {
+      const out = new Map<string, string[]>();
+      let edges = 0;
+      const pairs = changes.full ? [...reached].flatMap(([file, t]) => [...t].map((target) => ({ file, target }))) : g.filePairs();
+      for (const p of pairs) {
+        if (p.file === p.target) continue;
+        edges++;
+        const list = out.get(p.file);
+        if (list) list.push(p.target);
+        else out.set(p.file, [p.target]);
+      }
+      const nodes = new Set<string>(out.keys());
+      for (const list of out.values()) for (const t of list) nodes.add(t);
+      g.replaceComponents(stronglyConnected([...nodes].sort(), out));
+      store.setMeta(IMPORT_GRAPH_SIZE_KEY, JSON.stringify({ files: out.size, edges }));
+    }
+
+    // 2. references → definitions
+    const index = new SymbolIndex(g);
+    const loader = new ScopeLoader(g, files, changes.full);
+    if (changes.full) index.loadAll();
+    const resolver = new Resolver(g, index, files, (p) => loader.scope(p));
+    let refs = 0;
+    let updated = 0;
+    const apply = (batch: RefRow[]) => {
+      const scopes = loader.prepare(batch.map((r) => r.file));
+      index.ensure(namesNeeded(batch, scopes));
+      for (const r of batch) {
+        const scope = loader.scope(r.file);
+        if (!scope) continue;
+        const t = resolver.resolve(r, scope);
+        refs++;
+        const id = t?.id ?? null;
+        const how = t?.how ?? null;
+        if (id !== r.targetId || how !== r.resolution) {
+          g.setTarget(r.id, id, how);
+          updated++;
+        }
+      }
+    };
+    if (changes.full) {
+      let batch: RefRow[] = [];
+      g.forEachRef((r) => {
+        if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
+          apply(batch);
+          batch = [];
+        }
+        batch.push(r);
+      });
+      apply(batch);
+    } else {
+      const todo = new Map<number, RefRow>();
+      const add = (rows: RefRow[]) => rows.forEach((r) => todo.set(r.id, r));
+      add(g.refsOfFiles([...written, ...rebound]));
+      // A definition written again as it was (same file, qualified name and kind) gets a new id only:
+      // the references to it follow it there. Only what appeared or disappeared is resolved again.
+      const { changedDead, changedBorn } = carryOver(g, dead, g.symbolsOfFiles(written));
+      if (changedDead.length) add(g.refsByTargets(changedDead.map((d) => d.id)));
+      const born = changedBorn;
+      const names = new Set([...changedDead.map((d) => d.name), ...born.map((s) => s.name)]);
+      if (names.size > 0) {
+        // files that can see a definition of the changed files: same folder, importers
+        const near = new Set<string>();
+        for (const d of touchedDirs) for (const p of byDir.get(d) ?? []) near.add(p);
+        for (const e of g.edgesInto([...written, ...changes.deleted])) near.add(e.file);
+        const global = uniquenessMoved(names, born, changedDead, index);
+        for (const r of g.refsNamedIn(names, near)) if (!todo.has(r.id)) todo.set(r.id, r);
+        if (global.size > 0) for (const r of g.refsNamedLoose(global)) if (!todo.has(r.id)) todo.set(r.id, r);
+      }
+      const all = [...todo.values()].sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+      for (let i = 0; i < all.length; i += 20_000) apply(all.slice(i, i + 20_000));
+    }
+    return { sites: sites.length, refs, updated, ms: 0 };
+  }
+}
+
+/**
+ * Folders whose set of files changed: those of deleted files and of new ones (a written file that had
+ * no definitions and no imports before). Imports into these folders may now reach other files; a file
+ * changed in place changes no import's targets.
+ */
+function membershipDirs(g: GraphStore, changes: IndexChanges, dead: DeadSymbol[]): Set<string> {
+  const dirs = new Set(changes.deleted.map(dirOf));
+  const existed = new Set(dead.map((d) => d.file));
+  for (const f of g.storedDigests(changes.written).keys()) existed.add(f);
+  for (const f of changes.written) if (!existed.has(f)) dirs.add(dirOf(f));
+  return dirs;
+}
+
+/** Pairs deleted and re-created definitions; moves references from the old ids to the new. */
+function carryOver(g: GraphStore, dead: DeadSymbol[], born: SymbolRow[]): { changedDead: DeadSymbol[]; changedBorn: SymbolRow[] } {
+  const key = (file: string, qname: string, kind: string) => `${file}\u0000${qname}\u0000${kind}`;
+  const waiting = new Map<string, SymbolRow[]>();
+  for (const s of [...born].sort((a, b) => a.id - b.id)) {
+    const k = key(s.file, s.qname, s.kind);
+    const list = waiting.get(k);
+    if (list) list.push(s);
+    else waiting.set(k, [s]);
+  }
+  const changedDead: DeadSymbol[] = [];
+  for (const d of dead) {
+    const again = waiting.get(key(d.file, d.qname, d.kind))?.shift();
+    if (again) g.retarget(d.id, again.id);
+    else changedDead.push(d);
+  }
+  return { changedDead, changedBorn: [...waiting.values()].flat() };
+}
+
+function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>, lineOf: (file: string, line: number) => string): string[] {
+  const module = moduleFor(info.language);
+  if (!module?.resolveImport) return [];
+  // Rust's `mod x;` declares a child module (the parent owns it): structure, not a dependency, and
+  // counting it would close a cycle with every child that uses an item of its parent
+  if (info.language === "rust" && !site.symbols && /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+[A-Za-z_]\w*\s*;/.test(lineOf(site.file, site.line))) return [];
+  const imp: ImportFact = {
+    module: site.module,
+    isStandardLib: site.isStandardLib === 1,
+    isExternal: site.isExternal === 1,
+    isRelative: site.isRelative === 1,
+    symbols: site.symbols ? (JSON.parse(site.symbols) as string[]) : [],
+    line: site.line,
+    column: site.column,
+  };
+  if (site.alias) imp.alias = site.alias;
+  const out = new Set<string>();
+  for (const t of module.resolveImport(imp, site.file, files)) if (t !== site.file && files.has(t)) out.add(t);
+  return info.language === "go" ? packageOnly([...out], infos) : [...out];
+}
+
+/**
+ * A Go import reaches the files of one package: a folder's `package main` generators (`//go:build
+ * ignore` programs beside the package they generate) are not part of it, nor files of another package.
+ */
+function packageOnly(targets: string[], infos: Map<string, FileInfo>): string[] {
+  if (targets.length < 2) return targets;
+  const count = new Map<string, number>();
+  for (const t of targets) {
+    const pkg = infos.get(t)?.pkg ?? "";
+    if (pkg !== "main") count.set(pkg, (count.get(pkg) ?? 0) + 1);
+  }
+  if (count.size === 0) return targets;
+  const main = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  return targets.filter((t) => (infos.get(t)?.pkg ?? "") === main);
+}
+
+function sameSet(a: string[], b: string[]): boolean {
+  if (a.length !== b.length) return false;
+  const s = new Set(a);
+  return b.every((x) => s.has(x));
+}
+
+const REF_KINDS = ["call", "type", "read"] as const;
+
+/**
+ * Names whose count of fitting definitions (per language family and reference kind) moved to or from
+ * one: those decide 'name-only' resolutions anywhere in the project.
+ */
+function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ name: string; kind: string; language: string }>, index: SymbolIndex): Set<string> {
+  index.ensure(names);
+  const key = (name: string, language: string, refKind: string) => `${name}\u0000${family(language)}\u0000${refKind}`;
+  const delta = new Map<string, number>();
+  const bump = (name: string, kind: string, language: string, by: number) => {
+    for (const k of REF_KINDS) if (kindFits(k, kind)) delta.set(key(name, language, k), (delta.get(key(name, language, k)) ?? 0) + by);
+  };
+  for (const s of born) bump(s.name, s.kind, s.language, -1);
+  for (const d of dead) bump(d.name, d.kind, d.language, +1);
+  const moved = new Set<string>();
+  for (const name of names) {
+    const after = new Map<string, number>();
+    for (const s of index.named(name)) for (const k of REF_KINDS) if (kindFits(k, s.kind)) after.set(key(name, s.language, k), (after.get(key(name, s.language, k)) ?? 0) + 1);
+    for (const [k, d] of delta) {
+      if (!k.startsWith(name + "\u0000") || d === 0) continue;
+      const now = after.get(k) ?? 0;
+      const was = now + d;
+      if (was <= 1 || now <= 1) moved.add(name);
+    }
+  }
+  return moved;
+}
+
+/** Builds and caches file scopes: preloaded for a full run, queried per batch otherwise. */
+class ScopeLoader {
+  private readonly g: GraphStore;
+  private readonly files: Map<string, FileInfo>;
+  private readonly cache = new Map<string, FileScope>();
+  private symbolsByFile: Map<string, SymbolRow[]> | undefined;
+  private sitesByFile: Map<string, SiteWithTargets[]> | undefined;
+  private importNamesByFile: Map<string, ImportNameRow[]> | undefined;
+
+  constructor(g: GraphStore, files: Map<string, FileInfo>, preload: boolean) {
+    this.g = g;
+    this.files = files;
+    if (preload) {
+      this.symbolsByFile = groupBy(g.allSymbols(), (s) => s.file);
+      this.sitesByFile = groupBy(this.withTargets(g.allSites(), g.allEdges()), (s) => s.file);
+      this.importNamesByFile = groupBy(g.importNamesOf("all"), (n) => n.file);
+    }
+  }
+
+  private withTargets(sites: ImportSiteRow[], edges: Array<{ siteId: number; target: string }>): SiteWithTargets[] {
+    const targets = new Map<number, string[]>();
+    for (const e of edges) {
+      let list = targets.get(e.siteId);
+      if (!list) targets.set(e.siteId, (list = []));
+      list.push(e.target);
+    }
+    return sites.map((s) => ({ ...s, targets: targets.get(s.siteId) ?? [] }));
+  }
+
+  /** Loads the scopes of these files (one query each for symbols, sites and edges) and returns them. */
+  prepare(paths: string[]): FileScope[] {
+    const missing = [...new Set(paths)].filter((p) => !this.cache.has(p) && this.files.has(p));
+    if (this.cache.size + missing.length > 5000) this.cache.clear();
+    if (missing.length && !this.symbolsByFile) {
+      const symbols = groupBy(this.g.symbolsOfFiles(missing), (s) => s.file);
+      const sites = groupBy(this.withTargets(this.g.sitesOfFiles(missing), this.g.edgesOf(missing)), (s) => s.file);
+      const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+      for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
+    }
+    return [...new Set(paths)].map((p) => this.scope(p)).filter((s): s is FileScope => s !== undefined);
+  }
+
+  scope(path: string): FileScope | undefined {
+    const cached = this.cache.get(path);
+    if (cached) return cached;
+    const info = this.files.get(path);
+    if (!info) return undefined;
+    let scope: FileScope;
+    if (this.symbolsByFile && this.sitesByFile) {
+      scope = buildScope(info, this.symbolsByFile.get(path) ?? [], this.sitesByFile.get(path) ?? [], this.files, this.importNamesByFile?.get(path) ?? []);
+    } else {
+      const sites = this.withTargets(this.g.sitesOfFiles([path]), this.g.edgesOf([path]));
+      scope = buildScope(info, this.g.symbolsOfFiles([path]), sites, this.files, this.g.importNamesOf([path]));
+    }
+    if (this.cache.size > 5000) this.cache.clear();
+    this.cache.set(path, scope);
+    return scope;
+  }
+}
+
+function groupBy<T>(items: T[], key: (t: T) => string): Map<string, T[]> {
+  const m = new Map<string, T[]>();
+  for (const it of items) {
+    const k = key(it);
+    let list = m.get(k);
+    if (!list) m.set(k, (list = []));
+    list.push(it);
+  }
+  return m;
+}

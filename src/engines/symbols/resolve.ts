@@ -1,0 +1,756 @@
+/**
+ * Reference resolution: which definition each stored reference names, and how we know. A reference is
+ * tried, in order, against
+ *   1. its qualifier: `this` / `self` / a receiver of known type → a member of that class ('exact');
+ *      an import's local name → a definition in the imported files ('import'); a type name → its member;
+ *   2. an unqualified name: a member of the enclosing class where the language has an implicit `this`,
+ *      a definition of the same file, a name the file imports, the same package ('exact' / 'import'),
+ *      the files a file includes wholesale (C headers, Ruby requires, star imports);
+ *   3. the one definition of that name in the language (family) with a fitting kind ('name-only'), except
+ *      for unqualified names in languages whose modules require an import (Go, Python, JS/TS, Rust).
+ * A reference whose qualifier is an import of something outside the project stays unresolved rather
+ * than landing on a project definition of the same name.
+ */
+import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, isCoreMember, kindFits } from "./kinds.ts";
+
+export type Resolution = "exact" | "import" | "name-only";
+
+export interface Target {
+  id: number;
+  how: Resolution;
+}
+
+export interface FileInfo {
+  path: string;
+  language: string;
+  family: string;
+  dir: string;
+  pkg: string | null;
+}
+
+interface Binding {
+  files: string[];
+  /** The definition's own name when the binding renames it (an alias). */
+  name: string;
+  /** The import is of something outside the project (standard library, external package). */
+  outside: boolean;
+  /** The imported name as a dotted qualified name (`Shop\Support\format` → `Shop.Support.format`). */
+  qname?: string;
+  /** A whole module, package or file is imported (no names listed): the name can only be a type's. */
+  whole?: boolean;
+}
+
+/** A binding that names nothing of the project: resolution stops there. */
+const isOutsideBinding = (b: Binding): boolean => b.files.length === 0 && b.outside;
+
+/** What one file can see: its own definitions and the names its imports bind. */
+export interface FileScope {
+  info: FileInfo;
+  symbols: SymbolRow[];
+  byId: Map<number, SymbolRow>;
+  /** Qualifier text → files (`store` → every file of the imported package). */
+  modules: Map<string, Binding>;
+  /** Unqualified local name → files holding the definition (`from x import Y`, `import a.b.C`). */
+  names: Map<string, Binding>;
+  /** Files whose top-level names this file sees unqualified (includes, requires, star imports). */
+  wholesale: string[];
+  /** The file's lines, read on first need (local variable declarations). */
+  lines?: string[];
+  /** The file's definitions by name. */
+  byName: Map<string, SymbolRow[]>;
+  /** The class around each enclosing definition, once looked up. */
+  classOf: Map<number, SymbolRow | undefined>;
+}
+
+export const dirOf = (path: string): string => {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+};
+
+/** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
+export function lastSegment(s: string): string {
+  const parts = s.split(/::|[./\\]/).filter((p) => p.length > 0);
+  return parts[parts.length - 1] ?? s;
+}
+
+export function fileInfo(row: FileRow): FileInfo {
+  return { path: row.path, language: row.language, family: family(row.language), dir: dirOf(row.path), pkg: row.packageName };
+}
+
+/** Builds file scopes from import sites and their resolved targets. */
+export function buildScope(
+  info: FileInfo,
+  symbols: SymbolRow[],
+  sites: Array<ImportSiteRow & { targets: string[] }>,
+  files: Map<string, FileInfo>,
+  importNames: ImportNameRow[] = [],
+): FileScope {
+  const byName = new Map<string, SymbolRow[]>();
+  for (const s of symbols) {
+    const list = byName.get(s.name);
+    if (list) list.push(s);
+    else byName.set(s.name, [s]);
+  }
+  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
+  const strict = STRICT_MODULES.has(info.family);
+  const wholesale = new Set<string>();
+  // Ruby's require and C's #include load a file and bind no name; so do PHP's include and require
+  const bindsNothing = info.language === "ruby" || info.family === "c";
+  for (const site of sites) {
+    const targets = site.targets;
+    if (bindsNothing || (info.language === "php" && site.isRelative === 1)) {
+      for (const t of targets) wholesale.add(t);
+      continue;
+    }
+    const outside = site.isStandardLib === 1 || site.isExternal === 1;
+    const dotted = site.module.replace(/::|[\\/]/g, ".").replace(/^\.+/, "");
+    const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
+    const named = symbols.filter((s) => s !== "*");
+    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s, outside, qname: `${dotted}.${s}` });
+    if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
+    else if (!strict) for (const t of targets) wholesale.add(t);
+    const last = lastSegment(site.module);
+    // Go binds the package's declared name, which may differ from the folder's
+    const declared = info.language === "go" && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
+    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
+    if (site.alias === ".") {
+      for (const t of targets) wholesale.add(t);
+      continue;
+    }
+    if (named.length === 0 || site.alias) {
+      const b: Binding = { files: targets, name: last, outside, qname: dotted, whole: named.length === 0 };
+      if (!scope.modules.has(local)) scope.modules.set(local, b);
+      if (!scope.modules.has(site.module)) scope.modules.set(site.module, b);
+      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, b);
+    }
+  }
+  // Local names written in import statements (`import Foo from`, `import {a as b}`, `from x import a as b`):
+  // a name the statement does not list is a renaming of its one listed name, or of the default export.
+  if (importNames.length > 0) {
+    const byLine = new Map<number, Array<ImportSiteRow & { targets: string[] }>>();
+    for (const site of sites) {
+      let list = byLine.get(site.line);
+      if (!list) byLine.set(site.line, (list = []));
+      list.push(site);
+    }
+    for (const n of importNames) {
+      if (scope.names.has(n.name) || scope.modules.has(n.name)) continue;
+      const onLine = byLine.get(n.line);
+      if (!onLine || onLine.length !== 1) continue;
+      const site = onLine[0]!;
+      const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
+      const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
+      scope.names.set(n.name, { files: site.targets, name: real, outside: site.isStandardLib === 1 || site.isExternal === 1 });
+    }
+  }
+  scope.wholesale = [...wholesale];
+  return scope;
+}
+
+/** Lazily loaded definitions by name (or all of them, for a full resolution). */
+export class SymbolIndex {
+  private readonly byName = new Map<string, SymbolRow[]>();
+  private readonly store: GraphStore;
+  private complete = false;
+
+  constructor(store: GraphStore) {
+    this.store = store;
+  }
+
+  loadAll(): void {
+    for (const s of this.store.allSymbols()) this.add(s);
+    this.complete = true;
+  }
+
+  private add(s: SymbolRow): void {
+    let list = this.byName.get(s.name);
+    if (!list) this.byName.set(s.name, (list = []));
+    list.push(s);
+  }
+
+  /** Makes sure these names are loaded (one query per 500 names). */
+  ensure(names: Iterable<string>): void {
+    if (this.complete) return;
+    const missing = [...new Set(names)].filter((n) => !this.byName.has(n));
+    for (let i = 0; i < missing.length; i += 500) {
+      const batch = missing.slice(i, i + 500);
+      for (const n of batch) this.byName.set(n, []);
+      for (const s of this.store.symbolsNamed(batch)) this.byName.get(s.name)!.push(s);
+    }
+  }
+
+  named(name: string): SymbolRow[] {
+    if (!this.complete && !this.byName.has(name)) this.ensure([name]);
+    return this.byName.get(name) ?? [];
+  }
+}
+
+/** Names a batch of references may look up, so they can be loaded in one go. */
+export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
+  const names = new Set<string>(["initialize"]);
+  for (const r of refs) {
+    names.add(r.name);
+    if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
+    if (r.qualifierType) names.add(lastSegment(r.qualifierType));
+  }
+  for (const s of scopes) for (const b of s.names.values()) names.add(b.name);
+  return names;
+}
+
+export class Resolver {
+  private readonly index: SymbolIndex;
+  private readonly files: Map<string, FileInfo>;
+  private readonly store: GraphStore;
+  /** Scope of a file other than the one being resolved (for a base class declared elsewhere). */
+  private readonly scopeOf: (path: string) => FileScope | undefined;
+  private readonly basesMemo = new Map<number, SymbolRow[]>();
+
+  constructor(store: GraphStore, index: SymbolIndex, files: Map<string, FileInfo>, scopeOf: (path: string) => FileScope | undefined) {
+    this.store = store;
+    this.index = index;
+    this.files = files;
+    this.scopeOf = scopeOf;
+  }
+
+  resolve(ref: RefRow, scope: FileScope): Target | undefined {
+    if (ref.kind === "import") return this.throughBinding(ref.name, ref.kind, scope, true);
+    const q = ref.qualifier?.trim();
+    if (q) return this.qualified(ref, q, scope);
+    return this.unqualified(ref.name, ref.kind, scope, ref.enclosingId);
+  }
+
+  private fits(s: SymbolRow, kind: string, fam: string): boolean {
+    return kindFits(kind, s.kind) && family(s.language) === fam;
+  }
+
+  /** Top-level definitions (or, failing that, any) named `name` in these files. */
+  private readonly fileSets = new WeakMap<string[], Set<string>>();
+
+  private inFiles(name: string, kind: string, files: string[], fam: string): SymbolRow | undefined {
+    let set = this.fileSets.get(files);
+    if (!set) this.fileSets.set(files, (set = new Set(files)));
+    if (set.size === 0) return undefined;
+    let any: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      if (!set.has(s.file) || !this.fits(s, kind, fam)) continue;
+      if (s.container === null) return s;
+      any ??= s;
+    }
+    return any;
+  }
+
+  private throughBinding(name: string, kind: string, scope: FileScope, definitionOnly = false): Target | undefined {
+    const b = scope.names.get(name);
+    if (!b) return undefined;
+    // a whole module imported under its name (`mod x;`, `import x`) is no definition of the module, but
+    // a class file imported by its class's name (`import a.b.C`) is
+    const asKind = definitionOnly ? (b.whole ? "type" : "import") : kind;
+    const s =
+      this.inFiles(b.name, asKind, b.files, scope.info.family) ??
+      this.byImportedName(b, asKind, scope.info.family) ??
+      this.reexported(b.name, asKind, b.files, scope.info.family, 0);
+    return s ? { id: s.id, how: "import" } : undefined;
+  }
+
+  /**
+   * A name a file imports from files that do not define it but import it themselves: a re-export
+   * (`export { X } from "./x"` in an index file, `pub use x::X;`, `from .x import X` in __init__.py),
+   * followed up to three files deep.
+   */
+  private reexported(name: string, kind: string, files: string[], fam: string, depth: number): SymbolRow | undefined {
+    if (depth >= 3) return undefined;
+    for (const f of files) {
+      const b = this.scopeOf(f)?.names.get(name);
+      if (!b || isOutsideBinding(b)) continue;
+      const s = this.inFiles(b.name, kind, b.files, fam) ?? this.reexported(b.name, kind, b.files, fam, depth + 1);
+      if (s) return s;
+    }
+    return undefined;
+  }
+
+  /**
+   * A project definition an import names by its full name when the import resolved to no file (a PHP
+   * function or a class outside the autoload layout, a Java class in an unexpected folder).
+   */
+  private byImportedName(b: Binding, kind: string, fam: string): SymbolRow | undefined {
+    if (b.files.length > 0 || b.outside || !b.qname) return undefined;
+    const qname = b.qname;
+    for (const s of this.index.named(b.name)) if (this.fits(s, kind, fam) && (s.qname === qname || qname.endsWith("." + s.qname))) return s;
+    return undefined;
+  }
+
+  private qualified(ref: RefRow, q: string, scope: FileScope): Target | undefined {
+    const fam = scope.info.family;
+    // the current object, or a receiver whose type the syntax shows
+    if (ref.qualifierType || SELF_QUALIFIERS.has(q)) {
+      const cls = ref.qualifierType ? this.typeNamed(ref.qualifierType, scope)?.sym : this.enclosingClass(ref.enclosingId, scope);
+      if (cls) {
+        const m = this.member(cls, ref.name, ref.kind, 0);
+        // a known class without that member: it comes from a base outside the project, or at run time
+        return m ? { id: m.id, how: "exact" } : undefined;
+      }
+      if (ref.qualifierType && this.isOutside(ref.qualifierType, scope)) return undefined;
+      return this.uniqueMember(ref.name, ref.kind, fam);
+    }
+    if (SUPER_QUALIFIERS.has(q)) {
+      const cls = this.enclosingClass(ref.enclosingId, scope);
+      if (cls) {
+        for (const base of this.bases(cls)) {
+          const m = this.member(base, ref.name, ref.kind, 1);
+          if (m) return { id: m.id, how: "exact" };
+        }
+      }
+      return this.uniqueMember(ref.name, ref.kind, fam);
+    }
+    // a parameter whose declared type the signature shows: `def f(stock: Stock)`, `void f(Stock stock)`
+    const declared = this.parameterType(q, ref.enclosingId, scope);
+    if (declared) {
+      const t = this.typeNamed(declared, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+      if (this.isOutside(declared, scope)) return undefined;
+    }
+    // a local variable whose declaration shows its type: `const o = new Order()`, `o = self.find(…)`
+    const local = this.localType(q, ref, scope);
+    if (local) {
+      const t = this.typeNamed(local, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+    }
+    // a field of the enclosing class whose declaration shows its type: `this.store`, `store` in Java
+    const field = this.fieldType(q, ref, scope);
+    if (field) {
+      const t = this.typeNamed(field, scope);
+      if (t) {
+        const m = this.member(t.sym, ref.name, ref.kind, 0);
+        if (m) return { id: m.id, how: "exact" };
+      }
+    }
+    // an imported module or name: `store.New`, `models.User`, `C.staticMethod`
+    const binding = scope.modules.get(q) ?? scope.names.get(q);
+    if (binding) {
+      if (isOutsideBinding(binding)) return undefined; // something outside the project
+      const named = this.byImportedName(binding, "type", fam);
+      if (named) {
+        const m = this.member(named, this.ctorName(ref, named), ref.kind, 0);
+        if (m) return { id: m.id, how: "import" };
+      }
+      const direct = this.inFiles(ref.name, ref.kind, binding.files, fam);
+      if (direct && (direct.container === null || scope.modules.has(q))) return { id: direct.id, how: "import" };
+      const type = this.inFiles(binding.name, "type", binding.files, fam);
+      if (type) {
+        const m = this.member(type, this.ctorName(ref, type), ref.kind, 0) ?? (ref.name === "new" ? type : undefined);
+        if (m) return { id: m.id, how: "import" };
+      }
+      if (direct) return { id: direct.id, how: "import" };
+      const through = this.reexported(binding.name, "type", binding.files, fam, 0);
+      if (through) {
+        const m = this.member(through, this.ctorName(ref, through), ref.kind, 0) ?? (ref.name === "new" ? through : undefined);
+        if (m) return { id: m.id, how: "import" };
+      }
+      return undefined;
+    }
+    // the first part of a dotted qualifier imported from outside (`os.path.join`): not ours
+    const head = q.split(/::|[.\\]|->/)[0]!;
+    const headBinding = head !== q ? scope.modules.get(head) ?? scope.names.get(head) : undefined;
+    if (headBinding && isOutsideBinding(headBinding)) return undefined;
+    // a type: `Config.load()`, `A::B.create`, `Foo::BAR`
+    const typeName = lastSegment(q);
+    if (/^[A-Z]/.test(typeName) || q.includes("::")) {
+      const t = this.typeNamed(q, scope);
+      if (t) {
+        const m = this.member(t.sym, this.ctorName(ref, t.sym), ref.kind, 0) ?? (ref.name === "new" ? t.sym : undefined);
+        if (m) return { id: m.id, how: t.how };
+      }
+    }
+    return this.uniqueMember(ref.name, ref.kind, fam);
+  }
+
+  /**
+   * The type a parameter of the enclosing function is declared with, read from the stored signature:
+   * `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++), `Type $name` (PHP).
+   */
+  private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
+    if (scope.info.language === "go") return undefined; // the Go module gives these as qualifierType
+    if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    const fn = scope.byId.get(enclosingId);
+    const sig = fn?.signature;
+    if (!sig || (fn.kind !== "function" && fn.kind !== "method")) return undefined;
+    const open = sig.indexOf("(");
+    if (open < 0) return undefined;
+    const params = sig.slice(open + 1);
+    const name = q.replace(/[$]/g, "\\$");
+    const lang = scope.info.language;
+    const colon = new RegExp(`(?:^|[(,\\s])${name}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Za-z_][\\w.:\\\\]*)`).exec(params);
+    if (colon && (lang === "python" || scope.info.family === "js" || lang === "kotlin" || lang === "rust")) return colon[1];
+    const before = new RegExp(`([A-Za-z_][\\w.:\\\\]*)(?:<[^()]*?>)?[\\s*&]+${name}\\s*[,)=]`).exec(params);
+    if (before && (lang === "java" || lang === "c_sharp" || scope.info.family === "c" || lang === "php")) return before[1];
+    return undefined;
+  }
+
+  /**
+   * The type of a local variable of the enclosing function, where its nearest declaration above the use
+   * shows it: a declared type (`const o: Order =`, `o: Order =`, `Order o =`, `val o: Order =`), a
+   * construction (`new Order(…)`, `Order(…)`, `Order.new`), or a call of a function or of a method of
+   * the same class whose signature declares a named return type (`this.find(id)` with `find(): Order`).
+   */
+  private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+    const info = scope.info;
+    if (info.language === "go" || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    const fn = scope.byId.get(ref.enclosingId);
+    if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
+    scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
+    const name = q.replace(/[$]/g, "\\$");
+    const decl = localDeclaration(info, name);
+    for (let i = ref.line - 1; i >= fn.line; i--) {
+      const text = scope.lines[i - 1];
+      if (text === undefined || !text.includes(q)) continue;
+      const m = decl.exec(text);
+      if (!m) continue;
+      const declared = m.groups?.type;
+      if (declared && /^[A-Za-z_]/.test(declared) && declared !== "var" && declared !== "val") return declared;
+      return this.initializerType((m.groups?.init ?? "").trim(), fn, scope);
+    }
+    return undefined;
+  }
+
+  /**
+   * The declared type of a field of the enclosing class (`this.store`, `self.store`, `$this->store`, or
+   * a bare `store` where members are in scope), read from the class body: `private final Store store;`,
+   * `store: Store`, `private Store $store`, constructor-promoted parameters, `self.store = Store(…)`.
+   */
+  private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+    const info = scope.info;
+    if (info.language === "go") return undefined;
+    const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
+    if (!m || SELF_QUALIFIERS.has(q)) return undefined;
+    const bare = m[1]! === q;
+    if (bare && !IMPLICIT_THIS.has(info.language)) return undefined;
+    const cls = this.enclosingClass(ref.enclosingId, scope);
+    if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
+    scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
+    const re = fieldDeclaration(info, m[1]!);
+    for (let i = cls.line; i <= cls.endLine; i++) {
+      const text = scope.lines[i - 1];
+      if (text === undefined || !text.includes(m[1]!)) continue;
+      const d = re.exec(text);
+      if (!d) continue;
+      const declared = d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
+      if (declared && !["var", "val", "let", "const", "return", "new"].includes(declared)) return declared;
+    }
+    return undefined;
+  }
+
+  /** The type an initializer expression evidently has (see localType). */
+  private initializerType(init: string, fn: SymbolRow, scope: FileScope): string | undefined {
+    const created = /^new\s+([A-Za-z_][\w.\\]*)/.exec(init) ?? /^([A-Z][\w:]*)\.new\b/.exec(init) ?? /^([A-Z][\w.]*)\s*[({]/.exec(init);
+    if (created) return created[1];
+    // an associated function: `Store::new(…)`, `Store::default()` (a constructor by convention)
+    const assoc = /^([A-Z]\w*)::(\w+)\s*\(/.exec(init);
+    if (assoc) {
+      const t = this.typeNamed(assoc[1]!, scope);
+      if (!t) return undefined;
+      const m = this.member(t.sym, assoc[2]!, "call", 0);
+      const returned = m?.signature ? returnTypeOf(m.signature, m.name, m.language) : undefined;
+      if (returned === "Self" || returned === assoc[1]) return assoc[1];
+      if (returned) return returned;
+      return !m && (assoc[2] === "new" || assoc[2] === "default") ? assoc[1] : undefined;
+    }
+    const self = /^(?:this|self|\$this)(?:\.|->)(\w+)\s*\(/.exec(init);
+    const call = self ?? /^(\w+)\s*\(/.exec(init);
+    if (!call) return undefined;
+    let callee: SymbolRow | undefined;
+    const cls = self ? this.enclosingClass(fn.id, scope) : undefined;
+    if (self) {
+      if (cls) callee = this.member(cls, call[1]!, "call", 0);
+    } else {
+      const t = this.unqualified(call[1]!, "call", scope, fn.id);
+      callee = t ? this.symbol(t.id, scope) : undefined;
+    }
+    const returned = callee?.signature ? returnTypeOf(callee.signature, callee.name, callee.language) : undefined;
+    return returned === "Self" || returned === "self" || returned === "static" ? cls?.name : returned;
+  }
+
+  /** Whether a qualified type name (`testing.T`) comes through an import of something outside the project. */
+  private isOutside(typeName: string, scope: FileScope): boolean {
+    const head = typeName.replace(/^[*&\s]+/, "").split(/::|[.\\]/)[0]!;
+    if (head === typeName) return false;
+    const b = scope.modules.get(head) ?? scope.names.get(head);
+    return b !== undefined && isOutsideBinding(b);
+  }
+
+  /** Ruby's `Foo.new` runs `initialize`. */
+  private ctorName(ref: RefRow, type: SymbolRow): string {
+    return ref.name === "new" && type.language === "ruby" ? "initialize" : ref.name;
+  }
+
+  /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
+  private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
+    if (isCoreMember(fam, name)) return undefined;
+    return this.memo(`m\u0000${name}\u0000${kind}\u0000${fam}`, () => this.computeUniqueMember(name, kind, fam));
+  }
+
+  private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
+    const candidates = this.index.named(name).filter((s) => s.container !== null && this.fits(s, kind, fam));
+    if (candidates.length === 1) return { id: candidates[0]!.id, how: "name-only" };
+    // Several, but one implementation and the rest declarations in interfaces (Class
+    // Hierarchy Analysis): a call through any of those types can only run that one.
+    const concrete = candidates.filter((s) => !this.isAbstractOwner(s));
+    if (concrete.length === 1 && candidates.length > 1) return { id: concrete[0]!.id, how: "name-only" };
+    return undefined;
+  }
+
+  private readonly ownerKinds = new Map<string, string | undefined>();
+
+  /** Whether a member is declared by an interface (a signature, not an implementation). */
+  private isAbstractOwner(s: SymbolRow): boolean {
+    const key = `${s.file}\u0000${s.container}`;
+    if (!this.ownerKinds.has(key)) {
+      const owner = this.index.named(lastSegment(s.container!)).find((t) => t.qname === s.container && TYPE_KINDS.has(t.kind) && dirOf(t.file) === dirOf(s.file));
+      this.ownerKinds.set(key, owner?.kind);
+    }
+    return this.ownerKinds.get(key) === "interface";
+  }
+
+  private unqualified(name: string, kind: string, scope: FileScope, enclosingId: number | null): Target | undefined {
+    const info = scope.info;
+    const fam = info.family;
+    // `new self()`, `new static()`, `Self { … }`: the class being defined
+    if (SELF_QUALIFIERS.has(name) && (kind === "call" || kind === "type")) {
+      const cls = this.enclosingClass(enclosingId, scope);
+      return cls ? { id: cls.id, how: "exact" } : undefined;
+    }
+    // an implicit `this`: a member of the enclosing class or of its bases
+    if (IMPLICIT_THIS.has(info.language) || kind === "type") {
+      const cls = this.enclosingClass(enclosingId, scope);
+      if (cls) {
+        const m = this.member(cls, name, kind, IMPLICIT_THIS.has(info.language) ? 0 : 3);
+        if (m && (IMPLICIT_THIS.has(info.language) || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
+      }
+    }
+    // the same file
+    let local: SymbolRow | undefined;
+    for (const s of scope.byName.get(name) ?? []) {
+      if (!this.fits(s, kind, fam)) continue;
+      if (s.container === null) {
+        local = s;
+        break;
+      }
+      if (kind !== "call" || TYPE_KINDS.has(s.kind)) local ??= s;
+    }
+    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !STRICT_MODULES.has(fam))) return { id: local.id, how: "exact" };
+    // an imported name
+    const imported = this.throughBinding(name, kind, scope);
+    if (imported) return imported;
+    if (scope.names.has(name) && isOutsideBinding(scope.names.get(name)!)) return undefined; // imported from outside
+    // the same package
+    const pkg = this.samePackage(name, kind, scope);
+    if (pkg) return { id: pkg.id, how: "exact" };
+    // files included wholesale
+    if (scope.wholesale.length > 0) {
+      const s = this.inFiles(name, kind, scope.wholesale, fam);
+      if (s) return { id: s.id, how: "import" };
+    }
+    if (STRICT_MODULES.has(fam)) return undefined;
+    // the one definition of that name
+    return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
+      let found: SymbolRow | undefined;
+      for (const s of this.index.named(name)) {
+        if (!this.fits(s, kind, fam)) continue;
+        if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
+        if (found) return undefined;
+        found = s;
+      }
+      return found ? { id: found.id, how: "name-only" } : undefined;
+    });
+  }
+
+  /**
+   * Results that depend only on the definitions (not on the reference): the same for every reference
+   * of a run, so computed once. Common names (String, New, get) have thousands of candidates.
+   */
+  private readonly memos = new Map<string, Target | SymbolRow | undefined>();
+  private memo<T extends Target | SymbolRow | undefined>(key: string, compute: () => T): T {
+    if (this.memos.has(key)) return this.memos.get(key) as T;
+    const v = compute();
+    this.memos.set(key, v);
+    return v;
+  }
+
+  private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
+    const info = scope.info;
+    // a definition in the same file was found before this is asked, so the file itself does not matter
+    return this.memo(`p\u0000${name}\u0000${kind}\u0000${info.language}\u0000${info.dir}\u0000${info.pkg}`, () => {
+      let found: SymbolRow | undefined;
+      for (const s of this.index.named(name)) {
+        if (!this.fits(s, kind, info.family)) continue;
+        if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
+        const other = this.files.get(s.file);
+        if (!other || !samePackage(info, other)) continue;
+        if (s.container === null) return s;
+        found ??= s;
+      }
+      return found;
+    });
+  }
+
+  /** A type by name as seen from a file: through imports, the same file or package, or by name alone. */
+  private typeNamed(written: string, scope: FileScope): { sym: SymbolRow; how: Resolution } | undefined {
+    const q = written.replace(/^[*&\s]+/, "");
+    const name = lastSegment(q);
+    const head = q.includes(".") || q.includes("::") || q.includes("\\") ? q.slice(0, q.length - name.length).replace(/(::|[.\\])$/, "") : "";
+    const fam = scope.info.family;
+    if (head) {
+      const b = scope.modules.get(head) ?? scope.names.get(head);
+      if (b) {
+        if (isOutsideBinding(b)) return undefined;
+        const s = this.inFiles(name, "type", b.files, fam) ?? this.byImportedName({ ...b, name, qname: `${b.qname ?? head}.${name}` }, "type", fam);
+        return s ? { sym: s, how: "import" } : undefined;
+      }
+    }
+    const t = this.unqualified(name, "type", scope, null);
+    if (!t) return undefined;
+    const sym = this.symbol(t.id, scope);
+    return sym && TYPE_KINDS.has(sym.kind) ? { sym, how: t.how } : undefined;
+  }
+
+  private symbol(id: number, scope: FileScope): SymbolRow | undefined {
+    return scope.byId.get(id) ?? this.store.symbolsById([id])[0];
+  }
+
+  /** The class (or other type) a reference sits in: its enclosing definition or the nearest type around it. */
+  private enclosingClass(enclosingId: number | null, scope: FileScope): SymbolRow | undefined {
+    if (enclosingId === null) return undefined;
+    if (scope.classOf.has(enclosingId)) return scope.classOf.get(enclosingId);
+    const cls = this.findEnclosingClass(enclosingId, scope);
+    scope.classOf.set(enclosingId, cls);
+    return cls;
+  }
+
+  private findEnclosingClass(enclosingId: number, scope: FileScope): SymbolRow | undefined {
+    const e = scope.byId.get(enclosingId);
+    if (!e) return undefined;
+    if (TYPE_KINDS.has(e.kind) && e.kind !== "namespace") return e;
+    // the innermost type around it in this file (a namespace holds no members to call implicitly)
+    let best: SymbolRow | undefined;
+    for (const s of scope.symbols) {
+      if (!TYPE_KINDS.has(s.kind) || s.kind === "namespace" || !e.qname.startsWith(s.qname + ".")) continue;
+      if (!best || s.qname.length > best.qname.length) best = s;
+    }
+    if (best && (e.kind !== "method" || !e.container || best.qname === e.container)) return best;
+    // a method defined outside its type's file: a Go method in another file of the package, a C++
+    // out-of-line definition (`void Account::deposit() {}` in account.cpp, the class in account.hpp)
+    if (e.kind === "method" && e.container) {
+      let elsewhere: SymbolRow | undefined;
+      for (const s of this.index.named(lastSegment(e.container))) {
+        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || family(s.language) !== scope.info.family) continue;
+        if (dirOf(s.file) === scope.info.dir) return s;
+        if (scope.info.language !== "go") elsewhere ??= s;
+      }
+      return elsewhere;
+    }
+    return undefined;
+  }
+
+  /** A member of a type by name, looking into its bases up to a few levels. */
+  private member(type: SymbolRow, name: string, kind: string, depth: number): SymbolRow | undefined {
+    let fallback: SymbolRow | undefined;
+    for (const s of this.index.named(name)) {
+      // methods carry their owner's qualified name; fields and enum members its short name
+      const owned = s.container === type.qname || (s.container === type.name && s.file === type.file && s.qname === `${type.qname}.${s.name}`);
+      if (!owned || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
+      if (s.file === type.file) return s;
+      // members in other files: partial classes, Go methods in another file of the package
+      if (dirOf(s.file) === dirOf(type.file)) fallback ??= s;
+      else if (type.language !== "go") fallback ??= s;
+    }
+    if (fallback) return fallback;
+    if (depth >= 3) return undefined;
+    for (const base of this.bases(type)) {
+      const m = this.member(base, name, kind, depth + 1);
+      if (m) return m;
+    }
+    return undefined;
+  }
+
+  /** The resolved base types of a type (its inherit / implement references). */
+  private bases(type: SymbolRow): SymbolRow[] {
+    const memo = this.basesMemo.get(type.id);
+    if (memo) return memo;
+    this.basesMemo.set(type.id, []);
+    const scope = this.scopeOf(type.file);
+    const out: SymbolRow[] = [];
+    if (scope) {
+      for (const r of this.store.basesOf(type.id)) {
+        const t = r.qualifier ? this.typeNamed(`${r.qualifier}.${r.name}`, scope) : this.typeNamed(r.name, scope);
+        if (t && t.sym.id !== type.id) out.push(t.sym);
+      }
+    }
+    this.basesMemo.set(type.id, out);
+    return out;
+  }
+}
+
+const declarationCache = new Map<string, RegExp>();
+
+/** A regular expression for a local variable's declaration or assignment, with `type` and `init` groups. */
+function localDeclaration(info: FileInfo, name: string): RegExp {
+  const key = `${info.language}\u0000${name}`;
+  let re = declarationCache.get(key);
+  if (re) return re;
+  const id = "[A-Za-z_$][\\w.$\\\\]*";
+  let src: string;
+  if (info.family === "js") src = `\\b(?:const|let|var)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "python" || info.language === "ruby") src = `^\\s*${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "php") src = `${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  else if (info.language === "kotlin" || info.language === "rust") src = `\\b(?:val|var|let(?:\\s+mut)?)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
+  else src = `(?:^|[\\s(])(?<type>${id})(?:<[^=]*>)?[\\s*&]+${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  re = new RegExp(src);
+  declarationCache.set(key, re);
+  return re;
+}
+
+const fieldCache = new Map<string, RegExp>();
+
+/** A regular expression for a field's declaration with a `type` (or `init`) group. */
+function fieldDeclaration(info: FileInfo, name: string): RegExp {
+  const key = `${info.language}\u0000${name}`;
+  let re = fieldCache.get(key);
+  if (re) return re;
+  const id = "[A-Za-z_][\\w.\\\\]*";
+  let src: string;
+  if (info.family === "js" || info.language === "kotlin" || info.language === "rust") src = `\\b${name}\\s*[?!]?\\s*:\\s*(?<type>${id})`;
+  else if (info.language === "python") src = `self\\.${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${id})`;
+  else if (info.language === "php") src = `(?<type>${id})\\s+\\$${name}\\b`;
+  else if (info.language === "ruby") src = `@${name}\\s*=(?!=)\\s*(?<init>.*)`;
+  else src = `(?<type>${id})(?:<[^;=()]*>)?[\\s*&]+${name}\\s*[;=,)]`;
+  re = new RegExp(src);
+  fieldCache.set(key, re);
+  return re;
+}
+
+/** The named return type a signature declares: `): Order`, `-> Order`, `Order find(`. */
+export function returnTypeOf(signature: string, name: string, language: string): string | undefined {
+  const fam = family(language);
+  const after = /\)\s*(?::|->)\s*\??([A-Za-z_][\w.\\]*)\s*(?:\{|:|$|where\b)/.exec(signature);
+  if (after && (fam === "js" || language === "python" || language === "kotlin" || language === "rust" || language === "php")) return after[1];
+  if (fam === "jvm" || language === "c_sharp" || fam === "c") {
+    const before = new RegExp(`([A-Za-z_][\\w.]*)(?:<[^()]*>)?[\\s*&]+${name}\\s*\\(`).exec(signature);
+    if (before && !["void", "public", "private", "protected", "static"].includes(before[1]!)) return before[1];
+  }
+  return undefined;
+}
+
+/** Same package: Go's folder and package clause; a declared package or namespace elsewhere. */
+export function samePackage(a: FileInfo, b: FileInfo): boolean {
+  if (a.family !== b.family) return false;
+  if (a.language === "go") return a.dir === b.dir && a.pkg === b.pkg;
+  if (a.language === "python" || a.family === "js") return false; // a module is a file
+  if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
+  return a.pkg === null && b.pkg === null && a.dir === b.dir && (a.family === "c" || a.language === "rust");
+}

@@ -1,0 +1,450 @@
+/**
+ * Typed access to the tables of symbols, references and imports, for reference resolution (which writes
+ * refs.target_symbol_id / resolution and import_edges) and for the symbol and graph engines (which only
+ * read). Statements are prepared once per store; lists of ids go through json_each so one statement
+ * serves any count.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import type { IndexStore } from "./index-store.ts";
+
+type Stmt = Statement<any, any[]>;
+
+export interface SymbolRow {
+  id: number;
+  file: string;
+  name: string;
+  qname: string;
+  kind: string;
+  container: string | null;
+  language: string;
+  line: number;
+  column: number;
+  endLine: number;
+  exported: number;
+  signature: string | null;
+}
+
+export interface RefRow {
+  id: number;
+  file: string;
+  name: string;
+  qualifier: string | null;
+  qualifierType: string | null;
+  kind: string;
+  line: number;
+  column: number;
+  enclosing: string | null;
+  enclosingId: number | null;
+  targetId: number | null;
+  resolution: string | null;
+}
+
+export interface FileRow {
+  path: string;
+  language: string;
+  packageName: string | null;
+}
+
+export interface ImportSiteRow {
+  siteId: number;
+  file: string;
+  module: string;
+  alias: string | null;
+  symbols: string | null;
+  line: number;
+  column: number;
+  isStandardLib: number;
+  isExternal: number;
+  isRelative: number;
+}
+
+/** A definition deleted since the last resolution (see dead_symbols). */
+export interface DeadSymbol {
+  id: number;
+  file: string;
+  name: string;
+  qname: string;
+  kind: string;
+  language: string;
+}
+
+export interface ImportNameRow {
+  file: string;
+  name: string;
+  line: number;
+}
+
+export interface EdgeRow {
+  siteId: number;
+  file: string;
+  target: string;
+  line: number;
+  column: number;
+  module: string;
+}
+
+const SYMBOL_COLUMNS = `symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, container, language,
+  start_line AS line, start_column AS "column", end_line AS endLine, is_exported AS exported, signature`;
+const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
+  enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
+const SITE_COLUMNS = `s.site_id AS siteId, s.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
+  COALESCE(i.is_standard_lib, 0) AS isStandardLib, COALESCE(i.is_external, 0) AS isExternal, COALESCE(i.is_relative, 0) AS isRelative`;
+const SITE_FROM = `import_sites s LEFT JOIN imports i ON i.file_path = s.file_path AND i.imported_module = s.imported_module`;
+
+const json = (values: Iterable<unknown>): string => JSON.stringify([...values]);
+
+export class GraphStore {
+  readonly db: Database;
+  private readonly s: Record<string, Stmt>;
+
+  constructor(store: IndexStore) {
+    this.db = store.db;
+    const q = (sql: string) => this.db.prepare(sql);
+    this.s = {
+      files: q(`SELECT f.file_path AS path, f.language, s.package_name AS packageName FROM files f
+        LEFT JOIN file_state s ON s.file_path = f.file_path`),
+      symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?))`),
+      symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?))`),
+      symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
+      allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols`),
+      refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
+      refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
+      refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
+      setTarget: q("UPDATE refs SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
+      sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+      allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
+      sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
+        WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
+          AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
+      sitesIntoRange: q("SELECT DISTINCT site_id AS siteId FROM import_edges WHERE target_file >= ? AND target_file < ?"),
+      sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
+      edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
+      deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
+      insertEdge: q("INSERT INTO import_edges (site_id, target_file) VALUES (?, ?)"),
+      deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
+      edgesOfFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+      edgesIntoFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
+      allEdges: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
+      importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
+      allImportRefs: q("SELECT file_path AS file, name, line FROM refs WHERE kind = 'import'"),
+      content: q("SELECT c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+      refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
+      unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
+      refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
+        t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
+        WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
+      fileLanguage: q("SELECT language, module_path AS modulePath FROM files WHERE file_path = ?"),
+      filesUnder: q(`SELECT file_path AS path FROM files WHERE file_path LIKE ? ESCAPE '\\' ORDER BY file_path`),
+      filesOfModule: q("SELECT file_path AS path FROM files WHERE module_path = ? ORDER BY file_path"),
+      modulesOfFiles: q("SELECT file_path AS path, module_path AS modulePath FROM files WHERE file_path IN (SELECT value FROM json_each(?))"),
+      namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
+      namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
+      namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
+      goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
+        WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
+      deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
+      retarget: q("UPDATE refs SET target_symbol_id = ? WHERE target_symbol_id = ?"),
+      clearDead: q("DELETE FROM dead_symbols"),
+    };
+  }
+
+  /** Every indexed file with its language and declared package. */
+  files(): FileRow[] {
+    return this.s.files!.all() as FileRow[];
+  }
+
+  symbolsNamed(names: Iterable<string>): SymbolRow[] {
+    return this.s.symbolsNamed!.all(json(names)) as SymbolRow[];
+  }
+
+  symbolsOfFiles(paths: Iterable<string>): SymbolRow[] {
+    return this.s.symbolsOfFiles!.all(json(paths)) as SymbolRow[];
+  }
+
+  symbolsById(ids: Iterable<number>): SymbolRow[] {
+    return this.s.symbolsById!.all(json(ids)) as SymbolRow[];
+  }
+
+  allSymbols(): SymbolRow[] {
+    return this.s.allSymbols!.all() as SymbolRow[];
+  }
+
+  /**
+   * Runs `fn` over every reference in rowid order (a file's references are written together, so they
+   * come together) without holding them all at once; rowid order also keeps updates sequential.
+   */
+  forEachRef(fn: (r: RefRow) => void): void {
+    const stmt = this.db.prepare(`SELECT ${REF_COLUMNS} FROM refs ORDER BY ref_id`);
+    try {
+      for (const r of stmt.iterate() as IterableIterator<RefRow>) fn(r);
+    } finally {
+      stmt.finalize();
+    }
+  }
+
+  refsOfFiles(paths: Iterable<string>): RefRow[] {
+    return this.s.refsOfFiles!.all(json(paths)) as RefRow[];
+  }
+
+  refsByTargets(ids: Iterable<number>): RefRow[] {
+    return this.s.refsByTargets!.all(json(ids)) as RefRow[];
+  }
+
+  /** References with one of these names written in one of these files. */
+  refsNamedIn(names: Iterable<string>, files: Iterable<string>): RefRow[] {
+    return this.db
+      .query(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?1)) AND file_path IN (SELECT value FROM json_each(?2))`)
+      .all(json(names), json(files)) as RefRow[];
+  }
+
+  /** References with one of these names that are unresolved or resolved by name alone. */
+  refsNamedLoose(names: Iterable<string>): RefRow[] {
+    return this.db
+      .query(`SELECT ${REF_COLUMNS} FROM refs WHERE name IN (SELECT value FROM json_each(?)) AND (target_symbol_id IS NULL OR resolution = 'name-only')`)
+      .all(json(names)) as RefRow[];
+  }
+
+  /** The inherit / implement references written inside a type's definition (its bases). */
+  basesOf(typeId: number): RefRow[] {
+    return this.s.refsOfEnclosing!.all(typeId) as RefRow[];
+  }
+
+  /** Points every reference to symbol `from` at symbol `to` instead (a definition re-created as it was). */
+  retarget(from: number, to: number): void {
+    this.s.retarget!.run(to, from);
+  }
+
+  setTarget(refId: number, targetId: number | null, resolution: string | null): void {
+    this.s.setTarget!.run(targetId, resolution, refId);
+  }
+
+  sitesOfFiles(paths: Iterable<string>): ImportSiteRow[] {
+    return this.s.sitesOfFiles!.all(json(paths)) as ImportSiteRow[];
+  }
+
+  allSites(): ImportSiteRow[] {
+    return this.s.allSites!.all() as ImportSiteRow[];
+  }
+
+  /** Project-internal import sites that resolve to no file (yet). */
+  sitesWithoutEdges(): ImportSiteRow[] {
+    return this.s.sitesWithoutEdges!.all() as ImportSiteRow[];
+  }
+
+  /** Import sites with an edge into any of these folders (each given with a trailing slash, or "" for the root). */
+  sitesIntoDirs(dirs: Iterable<string>): ImportSiteRow[] {
+    const ids = new Set<number>();
+    for (const d of dirs) {
+      // a range over the sorted paths: every path that starts with `d` ("/" + 1 is "0")
+      const end = d === "" ? "\u{10FFFF}" : d.slice(0, -1) + "0";
+      for (const r of this.s.sitesIntoRange!.all(d, end) as Array<{ siteId: number }>) ids.add(r.siteId);
+    }
+    return ids.size ? (this.s.sitesById!.all(json(ids)) as ImportSiteRow[]) : [];
+  }
+
+  edgeTargetsOfSite(siteId: number): string[] {
+    return (this.s.edgesOfSite!.all(siteId) as Array<{ target: string }>).map((r) => r.target);
+  }
+
+  replaceEdges(siteId: number, targets: string[]): void {
+    this.s.deleteEdgesOfSite!.run(siteId);
+    for (const t of targets) this.s.insertEdge!.run(siteId, t);
+  }
+
+  /** Adds edges for a site that has none (a full resolution starts from none). */
+  insertEdges(siteId: number, targets: string[]): void {
+    for (const t of targets) this.s.insertEdge!.run(siteId, t);
+  }
+
+  deleteEdgesInto(paths: Iterable<string>): void {
+    this.s.deleteEdgesInto!.run(json(paths));
+  }
+
+  /** Import edges out of these files, with the import statement's position. */
+  edgesOf(paths: Iterable<string>): EdgeRow[] {
+    return this.s.edgesOfFiles!.all(json(paths)) as EdgeRow[];
+  }
+
+  /** Import edges into these files. */
+  edgesInto(paths: Iterable<string>): EdgeRow[] {
+    return this.s.edgesIntoFiles!.all(json(paths)) as EdgeRow[];
+  }
+
+  allEdges(): EdgeRow[] {
+    return this.s.allEdges!.all() as EdgeRow[];
+  }
+
+  /** The local names import statements bind, with their lines (import references). */
+  importNamesOf(paths: Iterable<string> | "all"): ImportNameRow[] {
+    return (paths === "all" ? this.s.allImportRefs!.all() : this.s.importRefsOfFiles!.all(json(paths))) as ImportNameRow[];
+  }
+
+  /** The indexed text of a file. */
+  content(path: string): string | undefined {
+    return (this.s.content!.get(path) as { text: string } | null)?.text;
+  }
+
+  /** References written inside these definitions (what they call, use, inherit). */
+  refsInside(ids: Iterable<number>): RefRow[] {
+    return this.s.refsOfEnclosingIds!.all(json(ids)) as RefRow[];
+  }
+
+  unresolvedNamed(name: string): RefRow[] {
+    return this.s.unresolvedNamed!.all(name) as RefRow[];
+  }
+
+  /** References from other files into definitions of these files. */
+  refsIntoFiles(paths: Iterable<string>): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
+    return this.s.refsIntoFiles!.all(json(paths)) as Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }>;
+  }
+
+  /** An indexed file's language and module, or undefined when it is not indexed. */
+  file(path: string): { language: string; modulePath: string } | undefined {
+    return (this.s.fileLanguage!.get(path) as { language: string; modulePath: string } | null) ?? undefined;
+  }
+
+  /** Indexed files under a folder ("" for all). */
+  filesUnder(dir: string): string[] {
+    const prefix = dir === "" ? "" : dir.replace(/[\\%_]/g, (c) => "\\" + c) + "/";
+    return (this.s.filesUnder!.all(prefix + "%") as Array<{ path: string }>).map((r) => r.path);
+  }
+
+  /** Files whose module (folder) is exactly this one. */
+  filesOfModule(module: string): string[] {
+    return (this.s.filesOfModule!.all(module) as Array<{ path: string }>).map((r) => r.path);
+  }
+
+  modulesOf(paths: Iterable<string>): Map<string, string> {
+    return new Map((this.s.modulesOfFiles!.all(json(paths)) as Array<{ path: string; modulePath: string }>).map((r) => [r.path, r.modulePath]));
+  }
+
+  /** Distinct definition names equal to `name` ignoring case. */
+  namesIgnoringCase(name: string): string[] {
+    return (this.s.namesNocase!.all(name) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  /** Distinct definition names matching a LIKE pattern (already escaped with backslashes). */
+  namesLike(pattern: string): string[] {
+    return (this.s.namesLike!.all(pattern) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  namesOfLength(min: number, max: number): string[] {
+    return (this.s.namesByLength!.all(min, max) as Array<{ name: string }>).map((r) => r.name);
+  }
+
+  /** Go methods named any of these names: their owner type (container), name and file. */
+  goMethodOwners(names: string[]): Array<{ container: string; name: string; file: string }> {
+    return this.s.goImplementers!.all(json(names)) as Array<{ container: string; name: string; file: string }>;
+  }
+
+  /** Each file's import targets as a digest (sorted, distinct), for files that have any. */
+  edgeDigests(paths: Iterable<string>): Map<string, string> {
+    const rows = this.db
+      .query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file")
+      .all(json(paths)) as Array<{ file: string; target: string }>;
+    const out = new Map<string, string>();
+    for (const r of rows) out.set(r.file, out.has(r.file) ? `${out.get(r.file)}\n${r.target}` : r.target);
+    return out;
+  }
+
+  storedDigests(paths: Iterable<string>): Map<string, string> {
+    const rows = this.db.query("SELECT file_path AS file, digest FROM import_digests WHERE file_path IN (SELECT value FROM json_each(?))").all(json(paths)) as Array<{ file: string; digest: string }>;
+    return new Map(rows.map((r) => [r.file, r.digest]));
+  }
+
+  /** Records digests (undefined: the file imports no project file any more). */
+  saveDigests(digests: Map<string, string | undefined>): void {
+    const del = this.db.prepare("DELETE FROM import_digests WHERE file_path = ?");
+    const put = this.db.prepare("INSERT OR REPLACE INTO import_digests (file_path, digest) VALUES (?, ?)");
+    for (const [file, d] of digests) d === undefined ? del.run(file) : put.run(file, d);
+  }
+
+  /** Distinct file-to-file import pairs (no self imports). */
+  filePairs(): Array<{ file: string; target: string }> {
+    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path <> target_file").all() as Array<{ file: string; target: string }>;
+  }
+
+  replaceComponents(components: string[][]): void {
+    this.db.exec("DELETE FROM import_components");
+    const put = this.db.prepare("INSERT INTO import_components (file_path, component) VALUES (?, ?)");
+    components.forEach((c, i) => c.forEach((f) => put.run(f, i + 1)));
+  }
+
+  /** Files of import cycles (component number → files), optionally only those under a folder. */
+  componentFiles(dir: string | undefined): Map<number, string[]> {
+    const rows = (dir === undefined || dir === ""
+      ? this.db.query("SELECT file_path AS file, component FROM import_components ORDER BY file_path").all()
+      : this.db.query("SELECT file_path AS file, component FROM import_components WHERE file_path >= ? AND file_path < ? ORDER BY file_path").all(dir + "/", dir + "0")) as Array<{ file: string; component: number }>;
+    const out = new Map<number, string[]>();
+    for (const r of rows) {
+      const list = out.get(r.component);
+      if (list) list.push(r.file);
+      else out.set(r.component, [r.file]);
+    }
+    return out;
+  }
+
+  /** Import edges whose both ends are among these files: one per pair of files, its first import statement. */
+  edgesAmong(files: string[]): EdgeRow[] {
+    return this.db
+      .query(`SELECT MIN(e.site_id) AS siteId, s.file_path AS file, e.target_file AS target, MIN(s.line) AS line, 1 AS "column", '' AS module
+        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
+        WHERE s.file_path IN (SELECT value FROM json_each(?1)) AND e.target_file IN (SELECT value FROM json_each(?1))
+        GROUP BY s.file_path, e.target_file`)
+      .all(json(files)) as EdgeRow[];
+  }
+
+  /** The first import statement of `file` that reaches `target`. */
+  firstImport(file: string, target: string): { line: number; column: number; module: string } | undefined {
+    return (this.db
+      .query(`SELECT s.line, s."column", s.imported_module AS module FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
+        WHERE s.file_path = ? AND e.target_file = ? ORDER BY s.line, s."column" LIMIT 1`)
+      .get(file, target) as { line: number; column: number; module: string } | null) ?? undefined;
+  }
+
+  /** Files with import edges and distinct file-to-file edges, under a folder ("" for all). */
+  importGraphSize(dir: string): { files: number; edges: number } {
+    const r = (dir === ""
+      ? this.db.query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files)").get()
+      : this.db
+          .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)")
+          .get(dir + "/", dir + "0")) as { files: number; edges: number };
+    return r;
+  }
+
+  /** Drops every import edge, digest and cycle, and every deleted-symbol record, before a whole resolution. */
+  forgetResolution(): void {
+    this.db.exec("DELETE FROM import_edges; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;");
+  }
+
+  /** Symbols deleted since the last resolution, and forgets them. */
+  takeDeadSymbols(): DeadSymbol[] {
+    const rows = this.s.deadSymbols!.all() as DeadSymbol[];
+    if (rows.length) this.s.clearDead!.run();
+    return rows;
+  }
+
+  /**
+   * Runs `fn` with these secondary indexes dropped and builds them again after: for writing most rows of
+   * a table at once (a full resolution), where one sorted index build beats maintaining it row by row.
+   */
+  withoutIndexes<T>(names: string[], fn: () => T): T {
+    const sql = names
+      .map((n) => this.db.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?").get(n) as { sql: string } | null)
+      .filter((r): r is { sql: string } => r !== null)
+      .map((r) => r.sql);
+    for (const n of names) this.db.exec(`DROP INDEX IF EXISTS ${n}`);
+    try {
+      return fn();
+    } finally {
+      for (const s of sql) this.db.exec(s);
+    }
+  }
+
+  transaction<T>(fn: () => T): T {
+    return this.db.transaction(fn)();
+  }
+}

@@ -1,0 +1,200 @@
+/**
+ * find_symbol_occurrences (the kit tool, exactly as the pattern-matching specification has it: status,
+ * occurrences with file_path / line_number / column_number / type / symbol_fqn / snippet,
+ * occurrence_count, error_message) and get_symbol_references (codebase-context's: usageCount, the top
+ * usage snippets, confidence, isComplete). Both read the definitions and resolved references the index
+ * stores; `cortex occurrences <name>` and `cortex refs <symbol>` on the command line.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { isCortexError } from "../core/errors.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+import { SourceLines } from "../engines/graph/source-lines.ts";
+
+const occurrencesInput = z
+  .object({
+    symbol_name: z.string().trim().min(1).max(500).describe("The symbol: partial (`Login`, `Handler.ServeHTTP`) or fully qualified (`auth.Handler.ServeHTTP`, `shop.models.User`)"),
+    target_paths: z.array(z.string().min(1)).max(100).optional().describe("Only in these files or folders (root-relative); default: the whole project"),
+    find_definitions: z.boolean().default(true).describe("Include the definitions of the symbol (default true)"),
+    find_references: z.boolean().default(true).describe("Include references to it: calls, type uses, inheritance, imports, reads (default true)"),
+    language: z.string().min(1).optional().describe("Only this language (go, python, typescript, java, …)"),
+    max_results: z.number().int().min(1).max(1000).default(200).describe("Occurrences returned at most (1-1000, default 200); occurrence_count is the full count"),
+  })
+  .strict();
+
+const occurrence = z.object({
+  file_path: z.string().describe("Root-relative path"),
+  line_number: z.number().int().describe("1-based line"),
+  column_number: z.number().int().describe("1-based column where the name is written (UTF-16 code units)"),
+  type: z.enum(["definition", "reference", "import"]).describe("definition, reference or import"),
+  symbol_fqn: z.string().describe("Qualified name of the definition (for references: of the definition they resolve to, else the name as written)"),
+  snippet: z.string().describe("The line, trimmed"),
+  kind: z.string().describe("Definition kind (function, method, class…) or reference kind (call, type, inherit, implement, import, read)"),
+  resolution: z.string().optional().describe("References: exact, import, name-only, or unresolved"),
+  stale: z.literal(true).optional().describe("The file changed on disk since it was indexed"),
+});
+
+const occurrencesOutput = z.object({
+  status: z.enum(["success", "no_occurrences_found", "error", "indexing_required"]).describe("success, no_occurrences_found, error or indexing_required"),
+  occurrences: z.array(occurrence).describe("Definitions first, then references, each by path and position"),
+  occurrence_count: z.number().int().describe("Total occurrences found (may exceed the occurrences returned)"),
+  truncated: z.boolean().describe("More occurrences exist than were returned"),
+  suggestions: z.array(z.string()).optional().describe("Defined names close to the one asked for, when nothing matched"),
+  error_message: z.string().optional().describe("What went wrong (status error / indexing_required) or what was tried (no_occurrences_found)"),
+});
+
+type OccurrencesOutput = z.infer<typeof occurrencesOutput>;
+
+export const findSymbolOccurrencesTool = defineTool({
+  name: "find_symbol_occurrences",
+  title: "Find definitions and references of a symbol",
+  description:
+    "Find where a symbol (function, method, class, type, constant…) is defined and every place it is used: calls, type " +
+    "uses, inheritance and interface implementation, imports, reads. Accepts a partial name (`Login`, `Handler.ServeHTTP`) " +
+    "or a qualified one (`auth.Handler.ServeHTTP`); a qualified name matches only references resolved to that definition " +
+    "(through imports, the same file or package, the receiver's type) or unresolved ones written with that qualifier. " +
+    "Each occurrence has file_path, line_number, column_number, type (definition / reference / import), symbol_fqn and a " +
+    "snippet. Comments and strings never count. Nothing found gives status no_occurrences_found with similar names.",
+  input: occurrencesInput,
+  output: occurrencesOutput,
+  annotations: READ_ONLY,
+  profiles: ["kit"],
+  needsIndex: true,
+  cli: {
+    command: ["occurrences"],
+    positionals: ["symbol_name"],
+    flags: { "--lang": "language", "--path": "target_paths", "--limit": "max_results" },
+    summary: "definitions and references of a symbol: cortex occurrences <name> [--path p] [--lang l] [--no-find-references]",
+  },
+  example: { symbol_name: "get_user_data", target_paths: ["src/api/"], language: "python" },
+  async handler(args, ctx): Promise<OccurrencesOutput> {
+    const fail = (status: "error" | "indexing_required", message: string): OccurrencesOutput => ({ status, occurrences: [], occurrence_count: 0, truncated: false, error_message: message });
+    if (!args.find_definitions && !args.find_references) return fail("error", "find_definitions and find_references are both false: nothing to find");
+    try {
+      const paths = args.target_paths?.map((p) => resolveInsideRoot(ctx.session.root, p));
+      const engine = await ctx.session.symbols();
+      const q = { name: args.symbol_name, ...(paths ? { paths } : {}), ...(args.language ? { language: args.language } : {}) };
+      const r = engine.occurrences(q, { definitions: args.find_definitions, references: args.find_references, limit: args.max_results });
+      if (r.total === 0) {
+        const suggestions = engine.suggestions(args.symbol_name);
+        const scope = [paths?.length ? `in ${paths.join(", ")}` : "", args.language ? `in ${args.language} files` : ""].filter(Boolean).join(" ");
+        return {
+          status: "no_occurrences_found",
+          occurrences: [],
+          occurrence_count: 0,
+          truncated: false,
+          suggestions,
+          error_message: `no definition or reference of '${args.symbol_name}'${scope ? " " + scope : ""}${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`,
+        };
+      }
+      return { status: "success", occurrences: r.occurrences, occurrence_count: r.total, truncated: r.total > r.occurrences.length };
+    } catch (e) {
+      if (isCortexError(e) && e.code === "INDEX_MISSING") return fail("indexing_required", e.message);
+      if (isCortexError(e) && (e.code === "PATH_OUTSIDE_ROOT" || e.code === "INVALID_INPUT")) return fail("error", e.message);
+      throw e;
+    }
+  },
+  render(r) {
+    if (r.status !== "success") return `${r.status}: ${r.error_message ?? ""}`;
+    const lines = r.occurrences.map((o) => `${o.file_path}:${o.line_number}:${o.column_number}  ${o.type.padEnd(10)} ${o.symbol_fqn}  ${o.snippet}`);
+    lines.push(`${r.occurrence_count} occurrence${r.occurrence_count === 1 ? "" : "s"}${r.truncated ? ` (${r.occurrences.length} shown)` : ""}`);
+    return lines.join("\n");
+  },
+});
+
+const referencesInput = z
+  .object({
+    symbol: z.string().trim().min(1).max(500).describe("Symbol to find usages of, partial or qualified (parseConfig, UserService, auth.Login)"),
+    limit: z.number().int().min(1).max(200).default(10).describe("Usage snippets returned at most (1-200, default 10); usageCount counts them all"),
+  })
+  .strict();
+
+const referencesOutput = z.object({
+  status: z.literal("success").describe("success (bad input and a missing index are tool errors)"),
+  symbol: z.string().describe("The symbol asked for"),
+  usageCount: z.number().int().describe("Every reference to the symbol in the project"),
+  usages: z
+    .array(
+      z.object({
+        file: z.string(),
+        line: z.number().int(),
+        column: z.number().int(),
+        preview: z.string().describe("The line before, the line and the line after"),
+        kind: z.string().describe("call, type, inherit, implement, import or read"),
+        resolution: z.string().describe("exact, import, name-only or unresolved"),
+        enclosing: z.string().optional().describe("The definition the usage is written in"),
+      }),
+    )
+    .describe("The top usages: resolved ones first, then by path"),
+  definitions: z.array(z.object({ fqn: z.string(), kind: z.string(), file: z.string(), line: z.number().int() })).describe("Where the symbol is defined"),
+  confidence: z.literal("syntactic").describe("syntactic: from the source alone (no runtime or dynamic dispatch)"),
+  isComplete: z.boolean().describe("Every usage is in usages"),
+  suggestions: z.array(z.string()).optional().describe("Similar defined names, when nothing matched"),
+  message: z.string().optional(),
+});
+
+type ReferencesOutput = z.infer<typeof referencesOutput>;
+
+const RESOLUTION_RANK: Record<string, number> = { exact: 0, import: 0, "name-only": 1 };
+
+export const getSymbolReferencesTool = defineTool({
+  name: "get_symbol_references",
+  title: "Usages of a symbol",
+  description:
+    "Concrete usage evidence for a symbol: how many references it has (usageCount), the top usage snippets (file, line, " +
+    "preview, kind of use, how the reference was resolved), where it is defined, and whether the list is complete. " +
+    "confidence is 'syntactic': references come from parsing and resolving names statically, not from running code. " +
+    "Use it before changing a function's signature or removing a class.",
+  input: referencesInput,
+  output: referencesOutput,
+  annotations: READ_ONLY,
+  profiles: ["codebase-context"],
+  needsIndex: true,
+  cli: { command: ["refs"], positionals: ["symbol"], summary: "usages of a symbol: cortex refs <symbol> [--limit n] (also: --symbol <name>)" },
+  example: { symbol: "UserService", limit: 10 },
+  async handler(args, ctx): Promise<ReferencesOutput> {
+    const engine = await ctx.session.symbols();
+    const q = { name: args.symbol };
+    const defs = engine.definitions(q);
+    const refs = engine.references(q, defs);
+    const isTest = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
+    const ranked = [...refs].sort(
+      (a, b) => (RESOLUTION_RANK[a.resolution ?? ""] ?? 2) - (RESOLUTION_RANK[b.resolution ?? ""] ?? 2) || Number(isTest(a.file)) - Number(isTest(b.file)),
+    );
+    const lines = new SourceLines(engine.store);
+    const usages = ranked.slice(0, args.limit).map((r) => {
+      const w = lines.window(r.file, r.line, 1);
+      return {
+        file: r.file,
+        line: r.line,
+        column: r.column,
+        preview: w.lines.join("\n").trim(),
+        kind: r.kind,
+        resolution: r.resolution ?? "unresolved",
+        ...(r.enclosing ? { enclosing: r.enclosing } : {}),
+      };
+    });
+    const out: ReferencesOutput = {
+      status: "success",
+      symbol: args.symbol,
+      usageCount: refs.length,
+      usages,
+      definitions: defs.map((d) => ({ fqn: d.qname, kind: d.kind, file: d.file, line: d.line })),
+      confidence: "syntactic",
+      isComplete: usages.length === refs.length,
+    };
+    if (defs.length === 0 && refs.length === 0) {
+      const suggestions = engine.suggestions(args.symbol);
+      out.suggestions = suggestions;
+      out.message = `no definition or reference of '${args.symbol}'${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`;
+    }
+    return out;
+  },
+  render(r) {
+    if (r.usageCount === 0 && r.definitions.length === 0) return r.message ?? `no usages of ${r.symbol}`;
+    const out = [`${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.isComplete ? "" : ` (top ${r.usages.length} shown)`}`];
+    for (const d of r.definitions) out.push(`  defined ${d.fqn} (${d.kind}) at ${d.file}:${d.line}`);
+    for (const u of r.usages) out.push("", `${u.file}:${u.line}:${u.column}  ${u.kind} (${u.resolution})${u.enclosing ? ` in ${u.enclosing}` : ""}`, ...u.preview.split("\n").map((l) => "    " + l));
+    return out.join("\n");
+  },
+});

@@ -1,0 +1,3 @@
+import { truthSuite } from "./truth.case.ts";
+
+truthSuite("java");
