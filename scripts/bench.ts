@@ -3,7 +3,7 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph, server
  *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, totalmem } from "node:os";
@@ -16,6 +16,7 @@ import { patternSuite } from "./bench/pattern-suite.ts";
 import { searchSuite } from "./bench/search-suite.ts";
 import { exactSuite } from "./bench/exact-suite.ts";
 import { graphSuite } from "./bench/graph-suite.ts";
+import { serverSuite } from "./bench/server-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
@@ -25,6 +26,7 @@ const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: st
   search: (c) => searchSuite(c),
   exact: (c) => exactSuite(c),
   graph: (c) => graphSuite(c),
+  server: (c) => serverSuite(c),
 };
 
 function fmt(v: number): string {

@@ -17,6 +17,41 @@ function dirBytes(dir: string): number {
   return n;
 }
 
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
+/**
+ * cortex_files queries in process, on the warm engine the MCP server holds: the figure an agent waits for
+ * (the CLI adds only its start-up). Each query 20 times after a warm-up.
+ */
+async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> {
+  process.env.CORTEX_HOME = home;
+  const { Session } = await import("../../src/tools/session.ts");
+  const session = new Session(root);
+  const files = await session.files();
+  const cases: Array<[string, () => unknown]> = [
+    ["files query p50: lines per language (GROUP BY, COUNT, SUM)", () => files.query({ from: "files", fields: ["language"], aggregations: [{ function: "COUNT", alias: "n" }, { function: "SUM", field: "lines_code", alias: "code" }], groupBy: ["language"], orderBy: [{ field: "n", direction: "DESC" }] })],
+    ["files query p50: top_files by lines", () => files.topFiles({ limit: 10, orderBy: "lines", includeTests: false })],
+    ["files query p50: complex functions (WHERE, ORDER BY, LIMIT)", () => files.query({ from: "functions", fields: ["file_path", "name", "complexity"], where: { field: "complexity", operator: ">", value: 15 }, orderBy: [{ field: "complexity", direction: "DESC" }], limit: 20 })],
+    ["files query p50: test_coverage by module", () => files.testCoverage({ by: "module_path", limit: 20 })],
+  ];
+  const rows: BenchRow[] = [];
+  for (const [metric, run] of cases) {
+    run();
+    const times: number[] = [];
+    for (let i = 0; i < 20; i++) {
+      const t = performance.now();
+      run();
+      times.push(performance.now() - t);
+    }
+    rows.push({ metric, value: percentile(times, 50), unit: "ms", note: `p95 ${percentile(times, 95).toFixed(2)} ms` });
+  }
+  session.close();
+  return rows;
+}
+
 export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home };
@@ -31,6 +66,7 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const one = await runCortex(["index", corpus.root, "--json"], env);
   const oneReport = JSON.parse(one.stdout);
   const db = report.database as string;
+  const queries = await filesQueryTimes(corpus.root, home);
   const dbBytes = statSync(db).size;
   return [
     { metric: "cold index: files", value: report.files, unit: "files" },
@@ -43,5 +79,6 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
     { metric: "one changed file: files parsed", value: oneReport.parsed, unit: "files" },
     { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB" },
     { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×" },
+    ...queries,
   ];
 }

@@ -39,6 +39,26 @@ export function fieldKind(schema: z.ZodType): { kind: Kind; element?: Kind } {
 
 const toFlag = (field: string) => field.replace(/_/g, "-");
 
+/** Looks through optional / default wrappers to an object schema's fields. */
+function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
+  let s: any = schema;
+  for (let i = 0; i < 10 && s; i++) {
+    const t = s.def?.type;
+    if (t === "optional" || t === "default" || t === "nullable" || t === "prefault" || t === "readonly") s = s.def.innerType;
+    else break;
+  }
+  return s?.def?.type === "object" ? s.def.shape : undefined;
+}
+
+/** A field's schema; `parent.child` names a field of an object-valued field (a flag for `filters.language`). */
+function fieldSchema(shape: Record<string, z.ZodType>, field: string): z.ZodType {
+  const dot = field.indexOf(".");
+  if (dot < 0) return shape[field]!;
+  const inner = objectShape(shape[field.slice(0, dot)])?.[field.slice(dot + 1)];
+  if (!inner) throw new Error(`cli flag maps to unknown field ${field}`);
+  return inner;
+}
+
 export interface ParsedArgs {
   input: Record<string, unknown>;
   /** Flags every command accepts: --json, --root, --help. */
@@ -88,7 +108,22 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
   const out: ParsedArgs = { input: {}, json: false, help: false };
   const positionals: string[] = [];
   const set = (field: string, value: unknown, flag: string) => {
+    const dot = field.indexOf(".");
+    if (dot > 0) {
+      const parent = field.slice(0, dot);
+      const child = field.slice(dot + 1);
+      const prev = out.input[parent];
+      const obj = (prev && typeof prev === "object" && !Array.isArray(prev) ? prev : {}) as Record<string, unknown>;
+      if (child in obj) throw new CortexError("INVALID_INPUT", `${flag} given twice`);
+      out.input[parent] = { ...obj, [child]: value };
+      return;
+    }
     const { kind } = fieldKind(shape[field]!);
+    if (kind === "json" && field in out.input && typeof value === "object" && value && !Array.isArray(value)) {
+      // an object given whole (--filters '{…}') after or before flags for its fields: merge them
+      out.input[field] = { ...(out.input[field] as object), ...(value as object) };
+      return;
+    }
     if (kind === "array") {
       const prev = out.input[field];
       const values = Array.isArray(value) ? value : [value];
@@ -140,18 +175,18 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     }
     const preset = fixed.get(name);
     if (preset) {
-      set(preset.field, convert(fieldKind(shape[preset.field]!).kind, preset.value, name), name);
+      set(preset.field, convert(fieldKind(fieldSchema(shape, preset.field)).kind, preset.value, name), name);
       continue;
     }
     let field = byFlag.get(name);
     let negated = false;
     if (!field && name.startsWith("--no-")) {
       field = byFlag.get("--" + name.slice(5));
-      negated = field !== undefined && fieldKind(shape[field]!).kind === "boolean";
+      negated = field !== undefined && fieldKind(fieldSchema(shape, field)).kind === "boolean";
       if (!negated) field = undefined;
     }
     if (!field) throw new CortexError("INVALID_INPUT", `unknown option ${name} (see --help)`);
-    const { kind, element } = fieldKind(shape[field]!);
+    const { kind, element } = fieldKind(fieldSchema(shape, field));
     if (kind === "boolean") {
       set(field, negated ? false : inline === undefined ? true : convert("boolean", inline, name), name);
       continue;

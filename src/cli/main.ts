@@ -20,7 +20,17 @@ import { runMcp, type McpRunOptions } from "../mcp/run.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
+/**
+ * codebase-context's CLI spells its search `search --query <q> [--intent i] [--framework f] [--layer l]`;
+ * cortex's own is `search "<q>"` (cortex_search). The flags only codebase-context has pick search_codebase.
+ */
+const CODEBASE_SEARCH_FLAGS = ["--query", "--framework", "--layer", "--include-snippets"];
+
 function findCommand(argv: string[]): { tool: ToolDefinition; rest: string[] } | undefined {
+  if (argv[0] === "search" && argv.slice(1).some((a) => CODEBASE_SEARCH_FLAGS.includes(a.split("=")[0]!))) {
+    const tool = TOOLS.find((t) => t.name === "search_codebase");
+    if (tool) return { tool, rest: argv.slice(1) };
+  }
   let best: { tool: ToolDefinition; rest: string[] } | undefined;
   for (const tool of TOOLS) {
     const words = tool.cli.command;

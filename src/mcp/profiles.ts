@@ -14,7 +14,6 @@ export const PROFILES = ["cortex", "kit", "codebase-context", "all", "default"] 
 const DUPLICATES: Record<string, string> = {
   search_text_pattern: "cortex_exact", // literal/regex search: cortex_exact covers keywords, search_text_pattern regexes (kept in kit)
   search_semantic_concept: "cortex_search",
-  search_codebase: "cortex_search",
   refresh_index: "(the server re-indexes on its own as files change)",
 };
 

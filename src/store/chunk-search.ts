@@ -11,6 +11,8 @@ export interface ChunkFilters {
   languages?: string[];
   /** Root-relative folder or file prefixes; a hit must be under one of them. */
   pathPrefixes?: string[];
+  /** Exact root-relative file paths; a hit must be in one of them (a filter computed per file, e.g. by layer). */
+  files?: string[];
   excludeTests?: boolean;
 }
 
@@ -34,6 +36,10 @@ export function matchExpression(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }
 
+export function hasFilters(f: ChunkFilters): boolean {
+  return Boolean(f.chunkTypes?.length || f.tags?.length || f.languages?.length || f.pathPrefixes?.length || f.files || f.excludeTests);
+}
+
 export function filterClause(f: ChunkFilters, params: Array<string | number>): string {
   const parts: string[] = [];
   if (f.chunkTypes?.length) {
@@ -55,6 +61,10 @@ export function filterClause(f: ChunkFilters, params: Array<string | number>): s
       return "(c.file_path = ? OR c.file_path LIKE ?)";
     });
     parts.push(`(${ors.join(" OR ")})`);
+  }
+  if (f.files) {
+    parts.push("c.file_path IN (SELECT value FROM json_each(?))");
+    params.push(JSON.stringify(f.files));
   }
   if (f.excludeTests) parts.push("NOT EXISTS (SELECT 1 FROM files x WHERE x.file_path = c.file_path AND x.is_test)");
   return parts.length ? " AND " + parts.join(" AND ") : "";
@@ -151,7 +161,7 @@ export interface FileColumnWeights {
 export function weightedFileScores(store: IndexStore, terms: Map<string, number>, weights: FileColumnWeights, filters: ChunkFilters, perTermLimit = 2000): Map<string, number> {
   const params: Array<string | number> = [];
   // the chunk filters that make sense for a whole file: languages, paths, tests
-  const where = filterClause({ ...(filters.languages ? { languages: filters.languages } : {}), ...(filters.pathPrefixes ? { pathPrefixes: filters.pathPrefixes } : {}), ...(filters.excludeTests ? { excludeTests: true } : {}) }, params).replace(/c\.language/g, "c.language");
+  const where = filterClause({ ...(filters.languages ? { languages: filters.languages } : {}), ...(filters.pathPrefixes ? { pathPrefixes: filters.pathPrefixes } : {}), ...(filters.files ? { files: filters.files } : {}), ...(filters.excludeTests ? { excludeTests: true } : {}) }, params).replace(/c\.language/g, "c.language");
   const rank = `bm25(files_fts, ${weights.path}, ${weights.defs}, ${weights.doc}, ${weights.code})`;
   const sql = `SELECT s.file_id AS rowid, -${rank} AS s FROM files_fts JOIN file_state s ON s.file_id = files_fts.rowid JOIN files c ON c.file_path = s.file_path WHERE files_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
   const byId = weightedRows(store, sql, terms, params);
@@ -214,4 +224,12 @@ export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<stri
     stmt.finalize();
   }
   return out;
+}
+
+/** The given files that have at least one chunk passing the filters (for file scores gathered outside them). */
+export function filesPassing(store: IndexStore, paths: string[], filters: ChunkFilters): Set<string> {
+  const params: Array<string | number> = [JSON.stringify(paths)];
+  const where = filterClause(filters, params);
+  const rows = store.db.query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`).all(...params) as Array<{ p: string }>;
+  return new Set(rows.map((r) => r.p));
 }

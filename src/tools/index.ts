@@ -17,9 +17,10 @@ import { searchTextPatternTool } from "./search-text-pattern.ts";
 import { findSymbolOccurrencesTool, getSymbolReferencesTool } from "./symbols.ts";
 import { graphTool } from "./graph.ts";
 import { cyclesTool } from "./cycles.ts";
+import { searchCodebaseTool } from "./search-codebase.ts";
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool];
+export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool, searchCodebaseTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

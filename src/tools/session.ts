@@ -20,6 +20,7 @@ import { StyleEngine } from "../engines/style/index.ts";
 import { PatternsEngine } from "../engines/patterns/index.ts";
 import { SymbolsEngine } from "../engines/symbols/index.ts";
 import { GraphEngine } from "../engines/graph/index.ts";
+import { CodebaseSearch } from "../engines/codebase-search/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
 import { createEmbeddingProvider, Embedder } from "../embed/index.ts";
@@ -209,6 +210,12 @@ export class Session {
       return s;
     }
     return this.vectorChannel.embedAll(onState);
+  }
+
+  /** search_codebase: search enriched with graph facts, team patterns, memory and the edit preflight. */
+  async codebaseSearch(): Promise<CodebaseSearch> {
+    const [search, patterns] = await Promise.all([this.search(), this.patterns()]);
+    return this.engine("codebase-search", (s) => new CodebaseSearch(s, search, patterns, this.memory()));
   }
 
   symbols(): Promise<SymbolsEngine> {

@@ -28,7 +28,16 @@ describe("the tool registry", () => {
       expect(t.input.safeParse(t.example).success).toBe(true);
       for (const p of t.cli.positionals ?? []) expect(Object.keys(t.input.shape)).toContain(p);
       // a short flag may preset a value: "-i" → "case_sensitive=false"
-      for (const f of Object.values({ ...t.cli.flags, ...t.cli.short })) expect(Object.keys(t.input.shape)).toContain(f.split("=")[0]!);
+      // …and a flag may name a field of an object field: "--lang" → "filters.language"
+      for (const f of Object.values({ ...t.cli.flags, ...t.cli.short })) {
+        const [field, inner] = f.split("=")[0]!.split(".");
+        expect(Object.keys(t.input.shape)).toContain(field!);
+        if (inner) {
+          let s: any = t.input.shape[field!];
+          while (s?.def?.innerType) s = s.def.innerType;
+          expect(Object.keys(s.def.shape)).toContain(inner);
+        }
+      }
     }
   });
 

@@ -41,6 +41,18 @@ export interface TeamPatterns {
   golden_files: Array<{ file: string; score: number; patterns: string[] }>;
   analyzed_files: number;
   history: { recent_files: number; window_days: number } | { unavailable: string };
+  /** When asked for (`files`): the patterns each of those files shows, with its group's verdict. */
+  by_file?: Record<string, FilePattern[]>;
+}
+
+export interface FilePattern {
+  group: string;
+  category: PatternCategory;
+  pattern: string;
+  share: number;
+  trend: Trend;
+  preferred: boolean;
+  conflict: boolean;
 }
 
 const CONFLICT_SHARE = 0.2;
@@ -59,7 +71,9 @@ async function recentlyChanged(root: string, days: number): Promise<Set<string> 
 export class PatternsEngine {
   constructor(private readonly store: IndexStore, private readonly root: string) {}
 
-  async analyze(o: { category?: PatternCategory; windowDays?: number } = {}): Promise<TeamPatterns> {
+  async analyze(o: { category?: PatternCategory; windowDays?: number; files?: string[] | "all" } = {}): Promise<TeamPatterns> {
+    const asked = o.files === "all" ? "all" : o.files ? new Set(o.files) : undefined;
+    const byFile: Record<string, FilePattern[]> = {};
     const windowDays = o.windowDays ?? 90;
     const imports = importsByFile(this.store);
     const calls = callsByFile(this.store);
@@ -96,6 +110,16 @@ export class PatternsEngine {
       const preferred = patterns.find((p) => p.trend !== "declining")?.name ?? patterns[0]?.name;
       const report: GroupReport = { id: g.id, category: g.category, title: g.title, files: involved.size, patterns, conflict, ...(preferred ? { preferred } : {}) };
       groups.push(report);
+      if (asked) {
+        g.patterns.forEach((p, i) => {
+          const usage = patterns.find((u) => u.name === p.name);
+          if (!usage) return;
+          for (const f of users[i]!) {
+            if (asked !== "all" && !asked.has(f.path)) continue;
+            (byFile[f.path] ??= []).push({ group: g.title, category: g.category, pattern: p.name, share: usage.share, trend: usage.trend, preferred: p.name === preferred, conflict });
+          }
+        });
+      }
       if (preferred) {
         const def = g.patterns.find((p) => p.name === preferred)!;
         for (const f of langFiles) if (!f.isTest || def.tests === true) if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
@@ -112,6 +136,7 @@ export class PatternsEngine {
       golden_files: golden,
       analyzed_files: files.length,
       history: typeof recent === "string" ? { unavailable: recent } : { recent_files: recent.size, window_days: windowDays },
+      ...(asked ? { by_file: byFile } : {}),
     };
   }
 }

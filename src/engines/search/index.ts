@@ -5,7 +5,7 @@
  * embeddings; every response says how complete the embeddings are.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import { chunksById, fileOverviewChunks, definingFiles, definitionsNamed, existingFiles, fileCount, keywordSearch, weightedChunkScores, weightedFileScores, type ChunkFilters } from "../../store/chunk-search.ts";
+import { chunksById, fileOverviewChunks, definingFiles, definitionsNamed, existingFiles, fileCount, filesPassing, hasFilters, keywordSearch, weightedChunkScores, weightedFileScores, type ChunkFilters } from "../../store/chunk-search.ts";
 import { testFiles } from "../../store/project-queries.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
@@ -238,6 +238,11 @@ export class SearchEngine {
         }
         add(bestVector, opts.mode === "vector" ? 1 : w.vectors);
       }
+    }
+    // definitions and mentions are found outside the filters: drop the files the filters exclude
+    if (hasFilters(filters)) {
+      const passing = filesPassing(this.store, [...total.keys()], filters);
+      for (const p of [...total.keys()]) if (!passing.has(p)) total.delete(p);
     }
     const tests = testFiles(this.store, [...total.keys()]);
     for (const [p, v] of total) {

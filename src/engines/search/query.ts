@@ -6,7 +6,7 @@
 import { identifierParts, wordsOf } from "../../core/words.ts";
 
 /** Words too common in questions and issue text to carry meaning for code search. */
-const STOP = new Set(
+export const STOP = new Set(
   ("a about above after again against all also am an and any are as at be because been before being below between both but by can " +
     "could did do does doing down during each else etc few for from further get gets got had has have having he her here hers him his how " +
     "i if in into is it its itself just let like may me might more most must my no nor not now of off on once only or other our ours out " +

@@ -9,7 +9,7 @@
  * through its listener. state() is O(1); search() answers [] until a query can be embedded.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import type { ChunkFilters } from "../../store/chunk-search.ts";
+import { hasFilters, type ChunkFilters } from "../../store/chunk-search.ts";
 import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "../../store/chunk-vectors.ts";
 import { embeddingsLabel, VectorIndex, type Embedder } from "../../embed/index.ts";
 import { isCortexError } from "../../core/errors.ts";
@@ -177,6 +177,3 @@ export class EmbeddingVectorChannel implements VectorChannel {
   }
 }
 
-function hasFilters(f: ChunkFilters): boolean {
-  return Boolean(f.chunkTypes?.length || f.tags?.length || f.languages?.length || f.pathPrefixes?.length || f.excludeTests);
-}

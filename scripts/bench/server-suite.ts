@@ -1,0 +1,111 @@
+/**
+ * Server benchmark (issue 7's figures), on the built executable as a user runs it: its size; time from
+ * process start to the `initialize` answer over stdio (10 fresh processes); time from process start to the
+ * first cortex_search answer on a warm index; resident memory idle after that answer and at its peak
+ * (VmRSS / VmHWM from /proc). The index is built first by the same executable in a fresh CORTEX_HOME. The
+ * peer is ripgrep's own start-up (`rg --version`), the floor of any process an agent starts, in the same run.
+ */
+import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
+import { join } from "node:path";
+import { tmpdir } from "node:os";
+import type { Corpus } from "./corpora.ts";
+import { REPO, runTimed, type BenchRow } from "./run.ts";
+
+const STARTS = 10;
+
+function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}
+
+function procStatus(pid: number, field: "VmRSS" | "VmHWM"): number {
+  const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
+  return m ? Number(m[1]) / 1024 : NaN;
+}
+
+/** A `cortex mcp` process with a line reader over its stdout (newline-delimited JSON-RPC). */
+function startServer(bin: string, root: string, env: Record<string, string>) {
+  const proc = Bun.spawn([bin, "mcp", "--root", root], { env: { ...process.env, ...env }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
+  const waiting = new Map<number, (msg: unknown) => void>();
+  (async () => {
+    const decoder = new TextDecoder();
+    let buf = "";
+    for await (const chunk of proc.stdout) {
+      buf += decoder.decode(chunk, { stream: true });
+      let nl: number;
+      while ((nl = buf.indexOf("\n")) >= 0) {
+        const line = buf.slice(0, nl);
+        buf = buf.slice(nl + 1);
+        if (!line.trim()) continue;
+        const msg = JSON.parse(line) as { id?: number };
+        if (typeof msg.id === "number") waiting.get(msg.id)?.(msg);
+      }
+    }
+  })();
+  const request = (id: number, method: string, params: unknown) =>
+    new Promise<unknown>((resolve) => {
+      waiting.set(id, resolve);
+      proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
+      proc.stdin.flush();
+    });
+  const notify = (method: string) => {
+    proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
+    proc.stdin.flush();
+  };
+  return { proc, request, notify };
+}
+
+const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
+
+export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
+  const bin = process.env.CORTEX_BIN ?? join(REPO, "dist", "cortex-linux-x64");
+  if (!existsSync(bin)) throw new Error(`no executable at ${bin}: run bun scripts/build.ts linux-x64 first (or set CORTEX_BIN)`);
+  const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
+  const env = { CORTEX_HOME: home, CORTEX_EMBEDDINGS_PROVIDER: "none" };
+  const indexed = await runTimed([bin, "index", corpus.root, "--json"], env);
+  const files = JSON.parse(indexed.stdout).files as number;
+
+  const init: number[] = [];
+  for (let i = 0; i < STARTS; i++) {
+    const t = performance.now();
+    const s = startServer(bin, corpus.root, env);
+    await s.request(1, "initialize", INIT);
+    init.push(performance.now() - t);
+    s.proc.kill("SIGTERM");
+    await s.proc.exited;
+  }
+
+  const t0 = performance.now();
+  const s = startServer(bin, corpus.root, env);
+  await s.request(1, "initialize", INIT);
+  s.notify("notifications/initialized");
+  await s.request(2, "tools/call", { name: "cortex_search", arguments: { query: "parse the configuration file", limit: 10 } });
+  const firstSearch = performance.now() - t0;
+  const search: number[] = [];
+  for (let i = 0; i < 10; i++) {
+    const t = performance.now();
+    await s.request(10 + i, "tools/call", { name: "cortex_search", arguments: { query: ["read a file", "http request timeout", "parse json", "lock mutex", "write buffer"][i % 5]!, limit: 10 } });
+    search.push(performance.now() - t);
+  }
+  // idle: the start-up freshness check and the searches are done
+  await Bun.sleep(5000);
+  const idle = procStatus(s.proc.pid, "VmRSS");
+  const peak = procStatus(s.proc.pid, "VmHWM");
+  s.proc.kill("SIGTERM");
+  await s.proc.exited;
+
+  const rg: number[] = [];
+  for (let i = 0; i < STARTS; i++) rg.push((await runTimed(["rg", "--version"])).ms);
+
+  return [
+    { metric: "executable size", value: statSync(bin).size / (1 << 20), unit: "MiB", note: bin.replace(REPO + "/", "") },
+    { metric: "indexed files (warm index for the rows below)", value: files, unit: "files" },
+    { metric: "process start → initialize answer p50", value: percentile(init, 50), unit: "ms", note: `p95 ${percentile(init, 95).toFixed(0)} ms, ${STARTS} starts` },
+    { metric: "process start → first cortex_search answer", value: firstSearch, unit: "ms", note: "initialize, open the index, first query" },
+    { metric: "cortex_search over MCP p50 (warm)", value: percentile(search, 50), unit: "ms", note: `p95 ${percentile(search, 95).toFixed(1)} ms, round trip` },
+    { metric: "resident memory, idle", value: idle, unit: "MiB", note: "VmRSS 5 s after the last answer" },
+    { metric: "resident memory, peak", value: peak, unit: "MiB", note: "VmHWM" },
+    { metric: "peer: rg --version (process start floor) p50", value: percentile(rg, 50), unit: "ms" },
+    { metric: "initialize / rg start-up", value: percentile(init, 50) / percentile(rg, 50), unit: "×" },
+  ];
+}

@@ -1,0 +1,259 @@
+/**
+ * search_codebase: codebase-context's search, for any language. The search engine ranks whole files (one
+ * result per file, shown by its best chunk); each result is then enriched with what an agent would
+ * otherwise ask for next — a one-line summary, its role (`componentType:layer`), who imports it, whether
+ * tests cover it, the callers / consumers / tests to look at (three of each), the team patterns it follows
+ * or breaks — and the list with a judgement of its own quality. For edit, refactor and migrate the
+ * preflight card (preflight.ts) says whether the evidence is enough to change the code.
+ */
+import type { IndexStore } from "../../store/index-store.ts";
+import type { SearchEngine, SearchHit, EmbeddingsState, Intent } from "../search/index.ts";
+import type { PatternsEngine, TeamPatterns } from "../patterns/index.ts";
+import type { MemoryEngine, RecalledMemory } from "../memory/index.ts";
+import type { ChunkFilters } from "../../store/chunk-search.ts";
+import { CortexError } from "../../core/errors.ts";
+import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
+import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
+import { Evidence } from "./evidence.ts";
+import { assessQuality, type SearchQuality } from "./quality.ts";
+import { preflight, type Preflight } from "./preflight.ts";
+import { definesLine, headerComment } from "./summary.ts";
+
+export type CodebaseIntent = "explore" | "edit" | "refactor" | "migrate";
+
+export interface CodebaseSearchRequest {
+  query: string;
+  intent: CodebaseIntent;
+  limit: number;
+  filters: { language?: string; framework?: string; layer?: Layer; paths?: string[] };
+  includeSnippets: boolean;
+  signal?: AbortSignal;
+}
+
+export interface CodebaseResult {
+  file: string;
+  startLine: number;
+  endLine: number;
+  /** The best-matching definition (`Class.method`), when the best chunk is one. */
+  symbol?: string;
+  chunkType: string;
+  summary: string;
+  score: number;
+  /** `componentType:layer`, e.g. `service:application`. */
+  type: string;
+  language: string;
+  /** Only when the file follows a pattern the team is adopting or abandoning. */
+  trend?: "Rising" | "Declining";
+  patternWarning?: string;
+  relationships: { importedByCount: number; usedByCount: number; hasTests: boolean };
+  /** At most three of each, most frequent first. */
+  hints?: { callers?: string[]; consumers?: string[]; tests?: string[] };
+  snippet?: string;
+  stale?: true;
+}
+
+export interface CodebaseSearchResponse {
+  query: string;
+  intent: CodebaseIntent;
+  results: CodebaseResult[];
+  totalResults: number;
+  searchQuality: SearchQuality;
+  relatedMemories: Array<Pick<RecalledMemory, "id" | "type" | "category" | "memory" | "confidence" | "stale">>;
+  preflight?: Preflight;
+  embeddings: EmbeddingsState;
+  took_ms: number;
+}
+
+const HINTS_PER_CATEGORY = 3;
+const MEMORIES = 3;
+const SNIPPET_LINES = 40;
+/** Team-pattern analysis reads every file: reuse it for a while (the index changes slowly by comparison). */
+const PATTERNS_TTL_MS = 30_000;
+
+const SEARCH_INTENT: Record<CodebaseIntent, Intent> = { explore: "explore", edit: "edit", refactor: "refactor", migrate: "migrate" };
+
+export class CodebaseSearch {
+  private patternsCache: { at: number; value: TeamPatterns } | undefined;
+
+  constructor(
+    private readonly store: IndexStore,
+    private readonly search: SearchEngine,
+    private readonly patterns: PatternsEngine,
+    private readonly memory: MemoryEngine,
+  ) {}
+
+  async run(req: CodebaseSearchRequest): Promise<CodebaseSearchResponse> {
+    const started = performance.now();
+    const filters = this.filters(req.filters);
+    const empty = filters.files !== undefined && filters.files.length === 0;
+    const response = empty ? undefined : await this.search.search({ query: req.query, limit: req.limit, filters, onePerFile: true, intent: SEARCH_INTENT[req.intent], ...(req.signal ? { signal: req.signal } : {}) });
+    const hits = response?.results ?? [];
+    const evidence = new Evidence(this.store);
+    const analysis = await this.teamPatterns();
+    const byFile = analysis.by_file ?? {};
+
+    const results = hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets));
+    let quality = assessQuality(req.query, hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })));
+    if (empty) quality = { ...quality, hint: `No indexed file matches the filters (${describeFilters(req.filters)}).` };
+    const recalled = await this.memory.recall({ query: req.query, limit: MEMORIES });
+    const memories = recalled.memories;
+
+    const out: CodebaseSearchResponse = {
+      query: req.query,
+      intent: req.intent,
+      results,
+      totalResults: results.length,
+      searchQuality: quality,
+      relatedMemories: memories.map((m) => ({ id: m.id, type: m.type, category: m.category, memory: m.memory, confidence: m.confidence, stale: m.stale })),
+      embeddings: response?.embeddings ?? this.search.embeddingsState(),
+      took_ms: 0,
+    };
+    if (req.intent !== "explore") out.preflight = this.preflight(hits, results, quality, analysis, memories, evidence);
+    out.took_ms = Math.round(performance.now() - started);
+    return out;
+  }
+
+  /** The filters as chunk filters; framework and layer become the list of files that qualify. */
+  private filters(f: CodebaseSearchRequest["filters"]): ChunkFilters {
+    const out: ChunkFilters = {};
+    if (f.language) out.languages = [f.language.toLowerCase()];
+    if (f.paths?.length) out.pathPrefixes = f.paths;
+    let files: Set<string> | undefined;
+    if (f.framework) files = this.filesUsingFramework(f.framework);
+    if (f.layer) {
+      const all = this.store.db.query("SELECT file_path AS p, is_test AS t FROM files").all() as Array<{ p: string; t: number }>;
+      const inLayer = new Set(all.filter((r) => classifyFile(r.p, r.t === 1).layer === f.layer).map((r) => r.p));
+      files = files ? new Set([...files].filter((p) => inLayer.has(p))) : inLayer;
+    }
+    if (files) out.files = [...files];
+    return out;
+  }
+
+  /** Files importing a framework, named as get_codebase_metadata names it (React, Django…) or by module prefix. */
+  private filesUsingFramework(name: string): Set<string> {
+    const rows = this.store.db.query("SELECT file_path AS p, imported_module AS m FROM imports").all() as Array<{ p: string; m: string }>;
+    const rule = FRAMEWORKS.find((r) => r.name.toLowerCase() === name.toLowerCase());
+    const patterns = rule ? rule.imports : [name, `${name}/*`, `${name}.*`];
+    const hit = (m: string) => patterns.some((p) => matches(p, m) || matches(p.toLowerCase(), m.toLowerCase()));
+    const files = new Set(rows.filter((r) => hit(r.m)).map((r) => r.p));
+    if (files.size === 0) {
+      const used = new Set(rows.map((r) => r.m));
+      const known = FRAMEWORKS.filter((r) => r.imports.some((p) => [...used].some((m) => matches(p, m)))).map((r) => r.name);
+      throw new CortexError("INVALID_INPUT", `filters.framework: no indexed file imports '${name}'${known.length ? ` (frameworks used here: ${known.join(", ")})` : " (no known framework is imported in this project)"}`);
+    }
+    return files;
+  }
+
+  private async teamPatterns(): Promise<TeamPatterns> {
+    if (this.patternsCache && performance.now() - this.patternsCache.at < PATTERNS_TTL_MS) return this.patternsCache.value;
+    const value = await this.patterns.analyze({ files: "all" });
+    this.patternsCache = { at: performance.now(), value };
+    return value;
+  }
+
+  private enrich(h: SearchHit, evidence: Evidence, byFile: NonNullable<TeamPatterns["by_file"]>, snippets: boolean): CodebaseResult {
+    const m = h.chunk.metadata;
+    const file = m.file_path;
+    const isTest = evidence.isTest(file);
+    const cls = classifyFile(file, isTest);
+    const importers = evidence.importers(file);
+    const users = evidence.users(evidence.symbolIds({ file }), file);
+    const tests = evidence.tests(file, importers, users);
+    const symbol = typeof m.symbol_path === "string" && h.chunk.chunk_type === "definitions" ? m.symbol_path : undefined;
+    const r: CodebaseResult = {
+      file,
+      startLine: m.start_line,
+      endLine: m.end_line,
+      ...(symbol ? { symbol } : {}),
+      chunkType: h.chunk.chunk_type,
+      summary: this.summary(file, h),
+      score: Math.round(h.combined_score * 10_000) / 10_000,
+      type: typeLabel(cls),
+      language: m.language,
+      relationships: { importedByCount: importers.length, usedByCount: users.length, hasTests: tests.length > 0 },
+    };
+    const pats = byFile[file] ?? [];
+    const declining = pats.filter((p) => p.trend === "declining").sort((a, b) => b.share - a.share)[0];
+    const rising = pats.find((p) => p.trend === "rising");
+    if (declining) {
+      r.trend = "Declining";
+      r.patternWarning = `uses ${declining.pattern}, declining in ${declining.group} (${Math.round(declining.share * 100)}% of files)`;
+    } else if (rising) r.trend = "Rising";
+    const top = (list: Array<{ file: string }>) => list.slice(0, HINTS_PER_CATEGORY).map((c) => c.file);
+    const hints: NonNullable<CodebaseResult["hints"]> = {};
+    const callers = top(users.filter((u) => !evidence.isTest(u.file)));
+    const consumers = top(importers.filter((u) => !evidence.isTest(u.file)));
+    if (callers.length) hints.callers = callers;
+    if (consumers.length) hints.consumers = consumers;
+    if (tests.length) hints.tests = top(tests);
+    if (Object.keys(hints).length) r.hints = hints;
+    if (snippets) r.snippet = snippet(h);
+    if (h.stale) r.stale = true;
+    return r;
+  }
+
+  private summary(file: string, h: SearchHit): string {
+    const text = this.store.contentOf(file);
+    const header = text ? headerComment(text) : undefined;
+    if (header) return header;
+    const names = (this.store.db.query("SELECT name FROM symbols WHERE file_path = ? AND container IS NULL ORDER BY is_exported DESC, start_line LIMIT 12").all(file) as Array<{ name: string }>).map((r) => r.name);
+    const defines = definesLine([...new Set(names)]);
+    const kind = typeof h.chunk.metadata.kind === "string" ? h.chunk.metadata.kind : h.chunk.chunk_type;
+    return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
+  }
+
+  private preflight(hits: SearchHit[], results: CodebaseResult[], quality: SearchQuality, analysis: TeamPatterns, memories: RecalledMemory[], evidence: Evidence): Preflight {
+    const top = hits[0];
+    let target: { label: string; callers: string[]; importers: string[] } | undefined;
+    if (top) {
+      const m = top.chunk.metadata;
+      const isDefinition = top.chunk.chunk_type === "definitions" && typeof m.name === "string";
+      const ids = isDefinition ? evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line }) : evidence.symbolIds({ file: m.file_path });
+      const callers = evidence.users(ids, m.file_path).map((u) => u.file);
+      // a definition is reached through its callers; a whole file (overview, docs) also through its importers
+      const importers = isDefinition ? [] : evidence.importers(m.file_path).map((u) => u.file);
+      target = { label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path, callers, importers };
+    }
+    const resultFiles = results.map((r) => r.file);
+    const inCycles = resultFiles.length
+      ? (this.store.db.query("SELECT file_path AS p FROM import_components WHERE file_path IN (SELECT value FROM json_each(?))").all(JSON.stringify(resultFiles)) as Array<{ p: string }>).map((r) => r.p)
+      : [];
+    const languageOf = this.store.db.query("SELECT language AS l FROM files WHERE file_path = ?");
+    return preflight({
+      quality,
+      resultFiles,
+      languages: [...new Set(results.map((r) => r.language))],
+      ...(target ? { target } : {}),
+      patterns: analysis,
+      filePatterns: analysis.by_file ?? {},
+      memories,
+      inCycles,
+      goldenLanguage: (f) => (languageOf.get(f) as { l: string } | null)?.l,
+    });
+  }
+}
+
+function snippet(h: SearchHit): string {
+  const lines = h.chunk.text.split("\n");
+  // the first line of a chunk's text is its header (`function login (src/auth.ts:10-30)`): a scope line instead
+  const body = lines.slice(1, 1 + SNIPPET_LINES);
+  const scope = typeof h.chunk.metadata.symbol_path === "string" ? h.chunk.metadata.symbol_path : h.chunk.metadata.file_path;
+  const note = comment(h.chunk.metadata.language);
+  const more = lines.length - 1 > SNIPPET_LINES ? [note(`… ${lines.length - 1 - SNIPPET_LINES} more lines`)] : [];
+  return [note(scope), ...body, ...more].join("\n");
+}
+
+function comment(language: string): (text: string) => string {
+  if (["python", "ruby", "shell", "yaml", "toml"].includes(language)) return (t) => `# ${t}`;
+  if (language === "markdown") return (t) => `<!-- ${t} -->`;
+  return (t) => `// ${t}`;
+}
+
+function describeFilters(f: CodebaseSearchRequest["filters"]): string {
+  return Object.entries(f)
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") : v}`)
+    .join("; ");
+}
+
+export { LAYERS };

@@ -1,0 +1,95 @@
+/**
+ * search_codebase (codebase-context): ranked files enriched with summary, role, relationships, hints,
+ * team-pattern trends and related memories, a judgement of the search's own quality, and for edit /
+ * refactor / migrate the preflight card that says whether the evidence is enough to change the code.
+ */
+import { z } from "zod";
+import { defineTool, READ_ONLY } from "./define.ts";
+import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
+
+const input = z
+  .object({
+    query: z.string().trim().min(1).max(20_000).describe("What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login'"),
+    intent: z.enum(["explore", "edit", "refactor", "migrate"]).default("explore").describe("explore (default) to understand; edit, refactor or migrate to get the preflight card (ready, nextAction, impact, patterns)"),
+    limit: z.number().int().min(1).max(50).default(5).describe("Files to return (1-50, default 5)"),
+    filters: z
+      .object({
+        language: z.string().min(1).optional().describe("Only this language (go, python, typescript, …)"),
+        framework: z.string().min(1).optional().describe("Only files importing this framework (React, Django, Gin… as get_codebase_metadata names it) or this module"),
+        layer: z.enum(LAYERS).optional().describe("Only files of this layer, judged from the path: presentation, application, domain, data, infrastructure, test, docs, config"),
+        paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
+      })
+      .strict()
+      .default({})
+      .describe("Narrow the search; applied inside it, so `limit` results still come back when they exist"),
+    includeSnippets: z.boolean().default(false).describe("Add each result's best-matching code (up to 40 lines) with a scope line such as `// Class.method`"),
+  })
+  .strict();
+
+export const searchCodebaseTool = defineTool({
+  name: "search_codebase",
+  title: "Search with evidence and an edit preflight",
+  description:
+    "Search the codebase and get, per file: a one-line summary, its role (componentType:layer), how many files import " +
+    "and use it, whether tests cover it, up to 3 callers / consumers / tests to read next, and whether it follows a " +
+    "team pattern that is rising or declining; plus related team memories and searchQuality (low_confidence with a " +
+    "hint when the query's terms are not in the results). With intent edit, refactor or migrate it adds a preflight " +
+    "card: ready (false whenever evidence is thin: callers of the target missing from the results, patterns in " +
+    "conflict, stale memories, a weak match), nextAction, warnings from failure memories, patterns to follow and " +
+    "avoid, the best example file, impact ('3/5 callers in results') and whatWouldHelp. Use it before changing code.",
+  input,
+  annotations: READ_ONLY,
+  profiles: ["codebase-context"],
+  needsIndex: true,
+  cli: {
+    command: ["search-codebase"],
+    positionals: ["query"],
+    flags: { "--lang": "filters.language", "--language": "filters.language", "--framework": "filters.framework", "--layer": "filters.layer", "--path": "filters.paths" },
+    summary: "search with evidence and preflight: cortex search-codebase \"<query>\" [--intent edit] [--limit n] [--lang l] [--framework f] [--layer l]  (also: cortex search --query <q> --intent <i>)",
+  },
+  example: { query: "where are users authenticated", intent: "edit", limit: 3 },
+  async handler(args, ctx): Promise<CodebaseSearchResponse> {
+    const engine = await ctx.session.codebaseSearch();
+    const f = args.filters;
+    return engine.run({
+      query: args.query,
+      intent: args.intent,
+      limit: args.limit,
+      filters: {
+        ...(f.language ? { language: f.language } : {}),
+        ...(f.framework ? { framework: f.framework } : {}),
+        ...(f.layer ? { layer: f.layer } : {}),
+        ...(f.paths ? { paths: f.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+      },
+      includeSnippets: args.includeSnippets,
+      ...(ctx.signal ? { signal: ctx.signal } : {}),
+    });
+  },
+  render(r) {
+    const q = r.searchQuality;
+    const lines = [`${r.totalResults} result${r.totalResults === 1 ? "" : "s"} for "${r.query}" (${r.intent}; search quality ${q.status} ${q.confidence}; embeddings ${r.embeddings}; ${r.took_ms} ms)`];
+    if (q.hint) lines.push(`  hint: ${q.hint}`);
+    for (const x of r.results) {
+      lines.push("", `${x.file}:${x.startLine}-${x.endLine}  [${x.type}]${x.symbol ? ` ${x.symbol}` : ""}  (${x.score})${x.trend ? `  ${x.trend}` : ""}${x.stale ? "  STALE" : ""}`);
+      lines.push(`    ${x.summary}`);
+      lines.push(`    imported by ${x.relationships.importedByCount}, used by ${x.relationships.usedByCount}, ${x.relationships.hasTests ? "has tests" : "no tests found"}`);
+      if (x.patternWarning) lines.push(`    warning: ${x.patternWarning}`);
+      for (const [k, v] of Object.entries(x.hints ?? {})) lines.push(`    ${k}: ${v.join(", ")}`);
+      if (x.snippet) lines.push(...x.snippet.split("\n").map((l) => "      " + l));
+    }
+    if (r.relatedMemories.length) lines.push("", "Related memories:", ...r.relatedMemories.map((m) => `  [${m.type}] ${m.memory} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""})`));
+    const p = r.preflight;
+    if (p) {
+      lines.push("", `Preflight: ${p.ready ? "READY" : "NOT READY"} (evidence ${p.evidence.score}/100, risk ${p.risk})`);
+      if (p.nextAction) lines.push(`  next: ${p.nextAction}`);
+      for (const w of p.warnings ?? []) lines.push(`  warning: ${w}`);
+      for (const d of p.patterns?.do ?? []) lines.push(`  do: ${d}`);
+      for (const a of p.patterns?.avoid ?? []) lines.push(`  avoid: ${a}`);
+      if (p.bestExample) lines.push(`  best example: ${p.bestExample}`);
+      if (p.impact) lines.push(`  impact of ${p.impact.target}: ${p.impact.coverage}${p.impact.files.length ? `; also ${p.impact.files.join(", ")}` : ""}`);
+      for (const w of p.whatWouldHelp ?? []) lines.push(`  would help: ${w}`);
+    }
+    return lines.join("\n");
+  },
+});
