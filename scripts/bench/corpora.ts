@@ -41,7 +41,7 @@ export interface Corpus {
 export function prepareCorpus(nameOrPath: string): Corpus {
   const parts = COMBINED[nameOrPath];
   if (parts) {
-    const root = join(SCRATCH, "corpora", nameOrPath);
+    const root = join(CORPORA, nameOrPath);
     rmSync(root, { recursive: true, force: true });
     mkdirSync(root, { recursive: true });
     for (const part of parts) {

@@ -18,10 +18,14 @@ export class LiveIndex {
   lastReport: IndexReport | undefined;
   lastError: string | undefined;
 
+  private started = false;
+
   constructor(private readonly session: Session, private readonly watch = true) {}
 
   /** Starts the first run (in the background) and the watcher. */
   start(): void {
+    if (this.started) return;
+    this.started = true;
     this.schedule();
     if (this.watch) {
       this.watcher = new ProjectWatcher(this.session.root, () => this.schedule(), this.session.config.watch.debounce_ms);

@@ -160,6 +160,7 @@ async function indexInto(
     writeMs += performance.now() - t0;
   };
   let done = 0;
+  const parseStarted = performance.now();
   options.onProgress?.({ phase: "parse", done, total: jobs.length });
   for await (const outcome of parseFiles(jobs, project, options.workers ?? options.config?.index.workers)) {
     done++;
@@ -193,9 +194,10 @@ async function indexInto(
     if (done % 64 === 0) options.onProgress?.({ phase: "parse", done, total: jobs.length });
   }
   flush();
-  if (process.env.CORTEX_TRACE) log.warn(`writes took ${Math.round(writeMs)} ms`);
+  if (process.env.CORTEX_TRACE) log.warn(`parse and write: ${jobs.length} files in ${Math.round(performance.now() - parseStarted)} ms (writes ${Math.round(writeMs)} ms of it)`);
   options.onProgress?.({ phase: "finish", done: jobs.length, total: jobs.length });
 
+  const finishStarted = performance.now();
   if (mode === "full") createBuildIndexes(store.db);
   const head = readGitHead(root);
   store.transaction(() => {
@@ -207,6 +209,7 @@ async function indexInto(
     // Binary files are never stored, so every run meets all of them again: this is the full count.
     store.setMeta("binary_files", String(binary));
   });
+  if (process.env.CORTEX_TRACE) log.warn(`indexes and modules: ${Math.round(performance.now() - finishStarted)} ms`);
   for (const hook of INDEX_HOOKS) {
     try {
       await hook.run(store, changes, project);

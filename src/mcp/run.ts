@@ -71,7 +71,14 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     await server.connect(transport);
     // the client closing stdin ends the session (connect() replaced onclose with the server's handler)
     process.stdin.on("end", () => void shutdown(0));
+    // The freshness check walks the project synchronously (0.1 s on 8,000 files): start it once the client
+    // is initialized, so the walk never delays the initialize answer; a client that never says so waits 1 s.
+    const fallback = setTimeout(() => live.start(), 1000);
+    server.oninitialized = () => {
+      clearTimeout(fallback);
+      live.start();
+    };
+    return;
   }
-  // after the transport is up, so initialize is answered while the index builds
   live.start();
 }

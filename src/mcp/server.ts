@@ -36,7 +36,7 @@ const INSTRUCTIONS = `cortex answers questions about this codebase. Pick the too
 meaning or concepts → cortex_search; an exact identifier, string or boolean keyword query → cortex_exact;
 a regular expression → search_text_pattern; a code structure (AST pattern) → cortex_pattern; who defines,
 calls, imports or depends on something → find_symbol_occurrences / cortex_graph; counts and sizes →
-cortex_files. Paths are relative to the project root. Results carry 'stale' when a file changed after
+cortex_files; before changing code → search_codebase with intent edit (is the evidence complete?). Paths are relative to the project root. Results carry 'stale' when a file changed after
 indexing and 'truncated' when cut to the output budget (raise max_tokens or narrow the query).`;
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
@@ -55,8 +55,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
     { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: INSTRUCTIONS },
   );
   const byName = new Map(opts.tools.map((t) => [t.name, t]));
-  // JSON schemas are derived once: tools/list is answered before any index exists and must be fast
-  const listing = opts.tools.map((t) => {
+  // JSON schemas are derived once, on the first tools/list rather than here: deriving them for every tool
+  // takes tens of milliseconds, and `initialize` is answered before anything else
+  let listing: ReturnType<typeof describe>[] | undefined;
+  const describe = (t: ToolDefinition) => {
     const out = exposedOutput(t);
     return {
       name: t.name,
@@ -66,9 +68,9 @@ export function createMcpServer(opts: McpServerOptions): Server {
       ...(out ? { outputSchema: jsonSchema(out, "output") as { type: "object"; [k: string]: unknown } } : {}),
       annotations: { title: t.title, ...t.annotations },
     };
-  });
+  };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: listing }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listing ??= opts.tools.map(describe)) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);

@@ -279,6 +279,7 @@ CREATE INDEX idx_functions_module_path ON functions(module_path);
 CREATE INDEX idx_functions_is_exported ON functions(is_exported);
 CREATE INDEX idx_functions_param_count ON functions(param_count);
 CREATE INDEX idx_functions_lines ON functions(lines);
+CREATE INDEX idx_functions_complexity ON functions(complexity);
 CREATE INDEX idx_imports_file_path ON imports(file_path);
 CREATE INDEX idx_imports_module ON imports(imported_module);
 CREATE INDEX idx_imports_is_external ON imports(is_external);
