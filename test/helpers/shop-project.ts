@@ -7,6 +7,7 @@
  *   shipping.Rate       five callers in warehouse/ files
  *   payments/           error wrapping split between pkg/errors and fmt.Errorf %w (a conflict), a failure memory
  *   catalog (Python)    a decision memory 400 days old (stale)
+ *   basket (Python)     Basket.add_line called only through an untyped parameter (two classes define add_line, so the call binds to neither)
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -155,6 +156,10 @@ func Refund(card string, cents int) error {
   p.write("catalog/index.py", '"""The in-memory catalog index."""\n\nPRODUCTS = []\n\n\ndef lookup(text):\n    return [p for p in PRODUCTS if text in p.name]\n');
   p.write("catalog/money.py", '"""Money formatting for the catalogue pages."""\n\n\ndef format_price(cents):\n    """Formats a price in cents as a currency string."""\n    return f"${cents // 100}.{cents % 100:02d}"\n');
   p.write("catalog/view.py", '"""Catalogue page rendering."""\n\nfrom catalog.money import format_price\n\n\ndef price_label(product):\n    return "Price: " + format_price(product.cents)\n');
+  // a method called through an untyped parameter: resolution cannot bind the call
+  p.write("basket/cart.py", '"""The shopping basket."""\n\n\nclass Basket:\n    def __init__(self):\n        self.lines = []\n\n    def add_line(self, sku, qty):\n        """Adds a line for a SKU to the basket."""\n        self.lines.append((sku, qty))\n');
+  p.write("wishlist/wishes.py", '"""Saved-for-later items."""\n\n\nclass Wishlist:\n    def __init__(self):\n        self.items = []\n\n    def add_line(self, product_id):\n        self.items.append(product_id)\n');
+  p.write("basket/page.py", '"""Basket page handlers."""\n\n\ndef on_add(basket, form):\n    basket.add_line(form["sku"], int(form["qty"]))\n');
   commitAt(p.root, "payments and catalog", 10);
 
   const now = Date.now();

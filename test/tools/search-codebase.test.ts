@@ -52,7 +52,9 @@ const PREFLIGHT_SET: Array<[string, "edit" | "refactor" | "migrate", number, boo
   ["shipping rate price for parcel weight", "edit", 10, true, "all five callers of shipping.Rate fit in ten results"],
   ["refactor shipping Rate", "refactor", 10, true, "same, as a refactor"],
   ["rename the Checkout cart parameter", "refactor", 5, true, "Checkout's caller is in the results"],
+  ["add a line for a SKU to the basket", "edit", 5, true, "the one unresolved call of add_line (basket/page.py) is in the results"],
   ["shipping rate price for parcel weight", "edit", 2, false, "four of Rate's five callers cannot fit in two results"],
+  ["add a line for a SKU to the basket", "edit", 1, false, "add_line has no resolved caller and basket/page.py calls an add_line nobody bound"],
   ["charge card payment error wrapping", "edit", 5, false, "payments wraps errors with pkg/errors and with %w"],
   ["refund card payment", "refactor", 5, false, "payments' error wrapping conflict"],
   ["migrate payments errors from pkg/errors Wrap to fmt.Errorf", "migrate", 5, false, "the conflict being migrated"],
@@ -198,6 +200,15 @@ describe("the preflight card", () => {
     expect(r.relatedMemories[0]).toMatchObject({ id: "m-stale", stale: true });
     expect(r.preflight!.ready).toBe(false);
     expect(r.preflight!.whatWouldHelp!.some((w) => w.includes("cortex memory remove m-stale"))).toBe(true);
+  });
+});
+
+describe("unresolved calls", () => {
+  test("no resolved caller but unbound calls of the name: not ready, with the files to check", async () => {
+    const card = (await search({ query: "add a line for a SKU to the basket", intent: "edit", limit: 1 })).preflight!;
+    expect(card.impact).toMatchObject({ target: "Basket.add_line", coverage: "0/0 callers in results" });
+    expect(card.nextAction).toBe("No call to Basket.add_line was resolved, but 1 file calls a 'add_line' the index could not bind (an interface or dynamic receiver): check whether they reach it");
+    expect(card.whatWouldHelp).toEqual(['find_symbol_occurrences {"symbol_name":"add_line"} lists every use of the name', "read basket/page.py (calls 'add_line')"]);
   });
 });
 

@@ -53,6 +53,15 @@ export class Evidence {
       .all(JSON.stringify(ids), except) as Counted[];
   }
 
+  /** Files calling a name that resolution could not bind to any definition (dynamic dispatch, missing types). */
+  unresolvedCallers(name: string, except: string): string[] {
+    return (
+      this.store.db
+        .query("SELECT DISTINCT file_path AS f FROM refs WHERE name = ? AND kind = 'call' AND target_symbol_id IS NULL AND file_path <> ? ORDER BY file_path LIMIT 500")
+        .all(name, except) as Array<{ f: string }>
+    ).map((r) => r.f);
+  }
+
   isTest(file: string): boolean {
     const r = this.store.db.query("SELECT is_test AS t FROM files WHERE file_path = ?").get(file) as { t: number } | null;
     return r?.t === 1;

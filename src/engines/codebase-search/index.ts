@@ -16,7 +16,7 @@ import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
 import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
-import { preflight, type Preflight } from "./preflight.ts";
+import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
 
 export type CodebaseIntent = "explore" | "edit" | "refactor" | "migrate";
@@ -204,7 +204,7 @@ export class CodebaseSearch {
 
   private preflight(hits: SearchHit[], results: CodebaseResult[], quality: SearchQuality, analysis: TeamPatterns, memories: RecalledMemory[], evidence: Evidence): Preflight {
     const top = hits[0];
-    let target: { label: string; callers: string[]; importers: string[] } | undefined;
+    let target: PreflightInput["target"];
     if (top) {
       const m = top.chunk.metadata;
       const isDefinition = top.chunk.chunk_type === "definitions" && typeof m.name === "string";
@@ -212,7 +212,9 @@ export class CodebaseSearch {
       const callers = evidence.users(ids, m.file_path).map((u) => u.file);
       // a definition is reached through its callers; a whole file (overview, docs) also through its importers
       const importers = isDefinition ? [] : evidence.importers(m.file_path).map((u) => u.file);
-      target = { label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path, callers, importers };
+      // no resolved caller may mean none, or calls resolution could not bind (an interface, a dynamic receiver)
+      const unresolved = isDefinition && callers.length === 0 ? evidence.unresolvedCallers(m.name as string, m.file_path) : [];
+      target = { label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path, name: isDefinition ? String(m.name) : undefined, callers, importers, unresolved };
     }
     const resultFiles = results.map((r) => r.file);
     const inCycles = resultFiles.length

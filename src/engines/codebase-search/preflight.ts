@@ -41,7 +41,15 @@ export interface PreflightInput {
   resultFiles: string[];
   /** Languages of the results, best first. */
   languages: string[];
-  target?: { label: string; callers: string[]; importers: string[] };
+  target?: {
+    label: string;
+    /** The definition's plain name, when the target is a definition. */
+    name?: string | undefined;
+    callers: string[];
+    importers: string[];
+    /** Files calling the name where resolution bound no definition (only looked up when no caller resolved). */
+    unresolved?: string[];
+  };
   patterns: TeamPatterns;
   filePatterns: Record<string, FilePattern[]>;
   memories: RecalledMemory[];
@@ -76,6 +84,14 @@ export function preflight(i: PreflightInput): Preflight {
         help: [`cortex_graph {"operation":"callers","target":"${i.target.label}"} lists every caller`, ...missing.slice(0, 2).map((f) => `read ${f} (uses ${i.target!.label})`)],
       });
     }
+  }
+
+  const maybe = (i.target?.unresolved ?? []).filter((f) => !inResults.has(f));
+  if (i.target?.name && maybe.length > 0) {
+    stress.push({
+      action: `No call to ${i.target.label} was resolved, but ${maybe.length} file${maybe.length === 1 ? "" : "s"} call${maybe.length === 1 ? "s" : ""} a '${i.target.name}' the index could not bind (an interface or dynamic receiver): check whether they reach it`,
+      help: [`find_symbol_occurrences {"symbol_name":"${i.target.name}"} lists every use of the name`, ...maybe.slice(0, 2).map((f) => `read ${f} (calls '${i.target!.name}')`)],
+    });
   }
 
   // patterns in the files at hand
