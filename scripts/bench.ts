@@ -6,7 +6,9 @@
  *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph, server
  *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
-import { cpus, totalmem } from "node:os";
+import { cpus, tmpdir, totalmem } from "node:os";
+import { mkdtempSync, rmSync } from "node:fs";
+import { join } from "node:path";
 import { prepareCorpus } from "./bench/corpora.ts";
 import type { BenchRow } from "./bench/run.ts";
 import { indexSuite } from "./bench/index-suite.ts";
@@ -44,7 +46,15 @@ async function main(argv: string[]): Promise<void> {
     process.exit(2);
   }
   const corpus = prepareCorpus(corpusName);
-  const rows = await run(corpus, rest);
+  // the suites' homes and indexes (hundreds of MB each) live in one folder removed at the end
+  const scratch = mkdtempSync(join(tmpdir(), "cortex-bench-run-"));
+  process.env.TMPDIR = scratch;
+  let rows: BenchRow[];
+  try {
+    rows = await run(corpus, rest);
+  } finally {
+    if (!process.env.CORTEX_BENCH_KEEP) rmSync(scratch, { recursive: true, force: true });
+  }
   const cpu = cpus()[0]?.model ?? "unknown cpu";
   console.log(`### ${suite} on ${corpus.name}\n`);
   console.log(`Command: \`bun scripts/bench.ts ${argv.join(" ")}\`  `);

@@ -2,7 +2,7 @@
  * Preloaded by bun test (bunfig.toml): every test process gets its own empty CORTEX_HOME and HOME, so
  * nothing a test writes reaches the user's ~/.cortex and tests never share state through it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, setDefaultTimeout } from "bun:test";
@@ -13,6 +13,10 @@ setDefaultTimeout(60_000);
 
 const home = mkdtempSync(join(tmpdir(), "cortex-test-home-"));
 process.env.CORTEX_HOME = join(home, ".cortex");
+// Every temporary folder a test makes (tmpdir() reads TMPDIR) lands here and goes with it: the e2e builds
+// and ast-grep downloads are 50-200 MB each, and left behind they filled the disk.
+process.env.TMPDIR = join(home, "tmp");
+mkdirSync(process.env.TMPDIR);
 process.env.CORTEX_OFFLINE = "1";
 process.env.CORTEX_LOG ??= "error";
 
