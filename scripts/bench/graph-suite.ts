@@ -10,15 +10,11 @@ import { mkdtempSync, statSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { runCortex, runTimed, type BenchRow } from "./run.ts";
+import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
 
 const SAMPLES = 25;
 const REPEAT = 5;
 
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 /** Every `step`-th item, so the sample spreads over the whole ordered list. */
 function spread<T>(items: T[], n: number): T[] {

@@ -7,7 +7,7 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, readdirSync } from
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { runCortex, type BenchRow } from "./run.ts";
+import { runCortex, type BenchRow, percentile } from "./run.ts";
 
 function dirBytes(dir: string): number {
   let n = 0;
@@ -17,10 +17,6 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
-}
 
 /**
  * cortex_files queries in process, on the warm engine the MCP server holds: the figure an agent waits for

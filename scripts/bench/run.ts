@@ -38,3 +38,9 @@ export async function runTimed(cmd: string[], env: Record<string, string> = {}, 
   if (code !== 0 && code !== 1) throw new Error(`${cmd.join(" ")} exited with ${code}: ${stderr}`);
   return { stdout, stderr, ms, maxRssMb: m ? Number(m[1]) / 1024 : NaN };
 }
+
+/** The p-th percentile (nearest rank) of some timings. */
+export function percentile(values: number[], p: number): number {
+  const s = [...values].sort((a, b) => a - b);
+  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? NaN;
+}

@@ -10,7 +10,7 @@ import { mkdtempSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Corpus } from "./corpora.ts";
-import type { BenchRow } from "./run.ts";
+import { type BenchRow, percentile } from "./run.ts";
 
 const QUERIES = [
   "how are http requests retried after a timeout",
@@ -35,10 +35,6 @@ const QUERIES = [
   "atomic compare and swap",
 ];
 
-function percentile(values: number[], p: number): number {
-  const s = [...values].sort((a, b) => a - b);
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))]!;
-}
 
 export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-search-"));

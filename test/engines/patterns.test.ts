@@ -1,19 +1,12 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
 import type { TeamPatterns } from "../../src/engines/patterns/index.ts";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { commitAt as commit, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
 let session: Session;
 let all: TeamPatterns;
 
-/** Commits the working tree with a date `daysAgo` days in the past. */
-function commit(root: string, message: string, daysAgo: number): void {
-  const date = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  Bun.spawnSync(["git", "-C", root, "add", "-A"], { env });
-  Bun.spawnSync(["git", "-C", root, "commit", "-qm", message], { env });
-}
 
 const unittestFile = (n: number) => `import unittest\n\nclass T${n}(unittest.TestCase):\n    def test_x(self):\n        self.assertTrue(True)\n`;
 const pytestFile = (n: number) => `import pytest\n\ndef test_${n}():\n    assert True\n`;

@@ -11,14 +11,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { tmpProject, type TmpProject } from "./tmp-project.ts";
+import { commitAt, tmpProject, type TmpProject } from "./tmp-project.ts";
 
-export function commitAt(root: string, message: string, daysAgo: number): void {
-  const date = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
-  Bun.spawnSync(["git", "-C", root, "add", "-A"], { env });
-  Bun.spawnSync(["git", "-C", root, "commit", "-qm", message], { env });
-}
 
 const DAY = 86_400_000;
 
