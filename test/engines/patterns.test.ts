@@ -75,4 +75,24 @@ describe("get_team_patterns", () => {
       plain.cleanup();
     }
   });
+
+  test("framework groups count only the files using the framework", async () => {
+    const ts = tmpProject({
+      "src/plain.ts": "export class Store {\n  constructor(private readonly db: Db) {}\n}\n",
+      "src/app.component.ts": 'import { Component } from "@angular/core";\n\n@Component({})\nexport class App {\n  constructor(private readonly store: Store) {}\n}\n',
+      "src/other.ts": "export class Cache {\n  constructor(public size: number) {}\n}\n",
+    });
+    const s = new Session(ts.root, { autoIndex: true });
+    try {
+      const r = await (await s.patterns()).analyze({ category: "di" });
+      const angular = r.groups.find((g) => g.id === "angular-injection")!;
+      expect(angular.files).toBe(1);
+      expect(angular.patterns.map((x) => [x.name, x.files, x.examples])).toEqual([["constructor injection", 1, ["src/app.component.ts"]]]);
+      const without = await (await s.patterns()).analyze({ files: ["src/plain.ts"] });
+      expect(without.by_file).toEqual({});
+    } finally {
+      s.close();
+      ts.cleanup();
+    }
+  });
 });

@@ -35,6 +35,11 @@ export interface PatternGroup {
   category: PatternCategory;
   title: string;
   languages: string[];
+  /**
+   * Framework groups: only files importing one of these modules count (constructor parameters in any
+   * TypeScript class are not "Angular injection" unless the file uses Angular).
+   */
+  within?: string[];
   patterns: PatternDef[];
 }
 
@@ -57,9 +62,9 @@ export const PATTERN_GROUPS: PatternGroup[] = [
   { id: "js-date", category: "libraries", title: "Date handling", languages: JS, patterns: [{ name: "date-fns", imports: ["date-fns", "date-fns/*"] }, { name: "dayjs", imports: ["dayjs"] }, { name: "moment", imports: ["moment"] }, { name: "luxon", imports: ["luxon"] }] },
   { id: "rust-errors-lib", category: "libraries", title: "Rust error crates", languages: ["rust"], patterns: [{ name: "anyhow", imports: ["anyhow*"] }, { name: "thiserror", imports: ["thiserror*"] }] },
   // di
-  { id: "java-injection", category: "di", title: "Spring injection style", languages: JVM, patterns: [{ name: "field injection (@Autowired fields)", content: /@Autowired\s+(private|protected|public)?\s*\w/ }, { name: "constructor injection", content: /@RequiredArgsConstructor|@Autowired\s+(public\s+)?\w+\s*\(/ }] },
-  { id: "angular-injection", category: "di", title: "Angular injection style", languages: ["typescript"], patterns: [{ name: "inject()", calls: ["inject"], imports: ["@angular/core"] }, { name: "constructor injection", content: /constructor\(\s*(private|public|protected|readonly)\s+\w+\s*:/ }] },
-  { id: "nest-di", category: "di", title: "NestJS providers", languages: ["typescript"], patterns: [{ name: "@Injectable providers", content: /@Injectable\(/ }, { name: "manual construction", content: /new \w+Service\(/ }] },
+  { id: "java-injection", category: "di", title: "Spring injection style", languages: JVM, within: ["org.springframework*", "lombok*", "jakarta.inject*", "javax.inject*"], patterns: [{ name: "field injection (@Autowired fields)", content: /@Autowired\s+(private|protected|public)?\s*\w/ }, { name: "constructor injection", content: /@RequiredArgsConstructor|@Autowired\s+(public\s+)?\w+\s*\(/ }] },
+  { id: "angular-injection", category: "di", title: "Angular injection style", languages: ["typescript"], within: ["@angular/*"], patterns: [{ name: "inject()", calls: ["inject"] }, { name: "constructor injection", content: /constructor\(\s*((private|public|protected|readonly)\s+)+\w+\s*:/ }] },
+  { id: "nest-di", category: "di", title: "NestJS providers", languages: ["typescript"], within: ["@nestjs/*"], patterns: [{ name: "@Injectable providers", content: /@Injectable\(/ }, { name: "manual construction", content: /new \w+Service\(/ }] },
   { id: "go-di", category: "di", title: "Go dependency wiring", languages: ["go"], patterns: [{ name: "constructor functions (NewX)", content: /^func New[A-Z]\w*\(/m }, { name: "global singletons", content: /^var (default|global)[A-Z]\w* = /m }, { name: "fx / wire", imports: ["go.uber.org/fx", "github.com/google/wire"] }] },
   // state
   { id: "react-state", category: "state", title: "React state management", languages: JS, patterns: [{ name: "Redux", imports: ["redux", "@reduxjs/toolkit", "react-redux"] }, { name: "Zustand", imports: ["zustand", "zustand/*"] }, { name: "MobX", imports: ["mobx", "mobx-react*"] }, { name: "React context", calls: ["createContext", "useContext", "React.createContext"] }] },

@@ -7,7 +7,7 @@
  */
 import type { IndexStore } from "../../store/index-store.ts";
 import { callsByFile, codeFiles, importsByFile } from "../../store/project-queries.ts";
-import { PATTERN_CATEGORIES, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
+import { importMatches, PATTERN_CATEGORIES, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
 
 export { PATTERN_CATEGORIES, type PatternCategory } from "./catalog.ts";
 
@@ -86,7 +86,7 @@ export class PatternsEngine {
     const preferredHits = new Map<string, string[]>();
     for (const g of PATTERN_GROUPS) {
       if (o.category && g.category !== o.category) continue;
-      const langFiles = files.filter((f) => g.languages.includes(f.language));
+      const langFiles = files.filter((f) => g.languages.includes(f.language) && (!g.within || f.imports.some((m) => g.within!.some((w) => importMatches(w, m)))));
       const users = g.patterns.map((p) => langFiles.filter((f) => shows(p, f)));
       const involved = new Set(users.flatMap((u) => u.map((f) => f.path)));
       if (involved.size === 0) continue;
