@@ -161,6 +161,7 @@ async function indexInto(
   };
   let done = 0;
   const parseStarted = performance.now();
+  if (mode === "full") store.stageFullText();
   options.onProgress?.({ phase: "parse", done, total: jobs.length });
   for await (const outcome of parseFiles(jobs, project, options.workers ?? options.config?.index.workers)) {
     done++;
@@ -198,7 +199,11 @@ async function indexInto(
   options.onProgress?.({ phase: "finish", done: jobs.length, total: jobs.length });
 
   const finishStarted = performance.now();
-  if (mode === "full") createBuildIndexes(store.db);
+  if (mode === "full") {
+    store.loadStagedFullText();
+    if (process.env.CORTEX_TRACE) log.warn(`full-text load: ${Math.round(performance.now() - finishStarted)} ms`);
+    createBuildIndexes(store.db);
+  }
   const head = readGitHead(root);
   store.transaction(() => {
     store.recomputeModules(affectedModules);

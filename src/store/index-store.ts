@@ -159,6 +159,30 @@ export class IndexStore {
     }
   }
 
+  /**
+   * For a full build: chunk and file words go to plain staging tables and move into the FTS5 indexes in
+   * one pass at the end (loadStagedFullText). FTS5 inserts interleaved with every other table's writes
+   * cost 10 of the 21 s of writing on go-src; one ordered pass after the rows are in costs far less.
+   */
+  stageFullText(): void {
+    this.db.exec(`CREATE TABLE chunks_fts_stage (rowid INTEGER PRIMARY KEY, symbols TEXT, title TEXT, path TEXT, body TEXT);
+      CREATE TABLE files_fts_stage (rowid INTEGER PRIMARY KEY, path TEXT, defs TEXT, doc TEXT, code TEXT);`);
+    this.s.insertChunkWords = this.db.prepare("INSERT INTO chunks_fts_stage (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
+    this.s.insertFileWords = this.db.prepare("INSERT INTO files_fts_stage (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
+  }
+
+  /** Moves the staged words into the FTS5 indexes (see stageFullText) and writes to them directly again. */
+  loadStagedFullText(): void {
+    this.transaction(() => {
+      this.db.exec(`INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM chunks_fts_stage ORDER BY rowid;
+        INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM files_fts_stage ORDER BY rowid;
+        DROP TABLE chunks_fts_stage;
+        DROP TABLE files_fts_stage;`);
+    });
+    this.s.insertChunkWords = this.db.prepare("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
+    this.s.insertFileWords = this.db.prepare("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
+  }
+
   /** Recomputes the modules table rows for the given module paths from the files beneath them. */
   recomputeModules(modulePaths: Iterable<string>): void {
     const del = this.db.prepare("DELETE FROM modules WHERE module_path = ?");

@@ -19,6 +19,26 @@ async function query(root: string, q: object): Promise<unknown[][]> {
   }
 }
 
+describe("full builds", () => {
+  test("full-text words staged during the build all reach the FTS indexes, and the staging tables go", async () => {
+    p = copyFixture("polyglot/go");
+    await runIndex({ root: p.root });
+    const s = new Session(p.root);
+    try {
+      const db = (await s.requireStore()).db;
+      const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
+      expect(count("SELECT COUNT(*) AS n FROM sqlite_master WHERE name LIKE '%_stage'")).toBe(0);
+      const chunks = count("SELECT COUNT(*) AS n FROM chunks");
+      expect(chunks).toBeGreaterThan(0);
+      // a contentless FTS5 table counts its rows through its docsize shadow table
+      expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(chunks);
+      expect(count("SELECT COUNT(*) AS n FROM files_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
+    } finally {
+      s.close();
+    }
+  });
+});
+
 describe("incremental indexing", () => {
   test("a second run on an unchanged tree parses nothing", async () => {
     p = copyFixture("polyglot/go");
