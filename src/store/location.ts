@@ -55,7 +55,7 @@ export function indexLocation(root: string): IndexLocation {
       if (!existsSync(dir)) return;
       const cur = read();
       for (const f of readdirSync(dir)) {
-        const m = /^index-[0-9a-z]+-(\d+)\.db(-wal|-shm)?$/.exec(f);
+        const m = /^index-[0-9a-z]+-(\d+)\.db(-wal|-shm|-stage)?$/.exec(f);
         if (!m) continue;
         const full = join(dir, f);
         if (cur && full.startsWith(cur)) continue;
