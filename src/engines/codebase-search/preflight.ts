@@ -31,6 +31,8 @@ export interface Preflight {
 
 /** Evidence scores below this (of 100) are too thin to act on. */
 export const READY_SCORE = 40;
+/** A pattern seen in fewer files is not yet a team convention to recommend or warn against. */
+export const CONVENTION_FILES = 3;
 /** How many top results count as the files being changed, for pattern conflicts. */
 export const FILES_AT_HAND = 3;
 /** Share of the edit target's callers that must be in the results. */
@@ -124,7 +126,7 @@ export function preflight(i: PreflightInput): Preflight {
 
   // the team's direction in the results' languages
   const langs = new Set(i.languages);
-  const relevant = i.patterns.groups.filter((g) => g.patterns.length > 0 && (shown.some((p) => p.group === g.title) || (GROUP_LANGUAGES.get(g.id) ?? []).some((l) => langs.has(l))));
+  const relevant = i.patterns.groups.filter((g) => g.files >= CONVENTION_FILES && (shown.some((p) => p.group === g.title) || (GROUP_LANGUAGES.get(g.id) ?? []).some((l) => langs.has(l))));
   const doList = relevant
     .flatMap((g) => g.patterns.filter((p) => p.name === g.preferred && p.trend !== "declining").map((p) => ({ text: `${g.title}: ${p.name} (${pct(p.share)}${p.trend === "rising" ? ", rising" : ""})`, share: p.share })))
     .sort((a, b) => b.share - a.share)
