@@ -19,7 +19,8 @@ import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
 
-export type CodebaseIntent = "explore" | "edit" | "refactor" | "migrate";
+/** The search engine's intents are codebase-context's: explore, edit, refactor, migrate. */
+export type CodebaseIntent = Intent;
 
 export interface CodebaseSearchRequest {
   query: string;
@@ -70,8 +71,6 @@ const SNIPPET_LINES = 40;
 /** Team-pattern analysis reads every file: reuse it for a while (the index changes slowly by comparison). */
 const PATTERNS_TTL_MS = 30_000;
 
-const SEARCH_INTENT: Record<CodebaseIntent, Intent> = { explore: "explore", edit: "edit", refactor: "refactor", migrate: "migrate" };
-
 export class CodebaseSearch {
   private patternsCache: { at: number; value: TeamPatterns } | undefined;
 
@@ -86,7 +85,7 @@ export class CodebaseSearch {
     const started = performance.now();
     const filters = this.filters(req.filters);
     const empty = filters.files !== undefined && filters.files.length === 0;
-    const response = empty ? undefined : await this.search.search({ query: req.query, limit: req.limit, filters, onePerFile: true, intent: SEARCH_INTENT[req.intent], ...(req.signal ? { signal: req.signal } : {}) });
+    const response = empty ? undefined : await this.search.search({ query: req.query, limit: req.limit, filters, onePerFile: true, intent: req.intent, ...(req.signal ? { signal: req.signal } : {}) });
     const hits = response?.results ?? [];
     const evidence = new Evidence(this.store);
     const analysis = await this.teamPatterns();
