@@ -32,7 +32,7 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { variableFact, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
@@ -319,7 +319,7 @@ export const csharp: LanguageModule = {
           for (const p of params?.namedChildren ?? []) {
             const n = p?.type === "parameter" ? p.childForFieldName("name") : null;
             if (!n) continue;
-            const v = variable(n, p!, "property", true, fact.qualifiedName);
+            const v = variableFact(n, p!, "property", true, fact.qualifiedName);
             variables.push(v);
             positionalProperties.add(v);
             fact.fieldCount++;
@@ -368,14 +368,14 @@ export const csharp: LanguageModule = {
       if (d.type === "enum_member_declaration") {
         const n = d.childForFieldName("name");
         if (!n) continue;
-        variables.push(variable(n, d, "enum_member", true, ownerType.qualifiedName));
+        variables.push(variableFact(n, d, "enum_member", true, ownerType.qualifiedName));
         ownerType.fieldCount++;
         continue;
       }
       if (d.type === "property_declaration" || d.type === "event_declaration") {
         const n = d.childForFieldName("name");
         if (!n) continue;
-        variables.push(variable(n, d, d.type === "property_declaration" ? "property" : "field", exported, ownerType.qualifiedName));
+        variables.push(variableFact(n, d, d.type === "property_declaration" ? "property" : "field", exported, ownerType.qualifiedName));
         ownerType.fieldCount++;
         continue;
       }
@@ -384,7 +384,7 @@ export const csharp: LanguageModule = {
       for (const v of decl?.namedChildren ?? []) {
         const n = v?.type === "variable_declarator" ? v.childForFieldName("name") : null;
         if (!n) continue;
-        variables.push(variable(n, d, mods.has("const") ? "constant" : "field", exported, ownerType.qualifiedName));
+        variables.push(variableFact(n, d, mods.has("const") ? "constant" : "field", exported, ownerType.qualifiedName));
         ownerType.fieldCount++;
       }
     }
@@ -410,18 +410,6 @@ export const csharp: LanguageModule = {
   },
 };
 
-function variable(nameNode: Node, decl: Node, kind: VariableFact["kind"], exported: boolean, container: string): VariableFact {
-  return {
-    name: nameNode.text,
-    qualifiedName: qualify(container, nameNode.text),
-    kind,
-    startLine: line(decl),
-    endLine: endLine(decl),
-    startColumn: column(nameNode),
-    exported,
-    container,
-  };
-}
 
 /** The type of an extension method's `this` parameter, as written. */
 function extendedType(params: Node | null | undefined): string | undefined {

@@ -22,7 +22,7 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { variableFact, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
@@ -245,7 +245,7 @@ export const java: LanguageModule = {
           for (const c of d.childForFieldName("parameters")?.namedChildren ?? []) {
             const n = c?.type === "formal_parameter" ? c.childForFieldName("name") : null;
             if (!n) continue;
-            const v = variable(n, c!, "field", true, fact.qualifiedName);
+            const v = variableFact(n, c!, "field", true, fact.qualifiedName);
             variables.push(v);
             recordComponents.add(v);
             fact.fieldCount++;
@@ -291,7 +291,7 @@ export const java: LanguageModule = {
       if (d.type === "enum_constant") {
         const nameNode = d.childForFieldName("name");
         if (!nameNode) continue;
-        variables.push(variable(nameNode, d, "enum_member", true, parentType.qualifiedName));
+        variables.push(variableFact(nameNode, d, "enum_member", true, parentType.qualifiedName));
         parentType.fieldCount++;
         continue;
       }
@@ -300,7 +300,7 @@ export const java: LanguageModule = {
       for (const decl of d.childrenForFieldName("declarator")) {
         const nameNode = decl?.childForFieldName("name");
         if (!nameNode) continue;
-        variables.push(variable(nameNode, d, constant ? "constant" : "field", isPublic, parentType.qualifiedName));
+        variables.push(variableFact(nameNode, d, constant ? "constant" : "field", isPublic, parentType.qualifiedName));
         parentType.fieldCount++;
       }
     }
@@ -323,18 +323,6 @@ export const java: LanguageModule = {
   },
 };
 
-function variable(nameNode: Node, decl: Node, kind: VariableFact["kind"], exported: boolean, container: string): VariableFact {
-  return {
-    name: nameNode.text,
-    qualifiedName: qualify(container, nameNode.text),
-    kind,
-    startLine: line(decl),
-    endLine: endLine(decl),
-    startColumn: column(nameNode),
-    exported,
-    container,
-  };
-}
 
 function readImport(decl: Node, project: ProjectInfo, imports: ImportFact[], references: ReferenceFact[]): void {
   let nameNode: Node | undefined;

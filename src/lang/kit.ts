@@ -169,6 +169,21 @@ export function assignEnclosing(
 }
 
 /** Joins qualifier parts with dots, skipping empty ones. */
+/** A variable, constant or field named by `nameNode` in the declaration `decl`; `container` kept when given. */
+export function variableFact(nameNode: Node, decl: Node, kind: VariableFact["kind"], exported: boolean, container: string | undefined): VariableFact {
+  const v: VariableFact = {
+    name: nameNode.text,
+    qualifiedName: qualify(container, nameNode.text),
+    kind,
+    startLine: line(decl),
+    endLine: endLine(decl),
+    startColumn: column(nameNode),
+    exported,
+  };
+  if (container !== undefined) v.container = container;
+  return v;
+}
+
 export function qualify(...parts: Array<string | undefined | null>): string {
   return parts.filter((p): p is string => !!p && p.length > 0).join(".");
 }

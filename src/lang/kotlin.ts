@@ -30,7 +30,7 @@ import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines, variableFact } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
@@ -353,17 +353,8 @@ export const kotlin: LanguageModule = {
 };
 
 function variable(nameNode: Node, decl: Node, kind: VariableFact["kind"], exported: boolean, container: string | undefined): VariableFact {
-  const v: VariableFact = {
-    name: nameNode.text,
-    qualifiedName: qualify(container, nameNode.text),
-    kind,
-    startLine: line(decl),
-    endLine: endLine(decl),
-    startColumn: column(nameNode),
-    exported,
-  };
-  if (container) v.container = container;
-  return v;
+  // an empty container (top level) is left out, as for an absent one
+  return variableFact(nameNode, decl, kind, exported, container || undefined);
 }
 
 /** The names a property declaration introduces: `val a`, `val (a, b) = pair`. */
