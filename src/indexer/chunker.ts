@@ -11,7 +11,7 @@
 import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
 import { sha256 } from "../core/hash.ts";
-import { wordsOf } from "../core/words.ts";
+import { wordsText } from "../core/words.ts";
 import { parse as parseYaml } from "yaml";
 
 const MAX_LINES = 80;
@@ -39,7 +39,10 @@ function pathTags(path: string): string[] {
 class ChunkSink {
   readonly chunks: ChunkRecord[] = [];
   private readonly seen = new Map<string, number>();
-  constructor(private readonly input: ChunkInput, private readonly baseTags: string[]) {}
+  private readonly pathWords: string;
+  constructor(private readonly input: ChunkInput, private readonly baseTags: string[]) {
+    this.pathWords = wordsText(input.path);
+  }
 
   add(type: ChunkRecord["chunkType"], key: string, title: string, startLine: number, endLine: number, text: string, extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {}): void {
     if (text.trim() === "") return;
@@ -50,10 +53,10 @@ class ChunkSink {
     const tags = [...new Set([...this.baseTags, type, ...(extra.tags ?? [])])];
     const c: ChunkRecord = { id, chunkType: type, title, language: this.input.language, startLine, endLine, tags, text, textHash: sha256(text) };
     c.words = {
-      symbols: wordsOf(extra.symbolPath ?? "").join(" "),
-      title: wordsOf(title).join(" "),
-      path: wordsOf(this.input.path).join(" "),
-      body: wordsOf(text).join(" "),
+      symbols: wordsText(extra.symbolPath ?? ""),
+      title: wordsText(title),
+      path: this.pathWords,
+      body: wordsText(text),
     };
     if (extra.symbolPath) c.symbolPath = extra.symbolPath;
     if (extra.metadata) c.metadata = extra.metadata;

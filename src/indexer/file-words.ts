@@ -6,7 +6,7 @@
  */
 import type { FileFacts } from "../lang/types.ts";
 import type { FileWords } from "../store/types.ts";
-import { wordsOf } from "../core/words.ts";
+import { wordsText } from "../core/words.ts";
 
 export function fileWords(path: string, text: string, facts: FileFacts | undefined, comments: Array<[number, number]> | undefined): FileWords {
   const names = facts ? [...facts.types, ...facts.functions, ...facts.variables].map((d) => d.name).join(" ") : "";
@@ -26,5 +26,5 @@ export function fileWords(path: string, text: string, facts: FileFacts | undefin
     doc = docParts.join("\n");
     code = codeParts.join("\n");
   }
-  return { path: wordsOf(path).join(" "), defs: wordsOf(names).join(" "), doc: wordsOf(doc).join(" "), code: wordsOf(code).join(" ") };
+  return { path: wordsText(path), defs: wordsText(names), doc: wordsText(doc), code: wordsText(code) };
 }

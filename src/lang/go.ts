@@ -14,7 +14,7 @@
  *   parents are never asked for (Node.parent walks down from the root), so extraction stays linear.
  */
 import type { Node } from "web-tree-sitter";
-import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
+import type { ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
@@ -139,312 +139,380 @@ export const go: LanguageModule = {
   },
 
   extract(tree, ctx, matches): Extracted {
-    const root = tree.rootNode;
-    const src = ctx.source;
-    let pkg: string | undefined;
-    const types: TypeFact[] = [];
-    const functions: FunctionFact[] = [];
-    const variables: VariableFact[] = [];
-    const imports: ImportFact[] = [];
-    const references: ReferenceFact[] = [];
-    const typeNameNodes = new Set<number>(); // ids of declaration-name nodes and embeddings (not type uses)
-    const importAliases = new Set<string>();
-    // per function: receiver and parameter names -> their named type, for qualifierType
-    const typedNames = new Map<FunctionFact, Map<string, string>>();
-    const embedded = new Set<number>(); // qualified_type nodes recorded as inherit
-    const resultTypes = new Map<string, string>(); // function name -> the named type it returns
-
-    for (const decl of root.namedChildren) {
+    const st = newState(ctx.source);
+    for (const decl of tree.rootNode.namedChildren) {
       if (!decl) continue;
       switch (decl.type) {
-        case "package_clause": {
-          const id = decl.namedChildren.find((c) => c?.type === "package_identifier");
-          if (id) pkg = id.text;
+        case "package_clause":
+          st.pkg = decl.namedChildren.find((c) => c?.type === "package_identifier")?.text ?? st.pkg;
           break;
-        }
-        case "import_declaration": {
-          for (const spec of decl.descendantsOfType("import_spec")) {
-            if (!spec) continue;
-            const pathNode = spec.childForFieldName("path");
-            if (!pathNode) continue;
-            const path = unquote(pathNode.text);
-            const nameNode = spec.childForFieldName("name");
-            const alias = nameNode?.text;
-            const local = alias && alias !== "_" && alias !== "." ? alias : path.slice(path.lastIndexOf("/") + 1);
-            importAliases.add(local);
-            const fact: ImportFact = { module: path, ...classifyImport(path, ctx.project), symbols: [], ...at(spec) };
-            if (alias) fact.alias = alias;
-            imports.push(fact);
-            // the reference sits where the local name is written: the alias, or the last path segment
-            if (nameNode && alias !== "_" && alias !== ".") references.push({ name: local, kind: "import", ...at(nameNode) });
-            else if (!nameNode) {
-              const p = at(pathNode);
-              references.push({ name: local, kind: "import", line: p.line, column: p.column + 1 + path.lastIndexOf("/") + 1 });
-            }
-          }
+        case "import_declaration":
+          importDeclaration(decl, st, ctx.project);
           break;
-        }
         case "function_declaration":
-        case "method_declaration": {
-          const nameNode = decl.childForFieldName("name");
-          if (!nameNode) break;
-          const name = nameNode.text;
-          const body = decl.childForFieldName("body");
-          const receiverList = decl.childForFieldName("receiver");
-          let receiverType: string | undefined;
-          if (receiverList) {
-            const p = receiverList.namedChildren.find((c) => c?.type === "parameter_declaration");
-            const t = p?.childForFieldName("type");
-            if (t) receiverType = compactText(t);
-          }
-          const owner = receiverType ? baseTypeName(receiverType) : undefined;
-          const fact: FunctionFact = {
-            name,
-            qualifiedName: qualify(pkg, owner, name),
-            startLine: line(decl),
-            endLine: endLine(decl),
-            startColumn: column(decl),
-            exported: isExported(name),
-            isMethod: decl.type === "method_declaration",
-            paramCount: countParams(decl.childForFieldName("parameters")),
-            returnCount: countParams(decl.childForFieldName("result")),
-            bodyLines: spanLines(body),
-            complexity: 1,
-            signature: signatureOf(src, decl, body),
-          };
-          if (receiverType) fact.receiverType = receiverType;
-          const doc = docStartLine(decl, isComment);
-          if (doc !== undefined) fact.docStartLine = doc;
-          functions.push(fact);
-          const typed = new Map<string, string>();
-          for (const list of [receiverList, decl.childForFieldName("parameters")]) {
-            for (const p of list?.namedChildren ?? []) {
-              if (p?.type !== "parameter_declaration") continue;
-              const t = namedTypeOf(p.childForFieldName("type"));
-              if (!t) continue;
-              for (const n of p.childrenForFieldName("name")) if (n && n.text !== "_") typed.set(n.text, t);
-            }
-          }
-          if (typed.size) typedNames.set(fact, typed);
-          if (!receiverList) {
-            const result = namedTypeOf(decl.childForFieldName("result"));
-            if (result) resultTypes.set(name, result);
-          }
+        case "method_declaration":
+          functionDeclaration(decl, st);
           break;
-        }
-        case "type_declaration": {
-          for (const spec of decl.namedChildren) {
-            if (!spec || (spec.type !== "type_spec" && spec.type !== "type_alias")) continue;
-            const nameNode = spec.childForFieldName("name");
-            const typeNode = spec.childForFieldName("type");
-            if (!nameNode) continue;
-            typeNameNodes.add(nameNode.id);
-            const name = nameNode.text;
-            let kind: TypeFact["kind"] = "type_alias";
-            let fieldCount = 0;
-            let methodCount = 0;
-            if (spec.type === "type_spec" && typeNode?.type === "struct_type") {
-              kind = "struct";
-              for (const f of typeNode.descendantsOfType("field_declaration")) {
-                if (!f) continue;
-                const names = f.childrenForFieldName("name").filter((c) => c !== null);
-                fieldCount += Math.max(1, names.length);
-                if (names.length === 0) {
-                  let t = f.childForFieldName("type");
-                  if (t?.type === "pointer_type") t = t.namedChildren[0] ?? null;
-                  if (t?.type === "generic_type") t = t.childForFieldName("type");
-                  if (t?.type === "qualified_type") {
-                    const q = t.childForFieldName("package");
-                    const n = t.childForFieldName("name");
-                    embedded.add(t.id);
-                    if (n) references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
-                  } else if (t?.type === "type_identifier") {
-                    typeNameNodes.add(t.id);
-                    references.push({ name: t.text, kind: "inherit", ...at(t) });
-                  }
-                }
-              }
-            } else if (spec.type === "type_spec" && typeNode?.type === "interface_type") {
-              kind = "interface";
-              for (const c of typeNode.namedChildren) {
-                if (!c) continue;
-                if (c.type === "method_elem") {
-                  methodCount++;
-                  const m = c.childForFieldName("name");
-                  if (!m) continue;
-                  functions.push({
-                    name: m.text,
-                    qualifiedName: qualify(pkg, name, m.text),
-                    startLine: line(c),
-                    endLine: endLine(c),
-                    startColumn: column(c),
-                    exported: isExported(m.text) && isExported(name),
-                    isMethod: true,
-                    receiverType: name,
-                    paramCount: countParams(c.childForFieldName("parameters")),
-                    returnCount: countParams(c.childForFieldName("result")),
-                    bodyLines: 0,
-                    complexity: 1,
-                    signature: signatureOf(src, c, null),
-                  });
-                } else if (c.type === "type_elem") {
-                  for (const t of c.namedChildren) {
-                    if (t?.type === "type_identifier") {
-                      typeNameNodes.add(t.id);
-                      references.push({ name: t.text, kind: "inherit", ...at(t) });
-                    } else if (t?.type === "qualified_type") {
-                      const q = t.childForFieldName("package");
-                      const n = t.childForFieldName("name");
-                      embedded.add(t.id);
-                      if (n) references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
-                    }
-                  }
-                }
-              }
-            }
-            const fact: TypeFact = {
-              name,
-              qualifiedName: qualify(pkg, name),
-              kind,
-              startLine: line(spec),
-              endLine: endLine(spec),
-              startColumn: column(spec),
-              exported: isExported(name),
-              fieldCount,
-              methodCount,
-            };
-            const doc = docStartLine(decl.namedChildren.length === 1 ? decl : spec, isComment);
-            if (doc !== undefined) fact.docStartLine = doc;
-            types.push(fact);
-          }
+        case "type_declaration":
+          typeDeclaration(decl, st);
           break;
-        }
         case "const_declaration":
-        case "var_declaration": {
-          const kind = decl.type === "const_declaration" ? "constant" : "variable";
-          for (const spec of decl.descendantsOfType(kind === "constant" ? "const_spec" : "var_spec")) {
-            if (!spec) continue;
-            for (const n of spec.childrenForFieldName("name")) {
-              if (!n || n.type !== "identifier" || n.text === "_") continue;
-              variables.push({
-                name: n.text,
-                qualifiedName: qualify(pkg, n.text),
-                kind,
-                startLine: line(spec),
-                endLine: endLine(spec),
-                startColumn: column(n),
-                exported: isExported(n.text),
-              });
-            }
-          }
+        case "var_declaration":
+          valueDeclaration(decl, st);
           break;
-        }
       }
     }
-
-    // Methods declared in this file count toward their receiver type.
-    const byName = new Map(types.map((t) => [t.name, t]));
-    for (const f of functions) {
-      if (!f.receiverType) continue;
-      const t = byName.get(baseTypeName(f.receiverType));
-      if (t && t.kind !== "interface") t.methodCount++;
-    }
-
-    const topLevelValues = new Set<string>([...variables.map((v) => v.name), ...functions.filter((f) => !f.isMethod).map((f) => f.name)]);
-    const decisions: Node[] = [];
-    const calls: Node[] = [];
-    const qualifieds: Node[] = [];
-    const bares: Node[] = [];
-    const selectors: Node[] = [];
-    const valueLists: Node[] = [];
-    const locals: Node[] = [];
-    for (const m of matches) {
-      if (m.decision) decisions.push(m.decision);
-      else if (m.call) calls.push(m.call);
-      else if (m.qualified) qualifieds.push(m.qualified);
-      else if (m["type.bare"]) bares.push(m["type.bare"]);
-      else if (m.selector) selectors.push(m.selector);
-      else if (m.values) valueLists.push(m.values);
-      else if (m.local) locals.push(m.local);
-    }
-    const readValue = (ident: Node): void => {
-      if (ident.type === "identifier" && topLevelValues.has(ident.text)) references.push({ name: ident.text, kind: "read", ...at(ident) });
-    };
-    // Calls: the function and the arguments are read from the call node, not matched by the query.
-    const callFunctions = new Set<number>();
-    for (const call of calls) {
-      let fn = call.childForFieldName("function");
-      if (fn?.type === "index_expression") fn = fn.childForFieldName("operand"); // f[T](x)
-      if (fn?.type === "identifier") {
-        callFunctions.add(fn.id);
-        references.push({ name: fn.text, kind: "call", ...at(fn) });
-      } else if (fn?.type === "selector_expression") {
-        callFunctions.add(fn.id);
-        const field = fn.childForFieldName("field");
-        const operand = fn.childForFieldName("operand");
-        if (field) references.push({ name: field.text, ...(operand ? { qualifier: boundedText(src, operand) } : {}), kind: "call", ...at(field) });
-      }
-      if (topLevelValues.size > 0) for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) if (a) readValue(a);
-    }
-    for (const q of qualifieds) {
-      const name = q.childForFieldName("name");
-      if (!name) continue;
-      typeNameNodes.add(name.id);
-      if (embedded.has(q.id)) continue; // recorded as "inherit"
-      const pkgNode = q.childForFieldName("package");
-      references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
-    }
-    for (const bare of bares) {
-      if (typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
-      references.push({ name: bare.text, kind: "type", ...at(bare) });
-    }
-    // Reads through imported packages (`http.StatusOK`); calls were taken above.
-    for (const sel of selectors) {
-      if (callFunctions.has(sel.id)) continue;
-      const q = sel.childForFieldName("operand");
-      const field = sel.childForFieldName("field");
-      if (q?.type !== "identifier" || !field || !importAliases.has(q.text)) continue;
-      references.push({ name: field.text, qualifier: q.text, kind: "read", ...at(field) });
-    }
-    if (topLevelValues.size > 0) for (const list of valueLists) for (const c of list.namedChildren) if (c) readValue(c);
-    attributeComplexity(functions, decisions);
-    assignEnclosing(references, functions, types, variables);
-    // Local variables whose type the syntax shows: `var x T`, `x := T{…}` / `&T{…}`, `x := NewT()` where
-    // NewT is a function of this file declared to return a named type.
-    if (locals.length > 0 && functions.length > 0) {
-      const index = new SpanIndex(functions);
-      for (const decl of locals) {
-        const p = decl.startPosition;
-        const f = index.find(p.row + 1, p.column + 1);
-        if (!f || f.isMethod && f.bodyLines === 0) continue;
-        let typed = typedNames.get(f);
-        const set = (n: Node | null | undefined, t: string | undefined) => {
-          if (!n || n.type !== "identifier" || !t || n.text === "_") return;
-          if (!typed) typedNames.set(f, (typed = new Map()));
-          typed.set(n.text, t);
-        };
-        if (decl.type === "var_spec") {
-          const t = namedTypeOf(decl.childForFieldName("type"));
-          for (const n of decl.childrenForFieldName("name")) set(n, t);
-          continue;
-        }
-        const left = decl.childForFieldName("left")?.namedChildren ?? [];
-        const right = decl.childForFieldName("right")?.namedChildren ?? [];
-        if (left.length !== right.length) continue;
-        left.forEach((n, i) => set(n, valueType(right[i] ?? null, resultTypes)));
-      }
-    }
-    if (typedNames.size > 0) {
-      const byQname = new Map<string, Map<string, string>>();
-      for (const [f, typed] of typedNames) if (!byQname.has(f.qualifiedName)) byQname.set(f.qualifiedName, typed);
-      for (const r of references) {
-        if (!r.qualifier || !r.enclosing) continue;
-        const t = byQname.get(r.enclosing)?.get(r.qualifier);
-        if (t) r.qualifierType = t;
-      }
-    }
-    const out: Extracted = { types, functions, variables, imports, references };
-    if (pkg) out.packageName = pkg;
+    countMethods(st);
+    const uses = sortMatches(matches);
+    usesFromMatches(uses, st);
+    attributeComplexity(st.functions, uses.decisions);
+    assignEnclosing(st.references, st.functions, st.types, st.variables);
+    localTypes(uses.locals, st);
+    qualifierTypes(st);
+    const out: Extracted = { types: st.types, functions: st.functions, variables: st.variables, imports: st.imports, references: st.references };
+    if (st.pkg) out.packageName = st.pkg;
     return out;
   },
 };
+
+/**
+ * What extraction collects over one file, shared by the steps below. Extraction is split into small
+ * functions on purpose: JSC's optimizing compiler (FTL) compiles a function whole with the tree-sitter
+ * getters inlined, and the single 300-line extract this was took 3-8 s of compile time per thread on
+ * go-src (BUN_JSC_reportFTLCompileTimes=1), more than the optimized code ever saved.
+ */
+interface GoState {
+  src: string;
+  pkg: string | undefined;
+  types: TypeFact[];
+  functions: FunctionFact[];
+  variables: VariableFact[];
+  imports: ImportFact[];
+  references: ReferenceFact[];
+  /** ids of declaration-name nodes and embeddings (not type uses) */
+  typeNameNodes: Set<number>;
+  importAliases: Set<string>;
+  /** per function: receiver and parameter names -> their named type, for qualifierType */
+  typedNames: Map<FunctionFact, Map<string, string>>;
+  /** qualified_type nodes recorded as inherit */
+  embedded: Set<number>;
+  /** function name -> the named type it returns */
+  resultTypes: Map<string, string>;
+}
+
+function newState(src: string): GoState {
+  return {
+    src, pkg: undefined, types: [], functions: [], variables: [], imports: [], references: [],
+    typeNameNodes: new Set(), importAliases: new Set(), typedNames: new Map(), embedded: new Set(), resultTypes: new Map(),
+  };
+}
+
+function importDeclaration(decl: Node, st: GoState, project: ExtractContext["project"]): void {
+  for (const spec of decl.descendantsOfType("import_spec")) {
+    if (!spec) continue;
+    const pathNode = spec.childForFieldName("path");
+    if (!pathNode) continue;
+    const path = unquote(pathNode.text);
+    const nameNode = spec.childForFieldName("name");
+    const alias = nameNode?.text;
+    const local = alias && alias !== "_" && alias !== "." ? alias : path.slice(path.lastIndexOf("/") + 1);
+    st.importAliases.add(local);
+    const fact: ImportFact = { module: path, ...classifyImport(path, project), symbols: [], ...at(spec) };
+    if (alias) fact.alias = alias;
+    st.imports.push(fact);
+    // the reference sits where the local name is written: the alias, or the last path segment
+    if (nameNode && alias !== "_" && alias !== ".") st.references.push({ name: local, kind: "import", ...at(nameNode) });
+    else if (!nameNode) {
+      const p = at(pathNode);
+      st.references.push({ name: local, kind: "import", line: p.line, column: p.column + 1 + path.lastIndexOf("/") + 1 });
+    }
+  }
+}
+
+function functionDeclaration(decl: Node, st: GoState): void {
+  const nameNode = decl.childForFieldName("name");
+  if (!nameNode) return;
+  const name = nameNode.text;
+  const body = decl.childForFieldName("body");
+  const receiverList = decl.childForFieldName("receiver");
+  let receiverType: string | undefined;
+  if (receiverList) {
+    const p = receiverList.namedChildren.find((c) => c?.type === "parameter_declaration");
+    const t = p?.childForFieldName("type");
+    if (t) receiverType = compactText(t);
+  }
+  const owner = receiverType ? baseTypeName(receiverType) : undefined;
+  const fact: FunctionFact = {
+    name,
+    qualifiedName: qualify(st.pkg, owner, name),
+    startLine: line(decl),
+    endLine: endLine(decl),
+    startColumn: column(decl),
+    exported: isExported(name),
+    isMethod: decl.type === "method_declaration",
+    paramCount: countParams(decl.childForFieldName("parameters")),
+    returnCount: countParams(decl.childForFieldName("result")),
+    bodyLines: spanLines(body),
+    complexity: 1,
+    signature: signatureOf(st.src, decl, body),
+  };
+  if (receiverType) fact.receiverType = receiverType;
+  const doc = docStartLine(decl, isComment);
+  if (doc !== undefined) fact.docStartLine = doc;
+  st.functions.push(fact);
+  const typed = new Map<string, string>();
+  for (const list of [receiverList, decl.childForFieldName("parameters")]) {
+    for (const p of list?.namedChildren ?? []) {
+      if (p?.type !== "parameter_declaration") continue;
+      const t = namedTypeOf(p.childForFieldName("type"));
+      if (!t) continue;
+      for (const n of p.childrenForFieldName("name")) if (n && n.text !== "_") typed.set(n.text, t);
+    }
+  }
+  if (typed.size) st.typedNames.set(fact, typed);
+  if (!receiverList) {
+    const result = namedTypeOf(decl.childForFieldName("result"));
+    if (result) st.resultTypes.set(name, result);
+  }
+}
+
+function typeDeclaration(decl: Node, st: GoState): void {
+  for (const spec of decl.namedChildren) {
+    if (!spec || (spec.type !== "type_spec" && spec.type !== "type_alias")) continue;
+    const nameNode = spec.childForFieldName("name");
+    const typeNode = spec.childForFieldName("type");
+    if (!nameNode) continue;
+    st.typeNameNodes.add(nameNode.id);
+    const name = nameNode.text;
+    let kind: TypeFact["kind"] = "type_alias";
+    let fieldCount = 0;
+    let methodCount = 0;
+    if (spec.type === "type_spec" && typeNode?.type === "struct_type") {
+      kind = "struct";
+      for (const f of typeNode.descendantsOfType("field_declaration")) {
+        if (!f) continue;
+        const names = f.childrenForFieldName("name").filter((c) => c !== null);
+        fieldCount += Math.max(1, names.length);
+        if (names.length === 0) {
+          let t = f.childForFieldName("type");
+          if (t?.type === "pointer_type") t = t.namedChildren[0] ?? null;
+          if (t?.type === "generic_type") t = t.childForFieldName("type");
+          if (t?.type === "qualified_type") {
+            const q = t.childForFieldName("package");
+            const n = t.childForFieldName("name");
+            st.embedded.add(t.id);
+            if (n) st.references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
+          } else if (t?.type === "type_identifier") {
+            st.typeNameNodes.add(t.id);
+            st.references.push({ name: t.text, kind: "inherit", ...at(t) });
+          }
+        }
+      }
+    } else if (spec.type === "type_spec" && typeNode?.type === "interface_type") {
+      kind = "interface";
+      for (const c of typeNode.namedChildren) {
+        if (!c) continue;
+        if (c.type === "method_elem") {
+          methodCount++;
+          const m = c.childForFieldName("name");
+          if (!m) continue;
+          st.functions.push({
+            name: m.text,
+            qualifiedName: qualify(st.pkg, name, m.text),
+            startLine: line(c),
+            endLine: endLine(c),
+            startColumn: column(c),
+            exported: isExported(m.text) && isExported(name),
+            isMethod: true,
+            receiverType: name,
+            paramCount: countParams(c.childForFieldName("parameters")),
+            returnCount: countParams(c.childForFieldName("result")),
+            bodyLines: 0,
+            complexity: 1,
+            signature: signatureOf(st.src, c, null),
+          });
+        } else if (c.type === "type_elem") {
+          for (const t of c.namedChildren) {
+            if (t?.type === "type_identifier") {
+              st.typeNameNodes.add(t.id);
+              st.references.push({ name: t.text, kind: "inherit", ...at(t) });
+            } else if (t?.type === "qualified_type") {
+              const q = t.childForFieldName("package");
+              const n = t.childForFieldName("name");
+              st.embedded.add(t.id);
+              if (n) st.references.push({ name: n.text, ...(q ? { qualifier: q.text } : {}), kind: "inherit", ...at(n) });
+            }
+          }
+        }
+      }
+    }
+    const fact: TypeFact = {
+      name,
+      qualifiedName: qualify(st.pkg, name),
+      kind,
+      startLine: line(spec),
+      endLine: endLine(spec),
+      startColumn: column(spec),
+      exported: isExported(name),
+      fieldCount,
+      methodCount,
+    };
+    const doc = docStartLine(decl.namedChildren.length === 1 ? decl : spec, isComment);
+    if (doc !== undefined) fact.docStartLine = doc;
+    st.types.push(fact);
+  }
+}
+
+function valueDeclaration(decl: Node, st: GoState): void {
+  const kind = decl.type === "const_declaration" ? "constant" : "variable";
+  for (const spec of decl.descendantsOfType(kind === "constant" ? "const_spec" : "var_spec")) {
+    if (!spec) continue;
+    for (const n of spec.childrenForFieldName("name")) {
+      if (!n || n.type !== "identifier" || n.text === "_") continue;
+      st.variables.push({
+        name: n.text,
+        qualifiedName: qualify(st.pkg, n.text),
+        kind,
+        startLine: line(spec),
+        endLine: endLine(spec),
+        startColumn: column(n),
+        exported: isExported(n.text),
+      });
+    }
+  }
+}
+
+/** Methods declared in this file count toward their receiver type. */
+function countMethods(st: GoState): void {
+  const byName = new Map(st.types.map((t) => [t.name, t]));
+  for (const f of st.functions) {
+    if (!f.receiverType) continue;
+    const t = byName.get(baseTypeName(f.receiverType));
+    if (t && t.kind !== "interface") t.methodCount++;
+  }
+}
+
+/** The query's matches sorted by capture, for the steps that read them. */
+interface GoUses {
+  decisions: Node[];
+  calls: Node[];
+  qualifieds: Node[];
+  bares: Node[];
+  selectors: Node[];
+  valueLists: Node[];
+  locals: Node[];
+}
+
+function sortMatches(matches: QueryMatch[]): GoUses {
+  const u: GoUses = { decisions: [], calls: [], qualifieds: [], bares: [], selectors: [], valueLists: [], locals: [] };
+  for (const m of matches) {
+    if (m.decision) u.decisions.push(m.decision);
+    else if (m.call) u.calls.push(m.call);
+    else if (m.qualified) u.qualifieds.push(m.qualified);
+    else if (m["type.bare"]) u.bares.push(m["type.bare"]);
+    else if (m.selector) u.selectors.push(m.selector);
+    else if (m.values) u.valueLists.push(m.values);
+    else if (m.local) u.locals.push(m.local);
+  }
+  return u;
+}
+
+/** References from the query's matches: calls, type uses, reads of package-level values. */
+function usesFromMatches(u: GoUses, st: GoState): void {
+  const topLevelValues = new Set<string>([...st.variables.map((v) => v.name), ...st.functions.filter((f) => !f.isMethod).map((f) => f.name)]);
+  const callFunctions = callReferences(u.calls, st, topLevelValues);
+  typeReferences(u.qualifieds, u.bares, st);
+  packageReads(u.selectors, callFunctions, st);
+  if (topLevelValues.size > 0) for (const list of u.valueLists) for (const c of list.namedChildren) if (c) readValue(c, topLevelValues, st);
+}
+
+function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {
+  if (ident.type === "identifier" && topLevelValues.has(ident.text)) st.references.push({ name: ident.text, kind: "read", ...at(ident) });
+}
+
+/** Calls: the function and the arguments are read from the call node, not matched by the query. Returns the called nodes' ids. */
+function callReferences(calls: Node[], st: GoState, topLevelValues: Set<string>): Set<number> {
+  const callFunctions = new Set<number>();
+  for (const call of calls) {
+    let fn = call.childForFieldName("function");
+    if (fn?.type === "index_expression") fn = fn.childForFieldName("operand"); // f[T](x)
+    if (fn?.type === "identifier") {
+      callFunctions.add(fn.id);
+      st.references.push({ name: fn.text, kind: "call", ...at(fn) });
+    } else if (fn?.type === "selector_expression") {
+      callFunctions.add(fn.id);
+      const field = fn.childForFieldName("field");
+      const operand = fn.childForFieldName("operand");
+      if (field) st.references.push({ name: field.text, ...(operand ? { qualifier: boundedText(st.src, operand) } : {}), kind: "call", ...at(field) });
+    }
+    if (topLevelValues.size > 0) for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) if (a) readValue(a, topLevelValues, st);
+  }
+  return callFunctions;
+}
+
+function typeReferences(qualifieds: Node[], bares: Node[], st: GoState): void {
+  for (const q of qualifieds) {
+    const name = q.childForFieldName("name");
+    if (!name) continue;
+    st.typeNameNodes.add(name.id);
+    if (st.embedded.has(q.id)) continue; // recorded as "inherit"
+    const pkgNode = q.childForFieldName("package");
+    st.references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
+  }
+  for (const bare of bares) {
+    if (st.typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
+    st.references.push({ name: bare.text, kind: "type", ...at(bare) });
+  }
+}
+
+/** Reads through imported packages (`http.StatusOK`); calls were taken before. */
+function packageReads(selectors: Node[], callFunctions: Set<number>, st: GoState): void {
+  for (const sel of selectors) {
+    if (callFunctions.has(sel.id)) continue;
+    const q = sel.childForFieldName("operand");
+    const field = sel.childForFieldName("field");
+    if (q?.type !== "identifier" || !field || !st.importAliases.has(q.text)) continue;
+    st.references.push({ name: field.text, qualifier: q.text, kind: "read", ...at(field) });
+  }
+}
+
+function localTypes(locals: Node[], st: GoState): void {
+  // Local variables whose type the syntax shows: `var x T`, `x := T{…}` / `&T{…}`, `x := NewT()` where
+  // NewT is a function of this file declared to return a named type.
+  if (locals.length > 0 && st.functions.length > 0) {
+    const index = new SpanIndex(st.functions);
+    for (const decl of locals) {
+      const p = decl.startPosition;
+      const f = index.find(p.row + 1, p.column + 1);
+      if (!f || f.isMethod && f.bodyLines === 0) continue;
+      let typed = st.typedNames.get(f);
+      const set = (n: Node | null | undefined, t: string | undefined) => {
+        if (!n || n.type !== "identifier" || !t || n.text === "_") return;
+        if (!typed) st.typedNames.set(f, (typed = new Map()));
+        typed.set(n.text, t);
+      };
+      if (decl.type === "var_spec") {
+        const t = namedTypeOf(decl.childForFieldName("type"));
+        for (const n of decl.childrenForFieldName("name")) set(n, t);
+        continue;
+      }
+      const left = decl.childForFieldName("left")?.namedChildren ?? [];
+      const right = decl.childForFieldName("right")?.namedChildren ?? [];
+      if (left.length !== right.length) continue;
+      left.forEach((n, i) => set(n, valueType(right[i] ?? null, st.resultTypes)));
+    }
+  }
+}
+
+/** A reference through a typed receiver, parameter or local carries that type (qualifierType). */
+function qualifierTypes(st: GoState): void {
+  if (st.typedNames.size > 0) {
+    const byQname = new Map<string, Map<string, string>>();
+    for (const [f, typed] of st.typedNames) if (!byQname.has(f.qualifiedName)) byQname.set(f.qualifiedName, typed);
+    for (const r of st.references) {
+      if (!r.qualifier || !r.enclosing) continue;
+      const t = byQname.get(r.enclosing)?.get(r.qualifier);
+      if (t) r.qualifierType = t;
+    }
+  }
+}
