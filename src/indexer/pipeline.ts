@@ -202,7 +202,9 @@ async function indexInto(
   if (mode === "full") {
     store.loadStagedFullText();
     if (process.env.CORTEX_TRACE) log.warn(`full-text load: ${Math.round(performance.now() - finishStarted)} ms`);
+    const indexesStarted = performance.now();
     createBuildIndexes(store.db);
+    if (process.env.CORTEX_TRACE) log.warn(`secondary indexes: ${Math.round(performance.now() - indexesStarted)} ms`);
   }
   const head = readGitHead(root);
   store.transaction(() => {

@@ -57,9 +57,15 @@ export function createBuildDatabase(path: string): Database {
   return db;
 }
 
-/** Adds the secondary indexes to a build database once its rows are written. */
+/**
+ * Adds the secondary indexes to a build database once its rows are written, and statistics for the query
+ * planner: without them it joined import sites to imports through the index on the imported module
+ * (thousands of rows for "fmt") instead of the file's, 1.9 s instead of 33 ms on go-src. A sampled
+ * ANALYZE costs about 0.1 s there.
+ */
 export function createBuildIndexes(db: Database): void {
   db.exec(BUILD_INDEXES);
+  db.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
 }
 
 /** Switches a finished build database to WAL so readers and the next incremental writer can share it. */

@@ -1,0 +1,42 @@
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { createBuildDatabase, createBuildIndexes } from "../../src/store/db.ts";
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+test("a build database has planner statistics once its indexes exist: import sites join imports by file", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
+  const db = createBuildDatabase(join(dir, "index.db"));
+  try {
+    // like go-src: every file imports "fmt", so the index on the imported module is the unselective one
+    const file = db.prepare("INSERT INTO files VALUES (?, 'go', 0, 'm', 1, 1, 0, 0, 1, '2026-01-01', 0, 0, 2)");
+    const imp = db.prepare("INSERT INTO imports VALUES (?, ?, ?, 1, 0, 0, 0)");
+    const site = db.prepare("INSERT INTO import_sites (file_path, imported_module, line, \"column\") VALUES (?, ?, 1, 1)");
+    db.transaction(() => {
+      for (let i = 0; i < 2000; i++) {
+        const path = `pkg${i % 50}/f${i}.go`;
+        file.run(path);
+        for (const m of ["fmt", `pkg${i % 50}/dep`]) {
+          imp.run(`${path}:${m}`, path, m);
+          site.run(path, m);
+        }
+      }
+    })();
+    createBuildIndexes(db);
+    expect((db.query("SELECT COUNT(*) AS n FROM sqlite_stat1").get() as { n: number }).n).toBeGreaterThan(0);
+    // the join the reference resolver reads every import site with (GraphStore.allSites)
+    const plan = db
+      .query("EXPLAIN QUERY PLAN SELECT s.site_id, i.is_standard_lib FROM import_sites s LEFT JOIN imports i ON i.file_path = s.file_path AND i.imported_module = s.imported_module")
+      .all() as Array<{ detail: string }>;
+    const imports = plan.map((r) => r.detail).find((d) => d.includes(" i "));
+    expect(imports).toContain("idx_imports_file_path");
+  } finally {
+    db.close();
+  }
+});
