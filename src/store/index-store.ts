@@ -183,8 +183,12 @@ export class IndexStore {
   loadStagedFullText(): void {
     if (!this.stagePath) return;
     this.transaction(() => {
-      this.db.exec(`INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM stage.chunk_words ORDER BY rowid;
-        INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;`);
+      // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
+      // the segments was 14 % faster on go-src's words, queries as fast. Incremental writes merge again after.
+      this.db.exec(`INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);
+        INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM stage.chunk_words ORDER BY rowid;
+        INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;
+        INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 4); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 4);`);
     });
     // the statements writing to the stage must go before it can be detached
     this.s.insertChunkWords!.finalize();
