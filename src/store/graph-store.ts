@@ -85,6 +85,12 @@ export interface EdgeRow {
 
 const SYMBOL_COLUMNS = `symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, container, language,
   start_line AS line, start_column AS "column", end_line AS endLine, is_exported AS exported, signature`;
+/**
+ * Definitions in source order, not in id order: ids follow the order parse workers happened to finish
+ * files in, and where several definitions fit a reference equally (a function per build-tag variant,
+ * os.Symlink in file_unix.go and file_plan9.go) the first one wins. Files are listed in path order too.
+ */
+const SYMBOL_ORDER = `ORDER BY file_path, start_line, start_column, symbol_id`;
 const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
   enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
 const SITE_COLUMNS = `s.site_id AS siteId, s.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
@@ -102,11 +108,11 @@ export class GraphStore {
     const q = (sql: string) => this.db.prepare(sql);
     this.s = {
       files: q(`SELECT f.file_path AS path, f.language, s.package_name AS packageName FROM files f
-        LEFT JOIN file_state s ON s.file_path = f.file_path`),
-      symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?))`),
-      symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?))`),
+        LEFT JOIN file_state s ON s.file_path = f.file_path ORDER BY f.file_path`),
+      symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
+      symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
       symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
-      allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols`),
+      allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols ${SYMBOL_ORDER}`),
       refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
       refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
       refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),

@@ -103,6 +103,16 @@ describe("incremental reference resolution", () => {
     expect(back.refs).toContain("go/ledger/ledger.go:29:8 call audit.Record -> audit.Record@go/audit/audit.go (import)");
   });
 
+  test("a second definition of a name (a build-tag variant) is chosen as a fresh index chooses it, whatever the ids", async () => {
+    // written after audit.go, so its ids are larger, but it comes first in path order
+    p.write("go/audit/a_plan9.go", "//go:build plan9\n\npackage audit\n\n// Record writes one audit line on Plan 9.\nfunc Record(id string, amount int) {\n}\n");
+    await expectSameAsFresh();
+    const refs = (await snapshot(session)).refs.filter((r) => r.startsWith("go/ledger/ledger.go:29:8 "));
+    expect(refs).toEqual(["go/ledger/ledger.go:29:8 call audit.Record -> audit.Record@go/audit/a_plan9.go (import)"]);
+    p.remove("go/audit/a_plan9.go");
+    await expectSameAsFresh();
+  });
+
   test("breaking and re-making an import cycle updates the cycles", async () => {
     const pricing = read("typescript/src/services/pricing.ts");
     p.write("typescript/src/services/pricing.ts", pricing.replace('import type { Quote } from "./order-service";\n', "type Quote = { order: Order; price: number };\n"));
