@@ -83,7 +83,25 @@ function windows(lines: string[], from: number, to: number): Array<[number, numb
   return out;
 }
 
-const slice = (lines: string[], from: number, to: number) => lines.slice(from - 1, to).join("\n");
+/**
+ * Longest part of one line a chunk carries. Minified code is a few lines of hundreds of KB: every
+ * definition on such a line would carry all of it (a 444 KB bundle made 7 s of chunk words and hashes).
+ * A chunk starting inside an over-long line starts its text at the definition's column.
+ */
+const MAX_LINE_CHARS = 2000;
+
+function clip(line: string, fromColumn = 1): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const start = Math.min(Math.max(0, fromColumn - 1), line.length);
+  return line.length - start <= MAX_LINE_CHARS ? line.slice(start) : line.slice(start, start + MAX_LINE_CHARS) + " …";
+}
+
+/** Lines [from, to] (1-based, inclusive), over-long ones clipped; the first from `firstColumn`. */
+function slice(lines: string[], from: number, to: number, firstColumn = 1): string {
+  const out: string[] = [];
+  for (let l = from; l <= to && l <= lines.length; l++) out.push(clip(lines[l - 1]!, l === from ? firstColumn : 1));
+  return out.join("\n");
+}
 
 function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
   const methodsIn = (t: TypeFact) => facts.functions.filter((f) => f.startLine > t.startLine && f.endLine <= t.endLine);
@@ -99,7 +117,7 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
   };
   for (const fn of facts.functions) {
     const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
-    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => slice(lines, a, b));
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => slice(lines, a, b, a === fn.startLine ? fn.startColumn : 1));
   }
   for (const t of facts.types) {
     const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
@@ -117,7 +135,7 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
           continue;
         }
         skipping = false;
-        out.push(lines[l - 1] ?? "");
+        out.push(clip(lines[l - 1] ?? "", l === t.startLine ? t.startColumn : 1));
       }
       return out.join("\n");
     };

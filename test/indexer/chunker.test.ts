@@ -118,3 +118,17 @@ const (
     expect(t.every((c) => c.tags.includes("test"))).toBe(true);
   });
 });
+
+describe("minified code", () => {
+  test("a definition on an over-long line carries its own part of the line, bounded, not the whole line", async () => {
+    // one line of 400 functions, as a bundler writes them: about 17 KB
+    const line = Array.from({ length: 400 }, (_, i) => `function fn${i}(a){return a+${i}}`).join("");
+    const chunks = await chunksOf("dist/app.min.js", line + "\n");
+    const defs = chunks.filter((c) => c.chunkType === "definitions");
+    expect(defs.length).toBe(400);
+    for (const c of defs) expect(c.text.length).toBeLessThan(2100);
+    const fn250 = defs.find((c) => c.title.startsWith("fn250 "))!;
+    // the chunk's code starts at its function, not at the line's start
+    expect(fn250.text.split("\n")[1]!.startsWith("function fn250(a){return a+250}")).toBe(true);
+  });
+});
