@@ -23,21 +23,27 @@ export interface IndexHook {
   run(store: IndexStore, changes: IndexChanges, project: ProjectInfo): void | Promise<void>;
 }
 
+/**
+ * In order. A hook that writes waits for `store.whenWritable()` first: during a full build another
+ * connection loads the keyword index meanwhile, and reference resolution, which computes before it
+ * writes, goes first so its computing overlaps that load.
+ */
 export const INDEX_HOOKS: IndexHook[] = [
-  {
-    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed.
-    name: "trigram index",
-    run(store) {
-      const r = updateTrigramIndex(store.db);
-      if (process.env.CORTEX_TRACE) log.warn(`trigram index: ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
-    },
-  },
   {
     // Imports to files, references to definitions (src/engines/symbols/resolve-hook.ts).
     name: "reference resolution",
-    run(store, changes, project) {
-      const r = resolveReferences(store, changes, project);
+    async run(store, changes, project) {
+      const r = await resolveReferences(store, changes, project);
       if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+    },
+  },
+  {
+    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed.
+    name: "trigram index",
+    async run(store) {
+      await store.whenWritable();
+      const r = updateTrigramIndex(store.db);
+      if (process.env.CORTEX_TRACE) log.warn(`trigram index: ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
     },
   },
 ];

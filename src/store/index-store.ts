@@ -6,12 +6,15 @@ import type { Database, Statement } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import type { IndexedFile, FileState } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
+import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 
 type Stmt = Statement<any, any[]>;
 
 export class IndexStore {
   readonly db: Database;
   private readonly s: Record<string, Stmt>;
+  /** Another connection's write in progress (the keyword index load of a full build). */
+  private pendingWrite: Promise<void> | undefined;
   /** The side database holding full-text words during a full build (stageFullText). */
   private stagePath: string | undefined;
 
@@ -164,8 +167,9 @@ export class IndexStore {
 
   /**
    * For a full build: chunk and file words go to plain staging tables and move into the FTS5 indexes in
-   * one pass at the end (loadStagedFullText). FTS5 inserts interleaved with every other table's writes
-   * cost 10 of the 21 s of writing on go-src; one ordered pass after the rows are in costs far less.
+   * one pass after the parse, on another connection and thread for a large build (loadStagedFullText). FTS5 inserts
+   * interleaved with every other table's writes cost 10 of the 21 s of writing on go-src; one ordered
+   * pass after the rows are in costs far less.
    */
   stageFullText(): void {
     // in a side file, so the staged rows leave no free pages behind in the index (it would grow by 5 %)
@@ -179,25 +183,51 @@ export class IndexStore {
     this.s.insertFileWords = this.db.prepare("INSERT INTO stage.file_words (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
   }
 
-  /** Moves the staged words into the FTS5 indexes (see stageFullText) and writes to them directly again. */
-  loadStagedFullText(): void {
-    if (!this.stagePath) return;
-    this.transaction(() => {
-      // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
-      // the segments was 14 % faster on go-src's words, queries as fast. Incremental writes merge again after.
-      this.db.exec(`INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);
-        INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM stage.chunk_words ORDER BY rowid;
-        INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;
-        INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 4); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 4);`);
-    });
+  /**
+   * Moves the staged words into the FTS5 indexes. `aside`: on a worker thread with its own connection
+   * (full-text-load.ts), the database switched to WAL so this connection can keep reading meanwhile; it
+   * must not write before whenWritable() resolves, and finishStagedFullText() must run before closing.
+   * Otherwise here and now (a small build: starting a worker costs more than the load).
+   */
+  loadStagedFullText(options: { aside: boolean }): void {
+    const stagePath = this.stagePath;
+    if (!stagePath) return;
+    if (!options.aside) {
+      loadStagedWords(this.db);
+      this.endStaging();
+      rmSync(stagePath, { force: true });
+      this.stagePath = undefined;
+      return;
+    }
+    this.endStaging();
+    this.db.exec("PRAGMA journal_mode = WAL");
+    const load = loadStagedFullTextInWorker(this.db.filename, stagePath);
+    load.catch(() => {}); // reported by whenWritable / finishStagedFullText
+    this.pendingWrite = load;
+  }
+
+  /** Detaches the stage file; words are written to the FTS5 indexes directly again. */
+  private endStaging(): void {
     // the statements writing to the stage must go before it can be detached
     this.s.insertChunkWords!.finalize();
     this.s.insertFileWords!.finalize();
     this.db.exec("DETACH DATABASE stage");
-    rmSync(this.stagePath, { force: true });
-    this.stagePath = undefined;
     this.s.insertChunkWords = this.db.prepare("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
     this.s.insertFileWords = this.db.prepare("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
+  }
+
+  /** Resolves when no other connection is writing this database (see loadStagedFullText). */
+  whenWritable(): Promise<void> {
+    return this.pendingWrite ?? Promise.resolve();
+  }
+
+  /** Waits for a keyword index load started aside (loadStagedFullText) and removes the stage file. */
+  async finishStagedFullText(): Promise<void> {
+    if (!this.stagePath) return;
+    await this.whenWritable();
+    rmSync(this.stagePath, { force: true });
+    this.stagePath = undefined;
+    this.pendingWrite = undefined;
   }
 
   /** Recomputes the modules table rows for the given module paths from the files beneath them. */

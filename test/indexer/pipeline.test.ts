@@ -43,6 +43,43 @@ describe("full builds", () => {
   });
 });
 
+describe("a large full build", () => {
+  test("loads its keyword index on another thread while references resolve, and ends whole", async () => {
+    // 520 files: above the size from which the keyword index loads beside the other steps
+    const files: Record<string, string> = { "go.mod": "module example.com/big\n\ngo 1.21\n" };
+    for (let i = 0; i < 520; i++) {
+      files[`pkg${i % 10}/f${i}.go`] = `package pkg${i % 10}\n\n// Compute${i} adds ${i}.\nfunc Compute${i}(x int) int {\n\treturn Helper${i % 10}(x) + ${i}\n}\n`;
+    }
+    for (let k = 0; k < 10; k++) files[`pkg${k}/helper.go`] = `package pkg${k}\n\nfunc Helper${k}(x int) int {\n\treturn x\n}\n`;
+    p = tmpProject(files);
+    const report = await runIndex({ root: p.root });
+    expect(report.mode).toBe("full");
+    expect(report.parsed).toBe(531);
+    expect(report.errors).toEqual([]);
+    const s = new Session(p.root);
+    try {
+      const db = (await s.requireStore()).db;
+      const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
+      expect(readdirSync(dirname(db.filename)).filter((f) => f.endsWith("-stage"))).toEqual([]);
+      expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM chunks"));
+      expect(count("SELECT COUNT(*) AS n FROM files_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
+      expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'compute517'").all().length).toBe(1);
+      // the resolution computed before the load finished and wrote after: every call reached its helper
+      const calls = db.query("SELECT r.resolution AS how, s.file_path AS target FROM refs r LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id WHERE r.name LIKE 'Helper%' AND r.kind = 'call'").all() as Array<{ how: string | null; target: string | null }>;
+      expect(calls.length).toBe(520);
+      expect(calls.every((c) => c.how === "exact" && c.target?.endsWith("/helper.go"))).toBe(true);
+      expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
+    } finally {
+      s.close();
+    }
+    // and an incremental run on top writes as before
+    p.write("pkg3/f3.go", "package pkg3\n\nfunc Compute3(x int) int {\n\treturn x\n}\n");
+    const again = await runIndex({ root: p.root });
+    expect(again.mode).toBe("incremental");
+    expect(again.parsed).toBe(1);
+  });
+});
+
 describe("incremental indexing", () => {
   test("a second run on an unchanged tree parses nothing", async () => {
     p = copyFixture("polyglot/go");

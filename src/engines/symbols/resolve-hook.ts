@@ -41,17 +41,27 @@ const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import
 export const RESOLVER_VERSION = "1";
 const RESOLVER_VERSION_KEY = "resolver_version";
 
-export function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+export async function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): Promise<ResolveReport> {
   const g = new GraphStore(store);
   const started = performance.now();
   const upgrade = !changes.full && store.getMeta(RESOLVER_VERSION_KEY) !== RESOLVER_VERSION;
   const run: IndexChanges = upgrade ? { ...changes, full: true } : changes;
-  const report = g.transaction(() => {
-    if (upgrade) g.forgetResolution();
-    const r = run.full ? g.withoutIndexes(REBUILT_INDEXES, () => resolve(store, g, run, project)) : resolve(store, g, run, project);
-    if (run.full) store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
-    return r;
-  });
+  let report: ResolveReport;
+  if (run.full) {
+    // A full resolution reads and computes everything first and writes after: in a full build another
+    // connection is meanwhile loading the keyword index (IndexStore.whenWritable), on another core.
+    const deferred: Array<() => void> = [];
+    report = resolve(store, g, run, project, deferred);
+    await store.whenWritable();
+    g.transaction(() => {
+      g.forgetResolution();
+      g.withoutIndexes(REBUILT_INDEXES, () => deferred.forEach((write) => write()));
+      store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
+    });
+  } else {
+    await store.whenWritable();
+    report = g.transaction(() => resolve(store, g, run, project, undefined));
+  }
   report.ms = Math.round(performance.now() - started);
   return report;
 }
@@ -59,9 +69,14 @@ export function resolveReferences(store: IndexStore, changes: IndexChanges, proj
 /** Meta key of the import graph's size (files with imports, file-to-file edges), kept with the cycles. */
 export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
 
-function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo): ResolveReport {
+/**
+ * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
+ * `deferred`, to run in one transaction after the old resolution is forgotten; other runs write as they go.
+ */
+function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo, deferred: Array<() => void> | undefined): ResolveReport {
   {
-    const dead = g.takeDeadSymbols();
+    // a full run resolves everything again, whatever was deleted since (forgetResolution clears the list)
+    const dead = deferred ? [] : g.takeDeadSymbols();
     if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
       return { sites: 0, refs: 0, updated: 0, ms: 0 };
     }
@@ -99,14 +114,16 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     };
     const rebound = new Set<string>(); // files whose imports now reach other files
     const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
+    const fullEdges: Array<{ siteId: number; target: string }> = []; // a full run's edges, before they are written
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
       const targets = resolveSite(site, info, projectFiles, files, lineOf);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
-      if (changes.full) {
-        g.insertEdges(site.siteId, targets);
+      if (deferred) {
+        deferred.push(() => g.insertEdges(site.siteId, targets));
+        for (const target of targets) fullEdges.push({ siteId: site.siteId, target });
         if (targets.length) {
           let set = reached.get(site.file);
           if (!set) reached.set(site.file, (set = new Set()));
@@ -129,7 +146,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
         graphChanged = true;
       }
       g.saveDigests(updates);
-    } else g.saveDigests(digests);
+    } else deferred!.push(() => g.saveDigests(digests));
     if (graphChanged) {
       const out = new Map<string, string[]>();
       let edges = 0;
@@ -143,17 +160,30 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       }
       const nodes = new Set<string>(out.keys());
       for (const list of out.values()) for (const t of list) nodes.add(t);
-      g.replaceComponents(stronglyConnected([...nodes].sort(), out));
-      store.setMeta(IMPORT_GRAPH_SIZE_KEY, JSON.stringify({ files: out.size, edges }));
+      const components = stronglyConnected([...nodes].sort(), out);
+      const size = JSON.stringify({ files: out.size, edges });
+      const write = () => {
+        g.replaceComponents(components);
+        store.setMeta(IMPORT_GRAPH_SIZE_KEY, size);
+      };
+      if (deferred) deferred.push(write);
+      else write();
     }
 
     // 2. references → definitions
     const index = new SymbolIndex(g);
-    const loader = new ScopeLoader(g, files, changes.full);
+    const loader = new ScopeLoader(g, files, deferred ? fullEdges : undefined);
     if (changes.full) index.loadAll();
     const resolver = new Resolver(g, index, files, (p) => loader.scope(p));
     let refs = 0;
     let updated = 0;
+    // a full run's new targets, written after (three columns rather than 550,000 closures on go-src)
+    const newTargets = { ids: [] as number[], targets: [] as Array<number | null>, hows: [] as Array<string | null> };
+    if (deferred) {
+      deferred.push(() => {
+        for (let i = 0; i < newTargets.ids.length; i++) g.setTarget(newTargets.ids[i]!, newTargets.targets[i]!, newTargets.hows[i]!);
+      });
+    }
     const apply = (batch: RefRow[]) => {
       const scopes = loader.prepare(batch.map((r) => r.file));
       index.ensure(namesNeeded(batch, scopes));
@@ -165,7 +195,11 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
         const id = t?.id ?? null;
         const how = t?.how ?? null;
         if (id !== r.targetId || how !== r.resolution) {
-          g.setTarget(r.id, id, how);
+          if (deferred) {
+            newTargets.ids.push(r.id);
+            newTargets.targets.push(id);
+            newTargets.hows.push(how);
+          } else g.setTarget(r.id, id, how);
           updated++;
         }
       }
@@ -319,12 +353,13 @@ class ScopeLoader {
   private sitesByFile: Map<string, SiteWithTargets[]> | undefined;
   private importNamesByFile: Map<string, ImportNameRow[]> | undefined;
 
-  constructor(g: GraphStore, files: Map<string, FileInfo>, preload: boolean) {
+  /** `fullEdges`: a full run's import edges (not written yet), to preload every scope from. */
+  constructor(g: GraphStore, files: Map<string, FileInfo>, fullEdges: Array<{ siteId: number; target: string }> | undefined) {
     this.g = g;
     this.files = files;
-    if (preload) {
+    if (fullEdges) {
       this.symbolsByFile = groupBy(g.allSymbols(), (s) => s.file);
-      this.sitesByFile = groupBy(this.withTargets(g.allSites(), g.allEdges()), (s) => s.file);
+      this.sitesByFile = groupBy(this.withTargets(g.allSites(), fullEdges), (s) => s.file);
       this.importNamesByFile = groupBy(g.importNamesOf("all"), (n) => n.file);
     }
   }

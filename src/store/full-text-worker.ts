@@ -1,0 +1,18 @@
+/**
+ * Loads a full build's staged words into its keyword indexes (see full-text-load.ts). Messages:
+ *   in:  { dbPath, stagePath }
+ *   out: { ok: true } or { ok: false, error }
+ */
+import { loadStagedFullText } from "./full-text-load.ts";
+
+declare const self: Worker;
+
+self.onmessage = (ev: MessageEvent) => {
+  const { dbPath, stagePath } = ev.data as { dbPath: string; stagePath: string };
+  try {
+    loadStagedFullText(dbPath, stagePath);
+    self.postMessage({ ok: true });
+  } catch (e) {
+    self.postMessage({ ok: false, error: (e as Error).message });
+  }
+};
