@@ -167,7 +167,7 @@ export class IndexStore {
 
   /**
    * For a full build: chunk and file words go to plain staging tables and move into the FTS5 indexes in
-   * one pass after the parse, on another connection and thread for a large build (loadStagedFullText). FTS5 inserts
+   * one pass after the parse (loadStagedFullText; on another thread for a large build). FTS5 inserts
    * interleaved with every other table's writes cost 10 of the 21 s of writing on go-src; one ordered
    * pass after the rows are in costs far less.
    */
