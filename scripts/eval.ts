@@ -12,12 +12,14 @@
  *     --out file.json          per-instance ranks (default .bench/eval/<data>-<ranker>.json)
  *     --reference file.json    compare ranks with a reference (reference_bm25_probe_*.json)
  *     --mirrors dir            git directories (default /work/.mirror, as the fetch tool leaves them)
- *     --work dir               scratch folder for corpora and cortex's home (default .bench/eval/work)
+ *     --work dir               scratch folder for corpora and cortex's home (default $TMPDIR/cortex-eval-work: outside
+ *                              the repository, whose .gitignore (.bench/) the indexer would apply to corpora inside it)
  *     --no-index               skip cortex's indexer (bm25 only reads the corpus)
  */
 import { parseArgs } from "node:util";
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
-import { basename, dirname, resolve } from "node:path";
+import { basename, dirname, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
 import { CortexError, errorMessage } from "../src/core/errors.ts";
 import { compareWithReference, runEvaluation, type EvalResult } from "./eval/harness.ts";
 import { summaryTable } from "./eval/metrics.ts";
@@ -88,7 +90,7 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
   else factory = createBm25Ranker;
 
   const limit = intOption(values.limit, "limit");
-  const work = resolve(values.work ?? `${REPO_ROOT}/.bench/eval/work`);
+  const work = resolve(values.work ?? join(tmpdir(), "cortex-eval-work"));
   const result = await runEvaluation({
     data: resolve(values.data),
     mirrors: resolve(values.mirrors!),
