@@ -20,7 +20,7 @@ export function loadStagedWords(db: Database): void {
 }
 
 /** Opens the index at `dbPath` and loads the staged words of `stagePath` into it (the worker's job). */
-export function loadStagedFullText(dbPath: string, stagePath: string): void {
+export function loadStagedWordsInto(dbPath: string, stagePath: string): void {
   const db = new Database(dbPath, { strict: true });
   try {
     db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;");
@@ -32,7 +32,7 @@ export function loadStagedFullText(dbPath: string, stagePath: string): void {
   }
 }
 
-/** Runs loadStagedFullText on a worker thread; rejects with the worker's error. */
+/** Runs loadStagedWordsInto on a worker thread; rejects with the worker's error. */
 export function loadStagedFullTextInWorker(dbPath: string, stagePath: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
     const worker = new Worker(workerEntry("store/full-text-worker"));

@@ -3,14 +3,14 @@
  *   in:  { dbPath, stagePath }
  *   out: { ok: true } or { ok: false, error }
  */
-import { loadStagedFullText } from "./full-text-load.ts";
+import { loadStagedWordsInto } from "./full-text-load.ts";
 
 declare const self: Worker;
 
 self.onmessage = (ev: MessageEvent) => {
   const { dbPath, stagePath } = ev.data as { dbPath: string; stagePath: string };
   try {
-    loadStagedFullText(dbPath, stagePath);
+    loadStagedWordsInto(dbPath, stagePath);
     self.postMessage({ ok: true });
   } catch (e) {
     self.postMessage({ ok: false, error: (e as Error).message });

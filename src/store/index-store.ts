@@ -193,10 +193,8 @@ export class IndexStore {
     const stagePath = this.stagePath;
     if (!stagePath) return;
     if (!options.aside) {
-      loadStagedWords(this.db);
+      loadStagedWords(this.db); // the stage is still attached here
       this.endStaging();
-      rmSync(stagePath, { force: true });
-      this.stagePath = undefined;
       return;
     }
     this.endStaging();
@@ -221,7 +219,7 @@ export class IndexStore {
     return this.pendingWrite ?? Promise.resolve();
   }
 
-  /** Waits for a keyword index load started aside (loadStagedFullText) and removes the stage file. */
+  /** Waits for the keyword index load (loadStagedFullText, aside or not) and removes the stage file. */
   async finishStagedFullText(): Promise<void> {
     if (!this.stagePath) return;
     await this.whenWritable();
