@@ -40,7 +40,7 @@ export class IndexStore {
         VALUES (?,?,?,?,?,?,?,?,?)`),
       insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
         VALUES (?,?,?,?,?,?)`),
-      insertChunk: q(`INSERT OR REPLACE INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
+      insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
         end_line, tags, text, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
       insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
       insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),

@@ -57,6 +57,18 @@ describe("documentation chunks", () => {
     expect(chunks[1]!.startLine).toBe(chunks[0]!.endLine - 9);
     expect(chunks.map((c) => c.id)).toEqual(["documentation:big.md#Big@1", "documentation:big.md#Big@2", "documentation:big.md#Big@3"]);
   });
+
+  test("repeated headings get distinct ids, even beside a heading that looks like a numbered repeat", async () => {
+    // the store inserts ids plainly: a duplicate would fail the whole batch of files
+    const doc = ["# Notes", "a", "# Notes~2", "b", "# Notes", "c", "# Notes", "d"].join("\n");
+    const ids = (await chunksOf("n.md", doc)).map((c) => c.id);
+    expect(ids).toEqual([
+      "documentation:n.md#Notes",
+      "documentation:n.md#Notes~2",
+      "documentation:n.md#Notes~3",
+      "documentation:n.md#Notes~4",
+    ]);
+  });
 });
 
 describe("code chunks", () => {
