@@ -230,6 +230,8 @@ async function indexInto(
       await hook.run(store, changes, project);
     } catch (e) {
       if (e instanceof CortexError) throw e;
+      // the steps left wait on the failed keyword index load too: its error alone is reported, below
+      if (store.fullTextLoadFailed()) break;
       log.error(`index step '${hook.name}' failed: ${(e as Error).stack ?? e}`);
       errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
     }

@@ -15,6 +15,8 @@ export class IndexStore {
   private readonly s: Record<string, Stmt>;
   /** Another connection's write in progress (the keyword index load of a full build). */
   private pendingWrite: Promise<void> | undefined;
+  /** Why that write failed, once it has. */
+  private loadFailure: Error | undefined;
   /** The side database holding full-text words during a full build (stageFullText). */
   private stagePath: string | undefined;
 
@@ -200,7 +202,7 @@ export class IndexStore {
     this.endStaging();
     this.db.exec("PRAGMA journal_mode = WAL");
     const load = loadStagedFullTextInWorker(this.db.filename, stagePath);
-    load.catch(() => {}); // reported by whenWritable / finishStagedFullText
+    load.catch((e: Error) => (this.loadFailure = e)); // thrown by whenWritable / finishStagedFullText
     this.pendingWrite = load;
   }
 
@@ -219,13 +221,21 @@ export class IndexStore {
     return this.pendingWrite ?? Promise.resolve();
   }
 
-  /** Waits for the keyword index load (loadStagedFullText, aside or not) and removes the stage file. */
+  /** True once the keyword index load aside has failed (finishStagedFullText then throws its error). */
+  fullTextLoadFailed(): boolean {
+    return this.loadFailure !== undefined;
+  }
+
+  /** Waits for the keyword index load (loadStagedFullText, aside or not); removes the stage file either way. */
   async finishStagedFullText(): Promise<void> {
     if (!this.stagePath) return;
-    await this.whenWritable();
-    rmSync(this.stagePath, { force: true });
-    this.stagePath = undefined;
-    this.pendingWrite = undefined;
+    try {
+      await this.whenWritable();
+    } finally {
+      rmSync(this.stagePath, { force: true });
+      this.stagePath = undefined;
+      this.pendingWrite = undefined;
+    }
   }
 
   /** Recomputes the modules table rows for the given module paths from the files beneath them. */

@@ -1,8 +1,9 @@
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBuildDatabase, createBuildIndexes } from "../../src/store/db.ts";
+import { IndexStore } from "../../src/store/index-store.ts";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -38,5 +39,33 @@ test("a build database has planner statistics once its indexes exist: import sit
     expect(imports).toContain("idx_imports_file_path");
   } finally {
     db.close();
+  }
+});
+
+test("a keyword index load aside that fails rejects the store's waits with its error and leaves no stage file", async () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
+  const path = join(dir, "index.db");
+  const store = new IndexStore(createBuildDatabase(path));
+  try {
+    store.stageFullText();
+    const text = "hello world\n";
+    store.transaction(() =>
+      store.writeFile({
+        path: "a.txt", language: "text", isTest: false, modulePath: ".", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", text,
+        lines: { total: 1, code: 1, comment: 0, blank: 0 }, words: { path: "a txt", defs: "", doc: "", code: "hello world" },
+      }),
+    );
+    expect(existsSync(`${path}-stage`)).toBe(true);
+    // the staged words vanish before the worker reads them: its load cannot succeed
+    rmSync(`${path}-stage`);
+    store.loadStagedFullText({ aside: true });
+    await expect(store.whenWritable()).rejects.toThrow(/loading the keyword index failed: .*chunk_words/);
+    expect(store.fullTextLoadFailed()).toBe(true);
+    // (the worker's ATTACH made an empty stage file again) the finish throws the same error and removes it
+    expect(existsSync(`${path}-stage`)).toBe(true);
+    await expect(store.finishStagedFullText()).rejects.toThrow(/loading the keyword index failed/);
+    expect(existsSync(`${path}-stage`)).toBe(false);
+  } finally {
+    store.close();
   }
 });
