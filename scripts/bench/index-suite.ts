@@ -66,6 +66,14 @@ function coldPhases(stderr: string): BenchRow[] {
   return rows;
 }
 
+/** Appends a comment line to a source file, in its language's comment syntax. */
+function touch(root: string, [path, language]: [string, string]): void {
+  const abs = join(root, path);
+  const marker = HASH_COMMENTS.has(language) ? "#" : "//";
+  appendFileSync(abs, `${readFileSync(abs, "utf8").endsWith("\n") ? "" : "\n"}${marker} touched by the benchmark\n`);
+}
+const HASH_COMMENTS = new Set(["python", "ruby"]);
+
 export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home };
@@ -75,11 +83,15 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const corpusBytes = dirBytes(corpus.root);
   const noop = await runCortex(["index", corpus.root, "--json"], env);
   // change one file the index parses: append a comment line to the first source file it reported
-  const files = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 1 }), "--root", corpus.root], env)).stdout);
-  const victim = join(corpus.root, files.rows[0][0]);
-  appendFileSync(victim, readFileSync(victim, "utf8").endsWith("\n") ? "// touched by the benchmark\n" : "\n// touched by the benchmark\n");
+  const sources = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path", "language"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 1000 }), "--root", corpus.root], env)).stdout).rows as Array<[string, string]>;
+  touch(corpus.root, sources[0]!);
   const one = await runCortex(["index", corpus.root, "--json"], env);
   const oneReport = JSON.parse(one.stdout);
+  // then many: every tenth of (up to) the first 1,000 source files, a branch switch's worth of changes
+  const many = sources.filter((_, i) => i % 10 === 5);
+  for (const s of many) touch(corpus.root, s);
+  const manyRun = await runCortex(["index", corpus.root, "--json"], env);
+  const manyReport = JSON.parse(manyRun.stdout);
   const db = report.database as string;
   const queries = await filesQueryTimes(corpus.root, home);
   const dbBytes = statSync(db).size;
@@ -93,6 +105,7 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
     { metric: "no-op re-index: wall time", value: noop.ms / 1000, unit: "s" },
     { metric: "one changed file: wall time", value: one.ms / 1000, unit: "s" },
     { metric: "one changed file: files parsed", value: oneReport.parsed, unit: "files" },
+    { metric: `${many.length} changed files: wall time`, value: manyRun.ms / 1000, unit: "s", note: `${manyReport.parsed} files parsed` },
     { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB" },
     { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×" },
     ...queries,

@@ -7,6 +7,8 @@
  *    compilation and the WASM tier-up are not counted): files/s, MiB/s and CPU seconds per language.
  *    The peer is universal-ctags (`ctags -R`, when installed) tagging the same language in the same
  *    folder, timed as a process.
+ *    Beside it, tree-sitter's parse alone (no query, no extraction) of the same files: the floor under
+ *    every indexing figure, and times the cores, the ceiling of cold indexing on this machine.
  * 2. Scaling: generated files with 1,000 / 2,000 / 4,000-link call chains, nestings and boolean chains
  *    for the languages present; the row is the time ratio of 4,000 to 1,000 links (about 4 when linear,
  *    about 16 when quadratic).
@@ -16,7 +18,10 @@ import { join } from "node:path";
 import type { Corpus } from "./corpora.ts";
 import { runTimed, type BenchRow } from "./run.ts";
 import { FactsParser } from "../../src/lang/parser.ts";
-import { languageFor } from "../../src/lang/registry.ts";
+import { grammarFiles } from "../../src/lang/grammars.ts";
+import { Language, Parser } from "web-tree-sitter";
+import { availableParallelism } from "node:os";
+import { languageFor, moduleFor } from "../../src/lang/registry.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
 /** universal-ctags language names of our modules. */
@@ -102,6 +107,23 @@ async function ctags(language: string, cwd: string): Promise<{ ms: number; cpuMs
   return m ? { ms, cpuMs: (Number(m[1]) + Number(m[2])) * 1000 } : { ms };
 }
 
+/** Wall ms for web-tree-sitter to parse every file into a tree and free it, after a warm-up pass. */
+async function treeSitterAlone(lang: string, files: Array<{ text: string }>): Promise<number> {
+  const m = moduleFor(lang);
+  const file = m && grammarFiles[m.grammar];
+  if (!file) return NaN;
+  const parser = new Parser(); // the runtime is initialised by FactsParser.create
+  parser.setLanguage(await Language.load(file));
+  try {
+    for (const f of files.slice(0, 200)) parser.parse(f.text)?.delete();
+    const t0 = performance.now();
+    for (const f of files) parser.parse(f.text)?.delete();
+    return performance.now() - t0;
+  } finally {
+    parser.delete();
+  }
+}
+
 function cpuMs(): number {
   const c = process.cpuUsage();
   return (c.user + c.system) / 1000;
@@ -141,6 +163,12 @@ export async function parseSuite(corpus: Corpus): Promise<BenchRow[]> {
     rows.push({ metric: `${lang}: files`, value: files.length, unit: "files", note: `${(bytes / 2 ** 20).toFixed(1)} MiB; ${errors} with syntax errors` });
     rows.push({ metric: `${lang}: parse + extract, 1 thread`, value: files.length / (ms / 1000), unit: "files/s", note: `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(2)} MiB/s wall` });
     rows.push({ metric: `${lang}: CPU time`, value: cpu / 1000, unit: "s", note: `${(files.length / (cpu / 1000)).toFixed(0)} files per CPU second` });
+    const treeMs = await treeSitterAlone(lang, files);
+    const cores = availableParallelism();
+    rows.push({
+      metric: `${lang}: tree-sitter parse alone, 1 thread`, value: files.length / (treeMs / 1000), unit: "files/s",
+      note: `${(bytes / 2 ** 20 / (treeMs / 1000)).toFixed(2)} MiB/s; ${Math.round(treeMs / ms * 100)} % of parse + extract; on ${cores} cores at best ${Math.round(cores * files.length / (treeMs / 1000))} files/s`,
+    });
     const ctagsName = CTAGS_NAMES[lang];
     if (ctagsName) {
       try {
