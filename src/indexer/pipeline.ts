@@ -151,14 +151,21 @@ async function indexInto(
   };
   store.transaction(() => removed.forEach(deleteFile));
 
-  let batch: Array<() => void> = [];
+  // A batch removes every replaced or vanished file's rows first, then inserts: FTS5 flushes its pending
+  // inserts to a new segment before each delete, so a delete between two files' inserts cost a segment
+  // (and its merges) per file: 64 ms per changed file on go-src's index, 4.4 of a 69-file run's 5.3 s.
+  let removals: Array<() => void> = [];
+  let writes: Array<() => void> = [];
   let writeMs = 0;
   const flush = () => {
-    if (batch.length === 0) return;
-    const work = batch;
-    batch = [];
+    if (removals.length + writes.length === 0) return;
+    const [r, w] = [removals, writes];
+    [removals, writes] = [[], []];
     const t0 = performance.now();
-    store.transaction(() => work.forEach((w) => w()));
+    store.transaction(() => {
+      r.forEach((step) => step());
+      w.forEach((step) => step());
+    });
     writeMs += performance.now() - t0;
   };
   let done = 0;
@@ -170,30 +177,35 @@ async function indexInto(
     switch (outcome.kind) {
       case "indexed": {
         const f = outcome.file;
-        batch.push(() => {
-          const before = store.moduleOf(f.path);
-          if (before !== undefined) affectedModules.add(before);
-          store.writeFile(f);
+        if (states.has(f.path)) {
+          removals.push(() => {
+            const before = store.moduleOf(f.path);
+            if (before !== undefined) affectedModules.add(before);
+            store.deleteFile(f.path);
+          });
+        }
+        writes.push(() => {
+          store.insertFile(f);
           affectedModules.add(f.modulePath);
         });
         changes.written.push(f.path);
         break;
       }
       case "same-content":
-        batch.push(() => store.touch(outcome.path, outcome.mtimeMs));
+        writes.push(() => store.touch(outcome.path, outcome.mtimeMs));
         unchanged++;
         break;
       case "binary":
         binary++;
-        if (states.has(outcome.path)) batch.push(() => deleteFile(outcome.path));
+        if (states.has(outcome.path)) removals.push(() => deleteFile(outcome.path));
         break;
       case "unreadable":
         unreadable++;
         errors.push({ path: outcome.path, error: outcome.error });
-        if (states.has(outcome.path)) batch.push(() => deleteFile(outcome.path));
+        if (states.has(outcome.path)) removals.push(() => deleteFile(outcome.path));
         break;
     }
-    if (batch.length >= BATCH) flush();
+    if (removals.length + writes.length >= BATCH) flush();
     if (done % 64 === 0) options.onProgress?.({ phase: "parse", done, total: jobs.length });
   }
   flush();

@@ -108,8 +108,16 @@ export class IndexStore {
 
   /** Replaces everything stored about one file. Call inside a transaction. */
   writeFile(f: IndexedFile): void {
+    this.s.deleteFile!.run(f.path);
+    this.insertFile(f);
+  }
+
+  /**
+   * Writes the rows of a file the index does not hold (new, or deleted first: a batch of many files deletes
+   * them all before inserting, see the indexer's flush). Call inside a transaction.
+   */
+  insertFile(f: IndexedFile): void {
     const s = this.s;
-    s.deleteFile!.run(f.path);
     const facts = f.facts;
     const importsByModule = new Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>();
     for (const imp of facts?.imports ?? []) {

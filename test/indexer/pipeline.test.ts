@@ -128,6 +128,46 @@ describe("incremental indexing", () => {
     expect(await query(p.root, { from: "modules", where: { field: "module_path", operator: "=", value: "store" } })).toEqual([]);
   });
 
+  test("many changed files in one run: the keyword indexes end as a fresh build's", async () => {
+    // one write batch deletes every replaced file's rows before inserting any (FTS5 cost a segment per
+    // file the other way round); the words must come out the same either way
+    const files: Record<string, string> = { "go.mod": "module example.com/many\n\ngo 1.21\n" };
+    for (let i = 0; i < 90; i++) files[`p${i % 6}/f${i}.go`] = `package p${i % 6}\n\n// Alpha${i} is old.\nfunc Alpha${i}() int {\n\treturn ${i}\n}\n`;
+    p = tmpProject(files);
+    await runIndex({ root: p.root });
+    for (let i = 0; i < 85; i++) p.write(`p${i % 6}/f${i}.go`, `package p${i % 6}\n\n// Beta${i} is new.\nfunc Beta${i}() int {\n\treturn ${i}\n}\n`);
+    for (let i = 85; i < 90; i++) p.remove(`p${i % 6}/f${i}.go`);
+    for (let i = 90; i < 95; i++) p.write(`p${i % 6}/f${i}.go`, `package p${i % 6}\n\nfunc Gamma${i}() {}\n`);
+    const r = await runIndex({ root: p.root });
+    expect([r.mode, r.parsed, r.deleted]).toEqual(["incremental", 90, 5]);
+    const vocabulary = async () => {
+      const s = new Session(p.root);
+      try {
+        const db = (await s.requireStore()).db;
+        const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
+        expect(count("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'alpha3'")).toBe(0);
+        expect(count("SELECT COUNT(*) AS n FROM files_fts WHERE files_fts MATCH 'beta3'")).toBe(1);
+        expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM chunks"));
+        expect(count("SELECT COUNT(*) AS n FROM files_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
+        // every term with its document and occurrence counts, whatever the row ids
+        const rows: string[] = [];
+        for (const t of ["chunks_fts", "files_fts"]) {
+          db.exec(`CREATE VIRTUAL TABLE temp.v_${t} USING fts5vocab(main, ${t}, 'row')`);
+          for (const v of db.query(`SELECT term, doc, cnt FROM temp.v_${t} ORDER BY term`).all() as Array<{ term: string; doc: number; cnt: number }>) {
+            rows.push(`${t} ${v.term} ${v.doc} ${v.cnt}`);
+          }
+        }
+        return rows;
+      } finally {
+        s.close();
+      }
+    };
+    const incremental = await vocabulary();
+    expect(incremental.some((row) => row.startsWith("chunks_fts gamma92 "))).toBe(true);
+    await runIndex({ root: p.root, full: true });
+    expect(await vocabulary()).toEqual(incremental);
+  });
+
   test("a file that turns binary leaves the index", async () => {
     p = tmpProject({ "a.go": "package a\n", "b.txt": "hello\n" });
     await runIndex({ root: p.root });
