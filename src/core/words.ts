@@ -28,14 +28,18 @@ const classOf = (c: number) => (c < 128 ? CLASS[c]! : OTHER);
 /** Longest token that still yields words: longer runs are data (hashes, base64), not names. */
 const MAX_TOKEN = 64;
 
-/** Output buffer of wordsText, grown on demand and kept: decoding UTF-16 once beats joining slices. */
-let out = new Uint16Array(1 << 16);
-const utf16 = new TextDecoder("utf-16le");
+/**
+ * Output buffer of wordsText, grown on demand and kept: decoding it once beats joining slices. Words are
+ * ASCII (lower-cased letters, digits, underscores, spaces), so one byte each, decoded as Latin-1: ten
+ * times faster than the same text decoded from UTF-16 code units.
+ */
+let out = new Uint8Array(1 << 16);
+const latin1 = new TextDecoder("latin1");
 
-/** Grows the output buffer so that `need` more code units fit after the first `used`. */
+/** Grows the output buffer so that `need` more bytes fit after the first `used`. */
 function ensure(used: number, need: number): void {
   if (used + need <= out.length) return;
-  const bigger = new Uint16Array(Math.max(out.length * 2, used + need));
+  const bigger = new Uint8Array(Math.max(out.length * 2, used + need));
   bigger.set(out.subarray(0, used));
   out = bigger;
 }
@@ -57,7 +61,7 @@ function put(text: string, a: number, b: number, o: number): number {
  * http request; a capital takes the lower-case letters after it; an upper-case run; a digit run), each
  * of 2 characters or more and not the whole again. The scan replaced a cache of split identifiers whose
  * look-ups (a substring and its hash per occurrence) were 2.5 of 3.2 s of words on go-src. Needs room
- * for 3 × (j - i) + 2 code units.
+ * for 3 × (j - i) + 2 bytes.
  */
 function putCompound(text: string, i: number, j: number, o: number): number {
   const len = j - i;
@@ -134,7 +138,7 @@ export function wordsText(text: string): string {
     }
     i = j;
   }
-  return o === 0 ? "" : utf16.decode(out.subarray(0, o));
+  return o === 0 ? "" : latin1.decode(out.subarray(0, o));
 }
 
 /** The words of wordsText as a list, optionally without repeats (query side). */

@@ -32,7 +32,13 @@ export function countLines(source: string, comments: Array<[number, number]>): L
     if (c === 32 || c === 9 || c === 13 || c === 11 || c === 12 || c === 0xfeff || c === 0xa0) continue;
     while (r < ranges.length && ranges[r]![1] <= i) r++;
     if (r < ranges.length && ranges[r]![0] <= i) hasComment = true;
-    else hasCode = true;
+    else {
+      // a line with code is a code line whatever follows: go straight to its end
+      hasCode = true;
+      const eol = source.indexOf("\n", i + 1);
+      if (eol < 0) break;
+      i = eol - 1;
+    }
   }
   if (source.charCodeAt(n - 1) !== 10) {
     counts.total++;
