@@ -38,7 +38,8 @@ export const INDEX_HOOKS: IndexHook[] = [
     },
   },
   {
-    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed.
+    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed (after
+    // a full build of 500 files or more, the keyword index's worker has built it: nothing is left to do).
     name: "trigram index",
     async run(store) {
       await store.whenWritable();

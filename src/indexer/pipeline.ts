@@ -234,7 +234,7 @@ async function indexInto(
     const aside = changes.written.length >= FULL_TEXT_ASIDE_FILES;
     store.loadStagedFullText({ aside });
     void store.whenWritable().then(() => {
-      if (process.env.CORTEX_TRACE) log.warn(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`);
+      if (process.env.CORTEX_TRACE) log.warn(`full-text load${aside ? " and trigram index" : ""}: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`);
     }, () => {});
   }
   for (const hook of INDEX_HOOKS) {

@@ -1,16 +1,17 @@
 /**
- * Loads a full build's staged words into its keyword indexes (see full-text-load.ts). Messages:
+ * Loads a full build's staged words into its keyword indexes and builds its trigram index (see
+ * full-text-load.ts). Messages:
  *   in:  { dbPath, stagePath }
  *   out: { ok: true } or { ok: false, error }
  */
-import { loadStagedWordsInto } from "./full-text-load.ts";
+import { buildTextIndexesAt } from "./full-text-load.ts";
 
 declare const self: Worker;
 
 self.onmessage = (ev: MessageEvent) => {
   const { dbPath, stagePath } = ev.data as { dbPath: string; stagePath: string };
   try {
-    loadStagedWordsInto(dbPath, stagePath);
+    buildTextIndexesAt(dbPath, stagePath);
     self.postMessage({ ok: true });
   } catch (e) {
     self.postMessage({ ok: false, error: (e as Error).message });

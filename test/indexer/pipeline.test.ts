@@ -64,6 +64,9 @@ describe("a large full build", () => {
       expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM chunks"));
       expect(count("SELECT COUNT(*) AS n FROM files_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
       expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'compute517'").all().length).toBe(1);
+      // that worker built the trigram index too: every file covered, in the rebuild's segment
+      expect(count("SELECT COUNT(*) AS n FROM trigram_coverage WHERE segment = 0")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
+      expect(count("SELECT COUNT(*) AS n FROM trigram_postings")).toBeGreaterThan(0);
       // the resolution computed before the load finished and wrote after: every call reached its helper
       const calls = db.query("SELECT r.resolution AS how, s.file_path AS target FROM refs r LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id WHERE r.name LIKE 'Helper%' AND r.kind = 'call'").all() as Array<{ how: string | null; target: string | null }>;
       expect(calls.length).toBe(520);
