@@ -143,10 +143,14 @@ async function indexInto(
   let binary = 0;
   let unreadable = 0;
 
-  const deleteFile = (path: string) => {
+  /** Removes a file's rows; its module is aggregated again at the end. */
+  const removeRows = (path: string) => {
     const m = store.moduleOf(path);
     if (m !== undefined) affectedModules.add(m);
     store.deleteFile(path);
+  };
+  const deleteFile = (path: string) => {
+    removeRows(path);
     changes.deleted.push(path);
   };
   store.transaction(() => removed.forEach(deleteFile));
@@ -177,13 +181,7 @@ async function indexInto(
     switch (outcome.kind) {
       case "indexed": {
         const f = outcome.file;
-        if (states.has(f.path)) {
-          removals.push(() => {
-            const before = store.moduleOf(f.path);
-            if (before !== undefined) affectedModules.add(before);
-            store.deleteFile(f.path);
-          });
-        }
+        if (states.has(f.path)) removals.push(() => removeRows(f.path));
         writes.push(() => {
           store.insertFile(f);
           affectedModules.add(f.modulePath);

@@ -106,12 +106,6 @@ export class IndexStore {
     this.s.deleteFile!.run(path);
   }
 
-  /** Replaces everything stored about one file. Call inside a transaction. */
-  writeFile(f: IndexedFile): void {
-    this.s.deleteFile!.run(f.path);
-    this.insertFile(f);
-  }
-
   /**
    * Writes the rows of a file the index does not hold (new, or deleted first: a batch of many files deletes
    * them all before inserting, see the indexer's flush). Call inside a transaction.

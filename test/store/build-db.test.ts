@@ -50,7 +50,7 @@ test("a keyword index load aside that fails rejects the store's waits with its e
     store.stageFullText();
     const text = "hello world\n";
     store.transaction(() =>
-      store.writeFile({
+      store.insertFile({
         path: "a.txt", language: "text", isTest: false, modulePath: ".", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", text,
         lines: { total: 1, code: 1, comment: 0, blank: 0 }, words: { path: "a txt", defs: "", doc: "", code: "hello world" },
       }),
