@@ -1,12 +1,13 @@
 /**
  * The search_text_pattern and cortex_exact tools as the surfaces see them: schemas (defaults, limits,
  * field-naming errors), the specification's result shape and statuses, paths refused outside the root,
- * and the CLI (`cortex grep`, `cortex exact`) run as a real process, its grep output compared with the
- * real ripgrep's on the same files.
+ * and the CLI (`cortex grep`, `cortex exact`) run as a real process, its grep output compared with
+ * ripgrep's, recorded on the same files (and with live ripgrep where it is installed).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { fixtureDigest, PARITY_CASES, readRecording, ripgrepPath, runRipgrep } from "../helpers/ripgrep-oracle.ts";
 import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { parseInput } from "../../src/core/zod-issues.ts";
@@ -122,32 +123,36 @@ describe("cortex_exact", () => {
   });
 });
 
-async function cli(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: p.root, env: { ...process.env }, stdout: "pipe", stderr: "pipe" });
+async function cli(args: string[], cwd = p.root): Promise<{ code: number; stdout: string; stderr: string }> {
+  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd, env: { ...process.env }, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
 
-async function rg(args: string[]): Promise<string> {
-  const proc = Bun.spawn(["rg", "--no-heading", "--with-filename", "--line-number", "--sort", "path", "--no-config", ...args], { cwd: p.root, stdout: "pipe", stderr: "pipe" });
-  return new Response(proc.stdout).text();
-}
-
 describe("cortex grep (CLI)", () => {
-  const cases: Array<[string[], string[]]> = [
-    [["-s", "-C", "0", "apiKey"], ["-s", "-F", "apiKey"]],
-    [["-i", "-C", "1", "API_KEY"], ["-i", "-F", "-C", "1", "API_KEY"]],
-    [["-e", "-s", "-C", "2", "s\\.mu\\.R(Un)?[Ll]ock"], ["-s", "-C", "2", "s\\.mu\\.R(Un)?[Ll]ock"]],
-    [["-C", "0", "--path", "src", "--ext", ".go", "return"], ["-i", "-F", "-g", "*.go", "return", "src"]],
-  ];
-  for (const [ours, theirs] of cases) {
-    test(`prints what ripgrep prints: grep ${ours.join(" ")}`, async () => {
-      const r = await cli(["grep", ...ours]);
+  // ripgrep is the oracle, recorded beside the fixture (a fresh machine has no ripgrep): see test/helpers/ripgrep-oracle.ts
+  const recording = readRecording();
+  let parity: TmpProject;
+  beforeAll(() => {
+    parity = copyFixture("grep-parity");
+  });
+  afterAll(() => parity.cleanup());
+
+  test("the ripgrep recording belongs to this fixture and these cases, and matches live ripgrep where it is installed", () => {
+    expect(recording.fixture_sha256).toBe(fixtureDigest());
+    expect(recording.cases.map(({ cortex, rg }) => ({ cortex, rg }))).toEqual(PARITY_CASES);
+    for (const c of recording.cases) expect(c.stdout.length).toBeGreaterThan(0);
+    const rg = ripgrepPath();
+    if (rg === undefined) return; // the two checks above hold the recording to the fixture; re-record with scripts/record-ripgrep-oracle.ts
+    for (const c of recording.cases) expect(runRipgrep(rg, parity.root, c.rg)).toBe(c.stdout);
+  });
+
+  for (const c of recording.cases) {
+    test(`prints what ripgrep prints: grep ${c.cortex.join(" ")}`, async () => {
+      const r = await cli(["grep", ...c.cortex], parity.root);
       expect(r.stderr).toBe("");
       expect(r.code).toBe(0);
-      const expected = await rg(theirs);
-      expect(expected.length).toBeGreaterThan(0);
-      expect(r.stdout).toBe(expected);
+      expect(r.stdout).toBe(c.stdout);
     });
   }
 
