@@ -16,11 +16,12 @@ import type { IndexChanges } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
 import { stronglyConnected } from "../graph/cycles.ts";
+import { collectIfOver } from "../../core/memory.ts";
 
 export interface ResolveReport {
   sites: number;
@@ -114,7 +115,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     };
     const rebound = new Set<string>(); // files whose imports now reach other files
     const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
-    const fullEdges: Array<{ siteId: number; target: string }> = []; // a full run's edges, before they are written
+    const fullEdges = new Map<number, string[]>(); // a full run's edges by site, before they are written
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
@@ -122,8 +123,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
       if (deferred) {
-        deferred.push(() => g.insertEdges(site.siteId, targets));
-        for (const target of targets) fullEdges.push({ siteId: site.siteId, target });
+        if (targets.length) fullEdges.set(site.siteId, targets);
         if (targets.length) {
           let set = reached.get(site.file);
           if (!set) reached.set(site.file, (set = new Set()));
@@ -135,7 +135,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
 
     // 1b. import cycles, computed again when some file's import targets changed
     const checked = changes.full ? undefined : [...new Set([...written, ...rebound, ...sites.map((x) => x.file), ...changes.deleted])];
-    const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, [...t].sort().join("\n")]));
+    if (deferred) deferred.push(() => fullEdges.forEach((targets, siteId) => g.insertEdges(siteId, targets)));
+    const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, importTargetsDigest(t)]));
     let graphChanged = changes.full;
     if (checked) {
       const stored = g.storedDigests(checked);
@@ -173,18 +174,20 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     // 2. references → definitions
     const index = new SymbolIndex(g);
     const loader = new ScopeLoader(g, files, deferred ? fullEdges : undefined);
-    if (changes.full) index.loadAll();
     const resolver = new Resolver(g, index, files, (p) => loader.scope(p));
     let refs = 0;
     let updated = 0;
-    // a full run's new targets, written after (three columns rather than 550,000 closures on go-src)
-    const newTargets = { ids: [] as number[], targets: [] as Array<number | null>, hows: [] as Array<string | null> };
-    if (deferred) {
-      deferred.push(() => {
-        for (let i = 0; i < newTargets.ids.length; i++) g.setTarget(newTargets.ids[i]!, newTargets.targets[i]!, newTargets.hows[i]!);
-      });
-    }
+    // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
+    const newTargets = new TargetColumns();
+    if (deferred) deferred.push(() => newTargets.forEach((id, target, how) => g.setTarget(id, target, how)));
     const apply = (batch: RefRow[]) => {
+      collectIfOver();
+      // definitions are loaded by name for each batch; past a bound they are dropped with what was
+      // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
+      if (index.loadedCount() > MAX_LOADED_SYMBOLS) {
+        index.forget();
+        resolver.forgetDerived();
+      }
       const scopes = loader.prepare(batch.map((r) => r.file));
       index.ensure(namesNeeded(batch, scopes));
       for (const r of batch) {
@@ -195,11 +198,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
         const id = t?.id ?? null;
         const how = t?.how ?? null;
         if (id !== r.targetId || how !== r.resolution) {
-          if (deferred) {
-            newTargets.ids.push(r.id);
-            newTargets.targets.push(id);
-            newTargets.hows.push(how);
-          } else g.setTarget(r.id, id, how);
+          if (deferred) newTargets.push(r.id, id, how);
+          else g.setTarget(r.id, id, how);
           updated++;
         }
       }
@@ -344,29 +344,28 @@ function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ na
   return moved;
 }
 
-/** Builds and caches file scopes: preloaded for a full run, queried per batch otherwise. */
+/**
+ * Builds and caches file scopes, loading a batch's files at once. A full run's import edges are not
+ * written yet when scopes are built: they come from the run's own map instead of the database.
+ */
 class ScopeLoader {
   private readonly g: GraphStore;
   private readonly files: Map<string, FileInfo>;
   private readonly cache = new Map<string, FileScope>();
-  private symbolsByFile: Map<string, SymbolRow[]> | undefined;
-  private sitesByFile: Map<string, SiteWithTargets[]> | undefined;
-  private importNamesByFile: Map<string, ImportNameRow[]> | undefined;
+  private readonly pendingEdges: Map<number, string[]> | undefined;
 
-  /** `fullEdges`: a full run's import edges (not written yet), to preload every scope from. */
-  constructor(g: GraphStore, files: Map<string, FileInfo>, fullEdges: Array<{ siteId: number; target: string }> | undefined) {
+  /** `pendingEdges`: a full run's import targets by site, not written yet. */
+  constructor(g: GraphStore, files: Map<string, FileInfo>, pendingEdges: Map<number, string[]> | undefined) {
     this.g = g;
     this.files = files;
-    if (fullEdges) {
-      this.symbolsByFile = groupBy(g.allSymbols(), (s) => s.file);
-      this.sitesByFile = groupBy(this.withTargets(g.allSites(), fullEdges), (s) => s.file);
-      this.importNamesByFile = groupBy(g.importNamesOf("all"), (n) => n.file);
-    }
+    this.pendingEdges = pendingEdges;
   }
 
-  private withTargets(sites: ImportSiteRow[], edges: Array<{ siteId: number; target: string }>): SiteWithTargets[] {
+  private sitesOf(paths: string[]): SiteWithTargets[] {
+    const sites = this.g.sitesOfFiles(paths);
+    if (this.pendingEdges) return sites.map((s) => ({ ...s, targets: this.pendingEdges!.get(s.siteId) ?? [] }));
     const targets = new Map<number, string[]>();
-    for (const e of edges) {
+    for (const e of this.g.edgesOf(paths)) {
       let list = targets.get(e.siteId);
       if (!list) targets.set(e.siteId, (list = []));
       list.push(e.target);
@@ -378,9 +377,9 @@ class ScopeLoader {
   prepare(paths: string[]): FileScope[] {
     const missing = [...new Set(paths)].filter((p) => !this.cache.has(p) && this.files.has(p));
     if (this.cache.size + missing.length > 5000) this.cache.clear();
-    if (missing.length && !this.symbolsByFile) {
+    if (missing.length) {
       const symbols = groupBy(this.g.symbolsOfFiles(missing), (s) => s.file);
-      const sites = groupBy(this.withTargets(this.g.sitesOfFiles(missing), this.g.edgesOf(missing)), (s) => s.file);
+      const sites = groupBy(this.sitesOf(missing), (s) => s.file);
       const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
       for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
     }
@@ -392,16 +391,49 @@ class ScopeLoader {
     if (cached) return cached;
     const info = this.files.get(path);
     if (!info) return undefined;
-    let scope: FileScope;
-    if (this.symbolsByFile && this.sitesByFile) {
-      scope = buildScope(info, this.symbolsByFile.get(path) ?? [], this.sitesByFile.get(path) ?? [], this.files, this.importNamesByFile?.get(path) ?? []);
-    } else {
-      const sites = this.withTargets(this.g.sitesOfFiles([path]), this.g.edgesOf([path]));
-      scope = buildScope(info, this.g.symbolsOfFiles([path]), sites, this.files, this.g.importNamesOf([path]));
-    }
+    const scope = buildScope(info, this.g.symbolsOfFiles([path]), this.sitesOf([path]), this.files, this.g.importNamesOf([path]));
     if (this.cache.size > 5000) this.cache.clear();
     this.cache.set(path, scope);
     return scope;
+  }
+}
+
+/**
+ * Definitions held in memory at most during a resolution before they are dropped and loaded again as
+ * needed. A lower bound means fewer collections under the memory budget (core/memory.ts): on a fifth of
+ * the kernel 400,000 took 17 collections and 8.9 s, 100,000 took 8 and 7.5 s; go-src (263,652
+ * definitions) resolves in the same time either way.
+ */
+const MAX_LOADED_SYMBOLS = 100_000;
+
+const HOW_CODES = [null, "exact", "import", "name-only"] as const;
+
+/** A full run's resolved targets, as growable typed columns. */
+class TargetColumns {
+  private ids = new Int32Array(1 << 16);
+  private targets = new Int32Array(1 << 16);
+  private hows = new Uint8Array(1 << 16);
+  private n = 0;
+
+  push(id: number, target: number | null, how: string | null): void {
+    if (this.n === this.ids.length) {
+      const grow = <T extends Int32Array | Uint8Array>(a: T): T => {
+        const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+        b.set(a);
+        return b;
+      };
+      this.ids = grow(this.ids);
+      this.targets = grow(this.targets);
+      this.hows = grow(this.hows);
+    }
+    this.ids[this.n] = id;
+    this.targets[this.n] = target ?? -1;
+    this.hows[this.n] = Math.max(0, HOW_CODES.indexOf(how as (typeof HOW_CODES)[number]));
+    this.n++;
+  }
+
+  forEach(fn: (id: number, target: number | null, how: string | null) => void): void {
+    for (let i = 0; i < this.n; i++) fn(this.ids[i]!, this.targets[i]! < 0 ? null : this.targets[i]!, HOW_CODES[this.hows[i]!]!);
   }
 }
 

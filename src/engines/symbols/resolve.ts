@@ -148,41 +148,48 @@ export function buildScope(
   return scope;
 }
 
-/** Lazily loaded definitions by name (or all of them, for a full resolution). */
+/**
+ * Definitions by name, loaded as they are needed (a batch's names at once) and dropped together when
+ * the caller decides they are too many (forget), so a resolution holds a bounded part of them.
+ */
 export class SymbolIndex {
   private readonly byName = new Map<string, SymbolRow[]>();
   private readonly store: GraphStore;
-  private complete = false;
+  private loaded = 0;
 
   constructor(store: GraphStore) {
     this.store = store;
   }
 
-  loadAll(): void {
-    for (const s of this.store.allSymbols()) this.add(s);
-    this.complete = true;
-  }
-
-  private add(s: SymbolRow): void {
-    let list = this.byName.get(s.name);
-    if (!list) this.byName.set(s.name, (list = []));
-    list.push(s);
-  }
-
   /** Makes sure these names are loaded (one query per 500 names). */
   ensure(names: Iterable<string>): void {
-    if (this.complete) return;
-    const missing = [...new Set(names)].filter((n) => !this.byName.has(n));
+    const missing: string[] = [];
+    for (const n of names) if (!this.byName.has(n)) {
+      this.byName.set(n, []);
+      missing.push(n);
+    }
     for (let i = 0; i < missing.length; i += 500) {
-      const batch = missing.slice(i, i + 500);
-      for (const n of batch) this.byName.set(n, []);
-      for (const s of this.store.symbolsNamed(batch)) this.byName.get(s.name)!.push(s);
+      for (const s of this.store.symbolsNamed(missing.slice(i, i + 500))) {
+        this.byName.get(s.name)!.push(s);
+        this.loaded++;
+      }
     }
   }
 
   named(name: string): SymbolRow[] {
-    if (!this.complete && !this.byName.has(name)) this.ensure([name]);
-    return this.byName.get(name) ?? [];
+    if (!this.byName.has(name)) this.ensure([name]);
+    return this.byName.get(name)!;
+  }
+
+  /** Definitions held now. */
+  loadedCount(): number {
+    return this.loaded;
+  }
+
+  /** Drops every loaded definition; later look-ups load them again. */
+  forget(): void {
+    this.byName.clear();
+    this.loaded = 0;
   }
 }
 
@@ -575,6 +582,14 @@ export class Resolver {
    * of a run, so computed once. Common names (String, New, get) have thousands of candidates.
    */
   private readonly memos = new Map<string, Target | SymbolRow | undefined>();
+
+  /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
+  forgetDerived(): void {
+    this.memos.clear();
+    this.basesMemo.clear();
+    this.ownerKinds.clear();
+  }
+
   private memo<T extends Target | SymbolRow | undefined>(key: string, compute: () => T): T {
     if (this.memos.has(key)) return this.memos.get(key) as T;
     const v = compute();
