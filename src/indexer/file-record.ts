@@ -13,6 +13,7 @@ import { modulePathOf } from "./project-info.ts";
 import { moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
 import { fileWords } from "./file-words.ts";
+import { compressContent } from "../store/content-codec.ts";
 
 export interface FileJob {
   path: string;
@@ -29,6 +30,24 @@ export type FileOutcome =
   | { kind: "unreadable"; path: string; error: string };
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
+const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
+const encoder = new TextEncoder();
+
+/**
+ * The text to index and its UTF-8 bytes, which the store keeps compressed: the file's own bytes when
+ * they are valid UTF-8 (without a byte order mark, which decoding drops), else the text's encoding, so
+ * the stored bytes are always those of the indexed text.
+ */
+function decode(bytes: Uint8Array): { text: string; utf8: Uint8Array } {
+  try {
+    const text = strict.decode(bytes);
+    const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
+    return { text, utf8: bom ? bytes.subarray(3) : bytes };
+  } catch {
+    const text = decoder.decode(bytes);
+    return { text, utf8: encoder.encode(text) };
+  }
+}
 
 export async function processFile(job: FileJob, parser: FactsParser, project: ProjectInfo): Promise<FileOutcome> {
   let bytes: Uint8Array;
@@ -40,7 +59,7 @@ export async function processFile(job: FileJob, parser: FactsParser, project: Pr
   if (looksBinary(bytes)) return { kind: "binary", path: job.path, size: bytes.length };
   const contentHash = sha256(bytes);
   if (job.prevHash === contentHash) return { kind: "same-content", path: job.path, mtimeMs: job.mtimeMs };
-  const text = decoder.decode(bytes);
+  const { text, utf8 } = decode(bytes);
   const parsed = await parser.parse(job.path, text, project);
   const module = moduleFor(parsed.language);
   const file: IndexedFile = {
@@ -52,6 +71,7 @@ export async function processFile(job: FileJob, parser: FactsParser, project: Pr
     mtimeMs: job.mtimeMs,
     contentHash,
     text,
+    content: compressContent(utf8),
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;

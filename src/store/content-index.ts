@@ -13,6 +13,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { TrigramExtractor, decodePostings, encodePostings, unionSorted } from "./trigrams.ts";
+import { contentBytes, contentText } from "./content-codec.ts";
 
 /** Segments per trigram: row id = trigram * SEGMENTS + segment. */
 export const SEGMENTS = 256;
@@ -100,8 +101,8 @@ export class ContentIndex {
 
   /** The stored text of one file. */
   text(fileId: number): string | undefined {
-    const row = this.stmt("SELECT text FROM contents WHERE file_id = ?").get(fileId) as { text: string } | null;
-    return row?.text;
+    const row = this.stmt("SELECT z FROM contents WHERE file_id = ?").get(fileId) as { z: Uint8Array } | null;
+    return row ? contentText(row.z) : undefined;
   }
 
   /**
@@ -113,10 +114,13 @@ export class ContentIndex {
   texts(ids: ArrayLike<number>, as: "bytes"): Array<Uint8Array | undefined>;
   texts(ids: ArrayLike<number>, as: "string" | "bytes"): Array<string | Uint8Array | undefined> {
     if (ids.length === 0) return [];
-    const col = as === "bytes" ? "CAST(text AS BLOB)" : "text";
-    const rows = this.stmt(`SELECT file_id, ${col} FROM contents WHERE file_id IN (SELECT value FROM json_each(?))`).values(JSON.stringify(Array.from(ids))) as Array<[number, string | Uint8Array]>;
+    const rows = this.stmt("SELECT file_id, z FROM contents WHERE file_id IN (SELECT value FROM json_each(?))").values(JSON.stringify(Array.from(ids))) as Array<[number, Uint8Array]>;
     const byId = new Map(rows.map((r) => [r[0], r[1]]));
-    return Array.from(ids, (id) => byId.get(id));
+    const open = as === "bytes" ? contentBytes : contentText;
+    return Array.from(ids, (id) => {
+      const z = byId.get(id);
+      return z === undefined ? undefined : open(z);
+    });
   }
 
   /** Size in bytes of the trigram tables (for the benchmark's index-size figure). */
@@ -237,14 +241,14 @@ function buildSegment(db: Database, ids: number[], segment: number, all: boolean
     ends.push(used);
     hashes.push(hash);
   };
-  const select = "SELECT c.file_id AS id, CAST(c.text AS BLOB) AS b, s.content_hash AS h FROM contents c JOIN file_state s ON s.file_id = c.file_id";
+  const select = "SELECT c.file_id AS id, c.z AS z, s.content_hash AS h FROM contents c JOIN file_state s ON s.file_id = c.file_id";
   if (all) {
-    for (const r of db.query(`${select} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; b: Uint8Array; h: string }>) take(r.id, r.b, r.h);
+    for (const r of db.query(`${select} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) take(r.id, contentBytes(r.z), r.h);
   } else {
     const one = db.query(`${select} WHERE c.file_id = ?`);
     for (const id of ids) {
-      const r = one.get(id) as { id: number; b: Uint8Array; h: string } | null;
-      if (r) take(r.id, r.b, r.h);
+      const r = one.get(id) as { id: number; z: Uint8Array; h: string } | null;
+      if (r) take(r.id, contentBytes(r.z), r.h);
     }
   }
 

@@ -6,6 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import type { IndexStore } from "./index-store.ts";
+import { contentText } from "./content-codec.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -149,7 +150,7 @@ export class GraphStore {
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
       importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
       allImportRefs: q("SELECT file_path AS file, name, line FROM refs WHERE kind = 'import'"),
-      content: q("SELECT c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+      content: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
       refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
       unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
       refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
@@ -304,7 +305,8 @@ export class GraphStore {
 
   /** The indexed text of a file. */
   content(path: string): string | undefined {
-    return (this.s.content!.get(path) as { text: string } | null)?.text;
+    const row = this.s.content!.get(path) as { z: Uint8Array } | null;
+    return row ? contentText(row.z) : undefined;
   }
 
   /** References written inside these definitions (what they call, use, inherit). */

@@ -7,6 +7,7 @@ import { rmSync } from "node:fs";
 import type { IndexedFile, FileState } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
+import { contentText } from "./content-codec.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -35,7 +36,7 @@ export class IndexStore {
         symbol_count) VALUES (?,?,?,?,?,?,?)`),
       insertState: q(`INSERT INTO file_state (file_path, content_hash, mtime_ms, size_bytes, package_name, syntax_errors)
         VALUES (?,?,?,?,?,?)`),
-      insertContent: q("INSERT INTO contents (file_id, text) VALUES (?, ?)"),
+      insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
       insertSymbol: q(`INSERT INTO symbols (file_path, name, qualified_name, kind, container, language, start_line, start_column,
         end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
       insertRef: q(`INSERT INTO refs (file_path, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
@@ -51,7 +52,7 @@ export class IndexStore {
       getMeta: q("SELECT value FROM meta WHERE key = ?"),
       setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
       moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
-      contentByPath: q("SELECT c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+      contentByPath: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
     };
   }
 
@@ -98,7 +99,8 @@ export class IndexStore {
   }
 
   contentOf(path: string): string | undefined {
-    return (this.s.contentByPath!.get(path) as { text: string } | null)?.text;
+    const row = this.s.contentByPath!.get(path) as { z: Uint8Array } | null;
+    return row ? contentText(row.z) : undefined;
   }
 
   /** Removes a file and (by cascade) every row that belongs to it. */
@@ -126,7 +128,7 @@ export class IndexStore {
       facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
     );
     const stateRow = s.insertState!.run(f.path, f.contentHash, Math.trunc(f.mtimeMs), f.sizeBytes, facts?.packageName ?? null, facts?.syntaxErrors ?? 0);
-    s.insertContent!.run(stateRow.lastInsertRowid, f.text);
+    s.insertContent!.run(stateRow.lastInsertRowid, f.content);
     if (f.words) s.insertFileWords!.run(stateRow.lastInsertRowid, f.words.path, f.words.defs, f.words.doc, f.words.code);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {

@@ -121,10 +121,11 @@ CREATE TABLE file_state (
     syntax_errors INTEGER NOT NULL DEFAULT 0
 );
 
--- The indexed text of every file: exact search, context snippets and staleness read it.
+-- The indexed text of every file, its UTF-8 bytes compressed with zstd (store/content-codec.ts): exact
+-- search, context snippets and staleness read it.
 CREATE TABLE contents (
     file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
-    text TEXT NOT NULL
+    z BLOB NOT NULL
 );
 
 -- Definitions of every kind (functions, methods, types, constants, variables, enum members).

@@ -10,7 +10,10 @@ export interface IndexedFile {
   sizeBytes: number;
   mtimeMs: number;
   contentHash: string;
+  /** The indexed text (parsing, chunks and words are made from it; the store does not keep it as such). */
   text: string;
+  /** The text's UTF-8 bytes, zstd-compressed (store/content-codec.ts): what the store keeps. */
+  content: Uint8Array;
   lines: LineCounts;
   facts?: FileFacts;
   chunks?: ChunkRecord[];

@@ -3,6 +3,7 @@
  * the real indexer: posting lists hold exactly the files containing each trigram, incremental runs add
  * segments that are merged later, and files the postings do not cover are found and scanned.
  */
+import { compressText, contentText } from "../../src/store/content-codec.ts";
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
@@ -34,9 +35,9 @@ function dbPathOf(s: Session): string {
 /** Every trigram of every stored file, the slow way: trigram → file paths. */
 function bruteForce(db: Database): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
-  const rows = db.query("SELECT s.file_path AS path, c.text AS text FROM contents c JOIN file_state s ON s.file_id = c.file_id").all() as Array<{ path: string; text: string }>;
+  const rows = db.query("SELECT s.file_path AS path, c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id").all() as Array<{ path: string; z: Uint8Array }>;
   for (const r of rows) {
-    for (const t of trigramsOf(r.text)) {
+    for (const t of trigramsOf(contentText(r.z))) {
       if (!out.has(t)) out.set(t, new Set());
       out.get(t)!.add(r.path);
     }
@@ -155,7 +156,7 @@ describe("trigram index maintenance", () => {
     // simulate a crash between writing files and the index hook: coverage of b.txt is lost
     const w = new Database(path);
     w.exec("PRAGMA foreign_keys = ON");
-    w.exec("UPDATE contents SET text = 'needle in b' WHERE file_id = (SELECT file_id FROM file_state WHERE file_path = 'b.txt')");
+    w.query("UPDATE contents SET z = ? WHERE file_id = (SELECT file_id FROM file_state WHERE file_path = 'b.txt')").run(compressText("needle in b"));
     w.exec("DELETE FROM trigram_coverage WHERE file_id = (SELECT file_id FROM file_state WHERE file_path = 'b.txt')");
     w.close();
     const engine = await s.exact();

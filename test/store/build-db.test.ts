@@ -1,3 +1,4 @@
+import { compressText } from "../../src/store/content-codec.ts";
 import { afterEach, expect, test } from "bun:test";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -51,7 +52,7 @@ test("a keyword index load aside that fails rejects the store's waits with its e
     const text = "hello world\n";
     store.transaction(() =>
       store.insertFile({
-        path: "a.txt", language: "text", isTest: false, modulePath: ".", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", text,
+        path: "a.txt", language: "text", isTest: false, modulePath: ".", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", text, content: compressText(text),
         lines: { total: 1, code: 1, comment: 0, blank: 0 }, words: { path: "a txt", defs: "", doc: "", code: "hello world" },
       }),
     );
