@@ -46,7 +46,7 @@ export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
   mkdirSync(join(corpus.root, ".cortex"), { recursive: true });
   writeFileSync(join(corpus.root, ".cortex", "config.yml"), `embeddings:\n  model: tiny\n  model_path: ${model}\n`);
   const { Session } = await import("../../src/tools/session.ts");
-  const { chunkCount } = await import("../../src/store/chunk-store.ts");
+  const { chunkCount } = await import("../../src/store/chunk-search.ts");
 
   const indexing = new Session(corpus.root);
   await indexing.index();

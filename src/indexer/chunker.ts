@@ -12,6 +12,7 @@ import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
 import { sha256 } from "../core/hash.ts";
 import { wordsText } from "../core/words.ts";
+import { contentLines, encodeSpans, renderChunk, type ChunkSpan } from "../store/chunk-text.ts";
 import { parse as parseYaml } from "yaml";
 
 const MAX_LINES = 80;
@@ -41,15 +42,20 @@ class ChunkSink {
   private readonly ids = new Set<string>();
   private readonly repeats = new Map<string, number>();
   private readonly pathWords: string;
-  constructor(private readonly input: ChunkInput, private readonly baseTags: string[]) {
+  constructor(private readonly input: ChunkInput, private readonly lines: string[], private readonly baseTags: string[]) {
     this.pathWords = wordsText(input.path);
   }
 
-  add(type: ChunkRecord["chunkType"], key: string, title: string, startLine: number, endLine: number, text: string, extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {}): void {
+  /**
+   * Adds a chunk whose text is `prefix` followed by the spans' lines (store/chunk-text.ts): the store keeps
+   * the prefix and the spans, and reads the lines back from the file's content.
+   */
+  add(type: ChunkRecord["chunkType"], key: string, title: string, startLine: number, endLine: number, prefix: string, spans: ChunkSpan[], extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {}): void {
+    const text = renderChunk(prefix, spans, this.lines);
     if (text.trim() === "") return;
     const id = this.uniqueId(`${type}:${this.input.path}#${key}`);
     const tags = [...new Set([...this.baseTags, type, ...(extra.tags ?? [])])];
-    const c: ChunkRecord = { id, chunkType: type, title, language: this.input.language, startLine, endLine, tags, text, textHash: sha256(text) };
+    const c: ChunkRecord = { id, chunkType: type, title, language: this.input.language, startLine, endLine, tags, prefix, spans: encodeSpans(spans), textHash: sha256(text) };
     c.words = {
       symbols: wordsText(extra.symbolPath ?? ""),
       title: wordsText(title),
@@ -95,41 +101,24 @@ function windows(lines: string[], from: number, to: number): Array<[number, numb
   return out;
 }
 
-/**
- * Longest part of one line a chunk carries. Minified code is a few lines of hundreds of KB: every
- * definition on such a line would carry all of it (a 444 KB bundle made 7 s of chunk words and hashes).
- * A chunk starting inside an over-long line starts its text at the definition's column.
- */
-const MAX_LINE_CHARS = 2000;
-
-function clip(line: string, fromColumn = 1): string {
-  if (line.length <= MAX_LINE_CHARS) return line;
-  const start = Math.min(Math.max(0, fromColumn - 1), line.length);
-  return line.length - start <= MAX_LINE_CHARS ? line.slice(start) : line.slice(start, start + MAX_LINE_CHARS) + " …";
-}
-
-/** Lines [from, to] (1-based, inclusive), over-long ones clipped; the first from `firstColumn`. */
-function slice(lines: string[], from: number, to: number, firstColumn = 1): string {
-  const out: string[] = [];
-  for (let l = from; l <= to && l <= lines.length; l++) out.push(clip(lines[l - 1]!, l === from ? firstColumn : 1));
-  return out.join("\n");
-}
+/** Lines [from, to], the first from `firstColumn` when over-long. */
+const span = (from: number, to: number, firstColumn = 1): ChunkSpan[] => [firstColumn > 1 ? { from, to, col: firstColumn } : { from, to }];
 
 function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
   const methodsIn = (t: TypeFact) => facts.functions.filter((f) => f.startLine > t.startLine && f.endLine <= t.endLine);
-  const emit = (kind: string, symbolPath: string, name: string, startLine: number, endLine: number, docStart: number | undefined, signature: string | undefined, body: (from: number, to: number) => string) => {
+  const emit = (kind: string, symbolPath: string, name: string, startLine: number, endLine: number, docStart: number | undefined, signature: string | undefined, body: (from: number, to: number) => ChunkSpan[]) => {
     const from = docStart !== undefined && docStart < startLine ? docStart : startLine;
     const parts = windows(lines, from, endLine);
     parts.forEach(([a, b], i) => {
       const header = `${kind} ${symbolPath} (${input.path}:${a}-${b})`;
-      const text = (i > 0 && signature ? `${header}\n${signature} …\n` : `${header}\n`) + body(a, b);
+      const prefix = i > 0 && signature ? `${header}\n${signature} …\n` : `${header}\n`;
       const key = parts.length > 1 ? `${symbolPath}@${i + 1}` : symbolPath;
-      sink.add("definitions", key, `${symbolPath} (${kind})`, a, b, text, { symbolPath, metadata: { kind, name, part: i + 1, parts: parts.length } });
+      sink.add("definitions", key, `${symbolPath} (${kind})`, a, b, prefix, body(a, b), { symbolPath, metadata: { kind, name, part: i + 1, parts: parts.length } });
     });
   };
   for (const fn of facts.functions) {
     const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
-    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => slice(lines, a, b, a === fn.startLine ? fn.startColumn : 1));
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => span(a, b, a === fn.startLine ? fn.startColumn : 1));
   }
   for (const t of facts.types) {
     const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
@@ -137,19 +126,22 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
     // a type's chunk shows its members' signatures; their bodies are searchable in their own chunks
     const hidden = new Set<number>();
     for (const m of members) for (let l = m.startLine + 1; l <= m.endLine; l++) hidden.add(l);
-    const body = (a: number, b: number) => {
-      const out: string[] = [];
-      let skipping = false;
-      for (let l = a; l <= b; l++) {
+    const body = (a: number, b: number): ChunkSpan[] => {
+      const out: ChunkSpan[] = [];
+      let open: { from: number; to: number; col?: number } | undefined;
+      for (let l = a; l <= b && l <= lines.length; l++) {
         if (hidden.has(l)) {
-          if (!skipping) out.push("    …");
-          skipping = true;
+          if (open || out[out.length - 1] !== "…") out.push("…");
+          open = undefined;
           continue;
         }
-        skipping = false;
-        out.push(clip(lines[l - 1] ?? "", l === t.startLine ? t.startColumn : 1));
+        // the type's first line starts at its column: a span of its own starting there
+        if (!open || l === t.startLine) {
+          open = l === t.startLine && t.startColumn > 1 ? { from: l, to: l, col: t.startColumn } : { from: l, to: l };
+          out.push(open);
+        } else open.to = l;
       }
-      return out.join("\n");
+      return out;
     };
     emit(t.kind, symbolPath, t.name, t.startLine, t.endLine, t.docStartLine, undefined, body);
   }
@@ -176,7 +168,7 @@ function dataChunks(sink: ChunkSink, input: ChunkInput, lines: string[], variabl
     for (const [x, y] of windows(lines, a, b)) {
       const names = variables.filter((v) => v.startLine <= y && v.endLine >= x).map((v) => symbolPathOf(v.qualifiedName, facts.packageName));
       part++;
-      sink.add("data", `values@${part}`, `${input.path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`, x, y, `values in ${input.path}:${x}-${y}\n${slice(lines, x, y)}`, { metadata: { names } });
+      sink.add("data", `values@${part}`, `${input.path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`, x, y, `values in ${input.path}:${x}-${y}\n`, span(x, y), { metadata: { names } });
     }
   }
 }
@@ -195,7 +187,7 @@ function symbolsChunk(sink: ChunkSink, input: ChunkInput, facts: FileFacts): voi
   }
   const consts = facts.variables.filter((v) => v.kind === "constant" || v.kind === "enum_member");
   if (consts.length) out.push(`Constants: ${consts.map((v) => v.name).join(", ")}`);
-  sink.add("symbols", "file", `${input.path} symbols`, 1, facts.lines.total, out.join("\n"), {
+  sink.add("symbols", "file", `${input.path} symbols`, 1, facts.lines.total, out.join("\n"), [], {
     metadata: { package: facts.packageName ?? null, imports_count: facts.imports.length, types_count: facts.types.length, functions_count: facts.functions.length },
   });
 }
@@ -268,7 +260,7 @@ function documentationChunks(sink: ChunkSink, input: ChunkInput, lines: string[]
       const key = (headingPath || "(top)") + (parts.length > 1 ? `@${i + 1}` : "");
       const title = headingPath ? `${docName} > ${headingPath}` : docName;
       const prefix = i > 0 && headingPath ? `${headingPath} (continued)\n` : "";
-      sink.add("documentation", key, title, a, b, prefix + slice(lines, a, b), { tags, ...(headingPath ? { symbolPath: headingPath } : {}) });
+      sink.add("documentation", key, title, a, b, prefix, span(a, b), { tags, ...(headingPath ? { symbolPath: headingPath } : {}) });
     });
   }
 }
@@ -278,18 +270,17 @@ export function buildChunks(input: ChunkInput): ChunkRecord[] {
   const isDoc = DOC_LANGUAGES.has(input.language);
   const base = [input.language, isDoc ? "documentation" : "code", ...pathTags(input.path)];
   if (input.isTest) base.push("test");
-  const sink = new ChunkSink(input, base);
-  const lines = input.text.split("\n");
-  if (input.text.endsWith("\n")) lines.pop();
+  const lines = contentLines(input.text);
+  const sink = new ChunkSink(input, lines, base);
   if (isDoc) documentationChunks(sink, input, lines);
   else if (input.facts) {
     symbolsChunk(sink, input, input.facts);
     definitionChunks(sink, input, lines, input.facts);
     dataChunks(sink, input, lines, input.facts.variables, input.facts);
   } else if (CONFIG_LANGUAGES.has(input.language)) {
-    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n${slice(lines, a, b)}`));
+    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n`, span(a, b)));
   } else {
-    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n${slice(lines, a, b)}`));
+    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n`, span(a, b)));
   }
   return sink.chunks;
 }

@@ -2,6 +2,7 @@
  * Keyword (BM25) retrieval over search chunks, through the chunks_fts index. Filters apply inside the
  * query, so a filtered search still returns `limit` hits when they exist.
  */
+import { chunkTexts } from "./chunk-text.ts";
 import type { IndexStore } from "./index-store.ts";
 
 export interface ChunkFilters {
@@ -97,14 +98,14 @@ export function definitionsNamed(store: IndexStore, names: string[], filters: Ch
     .all(...params) as Array<{ id: string; filePath: string; name: string }>;
 }
 
-/** Full rows of chunks by id, in the order given. */
+/** Full rows of chunks by id, each with its `text` read back from the content (store/chunk-text.ts). */
 export function chunksById(store: IndexStore, ids: string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
   const rows = store.db
-    .query(`SELECT c.*, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
-    .all(...ids) as Array<Record<string, unknown>>;
-  for (const r of rows) out.set(r.chunk_id as string, r);
+    .query(`SELECT c.*, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
+    .all(...ids) as Array<Record<string, unknown> & { filePath: string; prefix: string; spans: string }>;
+  for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.chunk_id as string, { ...r, text });
   return out;
 }
 
@@ -232,4 +233,9 @@ export function filesPassing(store: IndexStore, paths: string[], filters: ChunkF
   const where = filterClause(filters, params);
   const rows = store.db.query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`).all(...params) as Array<{ p: string }>;
   return new Set(rows.map((r) => r.p));
+}
+
+/** Number of search chunks in the index. */
+export function chunkCount(store: IndexStore): number {
+  return (store.db.query("SELECT COUNT(*) AS n FROM chunks").get() as { n: number }).n;
 }

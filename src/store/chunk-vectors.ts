@@ -5,6 +5,7 @@
  */
 import type { IndexStore } from "./index-store.ts";
 import { filterClause, type ChunkFilters } from "./chunk-search.ts";
+import { chunkTexts } from "./chunk-text.ts";
 
 export interface ChunkHash {
   id: string;
@@ -26,10 +27,12 @@ export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): C
 /** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */
 export function chunkTextsByHash(store: IndexStore, hashes: string[]): Map<string, string> {
   const out = new Map<string, string>();
-  const stmt = store.db.prepare("SELECT text_hash AS hash, text FROM chunks WHERE text_hash IN (SELECT value FROM json_each(?))");
+  const stmt = store.db.prepare(`SELECT text_hash AS hash, file_path AS filePath, prefix, spans FROM chunks
+    WHERE text_hash IN (SELECT value FROM json_each(?)) ORDER BY file_path`);
   try {
     for (let i = 0; i < hashes.length; i += 5000) {
-      for (const r of stmt.all(JSON.stringify(hashes.slice(i, i + 5000))) as Array<{ hash: string; text: string }>) out.set(r.hash, r.text);
+      const rows = stmt.all(JSON.stringify(hashes.slice(i, i + 5000))) as Array<{ hash: string; filePath: string; prefix: string; spans: string }>;
+      for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.hash, text);
     }
   } finally {
     stmt.finalize();

@@ -44,7 +44,7 @@ export class IndexStore {
       insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
         VALUES (?,?,?,?,?,?)`),
       insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
-        end_line, tags, text, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+        end_line, tags, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
       insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
       touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
@@ -133,7 +133,7 @@ export class IndexStore {
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
       const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
-        JSON.stringify(c.tags), c.text, c.textHash, c.metadata ? JSON.stringify(c.metadata) : null);
+        JSON.stringify(c.tags), c.prefix, c.spans, c.textHash, c.metadata ? JSON.stringify(c.metadata) : null);
       if (c.words) s.insertChunkWords!.run(r.lastInsertRowid, c.words.symbols, c.words.title, c.words.path, c.words.body);
     }
   }

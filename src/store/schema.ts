@@ -230,7 +230,9 @@ CREATE TABLE chunks (
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     tags TEXT NOT NULL,
-    text TEXT NOT NULL,
+    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts)
+    prefix TEXT NOT NULL,
+    spans TEXT NOT NULL,
     text_hash TEXT NOT NULL,
     metadata TEXT
 );

@@ -38,7 +38,10 @@ export interface ChunkRecord {
   startLine: number;
   endLine: number;
   tags: string[];
-  text: string;
+  /** The text is `prefix` followed by the lines of `spans` (store/chunk-text.ts, encoded). */
+  prefix: string;
+  spans: string;
+  /** sha256 of the whole text (the embedding cache's key). */
   textHash: string;
   metadata?: Record<string, unknown>;
   /** Keyword-search words (identifiers whole and split), computed where the chunk is built. */

@@ -1,12 +1,16 @@
 import { describe, expect, test } from "bun:test";
 import { buildChunks, documentTags } from "../../src/indexer/chunker.ts";
 import { FactsParser } from "../../src/lang/parser.ts";
+import { chunkTexts } from "../../src/store/chunk-text.ts";
 import { emptyProjectInfo } from "../../src/lang/project.ts";
 
 const parser = await FactsParser.create();
+/** The file's chunks, each with its text as the store reads it back (prefix and spans over the content). */
 async function chunksOf(path: string, text: string, isTest = false) {
   const r = await parser.parse(path, text, emptyProjectInfo());
-  return buildChunks({ path, language: r.language, text, isTest, ...(r.facts ? { facts: r.facts } : {}) });
+  const chunks = buildChunks({ path, language: r.language, text, isTest, ...(r.facts ? { facts: r.facts } : {}) });
+  const texts = chunkTexts(chunks.map((c) => ({ ...c, filePath: path })), () => text);
+  return chunks.map((c, i) => ({ ...c, text: [...texts.values()][i]! }));
 }
 
 describe("documentation chunks", () => {

@@ -1,0 +1,85 @@
+/**
+ * A search chunk's text as the index keeps it: a prefix the chunker wrote (a header such as
+ * `function Server.Serve (net/http/server.go:120-180)`, or a whole file overview) and the spans of the
+ * file's lines that follow it, read back from the stored content when the text is needed (a search
+ * result, a text to embed). Chunks repeat most of their file, and overlapping windows repeat it more:
+ * stored whole they were 87 MiB of go-src's 628 MiB index and 2 GiB of the kernel's 7 GiB.
+ *
+ * The chunker builds every chunk's text with renderChunk from the same prefix and spans, so the text read
+ * back is the text that was hashed, embedded and indexed.
+ */
+
+/** Longest part of one line a chunk carries (minified code is a few lines of hundreds of KB). */
+export const MAX_LINE_CHARS = 2000;
+
+/** Lines [from, to] of the file (1-based, inclusive), the first from column `col` when over-long; or an elision. */
+export type ChunkSpan = { from: number; to: number; col?: number } | "…";
+
+/** A file's lines as chunks count them: a final newline ends the last line rather than starting one. */
+export function contentLines(text: string): string[] {
+  const lines = text.split("\n");
+  if (text.endsWith("\n")) lines.pop();
+  return lines;
+}
+
+/** A line, clipped to MAX_LINE_CHARS: from `fromColumn` (1-based) when the line is over-long. */
+export function clipLine(line: string, fromColumn = 1): string {
+  if (line.length <= MAX_LINE_CHARS) return line;
+  const start = Math.min(Math.max(0, fromColumn - 1), line.length);
+  return line.length - start <= MAX_LINE_CHARS ? line.slice(start) : line.slice(start, start + MAX_LINE_CHARS) + " …";
+}
+
+/** The chunk's text: the prefix, then its spans' lines (an elision is a line `    …`), joined by newlines. */
+export function renderChunk(prefix: string, spans: ChunkSpan[], lines: string[]): string {
+  const out: string[] = [];
+  for (const sp of spans) {
+    if (sp === "…") {
+      out.push("    …");
+      continue;
+    }
+    for (let l = sp.from; l <= sp.to && l <= lines.length; l++) out.push(clipLine(lines[l - 1]!, l === sp.from ? (sp.col ?? 1) : 1));
+  }
+  return prefix + out.join("\n");
+}
+
+/** Spans as stored: `10-40`, `10-40@5` (first column), `…`, comma-separated. */
+export function encodeSpans(spans: ChunkSpan[]): string {
+  return spans.map((s) => (s === "…" ? "…" : `${s.from}-${s.to}${s.col !== undefined && s.col > 1 ? `@${s.col}` : ""}`)).join(",");
+}
+
+export function decodeSpans(encoded: string): ChunkSpan[] {
+  if (encoded === "") return [];
+  return encoded.split(",").map((part): ChunkSpan => {
+    if (part === "…") return "…";
+    const m = /^(\d+)-(\d+)(?:@(\d+))?$/.exec(part);
+    if (!m) throw new Error(`malformed chunk span '${part}'`);
+    return m[3] ? { from: Number(m[1]), to: Number(m[2]), col: Number(m[3]) } : { from: Number(m[1]), to: Number(m[2]) };
+  });
+}
+
+/** The stored parts of a chunk. */
+export interface StoredChunkText {
+  filePath: string;
+  prefix: string;
+  spans: string;
+}
+
+/**
+ * Texts of stored chunks, each file's content read once (`content` returns a file's indexed text, or
+ * undefined when the file is gone: its chunks then read as their prefix alone).
+ */
+export function chunkTexts<T extends StoredChunkText>(rows: Iterable<T>, content: (path: string) => string | undefined): Map<T, string> {
+  const lines = new Map<string, string[]>();
+  const out = new Map<T, string>();
+  for (const r of rows) {
+    const spans = decodeSpans(r.spans);
+    if (spans.length === 0) {
+      out.set(r, r.prefix);
+      continue;
+    }
+    let l = lines.get(r.filePath);
+    if (!l) lines.set(r.filePath, (l = contentLines(content(r.filePath) ?? "")));
+    out.set(r, renderChunk(r.prefix, spans, l));
+  }
+  return out;
+}

@@ -1,0 +1,65 @@
+/**
+ * Chunk texts are kept as a prefix and spans of the file's lines (src/store/chunk-text.ts): the text read
+ * back from the index must be exactly the text the chunker hashed, for every chunk of every language.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { Session } from "../../src/tools/session.ts";
+import { chunksById } from "../../src/store/chunk-search.ts";
+import { sha256 } from "../../src/core/hash.ts";
+import { decodeSpans, encodeSpans, renderChunk, contentLines, MAX_LINE_CHARS, type ChunkSpan } from "../../src/store/chunk-text.ts";
+
+describe("chunk text read back from the index", () => {
+  let p: TmpProject;
+  let s: Session;
+  beforeAll(async () => {
+    p = copyFixture("polyglot");
+    p.write("docs/guide.md", "# Guide\n\nSome words.\n\n## Part\n\nMore words.\n");
+    p.write("config/app.yaml", "db:\n  host: localhost\n");
+    p.write("dist/app.min.js", Array.from({ length: 300 }, (_, i) => `function fn${i}(a){return a+${i}}`).join("") + "\n");
+    s = new Session(p.root);
+    await s.index();
+  });
+  afterAll(() => {
+    s.close();
+    p.cleanup();
+  });
+
+  test("every chunk's text hashes to the hash recorded when it was built", async () => {
+    const store = await s.requireStore();
+    const ids = (store.db.query("SELECT chunk_id AS id FROM chunks").all() as Array<{ id: string }>).map((r) => r.id);
+    expect(ids.length).toBeGreaterThan(200);
+    const types = new Set<string>();
+    for (let i = 0; i < ids.length; i += 200) {
+      const rows = chunksById(store, ids.slice(i, i + 200));
+      expect(rows.size).toBe(Math.min(200, ids.length - i));
+      for (const r of rows.values()) {
+        expect(sha256(r.text as string)).toBe(r.text_hash as string);
+        types.add(r.chunk_type as string);
+      }
+    }
+    expect([...types].sort()).toEqual(["data", "definitions", "documentation", "symbols"]);
+    // the spans hold line numbers, not the lines: far less than the texts they stand for
+    const stored = store.db.query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
+    const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);
+    expect(stored.n * 2).toBeLessThan(texts);
+  });
+});
+
+describe("spans", () => {
+  test("encode and decode round-trip; a malformed span is an error", () => {
+    const spans: ChunkSpan[] = [{ from: 3, to: 7, col: 12 }, "…", { from: 10, to: 10 }];
+    expect(encodeSpans(spans)).toBe("3-7@12,…,10-10");
+    expect(decodeSpans(encodeSpans(spans))).toEqual(spans);
+    expect(decodeSpans("")).toEqual([]);
+    expect(() => decodeSpans("3-x")).toThrow("malformed chunk span '3-x'");
+  });
+
+  test("rendering: prefix, lines, elisions, an over-long first line from its column, nothing past the end", () => {
+    const long = "x".repeat(MAX_LINE_CHARS) + "function f() {}";
+    const lines = contentLines(`a\nb\nc\n${long}\n`);
+    expect(lines).toEqual(["a", "b", "c", long]);
+    expect(renderChunk("head\n", [{ from: 1, to: 2 }, "…", { from: 3, to: 9 }], lines)).toBe(`head\na\nb\n    …\nc\n${long.slice(0, MAX_LINE_CHARS)} …`);
+    expect(renderChunk("", [{ from: 4, to: 4, col: MAX_LINE_CHARS + 1 }], lines)).toBe("function f() {}");
+  });
+});
