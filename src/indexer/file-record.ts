@@ -1,19 +1,21 @@
 /**
- * Turns one file on disk into what the store keeps: reads it, refuses binary content, hashes the bytes,
- * parses it and assembles an IndexedFile. Runs in parse workers and, for small jobs, on the main thread.
- * Text that is not valid UTF-8 is decoded with U+FFFD for each bad byte sequence.
+ * The two tiers of one file. The text tier reads it from disk, refuses binary content, hashes the bytes,
+ * decodes and compresses the text (the indexer's thread: a few hundred MB/s). The parse tier turns a
+ * stored text into what the other engines need: statistics, facts, chunks and keyword words (parse
+ * workers, or the calling thread for a handful of files). Text that is not valid UTF-8 is decoded with
+ * U+FFFD for each bad byte sequence.
  */
 import { readFileSync } from "node:fs";
 import type { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import type { IndexedFile } from "../store/types.ts";
+import type { ParsedFile, TextFile } from "../store/types.ts";
 import { sha256 } from "../core/hash.ts";
 import { looksBinary } from "./walk.ts";
 import { modulePathOf } from "./project-info.ts";
-import { moduleFor } from "../lang/registry.ts";
+import { languageFor, moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
 import { fileWords } from "./file-words.ts";
-import { compressContent } from "../store/content-codec.ts";
+import { compressContent, contentText } from "../store/content-codec.ts";
 
 export interface FileJob {
   path: string;
@@ -23,11 +25,20 @@ export interface FileJob {
   prevHash?: string;
 }
 
-export type FileOutcome =
-  | { kind: "indexed"; file: IndexedFile }
+export type TextOutcome =
+  | { kind: "text"; file: TextFile }
   | { kind: "same-content"; path: string; mtimeMs: number }
   | { kind: "binary"; path: string; size: number }
   | { kind: "unreadable"; path: string; error: string };
+
+/** A stored file for the parse tier: its row and its compressed content. */
+export interface ParseJob {
+  fileId: number;
+  path: string;
+  sizeBytes: number;
+  mtimeMs: number;
+  content: Uint8Array;
+}
 
 const decoder = new TextDecoder("utf-8", { fatal: false, ignoreBOM: false });
 const strict = new TextDecoder("utf-8", { fatal: true, ignoreBOM: false });
@@ -49,7 +60,8 @@ function decode(bytes: Uint8Array): { text: string; utf8: Uint8Array } {
   }
 }
 
-export async function processFile(job: FileJob, parser: FactsParser, project: ProjectInfo): Promise<FileOutcome> {
+/** The text tier of one file on disk. */
+export function readTextFile(job: FileJob): TextOutcome {
   let bytes: Uint8Array;
   try {
     bytes = readFileSync(job.abs);
@@ -60,22 +72,36 @@ export async function processFile(job: FileJob, parser: FactsParser, project: Pr
   const contentHash = sha256(bytes);
   if (job.prevHash === contentHash) return { kind: "same-content", path: job.path, mtimeMs: job.mtimeMs };
   const { text, utf8 } = decode(bytes);
+  return {
+    kind: "text",
+    file: {
+      path: job.path,
+      language: languageFor(job.path, text).language,
+      sizeBytes: bytes.length,
+      mtimeMs: job.mtimeMs,
+      contentHash,
+      content: compressContent(utf8),
+    },
+  };
+}
+
+/** The parse tier of one stored file. */
+export async function parseStoredFile(job: ParseJob, parser: FactsParser, project: ProjectInfo): Promise<ParsedFile> {
+  const text = contentText(job.content);
   const parsed = await parser.parse(job.path, text, project);
   const module = moduleFor(parsed.language);
-  const file: IndexedFile = {
+  const file: ParsedFile = {
+    fileId: job.fileId,
     path: job.path,
     language: parsed.language,
     isTest: module ? module.isTestFile(job.path) : false,
     modulePath: modulePathOf(job.path),
-    sizeBytes: bytes.length,
+    sizeBytes: job.sizeBytes,
     mtimeMs: job.mtimeMs,
-    contentHash,
-    text,
-    content: compressContent(utf8),
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;
   file.words = fileWords(job.path, text, parsed.facts, parsed.comments);
   file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
-  return { kind: "indexed", file };
+  return file;
 }

@@ -5,7 +5,6 @@
  */
 import type { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { updateTrigramIndex } from "../store/content-index.ts";
 import { resolveReferences } from "../engines/symbols/resolve-hook.ts";
 import { log } from "../core/log.ts";
 
@@ -35,16 +34,6 @@ export const INDEX_HOOKS: IndexHook[] = [
     async run(store, changes, project) {
       const r = await resolveReferences(store, changes, project);
       if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
-    },
-  },
-  {
-    // Exact search's trigram index; it finds the files to cover itself, so `changes` is not needed (after
-    // a full build of 500 files or more, the keyword index's worker has built it: nothing is left to do).
-    name: "trigram index",
-    async run(store) {
-      await store.whenWritable();
-      const r = updateTrigramIndex(store.db);
-      if (process.env.CORTEX_TRACE) log.warn(`trigram index: ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
     },
   },
 ];

@@ -1,11 +1,14 @@
 /**
- * Parses many files in parallel on worker threads, yielding outcomes as they finish so the caller can
- * write them in batches while parsing goes on. Small jobs run on the calling thread: starting workers
- * (each loads the grammars it meets) costs more than parsing a handful of files.
+ * The parse tier of many stored files, in parallel on worker threads, yielding outcomes as they finish
+ * so the caller can write them in batches while parsing goes on. A job's content is loaded only when it
+ * is handed to a worker, so the backlog, not the project, is what sits in memory. Small jobs run on the
+ * calling thread: starting workers (each loads the grammars it meets) costs more than parsing a handful
+ * of files.
  */
 import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { processFile, type FileJob, type FileOutcome } from "./file-record.ts";
+import type { ParsedFile, UnparsedFile } from "../store/types.ts";
+import { parseStoredFile, type ParseJob } from "./file-record.ts";
 import { availableParallelism } from "node:os";
 import { workerEntry } from "../core/worker-entry.ts";
 
@@ -21,24 +24,42 @@ export function defaultWorkerCount(): number {
   return Math.min(8, Math.max(2, availableParallelism() - 1));
 }
 
-export async function* parseFiles(jobs: FileJob[], project: ProjectInfo, workers = defaultWorkerCount()): AsyncGenerator<FileOutcome> {
-  if (jobs.length <= INLINE_LIMIT || workers < 1) {
+export type ParseOutcome = { kind: "parsed"; file: ParsedFile } | { kind: "failed"; path: string; error: string };
+
+/** Loads a stored file's content (undefined when it has gone from the index meanwhile). */
+export type ContentLoader = (file: UnparsedFile) => Uint8Array | undefined;
+
+export async function* parseFiles(files: UnparsedFile[], load: ContentLoader, project: ProjectInfo, workers = defaultWorkerCount()): AsyncGenerator<ParseOutcome> {
+  if (files.length <= INLINE_LIMIT || workers < 1) {
     inlineParser ??= FactsParser.create();
     const parser = await inlineParser;
-    for (const job of jobs) yield await processFile(job, parser, project);
+    for (const f of files) {
+      const job = jobOf(f, load);
+      if (!job) continue;
+      try {
+        yield { kind: "parsed", file: await parseStoredFile(job, parser, project) };
+      } catch (e) {
+        yield { kind: "failed", path: f.path, error: `parser crashed: ${(e as Error).stack ?? e}` };
+      }
+    }
     return;
   }
-  yield* parseInWorkers(jobs, project, Math.min(workers, Math.ceil(jobs.length / 16)));
+  yield* parseInWorkers(files, load, project, Math.min(workers, Math.ceil(files.length / 16)));
 }
 
-async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: number): AsyncGenerator<FileOutcome> {
+function jobOf(f: UnparsedFile, load: ContentLoader): ParseJob | undefined {
+  const content = load(f);
+  return content ? { fileId: f.fileId, path: f.path, sizeBytes: f.sizeBytes, mtimeMs: f.mtimeMs, content } : undefined;
+}
+
+async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, project: ProjectInfo, count: number): AsyncGenerator<ParseOutcome> {
   interface Slot {
     worker: Worker;
     inflight: number;
     started: boolean;
   }
   const slots: Slot[] = [];
-  const ready: FileOutcome[] = [];
+  const ready: ParseOutcome[] = [];
   let head = 0; // ready[head…] are not yet handed out
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -59,8 +80,13 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
     for (const slot of slots) {
       while (slot.started && slot.inflight < PER_WORKER_INFLIGHT && next < jobs.length && ready.length - head + inflightTotal() < MAX_WAITING) {
         const id = next++;
+        const job = jobOf(jobs[id]!, load);
+        if (!job) {
+          finished++; // gone from the index since it was listed: nothing to parse
+          continue;
+        }
         slot.inflight++;
-        slot.worker.postMessage({ type: "job", id, job: jobs[id] });
+        slot.worker.postMessage({ type: "job", id, job });
       }
     }
   };
@@ -73,13 +99,14 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
       if (msg.type === "ready") {
         slot.started = true;
         pump();
+        notify(); // jobs skipped by the pump count as finished
         return;
       }
       slot.inflight--;
-      if (msg.type === "done") ready.push(msg.outcome as FileOutcome);
+      if (msg.type === "done") ready.push({ kind: "parsed", file: msg.file as ParsedFile });
       else if (msg.type === "failed") {
         const job = jobs[msg.id as number];
-        ready.push({ kind: "unreadable", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
+        ready.push({ kind: "failed", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
       }
       finished++;
       pump();
@@ -97,7 +124,7 @@ async function* parseInWorkers(jobs: FileJob[], project: ProjectInfo, count: num
     while (finished < jobs.length || head < ready.length) {
       if (head < ready.length) {
         const outcome = ready[head]!;
-        ready[head++] = undefined as unknown as FileOutcome; // let the outcome go once handed out
+        ready[head++] = undefined as unknown as ParseOutcome; // let the outcome go once handed out
         if (head > 1024 && head * 2 > ready.length) {
           ready.splice(0, head);
           head = 0;

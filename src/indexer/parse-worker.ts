@@ -1,11 +1,12 @@
 /**
- * A parse worker: owns one FactsParser and turns FileJobs into FileOutcomes. Messages:
+ * A parse worker: owns one FactsParser and turns stored files (ParseJobs) into their parse tier.
+ * Messages:
  *   in:  { type: "init", project } then { type: "job", id, job }
- *   out: { type: "ready" }, { type: "done", id, outcome } or { type: "failed", id, error }
+ *   out: { type: "ready" }, { type: "done", id, file } or { type: "failed", id, error }
  */
 import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { processFile, type FileJob } from "./file-record.ts";
+import { parseStoredFile, type ParseJob } from "./file-record.ts";
 
 declare const self: Worker;
 
@@ -13,7 +14,7 @@ let parser: FactsParser | undefined;
 let project: ProjectInfo | undefined;
 
 self.onmessage = async (ev: MessageEvent) => {
-  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: FileJob };
+  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: ParseJob };
   if (msg.type === "init") {
     project = msg.project;
     parser ??= await FactsParser.create();
@@ -21,8 +22,8 @@ self.onmessage = async (ev: MessageEvent) => {
     return;
   }
   try {
-    const outcome = await processFile(msg.job, parser!, project!);
-    self.postMessage({ type: "done", id: msg.id, outcome });
+    const file = await parseStoredFile(msg.job, parser!, project!);
+    self.postMessage({ type: "done", id: msg.id, file });
   } catch (e) {
     self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
   }

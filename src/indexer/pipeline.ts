@@ -1,7 +1,14 @@
 /**
- * The indexer: walk → compare with the store → parse what changed (in parallel) → write in batches →
- * re-aggregate modules → run hooks. Incremental by content hash; a first index, a schema change or
- * `full` builds a new database aside and publishes it by rename, so a crash never leaves a half index.
+ * The indexer, in two tiers: walk → compare with the store → the text tier (read, hash, compress and
+ * write what changed, then the trigram index: exact and regex search answer from here on) → the parse
+ * tier (parse the stored texts in parallel, write their statistics, facts, chunks and keyword words in
+ * batches) → finish (modules, keyword index load, reference resolution).
+ *
+ * Incremental by content hash. A first index (or a schema change) builds a new database and publishes it
+ * as soon as its text tier is written, so exact search answers while the parse tier is built in place;
+ * `full` on a usable index builds the new one aside and publishes it whole, so nothing answers less
+ * meanwhile. A crash never leaves a broken index: before publication the old one stays current; after
+ * it, the text tier is complete and a first build's interrupted parse tier is started again by the next run.
  */
 import { join } from "node:path";
 import { canonicalRoot } from "../core/paths.ts";
@@ -9,19 +16,21 @@ import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { acquireLock } from "../core/lock.ts";
 import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
-import { indexLocation } from "../store/location.ts";
+import { collectIfOver } from "../core/memory.ts";
+import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
+import { updateTrigramIndex } from "../store/content-index.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo, modulePathOf } from "./project-info.ts";
 import { parseFiles } from "./parse-pool.ts";
-import type { FileJob } from "./file-record.ts";
+import { readTextFile, type FileJob } from "./file-record.ts";
 import { INDEX_HOOKS, type IndexChanges } from "./hooks.ts";
 import { readGitHead } from "./git-head.ts";
 
 export interface IndexProgress {
-  phase: "walk" | "parse" | "finish";
+  phase: "walk" | "text" | "parse" | "finish";
   done: number;
   total: number;
 }
@@ -41,6 +50,7 @@ export interface IndexReport {
   database: string;
   mode: "full" | "incremental";
   files: number;
+  /** Files whose parse tier this run wrote. */
   parsed: number;
   unchanged: number;
   deleted: number;
@@ -48,13 +58,19 @@ export interface IndexReport {
   excluded: number;
   tookMs: number;
   filesPerSecond: number;
+  /** Each tier's time, and when this run's index became searchable by exact search (ms from the start). */
+  tiers: { textMs: number; parseMs: number; searchableAfterMs: number };
   errors: Array<{ path: string; error: string }>;
 }
 
+/** Files written per transaction. */
 const BATCH = 256;
 /** Builds of fewer files load their keyword index on this thread: a worker's start costs more. */
 const FULL_TEXT_ASIDE_FILES = 500;
 const PROJECT_INFO_KEY = "project_info";
+/** meta.parse_state while a first build's parse tier is being written in bulk (no secondary indexes yet). */
+const PARSE_STATE_KEY = "parse_state";
+const BULK = "bulk";
 
 export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   const started = performance.now();
@@ -78,28 +94,21 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
         store = undefined;
       }
     }
+    // a rebuild asked for over a usable index keeps that index current until the new one is complete
+    const replacing = !store && options.full === true && dbPath !== undefined && readable(dbPath);
     if (!store) {
       mode = "full";
       dbPath = location.newDatabasePath();
       store = new IndexStore(createBuildDatabase(dbPath));
     }
-    let published = false;
+    const run = new IndexRun(store, root, location, dbPath!, mode, options, started);
     try {
-      const report = await indexInto(store, root, walked.files, walked.excluded, mode, options);
-      report.database = dbPath!;
-      if (mode === "full") {
-        finishBuildDatabase(store.db);
-        location.publish(dbPath!);
-        published = true;
-      } else {
-        store.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
-        store.close();
-      }
+      const report = await run.execute(walked.files, walked.excluded, !replacing);
       report.tookMs = Math.round(performance.now() - started);
-      report.filesPerSecond = report.parsed > 0 ? Math.round((report.parsed / report.tookMs) * 1000) : 0;
+      report.filesPerSecond = report.files > 0 ? Math.round((report.files / report.tookMs) * 1000) : 0;
       return report;
     } finally {
-      if (mode === "full" && !published) {
+      if (!run.published) {
         try {
           store.close();
         } catch {}
@@ -111,157 +120,269 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   }
 }
 
-async function indexInto(
-  store: IndexStore,
-  root: string,
-  files: WalkedFile[],
-  excluded: Exclusion[],
-  mode: "full" | "incremental",
-  options: IndexOptions,
-): Promise<IndexReport> {
-  const states = store.fileStates();
-  const seen = new Set<string>();
-  const jobs: FileJob[] = [];
-  let unchanged = 0;
-  for (const f of files) {
-    seen.add(f.path);
-    const st = states.get(f.path);
-    if (st && st.mtimeMs === Math.trunc(f.mtimeMs) && st.sizeBytes === f.size) {
-      unchanged++;
-      continue;
-    }
-    const job: FileJob = { path: f.path, abs: join(root, f.path), mtimeMs: Math.trunc(f.mtimeMs) };
-    if (st) job.prevHash = st.contentHash;
-    jobs.push(job);
+function readable(path: string): boolean {
+  try {
+    openDatabase(path, { readonly: true }).close();
+    return true;
+  } catch {
+    return false;
   }
-  const removed = [...states.keys()].filter((p) => !seen.has(p));
+}
 
-  const project = projectInfoFor(store, root, files, jobs, removed);
-  const changes: IndexChanges = { written: [], deleted: [], full: mode === "full" };
-  const affectedModules = new Set<string>();
-  const errors: IndexReport["errors"] = [];
-  let binary = 0;
-  let unreadable = 0;
+/** One index run over one store: its tiers, its batches, what it changed. */
+class IndexRun {
+  published = false;
+  private readonly changes: IndexChanges = { written: [], deleted: [], full: false };
+  private readonly affectedModules = new Set<string>();
+  private readonly errors: IndexReport["errors"] = [];
+  private binary = 0;
+  private unreadable = 0;
+  private unchanged = 0;
+  private removals: Array<() => void> = [];
+  private writes: Array<() => void> = [];
+  private writeMs = 0;
 
-  /** Removes a file's rows; its module is aggregated again at the end. */
-  const removeRows = (path: string) => {
-    const m = store.moduleOf(path);
-    if (m !== undefined) affectedModules.add(m);
-    store.deleteFile(path);
-  };
-  const deleteFile = (path: string) => {
-    removeRows(path);
-    changes.deleted.push(path);
-  };
-  store.transaction(() => removed.forEach(deleteFile));
+  constructor(
+    private readonly store: IndexStore,
+    private readonly root: string,
+    private readonly location: IndexLocation,
+    private readonly dbPath: string,
+    private readonly mode: "full" | "incremental",
+    private readonly options: IndexOptions,
+    private readonly started: number,
+  ) {}
 
-  // A batch removes every replaced or vanished file's rows first, then inserts: FTS5 flushes its pending
-  // inserts to a new segment before each delete, so a delete between two files' inserts cost a segment
-  // (and its merges) per file: 64 ms per changed file on go-src's index, 4.4 of a 69-file run's 5.3 s.
-  let removals: Array<() => void> = [];
-  let writes: Array<() => void> = [];
-  let writeMs = 0;
-  const flush = () => {
-    if (removals.length + writes.length === 0) return;
-    const [r, w] = [removals, writes];
-    [removals, writes] = [[], []];
+  private trace(message: string): void {
+    if (process.env.CORTEX_TRACE) log.warn(message);
+  }
+
+  async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {
+    const store = this.store;
+    const textStarted = performance.now();
+    const { jobs, removed } = this.compare(files);
+    const project = projectInfoFor(store, this.root, files, jobs, removed);
+    this.textTier(jobs, removed);
+    const trigrams = updateTrigramIndex(store.db);
+    this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
+    // an interrupted first build's parse tier is started again: its staged words and indexes are gone
+    let bulk = this.mode === "full";
+    if (!bulk && store.getMeta(PARSE_STATE_KEY) === BULK) {
+      log.warn("the last index run stopped in its parse tier; parsing every file again");
+      store.resetParseTier();
+      bulk = true;
+    }
+    this.changes.full = bulk;
+    if (bulk) store.setMeta(PARSE_STATE_KEY, BULK);
+    this.recordRun();
+    const textMs = performance.now() - textStarted;
+    this.trace(`text tier: ${jobs.length} files read, ${removed.length} removed in ${Math.round(textMs)} ms (writes ${Math.round(this.writeMs)} ms)`);
+    if (this.mode === "full" && publishEarly) this.publish();
+    const searchableAfterMs = performance.now() - this.started;
+
+    const parseStarted = performance.now();
+    await this.parseTier(project, bulk);
+    await this.finish(project, bulk);
+    const parseMs = performance.now() - parseStarted;
+    if (this.mode === "full") {
+      finishBuildDatabase(store.db);
+      if (!this.published) this.publish();
+    } else {
+      store.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      this.published = true;
+    }
+    store.close();
+    return {
+      root: this.root,
+      database: this.dbPath,
+      mode: this.mode,
+      files: files.length - this.binary - this.unreadable,
+      parsed: this.changes.written.length,
+      unchanged: this.unchanged,
+      deleted: this.changes.deleted.length,
+      skipped: { binary: this.binary, unreadable: this.unreadable },
+      excluded: excluded.length,
+      tookMs: 0,
+      filesPerSecond: 0,
+      tiers: { textMs: Math.round(textMs), parseMs: Math.round(parseMs), searchableAfterMs: Math.round(searchableAfterMs) },
+      errors: this.errors,
+    };
+  }
+
+  /** Files to read (new or changed on disk) and files gone from disk. */
+  private compare(files: WalkedFile[]): { jobs: FileJob[]; removed: string[] } {
+    const states = this.store.fileStates();
+    const seen = new Set<string>();
+    const jobs: FileJob[] = [];
+    for (const f of files) {
+      seen.add(f.path);
+      const st = states.get(f.path);
+      if (st && st.mtimeMs === Math.trunc(f.mtimeMs) && st.sizeBytes === f.size) {
+        this.unchanged++;
+        continue;
+      }
+      const job: FileJob = { path: f.path, abs: join(this.root, f.path), mtimeMs: Math.trunc(f.mtimeMs) };
+      if (st) job.prevHash = st.contentHash;
+      jobs.push(job);
+    }
+    return { jobs, removed: [...states.keys()].filter((p) => !seen.has(p)) };
+  }
+
+  /** Removes a file's rows of both tiers; its module is aggregated again at the end. */
+  private removeRows(path: string): void {
+    const m = this.store.moduleOf(path);
+    if (m !== undefined) this.affectedModules.add(m);
+    this.store.deleteFile(path);
+  }
+
+  private deleteFile(path: string): void {
+    this.removeRows(path);
+    this.changes.deleted.push(path);
+  }
+
+  /**
+   * Writes the queued steps in one transaction, removals first: FTS5 flushes its pending inserts into a
+   * new segment before each delete, so a delete between two files' inserts cost a segment (and its
+   * merges) per file: 64 ms per changed file on go-src's index, 4.4 of a 69-file run's 5.3 s.
+   */
+  private flush(): void {
+    if (this.removals.length + this.writes.length === 0) return;
+    const [r, w] = [this.removals, this.writes];
+    [this.removals, this.writes] = [[], []];
     const t0 = performance.now();
-    store.transaction(() => {
+    this.store.transaction(() => {
       r.forEach((step) => step());
       w.forEach((step) => step());
     });
-    writeMs += performance.now() - t0;
-  };
-  let done = 0;
-  const parseStarted = performance.now();
-  if (mode === "full") store.stageFullText();
-  options.onProgress?.({ phase: "parse", done, total: jobs.length });
-  for await (const outcome of parseFiles(jobs, project, options.workers ?? options.config?.index.workers)) {
-    done++;
-    switch (outcome.kind) {
-      case "indexed": {
-        const f = outcome.file;
-        if (states.has(f.path)) removals.push(() => removeRows(f.path));
-        writes.push(() => {
-          store.insertFile(f);
-          affectedModules.add(f.modulePath);
-        });
-        changes.written.push(f.path);
-        break;
-      }
-      case "same-content":
-        writes.push(() => store.touch(outcome.path, outcome.mtimeMs));
-        unchanged++;
-        break;
-      case "binary":
-        binary++;
-        if (states.has(outcome.path)) removals.push(() => deleteFile(outcome.path));
-        break;
-      case "unreadable":
-        unreadable++;
-        errors.push({ path: outcome.path, error: outcome.error });
-        if (states.has(outcome.path)) removals.push(() => deleteFile(outcome.path));
-        break;
-    }
-    if (removals.length + writes.length >= BATCH) flush();
-    if (done % 64 === 0) options.onProgress?.({ phase: "parse", done, total: jobs.length });
+    this.writeMs += performance.now() - t0;
   }
-  flush();
-  if (process.env.CORTEX_TRACE) log.warn(`parse and write: ${jobs.length} files in ${Math.round(performance.now() - parseStarted)} ms (writes ${Math.round(writeMs)} ms of it)`);
-  options.onProgress?.({ phase: "finish", done: jobs.length, total: jobs.length });
 
-  const finishStarted = performance.now();
-  if (mode === "full") {
-    createBuildIndexes(store.db);
-    if (process.env.CORTEX_TRACE) log.warn(`secondary indexes: ${Math.round(performance.now() - finishStarted)} ms`);
+  /** Reads every changed file and writes its text tier; files gone from disk (or now binary) leave the index. */
+  private textTier(jobs: FileJob[], removed: string[]): void {
+    const store = this.store;
+    store.transaction(() => removed.forEach((p) => this.deleteFile(p)));
+    const known = new Set(jobs.filter((j) => j.prevHash !== undefined).map((j) => j.path));
+    this.options.onProgress?.({ phase: "text", done: 0, total: jobs.length });
+    for (let i = 0; i < jobs.length; i++) {
+      const outcome = readTextFile(jobs[i]!);
+      switch (outcome.kind) {
+        case "text": {
+          const f = outcome.file;
+          if (known.has(f.path)) this.removals.push(() => this.removeRows(f.path));
+          this.writes.push(() => void store.insertText(f));
+          break;
+        }
+        case "same-content":
+          this.writes.push(() => store.touch(outcome.path, outcome.mtimeMs));
+          this.unchanged++;
+          break;
+        case "binary":
+          this.binary++;
+          if (known.has(outcome.path)) this.removals.push(() => this.deleteFile(outcome.path));
+          break;
+        case "unreadable":
+          this.unreadable++;
+          this.errors.push({ path: outcome.path, error: outcome.error });
+          if (known.has(outcome.path)) this.removals.push(() => this.deleteFile(outcome.path));
+          break;
+      }
+      if (this.removals.length + this.writes.length >= BATCH) {
+        this.flush();
+        this.options.onProgress?.({ phase: "text", done: i + 1, total: jobs.length });
+      }
+    }
+    this.flush();
+    this.options.onProgress?.({ phase: "text", done: jobs.length, total: jobs.length });
   }
-  const head = readGitHead(root);
-  store.transaction(() => {
-    store.recomputeModules(affectedModules);
-    store.setMeta("root", root);
-    store.setMeta("last_run", new Date().toISOString());
-    store.setMeta("branch", head.branch ?? "");
-    store.setMeta("commit", head.commit ?? "");
-    // Binary files are never stored, so every run meets all of them again: this is the full count.
-    store.setMeta("binary_files", String(binary));
-  });
-  if (process.env.CORTEX_TRACE) log.warn(`indexes and modules: ${Math.round(performance.now() - finishStarted)} ms`);
-  // A large build's keyword index loads on another thread while the hooks compute (they wait before writing).
-  if (mode === "full") {
-    const fullTextStarted = performance.now();
-    const aside = changes.written.length >= FULL_TEXT_ASIDE_FILES;
-    store.loadStagedFullText({ aside });
-    void store.whenWritable().then(() => {
-      if (process.env.CORTEX_TRACE) log.warn(`full-text load${aside ? " and trigram index" : ""}: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`);
-    }, () => {});
+
+  /** Parses every stored file that has no parse tier yet and writes it, in batches. */
+  private async parseTier(project: ProjectInfo, bulk: boolean): Promise<void> {
+    const store = this.store;
+    const todo = store.unparsed();
+    const parseStarted = performance.now();
+    this.writeMs = 0;
+    if (bulk) store.stageFullText();
+    let done = 0;
+    this.options.onProgress?.({ phase: "parse", done, total: todo.length });
+    const load = (f: { fileId: number }) => store.contentZ(f.fileId);
+    for await (const outcome of parseFiles(todo, load, project, this.options.workers ?? this.options.config?.index.workers)) {
+      done++;
+      if (outcome.kind === "parsed") {
+        const f = outcome.file;
+        this.writes.push(() => {
+          store.insertParsed(f);
+          this.affectedModules.add(f.modulePath);
+        });
+        this.changes.written.push(f.path);
+      } else {
+        // the file keeps its text tier (exact search finds it); it is not parsed again until it changes
+        this.errors.push({ path: outcome.path, error: outcome.error });
+        this.writes.push(() => store.markParseFailed(outcome.path));
+      }
+      if (this.writes.length >= BATCH) {
+        this.flush();
+        collectIfOver();
+      }
+      if (done % 64 === 0) this.options.onProgress?.({ phase: "parse", done, total: todo.length });
+    }
+    this.flush();
+    this.trace(`parse tier: ${todo.length} files in ${Math.round(performance.now() - parseStarted)} ms (writes ${Math.round(this.writeMs)} ms of it)`);
+    this.options.onProgress?.({ phase: "finish", done: todo.length, total: todo.length });
   }
-  for (const hook of INDEX_HOOKS) {
-    try {
-      await hook.run(store, changes, project);
-    } catch (e) {
-      if (e instanceof CortexError) throw e;
-      // the steps left wait on the failed keyword index load too: its error alone is reported, below
-      if (store.fullTextLoadFailed()) break;
-      log.error(`index step '${hook.name}' failed: ${(e as Error).stack ?? e}`);
-      errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
+
+  /** Secondary indexes and keyword indexes of a bulk parse tier, modules, then the index hooks. */
+  private async finish(project: ProjectInfo, bulk: boolean): Promise<void> {
+    const store = this.store;
+    const finishStarted = performance.now();
+    if (bulk) {
+      createBuildIndexes(store.db);
+      this.trace(`secondary indexes: ${Math.round(performance.now() - finishStarted)} ms`);
+    }
+    store.transaction(() => store.recomputeModules(this.affectedModules));
+    // A large build's keyword index loads on another thread while the hooks compute (they wait before writing).
+    if (bulk) {
+      const fullTextStarted = performance.now();
+      const aside = this.changes.written.length >= FULL_TEXT_ASIDE_FILES;
+      store.loadStagedFullText({ aside });
+      void store.whenWritable().then(() => this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`), () => {});
+    }
+    for (const hook of INDEX_HOOKS) {
+      try {
+        await hook.run(store, this.changes, project);
+      } catch (e) {
+        if (e instanceof CortexError) throw e;
+        // the steps left wait on the failed keyword index load too: its error alone is reported, below
+        if (store.fullTextLoadFailed()) break;
+        log.error(`index step '${hook.name}' failed: ${(e as Error).stack ?? e}`);
+        this.errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
+      }
+    }
+    // a failed keyword index load fails the run: before publication the previous index stays current,
+    // after it the parse tier is marked unfinished and the next run builds it again
+    if (bulk) {
+      await store.finishStagedFullText();
+      store.setMeta(PARSE_STATE_KEY, "");
     }
   }
-  // a failed keyword index load fails the build: the previous index stays current
-  if (mode === "full") await store.finishStagedFullText();
-  return {
-    root,
-    database: "",
-    mode,
-    files: files.length - binary - unreadable,
-    parsed: changes.written.length,
-    unchanged,
-    deleted: changes.deleted.length,
-    skipped: { binary, unreadable },
-    excluded: excluded.length,
-    tookMs: 0,
-    filesPerSecond: 0,
-    errors,
-  };
+
+  /** Records when, at which commit and with how many binary files this run indexed. */
+  private recordRun(): void {
+    const store = this.store;
+    const head = readGitHead(this.root);
+    store.transaction(() => {
+      store.setMeta("root", this.root);
+      store.setMeta("last_run", new Date().toISOString());
+      store.setMeta("branch", head.branch ?? "");
+      store.setMeta("commit", head.commit ?? "");
+      // Binary files are never stored, so every run meets all of them again: this is the full count.
+      store.setMeta("binary_files", String(this.binary));
+    });
+  }
+
+  /** Makes this run's database the current index: readers switch to it. */
+  private publish(): void {
+    this.location.publish(this.dbPath);
+    this.published = true;
+  }
 }
 
 function projectInfoFor(store: IndexStore, root: string, files: WalkedFile[], jobs: FileJob[], removed: string[]): ProjectInfo {

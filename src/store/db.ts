@@ -11,14 +11,12 @@ export type { Database };
 function applyPragmas(db: Database, mode: "wal" | "build"): void {
   db.exec("PRAGMA foreign_keys = ON");
   db.exec("PRAGMA busy_timeout = 5000");
-  if (mode === "wal") {
-    db.exec("PRAGMA journal_mode = WAL");
-    db.exec("PRAGMA synchronous = NORMAL");
-  } else {
-    // A database being built aside is thrown away on a crash, so it needs no journal durability.
-    db.exec("PRAGMA journal_mode = OFF");
-    db.exec("PRAGMA synchronous = OFF");
-  }
+  db.exec("PRAGMA journal_mode = WAL");
+  // A database being built is published once its text tier is written, and readers share it from then
+  // on: WAL keeps them apart from the writer. Without fsyncs (synchronous OFF) a killed process still
+  // leaves it whole (only a power loss could not), and it wrote go-src as fast as with no journal at all
+  // (32.5 s against 33.7 s cold).
+  db.exec(mode === "wal" ? "PRAGMA synchronous = NORMAL" : "PRAGMA synchronous = OFF");
   db.exec("PRAGMA temp_store = MEMORY");
   db.exec("PRAGMA cache_size = -65536");
 }
@@ -42,9 +40,9 @@ function migrate(db: Database): void {
 }
 
 /**
- * Creates a new database to be built aside (fast, unjournaled) with the current schema's tables; the
- * secondary indexes come later (createBuildIndexes), since building an index once over loaded rows is
- * several times faster than maintaining it through every insert.
+ * Creates a new database to be built (WAL without fsyncs) with the current schema's tables; the parse
+ * tier's secondary indexes come later (createBuildIndexes), since building an index once over loaded
+ * rows is several times faster than maintaining it through every insert.
  */
 export function createBuildDatabase(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
@@ -68,12 +66,10 @@ export function createBuildIndexes(db: Database): void {
   db.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
 }
 
-/** Switches a finished build database to WAL so readers and the next incremental writer can share it. */
+/** Ends a build: statistics for the planner, and the write-ahead log folded into the database. */
 export function finishBuildDatabase(db: Database): void {
   db.exec("PRAGMA optimize");
-  db.exec("PRAGMA journal_mode = DELETE");
-  db.exec("PRAGMA journal_mode = WAL");
-  db.close();
+  db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
 /**

@@ -3,13 +3,9 @@
  * chunk_words and file_words, IndexStore.stageFullText) go into the FTS5 tables in one ordered pass. It
  * runs on a worker thread with its own connection, so the indexer's thread goes on meanwhile (reference
  * resolution computes while this loads: go-src's 4.4 s load and 7 s resolution overlap on 2 cores).
- * The worker then builds exact search's trigram index too, which needs nothing resolution writes: on
- * go-src it had 2-3 s to spare before resolution finished computing (cold 35.4-36.4 → 34.4-35.0 s).
  */
 import { Database } from "bun:sqlite";
 import { workerEntry } from "../core/worker-entry.ts";
-import { log } from "../core/log.ts";
-import { updateTrigramIndex } from "./content-index.ts";
 
 /** Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one transaction. */
 export function loadStagedWords(db: Database): void {
@@ -23,10 +19,7 @@ export function loadStagedWords(db: Database): void {
   })();
 }
 
-/**
- * The worker's job: opens the index at `dbPath`, loads the staged words of `stagePath` into it, then
- * builds the trigram index (the index step after it finds it current).
- */
+/** The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it. */
 export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
   const db = new Database(dbPath, { strict: true });
   try {
@@ -34,8 +27,6 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
     db.query("ATTACH DATABASE ? AS stage").run(stagePath);
     loadStagedWords(db);
     db.exec("DETACH DATABASE stage");
-    const r = updateTrigramIndex(db);
-    if (process.env.CORTEX_TRACE) log.warn(`trigram index (beside the index steps): ${r.action} ${r.files} files, ${r.postings} postings in ${r.ms} ms`);
   } finally {
     db.close();
   }

@@ -1,15 +1,24 @@
 /**
- * Typed access to one index database: writing a file's facts (all its rows in one place, so a file is
- * always whole), deleting files, aggregating modules, reading file state and content.
+ * Typed access to one index database: writing a file's text tier and then its parse tier (each in one
+ * place, so a tier of a file is always whole), deleting files, aggregating modules, reading file state
+ * and content.
  */
 import type { Database, Statement } from "bun:sqlite";
 import { rmSync } from "node:fs";
-import type { IndexedFile, FileState } from "./types.ts";
+import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
+import { PARSE_TIER_RESET } from "./schema.ts";
 
 type Stmt = Statement<any, any[]>;
+
+/** An incomplete parse tier: files parsed of all, and whether only its indexes are left to build. */
+export interface ParseTierState {
+  parsed: number;
+  total: number;
+  finishing: boolean;
+}
 
 export class IndexStore {
   readonly db: Database;
@@ -25,7 +34,7 @@ export class IndexStore {
     this.db = db;
     const q = (sql: string) => db.prepare(sql);
     this.s = {
-      deleteFile: q("DELETE FROM files WHERE file_path = ?"),
+      deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
       insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
         lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       insertType: q(`INSERT OR IGNORE INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
@@ -34,8 +43,9 @@ export class IndexStore {
         is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
       insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
         symbol_count) VALUES (?,?,?,?,?,?,?)`),
-      insertState: q(`INSERT INTO file_state (file_path, content_hash, mtime_ms, size_bytes, package_name, syntax_errors)
-        VALUES (?,?,?,?,?,?)`),
+      insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
+      markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
+      contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
       insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
       insertSymbol: q(`INSERT INTO symbols (file_path, name, qualified_name, kind, container, language, start_line, start_column,
         end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
@@ -85,7 +95,7 @@ export class IndexStore {
 
   /** Number of indexed files per language. */
   languageCounts(): Record<string, number> {
-    const rows = this.db.query("SELECT language, COUNT(*) AS n FROM files GROUP BY language ORDER BY n DESC").all() as Array<{ language: string; n: number }>;
+    const rows = this.db.query("SELECT language, COUNT(*) AS n FROM file_state GROUP BY language ORDER BY n DESC, language").all() as Array<{ language: string; n: number }>;
     return Object.fromEntries(rows.map((r) => [r.language, r.n]));
   }
 
@@ -103,16 +113,76 @@ export class IndexStore {
     return row ? contentText(row.z) : undefined;
   }
 
-  /** Removes a file and (by cascade) every row that belongs to it. */
+  /** A stored file's compressed content (store/content-codec.ts), or undefined when it is not indexed. */
+  contentZ(fileId: number): Uint8Array | undefined {
+    return (this.s.contentOfId!.get(fileId) as { z: Uint8Array } | null)?.z;
+  }
+
+  /** Removes a file and (by cascade) every row of both tiers that belongs to it. */
   deleteFile(path: string): void {
     this.s.deleteFile!.run(path);
   }
 
   /**
-   * Writes the rows of a file the index does not hold (new, or deleted first: a batch of many files deletes
-   * them all before inserting, see the indexer's flush). Call inside a transaction.
+   * Writes the text tier of a file the index does not hold (new, or deleted first: a batch of many files
+   * deletes them all before inserting, see the indexer's flush); returns its file id. Call inside a
+   * transaction.
    */
-  insertFile(f: IndexedFile): void {
+  insertText(t: TextFile): number {
+    const row = this.s.insertState!.run(t.path, t.language, t.contentHash, Math.trunc(t.mtimeMs), t.sizeBytes);
+    const fileId = Number(row.lastInsertRowid);
+    this.s.insertContent!.run(fileId, t.content);
+    return fileId;
+  }
+
+  /** Files whose text is stored and whose parse tier is not, in file id order. */
+  unparsed(): UnparsedFile[] {
+    return this.db
+      .query("SELECT file_id AS fileId, file_path AS path, language, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state WHERE parsed = 0 ORDER BY file_id")
+      .all() as UnparsedFile[];
+  }
+
+  /** Marks a file parsed although its parse failed: it keeps its text tier and is tried again when it changes. */
+  markParseFailed(path: string): void {
+    this.db.query("UPDATE file_state SET parsed = 1 WHERE file_path = ?").run(path);
+  }
+
+  /**
+   * How far the parse tier is: undefined when it is complete, else files parsed of all files and whether
+   * the parse is done but its indexes are still being built (a first build's bulk finish).
+   */
+  parseTierState(): ParseTierState | undefined {
+    const pending = this.db.query("SELECT 1 FROM file_state WHERE parsed = 0 LIMIT 1").get() !== null;
+    const bulk = this.getMeta("parse_state") === "bulk";
+    if (!pending && !bulk) return undefined;
+    const total = (this.db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
+    const parsed = pending ? total - this.unparsedCount() : total;
+    return { parsed, total, finishing: !pending };
+  }
+
+  /** Number of files whose parse tier is not written yet. */
+  unparsedCount(): number {
+    return (this.db.query("SELECT count(*) AS n FROM file_state WHERE parsed = 0").get() as { n: number }).n;
+  }
+
+  /**
+   * Drops the parse tier's tables and creates them empty, every file marked unparsed: for a first build
+   * whose parse tier was interrupted (its staged keyword words and missing indexes cannot be resumed).
+   */
+  resetParseTier(): void {
+    this.db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      this.db.transaction(() => this.db.exec(PARSE_TIER_RESET))();
+    } finally {
+      this.db.exec("PRAGMA foreign_keys = ON");
+    }
+  }
+
+  /**
+   * Writes the parse tier of a file whose text tier is stored and whose parse rows are not (they go with
+   * its text when a file is rewritten). Call inside a transaction.
+   */
+  insertParsed(f: ParsedFile): void {
     const s = this.s;
     const facts = f.facts;
     const importsByModule = new Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>();
@@ -127,9 +197,8 @@ export class IndexStore {
       f.sizeBytes, new Date(f.mtimeMs).toISOString(),
       facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
     );
-    const stateRow = s.insertState!.run(f.path, f.contentHash, Math.trunc(f.mtimeMs), f.sizeBytes, facts?.packageName ?? null, facts?.syntaxErrors ?? 0);
-    s.insertContent!.run(stateRow.lastInsertRowid, f.content);
-    if (f.words) s.insertFileWords!.run(stateRow.lastInsertRowid, f.words.path, f.words.defs, f.words.doc, f.words.code);
+    s.markParsed!.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
+    if (f.words) s.insertFileWords!.run(f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
       const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
@@ -138,7 +207,7 @@ export class IndexStore {
     }
   }
 
-  private writeFacts(f: IndexedFile, facts: FileFacts, importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>): void {
+  private writeFacts(f: ParsedFile, facts: FileFacts, importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>): void {
     const s = this.s;
     const symbolIds = new Map<string, number>();
     const addSymbol = (name: string, qname: string, kind: string, container: string | undefined, startLine: number, startColumn: number, endLine: number, exported: boolean, signature: string | null) => {

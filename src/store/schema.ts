@@ -1,7 +1,11 @@
 /**
- * The index database schema. The five statistics tables (files, types, functions, imports, modules)
- * have exactly the columns of the cortex_files specification; every other table holds what the other
- * engines need (file state and content, symbols and references, import sites, chunks).
+ * The index database schema, in two tiers. The text tier (file_state, contents, the trigram tables) is
+ * written first and answers exact and regex search on its own; the parse tier (every table that
+ * references `files`) follows, file by file: file_state.parsed says which files it holds. Deleting a
+ * file's file_state row deletes everything of both tiers (cascades and triggers).
+ *
+ * The five statistics tables (files, types, functions, imports, modules) have exactly the columns of the
+ * cortex_files specification; every other table holds what the other engines need.
  *
  * Versioned with PRAGMA user_version: MIGRATIONS[i] takes a database from version i to i + 1. An index
  * older than the first migration we still carry, or newer than SCHEMA_VERSION, is rebuilt.
@@ -30,15 +34,57 @@ export const STATS_TABLES = {
 
 export type StatsTable = keyof typeof STATS_TABLES;
 
-/** Tables of schema version 1 (no secondary indexes: a full build adds those after the bulk load). */
-const V1_TABLES = `
+/** The text tier: file state, content and the trigram index (everything exact search needs). */
+const TEXT_TIER_TABLES = `
 CREATE TABLE meta (
     key TEXT PRIMARY KEY,
     value TEXT NOT NULL
 );
 
+-- What the incremental indexer compares against the disk, one row per indexed file (the text tier's root).
+-- parsed: 0 until the parse tier has written the file's rows (files and everything that references it).
+CREATE TABLE file_state (
+    file_id INTEGER PRIMARY KEY,
+    file_path TEXT NOT NULL UNIQUE,
+    language TEXT NOT NULL,
+    content_hash TEXT NOT NULL,
+    mtime_ms INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL,
+    parsed INTEGER NOT NULL DEFAULT 0,
+    package_name TEXT,
+    syntax_errors INTEGER NOT NULL DEFAULT 0
+);
+-- the files the parse tier has still to do (few, and none once it is complete)
+CREATE INDEX idx_file_state_unparsed ON file_state(file_id) WHERE parsed = 0;
+
+-- The indexed text of every file, its UTF-8 bytes compressed with zstd (store/content-codec.ts): exact
+-- search, context snippets and staleness read it.
+CREATE TABLE contents (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    z BLOB NOT NULL
+);
+
+-- Exact search (src/store/content-index.ts): the files holding each trigram of the folded UTF-8 content.
+-- One row per trigram and segment, id = trigram * 256 + segment; postings are ascending file ids as delta
+-- varints. Segment 0 covers the files of the last rebuild; incremental runs add small segments, merged later.
+CREATE TABLE trigram_postings (
+    id INTEGER PRIMARY KEY,
+    postings BLOB NOT NULL
+);
+
+-- The content each file's trigrams were taken from, and their segment. A file without a row here, or with
+-- another hash, is not covered by the postings: searches scan it directly, the next index run adds it.
+CREATE TABLE trigram_coverage (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    content_hash TEXT NOT NULL,
+    segment INTEGER NOT NULL
+);
+`;
+
+/** The parse tier: statistics, symbols, references, imports, chunks and the keyword indexes. */
+const PARSE_TIER_TABLES = `
 CREATE TABLE files (
-    file_path TEXT PRIMARY KEY,
+    file_path TEXT PRIMARY KEY REFERENCES file_state(file_path) ON DELETE CASCADE,
     language TEXT NOT NULL,
     is_test BOOLEAN NOT NULL,
     module_path TEXT NOT NULL,
@@ -108,24 +154,6 @@ CREATE TABLE modules (
     import_count INTEGER NOT NULL,
     external_import_count INTEGER NOT NULL,
     depth INTEGER NOT NULL
-);
-
--- What the incremental indexer compares against the disk, one row per indexed file.
-CREATE TABLE file_state (
-    file_id INTEGER PRIMARY KEY,
-    file_path TEXT NOT NULL UNIQUE REFERENCES files(file_path) ON DELETE CASCADE,
-    content_hash TEXT NOT NULL,
-    mtime_ms INTEGER NOT NULL,
-    size_bytes INTEGER NOT NULL,
-    package_name TEXT,
-    syntax_errors INTEGER NOT NULL DEFAULT 0
-);
-
--- The indexed text of every file, its UTF-8 bytes compressed with zstd (store/content-codec.ts): exact
--- search, context snippets and staleness read it.
-CREATE TABLE contents (
-    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
-    z BLOB NOT NULL
 );
 
 -- Definitions of every kind (functions, methods, types, constants, variables, enum members).
@@ -251,22 +279,26 @@ CREATE TRIGGER files_fts_delete AFTER DELETE ON file_state BEGIN
     DELETE FROM files_fts WHERE rowid = old.file_id;
 END;
 
--- Exact search (src/store/content-index.ts): the files holding each trigram of the folded UTF-8 content.
--- One row per trigram and segment, id = trigram * 256 + segment; postings are ascending file ids as delta
--- varints. Segment 0 covers the files of the last rebuild; incremental runs add small segments, merged later.
-CREATE TABLE trigram_postings (
-    id INTEGER PRIMARY KEY,
-    postings BLOB NOT NULL
-);
-
--- The content each file's trigrams were taken from, and their segment. A file without a row here, or with
--- another hash, is not covered by the postings: searches scan it directly, the next index run adds it.
-CREATE TABLE trigram_coverage (
-    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
-    content_hash TEXT NOT NULL,
-    segment INTEGER NOT NULL
-);
 `;
+
+/** Tables of schema version 1 (no secondary indexes: a full build adds those after the bulk load). */
+const V1_TABLES = TEXT_TIER_TABLES + PARSE_TIER_TABLES;
+
+/**
+ * The parse tier's tables and what hangs on them, to drop and create again when a first build's parse
+ * tier was interrupted (deleting its rows one file at a time, without the secondary indexes that the
+ * bulk load adds at its end, would scan the child tables for every file).
+ */
+export const PARSE_TIER_RESET = `
+DROP TRIGGER IF EXISTS files_fts_delete;
+DROP VIEW IF EXISTS import_edge_files;
+DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunks;
+DROP TABLE IF EXISTS dead_symbols; DROP TABLE IF EXISTS import_digests; DROP TABLE IF EXISTS import_components;
+DROP TABLE IF EXISTS import_edges; DROP TABLE IF EXISTS import_sites; DROP TABLE IF EXISTS refs; DROP TABLE IF EXISTS symbols;
+DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS imports; DROP TABLE IF EXISTS functions; DROP TABLE IF EXISTS types;
+DROP TABLE IF EXISTS files;
+UPDATE file_state SET parsed = 0, package_name = NULL, syntax_errors = 0;
+${PARSE_TIER_TABLES}`;
 
 /** Secondary indexes of schema version 1. */
 export const V1_INDEXES = `

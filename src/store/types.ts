@@ -1,24 +1,40 @@
 /** Row shapes the store reads and writes. */
 import type { FileFacts, LineCounts } from "../lang/types.ts";
 
-/** One file as the indexer hands it to the store: its stats, content and (for code) its facts. */
-export interface IndexedFile {
+/** A file's text tier: its state on disk and its content, all that exact and regex search need. */
+export interface TextFile {
+  path: string;
+  language: string;
+  sizeBytes: number;
+  mtimeMs: number;
+  contentHash: string;
+  /** The indexed text's UTF-8 bytes, zstd-compressed (store/content-codec.ts). */
+  content: Uint8Array;
+}
+
+/** A file's parse tier, for a file whose text tier is stored: statistics, facts, chunks and keyword words. */
+export interface ParsedFile {
+  fileId: number;
   path: string;
   language: string;
   isTest: boolean;
   modulePath: string;
   sizeBytes: number;
   mtimeMs: number;
-  contentHash: string;
-  /** The indexed text (parsing, chunks and words are made from it; the store does not keep it as such). */
-  text: string;
-  /** The text's UTF-8 bytes, zstd-compressed (store/content-codec.ts): what the store keeps. */
-  content: Uint8Array;
   lines: LineCounts;
   facts?: FileFacts;
   chunks?: ChunkRecord[];
   /** Keyword-search words of the whole file, by field (file-level ranking). */
   words?: FileWords;
+}
+
+/** A stored file the parse tier has still to do. */
+export interface UnparsedFile {
+  fileId: number;
+  path: string;
+  language: string;
+  sizeBytes: number;
+  mtimeMs: number;
 }
 
 /** A file's words for file-level keyword search: its path, the names it defines, its comments, the rest. */

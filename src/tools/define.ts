@@ -44,6 +44,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
   example: z.input<I>;
   /** Whether the handler needs the index (the server answers with indexing progress while it builds). */
   needsIndex: boolean;
+  /**
+   * The index tier the answers rest on (for tools that need the index): "text" (content and trigrams,
+   * written first) or "parse" (symbols, references, chunks, statistics; the default). While the parse
+   * tier is incomplete, a "parse" tool's result says so (`index_incomplete`).
+   */
+  tier?: "text" | "parse";
   handler(input: z.output<I>, ctx: ToolContext): Promise<O> | O;
   /** Human output for the CLI without --json; JSON when absent. */
   render?(result: O): string;

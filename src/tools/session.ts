@@ -9,7 +9,7 @@ import { CortexError, isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
-import { IndexStore } from "../store/index-store.ts";
+import { IndexStore, type ParseTierState } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
@@ -80,6 +80,11 @@ export class Session {
       throw e;
     }
     return this.reader.store;
+  }
+
+  /** How far the current index's parse tier is; undefined when it is complete or there is no index. */
+  parseTierState(): ParseTierState | undefined {
+    return this.store()?.parseTierState();
   }
 
   /** The current index, building it first when allowed and missing. */

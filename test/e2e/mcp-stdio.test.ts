@@ -25,11 +25,12 @@ async function connect(root: string, extra: string[] = []): Promise<{ client: Cl
   return { client: c, transport: t, ms: performance.now() - started };
 }
 
+/** Waits until the index answers with both tiers complete (no `index_incomplete` in a parse-tier tool's result). */
 async function untilReady(c: Client, timeoutMs = 30_000): Promise<void> {
   const until = Date.now() + timeoutMs;
   while (Date.now() < until) {
     const r = await c.callTool({ name: "cortex_files", arguments: { query: { from: "files", limit: 1 } } });
-    if (!r.isError) return;
+    if (!r.isError && JSON.parse(text(r)).index_incomplete === undefined) return;
     await Bun.sleep(100);
   }
   throw new Error("the index never became ready");

@@ -6,6 +6,8 @@ import { Session } from "../../src/tools/session.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { canonicalRoot } from "../../src/core/paths.ts";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { findTool } from "../../src/tools/index.ts";
+import { invokeTool } from "../../src/tools/invoke.ts";
 
 let p: TmpProject;
 afterEach(() => p?.cleanup());
@@ -64,7 +66,7 @@ describe("a large full build", () => {
       expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM chunks"));
       expect(count("SELECT COUNT(*) AS n FROM files_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
       expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'compute517'").all().length).toBe(1);
-      // that worker built the trigram index too: every file covered, in the rebuild's segment
+      // the text tier built the trigram index: every file covered, in the rebuild's segment
       expect(count("SELECT COUNT(*) AS n FROM trigram_coverage WHERE segment = 0")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
       expect(count("SELECT COUNT(*) AS n FROM trigram_postings")).toBeGreaterThan(0);
       // the resolution computed before the load finished and wrote after: every call reached its helper
@@ -80,6 +82,103 @@ describe("a large full build", () => {
     const again = await runIndex({ root: p.root });
     expect(again.mode).toBe("incremental");
     expect(again.parsed).toBe(1);
+  });
+});
+
+describe("tiers", () => {
+  const project = () => {
+    const files: Record<string, string> = { "go.mod": "module example.com/tiers\n\ngo 1.21\n" };
+    for (let i = 0; i < 300; i++) files[`pkg${i % 6}/f${i}.go`] = `package pkg${i % 6}\n\n// Needle${i} is found by grep.\nfunc Needle${i}() int {\n\treturn Helper()\n}\n`;
+    for (let k = 0; k < 6; k++) files[`pkg${k}/helper.go`] = `package pkg${k}\n\nfunc Helper() int { return 1 }\n`;
+    return files;
+  };
+
+  test("a first build is searchable once its text tier is written; parse-tier tools say how far they are until it is done", async () => {
+    p = tmpProject(project());
+    let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown> } | undefined;
+    let probing: Promise<void> | undefined;
+    const report = await runIndex({
+      root: p.root,
+      workers: 1,
+      onProgress: (pr) => {
+        if (pr.phase !== "parse" || probing) return;
+        probing = (async () => {
+          const s = new Session(p.root);
+          try {
+            const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+            const grep = (await invokeTool(findTool("search_text_pattern")!, { query: "needle25", context_lines: 0 }, ctx)) as { match_count: number };
+            const files = (await invokeTool(findTool("cortex_files")!, { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } }, ctx)) as Record<string, unknown>;
+            const exact = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42" }, ctx)) as Record<string, unknown>;
+            during = { grep: grep.match_count, files, exact };
+          } finally {
+            s.close();
+          }
+        })();
+      },
+    });
+    await probing;
+    expect(report.tiers.searchableAfterMs).toBeLessThan(report.tookMs);
+    // grep saw every file already (Needle25, Needle250…Needle259: their comments and declarations)
+    expect(during!.grep).toBe(2 * 11);
+    expect(during!.exact.index_incomplete).toBeUndefined();
+    const note = during!.files.index_incomplete as { parsed_files: number; total_files: number; message: string };
+    expect(note.total_files).toBe(307);
+    expect(note.parsed_files).toBeLessThan(307);
+    expect(note.message).toContain("parse tier is being built");
+    // once the run is done, nothing is incomplete
+    const s = new Session(p.root);
+    try {
+      expect(s.parseTierState()).toBeUndefined();
+      const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+      const files = (await invokeTool(findTool("cortex_files")!, { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } }, ctx)) as Record<string, unknown>;
+      expect(files.index_incomplete).toBeUndefined();
+      expect(files.rows).toEqual([[307]]);
+    } finally {
+      s.close();
+    }
+  });
+
+  test("a first build stopped in its parse tier keeps its text tier, and the next run parses everything again", async () => {
+    p = tmpProject(project());
+    let stopped = 0;
+    await expect(
+      runIndex({
+        root: p.root,
+        workers: 1,
+        onProgress: (pr) => {
+          if (pr.phase === "parse" && pr.done >= 128) {
+            stopped = pr.done;
+            throw new Error("stopped here");
+          }
+        },
+      }),
+    ).rejects.toThrow("stopped here");
+    expect(stopped).toBeGreaterThan(0);
+    const s = new Session(p.root);
+    try {
+      // published after its text tier: the parse tier is reported unfinished
+      const state = s.parseTierState()!;
+      expect(state.total).toBe(307);
+      expect(state.parsed).toBeLessThan(307);
+    } finally {
+      s.close();
+    }
+    const again = await runIndex({ root: p.root });
+    expect(again.mode).toBe("incremental");
+    expect(again.parsed).toBe(307);
+    expect(await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] })).toEqual([[306]]);
+    const s2 = new Session(p.root);
+    try {
+      expect(s2.parseTierState()).toBeUndefined();
+      const db = (await s2.requireStore()).db;
+      // resolved as a first build resolves: every call reached its package's helper
+      const calls = db.query("SELECT r.resolution AS how FROM refs r WHERE r.name = 'Helper' AND r.kind = 'call'").all() as Array<{ how: string | null }>;
+      expect(calls.length).toBe(300);
+      expect(calls.every((c) => c.how === "exact")).toBe(true);
+      expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'needle299'").all().length).toBe(1);
+    } finally {
+      s2.close();
+    }
   });
 });
 
