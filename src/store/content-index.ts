@@ -155,19 +155,32 @@ CREATE TABLE IF NOT EXISTS trigram_coverage (
 let extractor: TrigramExtractor | undefined;
 
 /**
- * Brings the trigram index up to date with the stored content, in one transaction: a first build (or a
- * large change) rebuilds segment 0 over every file; otherwise the files not yet covered go into a new
- * small segment, and too many small segments are merged into one.
+ * Segments below this number hold a rebuild's postings (several when the project is large, each built
+ * from a bounded group of files); incremental runs add small segments from here up, merged into one
+ * (this number) when there are too many.
  */
-export function updateTrigramIndex(db: Database): TrigramUpdate {
+export const BASE_SEGMENTS = 64;
+/**
+ * Postings gathered in memory before a rebuild writes them as one base segment: 16 million take about
+ * 200 MiB while grouped (their trigrams and file ids, 4 bytes each, and a 64 MiB counting table). The
+ * kernel's 112 million postings in one pass took about a gigabyte.
+ */
+const BASE_GROUP_POSTINGS = 1 << 24;
+
+/**
+ * Brings the trigram index up to date with the stored content, in one transaction: a first build (or a
+ * large change) rebuilds the base segments over every file; otherwise the files not yet covered go into
+ * a new small segment, and too many small segments are merged into one.
+ */
+export function updateTrigramIndex(db: Database, options: { groupPostings?: number } = {}): TrigramUpdate {
   try {
-    return update(db);
+    return update(db, options.groupPostings ?? BASE_GROUP_POSTINGS);
   } finally {
     extractor = undefined;
   }
 }
 
-function update(db: Database): TrigramUpdate {
+function update(db: Database, groupPostings: number): TrigramUpdate {
   const started = performance.now();
   return db.transaction((): TrigramUpdate => {
     // Tables are part of schema V1; an index written before they existed gets them here.
@@ -189,9 +202,9 @@ function update(db: Database): TrigramUpdate {
     }
     let small = 0;
     let smallFiles = 0;
-    let maxSegment = 0;
+    let maxSegment = BASE_SEGMENTS - 1;
     for (const [seg, n] of bySegment) {
-      if (seg > 0) {
+      if (seg >= BASE_SEGMENTS) {
         small++;
         smallFiles += n;
       }
@@ -201,59 +214,88 @@ function update(db: Database): TrigramUpdate {
     if (!bySegment.has(0) || uncovered.length + smallFiles > Math.max(64, live / 5)) {
       db.exec("DELETE FROM trigram_postings");
       db.exec("DELETE FROM trigram_coverage");
-      const all = (db.query("SELECT file_id FROM file_state ORDER BY file_id").values() as number[][]).map((r) => r[0]!);
-      return done("rebuild", all.length, 0, buildSegment(db, all, 0, true));
+      const r = rebuildBase(db, groupPostings);
+      return done("rebuild", r.files, 0, r.postings);
     }
     if (small >= MAX_SMALL_SEGMENTS || maxSegment + 1 >= SEGMENTS) {
-      const inSmall = (db.query("SELECT file_id FROM trigram_coverage WHERE segment > 0").values() as number[][]).map((r) => r[0]!);
+      const inSmall = (db.query(`SELECT file_id FROM trigram_coverage WHERE segment >= ${BASE_SEGMENTS}`).values() as number[][]).map((r) => r[0]!);
       const ids = [...new Set([...inSmall, ...uncovered])].sort((a, b) => a - b);
-      db.exec(`DELETE FROM trigram_postings WHERE (id % ${SEGMENTS}) != 0`);
-      db.exec("DELETE FROM trigram_coverage WHERE segment > 0");
-      return done("merge", ids.length, 1, buildSegment(db, ids, 1, false));
+      db.exec(`DELETE FROM trigram_postings WHERE (id % ${SEGMENTS}) >= ${BASE_SEGMENTS}`);
+      db.exec(`DELETE FROM trigram_coverage WHERE segment >= ${BASE_SEGMENTS}`);
+      return done("merge", ids.length, BASE_SEGMENTS, writeSegment(db, gatherFiles(db, ids), BASE_SEGMENTS));
     }
     const segment = maxSegment + 1;
-    return done("segment", uncovered.length, segment, buildSegment(db, uncovered, segment, false));
+    return done("segment", uncovered.length, segment, writeSegment(db, gatherFiles(db, uncovered), segment));
   })();
 }
 
-/**
- * Writes the postings of the given files (ascending ids) as one segment and records their coverage:
- * per-file distinct trigrams are gathered, grouped by trigram (each trigram's files contiguous and
- * ascending), delta-encoded and written one row per trigram. Returns the number of postings.
- */
-function buildSegment(db: Database, ids: number[], segment: number, all: boolean): number {
-  extractor ??= new TrigramExtractor();
-  let grams = new Uint32Array(1 << 20);
-  let used = 0;
-  const fileIds: number[] = [];
-  const ends: number[] = [];
-  const hashes: string[] = [];
-  const take = (id: number, bytes: Uint8Array, hash: string) => {
-    const t = extractor!.extract(bytes);
-    if (used + t.length > grams.length) {
-      const grown = new Uint32Array(Math.max(grams.length * 2, used + t.length));
-      grown.set(grams.subarray(0, used));
-      grams = grown;
+/** The distinct trigrams of a run of files, each file's after the previous one's, with the files' ids and hashes. */
+class Gathered {
+  grams = new Uint32Array(1 << 20);
+  used = 0;
+  readonly fileIds: number[] = [];
+  readonly ends: number[] = [];
+  readonly hashes: string[] = [];
+
+  take(id: number, bytes: Uint8Array, hash: string): void {
+    extractor ??= new TrigramExtractor();
+    const t = extractor.extract(bytes);
+    if (this.used + t.length > this.grams.length) {
+      const grown = new Uint32Array(Math.max(this.grams.length * 2, this.used + t.length));
+      grown.set(this.grams.subarray(0, this.used));
+      this.grams = grown;
     }
-    grams.set(t, used);
-    used += t.length;
-    fileIds.push(id);
-    ends.push(used);
-    hashes.push(hash);
-  };
-  const select = "SELECT c.file_id AS id, c.z AS z, s.content_hash AS h FROM contents c JOIN file_state s ON s.file_id = c.file_id";
-  if (all) {
-    for (const r of db.query(`${select} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) take(r.id, contentBytes(r.z), r.h);
-  } else {
-    const one = db.query(`${select} WHERE c.file_id = ?`);
-    for (const id of ids) {
-      const r = one.get(id) as { id: number; z: Uint8Array; h: string } | null;
-      if (r) take(r.id, contentBytes(r.z), r.h);
-    }
+    this.grams.set(t, this.used);
+    this.used += t.length;
+    this.fileIds.push(id);
+    this.ends.push(this.used);
+    this.hashes.push(hash);
   }
+}
 
-  const { keys, ends: runEnds, ids: scattered } = used <= SMALL_BUILD ? groupSmall(grams, used, fileIds, ends) : groupLarge(grams, used, fileIds, ends);
+const CONTENT_SELECT = "SELECT c.file_id AS id, c.z AS z, s.content_hash AS h FROM contents c JOIN file_state s ON s.file_id = c.file_id";
 
+/** The trigrams of the given files (ascending ids). */
+function gatherFiles(db: Database, ids: number[]): Gathered {
+  const g = new Gathered();
+  const one = db.query(`${CONTENT_SELECT} WHERE c.file_id = ?`);
+  for (const id of ids) {
+    const r = one.get(id) as { id: number; z: Uint8Array; h: string } | null;
+    if (r) g.take(r.id, contentBytes(r.z), r.h);
+  }
+  return g;
+}
+
+/**
+ * Every file's trigrams into base segments 0, 1, …: files are read in id order and each group of about
+ * BASE_GROUP_POSTINGS postings is written as a segment before the next is read, so memory follows the
+ * group, not the project (the last base segment takes whatever is left over).
+ */
+function rebuildBase(db: Database, groupPostings: number): { files: number; postings: number } {
+  let g = new Gathered();
+  let segment = 0;
+  let files = 0;
+  let postings = 0;
+  const write = () => {
+    if (g.fileIds.length === 0) return;
+    postings += writeSegment(db, g, segment++);
+    files += g.fileIds.length;
+    g = new Gathered();
+  };
+  for (const r of db.query(`${CONTENT_SELECT} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) {
+    g.take(r.id, contentBytes(r.z), r.h);
+    if (g.used >= groupPostings && segment < BASE_SEGMENTS - 1) write();
+  }
+  write();
+  return { files, postings };
+}
+
+/**
+ * Writes gathered files as one segment and records their coverage: trigrams grouped (each trigram's files
+ * contiguous and ascending), delta-encoded and written one row per trigram. Returns the number of postings.
+ */
+function writeSegment(db: Database, g: Gathered, segment: number): number {
+  const { keys, ends: runEnds, ids: scattered } = g.used <= SMALL_BUILD ? groupSmall(g.grams, g.used, g.fileIds, g.ends) : groupLarge(g.grams, g.used, g.fileIds, g.ends);
   const insert = db.prepare("INSERT OR REPLACE INTO trigram_postings (id, postings) VALUES (?, ?)");
   let buf = new Uint8Array(1 << 16);
   let start = 0;
@@ -268,9 +310,9 @@ function buildSegment(db: Database, ids: number[], segment: number, all: boolean
   }
   insert.finalize();
   const cover = db.prepare("INSERT OR REPLACE INTO trigram_coverage (file_id, content_hash, segment) VALUES (?, ?, ?)");
-  for (let f = 0; f < fileIds.length; f++) cover.run(fileIds[f]!, hashes[f]!, segment);
+  for (let f = 0; f < g.fileIds.length; f++) cover.run(g.fileIds[f]!, g.hashes[f]!, segment);
   cover.finalize();
-  return used;
+  return g.used;
 }
 
 /** Postings below which a segment is grouped with a map instead of a 64 MiB counting table. */

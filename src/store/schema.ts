@@ -66,7 +66,8 @@ CREATE TABLE contents (
 
 -- Exact search (src/store/content-index.ts): the files holding each trigram of the folded UTF-8 content.
 -- One row per trigram and segment, id = trigram * 256 + segment; postings are ascending file ids as delta
--- varints. Segment 0 covers the files of the last rebuild; incremental runs add small segments, merged later.
+-- varints. Segments 0-63 hold the last rebuild (one per group of about 16 million postings, so a rebuild's
+-- memory is bounded); incremental runs add small segments from 64 up, merged into 64 when there are many.
 CREATE TABLE trigram_postings (
     id INTEGER PRIMARY KEY,
     postings BLOB NOT NULL

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
-import { ContentIndex, updateTrigramIndex } from "../../src/store/content-index.ts";
+import { BASE_SEGMENTS, ContentIndex, updateTrigramIndex } from "../../src/store/content-index.ts";
 import { TrigramExtractor, decodePostings, encodePostings, foldedBytes, intersectSorted, trigramsOf, unionSorted } from "../../src/store/trigrams.ts";
 import { PathFilter } from "../../src/engines/exact/index.ts";
 
@@ -117,7 +117,7 @@ describe("trigram index maintenance", () => {
     await s.index();
     const db = new Database(dbPathOf(s), { readonly: true });
     const segments = db.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all();
-    expect(segments).toEqual([{ segment: 0, n: 78 }, { segment: 1, n: 2 }]);
+    expect(segments).toEqual([{ segment: 0, n: 78 }, { segment: BASE_SEGMENTS, n: 2 }]);
     const index = new ContentIndex(db);
     const truth = bruteForce(db);
     for (const [t, paths] of truth) {
@@ -129,7 +129,7 @@ describe("trigram index maintenance", () => {
     db.close();
   });
 
-  test("many small segments are merged into one, and a large change rebuilds segment 0", async () => {
+  test("many small segments are merged into one, and a large change rebuilds the base", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 400; i++) files[`f${i}.txt`] = `file ${i}\n`;
     const { p, s } = await indexed(files);
@@ -139,7 +139,7 @@ describe("trigram index maintenance", () => {
     }
     const db = new Database(dbPathOf(s), { readonly: true });
     const segs = () => (db.query("SELECT DISTINCT segment FROM trigram_coverage ORDER BY segment").values() as number[][]).map((r) => r[0]);
-    expect(segs()).toEqual([0, 1]); // the ninth small segment triggered a merge into segment 1
+    expect(segs()).toEqual([0, BASE_SEGMENTS]); // the ninth small segment triggered a merge into the first small one
     expect(filesWithAll(new ContentIndex(db), "marker8")).toEqual(new Set(["f8.txt"]));
     db.close();
     for (let i = 0; i < 120; i++) p.write(`f${i}.txt`, `rewritten ${i}\n`);
@@ -148,6 +148,25 @@ describe("trigram index maintenance", () => {
     expect((db2.query("SELECT DISTINCT segment FROM trigram_coverage").values() as number[][]).map((r) => r[0])).toEqual([0]);
     expect(new ContentIndex(db2).uncovered()).toEqual([]);
     db2.close();
+  });
+
+  test("a large rebuild writes several base segments of bounded size; postings are exact across them", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 120; i++) files[`d${i % 7}/f${i}.txt`] = `file ${i} of group ${i % 13}\nword${i * 7919} and more text ${i % 5}\n`;
+    const { s } = await indexed(files);
+    const w = new Database(dbPathOf(s));
+    w.exec("PRAGMA foreign_keys = ON");
+    w.exec("DELETE FROM trigram_coverage");
+    const r = updateTrigramIndex(w, { groupPostings: 500 });
+    expect(r.action).toBe("rebuild");
+    expect(r.files).toBe(120);
+    const segs = (w.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all() as Array<{ segment: number; n: number }>);
+    expect(segs.length).toBeGreaterThan(3);
+    expect(segs.every((x) => x.segment < BASE_SEGMENTS)).toBe(true);
+    expect(segs.reduce((n, x) => n + x.n, 0)).toBe(120);
+    const index = new ContentIndex(w);
+    for (const [t, paths] of bruteForce(w)) expect(postingsByPath(index, t)).toEqual(paths);
+    w.close();
   });
 
   test("files the postings do not cover are reported and still searched; the next update covers them", async () => {
