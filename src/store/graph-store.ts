@@ -130,7 +130,7 @@ export class GraphStore {
       refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
       refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
       refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
-      setTarget: q("UPDATE refs SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
+      setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
       sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
       allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
       sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
@@ -166,7 +166,7 @@ export class GraphStore {
       goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
         WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
       deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
-      retarget: q("UPDATE refs SET target_symbol_id = ? WHERE target_symbol_id = ?"),
+      retarget: q("UPDATE ref_rows SET target_symbol_id = ? WHERE target_symbol_id = ?"),
       clearDead: q("DELETE FROM dead_symbols"),
     };
   }

@@ -47,10 +47,12 @@ export class IndexStore {
       markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
       contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
       insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-      insertSymbol: q(`INSERT INTO symbols (file_path, name, qualified_name, kind, container, language, start_line, start_column,
-        end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
-      insertRef: q(`INSERT INTO refs (file_path, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
+      insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
+        end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+      insertRef: q(`INSERT INTO ref_rows (file_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
         VALUES (?,?,?,?,?,?,?,?,?)`),
+      fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
+      deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
       insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
         VALUES (?,?,?,?,?,?)`),
       insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
@@ -118,8 +120,14 @@ export class IndexStore {
     return (this.s.contentOfId!.get(fileId) as { z: Uint8Array } | null)?.z;
   }
 
-  /** Removes a file and (by cascade) every row of both tiers that belongs to it. */
+  /**
+   * Removes a file and (by cascade) every row of both tiers that belongs to it. Its definitions go first,
+   * while its file_state row still gives their path to the dead_symbols trigger.
+   */
   deleteFile(path: string): void {
+    const row = this.s.fileIdOf!.get(path) as { id: number } | null;
+    if (!row) return;
+    this.s.deleteSymbolsOf!.run(row.id);
     this.s.deleteFile!.run(path);
   }
 
@@ -211,7 +219,7 @@ export class IndexStore {
     const s = this.s;
     const symbolIds = new Map<string, number>();
     const addSymbol = (name: string, qname: string, kind: string, container: string | undefined, startLine: number, startColumn: number, endLine: number, exported: boolean, signature: string | null) => {
-      const r = s.insertSymbol!.run(f.path, name, qname, kind, container ?? null, facts.language, startLine, startColumn, endLine, exported ? 1 : 0, signature);
+      const r = s.insertSymbol!.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
       if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
     };
     for (const t of facts.types) {
@@ -235,8 +243,10 @@ export class IndexStore {
       s.insertImportSite!.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
     for (const r of facts.references) {
-      s.insertRef!.run(f.path, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column, r.enclosing ?? null,
-        r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null);
+      // the enclosing definition's name is read back from its id; kept as text only where it has none
+      const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
+      s.insertRef!.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column,
+        enclosingId === null ? (r.enclosing ?? null) : null, enclosingId);
     }
   }
 

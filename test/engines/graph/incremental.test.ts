@@ -130,7 +130,7 @@ describe("incremental reference resolution", () => {
     const { openDatabase } = await import("../../../src/store/db.ts");
     const db = openDatabase(store.db.filename);
     db.query("UPDATE meta SET value = 'an older set of rules' WHERE key = 'resolver_version'").run();
-    db.query("UPDATE refs SET target_symbol_id = NULL, resolution = NULL").run();
+    db.query("UPDATE ref_rows SET target_symbol_id = NULL, resolution = NULL").run();
     db.close();
     const r = await session.index();
     expect([r.mode, r.parsed]).toEqual(["incremental", 0]);
