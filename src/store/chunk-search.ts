@@ -103,8 +103,8 @@ export function chunksById(store: IndexStore, ids: string[]): Map<string, Record
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
   const rows = store.db
-    .query(`SELECT c.*, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
-    .all(...ids) as Array<Record<string, unknown> & { filePath: string; prefix: string; spans: string }>;
+    .query(`SELECT c.*, lower(hex(c.text_hash)) AS text_hash, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
+    .all(...ids) as Array<Record<string, unknown> & { filePath: string; prefix: string | Uint8Array; spans: string }>;
   for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.chunk_id as string, { ...r, text });
   return out;
 }

@@ -9,6 +9,8 @@
  * back is the text that was hashed, embedded and indexed.
  */
 
+import { compressText, contentText } from "./content-codec.ts";
+
 /** Longest part of one line a chunk carries (minified code is a few lines of hundreds of KB). */
 export const MAX_LINE_CHARS = 2000;
 
@@ -57,10 +59,22 @@ export function decodeSpans(encoded: string): ChunkSpan[] {
   });
 }
 
+/**
+ * How a prefix is stored: as text when short (a header line), zstd-compressed when long (a file overview
+ * lists every definition with its signature: 2.4 KB on average in the kernel, 134 MB in all).
+ */
+export function storedPrefix(prefix: string): string | Uint8Array {
+  return prefix.length > 240 ? compressText(prefix) : prefix;
+}
+
+export function prefixText(stored: string | Uint8Array): string {
+  return typeof stored === "string" ? stored : contentText(stored);
+}
+
 /** The stored parts of a chunk. */
 export interface StoredChunkText {
   filePath: string;
-  prefix: string;
+  prefix: string | Uint8Array;
   spans: string;
 }
 
@@ -73,13 +87,14 @@ export function chunkTexts<T extends StoredChunkText>(rows: Iterable<T>, content
   const out = new Map<T, string>();
   for (const r of rows) {
     const spans = decodeSpans(r.spans);
+    const prefix = prefixText(r.prefix);
     if (spans.length === 0) {
-      out.set(r, r.prefix);
+      out.set(r, prefix);
       continue;
     }
     let l = lines.get(r.filePath);
     if (!l) lines.set(r.filePath, (l = contentLines(content(r.filePath) ?? "")));
-    out.set(r, renderChunk(r.prefix, spans, l));
+    out.set(r, renderChunk(prefix, spans, l));
   }
   return out;
 }

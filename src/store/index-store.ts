@@ -10,6 +10,7 @@ import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
 import { PARSE_TIER_RESET } from "./schema.ts";
+import { storedPrefix } from "./chunk-text.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -210,7 +211,7 @@ export class IndexStore {
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
       const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
-        JSON.stringify(c.tags), c.prefix, c.spans, c.textHash, c.metadata ? JSON.stringify(c.metadata) : null);
+        JSON.stringify(c.tags), storedPrefix(c.prefix), c.spans, Buffer.from(c.textHash, "hex"), c.metadata ? JSON.stringify(c.metadata) : null);
       if (c.words) s.insertChunkWords!.run(r.lastInsertRowid, c.words.symbols, c.words.title, c.words.path, c.words.body);
     }
   }

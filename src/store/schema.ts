@@ -275,7 +275,8 @@ CREATE TABLE chunks (
     -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts)
     prefix TEXT NOT NULL,
     spans TEXT NOT NULL,
-    text_hash TEXT NOT NULL,
+    -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
+    text_hash BLOB NOT NULL,
     metadata TEXT
 );
 

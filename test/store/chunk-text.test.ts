@@ -39,6 +39,10 @@ describe("chunk text read back from the index", () => {
       }
     }
     expect([...types].sort()).toEqual(["data", "definitions", "documentation", "symbols"]);
+    // long prefixes (file overviews) are kept compressed, hashes as 32 bytes: both read back above
+    const n = (sql: string) => (store.db.query(sql).get() as { n: number }).n;
+    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(prefix) = 'blob'")).toBeGreaterThan(0);
+    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 32")).toBe(0);
     // the spans hold line numbers, not the lines: far less than the texts they stand for
     const stored = store.db.query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
     const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);
