@@ -4,9 +4,10 @@
  *
  *   go      golang-1.19-src   (apt-get install golang-1.19-src)   → /usr/share/go-1.19/src
  *   django  python3-django    (apt-get install python3-django)    → /usr/lib/python3/dist-packages/django
+ *   kernel  linux-source-6.1  (apt-get install linux-source-6.1)  → /usr/src/linux-source-6.1.tar.xz, extracted
  *   go+django  both, in go/ and django/ of one folder
  */
-import { cpSync, existsSync, mkdirSync, rmSync } from "node:fs";
+import { cpSync, existsSync, mkdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -37,8 +38,33 @@ export interface Corpus {
   source: string;
 }
 
+/**
+ * Corpora shipped as a tarball: the Linux kernel (Debian linux-source-6.1, 78,579 files). Its top-level
+ * .gitignore ends with Debian's packaging rule `/*` (then `!/debian/`), which hides the whole tree exactly
+ * as git would; that one line is removed so the tree is indexed as kernel developers see it.
+ */
+const TARBALLS: Record<string, { tarball: string; pkg: string; top: string; unignore: string }> = {
+  kernel: { tarball: "/usr/src/linux-source-6.1.tar.xz", pkg: "linux-source-6.1", top: "linux-source-6.1", unignore: "/*" },
+};
+
+function extractTarball(name: string): Corpus {
+  const t = TARBALLS[name]!;
+  if (!existsSync(t.tarball)) throw new Error(`corpus '${name}' needs the Debian package ${t.pkg}: apt-get install ${t.pkg}`);
+  const root = join(CORPORA, name);
+  rmSync(root, { recursive: true, force: true });
+  rmSync(join(CORPORA, t.top), { recursive: true, force: true });
+  mkdirSync(CORPORA, { recursive: true });
+  const tar = Bun.spawnSync(["tar", "-xJf", t.tarball, "-C", CORPORA], { stderr: "pipe" });
+  if (tar.exitCode !== 0) throw new Error(`extracting ${t.tarball} failed: ${tar.stderr.toString()}`);
+  renameSync(join(CORPORA, t.top), root);
+  const gitignore = join(root, ".gitignore");
+  if (existsSync(gitignore)) writeFileSync(gitignore, readFileSync(gitignore, "utf8").split("\n").filter((l) => l !== t.unignore).join("\n"));
+  return { name, root, source: `Debian ${t.pkg} (${t.tarball}), its top-level '${t.unignore}' ignore rule removed` };
+}
+
 /** Resolves a corpus name or path to a fresh writable copy. */
 export function prepareCorpus(nameOrPath: string): Corpus {
+  if (TARBALLS[nameOrPath]) return extractTarball(nameOrPath);
   const parts = COMBINED[nameOrPath];
   if (parts) {
     const root = join(CORPORA, nameOrPath);

@@ -1,13 +1,15 @@
 /**
- * Indexing benchmark: cold full index (files/s, MB/s), no-op re-index, one-changed-file re-index,
- * database size and peak memory. Each run is a fresh `cortex index` process with its own CORTEX_HOME,
- * so start-up and worker costs are counted as a user would see them.
+ * Indexing benchmark: cold full index (files/s, MB/s, each tier, the phases from CORTEX_TRACE), no-op
+ * re-index, one and many changed files, database size and peak memory. Each run is a fresh `cortex index`
+ * process with its own CORTEX_HOME, so start-up and worker costs are counted as a user would see them.
+ * Peers in the same run, where installed: universal-ctags (`ctags -R`) for the parse tier, ripgrep
+ * reading the whole tree once (a literal no file contains) for the text tier.
  */
 import { appendFileSync, mkdtempSync, readFileSync, statSync, readdirSync } from "node:fs";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { runCortex, type BenchRow, percentile } from "./run.ts";
+import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
 
 function dirBytes(dir: string): number {
   let n = 0;
@@ -51,13 +53,13 @@ async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> 
 /** The cold run's phases, from its CORTEX_TRACE lines (src/indexer/pipeline.ts, src/indexer/hooks.ts). */
 function coldPhases(stderr: string): BenchRow[] {
   const phases: Array<[string, RegExp]> = [
-    ["parse (workers) and write (main thread)", /parse and write: \d+ files in (\d+) ms/],
-    ["of which main-thread writes", /\(writes (\d+) ms of it\)/],
-    ["full-text (FTS5) load, from 500 files with the trigram index, beside resolution", /full-text load[^:\n]*: (\d+) ms/],
+    ["text tier (read, hash, compress, write; trigram index included)", /text tier: \d+ files read, \d+ removed in (\d+) ms/],
+    ["of which the trigram index", /trigram index: (?!none)[^\n]* in (\d+) ms/],
+    ["parse tier: parse (workers) and write (main thread)", /parse tier: \d+ files in (\d+) ms/],
+    ["of which main-thread writes", /parse tier: .*\(writes (\d+) ms of it\)/],
     ["secondary indexes and ANALYZE", /secondary indexes: (\d+) ms/],
-    // from 500 files on the keyword index's worker, when the index step after it finds nothing to do
-    ["trigram index", /trigram index[^:\n]*: (?!none)[^\n]* in (\d+) ms/],
-    ["reference resolution", /reference resolution: .* in (\d+) ms/],
+    ["full-text (FTS5) load, from 500 files beside resolution", /full-text load[^:\n]*: (\d+) ms/],
+    ["reference resolution (waits for the full-text load before writing)", /reference resolution: .* in (\d+) ms/],
   ];
   const rows: BenchRow[] = [];
   for (const [name, re] of phases) {
@@ -75,6 +77,28 @@ function touch(root: string, [path, language]: [string, string]): void {
 }
 const HASH_COMMENTS = new Set(["python", "ruby"]);
 
+/** universal-ctags over the tree (tags to a scratch file), when installed: the peer of the parse tier. */
+async function ctagsPeer(root: string, files: number, cortexMs: number): Promise<BenchRow[]> {
+  if (Bun.which("ctags") === null) return [{ metric: "universal-ctags -R (peer)", value: NaN, unit: "s", note: "not installed" }];
+  const out = join(mkdtempSync(join(tmpdir(), "cortex-bench-ctags-")), "tags");
+  const r = await runTimed(["ctags", "-R", "-f", out, "."], {}, root);
+  return [
+    { metric: "universal-ctags -R (peer): wall time", value: r.ms / 1000, unit: "s", note: `${Math.round(files / (r.ms / 1000))} files/s` },
+    { metric: "universal-ctags -R (peer): peak memory", value: r.maxRssMb, unit: "MiB" },
+    { metric: "cortex full index / universal-ctags", value: cortexMs / r.ms, unit: "×", note: "cortex also writes content, trigram and keyword indexes, chunks and resolved references" },
+  ];
+}
+
+/** ripgrep reading the whole tree once (a literal no file holds), when installed: the peer of the text tier. */
+async function ripgrepPeer(root: string, searchableMs: number): Promise<BenchRow[]> {
+  if (Bun.which("rg") === null) return [{ metric: "ripgrep over the whole tree (peer)", value: NaN, unit: "s", note: "not installed" }];
+  const r = await runTimed(["rg", "--no-config", "-c", "-F", "zq_no_file_holds_this_qz", "."], {}, root);
+  return [
+    { metric: "ripgrep over the whole tree (peer): wall time", value: r.ms / 1000, unit: "s", note: "one search that reads every file, cold for ripgrep too after the index run" },
+    { metric: "text tier / one ripgrep pass", value: searchableMs / r.ms, unit: "×" },
+  ];
+}
+
 export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home };
@@ -82,6 +106,8 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const cold = await runCortex(["index", corpus.root, "--json"], { ...env, CORTEX_TRACE: "1" });
   const report = JSON.parse(cold.stdout);
   const corpusBytes = dirBytes(corpus.root);
+  const searchableMs = report.tiers.searchableAfterMs as number;
+  const peers = [...(await ripgrepPeer(corpus.root, searchableMs)), ...(await ctagsPeer(corpus.root, report.files, cold.ms))];
   const noop = await runCortex(["index", corpus.root, "--json"], env);
   // change one file the index parses: append a comment line to the first source file it reported
   const sources = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path", "language"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 1000 }), "--root", corpus.root], env)).stdout).rows as Array<[string, string]>;
@@ -102,7 +128,10 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
     { metric: "cold index: throughput", value: report.files / (cold.ms / 1000), unit: "files/s" },
     { metric: "cold index: throughput", value: corpusBytes / (1 << 20) / (cold.ms / 1000), unit: "MiB/s" },
     { metric: "cold index: peak memory", value: cold.maxRssMb, unit: "MiB" },
+    { metric: "text tier: searchable (grep, exact) after", value: searchableMs / 1000, unit: "s", note: `${Math.round(report.files / (searchableMs / 1000))} files/s` },
+    { metric: "parse tier and finish", value: report.tiers.parseMs / 1000, unit: "s" },
     ...coldPhases(cold.stderr),
+    ...peers,
     { metric: "no-op re-index: wall time", value: noop.ms / 1000, unit: "s" },
     { metric: "one changed file: wall time", value: one.ms / 1000, unit: "s" },
     { metric: "one changed file: files parsed", value: oneReport.parsed, unit: "files" },

@@ -7,6 +7,7 @@
 import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { parseStoredFile, type ParseJob } from "./file-record.ts";
+import { collectIfOver } from "../core/memory.ts";
 
 declare const self: Worker;
 
@@ -27,4 +28,5 @@ self.onmessage = async (ev: MessageEvent) => {
   } catch (e) {
     self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
   }
+  collectIfOver();
 };
