@@ -19,7 +19,13 @@ const ROOT = resolve(import.meta.dir, "..");
 const NM = join(ROOT, "node_modules");
 
 /** Worker entrypoints (see src/core/worker-entry.ts): the executable must carry each one. */
-export const WORKERS = ["src/indexer/parse-worker.ts", "src/store/full-text-worker.ts", "src/embed/local/embed-worker.ts", "src/engines/exact/verify-worker.ts"];
+export const WORKERS = [
+  "src/indexer/parse-worker.ts",
+  "src/indexer/index-worker.ts",
+  "src/store/full-text-worker.ts",
+  "src/embed/local/embed-worker.ts",
+  "src/engines/exact/verify-worker.ts",
+];
 
 export const TARGETS: Record<string, { bunTarget: Bun.Build.CompileTarget; file: string; ort: { dir: string; files: string[] } | undefined }> = {
   "linux-x64": { bunTarget: "bun-linux-x64", file: "cortex-linux-x64", ort: { dir: "linux/x64", files: ["onnxruntime_binding.node", "libonnxruntime.so.1"] } },

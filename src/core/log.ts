@@ -34,6 +34,11 @@ export const log = {
     sinks.add(sink);
     return () => sinks.delete(sink);
   },
+  /** Sends every record to `sink` alone (a worker thread forwards its records to the thread that owns the output). */
+  replaceSinks(sink: Sink): void {
+    sinks.clear();
+    sinks.add(sink);
+  },
   write(level: LogLevel, message: string, data?: Record<string, unknown>): void {
     if (order[level] < order[threshold]) return;
     const record: LogRecord = data ? { level, message, data } : { level, message };

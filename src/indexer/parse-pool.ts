@@ -10,7 +10,7 @@ import type { ProjectInfo } from "../lang/project.ts";
 import type { ParsedFile, UnparsedFile } from "../store/types.ts";
 import { parseStoredFile, type ParseJob } from "./file-record.ts";
 import { availableParallelism } from "node:os";
-import { workerEntry } from "../core/worker-entry.ts";
+import { startWorker } from "../core/worker-entry.ts";
 
 const INLINE_LIMIT = 64;
 let inlineParser: Promise<FactsParser> | undefined;
@@ -93,7 +93,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
   const inflightTotal = () => slots.reduce((a, s) => a + s.inflight, 0);
 
   for (let i = 0; i < count; i++) {
-    const slot: Slot = { worker: new Worker(workerEntry("indexer/parse-worker")), inflight: 0, started: false };
+    const slot: Slot = { worker: startWorker("indexer/parse-worker"), inflight: 0, started: false };
     slot.worker.onmessage = (ev: MessageEvent) => {
       const msg = ev.data;
       if (msg.type === "ready") {

@@ -31,7 +31,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   console.debug = console.error;
 
   const tools = selectTools(TOOLS, opts.tools);
-  const session = new Session(opts.root, { autoIndex: false });
+  const session = new Session(opts.root, { autoIndex: false, indexOnThread: true });
   const servers = new Set<Server>();
   const newServer = () => {
     const s = createMcpServer({ session, tools, indexProgress: () => session.progress });

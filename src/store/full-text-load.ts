@@ -5,7 +5,7 @@
  * resolution computes while this loads: go-src's 4.4 s load and 7 s resolution overlap on 2 cores).
  */
 import { Database } from "bun:sqlite";
-import { workerEntry } from "../core/worker-entry.ts";
+import { startWorker } from "../core/worker-entry.ts";
 
 /** Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one transaction. */
 export function loadStagedWords(db: Database): void {
@@ -35,7 +35,7 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
 /** Runs buildTextIndexesAt on a worker thread; rejects with the worker's error. */
 export function loadStagedFullTextInWorker(dbPath: string, stagePath: string): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const worker = new Worker(workerEntry("store/full-text-worker"));
+    const worker = startWorker("store/full-text-worker");
     const done = (error?: Error) => {
       worker.terminate();
       if (error) reject(error);

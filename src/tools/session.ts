@@ -11,6 +11,7 @@ import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
 import { IndexStore, type ParseTierState } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
+import { runIndexOnThread } from "../indexer/index-thread.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
@@ -35,6 +36,8 @@ export interface SessionOptions {
   oneShot?: boolean;
   /** Index the project on first use when it has no index yet (the CLI does; the server indexes in the background). */
   autoIndex?: boolean;
+  /** Run index runs on a thread of their own (a long-lived server: tool calls never wait behind the indexer). */
+  indexOnThread?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
 }
 
@@ -115,7 +118,7 @@ export class Session {
         opts.onProgress?.(p);
       },
     };
-    this.indexing = runIndex(o)
+    this.indexing = (this.options.indexOnThread ? runIndexOnThread(o) : runIndex(o))
       .then((report) => {
         for (const l of this.listeners) {
           try {

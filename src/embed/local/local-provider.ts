@@ -10,7 +10,7 @@
  */
 import { CortexError, errorMessage } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
-import { workerEntry } from "../../core/worker-entry.ts";
+import { startWorker } from "../../core/worker-entry.ts";
 import { withPrefix, type ModelSpec } from "../models.ts";
 import type { EmbedKind, EmbeddingProvider, ProviderState } from "../types.ts";
 import { locateModel, type ModelLocation } from "./model-files.ts";
@@ -150,7 +150,7 @@ export class LocalProvider implements EmbeddingProvider {
     try {
       // Not yet listed in scripts/build.ts WORKERS: transformers.js cannot run inside the executable yet
       // (see ./onnx-runtime.ts), and there this fails and becomes the provider's state.
-      worker = new Worker(workerEntry("embed/local/embed-worker"));
+      worker = startWorker("embed/local/embed-worker");
     } catch (e) {
       throw this.fail(`cannot start the embedding worker: ${errorMessage(e)}`);
     }

@@ -9,7 +9,7 @@
  */
 import { availableParallelism } from "node:os";
 import { log } from "../../core/log.ts";
-import { workerEntry } from "../../core/worker-entry.ts";
+import { startWorker } from "../../core/worker-entry.ts";
 import type { PatternSpec } from "./pattern.ts";
 import type { LineHit } from "./line-scan.ts";
 
@@ -73,7 +73,7 @@ class VerifyPool {
   private readonly max = Math.max(1, Math.min(2, availableParallelism()));
 
   private spawn(): PoolWorker {
-    const worker = new Worker(workerEntry("engines/exact/verify-worker"));
+    const worker = startWorker("engines/exact/verify-worker");
     let ready!: () => void;
     const pw: PoolWorker = { worker, ready: new Promise<void>((r) => (ready = r)), dead: false };
     worker.onmessage = (ev: MessageEvent) => {
