@@ -11,11 +11,13 @@ import { startWorker } from "../core/worker-entry.ts";
 export function loadStagedWords(db: Database): void {
   db.transaction(() => {
     // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
-    // the segments was 14 % faster on go-src's words, queries as fast. Incremental writes merge again after.
+    // the segments was 14 % faster on go-src's words, queries as fast. Automerge stays off afterwards: left
+    // on, the merges the bulk load had put off came due in the next writes, about 2 s per transaction on
+    // the kernel (an incremental run changing one file took 5.3 s); crisis merges (16 segments of a level)
+    // still bound the segment count.
     db.exec(`INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);
       INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM stage.chunk_words ORDER BY rowid;
-      INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;
-      INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 4); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 4);`);
+      INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;`);
   })();
 }
 

@@ -30,6 +30,8 @@ export class IndexStore {
   private loadFailure: Error | undefined;
   /** The side database holding full-text words during a full build (stageFullText). */
   private stagePath: string | undefined;
+  /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
+  private words: Array<[Stmt, Array<string | number>]> = [];
 
   constructor(db: Database) {
     this.db = db;
@@ -207,12 +209,12 @@ export class IndexStore {
       facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
     );
     s.markParsed!.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
-    if (f.words) s.insertFileWords!.run(f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code);
+    if (f.words) this.words.push([s.insertFileWords!, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
       const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
         JSON.stringify(c.tags), storedPrefix(c.prefix), c.spans, Buffer.from(c.textHash, "hex"), c.metadata ? JSON.stringify(c.metadata) : null);
-      if (c.words) s.insertChunkWords!.run(r.lastInsertRowid, c.words.symbols, c.words.title, c.words.path, c.words.body);
+      if (c.words) this.words.push([s.insertChunkWords!, [Number(r.lastInsertRowid), c.words.symbols, c.words.title, c.words.path, c.words.body]]);
     }
   }
 
@@ -358,7 +360,24 @@ export class IndexStore {
 
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    return this.db.transaction(() => {
+      const result = fn();
+      this.writeWords();
+      return result;
+    })();
+  }
+
+  /**
+   * Writes the keyword words queued by insertParsed, one statement after another at the end of the
+   * transaction. Interleaved with the other rows' statements, every statement that opened a savepoint made
+   * FTS5 flush its pending words into a new segment: a segment per file, and crisis merges on top, which
+   * cost 37 ms per file on the kernel's index (150 changed files: 5.6 s of FTS5 inserts, 41 ms in a row).
+   */
+  private writeWords(): void {
+    const queued = this.words;
+    if (queued.length === 0) return;
+    this.words = [];
+    for (const [stmt, values] of queued) stmt.run(...values);
   }
 
   close(): void {
