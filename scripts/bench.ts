@@ -3,7 +3,7 @@
  * The benchmark runner. Each suite measures one area against its peer tool in the same run and prints a
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
- *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph, server
+ *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph, server, live
  *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
  */
 import { cpus, tmpdir, totalmem } from "node:os";
@@ -19,6 +19,7 @@ import { searchSuite } from "./bench/search-suite.ts";
 import { exactSuite } from "./bench/exact-suite.ts";
 import { graphSuite } from "./bench/graph-suite.ts";
 import { serverSuite } from "./bench/server-suite.ts";
+import { liveSuite } from "./bench/live-suite.ts";
 
 const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: string[]) => Promise<BenchRow[]>> = {
   index: (c) => indexSuite(c),
@@ -29,6 +30,7 @@ const SUITES: Record<string, (corpus: ReturnType<typeof prepareCorpus>, args: st
   exact: (c) => exactSuite(c),
   graph: (c) => graphSuite(c),
   server: (c) => serverSuite(c),
+  live: (c) => liveSuite(c),
 };
 
 function fmt(v: number): string {
