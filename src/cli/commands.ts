@@ -1,0 +1,239 @@
+/**
+ * The cortex command line's commands (main.ts loads this module for all but the fast path). Every MCP
+ * tool is a subcommand with the same parameters (generated from the tool registry); a few commands exist
+ * only here: index, status, mcp, help.
+ */
+import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
+import { exposedInput, invokeTool } from "../tools/invoke.ts";
+import { parseToolArgs } from "./args.ts";
+import { printJson, printText } from "./output.ts";
+import { indexProgressBar } from "./progress.ts";
+import { parseInput } from "../core/zod-issues.ts";
+import { CortexError } from "../core/errors.ts";
+import { planIndex } from "../indexer/plan.ts";
+import { renderIndexPlan, renderIndexReport, helpText, toolHelp } from "./render.ts";
+import { VERSION } from "../core/version.ts";
+import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
+import { FilesEngine } from "../engines/files/index.ts";
+import { join, resolve } from "node:path";
+import { runMcp, type McpRunOptions } from "../mcp/run.ts";
+
+const DEFAULT_DEADLINE_MS = 60_000;
+
+/**
+ * codebase-context's CLI spells its search `search --query <q> [--intent i] [--framework f] [--layer l]`;
+ * cortex's own is `search "<q>"` (cortex_search). The flags only codebase-context has pick search_codebase.
+ */
+const CODEBASE_SEARCH_FLAGS = ["--query", "--framework", "--layer", "--include-snippets"];
+
+function findCommand(argv: string[]): { tool: ToolDefinition; rest: string[] } | undefined {
+  if (argv[0] === "search" && argv.slice(1).some((a) => CODEBASE_SEARCH_FLAGS.includes(a.split("=")[0]!))) {
+    const tool = TOOLS.find((t) => t.name === "search_codebase");
+    if (tool) return { tool, rest: argv.slice(1) };
+  }
+  let best: { tool: ToolDefinition; rest: string[] } | undefined;
+  for (const tool of TOOLS) {
+    const words = tool.cli.command;
+    if (words.every((w, i) => argv[i] === w) && (!best || words.length > best.tool.cli.command.length)) {
+      best = { tool, rest: argv.slice(words.length) };
+    }
+  }
+  return best;
+}
+
+/** Options shared by the CLI-only commands. */
+function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; values: Map<string, string>; positionals: string[] } {
+  const flags = new Set<string>();
+  const values = new Map<string, string>();
+  const positionals: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) {
+      positionals.push(a);
+      continue;
+    }
+    const [name, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
+    if (!allowed.includes(name)) throw new CortexError("INVALID_INPUT", `unknown option ${name} (see --help)`);
+    if (name === "--root") {
+      const v = inline ?? argv[++i];
+      if (v === undefined) throw new CortexError("INVALID_INPUT", "--root needs a path");
+      values.set(name, v);
+    } else flags.add(name);
+  }
+  return { flags, values, positionals };
+}
+
+async function runIndexCommand(argv: string[]): Promise<number> {
+  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
+  if (flags.has("--help")) return printText(helpText("index")), 0;
+  if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
+  const root = positionals[0] ?? process.cwd();
+  const json = flags.has("--json");
+  if (flags.has("--dry-run")) {
+    const plan = planIndex(root);
+    json ? printJson(plan) : printText(renderIndexPlan(plan));
+    return 0;
+  }
+  const bar = indexProgressBar(!json);
+  const session = new Session(root, { onIndexProgress: (p) => bar.update(p) });
+  try {
+    const report = await session.index({ full: flags.has("--full") });
+    bar.done();
+    if (flags.has("--embed")) {
+      const tty = !json && process.stderr.isTTY;
+      const embeddings = await session.embedAll((s) => {
+        if (tty) process.stderr.write(`\r\x1b[2Kcortex: embeddings ${s}`);
+      });
+      if (tty) process.stderr.write("\r\x1b[2K");
+      json ? printJson({ ...report, embeddings }) : printText(`${renderIndexReport(report)}\n  embeddings: ${embeddings}`);
+      return embeddings.startsWith("unavailable") ? 1 : 0;
+    }
+    json ? printJson(report) : printText(renderIndexReport(report));
+    return 0;
+  } finally {
+    bar.done();
+    session.close();
+  }
+}
+
+async function runStatsCommand(argv: string[]): Promise<number> {
+  const [sub, ...rest] = argv;
+  if (sub === "export") {
+    let output: string | undefined;
+    let root: string | undefined;
+    let json = false;
+    for (let i = 0; i < rest.length; i++) {
+      const a = rest[i]!;
+      if (a === "--output" || a === "-o") output = rest[++i];
+      else if (a === "--root") root = rest[++i];
+      else if (a === "--json") json = true;
+      else if (a === "--help") return printText(helpText("stats")), 0;
+      else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
+    }
+    const session = new Session(root ?? process.cwd(), { autoIndex: true });
+    try {
+      const store = await session.requireStore();
+      const target = output ? resolve(output) : join(session.root, ".cortex", "stats.ndjson");
+      const count = exportStats(store, target);
+      json ? printJson({ path: target, files: count }) : printText(`wrote ${count} files' statistics to ${target}`);
+      return 0;
+    } finally {
+      session.close();
+    }
+  }
+  if (sub === "import") {
+    const json = rest.includes("--json");
+    const files = rest.filter((a) => a !== "--json");
+    if (files.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex stats import <file.ndjson> [--json]");
+    const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
+    try {
+      const engine = new FilesEngine(stats);
+      const summary = engine.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "type_count", alias: "types" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "import_count", alias: "imports" }] });
+      const [filesN, types, functions, imports] = summary.rows[0] as number[];
+      const result = { path: resolve(files[0]!), valid: true, files: filesN, types: types ?? 0, functions: functions ?? 0, imports: imports ?? 0 };
+      json ? printJson(result) : printText(`${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`);
+      return 0;
+    } finally {
+      stats.close();
+    }
+  }
+  if (sub === undefined || sub === "--help") return printText(helpText("stats")), 0;
+  throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
+}
+
+async function runMcpCommand(argv: string[]): Promise<number> {
+  const opts: McpRunOptions = { root: process.cwd() };
+  const origins: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const value = () => {
+      const v = argv[++i];
+      if (v === undefined) throw new CortexError("INVALID_INPUT", `${a} needs a value`);
+      return v;
+    };
+    if (a === "--root") opts.root = value();
+    else if (a === "--tools") opts.tools = value();
+    else if (a === "--http") opts.http = value();
+    else if (a === "--allow-origin") origins.push(value());
+    else if (a === "--no-watch") opts.watch = false;
+    else if (a === "--help" || a === "-h") return printText(helpText("mcp")), 0;
+    else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
+  }
+  if (origins.length) opts.allowedOrigins = origins;
+  await runMcp(opts);
+  // the server runs until the client disconnects or a signal arrives
+  return new Promise<number>(() => {});
+}
+
+async function runMemoryRemove(argv: string[]): Promise<number> {
+  const json = argv.includes("--json");
+  let root = process.cwd();
+  const ids: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--json") continue;
+    if (a === "--root") root = argv[++i] ?? root;
+    else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a}`);
+    else ids.push(a);
+  }
+  if (ids.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex memory remove <id> [--root <path>] [--json]");
+  const session = new Session(root);
+  const removed = await session.memory().forget(ids[0]!);
+  json ? printJson({ removed }) : printText(`removed [${removed.id}] ${removed.type}/${removed.category}: ${removed.memory}`);
+  return 0;
+}
+
+async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
+  const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
+  if (parsed.help) return printText(toolHelp(tool)), 0;
+  // validate before touching the project, so a typo never starts an index build
+  parseInput(exposedInput(tool), parsed.input);
+  const bar = indexProgressBar(!parsed.json);
+  const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
+  // a first index run can take minutes: the command's deadline starts once the index is there
+  if (tool.needsIndex) {
+    try {
+      await session.requireStore();
+    } catch (e) {
+      bar.done();
+      session.close();
+      throw e;
+    }
+  }
+  const controller = new AbortController();
+  const deadline = Date.now() + DEFAULT_DEADLINE_MS;
+  const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
+  try {
+    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline });
+    bar.done();
+    const failure = tool.failure?.(result);
+    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
+    if (parsed.json || !tool.render) printJson(result);
+    else printText(tool.render(result));
+    return 0;
+  } finally {
+    clearTimeout(timer);
+    bar.done();
+    session.close();
+  }
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const [cmd] = argv;
+  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
+    printText(helpText(argv[1]));
+    return 0;
+  }
+  if (cmd === "--version" || cmd === "version") {
+    printText(`cortex ${VERSION}`);
+    return 0;
+  }
+  if (cmd === "index") return runIndexCommand(argv.slice(1));
+  if (cmd === "stats") return runStatsCommand(argv.slice(1));
+  if (cmd === "mcp") return runMcpCommand(argv.slice(1));
+  if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
+  const found = findCommand(argv);
+  if (found) return runTool(found.tool, found.rest);
+  throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);
+}
+

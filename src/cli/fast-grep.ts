@@ -1,0 +1,54 @@
+/**
+ * `cortex grep` on an existing index without loading the rest of cortex: the same tool definition, input
+ * validation, engine, output budget and rendering as the full command (commands.ts runTool), over the
+ * current index opened read-only. Returns undefined when it cannot answer alone (no index yet, an index
+ * of another version, --help): the full command then builds the index or prints the help.
+ */
+import { searchTextPatternTool } from "../tools/search-text-pattern.ts";
+import { exposedInput, invokeTool } from "../tools/invoke.ts";
+import type { ToolContext } from "../tools/context.ts";
+import { parseToolArgs } from "./args.ts";
+import { printJson, printText } from "./output.ts";
+import { parseInput } from "../core/zod-issues.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
+import { canonicalRoot } from "../core/paths.ts";
+import { indexLocation } from "../store/location.ts";
+import { openDatabase } from "../store/db.ts";
+import { IndexStore } from "../store/index-store.ts";
+import { ExactEngine } from "../engines/exact/index.ts";
+
+const DEADLINE_MS = 60_000;
+
+export async function runFastGrep(argv: string[]): Promise<number | undefined> {
+  const tool = searchTextPatternTool;
+  const parsed = parseToolArgs(argv, exposedInput(tool).shape as Record<string, any>, tool.cli);
+  if (parsed.help) return undefined;
+  parseInput(exposedInput(tool), parsed.input);
+  const root = canonicalRoot(parsed.root ?? process.cwd());
+  const current = indexLocation(root).current();
+  if (!current) return undefined;
+  let store: IndexStore;
+  try {
+    store = new IndexStore(openDatabase(current, { readonly: true }));
+  } catch (e) {
+    if (isCortexError(e) && e.code === "INDEX_CORRUPT") return undefined;
+    throw e;
+  }
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEADLINE_MS);
+  try {
+    const engine = new ExactEngine(store, root);
+    // search_text_pattern reads only the root and the exact engine of its session (a text-tier tool:
+    // invokeTool asks nothing else of it)
+    const session = { root, exact: async () => engine } as unknown as ToolContext["session"];
+    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline: Date.now() + DEADLINE_MS });
+    const failure = tool.failure?.(result as never);
+    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
+    if (parsed.json) printJson(result);
+    else printText(tool.render!(result as never));
+    return 0;
+  } finally {
+    clearTimeout(timer);
+    store.close();
+  }
+}
