@@ -12,48 +12,14 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { REPO, runCortex, type BenchRow, percentile } from "./run.ts";
+import { INIT, startMcp, type McpProcess } from "./mcp-client.ts";
 
-const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench-live", version: "1" } };
-
-function startServer(root: string, env: Record<string, string>) {
+function startServer(root: string, env: Record<string, string>): McpProcess {
   const bin = process.env.CORTEX_BIN;
-  const cmd = [...(bin ? [bin] : [process.execPath, join(REPO, "src", "cli", "main.ts")]), "mcp", "--root", root, "--tools", "all"];
-  const proc = Bun.spawn(cmd, { env: { ...process.env, ...env }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
-  const waiting = new Map<number, (msg: { result?: { content?: Array<{ text: string }> } }) => void>();
-  let nextId = 1;
-  (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    for await (const chunk of proc.stdout) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!line.trim()) continue;
-        const msg = JSON.parse(line) as { id?: number };
-        if (typeof msg.id === "number") waiting.get(msg.id)?.(msg as never);
-      }
-    }
-  })();
-  const request = (method: string, params: unknown) =>
-    new Promise<{ result?: { content?: Array<{ text: string }> } }>((resolve) => {
-      const id = nextId++;
-      waiting.set(id, (m) => {
-        waiting.delete(id);
-        resolve(m);
-      });
-      proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      proc.stdin.flush();
-    });
-  const notify = (method: string) => {
-    proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
-    proc.stdin.flush();
-  };
-  return { proc, request, notify };
+  return startMcp([...(bin ? [bin] : [process.execPath, join(REPO, "src", "cli", "main.ts")]), "mcp", "--root", root, "--tools", "all"], env);
 }
 
-type Server = ReturnType<typeof startServer>;
+type Server = McpProcess;
 const call = (s: Server, name: string, args: Record<string, unknown>) => s.request("tools/call", { name, arguments: args });
 
 /** Three callers until `until()` says stop; returns the light calls' latencies (ms). */

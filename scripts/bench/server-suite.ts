@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { REPO, runTimed, type BenchRow, percentile } from "./run.ts";
+import { INIT, startMcp, type McpProcess } from "./mcp-client.ts";
 
 const STARTS = 10;
 
@@ -19,39 +20,9 @@ function procStatus(pid: number, field: "VmRSS" | "VmHWM"): number {
   return m ? Number(m[1]) / 1024 : NaN;
 }
 
-/** A `cortex mcp` process with a line reader over its stdout (newline-delimited JSON-RPC). */
-function startServer(bin: string, root: string, env: Record<string, string>) {
-  const proc = Bun.spawn([bin, "mcp", "--root", root], { env: { ...process.env, ...env }, stdin: "pipe", stdout: "pipe", stderr: "ignore" });
-  const waiting = new Map<number, (msg: unknown) => void>();
-  (async () => {
-    const decoder = new TextDecoder();
-    let buf = "";
-    for await (const chunk of proc.stdout) {
-      buf += decoder.decode(chunk, { stream: true });
-      let nl: number;
-      while ((nl = buf.indexOf("\n")) >= 0) {
-        const line = buf.slice(0, nl);
-        buf = buf.slice(nl + 1);
-        if (!line.trim()) continue;
-        const msg = JSON.parse(line) as { id?: number };
-        if (typeof msg.id === "number") waiting.get(msg.id)?.(msg);
-      }
-    }
-  })();
-  const request = (id: number, method: string, params: unknown) =>
-    new Promise<unknown>((resolve) => {
-      waiting.set(id, resolve);
-      proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", id, method, params }) + "\n");
-      proc.stdin.flush();
-    });
-  const notify = (method: string) => {
-    proc.stdin.write(JSON.stringify({ jsonrpc: "2.0", method }) + "\n");
-    proc.stdin.flush();
-  };
-  return { proc, request, notify };
+function startServer(bin: string, root: string, env: Record<string, string>): McpProcess {
+  return startMcp([bin, "mcp", "--root", root], env);
 }
-
-const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "bench", version: "1" } };
 
 export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
   const bin = process.env.CORTEX_BIN ?? join(REPO, "dist", "cortex-linux-x64");
@@ -65,7 +36,7 @@ export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
   for (let i = 0; i < STARTS; i++) {
     const t = performance.now();
     const s = startServer(bin, corpus.root, env);
-    await s.request(1, "initialize", INIT);
+    await s.request("initialize", INIT);
     init.push(performance.now() - t);
     s.proc.kill("SIGTERM");
     await s.proc.exited;
@@ -73,14 +44,14 @@ export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
 
   const t0 = performance.now();
   const s = startServer(bin, corpus.root, env);
-  await s.request(1, "initialize", INIT);
+  await s.request("initialize", INIT);
   s.notify("notifications/initialized");
-  await s.request(2, "tools/call", { name: "cortex_search", arguments: { query: "parse the configuration file", limit: 10 } });
+  await s.request("tools/call", { name: "cortex_search", arguments: { query: "parse the configuration file", limit: 10 } });
   const firstSearch = performance.now() - t0;
   const search: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
-    await s.request(10 + i, "tools/call", { name: "cortex_search", arguments: { query: ["read a file", "http request timeout", "parse json", "lock mutex", "write buffer"][i % 5]!, limit: 10 } });
+    await s.request("tools/call", { name: "cortex_search", arguments: { query: ["read a file", "http request timeout", "parse json", "lock mutex", "write buffer"][i % 5]!, limit: 10 } });
     search.push(performance.now() - t);
   }
   // idle: the start-up freshness check and the searches are done
