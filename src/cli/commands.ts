@@ -4,7 +4,8 @@
  * only here: index, status, mcp, help.
  */
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
-import { exposedInput, invokeTool } from "../tools/invoke.ts";
+import { exposedInput } from "../tools/invoke.ts";
+import { runToolForCli } from "./run-tool.ts";
 import { parseToolArgs } from "./args.ts";
 import { printJson, printText } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
@@ -17,8 +18,6 @@ import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { join, resolve } from "node:path";
 import { runMcp, type McpRunOptions } from "../mcp/run.ts";
-
-const DEFAULT_DEADLINE_MS = 60_000;
 
 /**
  * codebase-context's CLI spells its search `search --query <q> [--intent i] [--framework f] [--layer l]`;
@@ -200,19 +199,9 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
       throw e;
     }
   }
-  const controller = new AbortController();
-  const deadline = Date.now() + DEFAULT_DEADLINE_MS;
-  const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
   try {
-    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline });
-    bar.done();
-    const failure = tool.failure?.(result);
-    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
-    if (parsed.json || !tool.render) printJson(result);
-    else printText(tool.render(result));
-    return 0;
+    return await runToolForCli(tool, parsed.input, parsed.json, session, () => bar.done());
   } finally {
-    clearTimeout(timer);
     bar.done();
     session.close();
   }

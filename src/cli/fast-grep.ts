@@ -5,19 +5,17 @@
  * of another version, --help): the full command then builds the index or prints the help.
  */
 import { searchTextPatternTool } from "../tools/search-text-pattern.ts";
-import { exposedInput, invokeTool } from "../tools/invoke.ts";
+import { exposedInput } from "../tools/invoke.ts";
+import { runToolForCli } from "./run-tool.ts";
 import type { ToolContext } from "../tools/context.ts";
 import { parseToolArgs } from "./args.ts";
-import { printJson, printText } from "./output.ts";
 import { parseInput } from "../core/zod-issues.ts";
-import { CortexError, isCortexError } from "../core/errors.ts";
+import { isCortexError } from "../core/errors.ts";
 import { canonicalRoot } from "../core/paths.ts";
 import { indexLocation } from "../store/location.ts";
 import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
-
-const DEADLINE_MS = 60_000;
 
 export async function runFastGrep(argv: string[]): Promise<number | undefined> {
   const tool = searchTextPatternTool;
@@ -34,21 +32,13 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
     if (isCortexError(e) && e.code === "INDEX_CORRUPT") return undefined;
     throw e;
   }
-  const controller = new AbortController();
-  const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEADLINE_MS);
   try {
     const engine = new ExactEngine(store, root);
     // search_text_pattern reads only the root and the exact engine of its session (a text-tier tool:
     // invokeTool asks nothing else of it)
     const session = { root, exact: async () => engine } as unknown as ToolContext["session"];
-    const result = await invokeTool(tool, parsed.input, { session, signal: controller.signal, deadline: Date.now() + DEADLINE_MS });
-    const failure = tool.failure?.(result as never);
-    if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
-    if (parsed.json) printJson(result);
-    else printText(tool.render!(result as never));
-    return 0;
+    return await runToolForCli(tool, parsed.input, parsed.json, session);
   } finally {
-    clearTimeout(timer);
     store.close();
   }
 }

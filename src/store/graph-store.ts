@@ -149,7 +149,6 @@ export class GraphStore {
       allEdges: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
         FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
       importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
-      allImportRefs: q("SELECT file_path AS file, name, line FROM refs WHERE kind = 'import'"),
       content: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
       refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
       unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
@@ -299,8 +298,8 @@ export class GraphStore {
   }
 
   /** The local names import statements bind, with their lines (import references). */
-  importNamesOf(paths: Iterable<string> | "all"): ImportNameRow[] {
-    return (paths === "all" ? this.s.allImportRefs!.all() : this.s.importRefsOfFiles!.all(json(paths))) as ImportNameRow[];
+  importNamesOf(paths: Iterable<string>): ImportNameRow[] {
+    return this.s.importRefsOfFiles!.all(json(paths)) as ImportNameRow[];
   }
 
   /** The indexed text of a file. */

@@ -123,8 +123,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
       if (deferred) {
-        if (targets.length) fullEdges.set(site.siteId, targets);
         if (targets.length) {
+          fullEdges.set(site.siteId, targets);
           let set = reached.get(site.file);
           if (!set) reached.set(site.file, (set = new Set()));
           for (const t of targets) set.add(t);
