@@ -91,8 +91,9 @@ export class ContentIndex {
   /** Rows of the given live files (all live files when `ids` is undefined); unknown ids are skipped. */
   files(ids: ArrayLike<number> | undefined, withLanguage: boolean): ContentFileRow[] {
     const cols = "s.file_id AS fileId, s.file_path AS path, s.mtime_ms AS mtimeMs, s.size_bytes AS sizeBytes";
-    const from = withLanguage ? "file_state s JOIN files f ON f.file_path = s.file_path" : "file_state s";
-    const lang = withLanguage ? ", f.language AS language" : "";
+    // the language is the text tier's (file_state), so a language filter covers files not parsed yet
+    const from = "file_state s";
+    const lang = withLanguage ? ", s.language AS language" : "";
     if (ids === undefined) return this.stmt(`SELECT ${cols}${lang} FROM ${from}`).all() as ContentFileRow[];
     if (ids.length === 0) return [];
     const list = JSON.stringify(Array.from(ids));

@@ -96,7 +96,7 @@ describe("tiers", () => {
 
   test("a first build is searchable once its text tier is written; parse-tier tools say how far they are until it is done", async () => {
     p = tmpProject(project());
-    let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown> } | undefined;
+    let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown>; exactGoHits: number } | undefined;
     let probing: Promise<void> | undefined;
     const report = await runIndex({
       root: p.root,
@@ -110,7 +110,8 @@ describe("tiers", () => {
             const grep = (await invokeTool(findTool("search_text_pattern")!, { query: "needle25", context_lines: 0 }, ctx)) as { match_count: number };
             const files = (await invokeTool(findTool("cortex_files")!, { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } }, ctx)) as Record<string, unknown>;
             const exact = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42" }, ctx)) as Record<string, unknown>;
-            during = { grep: grep.match_count, files, exact };
+            const exactGo = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42", language: ["go"] }, ctx)) as { results: unknown[] };
+            during = { grep: grep.match_count, files, exact, exactGoHits: exactGo.results.length };
           } finally {
             s.close();
           }
@@ -122,6 +123,8 @@ describe("tiers", () => {
     // grep saw every file already (Needle25, Needle250…Needle259: their comments and declarations)
     expect(during!.grep).toBe(2 * 11);
     expect(during!.exact.index_incomplete).toBeUndefined();
+    // a language filter reads the text tier's language too: Needle42's comment and declaration
+    expect(during!.exactGoHits).toBe(2);
     const note = during!.files.index_incomplete as { parsed_files: number; total_files: number; message: string };
     expect(note.total_files).toBe(307);
     expect(note.parsed_files).toBeLessThan(307);
