@@ -13,6 +13,7 @@
  * BENCH_ROUNDS sets the runs per figure (default 15); BENCH_KEEP=1 keeps the index built for the run.
  */
 import { mkdtempSync, readdirSync, statSync, rmSync } from "node:fs";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
@@ -165,12 +166,12 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   const engine = await session.exact();
   const store = session.store()!;
   const corpusBytes = dirBytes(corpus.root);
-  const textBytes = (store.db.query("SELECT SUM(length(CAST(text AS BLOB))) AS b FROM contents").get() as { b: number }).b;
-  const trigramBytes = new ContentIndex(store.db).sizeBytes();
+  const textBytes = (sqliteOf(store).query("SELECT SUM(length(CAST(text AS BLOB))) AS b FROM contents").get() as { b: number }).b;
+  const trigramBytes = new ContentIndex(sqliteOf(store)).sizeBytes();
   rows.push({ metric: "index: trigram index size", value: trigramBytes / (1 << 20), unit: "MiB" });
   rows.push({ metric: "index: trigram index / corpus size", value: trigramBytes / corpusBytes, unit: "×", note: `corpus ${(corpusBytes / (1 << 20)).toFixed(0)} MiB on disk` });
   rows.push({ metric: "index: trigram index / indexed text", value: trigramBytes / textBytes, unit: "×", note: `${(textBytes / (1 << 20)).toFixed(0)} MiB of text indexed (binary and >1 MiB files are not)` });
-  rows.push(...(await storageComparison(store.db.filename)));
+  rows.push(...(await storageComparison(store.path)));
 
   const search = (c: QueryCase, maxMatches: number) =>
     engine.searchText({

@@ -7,6 +7,7 @@
  * index), timed in the same run.
  */
 import { mkdtempSync, statSync } from "node:fs";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
@@ -39,11 +40,11 @@ export async function graphSuite(corpus: Corpus): Promise<BenchRow[]> {
   const g = new GraphStore(store);
 
   // targets: functions with at least 3 resolved callers, files with at least 3 importers
-  const called = store.db
+  const called = sqliteOf(store)
     .query(`SELECT s.qualified_name AS q, COUNT(*) AS n FROM refs r JOIN symbols s ON s.symbol_id = r.target_symbol_id
       WHERE r.kind = 'call' AND s.kind IN ('function', 'method') GROUP BY s.symbol_id HAVING n >= 3 ORDER BY n DESC, q`)
     .all() as Array<{ q: string; n: number }>;
-  const imported = store.db
+  const imported = sqliteOf(store)
     .query("SELECT target_file AS f, COUNT(DISTINCT file_path) AS n FROM import_edge_files GROUP BY target_file HAVING n >= 3 ORDER BY n DESC, f")
     .all() as Array<{ f: string; n: number }>;
   const functions = spread(called, SAMPLES).map((r) => r.q);

@@ -15,6 +15,7 @@
  *   bun scripts/bench.ts pattern go|django|<path> [--runs N]
  */
 import { mkdtempSync, readFileSync } from "node:fs";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { join, resolve } from "node:path";
 import { tmpdir, loadavg } from "node:os";
 import type { Corpus } from "./corpora.ts";
@@ -118,7 +119,7 @@ export async function patternSuite(corpus: Corpus, args: string[]): Promise<Benc
     ];
     const sql = `SELECT f.file_path FROM files f JOIN file_state s ON s.file_path = f.file_path JOIN contents c ON c.file_id = s.file_id WHERE ${where.join(" AND ")} ORDER BY f.file_path`;
     const params = [...extensions.map((e) => `%.${e}`), ...literals.exact, ...literals.caseless];
-    return (store.db.query(sql).all(...params) as Array<{ file_path: string }>).map((r) => r.file_path);
+    return (sqliteOf(store).query(sql).all(...params) as Array<{ file_path: string }>).map((r) => r.file_path);
   };
 
   // Warm the page cache so the first contender does not pay for the disk.

@@ -13,7 +13,6 @@ import { parseInput } from "../core/zod-issues.ts";
 import { isCortexError } from "../core/errors.ts";
 import { canonicalRoot } from "../core/paths.ts";
 import { indexLocation } from "../store/location.ts";
-import { openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
 
@@ -27,7 +26,7 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
   if (!current) return undefined;
   let store: IndexStore;
   try {
-    store = new IndexStore(openDatabase(current, { readonly: true }));
+    store = IndexStore.open(current, { readonly: true });
   } catch (e) {
     if (isCortexError(e) && e.code === "INDEX_CORRUPT") return undefined;
     throw e;

@@ -18,9 +18,7 @@ import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { collectIfOver } from "../core/memory.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
-import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase } from "../store/db.ts";
 import { IndexStore } from "../store/index-store.ts";
-import { updateTrigramIndex } from "../store/content-index.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo, modulePathOf } from "./project-info.ts";
@@ -88,18 +86,18 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
     let store: IndexStore | undefined;
     if (dbPath && !options.full) {
       try {
-        store = new IndexStore(openDatabase(dbPath));
+        store = IndexStore.open(dbPath);
       } catch (e) {
         log.warn(`rebuilding the index: ${(e as Error).message}`);
         store = undefined;
       }
     }
     // a rebuild asked for over a usable index keeps that index current until the new one is complete
-    const replacing = !store && options.full === true && dbPath !== undefined && readable(dbPath);
+    const replacing = !store && options.full === true && dbPath !== undefined && IndexStore.isReadable(dbPath);
     if (!store) {
       mode = "full";
       dbPath = location.newDatabasePath();
-      store = new IndexStore(createBuildDatabase(dbPath));
+      store = IndexStore.createForBuild(dbPath);
     }
     const run = new IndexRun(store, root, location, dbPath!, mode, options, started);
     try {
@@ -120,14 +118,6 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   }
 }
 
-function readable(path: string): boolean {
-  try {
-    openDatabase(path, { readonly: true }).close();
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 /** One index run over one store: its tiers, its batches, what it changed. */
 class IndexRun {
@@ -162,7 +152,7 @@ class IndexRun {
     const { jobs, removed } = this.compare(files);
     const project = projectInfoFor(store, this.root, files, jobs, removed);
     this.textTier(jobs, removed);
-    const trigrams = updateTrigramIndex(store.db);
+    const trigrams = store.updateTrigramIndex();
     this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
     // an interrupted first build's parse tier is started again: its staged words and indexes are gone
     let bulk = this.mode === "full";
@@ -184,10 +174,10 @@ class IndexRun {
     await this.finish(project, bulk);
     const parseMs = performance.now() - parseStarted;
     if (this.mode === "full") {
-      finishBuildDatabase(store.db);
+      store.finishBuild();
       if (!this.published) this.publish();
     } else {
-      store.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+      store.checkpoint();
       this.published = true;
     }
     store.close();
@@ -334,7 +324,7 @@ class IndexRun {
     const store = this.store;
     const finishStarted = performance.now();
     if (bulk) {
-      createBuildIndexes(store.db);
+      store.createBuildIndexes();
       this.trace(`secondary indexes: ${Math.round(performance.now() - finishStarted)} ms`);
     }
     store.transaction(() => store.recomputeModules(this.affectedModules));

@@ -3,6 +3,7 @@
  * query, so a filtered search still returns `limit` hits when they exist.
  */
 import { chunkTexts } from "./chunk-text.ts";
+import { sqliteOf } from "./sqlite-access.ts";
 import type { IndexStore } from "./index-store.ts";
 
 export interface ChunkFilters {
@@ -81,7 +82,7 @@ export function keywordSearch(store: IndexStore, terms: string[], weights: Colum
     FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ?${where}
     ORDER BY bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body}) LIMIT ?`;
-  return store.db.query(sql).all(...params) as KeywordHit[];
+  return sqliteOf(store).query(sql).all(...params) as KeywordHit[];
 }
 
 /** Definitions whose symbol name is one of `names` (exact, case-sensitive), for definition-first ranking. */
@@ -90,7 +91,7 @@ export function definitionsNamed(store: IndexStore, names: string[], filters: Ch
   const params: Array<string | number> = [...names];
   const where = filterClause(filters, params);
   params.push(limit);
-  return store.db
+  return sqliteOf(store)
     .query(`SELECT c.chunk_id AS id, c.file_path AS filePath, s.name AS name FROM symbols s
       JOIN chunks c ON c.file_path = s.file_path AND c.chunk_type = 'definitions' AND c.start_line <= s.start_line AND c.end_line >= s.start_line
         AND (c.symbol_path = s.name OR c.symbol_path LIKE '%.' || s.name)
@@ -102,7 +103,7 @@ export function definitionsNamed(store: IndexStore, names: string[], filters: Ch
 export function chunksById(store: IndexStore, ids: string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
-  const rows = store.db
+  const rows = sqliteOf(store)
     .query(`SELECT c.*, lower(hex(c.text_hash)) AS text_hash, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
     .all(...ids) as Array<Record<string, unknown> & { filePath: string; prefix: string | Uint8Array; spans: string }>;
   for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.chunk_id as string, { ...r, text });
@@ -116,7 +117,7 @@ export function chunksById(store: IndexStore, ids: string[]): Map<string, Record
  */
 function weightedRows(store: IndexStore, sql: string, terms: Map<string, number>, extra: Array<string | number>): Map<number, number> {
   const scores = new Map<number, number>();
-  const stmt = store.db.prepare(sql);
+  const stmt = sqliteOf(store).prepare(sql);
   try {
     for (const [term, w] of terms) {
       if (w === 0) continue;
@@ -139,7 +140,7 @@ export function weightedChunkScores(store: IndexStore, terms: Map<string, number
   const byRow = weightedRows(store, sql, terms, params);
   const out = new Map<string, { filePath: string; score: number }>();
   if (byRow.size === 0) return out;
-  const stmt = store.db.prepare("SELECT chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid = ?");
+  const stmt = sqliteOf(store).prepare("SELECT chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid = ?");
   try {
     for (const [rowid, score] of byRow) {
       const r = stmt.get(rowid) as { id: string; filePath: string } | null;
@@ -168,7 +169,7 @@ export function weightedFileScores(store: IndexStore, terms: Map<string, number>
   const byId = weightedRows(store, sql, terms, params);
   const out = new Map<string, number>();
   if (byId.size === 0) return out;
-  const stmt = store.db.prepare("SELECT file_path AS p FROM file_state WHERE file_id = ?");
+  const stmt = sqliteOf(store).prepare("SELECT file_path AS p FROM file_state WHERE file_id = ?");
   try {
     for (const [id, score] of byId) {
       const r = stmt.get(id) as { p: string } | null;
@@ -184,7 +185,7 @@ export function weightedFileScores(store: IndexStore, terms: Map<string, number>
 export function definingFiles(store: IndexStore, names: string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   if (names.length === 0) return out;
-  const rows = store.db.query(`SELECT DISTINCT name, file_path FROM symbols WHERE name IN (${names.map(() => "?").join(",")})`).all(...names) as Array<{ name: string; file_path: string }>;
+  const rows = sqliteOf(store).query(`SELECT DISTINCT name, file_path FROM symbols WHERE name IN (${names.map(() => "?").join(",")})`).all(...names) as Array<{ name: string; file_path: string }>;
   for (const r of rows) {
     const set = out.get(r.name) ?? new Set<string>();
     set.add(r.file_path);
@@ -195,14 +196,14 @@ export function definingFiles(store: IndexStore, names: string[]): Map<string, S
 
 /** Number of indexed files (for idf). */
 export function fileCount(store: IndexStore): number {
-  return (store.db.query("SELECT COUNT(*) AS n FROM files").get() as { n: number }).n;
+  return (sqliteOf(store).query("SELECT COUNT(*) AS n FROM files").get() as { n: number }).n;
 }
 
 /** The indexed files among candidate paths. */
 export function existingFiles(store: IndexStore, paths: string[]): string[] {
   if (paths.length === 0) return [];
   const out: string[] = [];
-  const stmt = store.db.prepare("SELECT 1 FROM files WHERE file_path = ?");
+  const stmt = sqliteOf(store).prepare("SELECT 1 FROM files WHERE file_path = ?");
   try {
     for (const p of paths) if (stmt.get(p)) out.push(p);
   } finally {
@@ -214,7 +215,7 @@ export function existingFiles(store: IndexStore, paths: string[]): string[] {
 /** A representative chunk per file (its overview, else its first chunk), for files ranked as a whole. */
 export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }> {
   const out = new Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }>();
-  const stmt = store.db.prepare(`SELECT c.chunk_id AS id, c.chunk_type AS chunkType, c.symbol_path AS symbolPath, f.is_test AS isTest FROM chunks c
+  const stmt = sqliteOf(store).prepare(`SELECT c.chunk_id AS id, c.chunk_type AS chunkType, c.symbol_path AS symbolPath, f.is_test AS isTest FROM chunks c
     JOIN files f ON f.file_path = c.file_path WHERE c.file_path = ? ORDER BY (c.chunk_type = 'symbols') DESC, c.start_line LIMIT 1`);
   try {
     for (const p of paths) {
@@ -231,11 +232,11 @@ export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<stri
 export function filesPassing(store: IndexStore, paths: string[], filters: ChunkFilters): Set<string> {
   const params: Array<string | number> = [JSON.stringify(paths)];
   const where = filterClause(filters, params);
-  const rows = store.db.query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`).all(...params) as Array<{ p: string }>;
+  const rows = sqliteOf(store).query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`).all(...params) as Array<{ p: string }>;
   return new Set(rows.map((r) => r.p));
 }
 
 /** Number of search chunks in the index. */
 export function chunkCount(store: IndexStore): number {
-  return (store.db.query("SELECT COUNT(*) AS n FROM chunks").get() as { n: number }).n;
+  return (sqliteOf(store).query("SELECT COUNT(*) AS n FROM chunks").get() as { n: number }).n;
 }

@@ -4,6 +4,7 @@
  * search's filters allow (the same filter clause as keyword search, so both sides agree).
  */
 import type { IndexStore } from "./index-store.ts";
+import { sqliteOf } from "./sqlite-access.ts";
 import { filterClause, type ChunkFilters } from "./chunk-search.ts";
 import { chunkTexts } from "./chunk-text.ts";
 
@@ -14,20 +15,20 @@ export interface ChunkHash {
 
 /** Every chunk's id and text hash. */
 export function chunkHashes(store: IndexStore): ChunkHash[] {
-  return store.db.query("SELECT chunk_id AS id, lower(hex(text_hash)) AS hash FROM chunks").all() as ChunkHash[];
+  return sqliteOf(store).query("SELECT chunk_id AS id, lower(hex(text_hash)) AS hash FROM chunks").all() as ChunkHash[];
 }
 
 /** The chunks that pass `filters`. */
 export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): ChunkHash[] {
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  return store.db.query(`SELECT c.chunk_id AS id, lower(hex(c.text_hash)) AS hash FROM chunks c WHERE 1 = 1${where}`).all(...params) as ChunkHash[];
+  return sqliteOf(store).query(`SELECT c.chunk_id AS id, lower(hex(c.text_hash)) AS hash FROM chunks c WHERE 1 = 1${where}`).all(...params) as ChunkHash[];
 }
 
 /** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */
 export function chunkTextsByHash(store: IndexStore, hashes: string[]): Map<string, string> {
   const out = new Map<string, string>();
-  const stmt = store.db.prepare(`SELECT lower(hex(text_hash)) AS hash, file_path AS filePath, prefix, spans FROM chunks
+  const stmt = sqliteOf(store).prepare(`SELECT lower(hex(text_hash)) AS hash, file_path AS filePath, prefix, spans FROM chunks
     WHERE text_hash IN (SELECT unhex(value) FROM json_each(?)) ORDER BY file_path`);
   try {
     for (let i = 0; i < hashes.length; i += 5000) {

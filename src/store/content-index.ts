@@ -14,6 +14,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { TrigramExtractor, decodePostings, encodePostings, unionSorted } from "./trigrams.ts";
 import { contentBytes, contentText } from "./content-codec.ts";
+import { openDatabase } from "./db.ts";
 
 /** Segments per trigram: row id = trigram * SEGMENTS + segment. */
 export const SEGMENTS = 256;
@@ -33,9 +34,15 @@ type Stmt = Statement<any, any[]>;
 
 /** Read access to the trigram index and the stored content. */
 export class ContentIndex {
-  readonly db: Database;
+  private readonly db: Database;
   private readonly s = new Map<string, Stmt>();
 
+  /** A reader of its own over the index at `path` (a worker thread's), closed with close(). */
+  static open(path: string): ContentIndex {
+    return new ContentIndex(openDatabase(path, { readonly: true }));
+  }
+
+  /** Over a connection the store owns (IndexStore.contentIndex). */
   constructor(db: Database) {
     this.db = db;
     // Searches read much of the content table; mapping the file saves a copy per page.
@@ -132,6 +139,13 @@ export class ContentIndex {
     } catch {
       return NaN;
     }
+  }
+
+  /** Closes a reader opened with ContentIndex.open. */
+  close(): void {
+    for (const st of this.s.values()) st.finalize();
+    this.s.clear();
+    this.db.close();
   }
 }
 

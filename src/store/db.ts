@@ -1,6 +1,6 @@
 /**
- * Opening index databases: pragmas, schema creation and migrations. The only place (with the files-query
- * compiler) that touches bun:sqlite directly.
+ * Opening index databases: pragmas, schema creation and migrations. Store-internal: the rest of cortex
+ * opens an index through IndexStore.open / createForBuild (test/store/door.test.ts).
  */
 import { Database } from "bun:sqlite";
 import { CortexError } from "../core/errors.ts";

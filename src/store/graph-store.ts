@@ -5,6 +5,7 @@
  * serves any count.
  */
 import type { Database, Statement } from "bun:sqlite";
+import { sqliteOf } from "./sqlite-access.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 
@@ -113,83 +114,88 @@ export function importTargetsDigest(targets: Iterable<string>): string {
   return Bun.hash([...new Set(targets)].sort().join("\n")).toString(36);
 }
 
+/** The prepared statements of a graph store, typed by name. */
+function graphStatements(db: Database) {
+  const q = (sql: string): Stmt => db.prepare(sql);
+  return {
+    files: q(`SELECT f.file_path AS path, f.language, s.package_name AS packageName FROM files f
+      LEFT JOIN file_state s ON s.file_path = f.file_path ORDER BY f.file_path`),
+    symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
+    symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
+    allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols ${SYMBOL_ORDER}`),
+    symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
+    refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
+    refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
+    refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
+    setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
+    sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+    allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
+    sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
+      WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
+        AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
+    sitesIntoRange: q("SELECT DISTINCT site_id AS siteId FROM import_edges WHERE target_file >= ? AND target_file < ?"),
+    sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
+    edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
+    deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
+    insertEdge: q("INSERT INTO import_edges (site_id, target_file) VALUES (?, ?)"),
+    deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
+    edgesOfFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+    edgesIntoFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
+    allEdges: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
+      FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
+    importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
+    content: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+    refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
+    unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
+    refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
+      t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
+      WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
+    fileLanguage: q("SELECT language, module_path AS modulePath FROM files WHERE file_path = ?"),
+    filesUnder: q(`SELECT file_path AS path FROM files WHERE file_path LIKE ? ESCAPE '\\' ORDER BY file_path`),
+    filesOfModule: q("SELECT file_path AS path FROM files WHERE module_path = ? ORDER BY file_path"),
+    modulesOfFiles: q("SELECT file_path AS path, module_path AS modulePath FROM files WHERE file_path IN (SELECT value FROM json_each(?))"),
+    namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
+    namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
+    namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
+    goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
+      WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
+    deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
+    retarget: q("UPDATE ref_rows SET target_symbol_id = ? WHERE target_symbol_id = ?"),
+    clearDead: q("DELETE FROM dead_symbols"),
+  };
+}
+
 export class GraphStore {
-  readonly db: Database;
-  private readonly s: Record<string, Stmt>;
+  private readonly db: Database;
+  private readonly s: ReturnType<typeof graphStatements>;
 
   constructor(store: IndexStore) {
-    this.db = store.db;
-    const q = (sql: string) => this.db.prepare(sql);
-    this.s = {
-      files: q(`SELECT f.file_path AS path, f.language, s.package_name AS packageName FROM files f
-        LEFT JOIN file_state s ON s.file_path = f.file_path ORDER BY f.file_path`),
-      symbolsNamed: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE name IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
-      symbolsOfFiles: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE file_path IN (SELECT value FROM json_each(?)) ${SYMBOL_ORDER}`),
-      allSymbols: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols ${SYMBOL_ORDER}`),
-      symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
-      refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
-      refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
-      refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id = ? AND kind IN ('inherit', 'implement')`),
-      setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
-      sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
-      allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
-      sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
-        WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
-          AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
-      sitesIntoRange: q("SELECT DISTINCT site_id AS siteId FROM import_edges WHERE target_file >= ? AND target_file < ?"),
-      sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
-      edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
-      deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
-      insertEdge: q("INSERT INTO import_edges (site_id, target_file) VALUES (?, ?)"),
-      deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
-      edgesOfFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
-        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE s.file_path IN (SELECT value FROM json_each(?))`),
-      edgesIntoFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
-        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE e.target_file IN (SELECT value FROM json_each(?))`),
-      allEdges: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
-        FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id`),
-      importRefsOfFiles: q(`SELECT file_path AS file, name, line FROM refs WHERE kind = 'import' AND file_path IN (SELECT value FROM json_each(?))`),
-      content: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
-      refsOfEnclosingIds: q(`SELECT ${REF_COLUMNS} FROM refs WHERE enclosing_symbol_id IN (SELECT value FROM json_each(?))`),
-      unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
-      refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
-        t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
-        WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
-      fileLanguage: q("SELECT language, module_path AS modulePath FROM files WHERE file_path = ?"),
-      filesUnder: q(`SELECT file_path AS path FROM files WHERE file_path LIKE ? ESCAPE '\\' ORDER BY file_path`),
-      filesOfModule: q("SELECT file_path AS path FROM files WHERE module_path = ? ORDER BY file_path"),
-      modulesOfFiles: q("SELECT file_path AS path, module_path AS modulePath FROM files WHERE file_path IN (SELECT value FROM json_each(?))"),
-      namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
-      namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
-      namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
-      goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
-        WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
-      deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
-      retarget: q("UPDATE ref_rows SET target_symbol_id = ? WHERE target_symbol_id = ?"),
-      clearDead: q("DELETE FROM dead_symbols"),
-    };
+    this.db = sqliteOf(store);
+    this.s = graphStatements(this.db);
   }
 
   /** Every indexed file with its language and declared package. */
   files(): FileRow[] {
-    return this.s.files!.all() as FileRow[];
+    return this.s.files.all() as FileRow[];
   }
 
   symbolsNamed(names: Iterable<string>): SymbolRow[] {
-    return this.s.symbolsNamed!.all(json(names)) as SymbolRow[];
+    return this.s.symbolsNamed.all(json(names)) as SymbolRow[];
   }
 
   symbolsOfFiles(paths: Iterable<string>): SymbolRow[] {
-    return this.s.symbolsOfFiles!.all(json(paths)) as SymbolRow[];
+    return this.s.symbolsOfFiles.all(json(paths)) as SymbolRow[];
   }
 
   symbolsById(ids: Iterable<number>): SymbolRow[] {
-    return this.s.symbolsById!.all(json(ids)) as SymbolRow[];
+    return this.s.symbolsById.all(json(ids)) as SymbolRow[];
   }
 
   /** Every definition, in source order (for tests and tools that compare whole indexes). */
   allSymbols(): SymbolRow[] {
-    return this.s.allSymbols!.all() as SymbolRow[];
+    return this.s.allSymbols.all() as SymbolRow[];
   }
 
   /**
@@ -206,11 +212,11 @@ export class GraphStore {
   }
 
   refsOfFiles(paths: Iterable<string>): RefRow[] {
-    return this.s.refsOfFiles!.all(json(paths)) as RefRow[];
+    return this.s.refsOfFiles.all(json(paths)) as RefRow[];
   }
 
   refsByTargets(ids: Iterable<number>): RefRow[] {
-    return this.s.refsByTargets!.all(json(ids)) as RefRow[];
+    return this.s.refsByTargets.all(json(ids)) as RefRow[];
   }
 
   /** References with one of these names written in one of these files. */
@@ -229,29 +235,29 @@ export class GraphStore {
 
   /** The inherit / implement references written inside a type's definition (its bases). */
   basesOf(typeId: number): RefRow[] {
-    return this.s.refsOfEnclosing!.all(typeId) as RefRow[];
+    return this.s.refsOfEnclosing.all(typeId) as RefRow[];
   }
 
   /** Points every reference to symbol `from` at symbol `to` instead (a definition re-created as it was). */
   retarget(from: number, to: number): void {
-    this.s.retarget!.run(to, from);
+    this.s.retarget.run(to, from);
   }
 
   setTarget(refId: number, targetId: number | null, resolution: string | null): void {
-    this.s.setTarget!.run(targetId, resolution, refId);
+    this.s.setTarget.run(targetId, resolution, refId);
   }
 
   sitesOfFiles(paths: Iterable<string>): ImportSiteRow[] {
-    return this.s.sitesOfFiles!.all(json(paths)) as ImportSiteRow[];
+    return this.s.sitesOfFiles.all(json(paths)) as ImportSiteRow[];
   }
 
   allSites(): ImportSiteRow[] {
-    return this.s.allSites!.all() as ImportSiteRow[];
+    return this.s.allSites.all() as ImportSiteRow[];
   }
 
   /** Project-internal import sites that resolve to no file (yet). */
   sitesWithoutEdges(): ImportSiteRow[] {
-    return this.s.sitesWithoutEdges!.all() as ImportSiteRow[];
+    return this.s.sitesWithoutEdges.all() as ImportSiteRow[];
   }
 
   /** Import sites with an edge into any of these folders (each given with a trailing slash, or "" for the root). */
@@ -260,105 +266,105 @@ export class GraphStore {
     for (const d of dirs) {
       // a range over the sorted paths: every path that starts with `d` ("/" + 1 is "0")
       const end = d === "" ? "\u{10FFFF}" : d.slice(0, -1) + "0";
-      for (const r of this.s.sitesIntoRange!.all(d, end) as Array<{ siteId: number }>) ids.add(r.siteId);
+      for (const r of this.s.sitesIntoRange.all(d, end) as Array<{ siteId: number }>) ids.add(r.siteId);
     }
-    return ids.size ? (this.s.sitesById!.all(json(ids)) as ImportSiteRow[]) : [];
+    return ids.size ? (this.s.sitesById.all(json(ids)) as ImportSiteRow[]) : [];
   }
 
   edgeTargetsOfSite(siteId: number): string[] {
-    return (this.s.edgesOfSite!.all(siteId) as Array<{ target: string }>).map((r) => r.target);
+    return (this.s.edgesOfSite.all(siteId) as Array<{ target: string }>).map((r) => r.target);
   }
 
   replaceEdges(siteId: number, targets: string[]): void {
-    this.s.deleteEdgesOfSite!.run(siteId);
-    for (const t of targets) this.s.insertEdge!.run(siteId, t);
+    this.s.deleteEdgesOfSite.run(siteId);
+    for (const t of targets) this.s.insertEdge.run(siteId, t);
   }
 
   /** Adds edges for a site that has none (a full resolution starts from none). */
   insertEdges(siteId: number, targets: string[]): void {
-    for (const t of targets) this.s.insertEdge!.run(siteId, t);
+    for (const t of targets) this.s.insertEdge.run(siteId, t);
   }
 
   deleteEdgesInto(paths: Iterable<string>): void {
-    this.s.deleteEdgesInto!.run(json(paths));
+    this.s.deleteEdgesInto.run(json(paths));
   }
 
   /** Import edges out of these files, with the import statement's position. */
   edgesOf(paths: Iterable<string>): EdgeRow[] {
-    return this.s.edgesOfFiles!.all(json(paths)) as EdgeRow[];
+    return this.s.edgesOfFiles.all(json(paths)) as EdgeRow[];
   }
 
   /** Import edges into these files. */
   edgesInto(paths: Iterable<string>): EdgeRow[] {
-    return this.s.edgesIntoFiles!.all(json(paths)) as EdgeRow[];
+    return this.s.edgesIntoFiles.all(json(paths)) as EdgeRow[];
   }
 
   allEdges(): EdgeRow[] {
-    return this.s.allEdges!.all() as EdgeRow[];
+    return this.s.allEdges.all() as EdgeRow[];
   }
 
   /** The local names import statements bind, with their lines (import references). */
   importNamesOf(paths: Iterable<string>): ImportNameRow[] {
-    return this.s.importRefsOfFiles!.all(json(paths)) as ImportNameRow[];
+    return this.s.importRefsOfFiles.all(json(paths)) as ImportNameRow[];
   }
 
   /** The indexed text of a file. */
   content(path: string): string | undefined {
-    const row = this.s.content!.get(path) as { z: Uint8Array } | null;
+    const row = this.s.content.get(path) as { z: Uint8Array } | null;
     return row ? contentText(row.z) : undefined;
   }
 
   /** References written inside these definitions (what they call, use, inherit). */
   refsInside(ids: Iterable<number>): RefRow[] {
-    return this.s.refsOfEnclosingIds!.all(json(ids)) as RefRow[];
+    return this.s.refsOfEnclosingIds.all(json(ids)) as RefRow[];
   }
 
   unresolvedNamed(name: string): RefRow[] {
-    return this.s.unresolvedNamed!.all(name) as RefRow[];
+    return this.s.unresolvedNamed.all(name) as RefRow[];
   }
 
   /** References from other files into definitions of these files. */
   refsIntoFiles(paths: Iterable<string>): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
-    return this.s.refsIntoFiles!.all(json(paths)) as Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }>;
+    return this.s.refsIntoFiles.all(json(paths)) as Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }>;
   }
 
   /** An indexed file's language and module, or undefined when it is not indexed. */
   file(path: string): { language: string; modulePath: string } | undefined {
-    return (this.s.fileLanguage!.get(path) as { language: string; modulePath: string } | null) ?? undefined;
+    return (this.s.fileLanguage.get(path) as { language: string; modulePath: string } | null) ?? undefined;
   }
 
   /** Indexed files under a folder ("" for all). */
   filesUnder(dir: string): string[] {
     const prefix = dir === "" ? "" : dir.replace(/[\\%_]/g, (c) => "\\" + c) + "/";
-    return (this.s.filesUnder!.all(prefix + "%") as Array<{ path: string }>).map((r) => r.path);
+    return (this.s.filesUnder.all(prefix + "%") as Array<{ path: string }>).map((r) => r.path);
   }
 
   /** Files whose module (folder) is exactly this one. */
   filesOfModule(module: string): string[] {
-    return (this.s.filesOfModule!.all(module) as Array<{ path: string }>).map((r) => r.path);
+    return (this.s.filesOfModule.all(module) as Array<{ path: string }>).map((r) => r.path);
   }
 
   modulesOf(paths: Iterable<string>): Map<string, string> {
-    return new Map((this.s.modulesOfFiles!.all(json(paths)) as Array<{ path: string; modulePath: string }>).map((r) => [r.path, r.modulePath]));
+    return new Map((this.s.modulesOfFiles.all(json(paths)) as Array<{ path: string; modulePath: string }>).map((r) => [r.path, r.modulePath]));
   }
 
   /** Distinct definition names equal to `name` ignoring case. */
   namesIgnoringCase(name: string): string[] {
-    return (this.s.namesNocase!.all(name) as Array<{ name: string }>).map((r) => r.name);
+    return (this.s.namesNocase.all(name) as Array<{ name: string }>).map((r) => r.name);
   }
 
   /** Distinct definition names matching a LIKE pattern (already escaped with backslashes). */
   namesLike(pattern: string): string[] {
-    return (this.s.namesLike!.all(pattern) as Array<{ name: string }>).map((r) => r.name);
+    return (this.s.namesLike.all(pattern) as Array<{ name: string }>).map((r) => r.name);
   }
 
   namesOfLength(min: number, max: number): string[] {
-    return (this.s.namesByLength!.all(min, max) as Array<{ name: string }>).map((r) => r.name);
+    return (this.s.namesByLength.all(min, max) as Array<{ name: string }>).map((r) => r.name);
   }
 
   /** Go methods named any of these names: their owner type (container), name and file. */
   goMethodOwners(names: string[]): Array<{ container: string; name: string; file: string }> {
-    return this.s.goImplementers!.all(json(names)) as Array<{ container: string; name: string; file: string }>;
+    return this.s.goImplementers.all(json(names)) as Array<{ container: string; name: string; file: string }>;
   }
 
   /** Each file's import targets as a digest (importTargetsDigest), for files that have any. */
@@ -447,8 +453,8 @@ export class GraphStore {
 
   /** Symbols deleted since the last resolution, and forgets them. */
   takeDeadSymbols(): DeadSymbol[] {
-    const rows = this.s.deadSymbols!.all() as DeadSymbol[];
-    if (rows.length) this.s.clearDead!.run();
+    const rows = this.s.deadSymbols.all() as DeadSymbol[];
+    if (rows.length) this.s.clearDead.run();
     return rows;
   }
 

@@ -11,8 +11,50 @@ import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts
 import { contentText } from "./content-codec.ts";
 import { PARSE_TIER_RESET } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
+import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
+import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
+import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase } from "./db.ts";
+import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 
 type Stmt = Statement<any, any[]>;
+
+/** The prepared statements of a store, typed by name (no lookups that may miss). */
+function prepareStatements(db: Database) {
+  const q = (sql: string): Stmt => db.prepare(sql);
+  return {
+    deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
+    insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
+      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT OR IGNORE INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT OR IGNORE INTO functions (function_id, name, file_path, module_path, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
+      symbol_count) VALUES (?,?,?,?,?,?,?)`),
+    insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
+    markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
+    contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
+    insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
+    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
+      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+    insertRef: q(`INSERT INTO ref_rows (file_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
+      VALUES (?,?,?,?,?,?,?,?,?)`),
+    fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
+    deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
+    insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
+      VALUES (?,?,?,?,?,?)`),
+    insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
+      end_line, tags, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
+    insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
+    touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
+    fileState: q("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?"),
+    getMeta: q("SELECT value FROM meta WHERE key = ?"),
+    setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
+    moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
+    contentByPath: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
+  };
+}
 
 /** An incomplete parse tier: files parsed of all, and whether only its indexes are left to build. */
 export interface ParseTierState {
@@ -21,9 +63,11 @@ export interface ParseTierState {
   finishing: boolean;
 }
 
-export class IndexStore {
-  readonly db: Database;
-  private readonly s: Record<string, Stmt>;
+export class IndexStore implements HasSqlite {
+  /** The SQL of this store, for the files-query compiler. */
+  readonly dialect: SqlDialect = SQLITE_DIALECT;
+  private readonly db: Database;
+  private readonly st: ReturnType<typeof prepareStatements>;
   /** Another connection's write in progress (the keyword index load of a full build). */
   private pendingWrite: Promise<void> | undefined;
   /** Why that write failed, once it has. */
@@ -33,51 +77,73 @@ export class IndexStore {
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
   private words: Array<[Stmt, Array<string | number>]> = [];
 
-  constructor(db: Database) {
+  /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
+  static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
+    return new IndexStore(openDatabase(path, options));
+  }
+
+  /** Creates a database to be built from nothing (see db.ts createBuildDatabase). */
+  static createForBuild(path: string): IndexStore {
+    return new IndexStore(createBuildDatabase(path));
+  }
+
+  /** True when the file at `path` opens as a usable index. */
+  static isReadable(path: string): boolean {
+    try {
+      openDatabase(path, { readonly: true }).close();
+      return true;
+    } catch {
+      return false;
+    }
+  }
+
+  private constructor(db: Database) {
     this.db = db;
-    const q = (sql: string) => db.prepare(sql);
-    this.s = {
-      deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
-      insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
-        lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-      insertType: q(`INSERT OR IGNORE INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
-        field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-      insertFunction: q(`INSERT OR IGNORE INTO functions (function_id, name, file_path, module_path, start_line, end_line,
-        is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-      insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
-        symbol_count) VALUES (?,?,?,?,?,?,?)`),
-      insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
-      markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
-      contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
-      insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-      insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
-        end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-      insertRef: q(`INSERT INTO ref_rows (file_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
-        VALUES (?,?,?,?,?,?,?,?,?)`),
-      fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
-      deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
-      insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
-        VALUES (?,?,?,?,?,?)`),
-      insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
-        end_line, tags, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-      insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
-      insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
-      touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
-      fileState: q("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?"),
-      getMeta: q("SELECT value FROM meta WHERE key = ?"),
-      setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
-      moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
-      contentByPath: q("SELECT c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id WHERE s.file_path = ?"),
-    };
+    this.st = prepareStatements(db);
+  }
+
+  /** Store-internal: the connection (see sqlite-access.ts). */
+  get [SQLITE](): Database {
+    return this.db;
+  }
+
+  /** The database file. */
+  get path(): string {
+    return this.db.filename;
+  }
+
+  /** The trigram index and stored contents, read through this store's connection. */
+  contentIndex(): ContentIndex {
+    return new ContentIndex(this.db);
+  }
+
+  /** Brings the trigram index up to date with the stored contents (content-index.ts). */
+  updateTrigramIndex(options: { groupPostings?: number } = {}): TrigramUpdate {
+    return updateTrigramIndex(this.db, options);
+  }
+
+  /** A bulk build's secondary indexes and planner statistics, once its rows are in. */
+  createBuildIndexes(): void {
+    createBuildIndexes(this.db);
+  }
+
+  /** Ends a full build (statistics, the write-ahead log folded in). */
+  finishBuild(): void {
+    finishBuildDatabase(this.db);
+  }
+
+  /** Folds what the write-ahead log holds into the database, without waiting for readers. */
+  checkpoint(): void {
+    this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
   }
 
   getMeta(key: string): string | undefined {
-    const row = this.s.getMeta!.get(key) as { value: string } | null;
+    const row = this.st.getMeta.get(key) as { value: string } | null;
     return row?.value;
   }
 
   setMeta(key: string, value: string): void {
-    this.s.setMeta!.run(key, value);
+    this.st.setMeta.run(key, value);
   }
 
   /** Every indexed file's state, by path. */
@@ -90,12 +156,12 @@ export class IndexStore {
 
   /** One file's recorded state, or undefined when it is not indexed. */
   fileState(path: string): FileState | undefined {
-    return (this.s.fileState!.get(path) as FileState | null) ?? undefined;
+    return (this.st.fileState.get(path) as FileState | null) ?? undefined;
   }
 
   /** Records a new mtime for a file whose content hash did not change. */
   touch(path: string, mtimeMs: number): void {
-    this.s.touchState!.run(mtimeMs, path);
+    this.st.touchState.run(mtimeMs, path);
   }
 
   /** Number of indexed files per language. */
@@ -110,17 +176,17 @@ export class IndexStore {
   }
 
   moduleOf(path: string): string | undefined {
-    return (this.s.moduleOfFile!.get(path) as { module_path: string } | null)?.module_path;
+    return (this.st.moduleOfFile.get(path) as { module_path: string } | null)?.module_path;
   }
 
   contentOf(path: string): string | undefined {
-    const row = this.s.contentByPath!.get(path) as { z: Uint8Array } | null;
+    const row = this.st.contentByPath.get(path) as { z: Uint8Array } | null;
     return row ? contentText(row.z) : undefined;
   }
 
   /** A stored file's compressed content (store/content-codec.ts), or undefined when it is not indexed. */
   contentZ(fileId: number): Uint8Array | undefined {
-    return (this.s.contentOfId!.get(fileId) as { z: Uint8Array } | null)?.z;
+    return (this.st.contentOfId.get(fileId) as { z: Uint8Array } | null)?.z;
   }
 
   /**
@@ -128,10 +194,10 @@ export class IndexStore {
    * while its file_state row still gives their path to the dead_symbols trigger.
    */
   deleteFile(path: string): void {
-    const row = this.s.fileIdOf!.get(path) as { id: number } | null;
+    const row = this.st.fileIdOf.get(path) as { id: number } | null;
     if (!row) return;
-    this.s.deleteSymbolsOf!.run(row.id);
-    this.s.deleteFile!.run(path);
+    this.st.deleteSymbolsOf.run(row.id);
+    this.st.deleteFile.run(path);
   }
 
   /**
@@ -140,9 +206,9 @@ export class IndexStore {
    * transaction.
    */
   insertText(t: TextFile): number {
-    const row = this.s.insertState!.run(t.path, t.language, t.contentHash, Math.trunc(t.mtimeMs), t.sizeBytes);
+    const row = this.st.insertState.run(t.path, t.language, t.contentHash, Math.trunc(t.mtimeMs), t.sizeBytes);
     const fileId = Number(row.lastInsertRowid);
-    this.s.insertContent!.run(fileId, t.content);
+    this.st.insertContent.run(fileId, t.content);
     return fileId;
   }
 
@@ -194,7 +260,7 @@ export class IndexStore {
    * its text when a file is rewritten). Call inside a transaction.
    */
   insertParsed(f: ParsedFile): void {
-    const s = this.s;
+    const s = this.st;
     const facts = f.facts;
     const importsByModule = new Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>();
     for (const imp of facts?.imports ?? []) {
@@ -202,36 +268,36 @@ export class IndexStore {
       if (prev) prev.symbols += imp.symbols.length;
       else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
     }
-    s.insertFile!.run(
+    s.insertFile.run(
       f.path, f.language, f.isTest ? 1 : 0, f.modulePath,
       f.lines.total, f.lines.code, f.lines.comment, f.lines.blank,
       f.sizeBytes, new Date(f.mtimeMs).toISOString(),
       facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
     );
-    s.markParsed!.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
-    if (f.words) this.words.push([s.insertFileWords!, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
+    s.markParsed.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
+    if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
-      const r = s.insertChunk!.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
+      const r = s.insertChunk.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
         JSON.stringify(c.tags), storedPrefix(c.prefix), c.spans, Buffer.from(c.textHash, "hex"), c.metadata ? JSON.stringify(c.metadata) : null);
-      if (c.words) this.words.push([s.insertChunkWords!, [Number(r.lastInsertRowid), c.words.symbols, c.words.title, c.words.path, c.words.body]]);
+      if (c.words) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), c.words.symbols, c.words.title, c.words.path, c.words.body]]);
     }
   }
 
   private writeFacts(f: ParsedFile, facts: FileFacts, importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>): void {
-    const s = this.s;
+    const s = this.st;
     const symbolIds = new Map<string, number>();
     const addSymbol = (name: string, qname: string, kind: string, container: string | undefined, startLine: number, startColumn: number, endLine: number, exported: boolean, signature: string | null) => {
-      const r = s.insertSymbol!.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
+      const r = s.insertSymbol.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
       if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
     };
     for (const t of facts.types) {
-      s.insertType!.run(`${f.path}:${t.startLine}:${t.name}`, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine,
+      s.insertType.run(`${f.path}:${t.startLine}:${t.name}`, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine,
         t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
     for (const fn of facts.functions) {
-      s.insertFunction!.run(`${f.path}:${fn.startLine}:${fn.name}`, fn.name, f.path, f.modulePath, fn.startLine, fn.endLine,
+      s.insertFunction.run(`${f.path}:${fn.startLine}:${fn.name}`, fn.name, f.path, f.modulePath, fn.startLine, fn.endLine,
         fn.exported ? 1 : 0, fn.isMethod ? 1 : 0, fn.receiverType ?? null, fn.paramCount, fn.returnCount, fn.bodyLines, fn.complexity);
       const container = fn.isMethod ? fn.qualifiedName.slice(0, Math.max(0, fn.qualifiedName.lastIndexOf("."))) || undefined : undefined;
       addSymbol(fn.name, fn.qualifiedName, fn.isMethod ? "method" : "function", container, fn.startLine, fn.startColumn, fn.endLine, fn.exported, fn.signature);
@@ -240,15 +306,15 @@ export class IndexStore {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
     for (const [module, imp] of importsByModule) {
-      s.insertImport!.run(`${f.path}:${module}`, f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+      s.insertImport.run(`${f.path}:${module}`, f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
-      s.insertImportSite!.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
+      s.insertImportSite.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
       const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      s.insertRef!.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column,
+      s.insertRef.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column,
         enclosingId === null ? (r.enclosing ?? null) : null, enclosingId);
     }
   }
@@ -267,8 +333,8 @@ export class IndexStore {
     this.db.exec(`PRAGMA stage.journal_mode = OFF; PRAGMA stage.synchronous = OFF;
       CREATE TABLE stage.chunk_words (rowid INTEGER PRIMARY KEY, symbols TEXT, title TEXT, path TEXT, body TEXT);
       CREATE TABLE stage.file_words (rowid INTEGER PRIMARY KEY, path TEXT, defs TEXT, doc TEXT, code TEXT);`);
-    this.s.insertChunkWords = this.db.prepare("INSERT INTO stage.chunk_words (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
-    this.s.insertFileWords = this.db.prepare("INSERT INTO stage.file_words (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
+    this.st.insertChunkWords = this.db.prepare("INSERT INTO stage.chunk_words (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
+    this.st.insertFileWords = this.db.prepare("INSERT INTO stage.file_words (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
   }
 
   /**
@@ -295,11 +361,11 @@ export class IndexStore {
   /** Detaches the stage file; words are written to the FTS5 indexes directly again. */
   private endStaging(): void {
     // the statements writing to the stage must go before it can be detached
-    this.s.insertChunkWords!.finalize();
-    this.s.insertFileWords!.finalize();
+    this.st.insertChunkWords.finalize();
+    this.st.insertFileWords.finalize();
     this.db.exec("DETACH DATABASE stage");
-    this.s.insertChunkWords = this.db.prepare("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
-    this.s.insertFileWords = this.db.prepare("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
+    this.st.insertChunkWords = this.db.prepare("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)");
+    this.st.insertFileWords = this.db.prepare("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
   }
 
   /** Resolves when no other connection is writing this database (see loadStagedFullText). */
@@ -348,7 +414,7 @@ export class IndexStore {
    * Runs one statement compiled by the files-query compiler (validated identifiers, bound values) and
    * returns column names and row arrays.
    */
-  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] } {
+  runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
     const stmt = this.db.prepare(sql);
     try {
       const rows = stmt.values(...params) as unknown[][];

@@ -1,8 +1,9 @@
 /** Whole-project facts from the index: file paths, language shares, import usage, totals. */
 import type { IndexStore } from "./index-store.ts";
+import { sqliteOf } from "./sqlite-access.ts";
 
 export function allFilePaths(store: IndexStore): string[] {
-  return (store.db.query("SELECT file_path FROM files ORDER BY file_path").all() as Array<{ file_path: string }>).map((r) => r.file_path);
+  return (sqliteOf(store).query("SELECT file_path FROM files ORDER BY file_path").all() as Array<{ file_path: string }>).map((r) => r.file_path);
 }
 
 export interface LanguageShare {
@@ -14,7 +15,7 @@ export interface LanguageShare {
 }
 
 export function languageShares(store: IndexStore): LanguageShare[] {
-  return store.db
+  return sqliteOf(store)
     .query(`SELECT language, COUNT(*) AS files, SUM(lines_code) AS code_lines, SUM(lines_comment) AS comment_lines, SUM(is_test) AS test_files
       FROM files GROUP BY language ORDER BY code_lines DESC, files DESC`)
     .all() as LanguageShare[];
@@ -23,7 +24,7 @@ export function languageShares(store: IndexStore): LanguageShare[] {
 /** How many files import each module (external and standard-library imports, and project ones). */
 export function importUsage(store: IndexStore): Array<{ module: string; files: number; external: boolean; std: boolean }> {
   return (
-    store.db
+    sqliteOf(store)
       .query("SELECT imported_module AS module, COUNT(DISTINCT file_path) AS files, MAX(is_external) AS external, MAX(is_standard_lib) AS std FROM imports GROUP BY imported_module ORDER BY files DESC")
       .all() as Array<{ module: string; files: number; external: number; std: number }>
   ).map((r) => ({ module: r.module, files: r.files, external: r.external === 1, std: r.std === 1 }));
@@ -44,10 +45,10 @@ export interface ProjectTotals {
 }
 
 export function projectTotals(store: IndexStore): ProjectTotals {
-  const f = store.db.query("SELECT COUNT(*) AS files, COALESCE(SUM(lines_code),0) AS code_lines, COALESCE(SUM(lines_comment),0) AS comment_lines, COALESCE(SUM(lines_blank),0) AS blank_lines, COALESCE(SUM(is_test),0) AS test_files, COALESCE(SUM(size_bytes),0) AS size_bytes FROM files").get() as Record<string, number>;
-  const t = store.db.query("SELECT COUNT(*) AS n FROM types").get() as { n: number };
-  const fn = store.db.query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM functions").get() as { n: number; exported: number; avg: number };
-  const m = store.db.query("SELECT COUNT(*) AS n FROM modules").get() as { n: number };
+  const f = sqliteOf(store).query("SELECT COUNT(*) AS files, COALESCE(SUM(lines_code),0) AS code_lines, COALESCE(SUM(lines_comment),0) AS comment_lines, COALESCE(SUM(lines_blank),0) AS blank_lines, COALESCE(SUM(is_test),0) AS test_files, COALESCE(SUM(size_bytes),0) AS size_bytes FROM files").get() as Record<string, number>;
+  const t = sqliteOf(store).query("SELECT COUNT(*) AS n FROM types").get() as { n: number };
+  const fn = sqliteOf(store).query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM functions").get() as { n: number; exported: number; avg: number };
+  const m = sqliteOf(store).query("SELECT COUNT(*) AS n FROM modules").get() as { n: number };
   return {
     files: f.files!,
     code_lines: f.code_lines!,
@@ -66,14 +67,14 @@ export function projectTotals(store: IndexStore): ProjectTotals {
 /** Code files (those with parsed facts) with their language and test flag. */
 export function codeFiles(store: IndexStore): Array<{ path: string; language: string; isTest: boolean }> {
   return (
-    store.db.query("SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path").all() as Array<{ path: string; language: string; isTest: number }>
+    sqliteOf(store).query("SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path").all() as Array<{ path: string; language: string; isTest: number }>
   ).map((r) => ({ path: r.path, language: r.language, isTest: r.isTest === 1 }));
 }
 
 /** Imported modules per file. */
 export function importsByFile(store: IndexStore): Map<string, string[]> {
   const m = new Map<string, string[]>();
-  for (const r of store.db.query("SELECT file_path, imported_module FROM imports").all() as Array<{ file_path: string; imported_module: string }>) {
+  for (const r of sqliteOf(store).query("SELECT file_path, imported_module FROM imports").all() as Array<{ file_path: string; imported_module: string }>) {
     const list = m.get(r.file_path) ?? [];
     list.push(r.imported_module);
     m.set(r.file_path, list);
@@ -84,7 +85,7 @@ export function importsByFile(store: IndexStore): Map<string, string[]> {
 /** Call sites per file, as `name` and `qualifier.name`. */
 export function callsByFile(store: IndexStore): Map<string, Set<string>> {
   const m = new Map<string, Set<string>>();
-  for (const r of store.db.query("SELECT file_path, name, qualifier FROM refs WHERE kind = 'call'").all() as Array<{ file_path: string; name: string; qualifier: string | null }>) {
+  for (const r of sqliteOf(store).query("SELECT file_path, name, qualifier FROM refs WHERE kind = 'call'").all() as Array<{ file_path: string; name: string; qualifier: string | null }>) {
     let set = m.get(r.file_path);
     if (!set) m.set(r.file_path, (set = new Set()));
     set.add(r.name);
@@ -96,7 +97,7 @@ export function callsByFile(store: IndexStore): Map<string, Set<string>> {
 /** Which of these files are test files. */
 export function testFiles(store: IndexStore, paths: string[]): Set<string> {
   const out = new Set<string>();
-  const stmt = store.db.prepare("SELECT is_test FROM files WHERE file_path = ?");
+  const stmt = sqliteOf(store).prepare("SELECT is_test FROM files WHERE file_path = ?");
   try {
     for (const p of paths) if ((stmt.get(p) as { is_test: number } | null)?.is_test) out.add(p);
   } finally {

@@ -5,6 +5,8 @@
  * over either.
  */
 import { Database } from "bun:sqlite";
+import { sqliteOf } from "./sqlite-access.ts";
+import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
 import type { IndexStore } from "./index-store.ts";
@@ -65,7 +67,7 @@ const bool = (v: unknown) => v === 1 || v === true;
 
 /** Reads every file's statistics from the index, ordered by path. */
 export function readStats(store: IndexStore): StatsLine[] {
-  const db = store.db;
+  const db = sqliteOf(store);
   const group = <T>(sql: string) => {
     const m = new Map<string, T[]>();
     for (const r of db.query(sql).all() as Array<T & { file_path: string }>) {
@@ -144,7 +146,8 @@ CREATE TABLE modules (module_path TEXT PRIMARY KEY, file_count INTEGER NOT NULL,
 
 /** The statistics of an export, loaded into an in-memory database that answers the same queries. */
 export class MemoryStats {
-  readonly db: Database;
+  private readonly db: Database;
+  readonly dialect: SqlDialect = SQLITE_DIALECT;
   readonly files: number;
 
   constructor(lines: StatsLine[]) {
@@ -183,7 +186,7 @@ export class MemoryStats {
     return new MemoryStats(parseStats(text, label));
   }
 
-  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] } {
+  runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
     const stmt = this.db.prepare(sql);
     try {
       return { rows: stmt.values(...params) as unknown[][], columns: stmt.columnNames };

@@ -8,7 +8,6 @@ import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { CortexError, isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
-import { openDatabase } from "../store/db.ts";
 import { IndexStore, type ParseTierState } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { runIndexOnThread } from "../indexer/index-thread.ts";
@@ -73,7 +72,7 @@ export class Session {
     this.reader = undefined;
     this.engines.clear();
     try {
-      this.reader = { path, store: new IndexStore(openDatabase(path, { readonly: true })) };
+      this.reader = { path, store: IndexStore.open(path, { readonly: true }) };
     } catch (e) {
       // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
       if (isCortexError(e) && e.code === "INDEX_CORRUPT") {

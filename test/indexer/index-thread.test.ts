@@ -3,6 +3,7 @@
  * progress and log records relayed, errors with their codes, and the calling thread free meanwhile.
  */
 import { afterEach, expect, test } from "bun:test";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { runIndexOnThread } from "../../src/indexer/index-thread.ts";
 import { indexLocation } from "../../src/store/location.ts";
@@ -61,7 +62,7 @@ test("errors keep their code; the thread's log records reach this thread's sinks
   try {
     await runIndexOnThread({ root: p.root });
     const s = new Session(p.root);
-    const db = (await s.requireStore()).db;
+    const db = sqliteOf(await s.requireStore());
     db.close();
     s.close();
     const { Database } = await import("bun:sqlite");

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { runIndex } from "../../src/indexer/pipeline.ts";
@@ -27,7 +28,7 @@ describe("full builds", () => {
     await runIndex({ root: p.root });
     const s = new Session(p.root);
     try {
-      const db = (await s.requireStore()).db;
+      const db = sqliteOf(await s.requireStore());
       const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
       // the words were staged in a side file next to the index, removed once loaded
       expect(readdirSync(dirname(db.filename)).filter((f) => f.endsWith("-stage"))).toEqual([]);
@@ -61,7 +62,7 @@ describe("a large full build", () => {
     expect(report.errors).toEqual([]);
     const s = new Session(p.root);
     try {
-      const db = (await s.requireStore()).db;
+      const db = sqliteOf(await s.requireStore());
       const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
       expect(readdirSync(dirname(db.filename)).filter((f) => f.endsWith("-stage"))).toEqual([]);
       expect(count("SELECT COUNT(*) AS n FROM chunks_fts_docsize")).toBe(count("SELECT COUNT(*) AS n FROM chunks"));
@@ -174,7 +175,7 @@ describe("tiers", () => {
     const s2 = new Session(p.root);
     try {
       expect(s2.parseTierState()).toBeUndefined();
-      const db = (await s2.requireStore()).db;
+      const db = sqliteOf(await s2.requireStore());
       // resolved as a first build resolves: every call reached its package's helper
       const calls = db.query("SELECT r.resolution AS how FROM refs r WHERE r.name = 'Helper' AND r.kind = 'call'").all() as Array<{ how: string | null }>;
       expect(calls.length).toBe(300);
@@ -249,7 +250,7 @@ describe("incremental indexing", () => {
     const vocabulary = async () => {
       const s = new Session(p.root);
       try {
-        const db = (await s.requireStore()).db;
+        const db = sqliteOf(await s.requireStore());
         const count = (sql: string) => (db.query(sql).get() as { n: number }).n;
         expect(count("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'alpha3'")).toBe(0);
         expect(count("SELECT COUNT(*) AS n FROM files_fts WHERE files_fts MATCH 'beta3'")).toBe(1);

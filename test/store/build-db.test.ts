@@ -49,7 +49,7 @@ test("a build database has planner statistics once its indexes exist; import sit
 test("a keyword index load aside that fails rejects the store's waits with its error and leaves no stage file", async () => {
   dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
   const path = join(dir, "index.db");
-  const store = new IndexStore(createBuildDatabase(path));
+  const store = IndexStore.createForBuild(path);
   try {
     store.stageFullText();
     const text = "hello world\n";

@@ -3,6 +3,7 @@
  * back from the index must be exactly the text the chunker hashed, for every chunk of every language.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { chunksById } from "../../src/store/chunk-search.ts";
@@ -19,7 +20,7 @@ describe("chunk text read back from the index", () => {
     p.write("dist/app.min.js", Array.from({ length: 300 }, (_, i) => `function fn${i}(a){return a+${i}}`).join("") + "\n");
     s = new Session(p.root);
     await s.index();
-  });
+  }, 30_000); // indexing every language of the fixture takes 4 s on a loaded 2-core machine
   afterAll(() => {
     s.close();
     p.cleanup();
@@ -27,7 +28,7 @@ describe("chunk text read back from the index", () => {
 
   test("every chunk's text hashes to the hash recorded when it was built", async () => {
     const store = await s.requireStore();
-    const ids = (store.db.query("SELECT chunk_id AS id FROM chunks").all() as Array<{ id: string }>).map((r) => r.id);
+    const ids = (sqliteOf(store).query("SELECT chunk_id AS id FROM chunks").all() as Array<{ id: string }>).map((r) => r.id);
     expect(ids.length).toBeGreaterThan(200);
     const types = new Set<string>();
     for (let i = 0; i < ids.length; i += 200) {
@@ -40,11 +41,11 @@ describe("chunk text read back from the index", () => {
     }
     expect([...types].sort()).toEqual(["data", "definitions", "documentation", "symbols"]);
     // long prefixes (file overviews) are kept compressed, hashes as 32 bytes: both read back above
-    const n = (sql: string) => (store.db.query(sql).get() as { n: number }).n;
+    const n = (sql: string) => (sqliteOf(store).query(sql).get() as { n: number }).n;
     expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(prefix) = 'blob'")).toBeGreaterThan(0);
     expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 32")).toBe(0);
     // the spans hold line numbers, not the lines: far less than the texts they stand for
-    const stored = store.db.query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
+    const stored = sqliteOf(store).query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
     const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);
     expect(stored.n * 2).toBeLessThan(texts);
   });

@@ -3,7 +3,7 @@
  * which tests cover it. Read straight from the resolved references and import edges (reference
  * resolution, src/engines/symbols/), one small query per result, so enrichment costs milliseconds.
  */
-import type { IndexStore } from "../../store/index-store.ts";
+import type { GraphFacts } from "../../store/graph-facts.ts";
 
 export interface Counted {
   file: string;
@@ -21,50 +21,32 @@ export interface DefinitionTarget {
 
 export class Evidence {
   private testNames: Map<string, string[]> | undefined;
-
-  constructor(private readonly store: IndexStore) {}
+  constructor(private readonly facts: GraphFacts) {}
 
   /** Files importing `file` (other than itself), most import statements first. */
   importers(file: string): Counted[] {
-    return this.store.db
-      .query("SELECT file_path AS file, COUNT(*) AS count FROM import_edge_files WHERE target_file = ? AND file_path <> ? GROUP BY file_path ORDER BY count DESC, file_path")
-      .all(file, file) as Counted[];
+    return this.facts.importers(file);
   }
 
   /** The symbol ids a target names: the definition named within the chunk's lines, or every definition of the file. */
   symbolIds(t: DefinitionTarget): number[] {
-    const rows = (
-      t.name !== undefined && t.startLine !== undefined && t.endLine !== undefined
-        ? this.store.db.query("SELECT symbol_id AS id FROM symbols WHERE file_path = ? AND name = ? AND start_line BETWEEN ? AND ?").all(t.file, t.name, t.startLine, t.endLine)
-        : this.store.db.query("SELECT symbol_id AS id FROM symbols WHERE file_path = ?").all(t.file)
-    ) as Array<{ id: number }>;
-    return rows.map((r) => r.id);
+    return t.name !== undefined && t.startLine !== undefined && t.endLine !== undefined
+      ? this.facts.symbolIdsNamedWithin(t.file, t.name, t.startLine, t.endLine)
+      : this.facts.symbolIdsOf(t.file);
   }
 
   /** Files whose code uses (calls, types, inherits from, reads) the given definitions, outside `except`. */
   users(ids: number[], except: string): Counted[] {
-    if (ids.length === 0) return [];
-    return this.store.db
-      .query(
-        `SELECT file_path AS file, COUNT(*) AS count FROM refs
-         WHERE target_symbol_id IN (SELECT value FROM json_each(?)) AND kind <> 'import' AND file_path <> ?
-         GROUP BY file_path ORDER BY count DESC, file_path`,
-      )
-      .all(JSON.stringify(ids), except) as Counted[];
+    return this.facts.users(ids, except);
   }
 
   /** Files calling a name that resolution could not bind to any definition (dynamic dispatch, missing types). */
   unresolvedCallers(name: string, except: string): string[] {
-    return (
-      this.store.db
-        .query("SELECT DISTINCT file_path AS f FROM refs WHERE name = ? AND kind = 'call' AND target_symbol_id IS NULL AND file_path <> ? ORDER BY file_path LIMIT 500")
-        .all(name, except) as Array<{ f: string }>
-    ).map((r) => r.f);
+    return this.facts.unresolvedCallers(name, except);
   }
 
   isTest(file: string): boolean {
-    const r = this.store.db.query("SELECT is_test AS t FROM files WHERE file_path = ?").get(file) as { t: number } | null;
-    return r?.t === 1;
+    return this.facts.isTest(file);
   }
 
   /**
@@ -82,7 +64,7 @@ export class Evidence {
   private testsNamedAfter(file: string): string[] {
     if (!this.testNames) {
       this.testNames = new Map();
-      for (const { p } of this.store.db.query("SELECT file_path AS p FROM files WHERE is_test = 1").all() as Array<{ p: string }>) {
+      for (const p of this.facts.testFilePaths()) {
         const key = testSubject(p);
         if (!key) continue;
         const list = this.testNames.get(key) ?? [];

@@ -15,6 +15,7 @@ import { CortexError } from "../../core/errors.ts";
 import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
 import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
+import { GraphFacts } from "../../store/graph-facts.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
@@ -73,13 +74,16 @@ const PATTERNS_TTL_MS = 30_000;
 
 export class CodebaseSearch {
   private patternsCache: { at: number; value: TeamPatterns } | undefined;
+  private readonly facts: GraphFacts;
 
   constructor(
     private readonly store: IndexStore,
     private readonly search: SearchEngine,
     private readonly patterns: PatternsEngine,
     private readonly memory: MemoryEngine,
-  ) {}
+  ) {
+    this.facts = new GraphFacts(store);
+  }
 
   async run(req: CodebaseSearchRequest): Promise<CodebaseSearchResponse> {
     const started = performance.now();
@@ -87,7 +91,7 @@ export class CodebaseSearch {
     const empty = filters.files !== undefined && filters.files.length === 0;
     const response = empty ? undefined : await this.search.search({ query: req.query, limit: req.limit, filters, onePerFile: true, intent: req.intent, ...(req.signal ? { signal: req.signal } : {}) });
     const hits = response?.results ?? [];
-    const evidence = new Evidence(this.store);
+    const evidence = new Evidence(this.facts);
     const analysis = await this.teamPatterns();
     const byFile = analysis.by_file ?? {};
 
@@ -120,8 +124,8 @@ export class CodebaseSearch {
     let files: Set<string> | undefined;
     if (f.framework) files = this.filesUsingFramework(f.framework);
     if (f.layer) {
-      const all = this.store.db.query("SELECT file_path AS p, is_test AS t FROM files").all() as Array<{ p: string; t: number }>;
-      const inLayer = new Set(all.filter((r) => classifyFile(r.p, r.t === 1).layer === f.layer).map((r) => r.p));
+      const all = this.facts.filesWithTestFlag();
+      const inLayer = new Set(all.filter((r) => classifyFile(r.path, r.isTest).layer === f.layer).map((r) => r.path));
       files = files ? new Set([...files].filter((p) => inLayer.has(p))) : inLayer;
     }
     if (files) out.files = [...files];
@@ -130,7 +134,7 @@ export class CodebaseSearch {
 
   /** Files importing a framework, named as get_codebase_metadata names it (React, Django…) or by module prefix. */
   private filesUsingFramework(name: string): Set<string> {
-    const rows = this.store.db.query("SELECT file_path AS p, imported_module AS m FROM imports").all() as Array<{ p: string; m: string }>;
+    const rows = this.facts.importedModules().map((r) => ({ p: r.file, m: r.module }));
     const rule = FRAMEWORKS.find((r) => r.name.toLowerCase() === name.toLowerCase());
     const patterns = rule ? rule.imports : [name, `${name}/*`, `${name}.*`];
     const hit = (m: string) => patterns.some((p) => matches(p, m) || matches(p.toLowerCase(), m.toLowerCase()));
@@ -195,7 +199,7 @@ export class CodebaseSearch {
     const text = this.store.contentOf(file);
     const header = text ? headerComment(text) : undefined;
     if (header) return header;
-    const names = (this.store.db.query("SELECT name FROM symbols WHERE file_path = ? AND container IS NULL ORDER BY is_exported DESC, start_line LIMIT 12").all(file) as Array<{ name: string }>).map((r) => r.name);
+    const names = this.facts.topLevelNames(file, 12);
     const defines = definesLine([...new Set(names)]);
     const kind = typeof h.chunk.metadata.kind === "string" ? h.chunk.metadata.kind : h.chunk.chunk_type;
     return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
@@ -216,10 +220,7 @@ export class CodebaseSearch {
       target = { label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path, name: isDefinition ? String(m.name) : undefined, callers, importers, unresolved };
     }
     const resultFiles = results.map((r) => r.file);
-    const inCycles = resultFiles.length
-      ? (this.store.db.query("SELECT file_path AS p FROM import_components WHERE file_path IN (SELECT value FROM json_each(?))").all(JSON.stringify(resultFiles)) as Array<{ p: string }>).map((r) => r.p)
-      : [];
-    const languageOf = this.store.db.query("SELECT language AS l FROM files WHERE file_path = ?");
+    const inCycles = this.facts.inImportCycles(resultFiles);
     return preflight({
       quality,
       resultFiles,
@@ -229,7 +230,7 @@ export class CodebaseSearch {
       filePatterns: analysis.by_file ?? {},
       memories,
       inCycles,
-      goldenLanguage: (f) => (languageOf.get(f) as { l: string } | null)?.l,
+      goldenLanguage: (f) => this.facts.languageOf(f),
     });
   }
 }

@@ -21,7 +21,7 @@ export class ExactEngine {
     private readonly store: IndexStore,
     root: string,
   ) {
-    this.view = new ExactIndexView(new ContentIndex(store.db), root, store.db.filename);
+    this.view = new ExactIndexView(store.contentIndex(), root, store.path);
   }
 
   /** Literal or regex search; matching lines in path order. */

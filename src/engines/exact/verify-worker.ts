@@ -6,7 +6,6 @@
  *   out: { type: "ready" } once, then per job { type: "chunk", … } for each chunk taken and { type: "idle", jobId }
  * Workers take chunks from the shared counter, so two of them balance the load without a coordinator.
  */
-import { openDatabase } from "../../store/db.ts";
 import { ContentIndex } from "../../store/content-index.ts";
 import { LineMatcher } from "./line-scan.ts";
 import { readDiskText } from "./disk-text.ts";
@@ -18,8 +17,8 @@ let open: { path: string; index: ContentIndex } | undefined;
 
 function indexAt(path: string): ContentIndex {
   if (open?.path !== path) {
-    open?.index.db.close();
-    open = { path, index: new ContentIndex(openDatabase(path, { readonly: true })) };
+    open?.index.close();
+    open = { path, index: ContentIndex.open(path) };
   }
   return open.index;
 }

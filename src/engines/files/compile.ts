@@ -1,15 +1,17 @@
 /**
  * Compiles a cortex_files query into one parameterized SQL statement. Every table, column, alias and
  * direction is checked against the statistics schema and emitted quoted; every value is bound, never
- * spliced. This (with src/store/) is the only place that writes SQL.
+ * spliced. This (with src/store/) is the only place that writes SQL; it writes it in the dialect of the
+ * store that will run it (src/store/sql-dialect.ts).
  */
 import { CortexError } from "../../core/errors.ts";
 import { STATS_TABLES, type StatsTable } from "../../store/schema.ts";
 import type { FieldFilter, Filter, QueryDefinition } from "./query-schema.ts";
+import type { SqlDialect } from "../../store/sql-dialect.ts";
 
 export interface CompiledQuery {
   sql: string;
-  params: Array<string | number | null>;
+  params: Array<string | number | boolean | null>;
   /** Result columns that hold booleans (rendered as true/false). */
   booleanColumns: Set<string>;
 }
@@ -25,30 +27,49 @@ const isTable = (t: string): t is StatsTable => Object.hasOwn(STATS_TABLES, t);
 const hasColumn = (t: StatsTable, c: string): boolean => (STATS_TABLES[t] as readonly string[]).includes(c);
 const isBooleanColumn = (c: string): boolean => c.startsWith("is_");
 
+type Scalar = string | number | boolean | null;
+
+/** The values bound so far, each written as the dialect's placeholder. */
+class Binder {
+  readonly params: Scalar[] = [];
+
+  constructor(readonly dialect: SqlDialect) {}
+
+  bind(v: Scalar): string {
+    this.params.push(v);
+    return this.dialect.placeholder(this.params.length);
+  }
+}
+
 class Scope {
   readonly tables: StatsTable[];
   readonly aliases = new Set<string>();
 
-  constructor(from: StatsTable, joined: StatsTable[]) {
+  constructor(
+    from: StatsTable,
+    joined: StatsTable[],
+    private readonly q: (identifier: string) => string,
+  ) {
     this.tables = [from, ...joined];
   }
 
   /** Resolves `col` or `table.col` to a quoted column reference, or throws naming the problem. */
   column(ref: string, allowAlias = false): { sql: string; column: string } {
-    if (allowAlias && this.aliases.has(ref)) return { sql: `"${ref}"`, column: ref };
+    const q = this.q;
+    if (allowAlias && this.aliases.has(ref)) return { sql: q(ref), column: ref };
     const parts = ref.split(".");
     if (parts.length === 2) {
       const [t, c] = parts as [string, string];
       if (!isTable(t)) throw bad(`invalid table '${t}' in field '${ref}'`);
       if (!this.tables.includes(t)) throw bad(`table '${t}' is not in the query (add it to joins) in field '${ref}'`);
       if (!hasColumn(t, c)) throw bad(`invalid field '${c}' for table '${t}'`);
-      return { sql: `"${t}"."${c}"`, column: c };
+      return { sql: `${q(t)}.${q(c)}`, column: c };
     }
     if (parts.length !== 1 || !IDENT.test(ref)) throw bad(`invalid field '${ref}'`);
     const from = this.tables[0]!;
-    if (hasColumn(from, ref)) return { sql: `"${from}"."${ref}"`, column: ref };
+    if (hasColumn(from, ref)) return { sql: `${q(from)}.${q(ref)}`, column: ref };
     const owners = this.tables.filter((t) => hasColumn(t, ref));
-    if (owners.length === 1) return { sql: `"${owners[0]}"."${ref}"`, column: ref };
+    if (owners.length === 1) return { sql: `${q(owners[0]!)}.${q(ref)}`, column: ref };
     if (owners.length > 1) throw bad(`field '${ref}' is ambiguous: qualify it (${owners.map((t) => `${t}.${ref}`).join(" or ")})`);
     throw bad(`invalid field '${ref}' for table '${from}'`);
   }
@@ -60,30 +81,28 @@ class Scope {
     if (parts.length !== 2) return undefined;
     const [t, c] = parts as [string, string];
     if (!isTable(t) || !this.tables.includes(t) || !hasColumn(t, c)) return undefined;
-    return `"${t}"."${c}"`;
+    return `${this.q(t)}.${this.q(c)}`;
   }
 }
 
-type Scalar = string | number | null;
-
-function bindScalar(v: unknown, where: string): Scalar {
-  if (v === null || typeof v === "string") return v;
+function bindScalar(v: unknown, where: string, b: Binder): string {
+  if (v === null || typeof v === "string") return b.bind(v);
   if (typeof v === "number") {
     if (!Number.isFinite(v)) throw bad(`${where}: the value must be a finite number`);
-    return v;
+    return b.bind(v);
   }
-  if (typeof v === "boolean") return v ? 1 : 0;
+  if (typeof v === "boolean") return b.bind(b.dialect.booleanValue(v));
   throw bad(`${where}: the value must be a string, number, boolean or null`);
 }
 
-function compileFilter(f: Filter, scope: Scope, params: Scalar[], ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
-  if ("and" in f) return "(" + f.and.map((x, i) => compileFilter(x, scope, params, { ...ctx, path: `${ctx.path}.and[${i}]` })).join(" AND ") + ")";
-  if ("or" in f) return "(" + f.or.map((x, i) => compileFilter(x, scope, params, { ...ctx, path: `${ctx.path}.or[${i}]` })).join(" OR ") + ")";
-  if ("not" in f) return "(NOT " + compileFilter(f.not, scope, params, { ...ctx, path: `${ctx.path}.not` }) + ")";
-  return compileFieldFilter(f, scope, params, ctx);
+function compileFilter(f: Filter, scope: Scope, b: Binder, ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+  if ("and" in f) return "(" + f.and.map((x, i) => compileFilter(x, scope, b, { ...ctx, path: `${ctx.path}.and[${i}]` })).join(" AND ") + ")";
+  if ("or" in f) return "(" + f.or.map((x, i) => compileFilter(x, scope, b, { ...ctx, path: `${ctx.path}.or[${i}]` })).join(" OR ") + ")";
+  if ("not" in f) return "(NOT " + compileFilter(f.not, scope, b, { ...ctx, path: `${ctx.path}.not` }) + ")";
+  return compileFieldFilter(f, scope, b, ctx);
 }
 
-function compileFieldFilter(f: FieldFilter, scope: Scope, params: Scalar[], ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
   const col = scope.column(f.field, ctx.allowAlias).sql;
   const where = `${ctx.path} (${f.field} ${f.operator})`;
   const op = f.operator;
@@ -96,19 +115,16 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, params: Scalar[], ctx:
     case "NOT IN": {
       if (!Array.isArray(f.value) || f.value.length === 0) throw bad(`${where}: ${op} needs a non-empty array of values`);
       if (f.value.length > MAX_IN) throw bad(`${where}: ${op} takes at most ${MAX_IN} values`);
-      for (const v of f.value) params.push(bindScalar(v, where));
-      return `${col} ${op} (${f.value.map(() => "?").join(", ")})`;
+      return `${col} ${op} (${f.value.map((v) => bindScalar(v, where, b)).join(", ")})`;
     }
     case "BETWEEN": {
       if (!Array.isArray(f.value) || f.value.length !== 2) throw bad(`${where}: BETWEEN needs an array of exactly 2 values [min, max]`);
-      params.push(bindScalar(f.value[0], where), bindScalar(f.value[1], where));
-      return `${col} BETWEEN ? AND ?`;
+      return `${col} BETWEEN ${bindScalar(f.value[0], where, b)} AND ${bindScalar(f.value[1], where, b)}`;
     }
     case "LIKE":
     case "NOT LIKE":
       if (typeof f.value !== "string") throw bad(`${where}: ${op} needs a string pattern (% and _ are wildcards)`);
-      params.push(f.value);
-      return `${col} ${op} ?`;
+      return `${col} ${b.dialect.likeOperator(op === "NOT LIKE")} ${b.bind(f.value)}`;
     default: {
       if (f.value === undefined) throw bad(`${where}: the operator needs a value`);
       if (Array.isArray(f.value)) throw bad(`${where}: ${op} compares with one value, not an array (use IN)`);
@@ -117,13 +133,13 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, params: Scalar[], ctx:
         if (other) return `${col} ${op} ${other}`;
       }
       if (f.value === null) throw bad(`${where}: compare with null using IS NULL / IS NOT NULL`);
-      params.push(bindScalar(f.value, where));
-      return `${col} ${op} ?`;
+      return `${col} ${op} ${bindScalar(f.value, where, b)}`;
     }
   }
 }
 
-export function compileQuery(q: QueryDefinition): CompiledQuery {
+export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQuery {
+  const quote = (identifier: string) => dialect.quote(identifier);
   if (!isTable(q.from)) throw bad(`invalid table '${q.from}': expected one of ${Object.keys(STATS_TABLES).join(", ")}`);
   const joined: StatsTable[] = [];
   for (const j of q.joins ?? []) {
@@ -131,8 +147,8 @@ export function compileQuery(q: QueryDefinition): CompiledQuery {
     if (j.table === q.from || joined.includes(j.table)) throw bad(`table '${j.table}' appears twice in the query`);
     joined.push(j.table);
   }
-  const scope = new Scope(q.from, joined);
-  const params: Scalar[] = [];
+  const scope = new Scope(q.from, joined, quote);
+  const b = new Binder(dialect);
   const booleanColumns = new Set<string>();
   const select: string[] = [];
   const outNames = new Set<string>();
@@ -153,7 +169,7 @@ export function compileQuery(q: QueryDefinition): CompiledQuery {
         for (const c of STATS_TABLES[t]) {
           const name = t === q.from || f !== "*" ? c : `${t}.${c}`;
           addOut(name);
-          select.push(`"${t}"."${c}" AS "${name}"`);
+          select.push(`${quote(t)}.${quote(c)} AS ${quote(name)}`);
           if (isBooleanColumn(c)) booleanColumns.add(name);
         }
       }
@@ -162,7 +178,7 @@ export function compileQuery(q: QueryDefinition): CompiledQuery {
     const c = scope.column(f);
     if (aggs.length > 0 && !groupCols.some((g) => g.sql === c.sql)) throw bad(`field '${f}' must be in groupBy when aggregations are used`);
     addOut(f);
-    select.push(`${c.sql} AS "${f}"`);
+    select.push(`${c.sql} AS ${quote(f)}`);
     if (isBooleanColumn(c.column)) booleanColumns.add(f);
   }
   for (const a of aggs) {
@@ -177,32 +193,28 @@ export function compileQuery(q: QueryDefinition): CompiledQuery {
     }
     addOut(a.alias);
     scope.aliases.add(a.alias);
-    select.push(`${expr} AS "${a.alias}"`);
+    select.push(`${expr} AS ${quote(a.alias)}`);
   }
 
-  let sql = `SELECT ${select.join(", ")} FROM "${q.from}"`;
+  let sql = `SELECT ${select.join(", ")} FROM ${quote(q.from)}`;
   for (const [i, j] of (q.joins ?? []).entries()) {
-    const on = compileFilter(j.on, scope, params, { allowAlias: false, columnValues: true, path: `joins[${i}].on` });
-    sql += ` ${j.type === "FULL" ? "FULL OUTER" : j.type === "INNER" ? "INNER" : j.type === "LEFT" ? "LEFT OUTER" : "RIGHT OUTER"} JOIN "${j.table}" ON ${on}`;
+    const on = compileFilter(j.on, scope, b, { allowAlias: false, columnValues: true, path: `joins[${i}].on` });
+    sql += ` ${j.type === "FULL" ? "FULL OUTER" : j.type === "INNER" ? "INNER" : j.type === "LEFT" ? "LEFT OUTER" : "RIGHT OUTER"} JOIN ${quote(j.table)} ON ${on}`;
   }
-  if (q.where) sql += ` WHERE ${compileFilter(q.where, scope, params, { allowAlias: false, columnValues: false, path: "where" })}`;
+  if (q.where) sql += ` WHERE ${compileFilter(q.where, scope, b, { allowAlias: false, columnValues: false, path: "where" })}`;
   if (groupCols.length > 0) sql += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
   if (q.having) {
     if (groupCols.length === 0 && aggs.length === 0) throw bad("having needs groupBy or aggregations");
-    sql += ` HAVING ${compileFilter(q.having, scope, params, { allowAlias: true, columnValues: false, path: "having" })}`;
+    sql += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having" })}`;
   }
   if (q.orderBy && q.orderBy.length > 0) {
     const parts = q.orderBy.map((o) => {
-      const ref = outNames.has(o.field) && !o.field.includes(".") ? `"${o.field}"` : scope.column(o.field, true).sql;
+      const ref = outNames.has(o.field) && !o.field.includes(".") ? quote(o.field) : scope.column(o.field, true).sql;
       return `${ref} ${o.direction}`;
     });
     sql += ` ORDER BY ${parts.join(", ")}`;
   }
-  sql += " LIMIT ?";
-  params.push(q.limit);
-  if (q.offset !== undefined && q.offset > 0) {
-    sql += " OFFSET ?";
-    params.push(q.offset);
-  }
-  return { sql, params, booleanColumns };
+  sql += ` LIMIT ${b.bind(q.limit)}`;
+  if (q.offset !== undefined && q.offset > 0) sql += ` OFFSET ${b.bind(q.offset)}`;
+  return { sql, params: b.params, booleanColumns };
 }

@@ -5,6 +5,7 @@
 import { CortexError } from "../../core/errors.ts";
 import { formatIssues } from "../../core/zod-issues.ts";
 import { compileQuery } from "./compile.ts";
+import type { SqlDialect } from "../../store/sql-dialect.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 import { moduleStatsQuery, testCoverageQueries, topFilesQuery, type TopFilesOrder } from "./operations.ts";
 
@@ -20,7 +21,9 @@ export interface FilesResult {
 
 /** Anything that runs a compiled statistics query: the index, or an NDJSON export loaded in memory. */
 export interface StatsSource {
-  runStatsQuery(sql: string, params: Array<string | number | null>): { columns: string[]; rows: unknown[][] };
+  /** The SQL the source runs: queries are compiled for it. */
+  readonly dialect: SqlDialect;
+  runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] };
 }
 
 export class FilesEngine {
@@ -34,7 +37,7 @@ export class FilesEngine {
       const issues = parsed.error.issues.map((i) => ({ ...i, path: ["query", ...i.path] }));
       throw new CortexError("INVALID_INPUT", formatIssues(issues));
     }
-    const compiled = compileQuery(parsed.data);
+    const compiled = compileQuery(parsed.data, this.store.dialect);
     const { columns, rows } = this.store.runStatsQuery(compiled.sql, compiled.params);
     if (compiled.booleanColumns.size > 0) {
       const idx = columns.map((c, i) => (compiled.booleanColumns.has(c) ? i : -1)).filter((i) => i >= 0);

@@ -128,7 +128,7 @@ describe("incremental reference resolution", () => {
     const store = await session.requireStore();
     session.close(); // let go of the reader
     const { openDatabase } = await import("../../../src/store/db.ts");
-    const db = openDatabase(store.db.filename);
+    const db = openDatabase(store.path);
     db.query("UPDATE meta SET value = 'an older set of rules' WHERE key = 'resolver_version'").run();
     db.query("UPDATE ref_rows SET target_symbol_id = NULL, resolution = NULL").run();
     db.close();
