@@ -25,6 +25,7 @@ export const WORKERS = [
   "src/store/full-text-worker.ts",
   "src/embed/local/embed-worker.ts",
   "src/engines/exact/verify-worker.ts",
+  "src/tools/reader-worker.ts",
 ];
 
 export const TARGETS: Record<string, { bunTarget: Bun.Build.CompileTarget; file: string; ort: { dir: string; files: string[] } | undefined }> = {

@@ -11,6 +11,7 @@ import { selectTools } from "./profiles.ts";
 import { createMcpServer } from "./server.ts";
 import { serveHttp, parseListen } from "./http.ts";
 import { LiveIndex } from "../indexer/live.ts";
+import { ReaderThread } from "../tools/reader-thread.ts";
 import { LineStdioTransport } from "./stdio.ts";
 import { log, type LogLevel } from "../core/log.ts";
 
@@ -32,9 +33,10 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
 
   const tools = selectTools(TOOLS, opts.tools);
   const session = new Session(opts.root, { autoIndex: false, indexOnThread: true });
+  const reader = new ReaderThread(session.root);
   const servers = new Set<Server>();
   const newServer = () => {
-    const s = createMcpServer({ session, tools, indexProgress: () => session.progress });
+    const s = createMcpServer({ session, tools, indexProgress: () => session.progress, reader });
     servers.add(s);
     s.onclose = () => servers.delete(s);
     return s;
@@ -54,6 +56,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     await live.stop().catch(() => {});
     for (const s of servers) await s.close().catch(() => {});
     await stopHttp?.();
+    reader.close();
     session.close();
     process.exit(code);
   };

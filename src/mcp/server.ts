@@ -22,6 +22,7 @@ import { isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { VERSION } from "../core/version.ts";
 import { contextResource, CONTEXT_URI } from "./resources.ts";
+import type { ReaderThread } from "../tools/reader-thread.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
@@ -30,6 +31,8 @@ export interface McpServerOptions {
   tools: ToolDefinition[];
   /** Progress of a background index build, for `indexing_required` answers. */
   indexProgress?: () => { done: number; total: number } | undefined;
+  /** Where heavy tools run (a long-lived server's reader thread); on the session's own thread when absent. */
+  reader?: ReaderThread;
 }
 
 const INSTRUCTIONS = `cortex answers questions about this codebase. Pick the tool by the question:
@@ -81,19 +84,22 @@ export function createMcpServer(opts: McpServerOptions): Server {
     const timer = setTimeout(() => controller.abort(new Error("deadline")), DEFAULT_DEADLINE_MS);
     const progressToken = request.params._meta?.progressToken;
     try {
-      const result = await invokeTool(tool, request.params.arguments ?? {}, {
-        session: opts.session,
+      const call = {
         signal: controller.signal,
         deadline: Date.now() + DEFAULT_DEADLINE_MS,
         progress:
           progressToken === undefined
             ? undefined
-            : (done, total, message) => {
+            : (done: number, total: number, message?: string) => {
                 void extra
                   .sendNotification({ method: "notifications/progress", params: { progressToken, progress: done, total, ...(message ? { message } : {}) } })
                   .catch(() => {});
               },
-      });
+      };
+      // a missing index is answered here, where the indexer's progress is known
+      const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.store() !== undefined;
+      const args = request.params.arguments ?? {};
+      const result = offThread ? await opts.reader!.call(tool, args, call) : await invokeTool(tool, args, { session: opts.session, ...call });
       const text = JSON.stringify(result);
       const structured = tool.output && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
       return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}) };

@@ -52,6 +52,7 @@ export const cyclesTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
   needsIndex: true,
+  heavy: true,
   cli: { command: ["cycles"], positionals: ["scope"], summary: "import cycles: cortex cycles [scope] (also: --scope <path>)" },
   example: { scope: "src/features" },
   async handler(args, ctx): Promise<CyclesResult> {

@@ -50,6 +50,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
    * tier is incomplete, a "parse" tool's result says so (`index_incomplete`).
    */
   tier?: "text" | "parse";
+  /**
+   * Answers that may take tens of milliseconds or more (searches, regexes, references, graphs, a pass over
+   * every file): a long-lived server runs them on its reader thread (reader-thread.ts), so light calls
+   * (statistics, status, memory) are not held up behind them.
+   */
+  heavy?: boolean;
   handler(input: z.output<I>, ctx: ToolContext): Promise<O> | O;
   /** Human output for the CLI without --json; JSON when absent. */
   render?(result: O): string;

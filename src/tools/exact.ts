@@ -63,6 +63,7 @@ export const exactTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["cortex"],
   needsIndex: true,
+  heavy: true,
   tier: "text",
   cli: {
     command: ["exact"],

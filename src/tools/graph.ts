@@ -79,6 +79,7 @@ export const graphTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["cortex"],
   needsIndex: true,
+  heavy: true,
   cli: {
     command: ["graph"],
     positionals: ["operation", "target"],

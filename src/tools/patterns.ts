@@ -20,6 +20,7 @@ export const patternsTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
   needsIndex: true,
+  heavy: true,
   cli: { command: ["patterns"], summary: "team patterns with trends: cortex patterns [--category testing]" },
   example: { category: "testing" },
   async handler(args, ctx): Promise<TeamPatterns> {

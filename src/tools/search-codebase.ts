@@ -42,6 +42,7 @@ export const searchCodebaseTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
   needsIndex: true,
+  heavy: true,
   cli: {
     command: ["search-codebase"],
     positionals: ["query"],

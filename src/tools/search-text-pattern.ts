@@ -94,6 +94,7 @@ export const searchTextPatternTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["kit"],
   needsIndex: true,
+  heavy: true,
   tier: "text",
   cli: {
     command: ["grep"],

@@ -57,6 +57,7 @@ export const searchTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["cortex"],
   needsIndex: true,
+  heavy: true,
   cli: {
     command: ["search"],
     positionals: ["query"],

@@ -39,6 +39,7 @@ export const semanticTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["kit"],
   needsIndex: true,
+  heavy: true,
   cli: { command: ["concept"], positionals: ["concept_description"], flags: { "--lang": "language", "--path": "target_paths", "--top": "top_n_results" }, summary: "semantic search for a concept: cortex concept \"<description>\"" },
   example: { concept_description: "reading configuration from files", top_n_results: 3 },
   async handler(args, ctx): Promise<Output> {

@@ -60,6 +60,7 @@ export const findSymbolOccurrencesTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["kit"],
   needsIndex: true,
+  heavy: true,
   cli: {
     command: ["occurrences"],
     positionals: ["symbol_name"],
@@ -150,6 +151,7 @@ export const getSymbolReferencesTool = defineTool({
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
   needsIndex: true,
+  heavy: true,
   cli: { command: ["refs"], positionals: ["symbol"], summary: "usages of a symbol: cortex refs <symbol> [--limit n] (also: --symbol <name>)" },
   example: { symbol: "UserService", limit: 10 },
   async handler(args, ctx): Promise<ReferencesOutput> {

@@ -1,0 +1,64 @@
+/**
+ * A reader thread of a long-lived server (see reader-thread.ts): its own Session over the same project,
+ * reading the index the server's indexer publishes and never writing it, runs the heavy tool calls
+ * (searches, regexes, references, graphs) so that light ones on the server's thread are not held up.
+ *   in:  { type: "init", root, logLevel } once, then { type: "call", id, tool, args, deadline } and
+ *        { type: "abort", id, reason }
+ *   out: { type: "progress", id, done, total, message? }, { type: "log", record },
+ *        { type: "result", id, result } or { type: "error", id, message, code?, data? }
+ */
+import { Session } from "./session.ts";
+import { TOOLS } from "./index.ts";
+import { invokeTool } from "./invoke.ts";
+import { log, type LogLevel } from "../core/log.ts";
+import { isCortexError } from "../core/errors.ts";
+
+declare const self: Worker;
+
+export type ReaderRequest =
+  | { type: "init"; root: string; logLevel: LogLevel }
+  | { type: "call"; id: number; tool: string; args: unknown; deadline: number }
+  | { type: "abort"; id: number; reason: string };
+
+let session: Session | undefined;
+const running = new Map<number, AbortController>();
+const byName = new Map(TOOLS.map((t) => [t.name, t]));
+
+async function call(id: number, name: string, args: unknown, deadline: number): Promise<void> {
+  const tool = byName.get(name);
+  const controller = new AbortController();
+  running.set(id, controller);
+  try {
+    if (!tool || !session) throw new Error(tool ? "the reader thread was not started" : `unknown tool '${name}'`);
+    const result = await invokeTool(tool, args, {
+      session,
+      signal: controller.signal,
+      deadline,
+      progress: (done, total, message) => self.postMessage({ type: "progress", id, done, total, ...(message ? { message } : {}) }),
+    });
+    self.postMessage({ type: "result", id, result });
+  } catch (e) {
+    const err = e as Error;
+    self.postMessage({ type: "error", id, message: err?.message ?? String(e), stack: err?.stack, ...(isCortexError(e) ? { code: e.code, data: e.data } : {}) });
+  } finally {
+    running.delete(id);
+  }
+}
+
+self.onmessage = (ev: MessageEvent) => {
+  const msg = ev.data as ReaderRequest;
+  switch (msg.type) {
+    case "init":
+      log.setLevel(msg.logLevel);
+      log.replaceSinks((record) => self.postMessage({ type: "log", record }));
+      // no autoIndex: the server's own session builds and refreshes the index; this one only reads it
+      session = new Session(msg.root, { autoIndex: false });
+      break;
+    case "call":
+      void call(msg.id, msg.tool, msg.args, msg.deadline);
+      break;
+    case "abort":
+      running.get(msg.id)?.abort(new Error(msg.reason));
+      break;
+  }
+};
