@@ -131,14 +131,16 @@ function graphStatements(db: Database) {
     sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
     allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
     sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
-      WHERE NOT EXISTS (SELECT 1 FROM import_edges e WHERE e.site_id = s.site_id)
+      WHERE NOT EXISTS (SELECT 1 FROM import_edge_rows e WHERE e.site_id = s.site_id)
         AND COALESCE(i.is_standard_lib, 0) = 0 AND COALESCE(i.is_external, 0) = 0`),
     sitesIntoRange: q("SELECT DISTINCT site_id AS siteId FROM import_edges WHERE target_file >= ? AND target_file < ?"),
     sitesById: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.site_id IN (SELECT value FROM json_each(?))`),
     edgesOfSite: q("SELECT target_file AS target FROM import_edges WHERE site_id = ?"),
-    deleteEdgesOfSite: q("DELETE FROM import_edges WHERE site_id = ?"),
-    insertEdge: q("INSERT INTO import_edges (site_id, target_file) VALUES (?, ?)"),
-    deleteEdgesInto: q("DELETE FROM import_edges WHERE target_file IN (SELECT value FROM json_each(?))"),
+    deleteEdgesOfSite: q("DELETE FROM import_edge_rows WHERE site_id = ?"),
+    insertEdge: q("INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES (?, ?)"),
+    targetId: q("SELECT target_id AS id FROM import_targets WHERE path = ?"),
+    insertTarget: q("INSERT INTO import_targets (path) VALUES (?)"),
+    deleteEdgesInto: q("DELETE FROM import_edge_rows WHERE target_id IN (SELECT target_id FROM import_targets WHERE path IN (SELECT value FROM json_each(?)))"),
     edgesOfFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
       FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id WHERE s.file_path IN (SELECT value FROM json_each(?))`),
     edgesIntoFiles: q(`SELECT e.site_id AS siteId, s.file_path AS file, e.target_file AS target, s.line, s."column", s.imported_module AS module
@@ -170,6 +172,11 @@ function graphStatements(db: Database) {
 export class GraphStore {
   private readonly db: Database;
   private readonly s: ReturnType<typeof graphStatements>;
+  /**
+   * Import target ids by path (import_targets), read or written in the current transaction: another
+   * writer may have dropped and renumbered them between two transactions.
+   */
+  private readonly targetIds = new Map<string, number>();
 
   constructor(store: IndexStore) {
     this.db = sqliteOf(store);
@@ -277,12 +284,23 @@ export class GraphStore {
 
   replaceEdges(siteId: number, targets: string[]): void {
     this.s.deleteEdgesOfSite.run(siteId);
-    for (const t of targets) this.s.insertEdge.run(siteId, t);
+    for (const t of targets) this.s.insertEdge.run(siteId, this.targetId(t));
   }
 
   /** Adds edges for a site that has none (a full resolution starts from none). */
   insertEdges(siteId: number, targets: string[]): void {
-    for (const t of targets) this.s.insertEdge.run(siteId, t);
+    for (const t of targets) this.s.insertEdge.run(siteId, this.targetId(t));
+  }
+
+  /** The id of an import target's path, added on first use (ids live until forgetResolution). */
+  private targetId(path: string): number {
+    let id = this.targetIds.get(path);
+    if (id === undefined) {
+      const row = this.s.targetId.get(path) as { id: number } | null;
+      id = row ? row.id : Number(this.s.insertTarget.run(path).lastInsertRowid);
+      this.targetIds.set(path, id);
+    }
+    return id;
   }
 
   deleteEdgesInto(paths: Iterable<string>): void {
@@ -448,7 +466,8 @@ export class GraphStore {
 
   /** Drops every import edge, digest and cycle, and every deleted-symbol record, before a whole resolution. */
   forgetResolution(): void {
-    this.db.exec("DELETE FROM import_edges; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;");
+    this.db.exec("DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;");
+    this.targetIds.clear();
   }
 
   /** Symbols deleted since the last resolution, and forgets them. */
@@ -476,6 +495,11 @@ export class GraphStore {
   }
 
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(fn)();
+    this.targetIds.clear();
+    try {
+      return this.db.transaction(fn)();
+    } finally {
+      this.targetIds.clear();
+    }
   }
 }
