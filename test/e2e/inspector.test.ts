@@ -243,6 +243,14 @@ function limited<T>(jobs: Array<() => Promise<T>>): Promise<T>[] {
 
 /** Every Inspector run of the file, started once: tools/list and one tools/call per tool per transport. */
 const runs = new Map<string, Promise<Run>>();
+type Job = [name: string, run: () => Promise<Run>];
+
+/** Starts the jobs once `after` has settled, at most PARALLEL at a time; settles when all have. */
+function schedule(jobs: Job[], after: Promise<unknown>): Promise<unknown> {
+  const started = limited(jobs.map(([, run]) => () => after.then(run)));
+  started.forEach((run, i) => runs.set(jobs[i]![0], run));
+  return Promise.allSettled(started);
+}
 
 /**
  * Waits, through the Inspector, until the HTTP server ranks by embeddings: the model loads on the first
@@ -277,15 +285,15 @@ beforeAll(async () => {
   server = await startHttpServer(sb, p.root, ["--tools", "all"]);
   await untilEmbeddingsReady();
 
+  // The read-only calls first, several at a time; then the tools that write (refresh_index, remember), so
+  // that no read-only answer depends on whether a refresh happened to be running when it was asked.
   const t0 = performance.now();
-  const jobs: Array<[string, () => Promise<Run>]> = [];
-  for (const transport of ["stdio", "http"] as const) {
-    jobs.push([`${transport} tools/list`, () => inspector(target(transport), ["--method", "tools/list", "--strict"])]);
-    for (const tool of Object.keys(CASES)) jobs.push([`${transport} ${tool}`, () => inspector(target(transport), callArgs(tool))]);
-  }
-  const all = limited(jobs.map(([, job]) => job));
-  all.forEach((run, i) => runs.set(jobs[i]![0], run));
-  void Promise.allSettled(all).then(() => console.error(`inspector: ${all.length} runs in ${Math.round(performance.now() - t0)} ms`));
+  const list = (transport: Transport): Job => [`${transport} tools/list`, () => inspector(target(transport), ["--method", "tools/list", "--strict"])];
+  const calls = (transport: Transport, readOnly: boolean): Job[] =>
+    TOOLS.filter((t) => t.annotations.readOnlyHint === readOnly && CASES[t.name]).map((t) => [`${transport} ${t.name}`, () => inspector(target(transport), callArgs(t.name))]);
+  const reads = schedule([list("stdio"), list("http"), ...calls("stdio", true), ...calls("http", true)], Promise.resolve());
+  const writes = schedule([...calls("stdio", false), ...calls("http", false)], reads);
+  void writes.then(() => console.error(`inspector: ${runs.size} runs in ${Math.round(performance.now() - t0)} ms`));
 }, 120_000);
 
 afterAll(async () => {
