@@ -6,6 +6,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { sandbox, type Sandbox } from "./executable.ts";
+import { startHttpServer, type HttpServer } from "./http-server.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 
 export const APPLICABLE_SCENARIOS = [
@@ -21,29 +22,18 @@ export const APPLICABLE_SCENARIOS = [
 const CONFORMANCE = join(import.meta.dir, "../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
 let sb: Sandbox;
 let p: TmpProject;
-let server: ReturnType<typeof Bun.spawn>;
+let server: HttpServer | undefined;
 let url = "";
 
 beforeAll(async () => {
   sb = await sandbox();
   p = copyFixture("polyglot/go");
-  server = Bun.spawn([sb.exe, "mcp", "--root", p.root, "--http", "127.0.0.1:0"], { env: sb.env, stdout: "ignore", stderr: "pipe" });
-  const reader = (server.stderr as ReadableStream<Uint8Array>).getReader();
-  let err = "";
-  const until = Date.now() + 20_000;
-  while (!url && Date.now() < until) {
-    const { value, done } = await reader.read();
-    if (done) break;
-    err += new TextDecoder().decode(value);
-    url = /serving MCP over HTTP at (\S+)/.exec(err)?.[1] ?? "";
-  }
-  reader.releaseLock();
-  if (!url) throw new Error(`server did not start: ${err}`);
+  server = await startHttpServer(sb, p.root);
+  url = server.url;
 }, 120_000);
 
 afterAll(async () => {
-  server?.kill("SIGTERM");
-  await server?.exited;
+  await server?.stop();
   p?.cleanup();
 });
 
