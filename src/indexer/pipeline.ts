@@ -143,7 +143,8 @@ class IndexRun {
   ) {}
 
   private trace(message: string): void {
-    if (process.env.CORTEX_TRACE) log.warn(message);
+    // the process's resident memory with each step: where the peak comes from (parse workers included)
+    if (process.env.CORTEX_TRACE) log.warn(`${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB]`);
   }
 
   async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {

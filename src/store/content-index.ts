@@ -15,6 +15,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { TrigramExtractor, decodePostings, encodePostings, unionSorted } from "./trigrams.ts";
 import { contentBytes, contentText } from "./content-codec.ts";
 import { openDatabase } from "./db.ts";
+import { collectIfOver } from "../core/memory.ts";
 
 /** Segments per trigram: row id = trigram * SEGMENTS + segment. */
 export const SEGMENTS = 256;
@@ -246,11 +247,23 @@ function update(db: Database, groupPostings: number): TrigramUpdate {
 
 /** The distinct trigrams of a run of files, each file's after the previous one's, with the files' ids and hashes. */
 class Gathered {
-  grams = new Uint32Array(1 << 20);
+  grams: Uint32Array;
   used = 0;
-  readonly fileIds: number[] = [];
-  readonly ends: number[] = [];
-  readonly hashes: string[] = [];
+  fileIds: number[] = [];
+  ends: number[] = [];
+  hashes: string[] = [];
+
+  constructor(capacity = 1 << 20) {
+    this.grams = new Uint32Array(capacity);
+  }
+
+  /** Empties the run, keeping its buffer for the next group of a rebuild. */
+  clear(): void {
+    this.used = 0;
+    this.fileIds = [];
+    this.ends = [];
+    this.hashes = [];
+  }
 
   take(id: number, bytes: Uint8Array, hash: string): void {
     extractor ??= new TrigramExtractor();
@@ -287,15 +300,19 @@ function gatherFiles(db: Database, ids: number[]): Gathered {
  * group, not the project (the last base segment takes whatever is left over).
  */
 function rebuildBase(db: Database, groupPostings: number): { files: number; postings: number } {
-  let g = new Gathered();
+  // One set of buffers for every group: the kernel's seven groups, each with buffers of its own, left
+  // their garbage resident until the collector came round and the process peaked at 1.1 GiB here.
+  const g = new Gathered(Math.min(groupPostings + (1 << 20), 1 << 26));
+  const buffers = new GroupBuffers();
   let segment = 0;
   let files = 0;
   let postings = 0;
   const write = () => {
     if (g.fileIds.length === 0) return;
-    postings += writeSegment(db, g, segment++);
+    postings += writeSegment(db, g, segment++, buffers);
     files += g.fileIds.length;
-    g = new Gathered();
+    g.clear();
+    collectIfOver();
   };
   for (const r of db.query(`${CONTENT_SELECT} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) {
     g.take(r.id, contentBytes(r.z), r.h);
@@ -309,12 +326,12 @@ function rebuildBase(db: Database, groupPostings: number): { files: number; post
  * Writes gathered files as one segment and records their coverage: trigrams grouped (each trigram's files
  * contiguous and ascending), delta-encoded and written one row per trigram. Returns the number of postings.
  */
-function writeSegment(db: Database, g: Gathered, segment: number): number {
-  const { keys, ends: runEnds, ids: scattered } = g.used <= SMALL_BUILD ? groupSmall(g.grams, g.used, g.fileIds, g.ends) : groupLarge(g.grams, g.used, g.fileIds, g.ends);
+function writeSegment(db: Database, g: Gathered, segment: number, buffers?: GroupBuffers): number {
+  const { keys, ends: runEnds, ids: scattered, count } = g.used <= SMALL_BUILD ? groupSmall(g.grams, g.used, g.fileIds, g.ends) : groupLarge(g.grams, g.used, g.fileIds, g.ends, buffers ?? new GroupBuffers());
   const insert = db.prepare("INSERT OR REPLACE INTO trigram_postings (id, postings) VALUES (?, ?)");
   let buf = new Uint8Array(1 << 16);
   let start = 0;
-  for (let i = 0; i < keys.length; i++) {
+  for (let i = 0; i < count; i++) {
     const k = keys[i]!;
     const end = runEnds[i]!;
     const need = (end - start) * 5;
@@ -334,28 +351,56 @@ function writeSegment(db: Database, g: Gathered, segment: number): number {
 const SMALL_BUILD = 1 << 18;
 
 interface Grouped {
-  /** Distinct trigrams, ascending. */
-  keys: number[];
+  /** Distinct trigrams, ascending (the first `count`). */
+  keys: ArrayLike<number>;
   /** End of each trigram's run in `ids` (runs are contiguous, in key order). */
-  ends: number[];
+  ends: ArrayLike<number>;
   /** File ids, ascending within each run. */
   ids: Uint32Array;
+  /** Distinct trigrams. */
+  count: number;
+}
+
+/** The arrays of a large grouping, kept from one segment of a rebuild to the next. */
+class GroupBuffers {
+  readonly counts = new Uint32Array(1 << 24);
+  keys = new Uint32Array(0);
+  ends = new Uint32Array(0);
+  ids = new Uint32Array(0);
+
+  /** Room for `postings` postings; grown, never shrunk. */
+  readyIds(postings: number): void {
+    if (this.ids.length < postings) this.ids = new Uint32Array(postings);
+  }
+
+  /** Room for `distinct` trigrams (a group has far fewer than postings: 1 to 3 million of 16); grown, never shrunk. */
+  readyKeys(distinct: number): void {
+    if (this.keys.length < distinct) {
+      this.keys = new Uint32Array(distinct);
+      this.ends = new Uint32Array(distinct);
+    }
+  }
 }
 
 /** Counting sort over the whole trigram space: linear, for large segments. */
-function groupLarge(grams: Uint32Array, used: number, fileIds: number[], fileEnds: number[]): Grouped {
-  const counts = new Uint32Array(1 << 24);
+function groupLarge(grams: Uint32Array, used: number, fileIds: number[], fileEnds: number[], b: GroupBuffers): Grouped {
+  const counts = b.counts;
+  counts.fill(0);
   for (let i = 0; i < used; i++) counts[grams[i]!]!++;
-  const keys: number[] = [];
+  let distinct = 0;
+  for (let k = 0; k < counts.length; k++) if (counts[k] !== 0) distinct++;
+  b.readyKeys(distinct);
+  b.readyIds(used);
+  const { keys, ends, ids } = b;
+  let count = 0;
   let offset = 0;
   for (let k = 0; k < counts.length; k++) {
     const c = counts[k]!;
     if (c === 0) continue;
-    keys.push(k);
+    keys[count++] = k;
     counts[k] = offset; // start of k's run; advanced to its end while scattering
     offset += c;
   }
-  const ids = new Uint32Array(used);
   let from = 0;
   for (let f = 0; f < fileIds.length; f++) {
     const id = fileIds[f]!;
@@ -363,7 +408,8 @@ function groupLarge(grams: Uint32Array, used: number, fileIds: number[], fileEnd
     for (let i = from; i < to; i++) ids[counts[grams[i]!]!++] = id;
     from = to;
   }
-  return { keys, ends: keys.map((k) => counts[k]!), ids };
+  for (let i = 0; i < count; i++) ends[i] = counts[keys[i]!]!;
+  return { keys, ends, ids, count };
 }
 
 /** Map-based grouping for the few files of an incremental run. */
@@ -389,5 +435,5 @@ function groupSmall(grams: Uint32Array, used: number, fileIds: number[], fileEnd
     for (const id of byKey.get(k)!) ids[n++] = id;
     ends.push(n);
   }
-  return { keys, ends, ids };
+  return { keys, ends, ids, count: keys.length };
 }

@@ -169,6 +169,33 @@ describe("trigram index maintenance", () => {
     w.close();
   });
 
+  test("a rebuild in several large groups (counting sort, buffers reused between groups) has exact postings", async () => {
+    // 60 files of 24,000 pseudo-random characters of 64 kinds (case folds to 38): about 10,000 distinct
+    // trigrams each, so a group of at least 270,000 postings takes the counting-sort path (over 262,144)
+    // and the next group reuses its arrays
+    let seed = 7;
+    const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+    const alphabet = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_ ";
+    const files: Record<string, string> = {};
+    for (let f = 0; f < 60; f++) files[`r${f}.txt`] = Array.from({ length: 24_000 }, () => alphabet[Math.floor(next() * alphabet.length)]).join("") + "\n";
+    const { s } = await indexed(files);
+    const w = new Database(dbPathOf(s));
+    w.exec("PRAGMA foreign_keys = ON");
+    w.exec("DELETE FROM trigram_coverage");
+    const r = updateTrigramIndex(w, { groupPostings: 270_000 });
+    expect(r).toMatchObject({ action: "rebuild", files: 60 });
+    expect(r.postings).toBeGreaterThan(2 * 270_000);
+    const segs = w.query("SELECT DISTINCT segment FROM trigram_coverage ORDER BY segment").values() as number[][];
+    expect(segs.length).toBeGreaterThanOrEqual(2);
+    const index = new ContentIndex(w);
+    const truth = [...bruteForce(w)];
+    // every 50th trigram, and the rarest and commonest ones, across all groups
+    const sample = truth.filter((_, i) => i % 50 === 0);
+    sample.push(...[...truth].sort((a, b) => a[1].size - b[1].size).slice(0, 20), ...[...truth].sort((a, b) => b[1].size - a[1].size).slice(0, 20));
+    for (const [t, paths] of sample) expect(postingsByPath(index, t)).toEqual(paths);
+    w.close();
+  }, 60_000);
+
   test("files the postings do not cover are reported and still searched; the next update covers them", async () => {
     const { s } = await indexed({ "a.txt": "needle in a\n", "b.txt": "hay\n" });
     const path = dbPathOf(s);
