@@ -189,10 +189,15 @@ const BASE_GROUP_POSTINGS = 1 << 24;
  * a new small segment, and too many small segments are merged into one.
  */
 export function updateTrigramIndex(db: Database, options: { groupPostings?: number } = {}): TrigramUpdate {
+  let r: TrigramUpdate | undefined;
   try {
-    return update(db, options.groupPostings ?? BASE_GROUP_POSTINGS);
+    r = update(db, options.groupPostings ?? BASE_GROUP_POSTINGS);
+    return r;
   } finally {
     extractor = undefined;
+    // a rebuild's buffers (hundreds of MiB on a large project) are garbage now: collect them before the
+    // parse tier's workers start, or they stay resident under the workers' peak
+    if (r?.action === "rebuild" || r?.action === "merge") Bun.gc(true);
   }
 }
 
@@ -302,7 +307,7 @@ function gatherFiles(db: Database, ids: number[]): Gathered {
 function rebuildBase(db: Database, groupPostings: number): { files: number; postings: number } {
   // One set of buffers for every group: the kernel's seven groups, each with buffers of its own, left
   // their garbage resident until the collector came round and the process peaked at 1.1 GiB here.
-  const g = new Gathered(Math.min(groupPostings + (1 << 20), 1 << 26));
+  const g = new Gathered(1 << 22); // grown as a group needs, then kept
   const buffers = new GroupBuffers();
   let segment = 0;
   let files = 0;
