@@ -99,13 +99,31 @@ export function definitionsNamed(store: IndexStore, names: string[], filters: Ch
     .all(...params) as Array<{ id: string; filePath: string; name: string }>;
 }
 
-/** Full rows of chunks by id, each with its `text` read back from the content (store/chunk-text.ts). */
+/**
+ * The files a chunk id can belong to. An id is `<type>:<path>#<key>` (indexer/chunker.ts): the type has no
+ * colon, and the path ends at one of the '#' after it (a key may hold '#' too, Ruby's `Class#method`).
+ */
+export function chunkIdPaths(id: string): string[] {
+  const colon = id.indexOf(":");
+  if (colon < 0) return [];
+  const out: string[] = [];
+  for (let i = id.indexOf("#", colon + 1); i >= 0; i = id.indexOf("#", i + 1)) out.push(id.slice(colon + 1, i));
+  return out;
+}
+
+/**
+ * Full rows of chunks by id, each with its `text` read back from the content (store/chunk-text.ts). Ids
+ * are not indexed (unique per file by construction, an index on them took 9 MiB of go-src's index): the
+ * rows are found through their files' index, then by id.
+ */
 export function chunksById(store: IndexStore, ids: string[]): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
+  const paths = [...new Set(ids.flatMap(chunkIdPaths))];
   const rows = sqliteOf(store)
-    .query(`SELECT c.*, lower(hex(c.text_hash)) AS text_hash, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path WHERE c.chunk_id IN (${ids.map(() => "?").join(",")})`)
-    .all(...ids) as Array<Record<string, unknown> & { filePath: string; prefix: string | Uint8Array; spans: string }>;
+    .query(`SELECT c.*, lower(hex(c.text_hash)) AS text_hash, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path
+      WHERE c.file_path IN (SELECT value FROM json_each(?)) AND c.chunk_id IN (SELECT value FROM json_each(?))`)
+    .all(JSON.stringify(paths), JSON.stringify(ids)) as Array<Record<string, unknown> & { filePath: string; prefix: string | Uint8Array; spans: string }>;
   for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.chunk_id as string, { ...r, text });
   return out;
 }

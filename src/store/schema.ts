@@ -272,7 +272,7 @@ END;
 -- Search chunks (symbols, definitions, data, documentation) of the hybrid search.
 -- rowid is the key of the keyword index chunks_fts (below)
 CREATE TABLE chunks (
-    chunk_id TEXT PRIMARY KEY,
+    chunk_id TEXT NOT NULL,
     file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
     chunk_type TEXT NOT NULL,
     title TEXT NOT NULL,

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
-import { chunksById } from "../../src/store/chunk-search.ts";
+import { chunkIdPaths, chunksById } from "../../src/store/chunk-search.ts";
 import { sha256 } from "../../src/core/hash.ts";
 import { decodeSpans, encodeSpans, renderChunk, contentLines, MAX_LINE_CHARS, type ChunkSpan } from "../../src/store/chunk-text.ts";
 
@@ -66,5 +66,14 @@ describe("spans", () => {
     expect(lines).toEqual(["a", "b", "c", long]);
     expect(renderChunk("head\n", [{ from: 1, to: 2 }, "…", { from: 3, to: 9 }], lines)).toBe(`head\na\nb\n    …\nc\n${long.slice(0, MAX_LINE_CHARS)} …`);
     expect(renderChunk("", [{ from: 4, to: 4, col: MAX_LINE_CHARS + 1 }], lines)).toBe("function f() {}");
+  });
+});
+
+describe("chunk ids", () => {
+  test("the files an id can belong to: the path ends at one of the '#' after the type", () => {
+    expect(chunkIdPaths("definitions:src/a.ts#login")).toEqual(["src/a.ts"]);
+    expect(chunkIdPaths("definitions:lib/user.rb#User#save")).toEqual(["lib/user.rb", "lib/user.rb#User"]);
+    expect(chunkIdPaths("data:odd#dir/x.json#values@1")).toEqual(["odd", "odd#dir/x.json"]);
+    expect(chunkIdPaths("no-colon-here#x")).toEqual([]);
   });
 });
