@@ -6,6 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
+import { resolutionCode } from "./schema.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 
@@ -251,7 +252,7 @@ export class GraphStore {
   }
 
   setTarget(refId: number, targetId: number | null, resolution: string | null): void {
-    this.s.setTarget.run(targetId, resolution, refId);
+    this.s.setTarget.run(targetId, resolutionCode(resolution), refId);
   }
 
   sitesOfFiles(paths: Iterable<string>): ImportSiteRow[] {

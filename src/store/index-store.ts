@@ -9,7 +9,7 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { PARSE_TIER_RESET } from "./schema.ts";
+import { PARSE_TIER_RESET, refKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
@@ -314,7 +314,7 @@ export class IndexStore implements HasSqlite {
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
       const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      s.insertRef.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, r.kind, r.line, r.column,
+      s.insertRef.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, refKindCode(r.kind), r.line, r.column,
         enclosingId === null ? (r.enclosing ?? null) : null, enclosingId);
     }
   }
