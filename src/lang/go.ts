@@ -18,7 +18,7 @@ import type { ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatc
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
-import { joinInside } from "./rel-path.ts";
+import { joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment

@@ -28,7 +28,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, Varia
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { PHP_BUILTIN_CLASSES, PHP_BUILTIN_NAMESPACES } from "./php-builtins.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment

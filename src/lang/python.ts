@@ -34,7 +34,7 @@ import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { PYTHON_STDLIB_MODULES } from "./python-stdlib.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 import { boundedText } from "./source-text.ts";
 
 const QUERY = `

@@ -16,6 +16,7 @@ import { csharp } from "./csharp.ts";
 import { c } from "./c.ts";
 import { cpp } from "./cpp.ts";
 import { rust } from "./rust.ts";
+import { extensionOf } from "../core/rel-path.ts";
 
 export const LANGUAGE_MODULES: LanguageModule[] = [go, python, ruby, php, typescript, tsx, javascript, jsx, java, kotlin, csharp, c, cpp, rust];
 
@@ -61,12 +62,6 @@ export interface LanguageChoice {
   module?: LanguageModule;
 }
 
-function extensionOf(path: string): string {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(dot).toLowerCase() : "";
-}
-
 /** Picks the language of a file from its name, looking at the content only where the name is ambiguous. */
 export function languageFor(path: string, content?: string): LanguageChoice {
   const base = path.slice(path.lastIndexOf("/") + 1).toLowerCase();
@@ -74,7 +69,8 @@ export function languageFor(path: string, content?: string): LanguageChoice {
   if (namedModule) return { language: namedModule.id, module: namedModule };
   const named = TEXT_FILENAMES[base];
   if (named) return { language: named };
-  const ext = extensionOf(path);
+  const written = extensionOf(path);
+  const ext = written === undefined ? "" : "." + written.toLowerCase();
   if (ext === ".h" && content !== undefined) {
     const cpp = moduleById.get("cpp");
     if (cpp && CPP_HEADER_HINTS.test(content)) return { language: "cpp", module: cpp };

@@ -31,7 +31,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } 
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { RUBY_STDLIB } from "./ruby-stdlib.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment

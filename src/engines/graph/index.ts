@@ -8,11 +8,12 @@
 import type { IndexStore } from "../../store/index-store.ts";
 import type { RefRow, SymbolRow } from "../../store/graph-store.ts";
 import { CortexError } from "../../core/errors.ts";
-import { SymbolsEngine, inPaths } from "../symbols/index.ts";
+import { SymbolsEngine } from "../symbols/index.ts";
 import { TYPE_KINDS } from "../symbols/kinds.ts";
 import { SourceLines } from "./source-lines.ts";
 import { shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
 import { staleFiles } from "../freshness.ts";
+import { dirOf } from "../../core/rel-path.ts";
 import { IMPORT_GRAPH_SIZE_KEY } from "../symbols/resolve-hook.ts";
 
 export const GRAPH_OPERATIONS = ["callers", "callees", "dependencies", "dependents", "type_usages", "implementations", "path", "impact"] as const;
@@ -341,7 +342,7 @@ export class GraphEngine {
     const have = new Map<string, { names: Set<string>; dir: string }>();
     for (const r of this.g.goMethodOwners([...new Set(methods)])) {
       if (r.container === iface.qname) continue;
-      const dir = r.file.slice(0, Math.max(0, r.file.lastIndexOf("/")));
+      const dir = dirOf(r.file);
       const key = `${dir}\u0000${r.container}`;
       let entry = have.get(key);
       if (!entry) have.set(key, (entry = { names: new Set(), dir }));

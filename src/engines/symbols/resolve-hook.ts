@@ -16,11 +16,12 @@ import type { IndexChanges } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
-import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
 import { stronglyConnected } from "../graph/cycles.ts";
+import { dirOf } from "../../core/rel-path.ts";
 import { collectIfOver } from "../../core/memory.ts";
 
 export interface ResolveReport {

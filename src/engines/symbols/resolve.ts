@@ -12,6 +12,7 @@
  * than landing on a project definition of the same name.
  */
 import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import { dirOf } from "../../core/rel-path.ts";
 import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, isCoreMember, kindFits } from "./kinds.ts";
 
 export type Resolution = "exact" | "import" | "name-only";
@@ -62,11 +63,6 @@ export interface FileScope {
   /** The class around each enclosing definition, once looked up. */
   classOf: Map<number, SymbolRow | undefined>;
 }
-
-export const dirOf = (path: string): string => {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-};
 
 /** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
 export function lastSegment(s: string): string {
