@@ -11,10 +11,9 @@ import { CortexError } from "../../core/errors.ts";
 import { SymbolsEngine } from "../symbols/index.ts";
 import { TYPE_KINDS } from "../symbols/kinds.ts";
 import { SourceLines } from "./source-lines.ts";
-import { shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
+import { IMPORT_GRAPH_SIZE_KEY, shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
 import { staleFiles } from "../freshness.ts";
 import { dirOf } from "../../core/rel-path.ts";
-import { IMPORT_GRAPH_SIZE_KEY } from "../symbols/resolve-hook.ts";
 
 export const GRAPH_OPERATIONS = ["callers", "callees", "dependencies", "dependents", "type_usages", "implementations", "path", "impact"] as const;
 export type GraphOperation = (typeof GRAPH_OPERATIONS)[number];

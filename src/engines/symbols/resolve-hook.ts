@@ -12,7 +12,7 @@
  * Symbol ids of unchanged files never change, so their references stay valid untouched.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import type { IndexChanges } from "../../indexer/hooks.ts";
+import type { IndexChanges, IndexHook } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
@@ -20,7 +20,8 @@ import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportSiteRow, t
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { family, kindFits } from "./kinds.ts";
-import { stronglyConnected } from "../graph/cycles.ts";
+import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
+import { log } from "../../core/log.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { collectIfOver } from "../../core/memory.ts";
 
@@ -42,6 +43,15 @@ const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import
  */
 export const RESOLVER_VERSION = "1";
 const RESOLVER_VERSION_KEY = "resolver_version";
+
+/** The index hook: imports to files, references to definitions, after every run's writes. */
+export const referenceResolution: IndexHook = {
+  name: "reference resolution",
+  async run(store, changes, project) {
+    const r = await resolveReferences(store, changes, project);
+    if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+  },
+};
 
 export async function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): Promise<ResolveReport> {
   const g = new GraphStore(store);
@@ -68,8 +78,6 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
   return report;
 }
 
-/** Meta key of the import graph's size (files with imports, file-to-file edges), kept with the cycles. */
-export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
 
 /**
  * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
