@@ -7,13 +7,17 @@
  *      a definition of the same file, a name the file imports, the same package ('exact' / 'import'),
  *      the files a file includes wholesale (C headers, Ruby requires, star imports);
  *   3. the one definition of that name in the language (family) with a fitting kind ('name-only'), except
- *      for unqualified names in languages whose modules require an import (Go, Python, JS/TS, Rust).
+ *      for unqualified names in languages whose modules require an import (ResolutionRules.strictModules).
+ * What each language means here (families, type positions, packages, includes) is read from its rules
+ * (src/lang/resolution.ts); this file compares no language names.
  * A reference whose qualifier is an import of something outside the project stays unresolved rather
  * than landing on a project definition of the same name.
  */
 import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
 import { dirOf } from "../../core/rel-path.ts";
-import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, isCoreMember, kindFits } from "./kinds.ts";
+import { TYPE_KINDS, kindFits } from "./kinds.ts";
+import { CONSTRUCTOR_MEMBERS, SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
+import type { ResolutionRules } from "../../lang/resolution.ts";
 
 export type Resolution = "exact" | "import" | "name-only";
 
@@ -28,6 +32,7 @@ export interface FileInfo {
   family: string;
   dir: string;
   pkg: string | null;
+  rules: ResolutionRules;
 }
 
 interface Binding {
@@ -71,7 +76,8 @@ export function lastSegment(s: string): string {
 }
 
 export function fileInfo(row: FileRow): FileInfo {
-  return { path: row.path, language: row.language, family: family(row.language), dir: dirOf(row.path), pkg: row.packageName };
+  const rules = rulesOf(row.language);
+  return { path: row.path, language: row.language, family: rules.family, dir: dirOf(row.path), pkg: row.packageName, rules };
 }
 
 /** Builds file scopes from import sites and their resolved targets. */
@@ -89,13 +95,13 @@ export function buildScope(
     else byName.set(s.name, [s]);
   }
   const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
-  const strict = STRICT_MODULES.has(info.family);
+  const strict = info.rules.strictModules;
   const wholesale = new Set<string>();
-  // Ruby's require and C's #include load a file and bind no name; so do PHP's include and require
-  const bindsNothing = info.language === "ruby" || info.family === "c";
+  // includes (C's #include, Ruby's require, PHP's include of a path) load a file and bind no name
+  const includes = info.rules.includes;
   for (const site of sites) {
     const targets = site.targets;
-    if (bindsNothing || (info.language === "php" && site.isRelative === 1)) {
+    if (includes === "all" || (includes === "relative" && site.isRelative === 1)) {
       for (const t of targets) wholesale.add(t);
       continue;
     }
@@ -107,8 +113,8 @@ export function buildScope(
     if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
     else if (!strict) for (const t of targets) wholesale.add(t);
     const last = lastSegment(site.module);
-    // Go binds the package's declared name, which may differ from the folder's
-    const declared = info.language === "go" && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
+    // the package's declared name (Go's package clause), which may differ from the folder's
+    const declared = info.rules.importBindsDeclaredPackage && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
     const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
     if (site.alias === ".") {
       for (const t of targets) wholesale.add(t);
@@ -191,7 +197,7 @@ export class SymbolIndex {
 
 /** Names a batch of references may look up, so they can be loaded in one go. */
 export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
-  const names = new Set<string>(["initialize"]);
+  const names = new Set<string>(CONSTRUCTOR_MEMBERS);
   for (const r of refs) {
     names.add(r.name);
     if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
@@ -224,7 +230,7 @@ export class Resolver {
   }
 
   private fits(s: SymbolRow, kind: string, fam: string): boolean {
-    return kindFits(kind, s.kind) && family(s.language) === fam;
+    return kindFits(kind, s.kind) && familyOf(s.language) === fam;
   }
 
   /** Top-level definitions (or, failing that, any) named `name` in these files. */
@@ -375,11 +381,13 @@ export class Resolver {
   }
 
   /**
-   * The type a parameter of the enclosing function is declared with, read from the stored signature:
-   * `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++), `Type $name` (PHP).
+   * The type a parameter of the enclosing function is declared with, read from the stored signature by
+   * the language's rule: `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++),
+   * `Type $name` (PHP). None where the module gives these as qualifierType (Go).
    */
   private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
-    if (scope.info.language === "go") return undefined; // the Go module gives these as qualifierType
+    const parameter = scope.info.rules.types?.parameter;
+    if (!parameter) return undefined;
     if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
     const fn = scope.byId.get(enclosingId);
     const sig = fn?.signature;
@@ -387,13 +395,7 @@ export class Resolver {
     const open = sig.indexOf("(");
     if (open < 0) return undefined;
     const params = sig.slice(open + 1);
-    const name = q.replace(/[$]/g, "\\$");
-    const lang = scope.info.language;
-    const colon = new RegExp(`(?:^|[(,\\s])${name}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Za-z_][\\w.:\\\\]*)`).exec(params);
-    if (colon && (lang === "python" || scope.info.family === "js" || lang === "kotlin" || lang === "rust")) return colon[1];
-    const before = new RegExp(`([A-Za-z_][\\w.:\\\\]*)(?:<[^()]*?>)?[\\s*&]+${name}\\s*[,)=]`).exec(params);
-    if (before && (lang === "java" || lang === "c_sharp" || scope.info.family === "c" || lang === "php")) return before[1];
-    return undefined;
+    return parameter(params, q.replace(/[$]/g, "\\$"));
   }
 
   /**
@@ -404,12 +406,13 @@ export class Resolver {
    */
   private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    if (info.language === "go" || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    const types = info.rules.types;
+    if (!types || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
     const fn = scope.byId.get(ref.enclosingId);
     if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
     const name = q.replace(/[$]/g, "\\$");
-    const decl = localDeclaration(info, name);
+    const decl = declaration(localCache, info.language, name, types.local);
     for (let i = ref.line - 1; i >= fn.line; i--) {
       const text = scope.lines[i - 1];
       if (text === undefined || !text.includes(q)) continue;
@@ -429,15 +432,16 @@ export class Resolver {
    */
   private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    if (info.language === "go") return undefined;
+    const types = info.rules.types;
+    if (!types) return undefined;
     const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
     if (!m || SELF_QUALIFIERS.has(q)) return undefined;
     const bare = m[1]! === q;
-    if (bare && !IMPLICIT_THIS.has(info.language)) return undefined;
+    if (bare && !info.rules.implicitThis) return undefined;
     const cls = this.enclosingClass(ref.enclosingId, scope);
     if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const re = fieldDeclaration(info, m[1]!);
+    const re = declaration(fieldCache, info.language, m[1]!, types.field);
     for (let i = cls.line; i <= cls.endLine; i++) {
       const text = scope.lines[i - 1];
       if (text === undefined || !text.includes(m[1]!)) continue;
@@ -487,9 +491,10 @@ export class Resolver {
     return b !== undefined && isOutsideBinding(b);
   }
 
-  /** Ruby's `Foo.new` runs `initialize`. */
+  /** A constructor call under another name: Ruby's `Foo.new` runs `initialize` (ResolutionRules.constructorCall). */
   private ctorName(ref: RefRow, type: SymbolRow): string {
-    return ref.name === "new" && type.language === "ruby" ? "initialize" : ref.name;
+    const ctor = rulesOf(type.language).constructorCall;
+    return ctor && ref.name === ctor.name ? ctor.member : ref.name;
   }
 
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
@@ -529,11 +534,12 @@ export class Resolver {
       return cls ? { id: cls.id, how: "exact" } : undefined;
     }
     // an implicit `this`: a member of the enclosing class or of its bases
-    if (IMPLICIT_THIS.has(info.language) || kind === "type") {
+    const implicitThis = info.rules.implicitThis;
+    if (implicitThis || kind === "type") {
       const cls = this.enclosingClass(enclosingId, scope);
       if (cls) {
-        const m = this.member(cls, name, kind, IMPLICIT_THIS.has(info.language) ? 0 : 3);
-        if (m && (IMPLICIT_THIS.has(info.language) || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
+        const m = this.member(cls, name, kind, implicitThis ? 0 : 3);
+        if (m && (implicitThis || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
       }
     }
     // the same file
@@ -546,7 +552,7 @@ export class Resolver {
       }
       if (kind !== "call" || TYPE_KINDS.has(s.kind)) local ??= s;
     }
-    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !STRICT_MODULES.has(fam))) return { id: local.id, how: "exact" };
+    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !info.rules.strictModules)) return { id: local.id, how: "exact" };
     // an imported name
     const imported = this.throughBinding(name, kind, scope);
     if (imported) return imported;
@@ -559,13 +565,13 @@ export class Resolver {
       const s = this.inFiles(name, kind, scope.wholesale, fam);
       if (s) return { id: s.id, how: "import" };
     }
-    if (STRICT_MODULES.has(fam)) return undefined;
+    if (info.rules.strictModules) return undefined;
     // the one definition of that name
     return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, fam)) continue;
-        if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
+        if (s.container !== null && !rulesOf(s.language).implicitThis && !TYPE_KINDS.has(s.kind)) continue;
         if (found) return undefined;
         found = s;
       }
@@ -659,9 +665,9 @@ export class Resolver {
     if (e.kind === "method" && e.container) {
       let elsewhere: SymbolRow | undefined;
       for (const s of this.index.named(lastSegment(e.container))) {
-        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || family(s.language) !== scope.info.family) continue;
+        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || familyOf(s.language) !== scope.info.family) continue;
         if (dirOf(s.file) === scope.info.dir) return s;
-        if (scope.info.language !== "go") elsewhere ??= s;
+        if (!scope.info.rules.membersInTypeFolder) elsewhere ??= s;
       }
       return elsewhere;
     }
@@ -674,11 +680,11 @@ export class Resolver {
     for (const s of this.index.named(name)) {
       // methods carry their owner's qualified name; fields and enum members its short name
       const owned = s.container === type.qname || (s.container === type.name && s.file === type.file && s.qname === `${type.qname}.${s.name}`);
-      if (!owned || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
+      if (!owned || !kindFits(kind, s.kind) || familyOf(s.language) !== familyOf(type.language)) continue;
       if (s.file === type.file) return s;
       // members in other files: partial classes, Go methods in another file of the package
       if (dirOf(s.file) === dirOf(type.file)) fallback ??= s;
-      else if (type.language !== "go") fallback ??= s;
+      else if (!rulesOf(type.language).membersInTypeFolder) fallback ??= s;
     }
     if (fallback) return fallback;
     if (depth >= 3) return undefined;
@@ -707,61 +713,34 @@ export class Resolver {
   }
 }
 
-const declarationCache = new Map<string, RegExp>();
-
-/** A regular expression for a local variable's declaration or assignment, with `type` and `init` groups. */
-function localDeclaration(info: FileInfo, name: string): RegExp {
-  const key = `${info.language}\u0000${name}`;
-  let re = declarationCache.get(key);
-  if (re) return re;
-  const id = "[A-Za-z_$][\\w.$\\\\]*";
-  let src: string;
-  if (info.family === "js") src = `\\b(?:const|let|var)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "python" || info.language === "ruby") src = `^\\s*${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "php") src = `${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "kotlin" || info.language === "rust") src = `\\b(?:val|var|let(?:\\s+mut)?)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else src = `(?:^|[\\s(])(?<type>${id})(?:<[^=]*>)?[\\s*&]+${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  re = new RegExp(src);
-  declarationCache.set(key, re);
-  return re;
-}
-
+const localCache = new Map<string, RegExp>();
 const fieldCache = new Map<string, RegExp>();
 
-/** A regular expression for a field's declaration with a `type` (or `init`) group. */
-function fieldDeclaration(info: FileInfo, name: string): RegExp {
-  const key = `${info.language}\u0000${name}`;
-  let re = fieldCache.get(key);
-  if (re) return re;
-  const id = "[A-Za-z_][\\w.\\\\]*";
-  let src: string;
-  if (info.family === "js" || info.language === "kotlin" || info.language === "rust") src = `\\b${name}\\s*[?!]?\\s*:\\s*(?<type>${id})`;
-  else if (info.language === "python") src = `self\\.${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${id})`;
-  else if (info.language === "php") src = `(?<type>${id})\\s+\\$${name}\\b`;
-  else if (info.language === "ruby") src = `@${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  else src = `(?<type>${id})(?:<[^;=()]*>)?[\\s*&]+${name}\\s*[;=,)]`;
-  re = new RegExp(src);
-  fieldCache.set(key, re);
+/** A language's declaration pattern for a name (TypePositions.local / field), compiled once. */
+function declaration(cache: Map<string, RegExp>, language: string, name: string, source: (name: string) => string): RegExp {
+  const key = `${language}\u0000${name}`;
+  let re = cache.get(key);
+  if (!re) cache.set(key, (re = new RegExp(source(name))));
   return re;
 }
 
-/** The named return type a signature declares: `): Order`, `-> Order`, `Order find(`. */
+/** The named return type a signature declares, by its language's rule: `): Order`, `-> Order`, `Order find(`. */
 export function returnTypeOf(signature: string, name: string, language: string): string | undefined {
-  const fam = family(language);
-  const after = /\)\s*(?::|->)\s*\??([A-Za-z_][\w.\\]*)\s*(?:\{|:|$|where\b)/.exec(signature);
-  if (after && (fam === "js" || language === "python" || language === "kotlin" || language === "rust" || language === "php")) return after[1];
-  if (fam === "jvm" || language === "c_sharp" || fam === "c") {
-    const before = new RegExp(`([A-Za-z_][\\w.]*)(?:<[^()]*>)?[\\s*&]+${name}\\s*\\(`).exec(signature);
-    if (before && !["void", "public", "private", "protected", "static"].includes(before[1]!)) return before[1];
-  }
-  return undefined;
+  return rulesOf(language).types?.returnType?.(signature, name);
 }
 
-/** Same package: Go's folder and package clause; a declared package or namespace elsewhere. */
+/** Whether two files share unqualified names, by the first one's language's package scope. */
 export function samePackage(a: FileInfo, b: FileInfo): boolean {
   if (a.family !== b.family) return false;
-  if (a.language === "go") return a.dir === b.dir && a.pkg === b.pkg;
-  if (a.language === "python" || a.family === "js") return false; // a module is a file
-  if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
-  return a.pkg === null && b.pkg === null && a.dir === b.dir && (a.family === "c" || a.language === "rust");
+  switch (a.rules.packageScope) {
+    case "folder-and-clause":
+      return a.dir === b.dir && a.pkg === b.pkg;
+    case "file":
+      return false;
+    case "declared":
+      return a.pkg !== null && b.pkg !== null && a.pkg === b.pkg;
+    case "declared-or-folder":
+      if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
+      return a.pkg === null && b.pkg === null && a.dir === b.dir;
+  }
 }
