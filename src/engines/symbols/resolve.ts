@@ -8,203 +8,30 @@
  *      the files a file includes wholesale (C headers, Ruby requires, star imports);
  *   3. the one definition of that name in the language (family) with a fitting kind ('name-only'), except
  *      for unqualified names in languages whose modules require an import (ResolutionRules.strictModules).
- * What each language means here (families, type positions, packages, includes) is read from its rules
- * (src/lang/resolution.ts); this file compares no language names.
  * A reference whose qualifier is an import of something outside the project stays unresolved rather
  * than landing on a project definition of the same name.
+ *
+ * Language-free: what each language means (families, type positions, packages, includes) is read from
+ * its rules (src/lang/resolution.ts). The parts: scope.ts (what a file sees), symbol-index.ts (definitions
+ * by name, loaded in batches), declared-types.ts (types read from text), this file (the look-up order).
  */
-import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { TYPE_KINDS, kindFits } from "./kinds.ts";
-import { CONSTRUCTOR_MEMBERS, SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
-import type { ResolutionRules } from "../../lang/resolution.ts";
+import { SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
+import { isOutsideBinding, lastSegment, samePackage, type Binding, type FileInfo, type FileScope } from "./scope.ts";
+import type { SymbolIndex } from "./symbol-index.ts";
+import { fieldTypeIn, isVariableName, localDeclarationAbove, parameterTypeIn, returnTypeOf } from "./declared-types.ts";
+
+export type { FileInfo, FileScope } from "./scope.ts";
+export { buildScope, fileInfo } from "./scope.ts";
+export { SymbolIndex, namesNeeded } from "./symbol-index.ts";
 
 export type Resolution = "exact" | "import" | "name-only";
 
 export interface Target {
   id: number;
   how: Resolution;
-}
-
-export interface FileInfo {
-  path: string;
-  language: string;
-  family: string;
-  dir: string;
-  pkg: string | null;
-  rules: ResolutionRules;
-}
-
-interface Binding {
-  files: string[];
-  /** The definition's own name when the binding renames it (an alias). */
-  name: string;
-  /** The import is of something outside the project (standard library, external package). */
-  outside: boolean;
-  /** The imported name as a dotted qualified name (`Shop\Support\format` → `Shop.Support.format`). */
-  qname?: string;
-  /** A whole module, package or file is imported (no names listed): the name can only be a type's. */
-  whole?: boolean;
-}
-
-/** A binding that names nothing of the project: resolution stops there. */
-const isOutsideBinding = (b: Binding): boolean => b.files.length === 0 && b.outside;
-
-/** What one file can see: its own definitions and the names its imports bind. */
-export interface FileScope {
-  info: FileInfo;
-  symbols: SymbolRow[];
-  byId: Map<number, SymbolRow>;
-  /** Qualifier text → files (`store` → every file of the imported package). */
-  modules: Map<string, Binding>;
-  /** Unqualified local name → files holding the definition (`from x import Y`, `import a.b.C`). */
-  names: Map<string, Binding>;
-  /** Files whose top-level names this file sees unqualified (includes, requires, star imports). */
-  wholesale: string[];
-  /** The file's lines, read on first need (local variable declarations). */
-  lines?: string[];
-  /** The file's definitions by name. */
-  byName: Map<string, SymbolRow[]>;
-  /** The class around each enclosing definition, once looked up. */
-  classOf: Map<number, SymbolRow | undefined>;
-}
-
-/** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
-export function lastSegment(s: string): string {
-  const parts = s.split(/::|[./\\]/).filter((p) => p.length > 0);
-  return parts[parts.length - 1] ?? s;
-}
-
-export function fileInfo(row: FileRow): FileInfo {
-  const rules = rulesOf(row.language);
-  return { path: row.path, language: row.language, family: rules.family, dir: dirOf(row.path), pkg: row.packageName, rules };
-}
-
-/** Builds file scopes from import sites and their resolved targets. */
-export function buildScope(
-  info: FileInfo,
-  symbols: SymbolRow[],
-  sites: Array<ImportSiteRow & { targets: string[] }>,
-  files: Map<string, FileInfo>,
-  importNames: ImportNameRow[] = [],
-): FileScope {
-  const byName = new Map<string, SymbolRow[]>();
-  for (const s of symbols) {
-    const list = byName.get(s.name);
-    if (list) list.push(s);
-    else byName.set(s.name, [s]);
-  }
-  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
-  const strict = info.rules.strictModules;
-  const wholesale = new Set<string>();
-  // includes (C's #include, Ruby's require, PHP's include of a path) load a file and bind no name
-  const includes = info.rules.includes;
-  for (const site of sites) {
-    const targets = site.targets;
-    if (includes === "all" || (includes === "relative" && site.isRelative === 1)) {
-      for (const t of targets) wholesale.add(t);
-      continue;
-    }
-    const outside = site.isStandardLib === 1 || site.isExternal === 1;
-    const dotted = site.module.replace(/::|[\\/]/g, ".").replace(/^\.+/, "");
-    const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
-    const named = symbols.filter((s) => s !== "*");
-    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s, outside, qname: `${dotted}.${s}` });
-    if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
-    else if (!strict) for (const t of targets) wholesale.add(t);
-    const last = lastSegment(site.module);
-    // the package's declared name (Go's package clause), which may differ from the folder's
-    const declared = info.rules.importBindsDeclaredPackage && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
-    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
-    if (site.alias === ".") {
-      for (const t of targets) wholesale.add(t);
-      continue;
-    }
-    if (named.length === 0 || site.alias) {
-      const b: Binding = { files: targets, name: last, outside, qname: dotted, whole: named.length === 0 };
-      if (!scope.modules.has(local)) scope.modules.set(local, b);
-      if (!scope.modules.has(site.module)) scope.modules.set(site.module, b);
-      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, b);
-    }
-  }
-  // Local names written in import statements (`import Foo from`, `import {a as b}`, `from x import a as b`):
-  // a name the statement does not list is a renaming of its one listed name, or of the default export.
-  if (importNames.length > 0) {
-    const byLine = new Map<number, Array<ImportSiteRow & { targets: string[] }>>();
-    for (const site of sites) {
-      let list = byLine.get(site.line);
-      if (!list) byLine.set(site.line, (list = []));
-      list.push(site);
-    }
-    for (const n of importNames) {
-      if (scope.names.has(n.name) || scope.modules.has(n.name)) continue;
-      const onLine = byLine.get(n.line);
-      if (!onLine || onLine.length !== 1) continue;
-      const site = onLine[0]!;
-      const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
-      const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
-      scope.names.set(n.name, { files: site.targets, name: real, outside: site.isStandardLib === 1 || site.isExternal === 1 });
-    }
-  }
-  scope.wholesale = [...wholesale];
-  return scope;
-}
-
-/**
- * Definitions by name, loaded as they are needed (a batch's names at once) and dropped together when
- * the caller decides they are too many (forget), so a resolution holds a bounded part of them.
- */
-export class SymbolIndex {
-  private readonly byName = new Map<string, SymbolRow[]>();
-  private readonly store: GraphStore;
-  private loaded = 0;
-
-  constructor(store: GraphStore) {
-    this.store = store;
-  }
-
-  /** Makes sure these names are loaded (one query per 500 names). */
-  ensure(names: Iterable<string>): void {
-    const missing: string[] = [];
-    for (const n of names) if (!this.byName.has(n)) {
-      this.byName.set(n, []);
-      missing.push(n);
-    }
-    for (let i = 0; i < missing.length; i += 500) {
-      for (const s of this.store.symbolsNamed(missing.slice(i, i + 500))) {
-        this.byName.get(s.name)!.push(s);
-        this.loaded++;
-      }
-    }
-  }
-
-  named(name: string): SymbolRow[] {
-    if (!this.byName.has(name)) this.ensure([name]);
-    return this.byName.get(name)!;
-  }
-
-  /** Definitions held now. */
-  loadedCount(): number {
-    return this.loaded;
-  }
-
-  /** Drops every loaded definition; later look-ups load them again. */
-  forget(): void {
-    this.byName.clear();
-    this.loaded = 0;
-  }
-}
-
-/** Names a batch of references may look up, so they can be loaded in one go. */
-export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
-  const names = new Set<string>(CONSTRUCTOR_MEMBERS);
-  for (const r of refs) {
-    names.add(r.name);
-    if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
-    if (r.qualifierType) names.add(lastSegment(r.qualifierType));
-  }
-  for (const s of scopes) for (const b of s.names.values()) names.add(b.name);
-  return names;
 }
 
 export class Resolver {
@@ -386,16 +213,11 @@ export class Resolver {
    * `Type $name` (PHP). None where the module gives these as qualifierType (Go).
    */
   private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
-    const parameter = scope.info.rules.types?.parameter;
-    if (!parameter) return undefined;
-    if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    if (!scope.info.rules.types?.parameter || enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(enclosingId);
     const sig = fn?.signature;
     if (!sig || (fn.kind !== "function" && fn.kind !== "method")) return undefined;
-    const open = sig.indexOf("(");
-    if (open < 0) return undefined;
-    const params = sig.slice(open + 1);
-    return parameter(params, q.replace(/[$]/g, "\\$"));
+    return parameterTypeIn(sig, q, scope.info.rules);
   }
 
   /**
@@ -406,23 +228,13 @@ export class Resolver {
    */
   private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    const types = info.rules.types;
-    if (!types || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    if (!info.rules.types || ref.enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(ref.enclosingId);
     if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const name = q.replace(/[$]/g, "\\$");
-    const decl = declaration(localCache, info.language, name, types.local);
-    for (let i = ref.line - 1; i >= fn.line; i--) {
-      const text = scope.lines[i - 1];
-      if (text === undefined || !text.includes(q)) continue;
-      const m = decl.exec(text);
-      if (!m) continue;
-      const declared = m.groups?.type;
-      if (declared && /^[A-Za-z_]/.test(declared) && declared !== "var" && declared !== "val") return declared;
-      return this.initializerType((m.groups?.init ?? "").trim(), fn, scope);
-    }
-    return undefined;
+    const found = localDeclarationAbove(scope.lines, q, ref.line - 1, fn.line, info.language, info.rules);
+    if (!found) return undefined;
+    return "type" in found ? found.type : this.initializerType(found.init, fn, scope);
   }
 
   /**
@@ -432,8 +244,7 @@ export class Resolver {
    */
   private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    const types = info.rules.types;
-    if (!types) return undefined;
+    if (!info.rules.types) return undefined;
     const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
     if (!m || SELF_QUALIFIERS.has(q)) return undefined;
     const bare = m[1]! === q;
@@ -441,16 +252,7 @@ export class Resolver {
     const cls = this.enclosingClass(ref.enclosingId, scope);
     if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const re = declaration(fieldCache, info.language, m[1]!, types.field);
-    for (let i = cls.line; i <= cls.endLine; i++) {
-      const text = scope.lines[i - 1];
-      if (text === undefined || !text.includes(m[1]!)) continue;
-      const d = re.exec(text);
-      if (!d) continue;
-      const declared = d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
-      if (declared && !["var", "val", "let", "const", "return", "new"].includes(declared)) return declared;
-    }
-    return undefined;
+    return fieldTypeIn(scope.lines, m[1]!, cls.line, cls.endLine, info.language, info.rules);
   }
 
   /** The type an initializer expression evidently has (see localType). */
@@ -710,37 +512,5 @@ export class Resolver {
     }
     this.basesMemo.set(type.id, out);
     return out;
-  }
-}
-
-const localCache = new Map<string, RegExp>();
-const fieldCache = new Map<string, RegExp>();
-
-/** A language's declaration pattern for a name (TypePositions.local / field), compiled once. */
-function declaration(cache: Map<string, RegExp>, language: string, name: string, source: (name: string) => string): RegExp {
-  const key = `${language}\u0000${name}`;
-  let re = cache.get(key);
-  if (!re) cache.set(key, (re = new RegExp(source(name))));
-  return re;
-}
-
-/** The named return type a signature declares, by its language's rule: `): Order`, `-> Order`, `Order find(`. */
-export function returnTypeOf(signature: string, name: string, language: string): string | undefined {
-  return rulesOf(language).types?.returnType?.(signature, name);
-}
-
-/** Whether two files share unqualified names, by the first one's language's package scope. */
-export function samePackage(a: FileInfo, b: FileInfo): boolean {
-  if (a.family !== b.family) return false;
-  switch (a.rules.packageScope) {
-    case "folder-and-clause":
-      return a.dir === b.dir && a.pkg === b.pkg;
-    case "file":
-      return false;
-    case "declared":
-      return a.pkg !== null && b.pkg !== null && a.pkg === b.pkg;
-    case "declared-or-folder":
-      if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
-      return a.pkg === null && b.pkg === null && a.dir === b.dir;
   }
 }
