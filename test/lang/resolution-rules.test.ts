@@ -38,6 +38,7 @@ describe("resolution rules of every language module", () => {
       }
       expect(languageSelector(r.family)(m.id)).toBe(true);
     }
+    expect(LANGUAGE_MODULES.filter((m) => m.resolution.dialectOf !== undefined).map((m) => m.id).sort()).toEqual(["jsx", "tsx"]);
     expect(languageSelector("C#")("c_sharp")).toBe(true);
     expect(languageSelector("typescript")("javascript")).toBe(false);
   });
