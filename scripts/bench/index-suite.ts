@@ -50,7 +50,7 @@ async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> 
   return rows;
 }
 
-/** The cold run's phases, from its CORTEX_TRACE lines (src/indexer/pipeline.ts, src/indexer/hooks.ts). */
+/** The cold run's phases, from its CORTEX_TRACE lines (src/indexer/pipeline.ts, src/engines/symbols/resolve-hook.ts). */
 function coldPhases(stderr: string): BenchRow[] {
   const phases: Array<[string, RegExp]> = [
     ["text tier (read, hash, compress, write; trigram index included)", /text tier: \d+ files read, \d+ removed in (\d+) ms/],

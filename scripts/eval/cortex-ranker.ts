@@ -1,8 +1,8 @@
 /**
  * The `cortex` ranker: asks cortex's own search tool, `cortex_search`, through the tool registry (the
  * same definition the MCP server and the CLI call), in one of its modes: keyword, vector or hybrid.
- * With one_per_file the tool ranks whole files (one hit per file). Until the tool is registered in
- * src/tools/index.ts the ranker refuses to start, with a message saying so.
+ * With one_per_file the tool ranks whole files (one hit per file). A registry without the tool (a
+ * rename, a lookup of a test's own) makes the ranker refuse to start, with a message saying so.
  */
 import { CortexError } from "../../src/core/errors.ts";
 import { findTool, type ToolDefinition } from "../../src/tools/index.ts";
@@ -54,7 +54,7 @@ export function requireSearchTool(lookup: CortexRankerOptions["lookup"] = findTo
   if (!tool) {
     throw new CortexError(
       "UNSUPPORTED",
-      `the 'cortex' ranker needs the ${SEARCH_TOOL} tool, which is not registered in src/tools/index.ts yet; use --ranker bm25 until it lands`,
+      `the 'cortex' ranker needs the ${SEARCH_TOOL} tool, which is not registered in src/tools/index.ts; use --ranker bm25`,
     );
   }
   return tool;

@@ -29,10 +29,6 @@ export class CortexError extends Error {
   }
 }
 
-export function invalidInput(message: string, data?: Record<string, unknown>): CortexError {
-  return new CortexError("INVALID_INPUT", message, data ? { data } : {});
-}
-
 export function isCortexError(e: unknown): e is CortexError {
   return e instanceof CortexError;
 }

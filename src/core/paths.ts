@@ -34,12 +34,6 @@ export function canonicalRoot(root: string): string {
   }
 }
 
-/** Turns an absolute path into a root-relative one with forward slashes. */
-export function toRelative(root: string, abs: string): string {
-  const rel = relative(root, abs);
-  return sep === "/" ? rel : rel.split(sep).join("/");
-}
-
 /**
  * Resolves a user-supplied path (relative to the root, or absolute) and refuses anything outside the
  * root, symlinks included. Returns the root-relative path ("" for the root itself).

@@ -1,12 +1,11 @@
 /**
  * Steps that run after the indexer has written a batch of changes, inside the same write lock: reference
- * resolution, search-state refresh, embedding scheduling. Each engine that derives data from the stored
- * facts registers one hook here, so the indexer itself knows no engine.
+ * resolution, and whatever else derives data from the stored facts. The indexer knows no engine: each
+ * engine that derives data defines a hook, and the composition root hands the list to the run
+ * (`IndexOptions.hooks`, filled from src/tools/index-hooks.ts).
  */
 import type { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { resolveReferences } from "../engines/symbols/resolve-hook.ts";
-import { log } from "../core/log.ts";
 
 export interface IndexChanges {
   /** Files written in this run (new or changed content). */
@@ -17,23 +16,12 @@ export interface IndexChanges {
   full: boolean;
 }
 
+/**
+ * One step after the writes. Hooks run in the order given; a hook that writes waits for
+ * `store.whenWritable()` first: during a full build another connection loads the keyword index
+ * meanwhile, so a hook that computes before it writes (reference resolution) overlaps that load.
+ */
 export interface IndexHook {
   name: string;
   run(store: IndexStore, changes: IndexChanges, project: ProjectInfo): void | Promise<void>;
 }
-
-/**
- * In order. A hook that writes waits for `store.whenWritable()` first: during a full build another
- * connection loads the keyword index meanwhile, and reference resolution, which computes before it
- * writes, goes first so its computing overlaps that load.
- */
-export const INDEX_HOOKS: IndexHook[] = [
-  {
-    // Imports to files, references to definitions (src/engines/symbols/resolve-hook.ts).
-    name: "reference resolution",
-    async run(store, changes, project) {
-      const r = await resolveReferences(store, changes, project);
-      if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
-    },
-  },
-];

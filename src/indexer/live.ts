@@ -4,11 +4,20 @@
  * more run), and rebuilds from scratch when the index turns out corrupt — tools keep answering from what
  * exists meanwhile.
  */
-import type { Session } from "../tools/session.ts";
 import { ProjectWatcher } from "./watch.ts";
 import { log } from "../core/log.ts";
 import { isCortexError } from "../core/errors.ts";
 import type { IndexReport } from "./pipeline.ts";
+
+/**
+ * What a live index needs of the project it keeps current: where it is, how long to let changes settle,
+ * and a way to run the indexer with the hooks of its composition root (src/tools/session.ts is one).
+ */
+export interface IndexedProject {
+  readonly root: string;
+  readonly config: { watch: { debounce_ms: number } };
+  index(opts: { full?: boolean }): Promise<IndexReport>;
+}
 
 export class LiveIndex {
   private watcher: ProjectWatcher | undefined;
@@ -20,7 +29,7 @@ export class LiveIndex {
 
   private started = false;
 
-  constructor(private readonly session: Session, private readonly watch = true) {}
+  constructor(private readonly project: IndexedProject, private readonly watch = true) {}
 
   /** Starts the first run (in the background) and the watcher. */
   start(): void {
@@ -28,7 +37,7 @@ export class LiveIndex {
     this.started = true;
     this.schedule();
     if (this.watch) {
-      this.watcher = new ProjectWatcher(this.session.root, () => this.schedule(), this.session.config.watch.debounce_ms);
+      this.watcher = new ProjectWatcher(this.project.root, () => this.schedule(), this.project.config.watch.debounce_ms);
       this.watcher.start();
     }
   }
@@ -52,7 +61,7 @@ export class LiveIndex {
 
   private async run(full: boolean): Promise<void> {
     try {
-      this.lastReport = await this.session.index({ full });
+      this.lastReport = await this.project.index({ full });
       this.lastError = undefined;
     } catch (e) {
       this.lastError = (e as Error).message;

@@ -24,7 +24,7 @@ import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo, modulePathOf } from "./project-info.ts";
 import { parseFiles } from "./parse-pool.ts";
 import { readTextFile, type FileJob } from "./file-record.ts";
-import { INDEX_HOOKS, type IndexChanges } from "./hooks.ts";
+import type { IndexChanges, IndexHook } from "./hooks.ts";
 import { readGitHead } from "./git-head.ts";
 
 export interface IndexProgress {
@@ -41,6 +41,11 @@ export interface IndexOptions {
   /** How long to wait for another writer to finish (ms). */
   lockWaitMs?: number;
   workers?: number;
+  /**
+   * What runs after the facts are written, in order (reference resolution, src/tools/index-hooks.ts).
+   * Required: a run without the hooks its index was built with would leave their data stale.
+   */
+  hooks: readonly IndexHook[];
 }
 
 export interface IndexReport {
@@ -336,7 +341,7 @@ class IndexRun {
       store.loadStagedFullText({ aside });
       void store.whenWritable().then(() => this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`), () => {});
     }
-    for (const hook of INDEX_HOOKS) {
+    for (const hook of this.options.hooks) {
       try {
         await hook.run(store, this.changes, project);
       } catch (e) {

@@ -9,6 +9,7 @@ import { basename, join, posix } from "node:path";
 import type { PhpNamespace, ProjectInfo } from "../lang/project.ts";
 import { emptyProjectInfo } from "../lang/project.ts";
 import { npmWorkspaceOf } from "../lang/ecmascript-imports.ts";
+import { dirOf } from "../core/rel-path.ts";
 
 const JVM_EXT = /\.(java|kt|kts|cs)$/;
 
@@ -28,11 +29,6 @@ function readHead(abs: string, bytes: number): string {
   } finally {
     closeSync(fd);
   }
-}
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
 }
 
 export function buildProjectInfo(root: string, paths: string[]): ProjectInfo {

@@ -29,6 +29,7 @@
 import type { Node, Tree } from "web-tree-sitter";
 import type { ExtractContext, Extracted, ProjectFiles, QueryMatch } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 
 export interface Dialect {
@@ -872,24 +873,6 @@ export function cFamilyTestFile(path: string, suffixes: string[]): boolean {
   const dot = base.lastIndexOf(".");
   const stem = dot > 0 ? base.slice(0, dot) : base;
   return stem.startsWith("test_") || suffixes.some((s) => stem.endsWith(s));
-}
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
-
-/** Joins and normalises a root-relative path; undefined when it climbs out of the root. */
-export function joinInside(dir: string, rel: string): string | undefined {
-  const out: string[] = [];
-  for (const seg of (dir ? dir + "/" + rel : rel).split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(seg);
-  }
-  return out.join("/");
 }
 
 /**

@@ -5,6 +5,7 @@
  * C++ shares; `.h` files go to C++ instead when their content says so (src/lang/registry.ts).
  */
 import type { LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import { cFamilyTestFile, extractCFamily, resolveInclude } from "./c-family.ts";
 import { C_STANDARD_HEADERS } from "./c-std-headers.ts";
 
@@ -24,10 +25,21 @@ const QUERY = `
 
 const DIALECT = { cpp: false, stdHeaders: C_STANDARD_HEADERS };
 
+/** C: `#include` loads a file and binds nothing; files of one folder share names; types precede names. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "c",
+  includes: "all",
+  packageScope: "declared-or-folder",
+  types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
+
 export const c: LanguageModule = {
   id: "c",
   extensions: [".c", ".h"],
   grammar: "tree-sitter-c.wasm",
+  resolution: RULES,
   query: QUERY,
   // test_*.c, *_test.c, and anything under a test/ or tests/ directory
   isTestFile: (path) => cFamilyTestFile(path, ["_test"]),

@@ -6,6 +6,7 @@
  * rules (what counts as a function, what is exported) are documented in c-family.ts.
  */
 import type { LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import { cFamilyTestFile, extractCFamily, resolveInclude } from "./c-family.ts";
 import { CPP_STANDARD_HEADERS } from "./c-std-headers.ts";
 
@@ -35,11 +36,25 @@ const QUERY = `
 
 const DIALECT = { cpp: true, stdHeaders: CPP_STANDARD_HEADERS };
 
+/** C++: C's family and includes, namespaces shared by declaration, members in scope unqualified. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "c",
+  aliases: ["c++"],
+  implicitThis: true,
+  selfQualifiers: ["this"],
+  includes: "all",
+  packageScope: "declared-or-folder",
+  types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
+
 export const cpp: LanguageModule = {
   id: "cpp",
   // .ipp / .tpp / .inl: template implementation files included by headers (Boost and others)
   extensions: [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"],
   grammar: "tree-sitter-cpp.wasm",
+  resolution: RULES,
   query: QUERY,
   // foo_test.cc, foo_unittest.cc, foo_tests.cc, test_foo.cc, and anything under a test/ or tests/ directory
   isTestFile: (path) => cFamilyTestFile(path, ["_test", "_unittest", "_tests"]),

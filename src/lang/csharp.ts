@@ -30,6 +30,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_CLASS, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
 import { variableFact, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
@@ -203,10 +204,24 @@ function functionName(d: Node, ownerName: string | undefined): { name: string; n
 const TEST_FILE = /\w(Test|Tests)\.cs$/;
 const TEST_DIR = /^(.+\.)?(unit|integration|functional|acceptance)?tests?$/i;
 
+/** C#: namespaces shared by declaration; members in scope unqualified; types precede names. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "c_sharp",
+  aliases: ["c#", "csharp"],
+  implicitThis: true,
+  selfQualifiers: ["this"],
+  superQualifiers: ["base"],
+  coreMembers: ["Add", "Remove", "Contains", "ContainsKey", "TryGetValue", "Get", "Set", "ToString", "Equals", "GetHashCode", "Select", "Where", "First", "FirstOrDefault", "Any", "All", "ToList", "Count", "Format", "Split", "Trim"],
+  types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
+  testNames: [TEST_CLASS],
+};
+
 export const csharp: LanguageModule = {
   id: "c_sharp",
   extensions: [".cs"],
   grammar: "tree-sitter-c_sharp.wasm",
+  resolution: RULES,
   query: QUERY,
   /** *Tests.cs / *Test.cs, and anything under a `tests` folder or a test project folder (`Shop.Tests`, `Shop.UnitTests`). */
   isTestFile: (path) => {

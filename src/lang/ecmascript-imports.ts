@@ -7,6 +7,7 @@
 import type { ImportFact } from "./types.ts";
 import type { ProjectFiles } from "./module.ts";
 import type { NpmWorkspace, ProjectInfo } from "./project.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 
 /**
  * Node's built-in modules (`require("module").builtinModules` of Node 20, plus the subpath modules). Names
@@ -73,24 +74,7 @@ const SOURCE_FOR_OUTPUT: Record<string, string[]> = {
 
 /** Normalises `a/./b/../c` to `a/c`; undefined when the path climbs above the root. */
 export function normalizePath(path: string): string | undefined {
-  const out: string[] = [];
-  for (const seg of path.split("/")) {
-    if (seg === "" || seg === ".") continue;
-    if (seg === "..") {
-      if (out.length === 0) return undefined;
-      out.pop();
-    } else out.push(seg);
-  }
-  return out.join("/");
-}
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
-
-function joinPath(dir: string, rel: string): string | undefined {
-  return normalizePath(dir === "" ? rel : `${dir}/${rel}`);
+  return joinInside("", path);
 }
 
 /** The project file a path-like specifier names, by Node/TypeScript rules: as written, with an extension, as a folder index. */
@@ -115,7 +99,7 @@ const OUTPUT_DIRS = new Set(["dist", "lib", "build", "out"]);
 
 /** Resolves a path inside a package folder, falling back from build output to the sources it came from. */
 function resolveInPackage(dir: string, rel: string, files: ProjectFiles): string | undefined {
-  const target = joinPath(dir, rel);
+  const target = joinInside(dir, rel);
   if (target === undefined) return undefined;
   const direct = resolveFile(target, files);
   if (direct) return direct;
@@ -124,7 +108,7 @@ function resolveInPackage(dir: string, rel: string, files: ProjectFiles): string
   const segs = inner.split("/");
   if (segs.length > 1 && OUTPUT_DIRS.has(segs[0]!)) {
     // dist/index.js, dist/index.d.ts, lib/index.mjs → src/index.<any extension>
-    const fromSrc = joinPath(dir, ["src", ...segs.slice(1)].join("/"));
+    const fromSrc = joinInside(dir, ["src", ...segs.slice(1)].join("/"));
     const stem = fromSrc?.replace(/(\.d)?\.[cm]?[jt]sx?$/, "");
     if (stem) return resolveFile(stem, files);
   }
@@ -176,7 +160,7 @@ export function resolveEcmaImport(imp: ImportFact, fromPath: string, files: Proj
   const spec = imp.module.split(/[?#]/)[0]!; // `./worker.js?url` (bundler queries) names the file before the query
   let hit: string | undefined;
   if (imp.isRelative) {
-    const target = spec.startsWith("/") ? normalizePath(spec) : joinPath(dirOf(fromPath), spec);
+    const target = spec.startsWith("/") ? normalizePath(spec) : joinInside(dirOf(fromPath), spec);
     if (target !== undefined) hit = resolveFile(target, files);
   } else if (!imp.isStandardLib && !imp.isExternal) {
     hit = resolveWorkspace(imp.module, files);

@@ -40,6 +40,7 @@ import type { CodeLanguage } from "./types.ts";
 import { ecmaQuery } from "./ecmascript-query.ts";
 import { EcmaExtraction } from "./ecmascript-extract.ts";
 import { resolveEcmaImport } from "./ecmascript-imports.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, colonField, colonParameter, ecmaLocal, type ResolutionRules } from "./resolution.ts";
 
 export interface EcmaDialect {
   id: CodeLanguage;
@@ -49,7 +50,25 @@ export interface EcmaDialect {
   typed: boolean;
   /** The grammar parses JSX. */
   jsx: boolean;
+  /** The language a user means by this one's parent name (tsx is TypeScript, jsx JavaScript). */
+  dialectOf?: CodeLanguage;
 }
+
+/**
+ * TypeScript, JavaScript and their JSX dialects are one family: each sees the others' exports. A module is
+ * a file and names come through imports; annotations show parameter, local, field and return types.
+ */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "js",
+  strictModules: true,
+  selfQualifiers: ["this"],
+  superQualifiers: ["super"],
+  coreMembers: ["get", "set", "has", "delete", "clear", "add", "push", "pop", "shift", "unshift", "slice", "splice", "map", "filter", "reduce", "forEach", "find", "findIndex", "includes", "indexOf", "join", "split", "replace", "trim", "keys", "values", "entries", "then", "catch", "finally", "toString", "valueOf", "concat", "sort", "some", "every", "emit", "on", "once", "call", "apply", "bind"],
+  packageScope: "file",
+  types: { parameter: colonParameter, local: ecmaLocal, field: colonField, returnType: arrowReturn },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
 
 /** Test files by the ecosystem's conventions: `*.test.*`, `*.spec.*`, and files under __tests__/, test/, tests/. */
 export function isEcmaTestFile(path: string): boolean {
@@ -68,6 +87,7 @@ export function ecmaModule(d: EcmaDialect): LanguageModule {
     id: d.id,
     extensions: d.extensions,
     grammar: d.grammar,
+    resolution: d.dialectOf ? { ...RULES, dialectOf: d.dialectOf } : RULES,
     query: ecmaQuery(d),
     isTestFile: isEcmaTestFile,
     extract: (_tree, ctx, matches) => new EcmaExtraction(ctx, matches).run(),

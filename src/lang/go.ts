@@ -15,10 +15,11 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
+import { BASE_RULES, TEST_SUFFIX, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
-import { joinInside } from "./rel-path.ts";
+import { joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment
@@ -101,10 +102,40 @@ function classifyImport(path: string, ctx: { goModules: { module: string }[] }):
   return { isStandardLib: std, isExternal: !std, isRelative: false };
 }
 
+/**
+ * A Go import reaches the files of one package: a folder's `package main` generators (`//go:build
+ * ignore` programs beside the package they generate) are not part of it, nor files of another package.
+ */
+function onePackage(targets: string[], packageOf: (file: string) => string | null): string[] {
+  if (targets.length < 2) return targets;
+  const count = new Map<string, number>();
+  for (const t of targets) {
+    const pkg = packageOf(t) ?? "";
+    if (pkg !== "main") count.set(pkg, (count.get(pkg) ?? 0) + 1);
+  }
+  if (count.size === 0) return targets;
+  const main = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
+  return targets.filter((t) => (packageOf(t) ?? "") === main);
+}
+
+/** Go: imports bind the package clause's name; a package is a folder's files of one clause; Go's types come from the module (qualifierType). */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "go",
+  strictModules: true,
+  importBindsDeclaredPackage: true,
+  importTargets: onePackage,
+  packageScope: "folder-and-clause",
+  membersInTypeFolder: true,
+  implicitInterfaces: true,
+  testNames: [TEST_SUFFIX],
+};
+
 export const go: LanguageModule = {
   id: "go",
   extensions: [".go"],
   grammar: "tree-sitter-go.wasm",
+  resolution: RULES,
   query: QUERY,
   isTestFile: (path) => path.endsWith("_test.go"),
 

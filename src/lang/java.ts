@@ -20,6 +20,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_CLASS, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
 import { variableFact, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
@@ -130,10 +131,23 @@ function refOf(name: Node, kind: ReferenceFact["kind"], qualifier?: string): Ref
 const TEST_DIR = /(^|\/)src\/(test|testFixtures|\w+Test)\//;
 const TEST_FILE = /(^Test[A-Z_]\w*|\w(Test|Tests|TestCase|IT|ITCase))\.java$/;
 
+/** Java: a package is shared by its declaration; members are in scope unqualified; types precede names. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "jvm",
+  implicitThis: true,
+  selfQualifiers: ["this"],
+  superQualifiers: ["super"],
+  coreMembers: ["get", "put", "set", "add", "remove", "contains", "containsKey", "size", "isEmpty", "equals", "hashCode", "toString", "stream", "map", "filter", "forEach", "collect", "append", "length", "substring", "trim", "split", "format", "of"],
+  types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
+  testNames: [TEST_CLASS],
+};
+
 export const java: LanguageModule = {
   id: "java",
   extensions: [".java"],
   grammar: "tree-sitter-java.wasm",
+  resolution: RULES,
   query: QUERY,
   /** Maven / Gradle conventions: test source sets (src/test/, src/androidTest/…) and Surefire / Failsafe class names. */
   isTestFile: (path) => TEST_DIR.test(path) || TEST_FILE.test(path.slice(path.lastIndexOf("/") + 1)),

@@ -18,4 +18,5 @@ export const jsx = ecmaModule({
   grammar: "tree-sitter-javascript.wasm",
   typed: false,
   jsx: true,
+  dialectOf: "javascript",
 });

@@ -203,10 +203,3 @@ export function unquote(s: string): string {
   }
   return s;
 }
-
-/** The last path segment of a file path without its extension. */
-export function fileStem(path: string): string {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.indexOf(".");
-  return dot > 0 ? base.slice(0, dot) : base;
-}

@@ -28,6 +28,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_CLASS, arrowReturn, bindingLocal, colonField, colonParameter, typeBeforeReturn, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
 import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines, variableFact } from "./kit.ts";
@@ -148,10 +149,29 @@ function countParams(decl: Node): number {
 const TEST_DIR = /(^|\/)src\/(test|testFixtures|\w+Test)\//;
 const TEST_FILE = /\w(Test|Tests|IT)\.kts?$/;
 
+/** Kotlin: Java's family (each sees the other's classes); `name: Type` declarations; `this@Outer`. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "jvm",
+  implicitThis: true,
+  selfQualifiers: ["this", "this@"],
+  superQualifiers: ["super"],
+  // Java's collection members (Kotlin calls them too) and the scope functions
+  coreMembers: [...["get", "put", "set", "add", "remove", "contains", "containsKey", "size", "isEmpty", "equals", "hashCode", "toString", "stream", "map", "filter", "forEach", "collect", "append", "length", "substring", "trim", "split", "format", "of"], "let", "apply", "also", "run"],
+  types: {
+    parameter: colonParameter,
+    local: bindingLocal,
+    field: colonField,
+    returnType: (signature, name) => arrowReturn(signature) ?? typeBeforeReturn(signature, name),
+  },
+  testNames: [TEST_CLASS],
+};
+
 export const kotlin: LanguageModule = {
   id: "kotlin",
   extensions: [".kt", ".kts"],
   grammar: "tree-sitter-kotlin.wasm",
+  resolution: RULES,
   query: QUERY,
   /** Gradle conventions: test source sets (src/test/, src/commonTest/, src/androidTest/…) and *Test.kt names. */
   isTestFile: (path) => TEST_DIR.test(path) || TEST_FILE.test(path.slice(path.lastIndexOf("/") + 1)),

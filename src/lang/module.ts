@@ -1,10 +1,13 @@
 /**
  * The contract of a language module. Adding a language is adding one file in src/lang/ that exports a
- * LanguageModule, and one line in src/lang/registry.ts.
+ * LanguageModule, one line in src/lang/registry.ts, its grammar (scripts/sync-grammars.ts) and its
+ * tests (docs/design.md, "Adding a language"). Everything the engines need to know of the language is
+ * here: its syntax (query, extract), its imports (resolveImport) and its resolution rules.
  */
 import type { Node, Tree } from "web-tree-sitter";
 import type { CodeLanguage, FileFacts, ImportFact } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
+import type { ResolutionRules } from "./resolution.ts";
 
 export interface ExtractContext {
   /** Root-relative path with forward slashes. */
@@ -31,6 +34,8 @@ export interface LanguageModule {
    * counts; every match is handed to `extract`.
    */
   query: string;
+  /** How a line comment starts, for notes set into a snippet of code ("//" when absent). */
+  lineComment?: string;
   /** Test-file classification by this language's conventions. */
   isTestFile(path: string): boolean;
   extract(tree: Tree, ctx: ExtractContext, matches: QueryMatch[]): Extracted;
@@ -40,6 +45,8 @@ export interface LanguageModule {
    * `store/`, `pkg.mod` → `pkg/mod.py`. Empty when the import is not a project file (std, external).
    */
   resolveImport?(imp: ImportFact, fromPath: string, files: ProjectFiles): string[];
+  /** How reference resolution, the symbol and graph queries and test look-ups treat the language. */
+  resolution: ResolutionRules;
 }
 
 /** What import resolution may ask about the indexed project. */

@@ -23,12 +23,13 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_CLASS, arrowReturn, phpField, plainAssignedLocal, typeBeforeParameter, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { PHP_BUILTIN_CLASSES, PHP_BUILTIN_NAMESPACES } from "./php-builtins.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment
@@ -133,10 +134,22 @@ interface TypeInfo {
   fact: TypeFact;
 }
 
+/** PHP: `include` / `require` of a path loads a file; `use` binds names; typed parameters and properties. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "php",
+  selfQualifiers: ["$this", "self", "static"],
+  superQualifiers: ["parent"],
+  includes: "relative",
+  types: { parameter: typeBeforeParameter, local: plainAssignedLocal, field: phpField, returnType: arrowReturn },
+  testNames: [TEST_CLASS],
+};
+
 export const php: LanguageModule = {
   id: "php",
   extensions: [".php"],
   grammar: "tree-sitter-php.wasm",
+  resolution: RULES,
   query: QUERY,
 
   isTestFile(path) {

@@ -30,11 +30,12 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, assignedLocal, colonParameter, pythonField, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { PYTHON_STDLIB_MODULES } from "./python-stdlib.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 import { boundedText } from "./source-text.ts";
 
 const QUERY = `
@@ -315,10 +316,25 @@ function pythonSignature(src: string, fn: Node, body: Node | null): string {
   return text.length > 400 ? text.slice(0, 399) + "…" : text;
 }
 
+/** Python: a module is a file; annotations show parameter, local, field and return types. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "python",
+  strictModules: true,
+  selfQualifiers: ["self", "cls"],
+  superQualifiers: ["super()"],
+  coreMembers: ["get", "items", "keys", "values", "update", "pop", "append", "extend", "insert", "remove", "add", "discard", "clear", "copy", "sort", "join", "split", "strip", "replace", "format", "startswith", "endswith", "lower", "upper", "encode", "decode", "setdefault", "count", "index", "read", "write", "close"],
+  packageScope: "file",
+  types: { parameter: colonParameter, local: assignedLocal, field: pythonField, returnType: arrowReturn },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
+
 export const python: LanguageModule = {
   id: "python",
   extensions: [".py", ".pyi"],
   grammar: "tree-sitter-python.wasm",
+  resolution: RULES,
+  lineComment: "#",
   query: QUERY,
 
   isTestFile(path) {

@@ -26,12 +26,13 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule } from "./module.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, assignedLocal, rubyField, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { RUBY_STDLIB } from "./ruby-stdlib.ts";
-import { dirOf, joinInside } from "./rel-path.ts";
+import { dirOf, joinInside } from "../core/rel-path.ts";
 
 const QUERY = `
 (comment) @comment
@@ -241,11 +242,27 @@ function constantRef(n: Node, src: string): { node: Node; qualifier?: string } |
   return undefined;
 }
 
+/** Ruby: `require` loads a file and binds nothing; members are in scope unqualified; `Foo.new` runs `initialize`. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "ruby",
+  implicitThis: true,
+  selfQualifiers: ["self"],
+  superQualifiers: ["super"],
+  coreMembers: ["each", "map", "select", "reject", "find", "include?", "push", "pop", "shift", "first", "last", "join", "split", "keys", "values", "fetch", "merge", "to_s", "to_h", "to_a", "size", "length", "empty?", "nil?", "new", "call", "send", "inject", "reduce", "sum", "min", "max", "sort", "uniq", "compact", "flatten", "<<"],
+  includes: "all",
+  types: { local: assignedLocal, field: rubyField },
+  constructorCall: { name: "new", member: "initialize" },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
+
 export const ruby: LanguageModule = {
   id: "ruby",
   extensions: [".rb", ".rake", ".gemspec"],
   filenames: ["gemfile", "rakefile"],
   grammar: "tree-sitter-ruby.wasm",
+  resolution: RULES,
+  lineComment: "#",
   query: QUERY,
 
   isTestFile(path) {

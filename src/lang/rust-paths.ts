@@ -8,13 +8,9 @@
  */
 import type { ImportFact } from "./types.ts";
 import type { ProjectFiles } from "./module.ts";
+import { dirOf } from "../core/rel-path.ts";
 
 const CRATE_DIRS = new Set(["tests", "benches", "examples"]);
-
-function dirOf(path: string): string {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-}
 
 function joinPath(dir: string, rel: string): string {
   return dir === "" ? rel : dir + "/" + rel;

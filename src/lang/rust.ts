@@ -30,6 +30,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { Extracted, LanguageModule, QueryMatch } from "./module.ts";
+import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, bindingLocal, colonField, colonParameter, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { at, assignEnclosing, attributeComplexity, column, compactText, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
 import { modulePrefix, resolveRustImport } from "./rust-paths.ts";
@@ -671,10 +672,23 @@ function countFields(body: Node | null): number {
   return 0;
 }
 
+/** Rust: names come through `use`; `mod x;` is structure, not a dependency; `name: Type` declarations. */
+const RULES: ResolutionRules = {
+  ...BASE_RULES,
+  family: "rust",
+  strictModules: true,
+  selfQualifiers: ["self", "Self"],
+  structuralImport: (line) => /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+[A-Za-z_]\w*\s*;/.test(line),
+  packageScope: "declared-or-folder",
+  types: { parameter: colonParameter, local: bindingLocal, field: colonField, returnType: arrowReturn },
+  testNames: [TEST_PREFIX, TEST_SUFFIX],
+};
+
 export const rust: LanguageModule = {
   id: "rust",
   extensions: [".rs"],
   grammar: "tree-sitter-rust.wasm",
+  resolution: RULES,
   query: QUERY,
   isTestFile: (path) => /(^|\/)(tests|benches)\//.test(path) || /(^|\/)(tests|[^/]+_test)\.rs$/.test(path),
 

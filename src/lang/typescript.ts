@@ -18,4 +18,5 @@ export const tsx = ecmaModule({
   grammar: "tree-sitter-tsx.wasm",
   typed: true,
   jsx: true,
+  dialectOf: "typescript",
 });

@@ -19,7 +19,6 @@ import { graphTool } from "./graph.ts";
 import { cyclesTool } from "./cycles.ts";
 import { searchCodebaseTool } from "./search-codebase.ts";
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool, searchCodebaseTool];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {

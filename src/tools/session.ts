@@ -10,7 +10,8 @@ import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore, type ParseTierState } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
-import { runIndexOnThread } from "../indexer/index-thread.ts";
+import { runIndexOnThread } from "./index-thread.ts";
+import { INDEX_HOOKS } from "./index-hooks.ts";
 import { FilesEngine } from "../engines/files/index.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
 import { SearchEngine } from "../engines/search/index.ts";
@@ -107,7 +108,7 @@ export class Session {
   /** Runs the indexer (incremental unless `full`); concurrent calls share one run. */
   index(opts: { full?: boolean; onProgress?: IndexOptions["onProgress"] } = {}): Promise<IndexReport> {
     if (this.indexing) return this.indexing;
-    const o: IndexOptions = {
+    const o: Omit<IndexOptions, "hooks"> = {
       root: this.root,
       config: this.config,
       full: opts.full === true,
@@ -117,7 +118,7 @@ export class Session {
         opts.onProgress?.(p);
       },
     };
-    this.indexing = (this.options.indexOnThread ? runIndexOnThread(o) : runIndex(o))
+    this.indexing = (this.options.indexOnThread ? runIndexOnThread(o) : runIndex({ ...o, hooks: INDEX_HOOKS }))
       .then((report) => {
         for (const l of this.listeners) {
           try {

@@ -1,7 +1,7 @@
 /**
- * The `cortex` ranker's adapter to the cortex_search tool. The tool itself is not in the registry yet,
- * so these tests hand the adapter a registry of their own: one without the tool (the harness must refuse
- * clearly) and one with a search tool defined the way every cortex tool is (zod input, handler).
+ * The `cortex` ranker's adapter to the cortex_search tool: through the real registry over a real index,
+ * and with registries of the tests' own: one without the tool (the harness must refuse clearly) and one
+ * with a search tool whose answers take every shape the adapter reads.
  */
 import { describe, expect, test } from "bun:test";
 import { z } from "zod";
@@ -34,9 +34,27 @@ const searchTool = defineTool({
 });
 
 describe("cortex ranker adapter", () => {
-  test("refuses to start while cortex_search is not registered, saying what to do", () => {
-    expect(() => requireSearchTool(() => undefined)).toThrow("the 'cortex' ranker needs the cortex_search tool, which is not registered in src/tools/index.ts yet; use --ranker bm25");
+  test("finds cortex_search in the registry, and refuses a registry without it, saying what to do", () => {
+    expect(requireSearchTool().name).toBe("cortex_search");
+    expect(() => requireSearchTool(() => undefined)).toThrow("the 'cortex' ranker needs the cortex_search tool, which is not registered in src/tools/index.ts; use --ranker bm25");
     expect(() => createCortexRanker({ mode: "keyword", lookup: () => undefined })).toThrow("not registered");
+  });
+
+  test("ranks the files of a real index through the registered tool", async () => {
+    const project = tmpProject({
+      "billing/invoice.py": "def total_invoice_amount(lines):\n    return sum(l.amount for l in lines)\n",
+      "shipping/parcel.py": "def parcel_weight(items):\n    return sum(i.weight for i in items)\n",
+    });
+    const session = new Session(project.root);
+    try {
+      await session.index({});
+      const ranker = createCortexRanker({ mode: "keyword" });
+      const files = await ranker.rank({ instance: {} as never, query: "invoice amount total", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session });
+      expect(files[0]).toBe("billing/invoice.py");
+    } finally {
+      session.close();
+      project.cleanup();
+    }
   });
 
   test("calls the tool with the mode and turns chunk hits into files in first-hit order", async () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
+import { INDEX_HOOKS } from "../../src/tools/index-hooks.ts";
 import { runIndex } from "../../src/indexer/pipeline.ts";
 import { Session } from "../../src/tools/session.ts";
 import { indexLocation } from "../../src/store/location.ts";
@@ -25,7 +26,7 @@ async function query(root: string, q: object): Promise<unknown[][]> {
 describe("full builds", () => {
   test("full-text words staged during the build all reach the FTS indexes, and the staging file goes", async () => {
     p = copyFixture("polyglot/go");
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     const s = new Session(p.root);
     try {
       const db = sqliteOf(await s.requireStore());
@@ -56,7 +57,7 @@ describe("a large full build", () => {
     }
     for (let k = 0; k < 10; k++) files[`pkg${k}/helper.go`] = `package pkg${k}\n\nfunc Helper${k}(x int) int {\n\treturn x\n}\n`;
     p = tmpProject(files);
-    const report = await runIndex({ root: p.root });
+    const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(report.mode).toBe("full");
     expect(report.parsed).toBe(531);
     expect(report.errors).toEqual([]);
@@ -81,7 +82,7 @@ describe("a large full build", () => {
     }
     // and an incremental run on top writes as before
     p.write("pkg3/f3.go", "package pkg3\n\nfunc Compute3(x int) int {\n\treturn x\n}\n");
-    const again = await runIndex({ root: p.root });
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(again.mode).toBe("incremental");
     expect(again.parsed).toBe(1);
   });
@@ -99,7 +100,7 @@ describe("tiers", () => {
     p = tmpProject(project());
     let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown>; exactGoHits: number } | undefined;
     let probing: Promise<void> | undefined;
-    const report = await runIndex({
+    const report = await runIndex({ hooks: INDEX_HOOKS,
       root: p.root,
       workers: 1,
       onProgress: (pr) => {
@@ -147,7 +148,7 @@ describe("tiers", () => {
     p = tmpProject(project());
     let stopped = 0;
     await expect(
-      runIndex({
+      runIndex({ hooks: INDEX_HOOKS,
         root: p.root,
         workers: 1,
         onProgress: (pr) => {
@@ -168,7 +169,7 @@ describe("tiers", () => {
     } finally {
       s.close();
     }
-    const again = await runIndex({ root: p.root });
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(again.mode).toBe("incremental");
     expect(again.parsed).toBe(307);
     expect(await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] })).toEqual([[306]]);
@@ -190,10 +191,10 @@ describe("tiers", () => {
 describe("incremental indexing", () => {
   test("a second run on an unchanged tree parses nothing", async () => {
     p = copyFixture("polyglot/go");
-    const first = await runIndex({ root: p.root });
+    const first = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(first.mode).toBe("full");
     expect(first.parsed).toBe(first.files);
-    const second = await runIndex({ root: p.root });
+    const second = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(second.mode).toBe("incremental");
     expect(second.parsed).toBe(0);
     expect(second.unchanged).toBe(first.files);
@@ -202,20 +203,20 @@ describe("incremental indexing", () => {
 
   test("a touched file with the same content is not re-parsed", async () => {
     p = copyFixture("polyglot/go");
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     const future = new Date(Date.now() + 60_000);
     utimesSync(join(p.root, "store/store.go"), future, future);
-    const r = await runIndex({ root: p.root });
+    const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.parsed).toBe(0);
-    expect(await runIndex({ root: p.root }).then((x) => x.parsed)).toBe(0);
+    expect(await runIndex({ hooks: INDEX_HOOKS, root: p.root }).then((x) => x.parsed)).toBe(0);
   });
 
   test("a changed file is re-parsed and its module re-aggregated", async () => {
     p = copyFixture("polyglot/go");
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     p.write("store/extra.go", "package store\n\n// Count counts.\nfunc Count() int { return 1 }\n\nfunc helper(a, b int) {}\n");
     p.write("store/store.go", "package store\n\ntype DB struct{}\n");
-    const r = await runIndex({ root: p.root });
+    const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.parsed).toBe(2);
     const mod = await query(p.root, { from: "modules", fields: ["file_count", "function_count", "exported_function_count", "type_count", "total_lines"], where: { field: "module_path", operator: "=", value: "store" } });
     expect(mod).toEqual([[2, 2, 1, 1, 3 + 6]]);
@@ -225,9 +226,9 @@ describe("incremental indexing", () => {
 
   test("a deleted file disappears with all its rows, and an emptied module with it", async () => {
     p = copyFixture("polyglot/go");
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     p.remove("store");
-    const r = await runIndex({ root: p.root });
+    const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.deleted).toBe(1);
     for (const table of ["files", "types", "functions", "imports"]) {
       expect(await query(p.root, { from: table, where: { field: "file_path", operator: "LIKE", value: "store/%" } })).toEqual([]);
@@ -241,11 +242,11 @@ describe("incremental indexing", () => {
     const files: Record<string, string> = { "go.mod": "module example.com/many\n\ngo 1.21\n" };
     for (let i = 0; i < 90; i++) files[`p${i % 6}/f${i}.go`] = `package p${i % 6}\n\n// Alpha${i} is old.\nfunc Alpha${i}() int {\n\treturn ${i}\n}\n`;
     p = tmpProject(files);
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     for (let i = 0; i < 85; i++) p.write(`p${i % 6}/f${i}.go`, `package p${i % 6}\n\n// Beta${i} is new.\nfunc Beta${i}() int {\n\treturn ${i}\n}\n`);
     for (let i = 85; i < 90; i++) p.remove(`p${i % 6}/f${i}.go`);
     for (let i = 90; i < 95; i++) p.write(`p${i % 6}/f${i}.go`, `package p${i % 6}\n\nfunc Gamma${i}() {}\n`);
-    const r = await runIndex({ root: p.root });
+    const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect([r.mode, r.parsed, r.deleted]).toEqual(["incremental", 90, 5]);
     const vocabulary = async () => {
       const s = new Session(p.root);
@@ -271,23 +272,23 @@ describe("incremental indexing", () => {
     };
     const incremental = await vocabulary();
     expect(incremental.some((row) => row.startsWith("chunks_fts gamma92 "))).toBe(true);
-    await runIndex({ root: p.root, full: true });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root, full: true });
     expect(await vocabulary()).toEqual(incremental);
   });
 
   test("a file that turns binary leaves the index", async () => {
     p = tmpProject({ "a.go": "package a\n", "b.txt": "hello\n" });
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     p.write("b.txt", new Uint8Array([1, 0, 2]));
-    const r = await runIndex({ root: p.root });
+    const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.skipped.binary).toBe(1);
     expect(await query(p.root, { from: "files", fields: ["file_path"] })).toEqual([["a.go"]]);
   });
 
   test("--full rebuilds into a new database and removes the old one", async () => {
     p = copyFixture("polyglot/go");
-    const first = await runIndex({ root: p.root });
-    const again = await runIndex({ root: p.root, full: true });
+    const first = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root, full: true });
     expect(again.mode).toBe("full");
     expect(again.database).not.toBe(first.database);
     expect(existsSync(first.database)).toBe(false);
@@ -299,7 +300,7 @@ describe("crash safety", () => {
   test("kill -9 in the middle of a full rebuild leaves the previous index whole and usable", async () => {
     p = tmpProject();
     for (let i = 0; i < 2500; i++) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\n// F${i} does things.\nfunc F${i}(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n`);
-    const before = await runIndex({ root: p.root });
+    const before = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(before.files).toBe(2500);
     for (let i = 0; i < 2500; i += 2) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\nfunc G${i}() {}\n`);
 
@@ -321,7 +322,7 @@ describe("crash safety", () => {
     const fns = await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] });
     expect(fns).toEqual([[2500]]);
 
-    const after = await runIndex({ root: p.root });
+    const after = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(after.parsed).toBe(1250);
     const names = await query(p.root, { from: "functions", fields: ["name"], where: { field: "name", operator: "LIKE", value: "G%" }, limit: 1000 });
     expect(names.length).toBe(1000);

@@ -3,6 +3,7 @@
  * import classes from the package.json files the pipeline reads, and the statistics tables.
  */
 import { afterEach, describe, expect, test } from "bun:test";
+import { INDEX_HOOKS } from "../../src/tools/index-hooks.ts";
 import { runIndex } from "../../src/indexer/pipeline.ts";
 import { Session } from "../../src/tools/session.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
@@ -22,7 +23,7 @@ async function query(root: string, q: object): Promise<unknown[][]> {
 describe("indexing TypeScript and JavaScript projects", () => {
   test("the TypeScript workspace: languages, test files, the project's own packages", async () => {
     p = copyFixture("polyglot/ts");
-    const report = await runIndex({ root: p.root });
+    const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(report.errors).toEqual([]);
     const files = await query(p.root, { from: "files", fields: ["file_path", "language", "is_test"], where: { field: "language", operator: "IN", value: ["typescript", "tsx"] }, orderBy: [{ field: "file_path", direction: "ASC" }] });
     expect(files).toEqual([
@@ -50,7 +51,7 @@ describe("indexing TypeScript and JavaScript projects", () => {
 
   test("the JavaScript project: CommonJS and ES module statistics", async () => {
     p = copyFixture("polyglot/js");
-    await runIndex({ root: p.root });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     const fns = await query(p.root, { from: "functions", fields: ["name", "is_exported", "is_method", "receiver_type", "return_count", "complexity"], where: { field: "file_path", operator: "=", value: "lib/server.js" }, orderBy: [{ field: "start_line", direction: "ASC" }] });
     expect(fns).toEqual([
       ["Server", true, false, null, 0, 2],

@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { INDEX_HOOKS } from "../../src/tools/index-hooks.ts";
 import { runIndex } from "../../src/indexer/pipeline.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 
@@ -12,7 +13,7 @@ const projects: TmpProject[] = [];
 afterAll(() => projects.forEach((p) => p.cleanup()));
 
 async function indexed(p: TmpProject): Promise<Database> {
-  const report = await runIndex({ root: p.root, workers: 1 });
+  const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root, workers: 1 });
   expect(report.errors).toEqual([]);
   return new Database(report.database, { readonly: true });
 }

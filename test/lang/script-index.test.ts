@@ -5,6 +5,7 @@
  */
 import { afterAll, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
+import { INDEX_HOOKS } from "../../src/tools/index-hooks.ts";
 import { runIndex } from "../../src/indexer/pipeline.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 
@@ -15,7 +16,7 @@ async function indexed(fixture: string, extra: Record<string, string> = {}): Pro
   const p = copyFixture(`polyglot/${fixture}`);
   projects.push(p);
   for (const [path, text] of Object.entries(extra)) p.write(path, text);
-  const report = await runIndex({ root: p.root, workers: 1 });
+  const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root, workers: 1 });
   expect(report.errors).toEqual([]);
   return new Database(report.database, { readonly: true });
 }

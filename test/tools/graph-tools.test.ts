@@ -17,7 +17,6 @@ const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 let p: TmpProject;
 let session: Session;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 async function call(tool: string, args: Record<string, unknown>): Promise<any> {
   return invokeTool(findTool(tool)!, args, { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 });
 }

@@ -143,12 +143,10 @@ describe("search_codebase results", () => {
       [{ query: "x", filters: { layer: "ui" } }, "filters.layer"],
       [{ query: "" }, "query"],
     ] as const) {
-      try {
-        await search(args);
-        throw new Error(`expected a failure for ${JSON.stringify(args)}`);
-      } catch (e) {
-        expect((e as Error).message).toContain(field);
-      }
+      // the error must come from the search (a CortexError naming the field), not from this test
+      const err = await search(args).then(() => undefined, (e: unknown) => e);
+      expect(isCortexError(err) && err.code).toBe("INVALID_INPUT");
+      expect((err as Error).message).toContain(`${field}:`);
     }
   });
 

@@ -99,6 +99,8 @@ export class LocalProvider implements EmbeddingProvider {
   async embed(texts: string[], kind: EmbedKind, signal?: AbortSignal): Promise<Float32Array[]> {
     if (signal?.aborted) throw new CortexError("DEADLINE", "embedding cancelled");
     await this.ready();
+    // cancelled while the model loaded (or in the microtask that awaited it): no listener saw that
+    if (signal?.aborted) throw new CortexError("DEADLINE", "embedding cancelled");
     if (texts.length === 0) return [];
     const worker = this.worker!;
     const id = this.nextId++;

@@ -4,6 +4,7 @@
  * resolution, src/engines/symbols/), one small query per result, so enrichment costs milliseconds.
  */
 import type { GraphFacts } from "../../store/graph-facts.ts";
+import { testSubject } from "../../lang/registry.ts";
 
 export interface Counted {
   file: string;
@@ -82,14 +83,5 @@ function stem(path: string): string {
   return (dot > 0 ? base.slice(0, dot) : base).toLowerCase().replace(/[-_]/g, "");
 }
 
-/**
- * The name of what a test file tests, by the naming conventions of the 14 languages; undefined for a file
- * in a test folder whose name carries no test affix (a fixture, a helper).
- */
-export function testSubject(testPath: string): string | undefined {
-  const base = testPath.slice(testPath.lastIndexOf("/") + 1);
-  const name = base.replace(/\.[^.]+$/, "");
-  const m = /^tests?[_-](.+)$/i.exec(name) ?? /^(.+?)[._-](?:test|spec)s?$/i.exec(name) ?? /^(.+?)(?:Tests?|Spec|IT)$/.exec(name);
-  const key = m?.[1]?.toLowerCase().replace(/[-_]/g, "");
-  return key && key.length > 0 ? key : undefined;
-}
+/** The name of what a test file tests, by its language's naming conventions (src/lang: ResolutionRules.testNames). */
+export { testSubject };

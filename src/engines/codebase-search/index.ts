@@ -19,6 +19,7 @@ import { GraphFacts } from "../../store/graph-facts.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
+import { commentLine } from "../../lang/registry.ts";
 
 /** The search engine's intents are codebase-context's: explore, edit, refactor, migrate. */
 export type CodebaseIntent = Intent;
@@ -240,15 +241,9 @@ function snippet(h: SearchHit): string {
   // the first line of a chunk's text is its header (`function login (src/auth.ts:10-30)`): a scope line instead
   const body = lines.slice(1, 1 + SNIPPET_LINES);
   const scope = typeof h.chunk.metadata.symbol_path === "string" ? h.chunk.metadata.symbol_path : h.chunk.metadata.file_path;
-  const note = comment(h.chunk.metadata.language);
+  const note = (text: string) => commentLine(h.chunk.metadata.language, text);
   const more = lines.length - 1 > SNIPPET_LINES ? [note(`… ${lines.length - 1 - SNIPPET_LINES} more lines`)] : [];
   return [note(scope), ...body, ...more].join("\n");
-}
-
-function comment(language: string): (text: string) => string {
-  if (["python", "ruby", "shell", "yaml", "toml"].includes(language)) return (t) => `# ${t}`;
-  if (language === "markdown") return (t) => `<!-- ${t} -->`;
-  return (t) => `// ${t}`;
 }
 
 function describeFilters(f: CodebaseSearchRequest["filters"]): string {

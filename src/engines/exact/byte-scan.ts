@@ -46,7 +46,6 @@ export class ByteLiteralScanner {
     const lit = spec.literal;
     if (lit === undefined || lit.length === 0) return undefined;
     const ci = spec.flags.includes("i");
-    // eslint-disable-next-line no-control-regex
     if (ci && !/^[\x00-\x7f]*$/.test(lit)) return undefined;
     return new ByteLiteralScanner(lit, ci);
   }

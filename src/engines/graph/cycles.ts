@@ -4,6 +4,12 @@
  * chain of files and the import statements that close it.
  */
 
+/**
+ * Meta key of the import graph's size (files with imports, file-to-file edges): written by reference
+ * resolution with the components it keeps, read by the graph engine's cycle report.
+ */
+export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
+
 export interface ImportEdge {
   from: string;
   to: string;

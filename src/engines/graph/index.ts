@@ -8,12 +8,13 @@
 import type { IndexStore } from "../../store/index-store.ts";
 import type { RefRow, SymbolRow } from "../../store/graph-store.ts";
 import { CortexError } from "../../core/errors.ts";
-import { SymbolsEngine, inPaths } from "../symbols/index.ts";
+import { SymbolsEngine } from "../symbols/index.ts";
 import { TYPE_KINDS } from "../symbols/kinds.ts";
 import { SourceLines } from "./source-lines.ts";
-import { shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
+import { IMPORT_GRAPH_SIZE_KEY, shortestCycle, stronglyConnected, type ImportEdge } from "./cycles.ts";
 import { staleFiles } from "../freshness.ts";
-import { IMPORT_GRAPH_SIZE_KEY } from "../symbols/resolve-hook.ts";
+import { dirOf } from "../../core/rel-path.ts";
+import { rulesOf } from "../../lang/registry.ts";
 
 export const GRAPH_OPERATIONS = ["callers", "callees", "dependencies", "dependents", "type_usages", "implementations", "path", "impact"] as const;
 export type GraphOperation = (typeof GRAPH_OPERATIONS)[number];
@@ -298,10 +299,10 @@ export class GraphEngine {
   }
 
   /**
-   * Types that extend or implement the targets (inherit / implement references), transitively. Go has no
-   * such declarations: a Go type implements an interface when its methods include every method the
-   * interface declares by name (signatures are not compared; methods of embedded interfaces and types
-   * are not counted), so those come from the method sets.
+   * Types that extend or implement the targets (inherit / implement references), transitively. Where a
+   * language declares no implementations (ResolutionRules.implicitInterfaces: Go), a type implements an
+   * interface when its methods include every method the interface declares by name (signatures are not
+   * compared; methods of embedded interfaces and types are not counted), so those come from the method sets.
    */
   private implementations(targets: SymbolRow[], ctx: Traversal): void {
     const types = targets.filter((s) => TYPE_KINDS.has(s.kind));
@@ -322,8 +323,8 @@ export class GraphEngine {
           next.push(sub);
         }
       }
-      for (const iface of frontier.filter((t) => t.language === "go" && t.kind === "interface")) {
-        for (const impl of this.goImplementers(iface)) {
+      for (const iface of frontier.filter((t) => t.kind === "interface" && rulesOf(t.language).implicitInterfaces)) {
+        for (const impl of this.methodSetImplementers(iface)) {
           if (visited.has(impl.id)) continue;
           if (!ctx.add({ depth, from: symNode(impl), to: symNode(iface), relation: "method-set" })) return;
           visited.add(impl.id);
@@ -334,14 +335,18 @@ export class GraphEngine {
     }
   }
 
-  /** Named Go types (not interfaces) whose declared methods cover every method of the interface. */
-  private goImplementers(iface: SymbolRow): SymbolRow[] {
+  /**
+   * Named types (not interfaces) of the interface's language whose declared methods, in one folder, cover
+   * every method of the interface: implementations where a language declares none (Go).
+   */
+  private methodSetImplementers(iface: SymbolRow): SymbolRow[] {
     const methods = this.g.symbolsOfFiles([iface.file]).filter((s) => s.container === iface.qname && s.kind === "method").map((s) => s.name);
     if (methods.length === 0) return [];
     const have = new Map<string, { names: Set<string>; dir: string }>();
+    // the store's query reads Go methods (GraphStore.goMethodOwners): Go is the one such language today
     for (const r of this.g.goMethodOwners([...new Set(methods)])) {
       if (r.container === iface.qname) continue;
-      const dir = r.file.slice(0, Math.max(0, r.file.lastIndexOf("/")));
+      const dir = dirOf(r.file);
       const key = `${dir}\u0000${r.container}`;
       let entry = have.get(key);
       if (!entry) have.set(key, (entry = { names: new Set(), dir }));
@@ -352,7 +357,7 @@ export class GraphEngine {
       if (entry.names.size < new Set(methods).size) continue;
       const qname = key.slice(key.indexOf("\u0000") + 1);
       const last = qname.slice(qname.lastIndexOf(".") + 1);
-      const type = this.g.symbolsNamed([last]).find((s) => s.qname === qname && s.language === "go" && s.kind !== "interface" && TYPE_KINDS.has(s.kind) && s.file.startsWith(entry.dir === "" ? "" : entry.dir + "/") && !s.file.slice(entry.dir.length + 1).includes("/"));
+      const type = this.g.symbolsNamed([last]).find((s) => s.qname === qname && s.language === iface.language && s.kind !== "interface" && TYPE_KINDS.has(s.kind) && s.file.startsWith(entry.dir === "" ? "" : entry.dir + "/") && !s.file.slice(entry.dir.length + 1).includes("/"));
       if (type) out.push(type);
     }
     return out.sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));

@@ -6,6 +6,8 @@
  * against the real binary: extension match is case-sensitive, and HTML files count for css, javascript,
  * typescript and tsx because ast-grep searches the code embedded in them.
  */
+import { extensionOf } from "../../core/rel-path.ts";
+
 
 export interface PatternLanguage {
   /** The name ast-grep takes in --lang and in rule files. */
@@ -66,12 +68,8 @@ export function patternLanguage(name: string): PatternLanguage | undefined {
   return byName.get(name.toLowerCase());
 }
 
-/** The extension as Rust's Path::extension sees it: none for ".env", "go" for "a.b.go". */
-export function extensionOf(path: string): string | undefined {
-  const base = path.slice(path.lastIndexOf("/") + 1);
-  const dot = base.lastIndexOf(".");
-  return dot > 0 ? base.slice(dot + 1) : undefined;
-}
+/** ast-grep picks a file's language by its extension as Rust's Path::extension sees it. */
+export { extensionOf };
 
 /** A predicate choosing the files of a language by name. */
 export function fileFilter(language: PatternLanguage): (path: string) => boolean {

@@ -7,7 +7,7 @@ import type { IndexStore } from "../../store/index-store.ts";
 import { GraphStore, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { staleFiles } from "../freshness.ts";
 import { SourceLines } from "../graph/source-lines.ts";
-import { family } from "./kinds.ts";
+import { languageSelector } from "../../lang/registry.ts";
 import { suggestNames } from "./suggest.ts";
 
 export type OccurrenceType = "definition" | "reference" | "import";
@@ -46,9 +46,7 @@ export function nameParts(name: string): string[] {
 
 /** Languages a filter value selects (`typescript` also selects tsx; `js` the JavaScript family). */
 function languageMatcher(language: string | undefined): ((lang: string) => boolean) | undefined {
-  if (!language) return undefined;
-  const l = language.toLowerCase().replace(/^c#$/, "c_sharp").replace(/^csharp$/, "c_sharp").replace(/^c\+\+$/, "cpp");
-  return (lang: string) => lang === l || (l === "typescript" && lang === "tsx") || (l === "javascript" && lang === "jsx") || family(lang) === l;
+  return language ? languageSelector(language) : undefined;
 }
 
 export function inPaths(file: string, paths: string[] | undefined): boolean {

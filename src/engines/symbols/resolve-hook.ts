@@ -12,15 +12,18 @@
  * Symbol ids of unchanged files never change, so their references stay valid untouched.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import type { IndexChanges } from "../../indexer/hooks.ts";
+import type { IndexChanges, IndexHook } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportNameRow, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
-import { Resolver, SymbolIndex, buildScope, dirOf, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
-import { family, kindFits } from "./kinds.ts";
-import { stronglyConnected } from "../graph/cycles.ts";
+import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import { kindFits } from "./kinds.ts";
+import { familyOf } from "../../lang/registry.ts";
+import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
+import { log } from "../../core/log.ts";
+import { dirOf } from "../../core/rel-path.ts";
 import { collectIfOver } from "../../core/memory.ts";
 
 export interface ResolveReport {
@@ -41,6 +44,15 @@ const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import
  */
 export const RESOLVER_VERSION = "1";
 const RESOLVER_VERSION_KEY = "resolver_version";
+
+/** The index hook: imports to files, references to definitions, after every run's writes. */
+export const referenceResolution: IndexHook = {
+  name: "reference resolution",
+  async run(store, changes, project) {
+    const r = await resolveReferences(store, changes, project);
+    if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+  },
+};
 
 export async function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): Promise<ResolveReport> {
   const g = new GraphStore(store);
@@ -67,8 +79,6 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
   return report;
 }
 
-/** Meta key of the import graph's size (files with imports, file-to-file edges), kept with the cycles. */
-export const IMPORT_GRAPH_SIZE_KEY = "import_graph_size";
 
 /**
  * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
@@ -275,9 +285,9 @@ function carryOver(g: GraphStore, dead: DeadSymbol[], born: SymbolRow[]): { chan
 function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>, lineOf: (file: string, line: number) => string): string[] {
   const module = moduleFor(info.language);
   if (!module?.resolveImport) return [];
-  // Rust's `mod x;` declares a child module (the parent owns it): structure, not a dependency, and
-  // counting it would close a cycle with every child that uses an item of its parent
-  if (info.language === "rust" && !site.symbols && /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+[A-Za-z_]\w*\s*;/.test(lineOf(site.file, site.line))) return [];
+  // a site that declares structure rather than a dependency (Rust's `mod x;`): no edge
+  const structural = info.rules.structuralImport;
+  if (structural && !site.symbols && structural(lineOf(site.file, site.line))) return [];
   const imp: ImportFact = {
     module: site.module,
     isStandardLib: site.isStandardLib === 1,
@@ -290,23 +300,8 @@ function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, i
   if (site.alias) imp.alias = site.alias;
   const out = new Set<string>();
   for (const t of module.resolveImport(imp, site.file, files)) if (t !== site.file && files.has(t)) out.add(t);
-  return info.language === "go" ? packageOnly([...out], infos) : [...out];
-}
-
-/**
- * A Go import reaches the files of one package: a folder's `package main` generators (`//go:build
- * ignore` programs beside the package they generate) are not part of it, nor files of another package.
- */
-function packageOnly(targets: string[], infos: Map<string, FileInfo>): string[] {
-  if (targets.length < 2) return targets;
-  const count = new Map<string, number>();
-  for (const t of targets) {
-    const pkg = infos.get(t)?.pkg ?? "";
-    if (pkg !== "main") count.set(pkg, (count.get(pkg) ?? 0) + 1);
-  }
-  if (count.size === 0) return targets;
-  const main = [...count].sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))[0]![0];
-  return targets.filter((t) => (infos.get(t)?.pkg ?? "") === main);
+  const narrow = info.rules.importTargets;
+  return narrow ? narrow([...out], (t) => infos.get(t)?.pkg ?? null) : [...out];
 }
 
 function sameSet(a: string[], b: string[]): boolean {
@@ -323,7 +318,7 @@ const REF_KINDS = ["call", "type", "read"] as const;
  */
 function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ name: string; kind: string; language: string }>, index: SymbolIndex): Set<string> {
   index.ensure(names);
-  const key = (name: string, language: string, refKind: string) => `${name}\u0000${family(language)}\u0000${refKind}`;
+  const key = (name: string, language: string, refKind: string) => `${name}\u0000${familyOf(language)}\u0000${refKind}`;
   const delta = new Map<string, number>();
   const bump = (name: string, kind: string, language: string, by: number) => {
     for (const k of REF_KINDS) if (kindFits(k, kind)) delta.set(key(name, language, k), (delta.get(key(name, language, k)) ?? 0) + by);

@@ -7,202 +7,31 @@
  *      a definition of the same file, a name the file imports, the same package ('exact' / 'import'),
  *      the files a file includes wholesale (C headers, Ruby requires, star imports);
  *   3. the one definition of that name in the language (family) with a fitting kind ('name-only'), except
- *      for unqualified names in languages whose modules require an import (Go, Python, JS/TS, Rust).
+ *      for unqualified names in languages whose modules require an import (ResolutionRules.strictModules).
  * A reference whose qualifier is an import of something outside the project stays unresolved rather
  * than landing on a project definition of the same name.
+ *
+ * Language-free: what each language means (families, type positions, packages, includes) is read from
+ * its rules (src/lang/resolution.ts). The parts: scope.ts (what a file sees), symbol-index.ts (definitions
+ * by name, loaded in batches), declared-types.ts (types read from text), this file (the look-up order).
  */
-import type { FileRow, GraphStore, ImportNameRow, ImportSiteRow, RefRow, SymbolRow } from "../../store/graph-store.ts";
-import { IMPLICIT_THIS, SELF_QUALIFIERS, STRICT_MODULES, SUPER_QUALIFIERS, TYPE_KINDS, family, isCoreMember, kindFits } from "./kinds.ts";
+import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import { dirOf } from "../../core/rel-path.ts";
+import { TYPE_KINDS, kindFits } from "./kinds.ts";
+import { SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
+import { isOutsideBinding, lastSegment, samePackage, type Binding, type FileInfo, type FileScope } from "./scope.ts";
+import type { SymbolIndex } from "./symbol-index.ts";
+import { fieldTypeIn, isVariableName, localDeclarationAbove, parameterTypeIn, returnTypeOf } from "./declared-types.ts";
+
+export type { FileInfo, FileScope } from "./scope.ts";
+export { buildScope, fileInfo } from "./scope.ts";
+export { SymbolIndex, namesNeeded } from "./symbol-index.ts";
 
 export type Resolution = "exact" | "import" | "name-only";
 
 export interface Target {
   id: number;
   how: Resolution;
-}
-
-export interface FileInfo {
-  path: string;
-  language: string;
-  family: string;
-  dir: string;
-  pkg: string | null;
-}
-
-interface Binding {
-  files: string[];
-  /** The definition's own name when the binding renames it (an alias). */
-  name: string;
-  /** The import is of something outside the project (standard library, external package). */
-  outside: boolean;
-  /** The imported name as a dotted qualified name (`Shop\Support\format` → `Shop.Support.format`). */
-  qname?: string;
-  /** A whole module, package or file is imported (no names listed): the name can only be a type's. */
-  whole?: boolean;
-}
-
-/** A binding that names nothing of the project: resolution stops there. */
-const isOutsideBinding = (b: Binding): boolean => b.files.length === 0 && b.outside;
-
-/** What one file can see: its own definitions and the names its imports bind. */
-export interface FileScope {
-  info: FileInfo;
-  symbols: SymbolRow[];
-  byId: Map<number, SymbolRow>;
-  /** Qualifier text → files (`store` → every file of the imported package). */
-  modules: Map<string, Binding>;
-  /** Unqualified local name → files holding the definition (`from x import Y`, `import a.b.C`). */
-  names: Map<string, Binding>;
-  /** Files whose top-level names this file sees unqualified (includes, requires, star imports). */
-  wholesale: string[];
-  /** The file's lines, read on first need (local variable declarations). */
-  lines?: string[];
-  /** The file's definitions by name. */
-  byName: Map<string, SymbolRow[]>;
-  /** The class around each enclosing definition, once looked up. */
-  classOf: Map<number, SymbolRow | undefined>;
-}
-
-export const dirOf = (path: string): string => {
-  const i = path.lastIndexOf("/");
-  return i < 0 ? "" : path.slice(0, i);
-};
-
-/** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
-export function lastSegment(s: string): string {
-  const parts = s.split(/::|[./\\]/).filter((p) => p.length > 0);
-  return parts[parts.length - 1] ?? s;
-}
-
-export function fileInfo(row: FileRow): FileInfo {
-  return { path: row.path, language: row.language, family: family(row.language), dir: dirOf(row.path), pkg: row.packageName };
-}
-
-/** Builds file scopes from import sites and their resolved targets. */
-export function buildScope(
-  info: FileInfo,
-  symbols: SymbolRow[],
-  sites: Array<ImportSiteRow & { targets: string[] }>,
-  files: Map<string, FileInfo>,
-  importNames: ImportNameRow[] = [],
-): FileScope {
-  const byName = new Map<string, SymbolRow[]>();
-  for (const s of symbols) {
-    const list = byName.get(s.name);
-    if (list) list.push(s);
-    else byName.set(s.name, [s]);
-  }
-  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
-  const strict = STRICT_MODULES.has(info.family);
-  const wholesale = new Set<string>();
-  // Ruby's require and C's #include load a file and bind no name; so do PHP's include and require
-  const bindsNothing = info.language === "ruby" || info.family === "c";
-  for (const site of sites) {
-    const targets = site.targets;
-    if (bindsNothing || (info.language === "php" && site.isRelative === 1)) {
-      for (const t of targets) wholesale.add(t);
-      continue;
-    }
-    const outside = site.isStandardLib === 1 || site.isExternal === 1;
-    const dotted = site.module.replace(/::|[\\/]/g, ".").replace(/^\.+/, "");
-    const symbols: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]) : [];
-    const named = symbols.filter((s) => s !== "*");
-    for (const s of named) if (!scope.names.has(s)) scope.names.set(s, { files: targets, name: s, outside, qname: `${dotted}.${s}` });
-    if (symbols.includes("*")) for (const t of targets) wholesale.add(t);
-    else if (!strict) for (const t of targets) wholesale.add(t);
-    const last = lastSegment(site.module);
-    // Go binds the package's declared name, which may differ from the folder's
-    const declared = info.language === "go" && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
-    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
-    if (site.alias === ".") {
-      for (const t of targets) wholesale.add(t);
-      continue;
-    }
-    if (named.length === 0 || site.alias) {
-      const b: Binding = { files: targets, name: last, outside, qname: dotted, whole: named.length === 0 };
-      if (!scope.modules.has(local)) scope.modules.set(local, b);
-      if (!scope.modules.has(site.module)) scope.modules.set(site.module, b);
-      if (named.length === 0 && !scope.names.has(local)) scope.names.set(local, b);
-    }
-  }
-  // Local names written in import statements (`import Foo from`, `import {a as b}`, `from x import a as b`):
-  // a name the statement does not list is a renaming of its one listed name, or of the default export.
-  if (importNames.length > 0) {
-    const byLine = new Map<number, Array<ImportSiteRow & { targets: string[] }>>();
-    for (const site of sites) {
-      let list = byLine.get(site.line);
-      if (!list) byLine.set(site.line, (list = []));
-      list.push(site);
-    }
-    for (const n of importNames) {
-      if (scope.names.has(n.name) || scope.modules.has(n.name)) continue;
-      const onLine = byLine.get(n.line);
-      if (!onLine || onLine.length !== 1) continue;
-      const site = onLine[0]!;
-      const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
-      const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
-      scope.names.set(n.name, { files: site.targets, name: real, outside: site.isStandardLib === 1 || site.isExternal === 1 });
-    }
-  }
-  scope.wholesale = [...wholesale];
-  return scope;
-}
-
-/**
- * Definitions by name, loaded as they are needed (a batch's names at once) and dropped together when
- * the caller decides they are too many (forget), so a resolution holds a bounded part of them.
- */
-export class SymbolIndex {
-  private readonly byName = new Map<string, SymbolRow[]>();
-  private readonly store: GraphStore;
-  private loaded = 0;
-
-  constructor(store: GraphStore) {
-    this.store = store;
-  }
-
-  /** Makes sure these names are loaded (one query per 500 names). */
-  ensure(names: Iterable<string>): void {
-    const missing: string[] = [];
-    for (const n of names) if (!this.byName.has(n)) {
-      this.byName.set(n, []);
-      missing.push(n);
-    }
-    for (let i = 0; i < missing.length; i += 500) {
-      for (const s of this.store.symbolsNamed(missing.slice(i, i + 500))) {
-        this.byName.get(s.name)!.push(s);
-        this.loaded++;
-      }
-    }
-  }
-
-  named(name: string): SymbolRow[] {
-    if (!this.byName.has(name)) this.ensure([name]);
-    return this.byName.get(name)!;
-  }
-
-  /** Definitions held now. */
-  loadedCount(): number {
-    return this.loaded;
-  }
-
-  /** Drops every loaded definition; later look-ups load them again. */
-  forget(): void {
-    this.byName.clear();
-    this.loaded = 0;
-  }
-}
-
-/** Names a batch of references may look up, so they can be loaded in one go. */
-export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
-  const names = new Set<string>(["initialize"]);
-  for (const r of refs) {
-    names.add(r.name);
-    if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
-    if (r.qualifierType) names.add(lastSegment(r.qualifierType));
-  }
-  for (const s of scopes) for (const b of s.names.values()) names.add(b.name);
-  return names;
 }
 
 export class Resolver {
@@ -228,7 +57,7 @@ export class Resolver {
   }
 
   private fits(s: SymbolRow, kind: string, fam: string): boolean {
-    return kindFits(kind, s.kind) && family(s.language) === fam;
+    return kindFits(kind, s.kind) && familyOf(s.language) === fam;
   }
 
   /** Top-level definitions (or, failing that, any) named `name` in these files. */
@@ -379,25 +208,16 @@ export class Resolver {
   }
 
   /**
-   * The type a parameter of the enclosing function is declared with, read from the stored signature:
-   * `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++), `Type $name` (PHP).
+   * The type a parameter of the enclosing function is declared with, read from the stored signature by
+   * the language's rule: `name: Type` (Python, TypeScript, Kotlin, Rust), `Type name` (Java, C#, C++),
+   * `Type $name` (PHP). None where the module gives these as qualifierType (Go).
    */
   private parameterType(q: string, enclosingId: number | null, scope: FileScope): string | undefined {
-    if (scope.info.language === "go") return undefined; // the Go module gives these as qualifierType
-    if (enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    if (!scope.info.rules.types?.parameter || enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(enclosingId);
     const sig = fn?.signature;
     if (!sig || (fn.kind !== "function" && fn.kind !== "method")) return undefined;
-    const open = sig.indexOf("(");
-    if (open < 0) return undefined;
-    const params = sig.slice(open + 1);
-    const name = q.replace(/[$]/g, "\\$");
-    const lang = scope.info.language;
-    const colon = new RegExp(`(?:^|[(,\\s])${name}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?([A-Za-z_][\\w.:\\\\]*)`).exec(params);
-    if (colon && (lang === "python" || scope.info.family === "js" || lang === "kotlin" || lang === "rust")) return colon[1];
-    const before = new RegExp(`([A-Za-z_][\\w.:\\\\]*)(?:<[^()]*?>)?[\\s*&]+${name}\\s*[,)=]`).exec(params);
-    if (before && (lang === "java" || lang === "c_sharp" || scope.info.family === "c" || lang === "php")) return before[1];
-    return undefined;
+    return parameterTypeIn(sig, q, scope.info.rules);
   }
 
   /**
@@ -408,22 +228,13 @@ export class Resolver {
    */
   private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    if (info.language === "go" || ref.enclosingId === null || !/^\$?[A-Za-z_]\w*$/.test(q) || SELF_QUALIFIERS.has(q)) return undefined;
+    if (!info.rules.types || ref.enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(ref.enclosingId);
     if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const name = q.replace(/[$]/g, "\\$");
-    const decl = localDeclaration(info, name);
-    for (let i = ref.line - 1; i >= fn.line; i--) {
-      const text = scope.lines[i - 1];
-      if (text === undefined || !text.includes(q)) continue;
-      const m = decl.exec(text);
-      if (!m) continue;
-      const declared = m.groups?.type;
-      if (declared && /^[A-Za-z_]/.test(declared) && declared !== "var" && declared !== "val") return declared;
-      return this.initializerType((m.groups?.init ?? "").trim(), fn, scope);
-    }
-    return undefined;
+    const found = localDeclarationAbove(scope.lines, q, ref.line - 1, fn.line, info.language, info.rules);
+    if (!found) return undefined;
+    return "type" in found ? found.type : this.initializerType(found.init, fn, scope);
   }
 
   /**
@@ -433,24 +244,15 @@ export class Resolver {
    */
   private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
     const info = scope.info;
-    if (info.language === "go") return undefined;
+    if (!info.rules.types) return undefined;
     const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
     if (!m || SELF_QUALIFIERS.has(q)) return undefined;
     const bare = m[1]! === q;
-    if (bare && !IMPLICIT_THIS.has(info.language)) return undefined;
+    if (bare && !info.rules.implicitThis) return undefined;
     const cls = this.enclosingClass(ref.enclosingId, scope);
     if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const re = fieldDeclaration(info, m[1]!);
-    for (let i = cls.line; i <= cls.endLine; i++) {
-      const text = scope.lines[i - 1];
-      if (text === undefined || !text.includes(m[1]!)) continue;
-      const d = re.exec(text);
-      if (!d) continue;
-      const declared = d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
-      if (declared && !["var", "val", "let", "const", "return", "new"].includes(declared)) return declared;
-    }
-    return undefined;
+    return fieldTypeIn(scope.lines, m[1]!, cls.line, cls.endLine, info.language, info.rules);
   }
 
   /** The type an initializer expression evidently has (see localType). */
@@ -491,9 +293,10 @@ export class Resolver {
     return b !== undefined && isOutsideBinding(b);
   }
 
-  /** Ruby's `Foo.new` runs `initialize`. */
+  /** A constructor call under another name: Ruby's `Foo.new` runs `initialize` (ResolutionRules.constructorCall). */
   private ctorName(ref: RefRow, type: SymbolRow): string {
-    return ref.name === "new" && type.language === "ruby" ? "initialize" : ref.name;
+    const ctor = rulesOf(type.language).constructorCall;
+    return ctor && ref.name === ctor.name ? ctor.member : ref.name;
   }
 
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
@@ -533,11 +336,12 @@ export class Resolver {
       return cls ? { id: cls.id, how: "exact" } : undefined;
     }
     // an implicit `this`: a member of the enclosing class or of its bases
-    if (IMPLICIT_THIS.has(info.language) || kind === "type") {
+    const implicitThis = info.rules.implicitThis;
+    if (implicitThis || kind === "type") {
       const cls = this.enclosingClass(enclosingId, scope);
       if (cls) {
-        const m = this.member(cls, name, kind, IMPLICIT_THIS.has(info.language) ? 0 : 3);
-        if (m && (IMPLICIT_THIS.has(info.language) || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
+        const m = this.member(cls, name, kind, implicitThis ? 0 : 3);
+        if (m && (implicitThis || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
       }
     }
     // the same file
@@ -550,7 +354,7 @@ export class Resolver {
       }
       if (kind !== "call" || TYPE_KINDS.has(s.kind)) local ??= s;
     }
-    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !STRICT_MODULES.has(fam))) return { id: local.id, how: "exact" };
+    if (local && (local.container === null || TYPE_KINDS.has(local.kind) || !info.rules.strictModules)) return { id: local.id, how: "exact" };
     // an imported name
     const imported = this.throughBinding(name, kind, scope);
     if (imported) return imported;
@@ -563,13 +367,13 @@ export class Resolver {
       const s = this.inFiles(name, kind, scope.wholesale, fam);
       if (s) return { id: s.id, how: "import" };
     }
-    if (STRICT_MODULES.has(fam)) return undefined;
+    if (info.rules.strictModules) return undefined;
     // the one definition of that name
     return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, fam)) continue;
-        if (s.container !== null && !IMPLICIT_THIS.has(s.language) && !TYPE_KINDS.has(s.kind)) continue;
+        if (s.container !== null && !rulesOf(s.language).implicitThis && !TYPE_KINDS.has(s.kind)) continue;
         if (found) return undefined;
         found = s;
       }
@@ -663,9 +467,9 @@ export class Resolver {
     if (e.kind === "method" && e.container) {
       let elsewhere: SymbolRow | undefined;
       for (const s of this.index.named(lastSegment(e.container))) {
-        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || family(s.language) !== scope.info.family) continue;
+        if (s.qname !== e.container || !TYPE_KINDS.has(s.kind) || familyOf(s.language) !== scope.info.family) continue;
         if (dirOf(s.file) === scope.info.dir) return s;
-        if (scope.info.language !== "go") elsewhere ??= s;
+        if (!scope.info.rules.membersInTypeFolder) elsewhere ??= s;
       }
       return elsewhere;
     }
@@ -678,11 +482,11 @@ export class Resolver {
     for (const s of this.index.named(name)) {
       // methods carry their owner's qualified name; fields and enum members its short name
       const owned = s.container === type.qname || (s.container === type.name && s.file === type.file && s.qname === `${type.qname}.${s.name}`);
-      if (!owned || !kindFits(kind, s.kind) || family(s.language) !== family(type.language)) continue;
+      if (!owned || !kindFits(kind, s.kind) || familyOf(s.language) !== familyOf(type.language)) continue;
       if (s.file === type.file) return s;
       // members in other files: partial classes, Go methods in another file of the package
       if (dirOf(s.file) === dirOf(type.file)) fallback ??= s;
-      else if (type.language !== "go") fallback ??= s;
+      else if (!rulesOf(type.language).membersInTypeFolder) fallback ??= s;
     }
     if (fallback) return fallback;
     if (depth >= 3) return undefined;
@@ -709,63 +513,4 @@ export class Resolver {
     this.basesMemo.set(type.id, out);
     return out;
   }
-}
-
-const declarationCache = new Map<string, RegExp>();
-
-/** A regular expression for a local variable's declaration or assignment, with `type` and `init` groups. */
-function localDeclaration(info: FileInfo, name: string): RegExp {
-  const key = `${info.language}\u0000${name}`;
-  let re = declarationCache.get(key);
-  if (re) return re;
-  const id = "[A-Za-z_$][\\w.$\\\\]*";
-  let src: string;
-  if (info.family === "js") src = `\\b(?:const|let|var)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "python" || info.language === "ruby") src = `^\\s*${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "php") src = `${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  else if (info.language === "kotlin" || info.language === "rust") src = `\\b(?:val|var|let(?:\\s+mut)?)\\s+${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)`;
-  else src = `(?:^|[\\s(])(?<type>${id})(?:<[^=]*>)?[\\s*&]+${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  re = new RegExp(src);
-  declarationCache.set(key, re);
-  return re;
-}
-
-const fieldCache = new Map<string, RegExp>();
-
-/** A regular expression for a field's declaration with a `type` (or `init`) group. */
-function fieldDeclaration(info: FileInfo, name: string): RegExp {
-  const key = `${info.language}\u0000${name}`;
-  let re = fieldCache.get(key);
-  if (re) return re;
-  const id = "[A-Za-z_][\\w.\\\\]*";
-  let src: string;
-  if (info.family === "js" || info.language === "kotlin" || info.language === "rust") src = `\\b${name}\\s*[?!]?\\s*:\\s*(?<type>${id})`;
-  else if (info.language === "python") src = `self\\.${name}\\s*(?::\\s*(?<type>${id}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${id})`;
-  else if (info.language === "php") src = `(?<type>${id})\\s+\\$${name}\\b`;
-  else if (info.language === "ruby") src = `@${name}\\s*=(?!=)\\s*(?<init>.*)`;
-  else src = `(?<type>${id})(?:<[^;=()]*>)?[\\s*&]+${name}\\s*[;=,)]`;
-  re = new RegExp(src);
-  fieldCache.set(key, re);
-  return re;
-}
-
-/** The named return type a signature declares: `): Order`, `-> Order`, `Order find(`. */
-export function returnTypeOf(signature: string, name: string, language: string): string | undefined {
-  const fam = family(language);
-  const after = /\)\s*(?::|->)\s*\??([A-Za-z_][\w.\\]*)\s*(?:\{|:|$|where\b)/.exec(signature);
-  if (after && (fam === "js" || language === "python" || language === "kotlin" || language === "rust" || language === "php")) return after[1];
-  if (fam === "jvm" || language === "c_sharp" || fam === "c") {
-    const before = new RegExp(`([A-Za-z_][\\w.]*)(?:<[^()]*>)?[\\s*&]+${name}\\s*\\(`).exec(signature);
-    if (before && !["void", "public", "private", "protected", "static"].includes(before[1]!)) return before[1];
-  }
-  return undefined;
-}
-
-/** Same package: Go's folder and package clause; a declared package or namespace elsewhere. */
-export function samePackage(a: FileInfo, b: FileInfo): boolean {
-  if (a.family !== b.family) return false;
-  if (a.language === "go") return a.dir === b.dir && a.pkg === b.pkg;
-  if (a.language === "python" || a.family === "js") return false; // a module is a file
-  if (a.pkg !== null && b.pkg !== null) return a.pkg === b.pkg;
-  return a.pkg === null && b.pkg === null && a.dir === b.dir && (a.family === "c" || a.language === "rust");
 }

@@ -5,7 +5,7 @@
 import { afterEach, expect, test } from "bun:test";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
-import { runIndexOnThread } from "../../src/indexer/index-thread.ts";
+import { runIndexOnThread } from "../../src/tools/index-thread.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { canonicalRoot } from "../../src/core/paths.ts";
 import { log, type LogRecord } from "../../src/core/log.ts";

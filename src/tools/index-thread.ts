@@ -4,7 +4,7 @@
  * with the run on the server's thread, three clients querying go-src while 597 files changed saw every
  * tool stall together for up to 2.8 s.
  */
-import type { IndexOptions, IndexReport } from "./pipeline.ts";
+import type { IndexOptions, IndexReport } from "../indexer/pipeline.ts";
 import { startWorker } from "../core/worker-entry.ts";
 import { log, type LogRecord } from "../core/log.ts";
 import { CortexError, type ErrorCode } from "../core/errors.ts";
@@ -15,10 +15,11 @@ type Message =
   | { type: "done"; report: IndexReport }
   | { type: "error"; message: string; stack?: string; code?: ErrorCode; data?: Record<string, unknown> };
 
-export function runIndexOnThread(options: IndexOptions): Promise<IndexReport> {
+/** The worker runs the same hooks as the calling thread would (src/tools/index-hooks.ts): functions cannot be posted. */
+export function runIndexOnThread(options: Omit<IndexOptions, "hooks">): Promise<IndexReport> {
   const { onProgress, ...rest } = options;
   return new Promise<IndexReport>((resolve, reject) => {
-    const worker = startWorker("indexer/index-worker");
+    const worker = startWorker("tools/index-worker");
     const finish = (outcome: () => void) => {
       worker.terminate();
       outcome();

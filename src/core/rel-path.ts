@@ -1,0 +1,38 @@
+/**
+ * Arithmetic on root-relative paths (forward slashes, no leading slash, "" for the root): the folder of a
+ * file, joining an import's relative path onto a folder without climbing out of the root, a file's
+ * extension. Language modules, the indexer and the engines share these, so each has one definition.
+ */
+
+/** The folder of a root-relative path ("" for a file at the root). */
+export function dirOf(path: string): string {
+  const i = path.lastIndexOf("/");
+  return i < 0 ? "" : path.slice(0, i);
+}
+
+/**
+ * Joins root-relative `dir` and a path (`../x`, `./y`, `z/w`), normalised: empty and `.` segments
+ * dropped, `..` taking back the segment before it. Undefined when the result would leave the root; ""
+ * for the root itself. A leading slash of `rel` counts for nothing (`/x` from `a` is `a/x`).
+ */
+export function joinInside(dir: string, rel: string): string | undefined {
+  const out: string[] = [];
+  for (const seg of (dir === "" ? rel : dir + "/" + rel).split("/")) {
+    if (seg === "" || seg === ".") continue;
+    if (seg === "..") {
+      if (out.length === 0) return undefined;
+      out.pop();
+    } else out.push(seg);
+  }
+  return out.join("/");
+}
+
+/**
+ * The extension of a path's last segment as written, without the dot, as Rust's Path::extension sees
+ * it: "go" for `a/b.go`, "ts" for `a.test.ts`, none for `.env` or `Makefile`.
+ */
+export function extensionOf(path: string): string | undefined {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  const dot = base.lastIndexOf(".");
+  return dot > 0 ? base.slice(dot + 1) : undefined;
+}
