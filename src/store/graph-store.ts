@@ -162,8 +162,8 @@ function graphStatements(db: Database) {
     namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
     namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
     namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
-    goImplementers: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
-      WHERE language = 'go' AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
+    methodOwners: q(`SELECT DISTINCT container, name, file_path AS file FROM symbols
+      WHERE language = ? AND kind = 'method' AND container IS NOT NULL AND name IN (SELECT value FROM json_each(?))`),
     deadSymbols: q("SELECT symbol_id AS id, file_path AS file, name, qualified_name AS qname, kind, language FROM dead_symbols ORDER BY symbol_id"),
     retarget: q("UPDATE ref_rows SET target_symbol_id = ? WHERE target_symbol_id = ?"),
     clearDead: q("DELETE FROM dead_symbols"),
@@ -382,8 +382,9 @@ export class GraphStore {
   }
 
   /** Go methods named any of these names: their owner type (container), name and file. */
-  goMethodOwners(names: string[]): Array<{ container: string; name: string; file: string }> {
-    return this.s.goImplementers.all(json(names)) as Array<{ container: string; name: string; file: string }>;
+  /** Methods of `language` with one of these names, with the type that declares them (its qualified name). */
+  methodOwners(language: string, names: string[]): Array<{ container: string; name: string; file: string }> {
+    return this.s.methodOwners.all(language, json(names)) as Array<{ container: string; name: string; file: string }>;
   }
 
   /** Each file's import targets as a digest (importTargetsDigest), for files that have any. */

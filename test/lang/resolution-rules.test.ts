@@ -88,8 +88,7 @@ describe("resolution rules of every language module", () => {
     expect(testSubject("pkg/tests_test.go")).toBe("tests");
   });
 
-  test("implementations by method set are declared only for Go, the language whose methods the store reads for them", () => {
-    // GraphStore.goMethodOwners reads Go's methods; another language needs that query widened first
+  test("implementations by method set are declared for Go, whose types implement interfaces without saying so", () => {
     expect(LANGUAGE_MODULES.filter((m) => m.resolution.implicitInterfaces).map((m) => m.id)).toEqual(["go"]);
   });
 });

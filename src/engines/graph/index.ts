@@ -343,8 +343,7 @@ export class GraphEngine {
     const methods = this.g.symbolsOfFiles([iface.file]).filter((s) => s.container === iface.qname && s.kind === "method").map((s) => s.name);
     if (methods.length === 0) return [];
     const have = new Map<string, { names: Set<string>; dir: string }>();
-    // the store's query reads Go methods (GraphStore.goMethodOwners): Go is the one such language today
-    for (const r of this.g.goMethodOwners([...new Set(methods)])) {
+    for (const r of this.g.methodOwners(iface.language, [...new Set(methods)])) {
       if (r.container === iface.qname) continue;
       const dir = dirOf(r.file);
       const key = `${dir}\u0000${r.container}`;
