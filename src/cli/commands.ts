@@ -6,8 +6,8 @@
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
-import { parseToolArgs } from "./args.ts";
-import { printJson, printText } from "./output.ts";
+import { outputMode, parseToolArgs } from "./args.ts";
+import { printJson, printText, EXIT_ERROR } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
@@ -85,7 +85,7 @@ async function runIndexCommand(argv: string[]): Promise<number> {
       });
       if (tty) process.stderr.write("\r\x1b[2K");
       json ? printJson({ ...report, embeddings }) : printText(`${renderIndexReport(report)}\n  embeddings: ${embeddings}`);
-      return embeddings.startsWith("unavailable") ? 1 : 0;
+      return embeddings.startsWith("unavailable") ? EXIT_ERROR : 0;
     }
     json ? printJson(report) : printText(renderIndexReport(report));
     return 0;
@@ -187,7 +187,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   if (parsed.help) return printText(toolHelp(tool)), 0;
   // validate before touching the project, so a typo never starts an index build
   parseInput(exposedInput(tool), parsed.input);
-  const bar = indexProgressBar(!parsed.json);
+  const bar = indexProgressBar(!parsed.json && !parsed.ndjson);
   const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
   // a first index run can take minutes: the command's deadline starts once the index is there
   if (tool.needsIndex) {
@@ -200,7 +200,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
     }
   }
   try {
-    return await runToolForCli(tool, parsed.input, parsed.json, session, () => bar.done());
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), session, () => bar.done());
   } finally {
     bar.done();
     session.close();

@@ -49,6 +49,8 @@ export function toolHelp(t: ToolDefinition): string {
   if (t.cli.fromFile) lines.push(`  --file <path>`.padEnd(34) + ` read ${t.cli.fromFile} from a JSON file`);
   lines.push(`  --root <path>`.padEnd(34) + " project root (default: the current directory)");
   lines.push(`  --json`.padEnd(34) + " print the tool's JSON result");
+  if (t.rows) lines.push(`  --ndjson`.padEnd(34) + " print the result's rows, one JSON object a line");
+  lines.push("", t.rows ? "Exit status: 0 when something is found, 1 when nothing is, 2 on an error." : "Exit status: 0 on success, 2 on an error.");
   return lines.join("\n");
 }
 
