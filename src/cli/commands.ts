@@ -220,6 +220,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (cmd === "index") return runIndexCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
   if (cmd === "mcp") return runMcpCommand(argv.slice(1));
+  if (cmd === "setup") return (await import("./setup/command.ts")).runSetupCommand(argv.slice(1));
+  if (cmd === "doctor") return (await import("./doctor/command.ts")).runDoctorCommand(argv.slice(1));
   if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);

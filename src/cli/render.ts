@@ -71,7 +71,11 @@ export function helpText(topic?: string): string {
   lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
   lines.push("  mcp".padEnd(28) + "serve the tools over MCP (stdio, or --http HOST:PORT)");
   lines.push("  memory remove <id>".padEnd(28) + "forget a team memory");
+  lines.push("  setup [<client>]".padEnd(28) + "MCP configuration for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Zed (--write)");
+  lines.push("  doctor".padEnd(28) + "check the installation, indexes, model, ast-grep and client configurations");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
-  lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
+  lines.push("", "Every command takes --json; grep, exact, refs, occurrences, files and pattern also --ndjson (one row a line).");
+  lines.push("'cortex <command> --help' describes its options.");
+  lines.push("Exit status: 0 found (or done), 1 nothing found (commands that return rows), 2 an error.");
   return lines.join("\n");
 }
