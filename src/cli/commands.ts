@@ -1,7 +1,7 @@
 /**
  * The cortex command line's commands (main.ts loads this module for all but the fast path). Every MCP
  * tool is a subcommand with the same parameters (generated from the tool registry); a few commands exist
- * only here: index, status, mcp, help.
+ * only here: index, stats, mcp, memory remove, setup, doctor, help.
  */
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
@@ -209,6 +209,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
 
 export async function runCommand(argv: string[]): Promise<number> {
   const [cmd] = argv;
+  if (cmd === "help" && (argv[1] === "setup" || argv[1] === "doctor")) return runCommand([argv[1], "--help"]);
   if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
     printText(helpText(argv[1]));
     return 0;
