@@ -10,6 +10,8 @@ import { tmpdir } from "node:os";
 import { dirname, join, basename } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
+import { CLIENTS } from "../../src/cli/setup/clients.ts";
+import { isCompiledExecutable } from "../../src/cli/setup/server-command.ts";
 
 const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
@@ -255,5 +257,35 @@ describe("cortex setup", () => {
     expect([unknown.code, unknown.stderr]).toEqual([2, "cortex: unknown client 'emacs': use one of claude-code, claude-desktop, cursor, vscode, windsurf, codex, zed\n"]);
     expect(cortex(["setup", "zed", "--root", join(home, "missing")]).code).toBe(2);
     expect(cortex(["setup", "--write"]).code).toBe(2);
+  });
+});
+
+describe("where each client keeps its file, per platform", () => {
+  const paths = (platform: NodeJS.Platform, home: string, env: Record<string, string> = {}) =>
+    Object.fromEntries(CLIENTS.map((c) => [c.id, c.configPath({ home, platform, env })]));
+
+  test("macOS: Application Support for Claude Desktop and VS Code, dot folders for the rest", () => {
+    expect(paths("darwin", "/Users/u")).toEqual({
+      "claude-code": "/Users/u/.claude.json",
+      "claude-desktop": "/Users/u/Library/Application Support/Claude/claude_desktop_config.json",
+      cursor: "/Users/u/.cursor/mcp.json",
+      vscode: "/Users/u/Library/Application Support/Code/User/mcp.json",
+      windsurf: "/Users/u/.codeium/windsurf/mcp_config.json",
+      codex: "/Users/u/.codex/config.toml",
+      zed: "/Users/u/.config/zed/settings.json",
+    });
+  });
+
+  test("Linux honours XDG_CONFIG_HOME; Windows uses APPDATA", () => {
+    const linux = paths("linux", "/home/u", { XDG_CONFIG_HOME: "/cfg" });
+    expect([linux["claude-desktop"], linux.vscode, linux.zed]).toEqual(["/cfg/Claude/claude_desktop_config.json", "/cfg/Code/User/mcp.json", "/cfg/zed/settings.json"]);
+    const win = paths("win32", "/home/u", { APPDATA: "/appdata" });
+    expect([win["claude-desktop"], win.vscode, win.zed]).toEqual(["/appdata/Claude/claude_desktop_config.json", "/appdata/Code/User/mcp.json", "/appdata/Zed/settings.json"]);
+  });
+
+  test("the compiled executable is recognised by where Bun keeps its modules", () => {
+    expect(isCompiledExecutable("/$bunfs/root/cortex")).toBe(true);
+    expect(isCompiledExecutable("B:/~BUN/root/cortex.exe")).toBe(true);
+    expect(isCompiledExecutable("/home/u/cortex/src/cli/main.ts")).toBe(false);
   });
 });
