@@ -59,10 +59,16 @@ function fieldSchema(shape: Record<string, z.ZodType>, field: string): z.ZodType
   return inner;
 }
 
+/** How the parsed flags ask for the result to be printed. */
+export function outputMode(p: ParsedArgs): "text" | "json" | "ndjson" {
+  return p.ndjson ? "ndjson" : p.json ? "json" : "text";
+}
+
 export interface ParsedArgs {
   input: Record<string, unknown>;
-  /** Flags every command accepts: --json, --root, --help. */
+  /** Flags every command accepts: --json, --ndjson (rows, one a line), --root, --help. */
   json: boolean;
+  ndjson: boolean;
   root?: string;
   help: boolean;
 }
@@ -105,7 +111,7 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     else byFlag.set(f, target);
   }
 
-  const out: ParsedArgs = { input: {}, json: false, help: false };
+  const out: ParsedArgs = { input: {}, json: false, ndjson: false, help: false };
   const positionals: string[] = [];
   const set = (field: string, value: unknown, flag: string) => {
     const dot = field.indexOf(".");
@@ -142,6 +148,10 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     }
     if (arg === "--json") {
       out.json = true;
+      continue;
+    }
+    if (arg === "--ndjson") {
+      out.ndjson = true;
       continue;
     }
     if (arg === "--help" || arg === "-h") {
@@ -201,6 +211,7 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     } else set(field, convert(kind, inline, name), name);
   }
 
+  if (out.json && out.ndjson) throw new CortexError("INVALID_INPUT", "--json and --ndjson: give one (--json prints the whole result, --ndjson its rows)");
   const names = cli.positionals ?? [];
   if (positionals.length > names.length) {
     const extra = positionals.slice(names.length).join(" ");

@@ -1,13 +1,13 @@
 /**
  * The cortex command line's commands (main.ts loads this module for all but the fast path). Every MCP
  * tool is a subcommand with the same parameters (generated from the tool registry); a few commands exist
- * only here: index, status, mcp, help.
+ * only here: index, stats, mcp, memory remove, setup, doctor, help.
  */
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
-import { parseToolArgs } from "./args.ts";
-import { printJson, printText } from "./output.ts";
+import { outputMode, parseToolArgs } from "./args.ts";
+import { printJson, printText, EXIT_ERROR } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
@@ -85,7 +85,7 @@ async function runIndexCommand(argv: string[]): Promise<number> {
       });
       if (tty) process.stderr.write("\r\x1b[2K");
       json ? printJson({ ...report, embeddings }) : printText(`${renderIndexReport(report)}\n  embeddings: ${embeddings}`);
-      return embeddings.startsWith("unavailable") ? 1 : 0;
+      return embeddings.startsWith("unavailable") ? EXIT_ERROR : 0;
     }
     json ? printJson(report) : printText(renderIndexReport(report));
     return 0;
@@ -187,7 +187,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   if (parsed.help) return printText(toolHelp(tool)), 0;
   // validate before touching the project, so a typo never starts an index build
   parseInput(exposedInput(tool), parsed.input);
-  const bar = indexProgressBar(!parsed.json);
+  const bar = indexProgressBar(!parsed.json && !parsed.ndjson);
   const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
   // a first index run can take minutes: the command's deadline starts once the index is there
   if (tool.needsIndex) {
@@ -200,7 +200,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
     }
   }
   try {
-    return await runToolForCli(tool, parsed.input, parsed.json, session, () => bar.done());
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), session, () => bar.done());
   } finally {
     bar.done();
     session.close();
@@ -209,6 +209,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
 
 export async function runCommand(argv: string[]): Promise<number> {
   const [cmd] = argv;
+  if (cmd === "help" && (argv[1] === "setup" || argv[1] === "doctor")) return runCommand([argv[1], "--help"]);
   if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
     printText(helpText(argv[1]));
     return 0;
@@ -220,6 +221,8 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (cmd === "index") return runIndexCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
   if (cmd === "mcp") return runMcpCommand(argv.slice(1));
+  if (cmd === "setup") return (await import("./setup/command.ts")).runSetupCommand(argv.slice(1));
+  if (cmd === "doctor") return (await import("./doctor/command.ts")).runDoctorCommand(argv.slice(1));
   if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);

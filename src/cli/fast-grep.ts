@@ -8,7 +8,7 @@ import { searchTextPatternTool } from "../tools/search-text-pattern.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
 import type { ToolContext } from "../tools/context.ts";
-import { parseToolArgs } from "./args.ts";
+import { outputMode, parseToolArgs } from "./args.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { isCortexError } from "../core/errors.ts";
 import { canonicalRoot } from "../core/paths.ts";
@@ -36,7 +36,7 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
     // search_text_pattern reads only the root and the exact engine of its session (a text-tier tool:
     // invokeTool asks nothing else of it)
     const session = { root, exact: async () => engine } as unknown as ToolContext["session"];
-    return await runToolForCli(tool, parsed.input, parsed.json, session);
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), session);
   } finally {
     store.close();
   }

@@ -2,7 +2,7 @@
 /**
  * The cortex command line's entry. It loads only what the command needs: `cortex grep` on an existing
  * index takes a fast path (fast-grep.ts: the exact engine, the store, the argument parser), every other
- * command loads the whole registry (commands.ts). Loading every tool, engine and the MCP SDK took 42 ms
+ * command loads the whole registry (commands.ts; setup and doctor load their own modules on demand). Loading every tool, engine and the MCP SDK took 42 ms
  * of the executable's start, more than ripgrep's whole search on go-src (48 ms); grep's own modules, 34 ms
  * in all with the search.
  */

@@ -1,6 +1,7 @@
 /**
- * The CLI's edges: results to stdout (JSON with --json), errors as one stderr line with exit code 1,
- * a broken pipe (`cortex … | head`) ends quietly with 0.
+ * The CLI's edges: results to stdout (JSON with --json, one JSON row a line with --ndjson), errors as one
+ * stderr line with exit code 2 (grep's and ripgrep's code for an error; 1 means nothing found), a broken
+ * pipe (`cortex … | head`) ends quietly with 0.
  */
 import { writeSync } from "node:fs";
 import { isCortexError } from "../core/errors.ts";
@@ -44,19 +45,28 @@ export function printJson(value: unknown): void {
   writeOut(JSON.stringify(value, null, 2) + "\n");
 }
 
+/** One compact JSON value and a newline (NDJSON), written at once so a pipeline sees it immediately. */
+export function printJsonLine(value: unknown): void {
+  if (pipeClosed) return;
+  writeOut(JSON.stringify(value) + "\n");
+}
+
 export function printText(text: string): void {
   // nothing to say prints nothing (`cortex grep` with no match, like ripgrep), not an empty line
   if (pipeClosed || text === "") return;
   writeOut(text.endsWith("\n") ? text : text + "\n");
 }
 
+/** Exit code of every error: bad input, a failed search, an internal error. */
+export const EXIT_ERROR = 2;
+
 /** Prints an error and returns the exit code. Unexpected errors also print their stack. */
 export function reportError(e: unknown): number {
   if (isCortexError(e)) {
     process.stderr.write(`cortex: ${e.message}\n`);
-    return 1;
+    return EXIT_ERROR;
   }
   const err = e as Error;
   process.stderr.write(`cortex: internal error: ${err?.message ?? String(e)}\n${err?.stack ?? ""}\n`);
-  return 1;
+  return EXIT_ERROR;
 }

@@ -49,6 +49,8 @@ export function toolHelp(t: ToolDefinition): string {
   if (t.cli.fromFile) lines.push(`  --file <path>`.padEnd(34) + ` read ${t.cli.fromFile} from a JSON file`);
   lines.push(`  --root <path>`.padEnd(34) + " project root (default: the current directory)");
   lines.push(`  --json`.padEnd(34) + " print the tool's JSON result");
+  if (t.rows) lines.push(`  --ndjson`.padEnd(34) + " print the result's rows, one JSON object a line");
+  lines.push("", t.rows ? "Exit status: 0 when something is found, 1 when nothing is, 2 on an error." : "Exit status: 0 on success, 2 on an error.");
   return lines.join("\n");
 }
 
@@ -69,7 +71,11 @@ export function helpText(topic?: string): string {
   lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
   lines.push("  mcp".padEnd(28) + "serve the tools over MCP (stdio, or --http HOST:PORT)");
   lines.push("  memory remove <id>".padEnd(28) + "forget a team memory");
+  lines.push("  setup [<client>]".padEnd(28) + "MCP configuration for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Zed (--write)");
+  lines.push("  doctor".padEnd(28) + "check the installation, indexes, model, ast-grep and client configurations");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
-  lines.push("", "Every command takes --json. 'cortex <command> --help' describes its options.");
+  lines.push("", "Every command takes --json; grep, exact, refs, occurrences, files and pattern also --ndjson (one row a line).");
+  lines.push("'cortex <command> --help' describes its options.");
+  lines.push("Exit status: 0 found (or done), 1 nothing found (commands that return rows), 2 an error.");
   return lines.join("\n");
 }

@@ -1,30 +1,63 @@
 /**
  * One tool call for the CLI, shared by the full command path (commands.ts) and grep's fast path
  * (fast-grep.ts): the command's deadline, the call through invokeTool, a failure the tool reports in its
- * own shape (exit 1 with its message), and the result printed as JSON or rendered.
+ * own shape (an error: exit 2 with its message), and the result printed as JSON, as NDJSON rows or
+ * rendered. Exit codes follow grep and ripgrep: 0 rows found, 1 none found (for tools that return rows),
+ * 2 an error (thrown, and reported by main.ts).
  */
 import type { ToolDefinition } from "../tools/define.ts";
 import type { ToolContext } from "../tools/context.ts";
 import { invokeTool } from "../tools/invoke.ts";
-import { printJson, printText } from "./output.ts";
+import { printJson, printJsonLine, printText } from "./output.ts";
 import { CortexError } from "../core/errors.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
+/** How the result is printed: rendered for people, the tool's JSON result, or one JSON row a line. */
+export type OutputMode = "text" | "json" | "ndjson";
+
+/** Exit code of a command that found what it looked for (or returns no rows), and of one that found nothing. */
+export const EXIT_FOUND = 0;
+export const EXIT_NOTHING_FOUND = 1;
+
 /** `beforePrint` runs once the result is in, before anything is printed (the progress bar clears its line). */
-export async function runToolForCli(tool: ToolDefinition, input: unknown, json: boolean, session: ToolContext["session"], beforePrint?: () => void): Promise<number> {
+export async function runToolForCli(tool: ToolDefinition, input: unknown, mode: OutputMode, session: ToolContext["session"], beforePrint?: () => void): Promise<number> {
+  if (mode === "ndjson" && !tool.rows) {
+    throw new CortexError("INVALID_INPUT", `--ndjson: 'cortex ${tool.cli.command.join(" ")}' returns one result, not rows; use --json`);
+  }
   const controller = new AbortController();
   const deadline = Date.now() + DEFAULT_DEADLINE_MS;
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
+  // rows a tool streams while it searches are printed at once; the rest when the result is in
+  let streamed = 0;
+  const ctx: ToolContext = { session, signal: controller.signal, deadline };
+  if (mode === "ndjson") {
+    ctx.onRow = (row) => {
+      if (streamed === 0) beforePrint?.();
+      printJsonLine(row);
+      streamed++;
+    };
+  }
   try {
-    const result = await invokeTool(tool, input, { session, signal: controller.signal, deadline });
+    const result = await invokeTool(tool, input, ctx);
     beforePrint?.();
     const failure = tool.failure?.(result);
     if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
-    if (json || !tool.render) printJson(result);
+    const rows = tool.rows?.(result);
+    if (mode === "ndjson") {
+      for (const row of rows!.slice(streamed)) printJsonLine(row);
+      noteIncomplete(result, rows!.length);
+    } else if (mode === "json" || !tool.render) printJson(result);
     else printText(tool.render(result));
-    return 0;
+    return rows !== undefined && rows.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** NDJSON carries rows only: a cut or partial result says so on stderr, where a pipeline's reader still sees it. */
+function noteIncomplete(result: unknown, rows: number): void {
+  const r = (result ?? {}) as { truncated?: unknown; partial?: unknown };
+  if (r.truncated === true) process.stderr.write(`cortex: ${rows} rows printed; more matched (the result's limit or output budget was reached)\n`);
+  if (r.partial === true) process.stderr.write("cortex: the deadline passed; these are the rows found so far\n");
 }

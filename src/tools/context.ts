@@ -12,4 +12,9 @@ export interface ToolContext {
   deadline: number;
   /** Reports progress of long calls (MCP progress notifications, CLI progress bar). */
   progress?(done: number, total: number, message?: string): void;
+  /**
+   * Receives each row of the result as soon as it is final, in result order, from tools whose engine finds
+   * rows one by one (the CLI's --ndjson streams them). Rows handed here are the first rows of the result.
+   */
+  onRow?(row: unknown): void;
 }

@@ -64,6 +64,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
    * message the CLI prints on stderr, exiting with 1, or undefined when the result is a success.
    */
   failure?(result: O): string | undefined;
+  /**
+   * For tools that answer with many rows (matches, lines, occurrences, table rows): the rows, each one JSON
+   * object. The CLI prints one a line with --ndjson, and exits with 1 when there are none (grep's
+   * convention: 0 found, 1 nothing found, 2 error).
+   */
+  rows?(result: O): unknown[];
 }
 
 export function defineTool<I extends z.ZodObject, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

@@ -94,6 +94,7 @@ export const exactTool = defineTool({
       signal: ctx.signal,
     });
   },
+  rows: (r) => r.results,
   render(r) {
     const color = process.stdout.isTTY === true;
     const mark = (line: string, hl: Array<{ column: number; length: number }>) => {

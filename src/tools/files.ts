@@ -87,6 +87,8 @@ export const filesTool = defineTool({
         return engine.testCoverage({ by: args.group_by, limit: args.limit });
     }
   },
+  // one object per row, keyed by column, so a pipeline reads fields by name
+  rows: (r) => r.rows.map((row) => Object.fromEntries(r.columns.map((c, i) => [c, row[i]]))),
   render(r) {
     return renderTable(r.columns, r.rows) + `\n${r.row_count} row${r.row_count === 1 ? "" : "s"} (${r.metadata.took_ms} ms)`;
   },

@@ -127,6 +127,7 @@ export const patternTool = defineTool({
     if (args.rewrite !== undefined) q.rewrite = args.rewrite;
     return engine.search(q, { deadline: ctx.deadline, timeoutMs: args.timeout_ms, signal: ctx.signal });
   },
+  rows: (r) => r.matches,
   render: renderMatches,
 });
 

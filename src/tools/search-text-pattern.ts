@@ -16,6 +16,8 @@ export const MAX_MATCHES = 500;
 const MAX_CHARS = 256 * 1024;
 /** Characters per token, as the output budget counts them (src/tools/budget.ts). */
 const CHARS_PER_TOKEN = 4;
+/** Characters of the result besides its matches (status, counts, flags, stats without the plan). */
+const ENVELOPE_CHARS = 320;
 
 const input = z
   .object({
@@ -109,6 +111,13 @@ export const searchTextPatternTool = defineTool({
       const engine = await ctx.session.exact();
       const paths = PathFilter.parse(ctx.session.root, args.target_paths, "target_paths", true);
       const extensions = normaliseExtensions(args.file_extensions, "file_extensions");
+      // Whole matches are kept, in order, while the JSON result fits the output budget. The envelope is
+      // counted before the search (its stats come after), so that the matches streamed to the CLI's
+      // --ndjson as they are found are exactly those the result keeps.
+      const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
+      let size = ENVELOPE_CHARS + 2 * args.query.length;
+      let kept = 0;
+      let overBudget = false;
       const r = await engine.searchText({
         query: args.query,
         isRegex: args.is_regex,
@@ -121,26 +130,25 @@ export const searchTextPatternTool = defineTool({
         maxChars: MAX_CHARS,
         deadline: ctx.deadline,
         signal: ctx.signal,
+        onMatch(m) {
+          size += JSON.stringify(m).length + 1;
+          if (size > budget && kept > 0) {
+            overBudget = true;
+            return false;
+          }
+          kept++;
+          ctx.onRow?.(m);
+          return true;
+        },
       });
       const out: Output = {
         status: r.matches.length > 0 ? "success" : "no_matches_found",
-        matches: [],
+        matches: r.matches,
         match_count: 0,
-        truncated: r.truncated,
+        truncated: r.truncated || overBudget,
         partial: r.partial,
         stats: r.stats,
       };
-      // keep whole matches, in order, while the JSON result fits the output budget
-      const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
-      let size = JSON.stringify(out).length + 64;
-      for (const m of r.matches) {
-        size += JSON.stringify(m).length + 1;
-        if (size > budget && out.matches.length > 0) {
-          out.truncated = true;
-          break;
-        }
-        out.matches.push(m);
-      }
       out.match_count = out.matches.length;
       return out;
     } catch (e) {
@@ -152,6 +160,7 @@ export const searchTextPatternTool = defineTool({
     }
   },
   failure: (r) => (r.status === "error" ? r.error_message ?? "search failed" : undefined),
+  rows: (r) => r.matches,
   render: renderLikeRipgrep,
 });
 

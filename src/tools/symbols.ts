@@ -95,8 +95,10 @@ export const findSymbolOccurrencesTool = defineTool({
       throw e;
     }
   },
+  failure: (r) => (r.status === "error" || r.status === "indexing_required" ? r.error_message ?? r.status : undefined),
+  rows: (r) => r.occurrences,
   render(r) {
-    if (r.status !== "success") return `${r.status}: ${r.error_message ?? ""}`;
+    if (r.status !== "success") return r.error_message ?? r.status;
     const lines = r.occurrences.map((o) => `${o.file_path}:${o.line_number}:${o.column_number}  ${o.type.padEnd(10)} ${o.symbol_fqn}  ${o.snippet}`);
     lines.push(`${r.occurrence_count} occurrence${r.occurrence_count === 1 ? "" : "s"}${r.truncated ? ` (${r.occurrences.length} shown)` : ""}`);
     return lines.join("\n");
@@ -192,6 +194,7 @@ export const getSymbolReferencesTool = defineTool({
     }
     return out;
   },
+  rows: (r) => r.usages,
   render(r) {
     if (r.usageCount === 0 && r.definitions.length === 0) return r.message ?? `no usages of ${r.symbol}`;
     const out = [`${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.isComplete ? "" : ` (top ${r.usages.length} shown)`}`];

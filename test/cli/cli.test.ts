@@ -60,16 +60,16 @@ describe("cortex CLI", () => {
     expect(JSON.parse(r.stdout).rows[0][0]).toBe("auth/handler.go");
   });
 
-  test("errors go to stderr with exit code 1", async () => {
+  test("errors go to stderr with exit code 2", async () => {
     const bad = await cortex(["files", '{"from":"nope"}']);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toBe("cortex: invalid table 'nope': expected one of files, types, functions, imports, modules\n");
     const json = await cortex(["files", "{not json"]);
-    expect(json.code).toBe(1);
+    expect(json.code).toBe(2);
     expect(json.stderr).toStartWith("cortex: query: not valid JSON");
     const unknown = await cortex(["frobnicate"]);
-    expect(unknown.code).toBe(1);
+    expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("cortex: unknown command 'frobnicate' (see cortex --help)\n");
     const flag = await cortex(["files", "--bogus"]);
     expect(flag.stderr).toBe("cortex: unknown option --bogus (see --help)\n");

@@ -158,14 +158,14 @@ describe("cortex pattern (CLI)", () => {
     }
   }, 30_000);
 
-  test("a rule from a JSON file, and an error exits 1 with the message on stderr", () => {
+  test("a rule from a JSON file, and an error exits 2 with the message on stderr", () => {
     const rule = join(p.root, "rule.json");
     Bun.write(rule, JSON.stringify({ pattern: "defer $F()", inside: { kind: "method_declaration", stopBy: "end" } }));
     const ok = cli(["pattern", "--lang", "go", "--file", rule, "--json", "--root", p.root]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.out).matches.map((m: { file_path: string }) => m.file_path)).toEqual(["go/store.go"]);
     const bad = cli(["pattern", "$$$", "--lang", "go", "--root", p.root]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.out).toBe("");
     expect(bad.err).toStartWith("cortex: pattern: ast-grep rejected it: Cannot parse query as a valid pattern");
   }, 30_000);

@@ -156,27 +156,27 @@ describe("cortex grep (CLI)", () => {
     });
   }
 
-  test("no match prints nothing and exits 0", async () => {
-    expect(await cli(["grep", "no-such-text-anywhere"])).toEqual({ code: 0, stdout: "", stderr: "" });
+  test("no match prints nothing and exits 1, as ripgrep does", async () => {
+    expect(await cli(["grep", "no-such-text-anywhere"])).toEqual({ code: 1, stdout: "", stderr: "" });
   });
 
-  test("--json prints the tool result; an invalid regex exits 1 with the engine's message on stderr", async () => {
+  test("--json prints the tool result; an invalid regex exits 2 with the engine's message on stderr", async () => {
     const ok = await cli(["grep", "Server", "--json", "-C", "0"]);
     expect(ok.code).toBe(0);
     expect(JSON.parse(ok.stdout).status).toBe("success");
     const bad = await cli(["grep", "-e", "(unclosed"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stdout).toBe("");
     expect(bad.stderr).toMatch(/^cortex: query: Invalid regular expression/);
   });
 
-  test("cortex exact prints ranked lines; a malformed query exits 1", async () => {
+  test("cortex exact prints ranked lines; a malformed query exits 2", async () => {
     const ok = await cli(["exact", "RWMutex", "-n", "1"]);
     expect(ok.code).toBe(0);
     expect(ok.stdout).toContain("src/app/server.go:6");
     expect(ok.stdout).toContain("1 of 1 matching lines in 1 files for RWMutex");
     const bad = await cli(["exact", "(RWMutex"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toBe("cortex: query: missing ')' for the '(' at column 1\n");
   });
 });

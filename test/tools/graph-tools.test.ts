@@ -272,6 +272,6 @@ describe("the command line", () => {
     expect(JSON.parse(c1.stdout)).toMatchObject({ count: 1, scope: "javascript" });
     expect(JSON.parse(c2.stdout).cycles).toEqual(JSON.parse(c1.stdout).cycles);
     const bad = await cortex(["graph", "callers", "audit.Record", "--depth", "0"]);
-    expect([bad.code, bad.stderr]).toEqual([1, "cortex: depth: must be at least 1\n"]);
+    expect([bad.code, bad.stderr]).toEqual([2, "cortex: depth: must be at least 1\n"]);
   }, 30_000);
 });

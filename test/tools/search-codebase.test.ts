@@ -227,7 +227,7 @@ describe("CLI spellings of codebase-context", () => {
     expect(human.stdout).toContain("Preflight: NOT READY");
     expect(human.stdout).toContain("impact of Rate: 1/5 callers in results");
     const bad = await cortex(["search", "--query", "x", "--layer", "ui"]);
-    expect(bad.code).toBe(1);
+    expect(bad.code).toBe(2);
     expect(bad.stderr).toContain("filters.layer");
   });
 });

@@ -31,6 +31,12 @@ export interface TextSearchRequest {
   maxChars: number;
   deadline: number;
   signal?: AbortSignal;
+  /**
+   * Called with each match as soon as it is final, in result order (the CLI's --ndjson streams them):
+   * literal searches find matches file by file, regex searches when the worker pool is done. Returning
+   * false stops the search there, marked truncated (the caller's own output budget is spent).
+   */
+  onMatch?(match: TextMatch): boolean | void;
 }
 
 export interface TextMatch {
@@ -94,7 +100,45 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   }
   items.sort((a, b) => (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0));
 
-  let found: Array<{ item: number; hits: LineHit[] }>;
+  const matches: TextMatch[] = [];
+  let truncated = false;
+  let chars = 0;
+  const staleByPath = new Map<string, boolean>();
+  /** Turns one file's hits into matches, in order; false once no more may be taken. */
+  const accept = (item: number, hits: LineHit[]): boolean => {
+    if (truncated) return false;
+    const it = items[item]!;
+    let stale = false;
+    if (!it.disk) {
+      let s = staleByPath.get(it.row.path);
+      if (s === undefined) staleByPath.set(it.row.path, (s = view.diskState(it.row) !== "same"));
+      stale = s;
+    }
+    for (const h of hits) {
+      chars += h.text.length + h.context.reduce((n, c) => n + c.length, 0);
+      if (matches.length >= req.maxMatches || (chars > req.maxChars && matches.length > 0)) {
+        truncated = true;
+        return false;
+      }
+      const m: TextMatch = {
+        file_path: it.row.path,
+        line_number: h.line,
+        matched_line: h.text,
+        context: h.context,
+        context_start_line: h.contextStart,
+        match_details: { matches: h.matches },
+      };
+      if (h.truncated) m.line_truncated = true;
+      if (stale) m.stale = true;
+      if (req.onMatch?.(m) === false) {
+        truncated = true;
+        return false;
+      }
+      matches.push(m);
+    }
+    return true;
+  };
+
   let partial = false;
   let searched = 0;
   if (req.isRegex) {
@@ -113,44 +157,13 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
       },
       { parallelism: 2, deadline: req.deadline, ...(req.signal ? { signal: req.signal } : {}), maxHits: req.maxMatches + 1 },
     );
-    found = run.hits;
     partial = run.partial;
     searched = run.verified;
+    for (const { item, hits } of run.hits) if (!accept(item, hits)) break;
   } else {
-    ({ found, partial, searched } = verifyInline(view, items, spec, req));
+    ({ partial, searched } = verifyInline(view, items, spec, req, accept));
   }
 
-  const matches: TextMatch[] = [];
-  let truncated = false;
-  let chars = 0;
-  const staleByPath = new Map<string, boolean>();
-  outer: for (const { item, hits } of found) {
-    const it = items[item]!;
-    let stale = false;
-    if (!it.disk) {
-      let s = staleByPath.get(it.row.path);
-      if (s === undefined) staleByPath.set(it.row.path, (s = view.diskState(it.row) !== "same"));
-      stale = s;
-    }
-    for (const h of hits) {
-      chars += h.text.length + h.context.reduce((n, c) => n + c.length, 0);
-      if (matches.length >= req.maxMatches || (chars > req.maxChars && matches.length > 0)) {
-        truncated = true;
-        break outer;
-      }
-      const m: TextMatch = {
-        file_path: it.row.path,
-        line_number: h.line,
-        matched_line: h.text,
-        context: h.context,
-        context_start_line: h.contextStart,
-        match_details: { matches: h.matches },
-      };
-      if (h.truncated) m.line_truncated = true;
-      if (stale) m.stale = true;
-      matches.push(m);
-    }
-  }
   return {
     matches,
     truncated,
@@ -159,11 +172,13 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   };
 }
 
-/** Literal searches: linear-time matching on this thread, polling the deadline between batches of files. */
-function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<typeof compilePattern>["spec"], req: TextSearchRequest) {
+/**
+ * Literal searches: linear-time matching on this thread, polling the deadline between batches of files;
+ * each file's hits go to `accept` as soon as the file is scanned (false: stop).
+ */
+function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<typeof compilePattern>["spec"], req: TextSearchRequest, accept: (item: number, hits: LineHit[]) => boolean) {
   const matcher = new LineMatcher(spec);
   const bytes = ByteLiteralScanner.for(spec);
-  const found: Array<{ item: number; hits: LineHit[] }> = [];
   let total = 0;
   let partial = false;
   let searched = 0;
@@ -192,9 +207,9 @@ function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<type
         hits = typeof c === "string" ? matcher.scan(c, req.contextLines, left) : bytes!.scan(c, req.contextLines, left);
       }
       if (hits.length === 0) continue;
-      found.push({ item: from + k, hits });
       total += hits.length;
+      if (!accept(from + k, hits)) return { partial, searched };
     }
   }
-  return { found, partial, searched };
+  return { partial, searched };
 }

@@ -1,0 +1,74 @@
+/**
+ * `cortex doctor [--root <path>] [--json]`: the installation's health in one page: runtime, executable and
+ * version, this project's index and every other one kept, the embedding model (and what search loses
+ * without it), ast-grep, and the MCP clients' configurations. Each problem comes with the command that
+ * fixes it. Exits 0 when nothing is wrong, 1 when a problem is reported (warnings included), 2 on an error.
+ */
+import { resolve } from "node:path";
+import { CortexError } from "../../core/errors.ts";
+import { printJson, printText } from "../output.ts";
+import { currentClientEnv } from "../setup/clients.ts";
+import { runChecks } from "./checks.ts";
+
+export const DOCTOR_HELP = `cortex doctor [--root <path>] [--json]
+
+  Check cortex's installation: runtime, executable and version, the index of this project (or --root)
+  and every other index kept in $CORTEX_HOME, the embedding model, ast-grep, and which MCP clients are
+  configured. Each problem is printed with the command that fixes it.
+  Exit status: 0 nothing wrong, 1 problems reported, 2 an error.`;
+
+type Report = Awaited<ReturnType<typeof runChecks>>;
+
+function render(r: Report): string {
+  const out: string[] = [];
+  const rt = r.runtime;
+  out.push(`cortex ${rt.cortex_version} on bun ${rt.bun_version} (${rt.platform})`);
+  out.push(`  executable: ${rt.executable} (${rt.origin === "executable" ? "the compiled executable" : "bun running cortex from source"})`);
+  out.push(`  MCP command: ${rt.mcp_command.join(" ")}`);
+  out.push(`  CORTEX_HOME: ${rt.cortex_home}`);
+  out.push("");
+  const p = r.project as { root: string; state: string; files?: number; last_run?: string; parse_tier?: string; changed_since_index?: { modified: number; added: number; deleted: number } };
+  out.push(`Project ${p.root}: ${p.state === "ready" ? `indexed, ${p.files} files, last run ${p.last_run ?? "unknown"}, parse tier ${p.parse_tier}` : p.state === "missing" ? "no index" : "index unreadable"}`);
+  if (p.changed_since_index) out.push(`  changed on disk since: ${p.changed_since_index.modified} modified, ${p.changed_since_index.added} added, ${p.changed_since_index.deleted} deleted`);
+  if (r.indexes.length > 0) {
+    out.push(`Indexes kept (${r.indexes.length}):`);
+    for (const i of r.indexes) out.push(`  ${(i.root || "?").padEnd(48)} ${i.error ? "unreadable" : `${i.files} files`}${i.last_run ? `, ${i.last_run}` : ""}${i.root_exists ? "" : " (folder gone)"}`);
+  }
+  out.push("");
+  const e = r.embeddings as { provider: string; model?: string; present?: boolean; folder?: string; api_key_set?: boolean; note?: string };
+  if (e.provider === "local") out.push(`Embeddings: ${e.model} ${e.present ? `present (${e.folder})` : "not downloaded"}`);
+  else if (e.provider === "openai") out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
+  else out.push(`Embeddings: ${e.provider}${e.note ? ` (${e.note})` : ""}`);
+  const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
+  out.push(`ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`);
+  out.push("");
+  out.push("MCP clients:");
+  for (const c of r.clients) out.push(`  ${c.name.padEnd(15)} ${(c.error ? "unreadable" : c.configured ? "configured" : c.exists ? "not configured" : "no config file").padEnd(15)} ${c.config_path}`);
+  const unconfigured = r.clients.filter((c) => c.exists && !c.configured && !c.error);
+  if (unconfigured.length > 0) out.push(`  add cortex to one: ${unconfigured.map((c) => `cortex setup ${c.client} --write`).join("; ")}`);
+  out.push("");
+  if (r.problems.length === 0) out.push("No problems found.");
+  else {
+    out.push(`${r.problems.length} problem${r.problems.length === 1 ? "" : "s"}:`);
+    for (const pr of r.problems) out.push(`  ${pr.severity === "error" ? "error  " : "warning"} ${pr.message}`, `          fix: ${pr.fix}`);
+  }
+  return out.join("\n");
+}
+
+export async function runDoctorCommand(argv: string[]): Promise<number> {
+  let json = false;
+  let root = process.cwd();
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (a === "--json") json = true;
+    else if (a === "--root" || a.startsWith("--root=")) {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (!v) throw new CortexError("INVALID_INPUT", "--root needs a path");
+      root = v;
+    } else if (a === "--help" || a === "-h") return printText(DOCTOR_HELP), 0;
+    else throw new CortexError("INVALID_INPUT", `${a.startsWith("-") ? "unknown option" : "unexpected argument:"} ${a} (see cortex doctor --help)`);
+  }
+  const report = await runChecks(resolve(root), currentClientEnv());
+  json ? printJson(report) : printText(render(report));
+  return report.problems.length === 0 ? 0 : 1;
+}
