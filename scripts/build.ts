@@ -2,11 +2,11 @@
 /**
  * Builds one self-contained executable per platform with Bun's compiler: grammars, worker entrypoints and
  * the ONNX runtime for local embeddings embedded. The large assets (grammars, the ONNX runtimes: 82 of
- * the 206 MB linux-x64 executable) are embedded zstd-compressed (17 MB; docs/benchmarks.md, "Executable
+ * the 206 MB linux-x64 executable) are embedded zstd-compressed (19 MB; docs/benchmarks.md, "Executable
  * size"): grammars are decompressed in memory when loaded (src/core/embedded.ts), the ONNX files once into
- * $CORTEX_HOME/lib. Compressing at level 19 takes about a minute, so each compressed file is cached under
- * node_modules/.cache/cortex-build/ by the hash of its content. Three patches make the embedding stack run
- * from an executable (src/embed/local/ort-packaged.ts extracts the native files on first use):
+ * $CORTEX_HOME/lib. Each compressed file is cached under node_modules/.cache/cortex-build/ by the hash of
+ * its content. Three patches make the embedding stack run from an executable (src/embed/local/ort-packaged.ts
+ * extracts the native files on first use):
  *   - `sharp` (image decoding, imported by transformers.js's Node build, never used for text) → a stub;
  *   - onnxruntime-node loads its addon from the path the runtime extracted, not from node_modules;
  *   - transformers.js takes onnxruntime-node from a global hook instead of createRequire(), which cannot
@@ -46,8 +46,11 @@ export function currentPlatform(platform: string = process.platform, arch: strin
   return key;
 }
 
-/** zstd level for embedded assets: 19 is 1.5 MB smaller than 12 on libonnxruntime, and cached (see header). */
-const ZSTD_LEVEL = 19;
+/**
+ * zstd level for embedded assets. 12 compresses linux-x64's 82 MB in about 5 s; 19 would save 2 MB more but
+ * takes 50 s per platform, which a cold test run (CI) would pay.
+ */
+const ZSTD_LEVEL = 12;
 const CACHE = join(NM, ".cache", "cortex-build");
 
 /** The zstd-compressed copy of `abs`, from the cache or made now; the cached name keeps `.zst` last. */
