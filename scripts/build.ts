@@ -16,7 +16,7 @@
  *   bun scripts/build.ts linux-x64       one platform
  */
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { basename, join, resolve } from "node:path";
+import { join, resolve } from "node:path";
 import type { BunPlugin } from "bun";
 
 const ROOT = resolve(import.meta.dir, "..");
@@ -53,11 +53,14 @@ export function currentPlatform(platform: string = process.platform, arch: strin
 const ZSTD_LEVEL = 12;
 const CACHE = join(NM, ".cache", "cortex-build");
 
-/** The zstd-compressed copy of `abs`, from the cache or made now; the cached name keeps `.zst` last. */
+/**
+ * The zstd-compressed copy of `abs`, from the cache or made now. Named by content alone, so two identical
+ * files (macOS's libonnxruntime.1.dylib and libonnxruntime.1.30.0.dylib) are one embedded file.
+ */
 export async function compressedAsset(abs: string): Promise<{ path: string; size: number }> {
   const bytes = readFileSync(abs);
-  const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 16);
-  const out = join(CACHE, `${basename(abs)}.${hash}.z${ZSTD_LEVEL}.zst`);
+  const hash = new Bun.CryptoHasher("sha256").update(bytes).digest("hex").slice(0, 32);
+  const out = join(CACHE, `${hash}.z${ZSTD_LEVEL}.zst`);
   if (!existsSync(out) || statSync(out).size === 0) {
     mkdirSync(CACHE, { recursive: true });
     const z = await Bun.zstdCompress(bytes, { level: ZSTD_LEVEL });
@@ -81,12 +84,19 @@ function onnxSources(platform: string): Array<{ abs: string; name: string; backe
 
 type Compressed = Map<string, { path: string; size: number }>;
 
-/** Every asset the executable embeds compressed, compressed before bundling (a slow plugin stalls Bun.build). */
-async function compressAssets(platform: string): Promise<Compressed> {
+/** The files one platform's executable embeds compressed, by what they are (for scripts/executable-size.ts too). */
+export function embeddedAssets(platform: string): Array<{ abs: string; group: "grammars" | "onnxruntime-node" | "onnxruntime-web" }> {
   const grammars = [...readFileSync(GRAMMARS_MODULE, "utf8").matchAll(/"\.\.\/\.\.\/(grammars\/[^"]+\.wasm)"/g)].map((m) => join(ROOT, m[1]!));
   if (grammars.length === 0) throw new Error("src/lang/grammars.ts imports no grammar: update scripts/build.ts");
-  const all = [...grammars, ...onnxSources(platform).map((f) => f.abs)];
-  return new Map(await Promise.all(all.map(async (abs) => [abs, await compressedAsset(abs)] as const)));
+  return [
+    ...grammars.map((abs) => ({ abs, group: "grammars" as const })),
+    ...onnxSources(platform).map((f) => ({ abs: f.abs, group: f.backend === "native" ? ("onnxruntime-node" as const) : ("onnxruntime-web" as const) })),
+  ];
+}
+
+/** Every asset the executable embeds compressed, compressed before bundling (a slow plugin stalls Bun.build). */
+async function compressAssets(platform: string): Promise<Compressed> {
+  return new Map(await Promise.all(embeddedAssets(platform).map(async ({ abs }) => [abs, await compressedAsset(abs)] as const)));
 }
 
 /** The virtual module `cortex:onnx-files`: each file embedded compressed, with its size once extracted. */
