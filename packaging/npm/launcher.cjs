@@ -17,6 +17,8 @@ const { main: MAIN, packages: PACKAGES } = require("./platforms.json");
 function linuxLibc() {
   if (process.platform !== "linux") return undefined;
   try {
+    // the report would otherwise list network interfaces, which can take a while (Node 18+)
+    if (process.report) process.report.excludeNetwork = true;
     const header = process.report && process.report.getReport().header;
     return header && header.glibcVersionRuntime ? "glibc" : "musl";
   } catch {
