@@ -11,6 +11,8 @@
 #
 # scripts/release.ts writes this file into each release with its version and download address filled in.
 $ErrorActionPreference = 'Stop'
+# Windows PowerShell 5.1 redraws a progress bar per chunk, which slows a 90 MB download many times over
+$ProgressPreference = 'SilentlyContinue'
 Set-StrictMode -Version 3.0
 
 $Version = '__CORTEX_VERSION__'
