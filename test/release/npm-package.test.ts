@@ -3,14 +3,16 @@
  * build), the packages scripts/npm-packages.ts generates, packed with `npm pack`, installed from the
  * tarballs into an empty folder with `npm install --offline`, then run through the launcher as `npx`
  * would: --version, a CLI search, an MCP session over stdio, exit codes, signals and the errors a user
- * sees when no executable fits.
+ * sees when no executable fits. Then `npx -y cortex-code` against an npm registry of the test's own on
+ * 127.0.0.1 serving all six packages (the other platforms' with stand-in executables): npm must fetch the
+ * main package and this platform's, and no other tarball.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { dirname, join } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { builtExecutable, sandbox, useTinyModel, type Sandbox } from "../e2e/executable.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { currentPlatform } from "../../scripts/build.ts";
@@ -22,7 +24,7 @@ const NPM = Bun.which("npm")!;
 const platform = NPM_PLATFORMS.find((p) => p.target === currentPlatform())!;
 
 let work: string;
-let tarballs: { main: string; platform: string };
+let tarballs: { main: string; platform: string; others: string[] };
 let installed: string;
 let launcher: string;
 let sb: Sandbox;
@@ -63,9 +65,15 @@ async function installInto(name: string, files: string[]): Promise<{ dir: string
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), "cortex-npm-e2e-"));
   sb = await sandbox();
-  const pkgs = generateNpmPackages({ [platform.target]: await builtExecutable() }, join(work, "packages"));
+  // the other platforms' packages carry a stand-in file: they are only there for npm to choose against
+  const standIn = join(work, "stand-in");
+  writeFileSync(standIn, "#!/bin/sh\necho 'not a cortex executable'\nexit 1\n", { mode: 0o755 });
+  const real = await builtExecutable();
+  const executables = Object.fromEntries(NPM_PLATFORMS.map((p) => [p.target, p === platform ? real : standIn]));
+  const pkgs = generateNpmPackages(executables, join(work, "packages"));
   mkdirSync(join(work, "tarballs"));
-  tarballs = { main: await npmPack(pkgs.main, join(work, "tarballs")), platform: await npmPack(pkgs.platforms[platform.target]!, join(work, "tarballs")) };
+  const others = await Promise.all(NPM_PLATFORMS.filter((p) => p !== platform).map((p) => npmPack(pkgs.platforms[p.target]!, join(work, "tarballs"))));
+  tarballs = { main: await npmPack(pkgs.main, join(work, "tarballs")), platform: await npmPack(pkgs.platforms[platform.target]!, join(work, "tarballs")), others };
   const inst = await installInto("app", [tarballs.main, tarballs.platform]);
   if (inst.code !== 0) throw new Error(`npm install failed: ${inst.err}`);
   installed = inst.dir;
@@ -177,4 +185,58 @@ describe("npm packages", () => {
     expect(r.code).toBe(1);
     expect(r.err).toContain(`the package ${platformPackageName(platform)} holding the executable for ${platform.key} is not installed`);
   });
+});
+
+/**
+ * A read-only npm registry on 127.0.0.1 for some tarballs: the packument of each package (its manifest
+ * plus the tarball's address and integrity) and the tarballs, with every request recorded.
+ */
+function registry(files: string[]): { url: string; requests: string[]; stop(): void } {
+  const requests: string[] = [];
+  const packuments = new Map<string, unknown>();
+  const blobs = new Map<string, Uint8Array>();
+  const server = Bun.serve({
+    hostname: "127.0.0.1",
+    port: 0,
+    fetch(req) {
+      const path = decodeURIComponent(new URL(req.url).pathname);
+      requests.push(path);
+      const blob = blobs.get(path);
+      if (blob) return new Response(blob, { headers: { "content-type": "application/octet-stream" } });
+      const doc = packuments.get(path.slice(1));
+      return doc ? Response.json(doc) : Response.json({ error: "not found" }, { status: 404 });
+    },
+  });
+  const url = `http://127.0.0.1:${server.port}`;
+  for (const file of files) {
+    const bytes = readFileSync(file);
+    const name = basename(file).replace(/-\d+\.\d+\.\d+\.tgz$/, "");
+    const pkg = JSON.parse(readFileSync(join(work, "packages", name, "package.json"), "utf8"));
+    const tarballPath = `/${name}/-/${basename(file)}`;
+    blobs.set(tarballPath, bytes);
+    const integrity = "sha512-" + new Bun.CryptoHasher("sha512").update(bytes).digest("base64");
+    const shasum = new Bun.CryptoHasher("sha1").update(bytes).digest("hex");
+    packuments.set(name, { name, "dist-tags": { latest: pkg.version }, versions: { [pkg.version]: { ...pkg, _id: `${name}@${pkg.version}`, dist: { tarball: `${url}${tarballPath}`, integrity, shasum } } } });
+  }
+  return { url, requests, stop: () => server.stop(true) };
+}
+
+describe("npx from a registry", () => {
+  test("npx -y cortex-code fetches the main package and this platform's only, and runs", async () => {
+    const reg = registry([tarballs.main, tarballs.platform, ...tarballs.others]);
+    try {
+      const dir = join(work, "npx");
+      mkdirSync(dir);
+      const r = await run([NPM, "exec", "--yes", `--registry=${reg.url}/`, "--", `${NPM_NAME}@${VERSION}`, "--version"], {
+        cwd: dir,
+        env: env({ npm_config_offline: "false", npm_config_cache: join(work, "npx-cache"), npm_config_audit: "false", npm_config_fund: "false" }),
+      });
+      expect(r.err).toBe("");
+      expect(r.out.trim()).toBe(`cortex ${VERSION}`);
+      const tarballsFetched = reg.requests.filter((p) => p.endsWith(".tgz")).map((p) => basename(p)).sort();
+      expect(tarballsFetched).toEqual([basename(tarballs.main), basename(tarballs.platform)].sort());
+    } finally {
+      reg.stop();
+    }
+  }, 120_000);
 });
