@@ -64,14 +64,17 @@ function executable() {
 
 function run() {
   const file = executable();
-  const child = spawn(file, process.argv.slice(2), { stdio: "inherit", windowsHide: false });
-  // Forward the signals a terminal or a supervising agent sends; the child decides how to end.
+  // Forward the signals a terminal or a supervising agent sends; the child decides how to end. The
+  // handlers go in before the child starts: a signal arriving in between must not end the launcher (the
+  // default action) and orphan the child. Node runs them from the event loop, so `child` is set by then.
   const forwarded = ["SIGINT", "SIGTERM", "SIGHUP", "SIGQUIT"].filter((s) => !(process.platform === "win32" && s !== "SIGINT"));
+  let child;
   for (const signal of forwarded) {
     process.on(signal, () => {
       if (child.exitCode === null && child.signalCode === null) child.kill(signal);
     });
   }
+  child = spawn(file, process.argv.slice(2), { stdio: "inherit" });
   child.on("error", (err) => fail(`could not start ${file}: ${err.message}`));
   child.on("exit", (code, signal) => {
     if (signal) {

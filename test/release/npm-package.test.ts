@@ -159,7 +159,8 @@ describe("npm packages", () => {
     // a stand-in executable (CORTEX_EXECUTABLE) that reports the signal it got and exits with 7
     const marker = join(work, "got-signal");
     const fake = join(work, "fake-cortex.sh");
-    writeFileSync(fake, `#!/bin/sh\ntrap 'echo TERM > "${marker}"; exit 7' TERM\necho ready\nwhile :; do sleep 0.05; done\n`, { mode: 0o755 });
+    // it gives up by itself after 10 s, so a failing test leaves nothing running
+    writeFileSync(fake, `#!/bin/sh\ntrap 'echo TERM > "${marker}"; exit 7' TERM\necho ready\ni=0\nwhile [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done\nexit 3\n`, { mode: 0o755 });
     const proc = Bun.spawn([launcher, "mcp"], { env: env({ CORTEX_EXECUTABLE: fake }), stdout: "pipe", stderr: "pipe" });
     const reader = proc.stdout.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("ready\n");
