@@ -25,11 +25,12 @@ function Fail([string]$Message) {
 }
 
 function Get-Platform {
-  $arch = [System.Runtime.InteropServices.RuntimeInformation]::OSArchitecture
+  # the OS's architecture, also from a 32-bit PowerShell on 64-bit Windows (PROCESSOR_ARCHITEW6432)
+  $arch = if ($env:PROCESSOR_ARCHITEW6432) { $env:PROCESSOR_ARCHITEW6432 } else { $env:PROCESSOR_ARCHITECTURE }
   switch ($arch) {
-    'X64' { return 'windows-x64' }
-    'Arm64' { return 'windows-arm64' }
-    default { return "windows-$($arch.ToString().ToLower())" }
+    'AMD64' { return 'windows-x64' }
+    'ARM64' { return 'windows-arm64' }
+    default { return "windows-$("$arch".ToLower())" }
   }
 }
 
