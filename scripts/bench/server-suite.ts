@@ -11,6 +11,7 @@ import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { REPO, runTimed, type BenchRow, percentile } from "./run.ts";
 import { INIT, startMcp, type McpProcess } from "./mcp-client.ts";
+import { currentPlatform, TARGETS } from "../build.ts";
 
 const STARTS = 10;
 
@@ -25,8 +26,9 @@ function startServer(bin: string, root: string, env: Record<string, string>): Mc
 }
 
 export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
-  const bin = process.env.CORTEX_BIN ?? join(REPO, "dist", "cortex-linux-x64");
-  if (!existsSync(bin)) throw new Error(`no executable at ${bin}: run bun scripts/build.ts linux-x64 first (or set CORTEX_BIN)`);
+  const platform = currentPlatform();
+  const bin = process.env.CORTEX_BIN ?? join(REPO, "dist", TARGETS[platform]!.file);
+  if (!existsSync(bin)) throw new Error(`no executable at ${bin}: run bun scripts/build.ts ${platform} first (or set CORTEX_BIN)`);
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home, CORTEX_EMBEDDINGS_PROVIDER: "none" };
   const indexed = await runTimed([bin, "index", corpus.root, "--json"], env);

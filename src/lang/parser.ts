@@ -9,6 +9,7 @@ import type { LanguageModule, QueryMatch } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import { countLines } from "./kit.ts";
 import { grammarFiles, runtimeWasm } from "./grammars.ts";
+import { readEmbeddedFile } from "../core/embedded.ts";
 import { languageFor } from "./registry.ts";
 import { log } from "../core/log.ts";
 
@@ -36,7 +37,8 @@ keepNodeAccessOutOfLine();
 export const PARSE_TIME_LIMIT_MS = 10_000;
 
 function initRuntime(): Promise<void> {
-  runtimeReady ??= Parser.init({ locateFile: () => runtimeWasm });
+  // bytes rather than a path: inside the executable the runtime and grammars are embedded compressed
+  runtimeReady ??= Parser.init({ wasmBinary: readEmbeddedFile(runtimeWasm) });
   return runtimeReady;
 }
 
@@ -76,7 +78,7 @@ export class FactsParser {
     if (!lang) {
       const file = grammarFiles[m.grammar];
       if (!file) throw new Error(`no grammar file ${m.grammar} for ${m.id}`);
-      lang = await Language.load(file);
+      lang = await Language.load(readEmbeddedFile(file));
       this.languages.set(m.id, lang);
     }
     return lang;

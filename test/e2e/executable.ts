@@ -1,19 +1,19 @@
 /**
- * The built executable for end-to-end tests: built once per test run into a temporary folder, then
+ * The built executable for end-to-end tests (this machine's platform): built once per test run into a temporary folder, then
  * copied into an empty folder so nothing but the executable itself (no node_modules, no sources) is at
  * hand, run with its own temporary HOME and CORTEX_HOME.
  */
 import { copyFileSync, mkdtempSync, chmodSync, mkdirSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { build } from "../../scripts/build.ts";
+import { build, currentPlatform } from "../../scripts/build.ts";
 import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
 import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
 
 let built: Promise<string> | undefined;
 
 export function builtExecutable(): Promise<string> {
-  built ??= build("linux-x64", mkdtempSync(join(tmpdir(), "cortex-e2e-build-")));
+  built ??= build(currentPlatform(), mkdtempSync(join(tmpdir(), "cortex-e2e-build-")));
   return built;
 }
 

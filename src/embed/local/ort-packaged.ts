@@ -1,13 +1,15 @@
 /**
  * ONNX Runtime inside the compiled executable. A native addon cannot load from the executable's embedded
  * file system, so on first use the runtime files carried in the executable (the onnxruntime-node addon
- * with libonnxruntime, or, where no native build exists, onnxruntime-web's WebAssembly files) are written
- * once to $CORTEX_HOME/lib/onnxruntime-<version>/<platform>/ (temporary file + rename, so concurrent
- * first uses are safe) and the bundled modules are pointed at them through global hooks that
- * scripts/build.ts patches into onnxruntime-node and transformers.js. From source, nothing here runs.
+ * with libonnxruntime, or, where no native build exists, onnxruntime-web's WebAssembly files; embedded
+ * zstd-compressed, see scripts/build.ts) are decompressed and written once to
+ * $CORTEX_HOME/lib/onnxruntime-<version>/<platform>/ (temporary file + rename, so concurrent first uses
+ * are safe) and the bundled modules are pointed at them through global hooks that scripts/build.ts patches
+ * into onnxruntime-node and transformers.js. From source, nothing here runs.
  */
-import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { chmodSync, existsSync, mkdirSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { basename, join } from "node:path";
+import { readEmbeddedFile } from "../../core/embedded.ts";
 import { IS_COMPILED } from "../../core/worker-entry.ts";
 import { homePaths } from "../../core/paths.ts";
 import { CortexError } from "../../core/errors.ts";
@@ -23,7 +25,8 @@ export interface PackagedFiles {
   platform: string;
   /** Backends the executable carries files for. */
   backends: OnnxBackend[];
-  files: Array<{ name: string; path: string; backend: OnnxBackend; binding?: boolean }>;
+  /** `path` is in the embedded file system (compressed when it ends in .zst); `size` is the file's size on disk. */
+  files: Array<{ name: string; path: string; size: number; backend: OnnxBackend; binding?: boolean }>;
 }
 
 async function packaged(): Promise<PackagedFiles> {
@@ -32,10 +35,11 @@ async function packaged(): Promise<PackagedFiles> {
   return ((await import(name)) as { default: PackagedFiles }).default;
 }
 
-/** Writes one embedded file to disk unless an identical-size copy is there. */
-function extract(src: string, dest: string): void {
-  const bytes = readFileSync(src);
-  if (existsSync(dest) && statSync(dest).size === bytes.length) return;
+/** Writes one embedded file to disk unless a copy of the expected size is there (checked before decompressing). */
+function extract(src: string, size: number, dest: string): void {
+  if (existsSync(dest) && statSync(dest).size === size) return;
+  const bytes = readEmbeddedFile(src);
+  if (bytes.length !== size) throw new CortexError("EMBEDDINGS_UNAVAILABLE", `the executable's copy of ${basename(dest)} is damaged (${bytes.length} bytes, expected ${size})`);
   const tmp = `${dest}.${process.pid}.${Date.now()}.part`;
   writeFileSync(tmp, bytes);
   chmodSync(tmp, 0o755);
@@ -53,7 +57,7 @@ export async function preparePackagedRuntime(backend: OnnxBackend): Promise<Onnx
   if (!chosen) throw new CortexError("EMBEDDINGS_UNAVAILABLE", "this executable carries no ONNX runtime");
   const dir = join(homePaths.lib(), `onnxruntime-${p.version}`, p.platform);
   mkdirSync(dir, { recursive: true });
-  for (const f of p.files) if (f.backend === chosen) extract(f.path, join(dir, f.name));
+  for (const f of p.files) if (f.backend === chosen) extract(f.path, f.size, join(dir, f.name));
   const g = globalThis as Record<symbol, unknown>;
   if (chosen === "native") {
     const binding = p.files.find((f) => f.binding);
