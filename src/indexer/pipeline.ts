@@ -180,7 +180,9 @@ class IndexRun {
     await this.finish(project, bulk);
     const parseMs = performance.now() - parseStarted;
     if (this.mode === "full") {
+      const finishStarted = performance.now();
       store.finishBuild();
+      this.trace(`planner statistics and checkpoint: ${Math.round(performance.now() - finishStarted)} ms`);
       if (!this.published) this.publish();
     } else {
       store.checkpoint();
@@ -358,6 +360,7 @@ class IndexRun {
       await store.finishStagedFullText();
       store.setMeta(PARSE_STATE_KEY, "");
     }
+    this.trace(`index steps done`);
   }
 
   /** Records when, at which commit and with how many binary files this run indexed. */
