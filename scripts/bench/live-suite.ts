@@ -63,7 +63,7 @@ export async function liveSuite(corpus: Corpus): Promise<BenchRow[]> {
   await s.request("initialize", INIT);
   s.notify("notifications/initialized");
   await Bun.sleep(3000); // the start-up freshness run
-  let stop = Date.now() + 20_000;
+  const stop = Date.now() + 20_000;
   const idle = await load(s, () => Date.now() >= stop);
 
   // 500 files changed in ten bursts of 50, 2 s apart; a marker in the first file of each burst

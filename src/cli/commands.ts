@@ -64,7 +64,7 @@ function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; v
 
 async function runIndexCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
-  if (flags.has("--help")) return printText(helpText("index")), 0;
+  if (flags.has("--help")) { printText(helpText("index")); return 0; }
   if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
   const root = positionals[0] ?? process.cwd();
   const json = flags.has("--json");
@@ -106,7 +106,7 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       if (a === "--output" || a === "-o") output = rest[++i];
       else if (a === "--root") root = rest[++i];
       else if (a === "--json") json = true;
-      else if (a === "--help") return printText(helpText("stats")), 0;
+      else if (a === "--help") { printText(helpText("stats")); return 0; }
       else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
     }
     const session = new Session(root ?? process.cwd(), { autoIndex: true });
@@ -136,7 +136,7 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       stats.close();
     }
   }
-  if (sub === undefined || sub === "--help") return printText(helpText("stats")), 0;
+  if (sub === undefined || sub === "--help") { printText(helpText("stats")); return 0; }
   throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
 }
 
@@ -155,7 +155,7 @@ async function runMcpCommand(argv: string[]): Promise<number> {
     else if (a === "--http") opts.http = value();
     else if (a === "--allow-origin") origins.push(value());
     else if (a === "--no-watch") opts.watch = false;
-    else if (a === "--help" || a === "-h") return printText(helpText("mcp")), 0;
+    else if (a === "--help" || a === "-h") { printText(helpText("mcp")); return 0; }
     else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
   }
   if (origins.length) opts.allowedOrigins = origins;
@@ -184,7 +184,7 @@ async function runMemoryRemove(argv: string[]): Promise<number> {
 
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
-  if (parsed.help) return printText(toolHelp(tool)), 0;
+  if (parsed.help) { printText(toolHelp(tool)); return 0; }
   // validate before touching the project, so a typo never starts an index build
   parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json && !parsed.ndjson);

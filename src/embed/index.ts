@@ -16,12 +16,12 @@
  */
 
 // ./types.ts
-export type { EmbedKind, EmbeddingProvider, ProviderOptions, ProviderState, VectorCache } from "./types.ts";
+export type { EmbeddingProvider } from "./types.ts";
 // ./provider.ts
 export { createEmbeddingProvider, type EmbeddingConfig } from "./provider.ts";
 // ./embedder.ts
-export { Embedder, embeddingsLabel, type ChunkText, type EmbedderOptions, type EmbedderProgress, type EmbeddingStatus, type VectorListener } from "./embedder.ts";
+export { Embedder, embeddingsLabel, type ChunkText } from "./embedder.ts";
 // ./vector-index.ts
-export { VectorIndex, type VectorHit } from "./vector-index.ts";
+export { VectorIndex } from "./vector-index.ts";
 // ./models.ts
-export { modelSpec, type ModelSpec } from "./models.ts";
+export { modelSpec } from "./models.ts";

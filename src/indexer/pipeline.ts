@@ -21,7 +21,7 @@ import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore } from "../store/index-store.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
-import { affectsProjectInfo, buildProjectInfo, modulePathOf } from "./project-info.ts";
+import { affectsProjectInfo, buildProjectInfo } from "./project-info.ts";
 import { parseFiles } from "./parse-pool.ts";
 import { readTextFile, type FileJob } from "./file-record.ts";
 import type { IndexChanges, IndexHook } from "./hooks.ts";
@@ -402,4 +402,3 @@ function isManifest(path: string): boolean {
   return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "composer.json";
 }
 
-export { modulePathOf };

@@ -88,7 +88,7 @@ export function walkProject(root: string, options: WalkOptions): WalkResult {
         excluded.push({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
         continue;
       }
-      let st;
+      let st: ReturnType<typeof statSync>;
       try {
         st = statSync(abs);
       } catch (e) {

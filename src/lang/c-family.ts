@@ -522,7 +522,7 @@ class CFamilyExtractor {
     const declarators = node.childrenForFieldName("declarator").filter((d): d is Node => d !== null);
     if (declarators.length === 0) {
       // `struct Inner {...};` only declares a type; `union {...};` is an anonymous member
-      if (!nested || !nested.childForFieldName("name")) {
+      if (!nested?.childForFieldName("name")) {
         owner.fact.fieldCount++;
         owner.fields++;
       }
@@ -662,7 +662,7 @@ class CFamilyExtractor {
         if (parts?.scopeText) qualifier = parts.scopeText;
       }
       if (nameNode?.type === "template_type") nameNode = nameNode.childForFieldName("name");
-      if (!nameNode || nameNode.type !== "type_identifier") continue;
+      if (nameNode?.type !== "type_identifier") continue;
       this.skipTypeIds.add(nameNode.id);
       const kind = this.interfaces.get(nameNode.text) ? "implement" : "inherit";
       this.references.push({ name: nameNode.text, ...(qualifier ? { qualifier } : {}), kind, ...at(nameNode) });
@@ -676,7 +676,7 @@ class CFamilyExtractor {
     for (const d of node.childrenForFieldName("declarator")) {
       if (!d) continue;
       const info = inspectDeclarator(d);
-      if (!info.name || info.name.type !== "type_identifier") continue;
+      if (info.name?.type !== "type_identifier") continue;
       names.push(info.name);
       if (!plain && d.type === "type_identifier") plain = info.name;
     }
@@ -824,7 +824,7 @@ class CFamilyExtractor {
       case "qualified_identifier":
       case "template_function": {
         const parts = nameParts(fn, this.src);
-        if (!parts || parts.node.type !== "identifier") return;
+        if (parts?.node.type !== "identifier") return;
         this.references.push({ name: parts.name, ...(parts.scopeText ? { qualifier: parts.scopeText } : {}), kind: "call", ...at(parts.node) });
         return;
       }
@@ -841,7 +841,7 @@ class CFamilyExtractor {
       n = n.childForFieldName("name");
     }
     if (n?.type === "template_type") n = n.childForFieldName("name");
-    if (!n || n.type !== "type_identifier") return;
+    if (n?.type !== "type_identifier") return;
     this.skipTypeIds.add(n.id);
     this.references.push({ name: n.text, ...(qualifier ? { qualifier } : {}), kind: "call", ...at(n) });
   }

@@ -429,7 +429,7 @@ export const csharp: LanguageModule = {
 /** The type of an extension method's `this` parameter, as written. */
 function extendedType(params: Node | null | undefined): string | undefined {
   const first = params?.namedChildren.find((c) => c?.type === "parameter");
-  if (!first || !first.namedChildren.some((c) => c?.type === "modifier" && c.text === "this")) return undefined;
+  if (!first?.namedChildren.some((c) => c?.type === "modifier" && c.text === "this")) return undefined;
   const t = first.childForFieldName("type");
   return t ? t.text.replace(/\s+/g, " ") : undefined;
 }

@@ -116,8 +116,7 @@ export class EcmaExtraction {
   private readonly isDts: boolean;
   private readonly globalScript: boolean;
 
-  constructor(
-    private readonly ctx: ExtractContext,
+  constructor(readonly ctx: ExtractContext,
     matches: QueryMatch[],
   ) {
     this.src = ctx.source;
@@ -426,7 +425,7 @@ export class EcmaExtraction {
           factStart = b.holder!;
           anchor = this.anchorOf(b.holder!);
           break;
-        case "pair":
+        case "pair": {
           name = memberName(b.target);
           if (!name || scope?.kind !== "object") return undefined;
           const path = pathNames(scope.path);
@@ -436,6 +435,7 @@ export class EcmaExtraction {
           exported = !!scope.exported;
           factStart = b.target;
           break;
+        }
         case "field":
           name = memberName(b.target);
           if (!name || !scope?.cls) return undefined;

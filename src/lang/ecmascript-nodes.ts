@@ -144,7 +144,7 @@ export function annotatedReturns(fn: Node, src: string): number | undefined {
 /** Where a declaration's keyword is, after its own decorators (`@dec class A`, JavaScript's `@dec m() {}`). */
 export function startAfterDecorators(n: Node): Node {
   const first = n.firstChild;
-  if (!first || first.type !== "decorator") return n;
+  if (first?.type !== "decorator") return n;
   for (const c of n.children) if (c && c.type !== "decorator" && c.type !== "comment") return c;
   return n;
 }

@@ -399,7 +399,7 @@ function valueDeclaration(decl: Node, st: GoState): void {
   for (const spec of decl.descendantsOfType(kind === "constant" ? "const_spec" : "var_spec")) {
     if (!spec) continue;
     for (const n of spec.childrenForFieldName("name")) {
-      if (!n || n.type !== "identifier" || n.text === "_") continue;
+      if (n?.type !== "identifier" || n.text === "_") continue;
       st.variables.push({
         name: n.text,
         qualifiedName: qualify(st.pkg, n.text),
@@ -518,7 +518,7 @@ function localTypes(locals: Node[], st: GoState): void {
       if (!f || f.isMethod && f.bodyLines === 0) continue;
       let typed = st.typedNames.get(f);
       const set = (n: Node | null | undefined, t: string | undefined) => {
-        if (!n || n.type !== "identifier" || !t || n.text === "_") return;
+        if (n?.type !== "identifier" || !t || n.text === "_") return;
         if (!typed) st.typedNames.set(f, (typed = new Map()));
         typed.set(n.text, t);
       };

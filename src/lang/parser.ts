@@ -5,7 +5,7 @@
 import { Parser, Language, Query, Node } from "web-tree-sitter";
 import * as jsc from "bun:jsc";
 import type { FileFacts, LineCounts } from "./types.ts";
-import type { LanguageModule, QueryMatch } from "./module.ts";
+import type { Extracted, LanguageModule, QueryMatch } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import { countLines } from "./kit.ts";
 import { grammarFiles, runtimeWasm } from "./grammars.ts";
@@ -131,7 +131,7 @@ export class FactsParser {
       const lines = countLines(text, comments);
       let syntaxErrors = 0;
       if (root.hasError) syntaxErrors = root.descendantsOfType("ERROR").length + countMissing(root);
-      let extracted;
+      let extracted: Extracted;
       try {
         extracted = m.extract(tree, { path, source: text, project }, matches);
       } catch (e) {

@@ -158,7 +158,7 @@ export const php: LanguageModule = {
     return /(^|\/)tests?\//i.test(path);
   },
 
-  extract(tree, ctx, matches): Extracted {
+  extract(_tree, ctx, matches): Extracted {
     const src = ctx.source;
     const types: TypeFact[] = [];
     const functions: FunctionFact[] = [];

@@ -81,7 +81,7 @@ function symbolName(n: Node): string | undefined {
 
 /** A plain string literal's text; undefined when it interpolates. */
 function plainString(n: Node | null | undefined): string | undefined {
-  if (!n || n.type !== "string") return undefined;
+  if (n?.type !== "string") return undefined;
   if (n.namedChildren.some((c) => c?.type === "interpolation")) return undefined;
   return n.namedChildren.find((c) => c?.type === "string_content")?.text ?? "";
 }
@@ -201,7 +201,7 @@ function rubyDoc(decl: Node): number | undefined {
 
 /** `Struct.new(...)` / `Data.define(...)` → the kind of type it makes. */
 function structKind(call: Node | null): "struct" | "record" | undefined {
-  if (!call || call.type !== "call") return undefined;
+  if (call?.type !== "call") return undefined;
   const recv = call.childForFieldName("receiver")?.text;
   const method = call.childForFieldName("method")?.text;
   if (recv === "Struct" && method === "new") return "struct";
@@ -271,7 +271,7 @@ export const ruby: LanguageModule = {
     return /(^|\/)(spec|test)\//.test(path);
   },
 
-  extract(tree, ctx, matches): Extracted {
+  extract(_tree, ctx, matches): Extracted {
     const src = ctx.source;
     const types: TypeFact[] = [];
     const functions: FunctionFact[] = [];
@@ -413,7 +413,7 @@ export const ruby: LanguageModule = {
           vis = owner.scan.byName.get(name) ?? owner.scan.byNode.get(node.id) ?? "public";
         }
       }
-      const exported = owner !== undefined && owner.exported && vis === "public" && !(IMPLICITLY_PRIVATE.has(name) && !singleton);
+      const exported = owner?.exported === true && vis === "public" && !(IMPLICITLY_PRIVATE.has(name) && !singleton);
       const params = node.childForFieldName("parameters");
       const body = node.childForFieldName("body");
       const object = node.type === "singleton_method" ? node.childForFieldName("object") : null;

@@ -360,7 +360,7 @@ class RustExtractor {
       if (p) qualifier = compactText(p);
       n = n.childForFieldName("name");
     }
-    if (!n || n.type !== "type_identifier") return undefined;
+    if (n?.type !== "type_identifier") return undefined;
     this.skipTypeIds.add(n.id);
     const ref: ReferenceFact = { name: n.text, ...(qualifier ? { qualifier } : {}), kind, ...at(n) };
     this.references.push(ref);

@@ -23,9 +23,6 @@ export const CODE_LANGUAGES = [
 ] as const;
 export type CodeLanguage = (typeof CODE_LANGUAGES)[number];
 
-/** Languages of files indexed as text only (line counts, size, content) with no grammar. */
-export type TextLanguage = string;
-
 export interface LineCounts {
   total: number;
   code: number;

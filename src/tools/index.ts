@@ -25,6 +25,5 @@ export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);
 }
 
-export { defineTool, READ_ONLY, type ToolDefinition, type Profile } from "./define.ts";
-export type { ToolContext } from "./context.ts";
+export { defineTool, READ_ONLY, type ToolDefinition } from "./define.ts";
 export { Session } from "./session.ts";

@@ -47,8 +47,14 @@ export class ReaderThread {
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
       const done = () => ctx.signal.removeEventListener("abort", onAbort);
       const p = this.pending.get(id)!;
-      p.resolve = (r) => (done(), resolve(r));
-      p.reject = (e) => (done(), reject(e));
+      p.resolve = (r) => {
+        done();
+        resolve(r);
+      };
+      p.reject = (e) => {
+        done();
+        reject(e);
+      };
       worker.postMessage({ type: "call", id, tool: tool.name, args, deadline: ctx.deadline } satisfies ReaderRequest);
     });
   }

@@ -75,6 +75,7 @@ const CASES: Case[] = [
     key: "mcpServers",
     existing: '{"mcpServers":{"other":{"command":"other-server","args":["a"]}}}',
     other: { command: "other-server", args: ["a"] },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's own ${workspaceFolder} variable, written literally
     rootArgs: () => ["--root", "${workspaceFolder}"],
   },
   {
@@ -84,6 +85,7 @@ const CASES: Case[] = [
     key: "servers",
     existing: '{\n\t// my servers\n\t"servers": {\n\t\t"other": { "type": "stdio", "command": "other-server" },\n\t},\n\t"inputs": []\n}\n',
     other: { type: "stdio", command: "other-server" },
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the client's own ${workspaceFolder} variable, written literally
     rootArgs: () => ["--root", "${workspaceFolder}"],
   },
   {

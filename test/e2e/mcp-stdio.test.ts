@@ -13,7 +13,6 @@ import { TOOLS } from "../../src/tools/index.ts";
 let sb: Sandbox;
 let p: TmpProject;
 let client: Client;
-let transport: StdioClientTransport;
 
 const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!).text;
 
@@ -40,7 +39,7 @@ beforeAll(async () => {
   sb = await sandbox();
   p = copyFixture("polyglot/go");
   useTinyModel(p.root, sb);
-  ({ client, transport } = await connect(p.root, ["--tools", "all"]));
+  ({ client } = await connect(p.root, ["--tools", "all"]));
   await untilReady(client);
 }, 120_000);
 

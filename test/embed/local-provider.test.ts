@@ -211,8 +211,8 @@ describe("local provider", () => {
     await p.ready();
     const texts = Array.from({ length: 400 }, (_, i) => `${["login", "sql", "http", "parse"][i % 4]} token number ${i}`);
     const finished: string[] = [];
-    const passages = p.embed(texts, "passage").then((v) => (finished.push("passages"), v));
-    const query = p.embed(["where is the login"], "query").then((v) => (finished.push("query"), v));
+    const passages = p.embed(texts, "passage").then((v) => { finished.push("passages"); return v; });
+    const query = p.embed(["where is the login"], "query").then((v) => { finished.push("query"); return v; });
     const [vs] = await Promise.all([passages, query]);
     expect(finished).toEqual(["query", "passages"]);
     // micro-batching kept every text's own vector, in order

@@ -101,7 +101,7 @@ describe("trigram plan (random patterns)", () => {
       let excluding = 0;
       for (let i = 0; i < 2500; i++) {
         const source = randomRegex(r);
-        let compiled;
+        let compiled: ReturnType<typeof compilePattern>;
         try {
           compiled = compilePattern(source, true, !ci);
         } catch {
@@ -135,7 +135,7 @@ describe("trigram plan (random patterns)", () => {
       let nonEmpty = 0;
       for (let i = 0; i < 2500; i++) {
         const source = randomRegex(r);
-        let compiled;
+        let compiled: ReturnType<typeof compilePattern>;
         try {
           compiled = compilePattern(source, true, !ci);
         } catch {

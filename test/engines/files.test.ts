@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
-import { FilesEngine } from "../../src/engines/files/index.ts";
+import type { FilesEngine } from "../../src/engines/files/index.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { CortexError } from "../../src/core/errors.ts";
 

@@ -252,7 +252,7 @@ describe("ruby rules", () => {
     expect(shop.imports.map((i) => ruby.resolveImport!(i, "lib/shop.rb", files))).toEqual([[], [], ["lib/shop/cart.rb"], [], []]);
     const spec = await factsOf("ruby/spec/cart_spec.rb", project);
     expect(ruby.resolveImport!(spec.imports[0]!, "spec/cart_spec.rb", files)).toEqual(["spec/spec_helper.rb"]);
-    const escape = { module: "../../../etc/passwd", isStandardLib: false, isExternal: false, isRelative: true, symbols: [], line: 1, column: 1 };
-    expect(ruby.resolveImport!(escape, "lib/shop.rb", files)).toEqual([]);
+    const escaping = { module: "../../../etc/passwd", isStandardLib: false, isExternal: false, isRelative: true, symbols: [], line: 1, column: 1 };
+    expect(ruby.resolveImport!(escaping, "lib/shop.rb", files)).toEqual([]);
   });
 });

@@ -65,7 +65,7 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
       const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
       if (!v) throw new CortexError("INVALID_INPUT", "--root needs a path");
       root = v;
-    } else if (a === "--help" || a === "-h") return printText(DOCTOR_HELP), 0;
+    } else if (a === "--help" || a === "-h") { printText(DOCTOR_HELP); return 0; }
     else throw new CortexError("INVALID_INPUT", `${a.startsWith("-") ? "unknown option" : "unexpected argument:"} ${a} (see cortex doctor --help)`);
   }
   const report = await runChecks(resolve(root), currentClientEnv());

@@ -46,6 +46,7 @@ function appConfigDir(e: ClientEnv): string {
   return e.env.XDG_CONFIG_HOME || join(e.home, ".config");
 }
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: the client's own ${workspaceFolder} variable, written literally
 const WORKSPACE = "${workspaceFolder}";
 
 export const CLIENTS: McpClient[] = [

@@ -114,7 +114,7 @@ export async function runSetupCommand(argv: string[]): Promise<number> {
     else if (name === "--json") json = true;
     else if (name === "--root") root = value();
     else if (name === "--config") config = value();
-    else if (name === "--help" || name === "-h") return printText(SETUP_HELP), 0;
+    else if (name === "--help" || name === "-h") { printText(SETUP_HELP); return 0; }
     else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex setup --help)`);
     else positionals.push(a);
   }

@@ -46,6 +46,7 @@ export class ByteLiteralScanner {
     const lit = spec.literal;
     if (lit === undefined || lit.length === 0) return undefined;
     const ci = spec.flags.includes("i");
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: the whole ASCII range, control characters included
     if (ci && !/^[\x00-\x7f]*$/.test(lit)) return undefined;
     return new ByteLiteralScanner(lit, ci);
   }

@@ -4,15 +4,13 @@
  * files with the trigram index.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import { ContentIndex } from "../../store/content-index.ts";
 import { ExactIndexView } from "./view.ts";
 import { searchText, type TextSearchRequest, type TextSearchOutcome } from "./text-search.ts";
 import { searchKeywords, type KeywordSearchRequest, type KeywordSearchOutcome } from "./keyword-search.ts";
 
 export { PathFilter, normaliseExtensions } from "./path-filter.ts";
 export type { TextSearchRequest, TextSearchOutcome, TextMatch } from "./text-search.ts";
-export type { KeywordSearchRequest, KeywordSearchOutcome, KeywordHit } from "./keyword-search.ts";
-export type { MatchDetail } from "./line-scan.ts";
+export type { KeywordSearchRequest, KeywordSearchOutcome } from "./keyword-search.ts";
 
 export class ExactEngine {
   private readonly view: ExactIndexView;

@@ -307,7 +307,7 @@ export function planRegex(root: RegexNode, caseInsensitive: boolean): SearchPlan
   let query = fullMatch(info);
   if (!info.exact) query = and(query, stringsQuery(info.prefix), stringsQuery(info.suffix));
   const factors = info.factors && factorScore(info.factors) >= MIN_FACTOR * 100 - MAX_SET ? [...info.factors] : null;
-  return { query: cap(query), factors: factors && factors.every((f) => codePoints(f).length >= MIN_FACTOR) ? factors : null };
+  return { query: cap(query), factors: factors?.every((f) => codePoints(f).length >= MIN_FACTOR) ? factors : null };
 }
 
 /** Plans a literal string search. */

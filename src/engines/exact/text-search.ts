@@ -36,7 +36,7 @@ export interface TextSearchRequest {
    * literal searches find matches file by file, regex searches when the worker pool is done. Returning
    * false stops the search there, marked truncated (the caller's own output budget is spent).
    */
-  onMatch?(match: TextMatch): boolean | void;
+  onMatch?(match: TextMatch): boolean | undefined;
 }
 
 export interface TextMatch {

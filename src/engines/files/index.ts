@@ -9,7 +9,7 @@ import type { SqlDialect } from "../../store/sql-dialect.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 import { moduleStatsQuery, testCoverageQueries, topFilesQuery, type TopFilesOrder } from "./operations.ts";
 
-export { queryDefinitionSchema, type QueryDefinition, type QueryDefinitionInput } from "./query-schema.ts";
+export { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 export { TOP_FILES_ORDER, type TopFilesOrder } from "./operations.ts";
 
 export interface FilesResult {

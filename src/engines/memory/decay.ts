@@ -12,5 +12,5 @@ export function confidence(type: MemoryType, createdAt: string, now = Date.now()
   const half = HALF_LIFE_DAYS[type];
   if (half === undefined) return 1;
   const days = Math.max(0, (now - Date.parse(createdAt)) / 86_400_000);
-  return Math.pow(0.5, days / half);
+  return 0.5 ** (days / half);
 }

@@ -167,7 +167,7 @@ async function install(s: Settings, o: ResolveOptions, rel: PlatformRelease, tar
     throw new CortexError("AST_GREP_MISSING", `ast-grep ${AST_GREP_VERSION} is not installed and downloads are disabled (CORTEX_OFFLINE=${process.env.CORTEX_OFFLINE}). ${manualInstallHint(rel)}`);
   }
   mkdirSync(s.binDir, { recursive: true });
-  let lock;
+  let lock: Awaited<ReturnType<typeof acquireLock>>;
   try {
     lock = await acquireLock(join(s.binDir, ".ast-grep.lock"), "the ast-grep download", o.lockWaitMs ?? 600_000);
   } catch (e) {

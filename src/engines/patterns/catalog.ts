@@ -98,6 +98,6 @@ export function shows(p: PatternDef, f: FileFacts): boolean {
   if (p.tests !== undefined && p.tests !== f.isTest) return false;
   if (p.imports?.some((i) => f.imports.some((m) => importMatches(i, m)))) return true;
   if (p.calls?.some((c) => f.calls.has(c))) return true;
-  if (p.content && p.content.test(f.text())) return true;
+  if (p.content?.test(f.text())) return true;
   return false;
 }

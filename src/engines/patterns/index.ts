@@ -7,7 +7,7 @@
  */
 import type { IndexStore } from "../../store/index-store.ts";
 import { callsByFile, codeFiles, importsByFile } from "../../store/project-queries.ts";
-import { importMatches, PATTERN_CATEGORIES, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
+import { importMatches, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
 
 export { PATTERN_CATEGORIES, type PatternCategory } from "./catalog.ts";
 
@@ -141,4 +141,3 @@ export class PatternsEngine {
   }
 }
 
-export const ALL_PATTERN_CATEGORIES = PATTERN_CATEGORIES;

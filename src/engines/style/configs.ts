@@ -221,7 +221,7 @@ export function configRules(path: string, text: string): StyleRule[] {
   try {
     if (b === ".editorconfig") return editorconfig(path, text);
     if (b.startsWith(".prettierrc")) return prettier(path, text, parseLoose(path, text) ?? {});
-    if (b.startsWith(".eslintrc")) return eslintRules(path, text, ((parseLoose(path, text) ?? {}).rules ?? {}) as Record<string, unknown>);
+    if (b.startsWith(".eslintrc")) return eslintRules(path, text, (parseLoose(path, text)?.rules ?? {}) as Record<string, unknown>);
     if (b === "package.json") {
       const j = JSON.parse(text) as Record<string, any>;
       return [...(j.prettier && typeof j.prettier === "object" ? prettier(path, text, j.prettier) : []), ...(j.eslintConfig?.rules ? eslintRules(path, text, j.eslintConfig.rules) : [])];

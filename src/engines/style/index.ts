@@ -6,7 +6,7 @@ import type { IndexStore } from "../../store/index-store.ts";
 import { allFilePaths } from "../../store/project-queries.ts";
 import { documentRules, isStyleDocument, type StyleRule } from "./documents.ts";
 import { configRules, isStyleConfig } from "./configs.ts";
-import { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
+import type { StyleCategory } from "./categories.ts";
 import { rankText } from "../text-match.ts";
 
 export { STYLE_CATEGORIES, type StyleCategory } from "./categories.ts";
@@ -56,4 +56,3 @@ export class StyleEngine {
   }
 }
 
-export const ALL_STYLE_CATEGORIES = STYLE_CATEGORIES;

@@ -168,4 +168,3 @@ function bySite(a: { file: string; line: number; column: number }, b: { file: st
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 }
 
-export { resolveReferences } from "./resolve-hook.ts";

@@ -122,7 +122,7 @@ export function buildScope(
     for (const n of importNames) {
       if (scope.names.has(n.name) || scope.modules.has(n.name)) continue;
       const onLine = byLine.get(n.line);
-      if (!onLine || onLine.length !== 1) continue;
+      if (onLine?.length !== 1) continue;
       const site = onLine[0]!;
       const listed: string[] = site.symbols ? (JSON.parse(site.symbols) as string[]).filter((x) => x !== "*") : [];
       const real = listed.length === 1 && listed[0] !== "default" ? listed[0]! : n.name;
