@@ -20,12 +20,12 @@ import { join, resolve } from "node:path";
 import { tmpdir, loadavg } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { runCortex, type BenchRow } from "./run.ts";
-import { PatternEngine, patternLanguage, type PatternSearch } from "../../src/engines/pattern/index.ts";
-import { resolveAstGrep } from "../../src/engines/pattern/install.ts";
+import { PatternEngine, patternLanguage, type PatternSearch } from "../../src/engines/structural/index.ts";
+import { resolveAstGrep } from "../../src/engines/structural/install.ts";
 import { walkProject } from "../../src/indexer/walk.ts";
 import { Session } from "../../src/tools/session.ts";
-import { ruleDocument } from "../../src/engines/pattern/command.ts";
-import { LiteralFilter } from "../../src/engines/pattern/literals.ts";
+import { ruleDocument } from "../../src/engines/structural/command.ts";
+import { LiteralFilter } from "../../src/engines/structural/literals.ts";
 
 interface Case {
   label: string;

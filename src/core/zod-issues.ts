@@ -3,7 +3,7 @@
  * becomes an INVALID_INPUT error whose message names the field and the rule ("limit: must be at most 100").
  */
 import type { z } from "zod";
-import { CortexError } from "../core/errors.ts";
+import { CortexError } from "./errors.ts";
 
 type Issue = z.core.$ZodIssue;
 

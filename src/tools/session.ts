@@ -18,7 +18,7 @@ import { SearchEngine } from "../engines/search/index.ts";
 import { MemoryEngine } from "../engines/memory/index.ts";
 import { MetadataEngine } from "../engines/metadata/index.ts";
 import { StyleEngine } from "../engines/style/index.ts";
-import { PatternsEngine } from "../engines/patterns/index.ts";
+import { PatternsEngine } from "../engines/team-patterns/index.ts";
 import { SymbolsEngine } from "../engines/symbols/index.ts";
 import { GraphEngine } from "../engines/graph/index.ts";
 import { CodebaseSearch } from "../engines/codebase-search/index.ts";

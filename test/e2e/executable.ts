@@ -34,7 +34,7 @@ export async function sandbox(): Promise<Sandbox> {
   const home = join(dir, "home");
   const tinyModel = join(dir, "tiny-model");
   writeTinyModel(tinyModel);
-  // ast-grep where a first structural search installs it (that download is tested in test/engines/pattern-install.test.ts)
+  // ast-grep where a first structural search installs it (that download is tested in test/engines/structural-install.test.ts)
   mkdirSync(join(home, ".cortex", "bin"), { recursive: true });
   copyFileSync(AST_GREP_BIN, join(home, ".cortex", "bin", "ast-grep"));
   chmodSync(join(home, ".cortex", "bin", "ast-grep"), 0o755);

@@ -6,7 +6,7 @@
 import { describe, expect, test } from "bun:test";
 import { parseRegex } from "../../src/engines/exact/regex-parse.ts";
 import { describeQuery, planLiteral, planRegex, type TrigramQuery } from "../../src/engines/exact/plan.ts";
-import { compilePattern } from "../../src/engines/exact/pattern.ts";
+import { compilePattern } from "../../src/engines/exact/text-query.ts";
 import { LineMatcher } from "../../src/engines/exact/line-scan.ts";
 import { ByteLiteralScanner } from "../../src/engines/exact/byte-scan.ts";
 import { TrigramExtractor } from "../../src/store/trigrams.ts";

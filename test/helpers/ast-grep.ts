@@ -8,9 +8,9 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSy
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { deflateRawSync } from "node:zlib";
-import { RELEASES, AST_GREP_VERSION, archiveUrl, type PlatformRelease } from "../../src/engines/pattern/release.ts";
-import { platformKey } from "../../src/engines/pattern/release.ts";
-import type { AstGrepBinary } from "../../src/engines/pattern/install.ts";
+import { RELEASES, AST_GREP_VERSION, archiveUrl, type PlatformRelease } from "../../src/engines/structural/release.ts";
+import { platformKey } from "../../src/engines/structural/release.ts";
+import type { AstGrepBinary } from "../../src/engines/structural/install.ts";
 
 /** This machine's release entry (the tests run where the dev dependency installed). */
 export function testRelease(): PlatformRelease {

@@ -2,7 +2,7 @@
  * Run as a separate process by the install tests: resolves ast-grep into the bin folder given as the
  * first argument (mirror and offline settings come from the environment) and prints the result as JSON.
  */
-import { resolveAstGrep } from "../../src/engines/pattern/install.ts";
+import { resolveAstGrep } from "../../src/engines/structural/install.ts";
 
 const binDir = process.argv[2];
 if (!binDir) throw new Error("usage: install-child.ts <binDir>");

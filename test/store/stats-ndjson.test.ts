@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { Session } from "../../src/tools/session.ts";
 import { exportStats, MemoryStats, parseStats } from "../../src/store/stats-ndjson.ts";
 import { FilesEngine } from "../../src/engines/files/index.ts";
-import { filesTool } from "../../src/tools/files.ts";
+import { filesTool } from "../../src/tools/cortex-files.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;

@@ -8,7 +8,7 @@
  */
 import type { IndexStore } from "../../store/index-store.ts";
 import type { SearchEngine, SearchHit, EmbeddingsState, Intent } from "../search/index.ts";
-import type { PatternsEngine, TeamPatterns } from "../patterns/index.ts";
+import type { PatternsEngine, TeamPatterns } from "../team-patterns/index.ts";
 import type { MemoryEngine, RecalledMemory } from "../memory/index.ts";
 import type { ChunkFilters } from "../../store/chunk-search.ts";
 import { CortexError } from "../../core/errors.ts";

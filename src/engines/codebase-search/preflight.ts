@@ -8,9 +8,9 @@
  * not confidently wrong.
  */
 import type { RecalledMemory } from "../memory/index.ts";
-import type { FilePattern, TeamPatterns } from "../patterns/index.ts";
+import type { FilePattern, TeamPatterns } from "../team-patterns/index.ts";
 import type { SearchQuality } from "./quality.ts";
-import { PATTERN_GROUPS } from "../patterns/catalog.ts";
+import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
 

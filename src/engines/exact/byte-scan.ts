@@ -9,7 +9,7 @@
  * search works on bytes only for ASCII literals (ASCII letters fold only to ASCII under non-unicode /i);
  * other literals go through the string scanner.
  */
-import type { PatternSpec } from "./pattern.ts";
+import type { PatternSpec } from "./text-query.ts";
 import { MAX_DETAILS, MAX_LINE_CHARS, type LineHit, type MatchDetail } from "./line-scan.ts";
 import { escapeRegex } from "./regex-parse.ts";
 

@@ -11,7 +11,7 @@
  *    (lookarounds break that argument, since they see across line ends; such patterns check every line).
  * Lines, columns and context are cut from the same text, so they are right for non-ASCII text and CRLF.
  */
-import type { PatternSpec } from "./pattern.ts";
+import type { PatternSpec } from "./text-query.ts";
 import { escapeRegex } from "./regex-parse.ts";
 
 export interface MatchDetail {

@@ -10,7 +10,7 @@
 import { availableParallelism } from "node:os";
 import { log } from "../../core/log.ts";
 import { startWorker } from "../../core/worker-entry.ts";
-import type { PatternSpec } from "./pattern.ts";
+import type { PatternSpec } from "./text-query.ts";
 import type { LineHit } from "./line-scan.ts";
 
 /** A verification job as a worker receives it. */

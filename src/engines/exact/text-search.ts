@@ -7,7 +7,7 @@
  */
 import { join } from "node:path";
 import type { ContentFileRow } from "../../store/content-index.ts";
-import { compilePattern } from "./pattern.ts";
+import { compilePattern } from "./text-query.ts";
 import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
 import { verifyPool } from "./pool.ts";
 import { ByteLiteralScanner } from "./byte-scan.ts";

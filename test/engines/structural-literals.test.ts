@@ -1,6 +1,6 @@
 import { describe, expect, test } from "bun:test";
-import { LiteralFilter, parseDebugPattern, ruleRequirement, simplify, type LiteralRequirement } from "../../src/engines/pattern/literals.ts";
-import type { Strictness } from "../../src/engines/pattern/rule.ts";
+import { LiteralFilter, parseDebugPattern, ruleRequirement, simplify, type LiteralRequirement } from "../../src/engines/structural/literals.ts";
+import type { Strictness } from "../../src/engines/structural/rule.ts";
 import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
 
 /** ast-grep's own view of a pattern, as the engine asks for it. */

@@ -1,7 +1,7 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { PatternEngine, type PatternSearch, type SearchControl } from "../../src/engines/pattern/index.ts";
+import { PatternEngine, type PatternSearch, type SearchControl } from "../../src/engines/structural/index.ts";
 import { CortexError } from "../../src/core/errors.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { devBinary } from "../helpers/ast-grep.ts";

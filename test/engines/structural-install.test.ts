@@ -2,8 +2,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, test } from "bun:tes
 import { existsSync, mkdtempSync, readFileSync, readdirSync, statSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { resolveAstGrep, versionOf } from "../../src/engines/pattern/install.ts";
-import { AST_GREP_VERSION, RELEASES } from "../../src/engines/pattern/release.ts";
+import { resolveAstGrep, versionOf } from "../../src/engines/structural/install.ts";
+import { AST_GREP_VERSION, RELEASES } from "../../src/engines/structural/release.ts";
 import { CortexError } from "../../src/core/errors.ts";
 import { sha256 } from "../../src/core/hash.ts";
 import { AST_GREP_BIN, ReleaseServer, buildZip, integrityOf, packedTarball, testRelease } from "../helpers/ast-grep.ts";

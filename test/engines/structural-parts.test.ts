@@ -1,16 +1,16 @@
 import { afterAll, describe, expect, test } from "bun:test";
 import { readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { unifiedDiff } from "../../src/engines/pattern/diff.ts";
-import { FORBIDDEN_FLAGS, debugPatternArgs, searchArgs, validateArgs, type Matcher } from "../../src/engines/pattern/command.ts";
-import { buildMatches } from "../../src/engines/pattern/results.ts";
-import type { RawMatch } from "../../src/engines/pattern/runner.ts";
-import { astGrepError } from "../../src/engines/pattern/runner.ts";
-import { compileScope } from "../../src/engines/pattern/scope.ts";
-import { batches, PatternEngine } from "../../src/engines/pattern/engine.ts";
+import { unifiedDiff } from "../../src/engines/structural/diff.ts";
+import { FORBIDDEN_FLAGS, debugPatternArgs, searchArgs, validateArgs, type Matcher } from "../../src/engines/structural/command.ts";
+import { buildMatches } from "../../src/engines/structural/results.ts";
+import type { RawMatch } from "../../src/engines/structural/runner.ts";
+import { astGrepError } from "../../src/engines/structural/runner.ts";
+import { compileScope } from "../../src/engines/structural/scope.ts";
+import { batches, PatternEngine } from "../../src/engines/structural/engine.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { AST_GREP_BIN, devBinary } from "../helpers/ast-grep.ts";
-import { TopMatches, keyOf } from "../../src/engines/pattern/collect.ts";
+import { TopMatches, keyOf } from "../../src/engines/structural/collect.ts";
 
 const projects: TmpProject[] = [];
 afterAll(() => projects.forEach((p) => p.cleanup()));

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
-import { PatternEngine, resolveAstGrep, ruleSchema, LANGUAGE_NAMES, STRICTNESS, DEFAULT_TIMEOUT_MS, type PatternResult, type PatternSearch } from "../engines/pattern/index.ts";
+import { PatternEngine, resolveAstGrep, ruleSchema, LANGUAGE_NAMES, STRICTNESS, DEFAULT_TIMEOUT_MS, type PatternResult, type PatternSearch } from "../engines/structural/index.ts";
 
 const input = z
   .object({

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
-import type { TeamPatterns } from "../../src/engines/patterns/index.ts";
+import type { TeamPatterns } from "../../src/engines/team-patterns/index.ts";
 import { commitAt as commit, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;

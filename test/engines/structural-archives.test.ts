@@ -2,8 +2,8 @@ import { describe, expect, test } from "bun:test";
 import { gzipSync } from "node:zlib";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { ArchiveError, gunzip, readTar } from "../../src/engines/pattern/tar.ts";
-import { extractZipEntry, listZip } from "../../src/engines/pattern/zip.ts";
+import { ArchiveError, gunzip, readTar } from "../../src/engines/structural/tar.ts";
+import { extractZipEntry, listZip } from "../../src/engines/structural/zip.ts";
 import { buildTar, buildZip, packageDir, packedTarball, testRelease } from "../helpers/ast-grep.ts";
 import { sha256 } from "../../src/core/hash.ts";
 

@@ -2,7 +2,7 @@ import { afterAll, describe, expect, test } from "bun:test";
 import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { PATTERN_LANGUAGES, LANGUAGE_NAMES, fileFilter, patternLanguage, extensionOf } from "../../src/engines/pattern/languages.ts";
+import { PATTERN_LANGUAGES, LANGUAGE_NAMES, fileFilter, patternLanguage, extensionOf } from "../../src/engines/structural/languages.ts";
 import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
 
 /**

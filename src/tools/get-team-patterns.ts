@@ -1,7 +1,7 @@
 /** get_team_patterns (codebase-context): measured team patterns with trends, conflicts and golden files. */
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
-import { PATTERN_CATEGORIES, type TeamPatterns } from "../engines/patterns/index.ts";
+import { PATTERN_CATEGORIES, type TeamPatterns } from "../engines/team-patterns/index.ts";
 
 export const patternsTool = defineTool({
   name: "get_team_patterns",

@@ -2,7 +2,7 @@
  * The languages the pinned ast-grep has built in, their accepted names, and which files each one
  * searches. cortex hands ast-grep an explicit file list (so cortex's ignore rules apply), and ast-grep
  * parses an explicitly named file whatever its extension, so this table must pick exactly the files
- * ast-grep's own walk would pick for `--lang <name>`. test/engines/pattern-languages.test.ts checks it
+ * ast-grep's own walk would pick for `--lang <name>`. test/engines/structural-languages.test.ts checks it
  * against the real binary: extension match is case-sensitive, and HTML files count for css, javascript,
  * typescript and tsx because ast-grep searches the code embedded in them.
  */
