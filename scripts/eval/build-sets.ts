@@ -6,8 +6,9 @@
  *   commits.jsonl    (a) a commit's subject → the source files it modified (and the functions its hunks
  *                    touch), indexed at the parent commit; merges, reverts, housekeeping, formatting-only,
  *                    vendored and >10-file commits left out (scripts/eval/sets/commit-filter.ts)
- *   docstrings.jsonl (b) a function's docstring or leading comment → that function; each row carries the
- *                    string ranges of the comment, which the harness blanks in the copy it indexes
+ *   docstrings.jsonl (b) a function's docstring or leading comment → that function, in files of the
+ *                    repository's language; each row carries the string ranges of the comment, which the
+ *                    harness blanks in the copy it indexes
  *   swebench-functions.jsonl  (c) SWE-bench instances (../shared/bench) at function level: the functions of
  *                    the base commit's files that the gold patch's hunks touch, found with cortex's own parse
  *
@@ -36,7 +37,7 @@ import { judgeCommit, parseLog } from "./sets/commit-filter.ts";
 import { docComments } from "./sets/doc-comments.ts";
 import { changedLines, touchedFunctions, type FunctionLabel } from "./sets/hunks.ts";
 import { PINNED_REPOS, type PinnedRepo } from "./sets/repos.ts";
-import { isLabelSource } from "./sets/source-paths.ts";
+import { isInLanguage, isLabelSource } from "./sets/source-paths.ts";
 import { seedOf, shuffled } from "./sets/sample.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..", "..");
@@ -159,7 +160,8 @@ const DOCS_PER_FILE = 3;
 
 /** (b) Docstrings and leading comments → their function, at the pinned commit. */
 export async function docstringRows(gitDir: string, pin: PinnedRepo, parser: FactsParser, options: { perRepo: number }): Promise<DocstringRow[]> {
-  const entries = (await listTree(gitDir, pin.commit)).filter((e) => isLabelSource(e.path));
+  // only the repository's own language, so the per-language figures mean what they say
+  const entries = (await listTree(gitDir, pin.commit)).filter((e) => isLabelSource(e.path) && isInLanguage(e.path, pin.language));
   const blobs = await readBlobs(gitDir, entries.map((e) => e.blob));
   const candidates: DocstringRow[] = [];
   for (const e of entries) {

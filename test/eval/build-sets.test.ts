@@ -191,7 +191,10 @@ describe("docstring rows and the stripped copy", () => {
   });
 
   test("the harness indexes the stripped copy, ranks the rows and records a failing row as a miss", async () => {
-    const rows = await docstringRows(join(repo, ".git"), pin(), parser, { perRepo: 10 });
+    // one pin per language: each takes only the functions of files in its language
+    const goRows = await docstringRows(join(repo, ".git"), pin(), parser, { perRepo: 10 });
+    expect(goRows.map((r) => r.function).sort()).toEqual(["Fetch", "get"]);
+    const rows = [...goRows, ...(await docstringRows(join(repo, ".git"), { ...pin(), language: "python" }, parser, { perRepo: 10 }))];
     expect(rows.map((r) => r.function).sort()).toEqual(["Fetch", "count_lines", "get", "parse_header"]);
     writeFileSync(join(dir, "ok.jsonl"), rows.map((r) => JSON.stringify(r)).join("\n") + "\n");
     const result = await runEvaluation({ data: join(dir, "ok.jsonl"), mirrors: join(dir, "mirrors"), work: join(dir, "work"), ranker: createBm25Ranker });
@@ -200,9 +203,10 @@ describe("docstring rows and the stripped copy", () => {
     expect(corpusFile).not.toContain("Split a header line");
     expect(corpusFile).not.toContain("Count how many");
     expect(corpusFile).toContain("def parse_header(line):");
-    expect(result.groups.map((g) => g.key)).toEqual(["docstring / dev / go", "docstring / dev / all languages"]);
-    // bm25 ranks whole files: no function-level figures
-    expect(result.groups[0]!.fn).toBeUndefined();
+    expect(result.groups.map((g) => [g.key, g.n])).toEqual([["docstring / dev / go", 2], ["docstring / dev / python", 2], ["docstring / dev / all languages", 4]]);
+    // the BM25 floor ranks functions too: every row gets a function-level rank
+    expect(result.groups[2]!.fn?.instances).toBe(4);
+    expect(result.instances.every((i) => i.function_ranks?.length === 1)).toBe(true);
 
     // a commit the mirror lacks: a miss with its error, and the rest still ranked
     const commitsData = join(dir, "commits.jsonl");

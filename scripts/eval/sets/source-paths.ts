@@ -34,3 +34,12 @@ export function isCorpusSource(path: string): boolean {
 export function isLabelSource(path: string): boolean {
   return isCorpusSource(path) && !isTestLike(path);
 }
+
+/** cortex's language ids that count as a repository's language (a `.h` may parse as C++, `.tsx` is TypeScript). */
+const FAMILY: Record<string, string[]> = { c: ["c", "cpp"], cpp: ["cpp", "c"], typescript: ["typescript", "tsx"], javascript: ["javascript", "jsx"] };
+
+/** Whether a path is written in `language` (a repository's language, as scripts/eval/sets/repos.ts names it). */
+export function isInLanguage(path: string, language: string): boolean {
+  const id = codeLanguage(path);
+  return id !== undefined && (FAMILY[language] ?? [language]).includes(id);
+}
