@@ -147,6 +147,8 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
       rankerName = ranker.name;
       try {
         for (const instance of group.instances) {
+          // a row naming no function (a SWE-bench patch outside every function) has no function-level figure
+          const labelled = instance.gold_functions && instance.gold_functions.length > 0 ? instance.gold_functions : undefined;
           const result: InstanceResult = {
             instance_id: instance.instance_id,
             repo: instance.repo,
@@ -158,7 +160,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
             gold: instance.gold_files,
             ranks: instance.gold_files.map(() => null),
             top: [],
-            ...(instance.gold_functions && ranker.rankChunks ? { function_ranks: instance.gold_functions.map(() => null) } : {}),
+            ...(labelled && ranker.rankChunks ? { function_ranks: labelled.map(() => null) } : {}),
             corpus: { written: 0, deleted: 0, unchanged: 0, missing: 0 },
             rank_ms: 0,
           };
@@ -175,7 +177,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
             const ranked = await ranker.rank(request);
             result.ranks = goldRanks(ranked, instance.gold_files);
             result.top = ranked.slice(0, 10);
-            if (instance.gold_functions && ranker.rankChunks) result.function_ranks = functionRanks(await ranker.rankChunks(request), instance.gold_functions);
+            if (labelled && ranker.rankChunks) result.function_ranks = functionRanks(await ranker.rankChunks(request), labelled);
             result.rank_ms = Math.round(performance.now() - t0);
           } catch (e) {
             // a failing instance is a miss with its reason, never the end of the run

@@ -224,4 +224,29 @@ describe("docstring rows and the stripped copy", () => {
     expect(r2.groups[0]).toMatchObject({ key: "commit / dev / go", n: 2, errors: 1 });
     expect(lines.some((l) => l.includes("FAILED"))).toBe(true);
   });
+
+  test("SWE-bench rows take function labels and their split from --functions; a row naming no function has no function-level figure", async () => {
+    const base = { repo: "fake/multi", base_commit: shas.root!, gold_files: ["pkg/parser.py"], fetch_source: "github:fake/multi", new_files: [] };
+    writeFileSync(
+      join(dir, "swe.jsonl"),
+      [
+        { ...base, instance_id: "fake-1", problem_statement: "parse_header fails on a header line without a colon" },
+        { ...base, instance_id: "fake-2", problem_statement: "the parser module's imports are unsorted" },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    writeFileSync(
+      join(dir, "swe-functions.jsonl"),
+      [
+        { instance_id: "fake-1", repo: "fake/multi", base_commit: shas.root!, split: "dev", functions: [{ file: "pkg/parser.py", name: "parse_header", qualified_name: "parser.parse_header", start_line: 1, end_line: 4 }], outside_functions: 0 },
+        { instance_id: "fake-2", repo: "fake/multi", base_commit: shas.root!, split: "dev", functions: [], outside_functions: 1 },
+      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+    );
+    const r = await runEvaluation({ data: join(dir, "swe.jsonl"), functions: join(dir, "swe-functions.jsonl"), mirrors: join(dir, "mirrors"), work: join(dir, "work3"), ranker: createBm25Ranker, index: false });
+    expect(r.instances.map((i) => [i.instance_id, i.split, i.ranks, i.function_ranks])).toEqual([
+      ["fake-1", "dev", [0], [0]],
+      ["fake-2", "dev", [0], undefined],
+    ]);
+    expect(r.groups[0]).toMatchObject({ key: "swebench / dev / python", n: 2, errors: 0 });
+    expect(r.groups[0]!.fn!.instances).toBe(1);
+  });
 });
