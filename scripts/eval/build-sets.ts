@@ -281,8 +281,14 @@ export async function buildSets(argv: string[], progress: (line: string) => void
         progress(`${pin.repo}: ${rows.length} docstring queries`);
       }
     }
-    if (kinds.includes("commits")) writeJsonl(join(out, "commits.jsonl"), commits), (counts.commits = commits.length);
-    if (kinds.includes("docstrings")) writeJsonl(join(out, "docstrings.jsonl"), docs), (counts.docstrings = docs.length);
+    if (kinds.includes("commits")) {
+      writeJsonl(join(out, "commits.jsonl"), commits);
+      counts.commits = commits.length;
+    }
+    if (kinds.includes("docstrings")) {
+      writeJsonl(join(out, "docstrings.jsonl"), docs);
+      counts.docstrings = docs.length;
+    }
   }
   if (kinds.includes("swebench")) {
     const bench = resolve(values.bench ?? [join(REPO_ROOT, "..", "shared", "bench"), join(REPO_ROOT, "..", "..", "shared", "bench")].find((p) => existsSync(p)) ?? "../shared/bench");
