@@ -1,13 +1,19 @@
 #!/usr/bin/env bun
 /**
- * Retrieval evaluation on SWE-bench file localization (protocol: ../shared/bench/README.md). Prints a
- * markdown summary on stdout, progress on stderr, and writes every instance's gold ranks to JSON.
+ * Retrieval evaluation: SWE-bench file localization (protocol: ../shared/bench/README.md) and the generated
+ * query sets (scripts/eval/sets/data: commit subjects → files, docstrings → functions; see
+ * scripts/eval/build-sets.ts). Prints a markdown summary on stdout (overall, then per set, split and
+ * language, with function-level figures where rows name functions), progress on stderr, and writes every
+ * instance's ranks to JSON. An instance that fails counts as a miss, with its error in the JSON.
  *
  *   bun scripts/eval.ts --data ../shared/bench/swebench_lite_dev.jsonl [options]
+ *   bun scripts/eval.ts --data scripts/eval/sets/data/commits.jsonl --split dev --ranker cortex --mode keyword
  *     --ranker bm25|signals|cortex   bm25: the protocol's plain BM25 floor; signals: BM25 plus the code-structure
  *                              signals the research recommends (scripts/eval/signals/); cortex: the cortex_search tool
  *     --mode keyword|vector|hybrid   cortex_search mode (with --ranker cortex; default hybrid)
  *     --repo owner/name        only this repository (repeatable)
+ *     --split dev|test|tune    only rows of this split (generated sets; SWE-bench rows get theirs from --functions)
+ *     --functions file.jsonl   function labels of SWE-bench rows (scripts/eval/sets/data/swebench-functions.jsonl)
  *     --limit n                only the first n instances (after --repo)
  *     --out file.json          per-instance ranks (default .bench/eval/<data>-<ranker>.json)
  *     --reference file.json    compare ranks with a reference (reference_bm25_probe_*.json)
@@ -22,7 +28,7 @@ import { basename, dirname, join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { CortexError, errorMessage } from "../src/core/errors.ts";
 import { compareWithReference, runEvaluation, type EvalResult } from "./eval/harness.ts";
-import { summaryTable } from "./eval/metrics.ts";
+import { groupTable, summaryTable } from "./eval/metrics.ts";
 import { createBm25Ranker } from "./eval/bm25-ranker.ts";
 import { createCortexRanker, requireSearchTool, SEARCH_MODES, type SearchMode } from "./eval/cortex-ranker.ts";
 import type { RankerFactory } from "./eval/ranker.ts";
@@ -35,11 +41,13 @@ const RANKERS = ["bm25", "signals", "cortex"] as const;
 export interface EvalCliResult {
   result: EvalResult;
   table: string;
+  /** Per set, split and language. */
+  groups: string;
   out: string;
   agreement?: ReturnType<typeof compareWithReference>;
 }
 
-const USAGE = "usage: bun scripts/eval.ts --data <file.jsonl> [--ranker bm25|signals|cortex] [--mode keyword|vector|hybrid] [--repo owner/name]... [--limit n] [--out file.json] [--reference file.json] [--mirrors dir] [--work dir] [--no-index]";
+const USAGE = "usage: bun scripts/eval.ts --data <file.jsonl> [--ranker bm25|signals|cortex] [--mode keyword|vector|hybrid] [--repo owner/name]... [--split s] [--functions file.jsonl] [--limit n] [--out file.json] [--reference file.json] [--mirrors dir] [--work dir] [--no-index]";
 
 function parseOptions(argv: string[]) {
   try {
@@ -51,6 +59,8 @@ function parseOptions(argv: string[]) {
         mode: { type: "string" },
         repo: { type: "string", multiple: true },
         limit: { type: "string" },
+        split: { type: "string" },
+        functions: { type: "string" },
         out: { type: "string" },
         reference: { type: "string" },
         mirrors: { type: "string", default: "/work/.mirror" },
@@ -99,11 +109,13 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
     index: !values["no-index"],
     ...(values.repo ? { repos: values.repo } : {}),
     ...(limit !== undefined ? { limit } : {}),
+    ...(values.split ? { split: values.split } : {}),
+    ...(values.functions ? { functions: resolve(values.functions) } : {}),
     progress,
   });
   const label = rankerName === "cortex" ? `cortex-${mode}` : rankerName;
-  const out = resolve(values.out ?? `${REPO_ROOT}/.bench/eval/${basename(values.data).replace(/\.jsonl?$/, "")}-${label}.json`);
-  const cli: EvalCliResult = { result, out, table: summaryTable([{ name: label, summary: result.summary }]) };
+  const out = resolve(values.out ?? `${REPO_ROOT}/.bench/eval/${basename(values.data).replace(/\.jsonl?$/, "")}${values.split ? `-${values.split}` : ""}-${label}.json`);
+  const cli: EvalCliResult = { result, out, table: summaryTable([{ name: label, summary: result.summary }]), groups: groupTable(label, result.groups) };
   if (values.reference) {
     let reference: unknown;
     try {
@@ -127,6 +139,9 @@ if (import.meta.main) {
   try {
     const r = await evalCli(process.argv.slice(2));
     console.log(r.table);
+    console.log("\n" + r.groups);
+    const failed = r.result.instances.filter((i) => i.error !== undefined);
+    if (failed.length > 0) console.log(`\n${failed.length} instance(s) failed and count as misses: ${failed.slice(0, 5).map((i) => `${i.instance_id} (${i.error})`).join("; ")}`);
     if (r.agreement) {
       const a = r.agreement;
       console.log(`\nreference agreement: ${a.sameRanks}/${a.compared} instances with identical gold ranks, ${a.sameDocCount}/${a.compared} with the same corpus size`);

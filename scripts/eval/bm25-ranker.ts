@@ -1,9 +1,11 @@
 /**
  * The protocol's BM25 floor: Okapi BM25 (k1 1.2, b 0.75) over path + content of each corpus file, the
  * whole issue text as the query, tokens from tokenize.ts. Term bags are cached by blob id, so moving
- * to the next base commit re-tokenizes only the files that changed.
+ * to the next base commit re-tokenizes only the files that changed. For instances labelled with
+ * functions it also ranks the corpus's functions the same way (bm25-functions.ts).
  */
 import { Bm25Index, DEFAULT_BM25, queryWeights, termBag, type TermBag } from "./bm25.ts";
+import { FunctionCorpusIndex } from "./bm25-functions.ts";
 import { tokenize } from "./tokenize.ts";
 import type { CorpusFile } from "./corpus.ts";
 import type { Ranker, RankRequest } from "./ranker.ts";
@@ -41,11 +43,16 @@ export function plainQuery(text: string): Map<string, number> {
 
 export function createBm25Ranker(): Ranker {
   const corpusIndex = new CorpusIndex((path, file) => termBag(tokenize(path + "\n" + file.text)));
+  const functionIndex = new FunctionCorpusIndex();
   return {
     name: "bm25",
     async rank(req: RankRequest) {
       corpusIndex.sync(req.corpus);
       return corpusIndex.index.rank(plainQuery(req.query));
+    },
+    async rankChunks(req: RankRequest) {
+      await functionIndex.sync(req.corpus);
+      return functionIndex.rank(plainQuery(req.query), 100);
     },
   };
 }

@@ -7,7 +7,7 @@
 import { CortexError } from "../../src/core/errors.ts";
 import { findTool, type ToolDefinition } from "../../src/tools/index.ts";
 import { parseInput } from "../../src/core/zod-issues.ts";
-import type { Ranker, RankRequest } from "./ranker.ts";
+import type { RankedChunk, Ranker, RankRequest } from "./ranker.ts";
 
 export const SEARCH_TOOL = "cortex_search";
 export const SEARCH_MODES = ["keyword", "vector", "hybrid"] as const;
@@ -48,6 +48,28 @@ export function filesFromResult(result: unknown): string[] {
   return files;
 }
 
+/** The chunks of a cortex_search result, in order, with their spans. */
+export function chunksFromResult(result: unknown): RankedChunk[] {
+  const hits = (result as { results?: unknown })?.results;
+  if (!Array.isArray(hits)) throw new CortexError("UNSUPPORTED", `${SEARCH_TOOL} answered without a 'results' array; the eval adapter (scripts/eval/cortex-ranker.ts) needs updating`);
+  return hits.map((hit) => {
+    const c = (hit as { chunk?: { chunk_type?: string; metadata?: Record<string, unknown> } }).chunk;
+    const m = c?.metadata;
+    const path = hitPath(hit);
+    if (!c || !m || path === undefined || typeof m.start_line !== "number" || typeof m.end_line !== "number") {
+      throw new CortexError("UNSUPPORTED", `a ${SEARCH_TOOL} hit has no chunk with file_path, start_line and end_line: ${JSON.stringify(hit).slice(0, 200)}`);
+    }
+    return {
+      path,
+      start_line: m.start_line,
+      end_line: m.end_line,
+      chunk_type: c.chunk_type ?? "",
+      ...(typeof m.kind === "string" ? { kind: m.kind } : {}),
+      ...(typeof m.name === "string" ? { name: m.name } : {}),
+    };
+  });
+}
+
 /** Throws unless the registry holds cortex_search; called before any work so a run fails at once. */
 export function requireSearchTool(lookup: CortexRankerOptions["lookup"] = findTool): ToolDefinition<any, any> {
   const tool = lookup(SEARCH_TOOL);
@@ -64,19 +86,21 @@ export function createCortexRanker(options: CortexRankerOptions): Ranker {
   const tool = requireSearchTool(options.lookup);
   const limit = options.limit ?? 100;
   const deadlineMs = options.deadlineMs ?? 60_000;
+  const search = async (req: RankRequest, onePerFile: boolean): Promise<unknown> => {
+    const input = parseInput(tool.input, { query: req.query, mode: options.mode, limit, one_per_file: onePerFile });
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", `${SEARCH_TOOL} ran out of time`)), deadlineMs);
+    try {
+      return await tool.handler(input, { session: req.session, signal: controller.signal, deadline: Date.now() + deadlineMs });
+    } finally {
+      clearTimeout(timer);
+    }
+  };
   return {
     name: `cortex-${options.mode}`,
-    async rank(req: RankRequest) {
-      // one_per_file ranks whole files, the protocol's unit
-      const input = parseInput(tool.input, { query: req.query, mode: options.mode, limit, one_per_file: true });
-      const controller = new AbortController();
-      const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", `${SEARCH_TOOL} ran out of time`)), deadlineMs);
-      try {
-        const result = await tool.handler(input, { session: req.session, signal: controller.signal, deadline: Date.now() + deadlineMs });
-        return filesFromResult(result);
-      } finally {
-        clearTimeout(timer);
-      }
-    },
+    // one_per_file ranks whole files, the protocol's unit
+    rank: async (req) => filesFromResult(await search(req, true)),
+    // chunks as an agent gets them by default, for function-level metrics
+    rankChunks: async (req) => chunksFromResult(await search(req, false)),
   };
 }

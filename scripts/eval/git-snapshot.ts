@@ -12,7 +12,7 @@ export interface TreeEntry {
 }
 
 /** Runs git with the given arguments in `gitDir` and returns stdout as bytes; throws with stderr on failure. */
-async function git(gitDir: string, args: string[], stdin?: string): Promise<Uint8Array> {
+export async function git(gitDir: string, args: string[], stdin?: string): Promise<Uint8Array> {
   const proc = Bun.spawn(["git", "--git-dir", gitDir, ...args], { stdin: stdin === undefined ? "ignore" : "pipe", stdout: "pipe", stderr: "pipe" });
   const out = new Response(proc.stdout).arrayBuffer();
   const err = new Response(proc.stderr).text();
@@ -63,10 +63,27 @@ export async function readBlobs(gitDir: string, blobs: string[]): Promise<Map<st
   return found;
 }
 
-/** Commit time (seconds since the epoch) of each commit, for putting instances in history order. */
+/**
+ * Commit time (seconds since the epoch) of each commit, for putting instances in history order. A commit
+ * the git directory lacks is left out of the map (its instance fails later, on its own).
+ */
 export async function commitTimes(gitDir: string, commits: string[]): Promise<Map<string, number>> {
   const unique = [...new Set(commits)];
-  const raw = new TextDecoder().decode(await git(gitDir, ["log", "--no-walk=unsorted", "--format=%H %ct", ...unique]));
+  let raw: string;
+  try {
+    raw = new TextDecoder().decode(await git(gitDir, ["log", "--no-walk=unsorted", "--format=%H %ct", ...unique]));
+  } catch {
+    // some commit is unknown: ask one by one
+    const lines: string[] = [];
+    for (const c of unique) {
+      try {
+        lines.push(new TextDecoder().decode(await git(gitDir, ["log", "-1", "--format=%H %ct", c])).trim());
+      } catch {
+        // unknown: no time
+      }
+    }
+    raw = lines.join("\n");
+  }
   const times = new Map<string, number>();
   for (const line of raw.split("\n")) {
     const [sha, ct] = line.split(" ");
@@ -74,8 +91,7 @@ export async function commitTimes(gitDir: string, commits: string[]): Promise<Ma
   }
   for (const c of unique) {
     const full = [...times.keys()].find((k) => k.startsWith(c));
-    if (full === undefined) throw new Error(`commit ${c} is not in ${gitDir}`);
-    if (full !== c) times.set(c, times.get(full)!);
+    if (full !== undefined && full !== c) times.set(c, times.get(full)!);
   }
   return times;
 }

@@ -4,15 +4,18 @@
  * it in-process (incremental by content hash after the first instance), ask the ranker for the ranked
  * files and record where the gold files landed. cortex writes under a CORTEX_HOME of the harness's own,
  * emptied at the start, so the first instance of each repository is a full index and the rest are
- * incremental.
+ * incremental. Instances labelled with functions are also ranked at chunk level, where the ranker can.
+ * An instance that fails (a commit the mirror lacks, an index or search error) counts as a miss and
+ * keeps its error; the run goes on.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Session } from "../../src/tools/index.ts";
-import { CorpusFolder } from "./corpus.ts";
-import { gitDirFor, loadInstances, type Instance, type InstanceFilter } from "./dataset.ts";
+import { CORPUS_FILTERS, CorpusFolder, type CorpusChange } from "./corpus.ts";
+import { gitDirFor, loadFunctionLabels, loadInstances, type Instance, type InstanceFilter } from "./dataset.ts";
 import { commitTimes } from "./git-snapshot.ts";
-import { goldRanks, summarize, type Rank, type Summary } from "./metrics.ts";
+import { functionRanks, goldRanks, groupSummaries, summarize, type GroupRow, type Rank, type Summary } from "./metrics.ts";
+import { errorMessage } from "../../src/core/errors.ts";
 import type { RankerFactory } from "./ranker.ts";
 
 export interface EvalOptions extends InstanceFilter {
@@ -23,6 +26,8 @@ export interface EvalOptions extends InstanceFilter {
   /** A scratch folder the harness owns: corpus folders and cortex's home go here. */
   work: string;
   ranker: RankerFactory;
+  /** Function labels for SWE-bench rows (swebench-functions.jsonl): adds function-level metrics and the split. */
+  functions?: string;
   /** Run cortex's indexer on each base commit (default true). */
   index?: boolean;
   /** Progress lines (the CLI sends them to stderr). */
@@ -42,6 +47,9 @@ export interface InstanceResult {
   instance_id: string;
   repo: string;
   base_commit: string;
+  set?: string;
+  language?: string;
+  split?: string;
   /** Corpus size at the base commit. */
   n_docs: number;
   gold: string[];
@@ -49,16 +57,40 @@ export interface InstanceResult {
   ranks: Rank[];
   /** The ranker's first ten files. */
   top: string[];
+  /** 0-based rank of each labelled function among the ranker's chunks (chunk-ranking rankers only). */
+  function_ranks?: Rank[];
   corpus: { written: number; deleted: number; unchanged: number; missing: number };
   index?: IndexStep;
   rank_ms: number;
+  /** Why the instance failed; its ranks are then all null (a miss). */
+  error?: string;
 }
 
 export interface EvalResult {
   ranker: string;
   data: string;
   summary: Summary;
+  /** Per split and language (then per split), file- and function-level. */
+  groups: GroupRow[];
   instances: InstanceResult[];
+}
+
+/** Group key of a result: set, split and language where the data says them. */
+export function groupKey(r: { set?: string; split?: string; language?: string }): string {
+  return [r.set ?? "swebench", r.split ?? "all", r.language ?? "python"].join(" / ");
+}
+
+/** The union of a repository's comment ranges to blank; they must all describe one commit's files. */
+function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
+  const out = new Map<string, Array<[number, number]>>();
+  const commits = new Set<string>();
+  for (const i of instances) {
+    if (!i.strip) continue;
+    commits.add(i.base_commit);
+    for (const [path, ranges] of Object.entries(i.strip)) out.set(path, [...(out.get(path) ?? []), ...ranges]);
+  }
+  if (commits.size > 1) throw new Error(`rows of ${instances[0]!.repo} blank comments at ${commits.size} commits; the docstring set indexes one commit per repository`);
+  return out;
 }
 
 /** Instances grouped by repository (first-appearance order), each group in base-commit order. */
@@ -73,7 +105,9 @@ export async function inCommitOrder(instances: Instance[], mirrors: string): Pro
   for (const [repo, list] of groups) {
     const gitDir = gitDirFor(list[0]!, mirrors);
     const times = await commitTimes(gitDir, list.map((i) => i.base_commit));
-    list.sort((a, b) => times.get(a.base_commit)! - times.get(b.base_commit)! || (a.instance_id < b.instance_id ? -1 : 1));
+    // commits the mirror lacks go last; their instances fail on their own
+    const time = (i: Instance) => times.get(i.base_commit) ?? Number.MAX_SAFE_INTEGER;
+    list.sort((a, b) => time(a) - time(b) || (a.instance_id < b.instance_id ? -1 : 1));
     out.push({ repo, gitDir, instances: list });
   }
   return out;
@@ -83,7 +117,16 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const filter: InstanceFilter = {};
   if (options.repos) filter.repos = options.repos;
   if (options.limit !== undefined) filter.limit = options.limit;
-  const instances = loadInstances(options.data, filter);
+  if (options.split !== undefined) filter.split = options.split;
+  let instances = loadInstances(options.data, options.functions ? { ...filter, split: undefined } : filter);
+  if (options.functions) {
+    const labels = loadFunctionLabels(options.functions);
+    instances = instances.map((i) => {
+      const l = labels.get(i.instance_id);
+      return l ? { ...i, gold_functions: l.functions, split: l.split } : i;
+    });
+    if (options.split !== undefined) instances = instances.filter((i) => i.split === options.split);
+  }
   const groups = await inCommitOrder(instances, options.mirrors);
   const home = join(options.work, "cortex-home");
   rmSync(home, { recursive: true, force: true });
@@ -94,38 +137,59 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   let rankerName = "";
   try {
     for (const group of groups) {
-      const folder = new CorpusFolder(join(options.work, "corpus", group.repo.replace("/", "+")), group.gitDir);
+      const first = group.instances[0]!;
+      const folder = new CorpusFolder(join(options.work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
+        include: CORPUS_FILTERS[first.corpus ?? "python-non-test"],
+        strip: stripsOf(group.instances),
+      });
       const session = new Session(folder.root);
       const ranker = options.ranker();
       rankerName = ranker.name;
       try {
         for (const instance of group.instances) {
-          const change = await folder.checkout(instance.base_commit);
-          let index: IndexStep | undefined;
-          if (options.index !== false) {
-            const r = await session.index();
-            index = { mode: r.mode, parsed: r.parsed, deleted: r.deleted, unchanged: r.unchanged, files: r.files, ms: r.tookMs };
-          }
-          const t0 = performance.now();
-          const ranked = await ranker.rank({ instance, query: instance.problem_statement, corpus: folder.files, change, session });
-          const rankMs = Math.round(performance.now() - t0);
-          const ranks = goldRanks(ranked, instance.gold_files);
+          // a row naming no function (a SWE-bench patch outside every function) has no function-level figure
+          const labelled = instance.gold_functions && instance.gold_functions.length > 0 ? instance.gold_functions : undefined;
           const result: InstanceResult = {
             instance_id: instance.instance_id,
             repo: instance.repo,
             base_commit: instance.base_commit,
-            n_docs: folder.files.size,
+            ...(instance.set ? { set: instance.set } : {}),
+            ...(instance.language ? { language: instance.language } : {}),
+            ...(instance.split ? { split: instance.split } : {}),
+            n_docs: 0,
             gold: instance.gold_files,
-            ranks,
-            top: ranked.slice(0, 10),
-            corpus: { written: change.written.length, deleted: change.deleted.length, unchanged: change.unchanged, missing: change.missing.length },
-            rank_ms: rankMs,
+            ranks: instance.gold_files.map(() => null),
+            top: [],
+            ...(labelled && ranker.rankChunks ? { function_ranks: labelled.map(() => null) } : {}),
+            corpus: { written: 0, deleted: 0, unchanged: 0, missing: 0 },
+            rank_ms: 0,
           };
-          if (index) result.index = index;
+          try {
+            const change: CorpusChange = await folder.checkout(instance.base_commit);
+            result.n_docs = folder.files.size;
+            result.corpus = { written: change.written.length, deleted: change.deleted.length, unchanged: change.unchanged, missing: change.missing.length };
+            if (options.index !== false) {
+              const r = await session.index();
+              result.index = { mode: r.mode, parsed: r.parsed, deleted: r.deleted, unchanged: r.unchanged, files: r.files, ms: r.tookMs };
+            }
+            const request = { instance, query: instance.problem_statement, corpus: folder.files, change, session };
+            const t0 = performance.now();
+            const ranked = await ranker.rank(request);
+            result.ranks = goldRanks(ranked, instance.gold_files);
+            result.top = ranked.slice(0, 10);
+            if (labelled && ranker.rankChunks) result.function_ranks = functionRanks(await ranker.rankChunks(request), labelled);
+            result.rank_ms = Math.round(performance.now() - t0);
+          } catch (e) {
+            // a failing instance is a miss with its reason, never the end of the run
+            result.error = errorMessage(e);
+          }
           results.push(result);
+          const index = result.index;
           options.progress?.(
-            `${results.length}/${instances.length} ${instance.instance_id}: ranks ${JSON.stringify(ranks)}` +
-              (index ? ` (index ${index.mode}: ${index.parsed} parsed, ${index.deleted} deleted, ${index.ms} ms)` : ""),
+            `${results.length}/${instances.length} ${instance.instance_id}: ranks ${JSON.stringify(result.ranks)}` +
+              (result.function_ranks ? ` functions ${JSON.stringify(result.function_ranks)}` : "") +
+              (index ? ` (index ${index.mode}: ${index.parsed} parsed, ${index.deleted} deleted, ${index.ms} ms)` : "") +
+              (result.error ? ` FAILED: ${result.error}` : ""),
           );
         }
       } finally {
@@ -136,7 +200,8 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     if (savedHome === undefined) delete process.env.CORTEX_HOME;
     else process.env.CORTEX_HOME = savedHome;
   }
-  return { ranker: rankerName, data: options.data, summary: summarize(results.map((r) => r.ranks)), instances: results };
+  const byGroup = [...groupSummaries(results, groupKey), ...groupSummaries(results, (r) => [r.set ?? "swebench", r.split ?? "all", "all languages"].join(" / "))];
+  return { ranker: rankerName, data: options.data, summary: summarize(results.map((r) => r.ranks)), groups: byGroup, instances: results };
 }
 
 export interface ReferenceRow {

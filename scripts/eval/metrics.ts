@@ -63,3 +63,79 @@ export function summaryTable(rows: Array<{ name: string; summary: Summary }>): s
   );
   return [head, ...body].join("\n");
 }
+
+/** Type chunks (a class with its members' signatures) span their methods but are not them. */
+const TYPE_KINDS = new Set(["struct", "interface", "class", "enum", "type_alias", "trait", "union", "record", "object", "module", "namespace", "impl"]);
+
+export interface SpanLabel {
+  file: string;
+  name: string;
+  start_line: number;
+  end_line: number;
+}
+
+export interface ChunkSpan {
+  path: string;
+  start_line: number;
+  end_line: number;
+  chunk_type: string;
+  kind?: string;
+  name?: string;
+}
+
+/**
+ * A chunk finds a labelled function when it is a definition chunk of the same file whose lines overlap
+ * the function's: the function's own chunk (or a part of a long one), not the file's overview nor the
+ * chunk of the class around it.
+ */
+export function chunkFindsFunction(c: ChunkSpan, f: SpanLabel): boolean {
+  if (c.path !== f.file || c.chunk_type !== "definitions") return false;
+  if (c.start_line > f.end_line || c.end_line < f.start_line) return false;
+  return !(c.kind !== undefined && TYPE_KINDS.has(c.kind) && c.name !== f.name);
+}
+
+/** Where each labelled function's first finding chunk sits in `chunks` (null when none does). */
+export function functionRanks(chunks: readonly ChunkSpan[], gold: readonly SpanLabel[]): Rank[] {
+  return gold.map((f) => {
+    const i = chunks.findIndex((c) => chunkFindsFunction(c, f));
+    return i < 0 ? null : i;
+  });
+}
+
+export interface GroupRow {
+  key: string;
+  /** Instances in the group. */
+  n: number;
+  /** Instances that failed (counted as misses). */
+  errors: number;
+  file: Summary;
+  /** Over the group's instances labelled with functions, when the ranker ranks chunks. */
+  fn?: Summary;
+}
+
+/** Summaries per group key (in first-appearance order), over results carrying file and function ranks. */
+export function groupSummaries<T extends { ranks: Rank[]; function_ranks?: Rank[]; error?: string }>(results: readonly T[], keyOf: (r: T) => string): GroupRow[] {
+  const groups = new Map<string, T[]>();
+  for (const r of results) {
+    const k = keyOf(r);
+    const g = groups.get(k);
+    if (g) g.push(r);
+    else groups.set(k, [r]);
+  }
+  return [...groups].map(([key, list]) => {
+    const withFn = list.filter((r) => r.function_ranks !== undefined);
+    const row: GroupRow = { key, n: list.length, errors: list.filter((r) => r.error !== undefined).length, file: summarize(list.map((r) => r.ranks)) };
+    if (withFn.length > 0) row.fn = summarize(withFn.map((r) => r.function_ranks!));
+    return row;
+  });
+}
+
+/** One markdown row per group: file-level Acc@1/5, MRR, and function-level Acc@1/5 where there are labels. */
+export function groupTable(ranker: string, rows: readonly GroupRow[]): string {
+  const head = "| group | ranker | n | errors | file Acc@1 | file Acc@5 | file MRR | fn n | fn Acc@1 | fn Acc@5 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+  const body = rows.map((r) =>
+    `| ${r.key} | ${ranker} | ${r.n} | ${r.errors} | ${r.file.acc1.toFixed(1)} | ${r.file.acc5.toFixed(1)} | ${r.file.mrr.toFixed(3)} | ` +
+      (r.fn ? `${r.fn.instances} | ${r.fn.acc1.toFixed(1)} | ${r.fn.acc5.toFixed(1)} |` : "– | – | – |"),
+  );
+  return [head, ...body].join("\n");
+}

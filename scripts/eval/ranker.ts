@@ -18,10 +18,24 @@ export interface RankRequest {
   session: Session;
 }
 
+/** A ranked piece of a file: what function-level metrics compare with a labelled function's span. */
+export interface RankedChunk {
+  path: string;
+  start_line: number;
+  end_line: number;
+  /** cortex's chunk type (definitions, symbols, data, documentation). */
+  chunk_type: string;
+  /** What the chunk defines, when it is a definition: function, method, class… */
+  kind?: string;
+  name?: string;
+}
+
 export interface Ranker {
   readonly name: string;
   /** Root-relative paths, best first. Paths the ranker did not return count as not found. */
   rank(request: RankRequest): Promise<string[]>;
+  /** Chunks best first, for instances labelled with functions; rankers that rank whole files lack it. */
+  rankChunks?(request: RankRequest): Promise<RankedChunk[]>;
 }
 
 /** Makes a fresh ranker for one repository. */

@@ -7,12 +7,20 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
+import { condenseQuery, MAX_QUERY_CHARS, QUERY_BUDGET_CHARS, type QueryCondensed } from "../engines/search/long-query.ts";
 
 export const CHUNK_TYPES = ["symbols", "definitions", "data", "documentation"] as const;
 
 const input = z
   .object({
-    query: z.string().trim().min(1).max(20_000).describe("What to find, in words or code: 'how are sessions expired', 'UserService.login', an error message"),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(MAX_QUERY_CHARS)
+      .describe(
+        `What to find, in words or code: 'how are sessions expired', 'UserService.login', an error message, a whole issue with its traceback (over ${QUERY_BUDGET_CHARS} characters it is condensed to its informative lines; the result says what was dropped)`,
+      ),
     limit: z.number().int().min(1).max(100).default(15).describe("Maximum results (1-100, default 15)"),
     tags: z.array(z.string().min(1)).optional().describe("Only chunks carrying ALL these tags (language, code/documentation, path folders, document tags)"),
     chunk_types: z.array(z.enum(CHUNK_TYPES)).optional().describe("Only these chunk types: symbols (file overviews), definitions (functions, types), data (constants, config), documentation"),
@@ -41,6 +49,17 @@ const output = z.object({
   mode: z.enum(["hybrid", "keyword", "vector"]),
   embeddings: z.string(),
   took_ms: z.number(),
+  query_condensed: z
+    .object({
+      original_chars: z.number().int(),
+      kept_chars: z.number().int(),
+      original_lines: z.number().int(),
+      kept_lines: z.number().int(),
+      repeated_lines_dropped: z.number().int(),
+      other_lines_dropped: z.number().int(),
+      note: z.string(),
+    })
+    .optional(),
 });
 
 export const searchTool = defineTool({
@@ -65,7 +84,8 @@ export const searchTool = defineTool({
     summary: "hybrid search: cortex search \"<query>\" [--limit n] [--type t] [--tag t] [--lang l] [--path p] [--intent i]",
   },
   example: { query: "where are users authenticated", limit: 5 },
-  async handler(args, ctx): Promise<SearchResponse> {
+  async handler(args, ctx): Promise<SearchResponse & { query_condensed?: QueryCondensed }> {
+    const { query, condensed } = condenseQuery(args.query);
     const engine = await ctx.session.search();
     const filters = {
       ...(args.chunk_types ? { chunkTypes: [...args.chunk_types] } : {}),
@@ -73,10 +93,12 @@ export const searchTool = defineTool({
       ...(args.language ? { languages: [args.language] } : {}),
       ...(args.paths ? { pathPrefixes: args.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
     };
-    return engine.search({ query: args.query, limit: args.limit, filters, onePerFile: args.one_per_file, mode: args.mode, signal: ctx.signal, ...(args.intent ? { intent: args.intent } : {}) });
+    const response = await engine.search({ query, limit: args.limit, filters, onePerFile: args.one_per_file, mode: args.mode, signal: ctx.signal, ...(args.intent ? { intent: args.intent } : {}) });
+    return condensed ? { ...response, query_condensed: condensed } : response;
   },
   render(r) {
     const lines = [`${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}; ${r.took_ms} ms)`];
+    if (r.query_condensed) lines.push(r.query_condensed.note);
     for (const h of r.results) {
       const m = h.chunk.metadata;
       lines.push("", `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`);
