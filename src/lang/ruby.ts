@@ -25,7 +25,7 @@
  *   private…) are recorded as what they declare instead.
  */
 import type { Node } from "web-tree-sitter";
-import type { Extracted, LanguageModule } from "./module.ts";
+import type { Extracted, LanguageModule, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, assignedLocal, rubyField, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
@@ -272,246 +272,23 @@ export const ruby: LanguageModule = {
   },
 
   extract(_tree, ctx, matches): Extracted {
-    const src = ctx.source;
-    const types: TypeFact[] = [];
-    const functions: FunctionFact[] = [];
-    const variables: VariableFact[] = [];
-    const imports: ImportFact[] = [];
-    const references: ReferenceFact[] = [];
-
-    const decisions: Node[] = [];
-    const defs: Node[] = []; // classes, modules, struct assignments' constants, methods, constants
-    const globals: Node[] = [];
-    const returns: Node[] = [];
-    const calls: Array<{ name: Node; qualifier?: Node; call: Node }> = [];
-    // Constants that are parts of `A::B` or the method of `Integer("1")`, known by id: asking a node
-    // for its parent walks down from the root, which is quadratic over a deep `A::B::C::…` chain.
-    const inScope = new Set<number>();
-    const callMethods = new Set<number>();
-    const constants: Array<{ name: Node; qualifier?: Node }> = [];
-    for (const m of matches) {
-      if (m.decision) decisions.push(m.decision);
-      else if (m.type) defs.push(m.type);
-      else if (m.method) defs.push(m.method);
-      else if (m.constant) defs.push(m.constant);
-      else if (m.global) globals.push(m.global);
-      else if (m.return) returns.push(m.return);
-      else if (m.call) {
-        // Fields are read here rather than matched by the query: a pattern constraining a call's
-        // children stays open through a whole receiver chain, which made long chains quadratic.
-        const name = m.call.childForFieldName("method");
-        const receiver = m.call.childForFieldName("receiver");
-        if (name) calls.push({ name, ...(receiver ? { qualifier: receiver } : {}), call: m.call });
-        if (name?.type === "constant") callMethods.add(name.id);
-      } else if (m.scope) {
-        const name = m.scope.childForFieldName("name");
-        const scope = m.scope.childForFieldName("scope");
-        if (name?.type === "constant") {
-          constants.push({ name, ...(scope ? { qualifier: scope } : {}) });
-          inScope.add(name.id);
-        }
-        if (scope?.type === "constant") inScope.add(scope.id);
-      } else if (m["const.bare"]) constants.push({ name: m["const.bare"] });
+    const st = newState(ctx.source);
+    const uses = sortMatches(matches);
+    uses.defs.sort((a, b) => a.startIndex - b.startIndex);
+    for (const node of uses.defs) {
+      if (node.type === "constant") constantAssignment(node, st);
+      else if (node.type === "class" || node.type === "module") classOrModule(node, st);
+      else methodDefinition(node, st);
     }
-
-    const handled = new Set<number>(); // constant nodes already recorded (definitions, inherit, implement)
-    const typeInfos = new Map<number, TypeInfo>(); // class / module node id, or Struct.new call id
-    const singletonScans = new Map<number, BodyScan>();
-    const initializers: Array<{ fn: Node; owner: TypeInfo }> = [];
-    const fnNodes = new Map<FunctionFact, Node>();
-    const seenConstants = new Set<string>();
-
-    defs.sort((a, b) => a.startIndex - b.startIndex);
-    for (const node of defs) {
-      if (node.type === "constant") {
-        // `NAME = value` in a class, module or at the top; `Point = Struct.new(...)` declares a type.
-        const assign = node.parent!;
-        const { owner: ownerNode } = ownerOf(assign, typeInfos);
-        const owner = ownerNode ? typeInfos.get(ownerNode.id) : undefined;
-        const name = node.text;
-        handled.add(node.id);
-        const right = assign.childForFieldName("right");
-        const kind = structKind(right);
-        const exported = !(owner?.scan.privateConstants.has(name) ?? false) && (owner ? owner.exported : true);
-        if (kind && right) {
-          const block = right.childForFieldName("block");
-          const fact: TypeFact = {
-            name, qualifiedName: qualify(owner?.qname, name), kind, startLine: line(assign), endLine: endLine(assign),
-            startColumn: column(assign), exported, fieldCount: structMembers(right), methodCount: 0,
-          };
-          if (owner) fact.container = owner.name;
-          const doc = rubyDoc(assign);
-          if (doc !== undefined) fact.docStartLine = doc;
-          types.push(fact);
-          const scan = scanBody(block?.childForFieldName("body") ?? null);
-          fact.fieldCount += scan.attrs.size;
-          typeInfos.set(right.id, { name, qname: fact.qualifiedName, exported, fact, scan });
-          continue;
-        }
-        const qname = qualify(owner?.qname, name);
-        if (seenConstants.has(qname)) continue;
-        seenConstants.add(qname);
-        const v: VariableFact = {
-          name, qualifiedName: qname, kind: "constant", startLine: line(assign), endLine: endLine(assign), startColumn: column(node), exported,
-        };
-        if (owner) v.container = owner.name;
-        variables.push(v);
-        continue;
-      }
-
-      if (node.type === "class" || node.type === "module") {
-        const nameNode = node.childForFieldName("name");
-        const ref = nameNode ? constantRef(nameNode, src) : undefined;
-        if (!ref) continue;
-        handled.add(ref.node.id);
-        const { owner: ownerNode } = ownerOf(node, typeInfos);
-        const owner = ownerNode ? typeInfos.get(ownerNode.id) : undefined;
-        const name = ref.node.text;
-        const written = ref.qualifier?.replace(/^::/, "").replace(/::/g, ".");
-        const exported = !(owner?.scan.privateConstants.has(name) ?? false) && (owner ? owner.exported : true);
-        const body = node.childForFieldName("body");
-        const scan = scanBody(body);
-        const fact: TypeFact = {
-          name, qualifiedName: qualify(owner?.qname, written, name), kind: node.type === "class" ? "class" : "module",
-          startLine: line(node), endLine: endLine(node), startColumn: column(node), exported, fieldCount: scan.attrs.size, methodCount: 0,
-        };
-        if (owner) fact.container = owner.name;
-        const doc = rubyDoc(node);
-        if (doc !== undefined) fact.docStartLine = doc;
-        const sup = node.childForFieldName("superclass")?.firstNamedChild;
-        if (sup) {
-          const base = constantRef(sup, src);
-          if (base) {
-            handled.add(base.node.id);
-            references.push({ name: base.node.text, ...(base.qualifier ? { qualifier: base.qualifier } : {}), kind: "inherit", ...at(base.node) });
-          } else if (structKind(sup) === "struct") fact.fieldCount += structMembers(sup);
-        }
-        types.push(fact);
-        typeInfos.set(node.id, { name, qname: fact.qualifiedName, exported, fact, scan });
-        continue;
-      }
-
-      // a method: `def x`, `def self.x`, or a def inside `class << self`
-      const nameNode = node.childForFieldName("name");
-      if (!nameNode) continue;
-      const name = nameNode.text;
-      const { owner: ownerNode, singletonClass } = ownerOf(node, typeInfos);
-      const owner = ownerNode ? typeInfos.get(ownerNode.id) : undefined;
-      const singleton = node.type === "singleton_method" || singletonClass !== null;
-      let vis: Visibility = "public";
-      if (owner) {
-        if (singletonClass) {
-          let scan = singletonScans.get(singletonClass.id);
-          if (!scan) {
-            scan = scanBody(singletonClass.childForFieldName("body"));
-            singletonScans.set(singletonClass.id, scan);
-          }
-          vis = scan.byName.get(name) ?? scan.byNode.get(node.id) ?? owner.scan.singletonByName.get(name) ?? "public";
-        } else if (node.type === "singleton_method") {
-          vis = owner.scan.singletonByName.get(name) ?? owner.scan.byNode.get(node.id) ?? "public";
-        } else {
-          vis = owner.scan.byName.get(name) ?? owner.scan.byNode.get(node.id) ?? "public";
-        }
-      }
-      const exported = owner?.exported === true && vis === "public" && !(IMPLICITLY_PRIVATE.has(name) && !singleton);
-      const params = node.childForFieldName("parameters");
-      const body = node.childForFieldName("body");
-      const object = node.type === "singleton_method" ? node.childForFieldName("object") : null;
-      const setter = nameNode.type === "setter";
-      const fact: FunctionFact = {
-        name,
-        qualifiedName: qualify(owner?.qname, name),
-        startLine: line(node),
-        endLine: endLine(node),
-        startColumn: column(node),
-        exported,
-        isMethod: owner !== undefined || (object !== null && object.text !== "self"),
-        paramCount: countParams(params),
-        returnCount: !body || setter || (name === "initialize" && !singleton) ? 0 : 1,
-        bodyLines: spanLines(body),
-        complexity: 1,
-        signature: compactSignature(src, node, (params ?? nameNode).endIndex),
-      };
-      if (owner) fact.receiverType = owner.name;
-      else if (object && object.text !== "self") fact.receiverType = boundedText(src, object);
-      const doc = rubyDoc(node);
-      if (doc !== undefined) fact.docStartLine = doc;
-      functions.push(fact);
-      fnNodes.set(fact, node);
-      if (owner) {
-        owner.fact.methodCount++;
-        if (name === "initialize" && !singleton && body) initializers.push({ fn: body, owner });
-      }
-    }
-
-    // Instance variables assigned in initialize are fields too.
-    for (const { fn, owner } of initializers) {
-      const ivars = new Set<string>();
-      for (const a of fn.descendantsOfType(["assignment", "operator_assignment"])) {
-        const left = a?.childForFieldName("left");
-        if (left?.type === "instance_variable") ivars.add(left.text.slice(1));
-      }
-      for (const v of ivars) if (!owner.scan.attrs.has(v)) owner.fact.fieldCount++;
-    }
-
-    // Explicit `return a, b` raises a method's count above the implicit one.
-    if (returns.length > 0) {
-      const index = new SpanIndex(functions);
-      for (const r of returns) {
-        const p = r.startPosition;
-        const f = index.find(p.row + 1, p.column + 1);
-        if (!f || f.returnCount === 0) continue;
-        const args = r.firstNamedChild;
-        const n = args?.type === "argument_list" ? args.namedChildCount : args ? 1 : 0;
-        if (n > f.returnCount) f.returnCount = n;
-      }
-    }
-
-    const seenGlobals = new Set<string>();
-    for (const g of globals) {
-      if (seenGlobals.has(g.text)) continue;
-      seenGlobals.add(g.text);
-      const assign = g.parent!;
-      variables.push({ name: g.text, qualifiedName: g.text, kind: "variable", startLine: line(assign), endLine: endLine(assign), startColumn: column(g), exported: true });
-    }
-
-    // Calls, and the declarations written as calls: requires and mixins.
-    for (const c of calls) {
-      const name = c.name.text;
-      if (!c.qualifier && DECLARATIONS.has(name)) {
-        const call = c.call;
-        const args = call.childForFieldName("arguments")?.namedChildren ?? [];
-        if (IMPORT_WORDS.has(name)) {
-          const imp = requireOf(name, args, ctx.project);
-          if (imp) imports.push({ ...imp, ...at(call) });
-        } else if (MIXIN_WORDS.has(name)) {
-          for (const a of args) {
-            const ref = a ? constantRef(a, src) : undefined;
-            if (!ref) continue;
-            handled.add(ref.node.id);
-            references.push({ name: ref.node.text, ...(ref.qualifier ? { qualifier: ref.qualifier } : {}), kind: "implement", ...at(ref.node) });
-          }
-        }
-        continue;
-      }
-      if (c.name.type !== "identifier" && c.name.type !== "constant") continue; // `a.()` and operators
-      references.push({ name, ...(c.qualifier ? { qualifier: boundedText(src, c.qualifier) } : {}), kind: "call", ...at(c.name) });
-    }
-
-    // Constants used in code: types (CamelCase) or reads of value constants (SCREAMING_CASE).
-    for (const c of constants) {
-      if (handled.has(c.name.id)) continue;
-      if (!c.qualifier && inScope.has(c.name.id)) continue; // recorded with its qualifier
-      if (callMethods.has(c.name.id)) continue; // `Integer("1")`: a call
-      const name = c.name.text;
-      const kind = name.length > 1 && /^[A-Z][A-Z0-9_]*$/.test(name) && !CAPITAL_MODULES.has(name) ? "read" : "type";
-      references.push({ name, ...(c.qualifier ? { qualifier: boundedText(src, c.qualifier) } : {}), kind, ...at(c.name) });
-    }
-
-    attributeComplexity(functions, decisions);
-    variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
-    assignEnclosing(references, functions, types, variables);
-    return { types, functions, variables, imports, references };
+    initializerFields(st);
+    explicitReturns(uses.returns, st);
+    globalVariables(uses.globals, st);
+    callReferences(uses.calls, st, ctx.project);
+    constantReferences(uses, st);
+    attributeComplexity(st.functions, uses.decisions);
+    st.variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
+    assignEnclosing(st.references, st.functions, st.types, st.variables);
+    return { types: st.types, functions: st.functions, variables: st.variables, imports: st.imports, references: st.references };
   },
 
   resolveImport(imp, fromPath, files): string[] {
@@ -529,6 +306,275 @@ export const ruby: LanguageModule = {
     return [];
   },
 };
+
+/** What extraction collects over one file, shared by the steps below (one function per kind of declaration, as in go.ts). */
+interface RubyState {
+  src: string;
+  types: TypeFact[];
+  functions: FunctionFact[];
+  variables: VariableFact[];
+  imports: ImportFact[];
+  references: ReferenceFact[];
+  /** constant nodes already recorded (definitions, inherit, implement) */
+  handled: Set<number>;
+  /** class / module node id, or Struct.new call id */
+  typeInfos: Map<number, TypeInfo>;
+  /** `class << self` node id -> what its body declares */
+  singletonScans: Map<number, BodyScan>;
+  /** bodies of `initialize` methods, whose instance variables are fields of their owner */
+  initializers: Array<{ fn: Node; owner: TypeInfo }>;
+  /** qualified names of the value constants recorded (a reassignment is not a second constant) */
+  seenConstants: Set<string>;
+}
+
+function newState(src: string): RubyState {
+  return {
+    src, types: [], functions: [], variables: [], imports: [], references: [],
+    handled: new Set(), typeInfos: new Map(), singletonScans: new Map(), initializers: [], seenConstants: new Set(),
+  };
+}
+
+/** The query's matches sorted by capture, for the steps that read them. */
+interface RubyUses {
+  decisions: Node[];
+  /** classes, modules, struct assignments' constants, methods, constants */
+  defs: Node[];
+  globals: Node[];
+  returns: Node[];
+  calls: Array<{ name: Node; qualifier?: Node; call: Node }>;
+  constants: Array<{ name: Node; qualifier?: Node }>;
+  // Constants that are parts of `A::B` or the method of `Integer("1")`, known by id: asking a node
+  // for its parent walks down from the root, which is quadratic over a deep `A::B::C::…` chain.
+  inScope: Set<number>;
+  callMethods: Set<number>;
+}
+
+function sortMatches(matches: QueryMatch[]): RubyUses {
+  const u: RubyUses = { decisions: [], defs: [], globals: [], returns: [], calls: [], constants: [], inScope: new Set(), callMethods: new Set() };
+  for (const m of matches) {
+    if (m.decision) u.decisions.push(m.decision);
+    else if (m.type) u.defs.push(m.type);
+    else if (m.method) u.defs.push(m.method);
+    else if (m.constant) u.defs.push(m.constant);
+    else if (m.global) u.globals.push(m.global);
+    else if (m.return) u.returns.push(m.return);
+    else if (m.call) {
+      // Fields are read here rather than matched by the query: a pattern constraining a call's
+      // children stays open through a whole receiver chain, which made long chains quadratic.
+      const name = m.call.childForFieldName("method");
+      const receiver = m.call.childForFieldName("receiver");
+      if (name) u.calls.push({ name, ...(receiver ? { qualifier: receiver } : {}), call: m.call });
+      if (name?.type === "constant") u.callMethods.add(name.id);
+    } else if (m.scope) {
+      const name = m.scope.childForFieldName("name");
+      const scope = m.scope.childForFieldName("scope");
+      if (name?.type === "constant") {
+        u.constants.push({ name, ...(scope ? { qualifier: scope } : {}) });
+        u.inScope.add(name.id);
+      }
+      if (scope?.type === "constant") u.inScope.add(scope.id);
+    } else if (m["const.bare"]) u.constants.push({ name: m["const.bare"] });
+  }
+  return u;
+}
+
+/** `NAME = value` in a class, module or at the top; `Point = Struct.new(...)` declares a type. */
+function constantAssignment(node: Node, st: RubyState): void {
+  const assign = node.parent!;
+  const { owner: ownerNode } = ownerOf(assign, st.typeInfos);
+  const owner = ownerNode ? st.typeInfos.get(ownerNode.id) : undefined;
+  const name = node.text;
+  st.handled.add(node.id);
+  const right = assign.childForFieldName("right");
+  const kind = structKind(right);
+  const exported = !(owner?.scan.privateConstants.has(name) ?? false) && (owner ? owner.exported : true);
+  if (kind && right) {
+    const block = right.childForFieldName("block");
+    const fact: TypeFact = {
+      name, qualifiedName: qualify(owner?.qname, name), kind, startLine: line(assign), endLine: endLine(assign),
+      startColumn: column(assign), exported, fieldCount: structMembers(right), methodCount: 0,
+    };
+    if (owner) fact.container = owner.name;
+    const doc = rubyDoc(assign);
+    if (doc !== undefined) fact.docStartLine = doc;
+    st.types.push(fact);
+    const scan = scanBody(block?.childForFieldName("body") ?? null);
+    fact.fieldCount += scan.attrs.size;
+    st.typeInfos.set(right.id, { name, qname: fact.qualifiedName, exported, fact, scan });
+    return;
+  }
+  const qname = qualify(owner?.qname, name);
+  if (st.seenConstants.has(qname)) return;
+  st.seenConstants.add(qname);
+  const v: VariableFact = {
+    name, qualifiedName: qname, kind: "constant", startLine: line(assign), endLine: endLine(assign), startColumn: column(node), exported,
+  };
+  if (owner) v.container = owner.name;
+  st.variables.push(v);
+}
+
+/** `class A::B < Base` / `module M`: the type, and its superclass as an inherit reference. */
+function classOrModule(node: Node, st: RubyState): void {
+  const nameNode = node.childForFieldName("name");
+  const ref = nameNode ? constantRef(nameNode, st.src) : undefined;
+  if (!ref) return;
+  st.handled.add(ref.node.id);
+  const { owner: ownerNode } = ownerOf(node, st.typeInfos);
+  const owner = ownerNode ? st.typeInfos.get(ownerNode.id) : undefined;
+  const name = ref.node.text;
+  const written = ref.qualifier?.replace(/^::/, "").replace(/::/g, ".");
+  const exported = !(owner?.scan.privateConstants.has(name) ?? false) && (owner ? owner.exported : true);
+  const body = node.childForFieldName("body");
+  const scan = scanBody(body);
+  const fact: TypeFact = {
+    name, qualifiedName: qualify(owner?.qname, written, name), kind: node.type === "class" ? "class" : "module",
+    startLine: line(node), endLine: endLine(node), startColumn: column(node), exported, fieldCount: scan.attrs.size, methodCount: 0,
+  };
+  if (owner) fact.container = owner.name;
+  const doc = rubyDoc(node);
+  if (doc !== undefined) fact.docStartLine = doc;
+  const sup = node.childForFieldName("superclass")?.firstNamedChild;
+  if (sup) {
+    const base = constantRef(sup, st.src);
+    if (base) {
+      st.handled.add(base.node.id);
+      st.references.push({ name: base.node.text, ...(base.qualifier ? { qualifier: base.qualifier } : {}), kind: "inherit", ...at(base.node) });
+    } else if (structKind(sup) === "struct") fact.fieldCount += structMembers(sup);
+  }
+  st.types.push(fact);
+  st.typeInfos.set(node.id, { name, qname: fact.qualifiedName, exported, fact, scan });
+}
+
+/** A method's visibility: from its `class << self` body, its owner's sections, or `private :name` / `private_class_method`. */
+function methodVisibility(node: Node, name: string, owner: TypeInfo, singletonClass: Node | null, st: RubyState): Visibility {
+  if (singletonClass) {
+    let scan = st.singletonScans.get(singletonClass.id);
+    if (!scan) {
+      scan = scanBody(singletonClass.childForFieldName("body"));
+      st.singletonScans.set(singletonClass.id, scan);
+    }
+    return scan.byName.get(name) ?? scan.byNode.get(node.id) ?? owner.scan.singletonByName.get(name) ?? "public";
+  }
+  if (node.type === "singleton_method") return owner.scan.singletonByName.get(name) ?? owner.scan.byNode.get(node.id) ?? "public";
+  return owner.scan.byName.get(name) ?? owner.scan.byNode.get(node.id) ?? "public";
+}
+
+/** A method: `def x`, `def self.x`, or a def inside `class << self`. */
+function methodDefinition(node: Node, st: RubyState): void {
+  const nameNode = node.childForFieldName("name");
+  if (!nameNode) return;
+  const name = nameNode.text;
+  const { owner: ownerNode, singletonClass } = ownerOf(node, st.typeInfos);
+  const owner = ownerNode ? st.typeInfos.get(ownerNode.id) : undefined;
+  const singleton = node.type === "singleton_method" || singletonClass !== null;
+  const vis: Visibility = owner ? methodVisibility(node, name, owner, singletonClass, st) : "public";
+  const exported = owner?.exported === true && vis === "public" && !(IMPLICITLY_PRIVATE.has(name) && !singleton);
+  const params = node.childForFieldName("parameters");
+  const body = node.childForFieldName("body");
+  const object = node.type === "singleton_method" ? node.childForFieldName("object") : null;
+  const setter = nameNode.type === "setter";
+  const fact: FunctionFact = {
+    name,
+    qualifiedName: qualify(owner?.qname, name),
+    startLine: line(node),
+    endLine: endLine(node),
+    startColumn: column(node),
+    exported,
+    isMethod: owner !== undefined || (object !== null && object.text !== "self"),
+    paramCount: countParams(params),
+    returnCount: !body || setter || (name === "initialize" && !singleton) ? 0 : 1,
+    bodyLines: spanLines(body),
+    complexity: 1,
+    signature: compactSignature(st.src, node, (params ?? nameNode).endIndex),
+  };
+  if (owner) fact.receiverType = owner.name;
+  else if (object && object.text !== "self") fact.receiverType = boundedText(st.src, object);
+  const doc = rubyDoc(node);
+  if (doc !== undefined) fact.docStartLine = doc;
+  st.functions.push(fact);
+  if (owner) {
+    owner.fact.methodCount++;
+    if (name === "initialize" && !singleton && body) st.initializers.push({ fn: body, owner });
+  }
+}
+
+/** Instance variables assigned in initialize are fields too. */
+function initializerFields(st: RubyState): void {
+  for (const { fn, owner } of st.initializers) {
+    const ivars = new Set<string>();
+    for (const a of fn.descendantsOfType(["assignment", "operator_assignment"])) {
+      const left = a?.childForFieldName("left");
+      if (left?.type === "instance_variable") ivars.add(left.text.slice(1));
+    }
+    for (const v of ivars) if (!owner.scan.attrs.has(v)) owner.fact.fieldCount++;
+  }
+}
+
+/** Explicit `return a, b` raises a method's count above the implicit one. */
+function explicitReturns(returns: Node[], st: RubyState): void {
+  if (returns.length === 0) return;
+  const index = new SpanIndex(st.functions);
+  for (const r of returns) {
+    const p = r.startPosition;
+    const f = index.find(p.row + 1, p.column + 1);
+    if (!f || f.returnCount === 0) continue;
+    const args = r.firstNamedChild;
+    const n = args?.type === "argument_list" ? args.namedChildCount : args ? 1 : 0;
+    if (n > f.returnCount) f.returnCount = n;
+  }
+}
+
+/** `$name = value` at the top of the file, once per name. */
+function globalVariables(globals: Node[], st: RubyState): void {
+  const seenGlobals = new Set<string>();
+  for (const g of globals) {
+    if (seenGlobals.has(g.text)) continue;
+    seenGlobals.add(g.text);
+    const assign = g.parent!;
+    st.variables.push({ name: g.text, qualifiedName: g.text, kind: "variable", startLine: line(assign), endLine: endLine(assign), startColumn: column(g), exported: true });
+  }
+}
+
+/** Calls, and the declarations written as calls: requires and mixins. */
+function callReferences(calls: RubyUses["calls"], st: RubyState, project: ProjectInfo): void {
+  for (const c of calls) {
+    const name = c.name.text;
+    if (!c.qualifier && DECLARATIONS.has(name)) {
+      declarationCall(name, c.call, st, project);
+      continue;
+    }
+    if (c.name.type !== "identifier" && c.name.type !== "constant") continue; // `a.()` and operators
+    st.references.push({ name, ...(c.qualifier ? { qualifier: boundedText(st.src, c.qualifier) } : {}), kind: "call", ...at(c.name) });
+  }
+}
+
+/** `require …` as an import, `include M` / `extend M` / `prepend M` as implement references. */
+function declarationCall(word: string, call: Node, st: RubyState, project: ProjectInfo): void {
+  const args = call.childForFieldName("arguments")?.namedChildren ?? [];
+  if (IMPORT_WORDS.has(word)) {
+    const imp = requireOf(word, args, project);
+    if (imp) st.imports.push({ ...imp, ...at(call) });
+  } else if (MIXIN_WORDS.has(word)) {
+    for (const a of args) {
+      const ref = a ? constantRef(a, st.src) : undefined;
+      if (!ref) continue;
+      st.handled.add(ref.node.id);
+      st.references.push({ name: ref.node.text, ...(ref.qualifier ? { qualifier: ref.qualifier } : {}), kind: "implement", ...at(ref.node) });
+    }
+  }
+}
+
+/** Constants used in code: types (CamelCase) or reads of value constants (SCREAMING_CASE). */
+function constantReferences(u: RubyUses, st: RubyState): void {
+  for (const c of u.constants) {
+    if (st.handled.has(c.name.id)) continue;
+    if (!c.qualifier && u.inScope.has(c.name.id)) continue; // recorded with its qualifier
+    if (u.callMethods.has(c.name.id)) continue; // `Integer("1")`: a call
+    const name = c.name.text;
+    const kind = name.length > 1 && /^[A-Z][A-Z0-9_]*$/.test(name) && !CAPITAL_MODULES.has(name) ? "read" : "type";
+    st.references.push({ name, ...(c.qualifier ? { qualifier: boundedText(st.src, c.qualifier) } : {}), kind, ...at(c.name) });
+  }
+}
 
 /** A def's signature: `def name(params)` with whitespace collapsed. */
 function compactSignature(src: string, node: Node, end: number): string {
