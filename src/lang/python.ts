@@ -29,7 +29,7 @@
  *   attribute docstrings PEP 257 describes, which Python evaluates and throws away.
  */
 import type { Node } from "web-tree-sitter";
-import type { Extracted, LanguageModule, ProjectFiles } from "./module.ts";
+import type { Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, assignedLocal, colonParameter, pythonField, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
@@ -345,368 +345,22 @@ export const python: LanguageModule = {
 
   extract(tree, ctx, matches): Extracted {
     const root = tree.rootNode;
-    const src = ctx.source;
-    const moduleName = pythonModuleName(ctx.path, ctx.project);
-    const types: TypeFact[] = [];
-    const functions: FunctionFact[] = [];
-    const variables: VariableFact[] = [];
-    const imports: ImportFact[] = [];
-    const references: ReferenceFact[] = [];
-
-    const defNodes: Node[] = [];
-    const decisions: Node[] = [];
-    const importNodes: Node[] = [];
-    const aliasNodes: Node[] = [];
-    const returns: Node[] = [];
-    const yields: Node[] = [];
-    const rest: Array<Record<string, Node | undefined>> = [];
-    for (const m of matches) {
-      if (m.decision) decisions.push(m.decision);
-      else if (m.case) {
-        if (!isIrrefutableCase(m.case)) decisions.push(m.case);
-      } else if (m.function) defNodes.push(m.function);
-      else if (m.class) defNodes.push(m.class);
-      else if (m.import) importNodes.push(m.import);
-      else if (m.alias) aliasNodes.push(m.alias);
-      else if (m.return) returns.push(m.return);
-      else if (m.yield) yields.push(m.yield);
-      else rest.push(m);
-    }
-
-    // Module scope: __all__, variables, type aliases written as `X: TypeAlias = ...`.
-    const all = dunderAll(root);
-    const exportedTop = (name: string): boolean => (all ? all.has(name) : isPublic(name));
-    const seenVars = new Set<string>();
-    const aliasValues: Node[] = []; // right sides of `X: TypeAlias = ...`: expressions that name types
-    forEachScopeStatement(root, (stmt) => {
-      const assign = assignmentOf(stmt);
-      if (!assign) return;
-      const annotation = assign.childForFieldName("type")?.text.replace(/^(typing|typing_extensions)\./, "");
-      for (const n of assignedNames(assign)) {
-        const name = n.text;
-        if (seenVars.has(name)) continue;
-        seenVars.add(name);
-        if (annotation === "TypeAlias") {
-          const value = assign.childForFieldName("right");
-          if (value) aliasValues.push(value);
-          types.push({
-            name, qualifiedName: qualify(moduleName, name), kind: "type_alias", startLine: line(stmt), endLine: endLine(stmt),
-            startColumn: column(stmt), exported: exportedTop(name), fieldCount: 0, methodCount: 0,
-          });
-          continue;
-        }
-        const constant = /^_*[A-Z][A-Z0-9_]*$/.test(name) || /^Final\b/.test(annotation ?? "");
-        variables.push({
-          name, qualifiedName: qualify(moduleName, name), kind: constant ? "constant" : "variable", startLine: line(stmt),
-          endLine: endLine(stmt), startColumn: column(n), exported: exportedTop(name),
-        });
-      }
-    });
-
-    // `type Name = ...` (3.12): a type alias wherever it is written; its left side declares, not uses.
-    const aliasLefts: Array<[number, number]> = [];
-    for (const a of aliasNodes) {
-      const left = a.childForFieldName("left");
-      if (!left) continue;
-      aliasLefts.push([left.startIndex, left.endIndex]);
-      const nameNode = left.descendantsOfType("identifier")[0];
-      if (!nameNode) continue;
-      const ownerNode = ownerDef(a);
-      const name = nameNode.text;
-      types.push({
-        name, qualifiedName: qualify(moduleName, name), kind: "type_alias", startLine: line(a), endLine: endLine(a),
-        startColumn: column(a), exported: !ownerNode && exportedTop(name), fieldCount: 0, methodCount: 0,
-      });
-    }
-
+    const st = newState(ctx.source, pythonModuleName(ctx.path, ctx.project), dunderAll(root));
+    const uses = sortMatches(matches);
+    forEachScopeStatement(root, (stmt) => moduleAssignment(stmt, st));
+    for (const a of uses.aliasNodes) typeAliasStatement(a, st);
     // Definitions, outer before inner, so each finds its owner's facts already made.
-    defNodes.sort((a, b) => a.startIndex - b.startIndex);
-    const defs = new Map<number, DefInfo>();
-    // Attributes that are call targets, annotations or base classes, by id (not by asking for a
-    // node's parent, which walks down from the root each time).
-    const notReads = new Set<number>();
-    const enumNames = new Set<string>();
-    const interfaceNames = new Set<string>();
-    const returnInfo = new Map<FunctionFact, { annotated: boolean; max: number; generator: boolean }>();
-    const shadows = new Map<FunctionFact, Set<string>>();
-    for (const node of defNodes) {
-      const nameNode = node.childForFieldName("name");
-      if (!nameNode) continue;
-      const name = nameNode.text;
-      const outer = node.parent?.type === "decorated_definition" ? node.parent : node;
-      const ownerNode = ownerDef(node);
-      const owner = ownerNode ? defs.get(ownerNode.id) : undefined;
-      const qname = qualify(owner ? owner.qname : moduleName, name);
-      const exported = owner ? owner.kind === "class" && owner.exported && isPublic(name) : exportedTop(name);
-      const body = node.childForFieldName("body");
-
-      if (node.type === "class_definition") {
-        let kind: TypeKind = "class";
-        const bases: Array<{ node: Node; qualifier?: string }> = [];
-        for (const b of node.childForFieldName("superclasses")?.namedChildren ?? []) {
-          if (!b) continue;
-          if (b.type === "keyword_argument") {
-            const value = b.childForFieldName("value");
-            if (b.childForFieldName("name")?.text !== "metaclass" || !value) continue;
-            const meta = baseName(value, src);
-            if (!meta) continue;
-            if (ENUM_METACLASSES.has(meta.node.text)) kind = "enum";
-            references.push({ name: meta.node.text, ...(meta.qualifier ? { qualifier: meta.qualifier } : {}), kind: "type", ...at(meta.node) });
-            continue;
-          }
-          const base = baseName(b, src);
-          if (base) bases.push(base);
-          if (b.type === "attribute") notReads.add(b.id);
-        }
-        for (const b of bases) {
-          const n = b.node.text;
-          if (ENUM_BASES.has(n) || enumNames.has(n)) kind = "enum";
-          else if (kind === "class" && n === "Protocol") kind = "interface";
-          else if (kind === "class" && n === "NamedTuple") kind = "record";
-          else if (kind === "class" && n === "TypedDict") kind = "struct";
-          const refKind = interfaceNames.has(n) && !b.qualifier ? "implement" : "inherit";
-          references.push({ name: n, ...(b.qualifier ? { qualifier: b.qualifier } : {}), kind: refKind, ...at(b.node) });
-        }
-        if (kind === "enum") enumNames.add(name);
-        if (kind === "interface") interfaceNames.add(name);
-        const fact: TypeFact = {
-          name, qualifiedName: qname, kind, startLine: line(outer), endLine: endLine(node), startColumn: column(outer),
-          exported, fieldCount: 0, methodCount: 0,
-        };
-        if (ownerNode?.type === "class_definition" && owner) fact.container = owner.name;
-        const doc = docstringLine(body) ?? docStartLine(outer, isComment);
-        if (doc !== undefined) fact.docStartLine = doc;
-        const attrs = new Set<string>();
-        forEachScopeStatement(body, (stmt) => {
-          const assign = assignmentOf(stmt);
-          if (!assign) return;
-          for (const n of assignedNames(assign)) {
-            const field = n.text;
-            if (isDunder(field) || attrs.has(field)) continue;
-            attrs.add(field);
-            if (kind === "enum") {
-              variables.push({
-                name: field, qualifiedName: qualify(qname, field), kind: "enum_member", startLine: line(stmt), endLine: endLine(stmt),
-                startColumn: column(n), exported: exported && isPublic(field), container: name,
-              });
-            }
-          }
-        });
-        fact.fieldCount = attrs.size;
-        types.push(fact);
-        defs.set(node.id, { name, qname, kind: "class", exported, type: fact, classAttrs: attrs });
-        continue;
-      }
-
-      // a function or method
-      const isMethod = owner?.kind === "class";
-      const decorators = outer === node ? [] : outer.namedChildren.filter((d) => d?.type === "decorator").map((d) => d!.text.slice(1).trim());
-      const isStatic = decorators.includes("staticmethod");
-      const params = node.childForFieldName("parameters");
-      const returnType = node.childForFieldName("return_type");
-      const fact: FunctionFact = {
-        name,
-        qualifiedName: qname,
-        startLine: line(outer),
-        endLine: endLine(node),
-        startColumn: column(outer),
-        exported,
-        isMethod,
-        paramCount: countParams(params, isMethod && !isStatic),
-        returnCount: returnType ? annotationReturnCount(returnType) : 0,
-        bodyLines: spanLines(body),
-        complexity: 1,
-        signature: pythonSignature(src, node, body),
-      };
-      if (isMethod && owner) fact.receiverType = owner.name;
-      const doc = docstringLine(body) ?? docStartLine(outer, isComment);
-      if (doc !== undefined) fact.docStartLine = doc;
-      functions.push(fact);
-      returnInfo.set(fact, { annotated: !!returnType, max: 0, generator: false });
-      shadows.set(fact, paramNames(params));
-      defs.set(node.id, { name, qname, kind: "function", exported });
-      if (isMethod && owner?.type) {
-        owner.type.methodCount++;
-        if (name === "__init__" && body && owner.classAttrs) {
-          const self = params?.namedChildren.find((p) => p && COUNTED_PARAMS.has(p.type));
-          const selfName = self?.type === "identifier" ? self.text : self?.childForFieldName("name")?.text ?? self?.firstNamedChild?.text;
-          if (selfName) {
-            for (const a of body.descendantsOfType("assignment")) {
-              const left = a?.childForFieldName("left");
-              if (!left) continue;
-              const targets = left.type === "attribute" ? [left] : left.type === "pattern_list" || left.type === "tuple_pattern" ? left.namedChildren : [];
-              for (const t of targets) {
-                if (t?.type !== "attribute" || t.childForFieldName("object")?.text !== selfName) continue;
-                const attr = t.childForFieldName("attribute")?.text;
-                if (attr && !isDunder(attr) && !owner.classAttrs.has(attr)) {
-                  owner.classAttrs.add(attr);
-                  owner.type.fieldCount++;
-                }
-              }
-            }
-          }
-        }
-      }
-    }
-
-    // Return counts of functions without an annotation, from their own return and yield statements.
-    if (returns.length > 0 || yields.length > 0) {
-      const index = new SpanIndex(functions);
-      for (const r of returns) {
-        const p = r.startPosition;
-        const f = index.find(p.row + 1, p.column + 1);
-        const info = f && returnInfo.get(f);
-        if (info && !info.annotated) info.max = Math.max(info.max, returnArity(r));
-      }
-      for (const y of yields) {
-        const p = y.startPosition;
-        const f = index.find(p.row + 1, p.column + 1);
-        const info = f && returnInfo.get(f);
-        if (info) info.generator = true;
-      }
-    }
-    for (const [f, info] of returnInfo) if (!info.annotated) f.returnCount = Math.max(info.max, info.generator ? 1 : 0);
-
-    // Imports, and the local names they bind (written where the name is).
-    const importedNames = new Set<string>();
-    for (const stmt of importNodes) {
-      if (stmt.type === "future_import_statement") {
-        const symbols = stmt.childrenForFieldName("name").filter((n) => n !== null).map((n) => (n.type === "aliased_import" ? n.childForFieldName("name")?.text ?? n.text : n.text));
-        imports.push({ module: "__future__", isStandardLib: true, isExternal: false, isRelative: false, symbols, ...at(stmt) });
-        continue;
-      }
-      if (stmt.type === "import_statement") {
-        for (const n of stmt.childrenForFieldName("name")) {
-          if (!n) continue;
-          const dotted = n.type === "aliased_import" ? n.childForFieldName("name") : n;
-          const aliasNode = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
-          if (!dotted) continue;
-          const module = dotted.text.replace(/\s+/g, "");
-          const fact: ImportFact = { module, ...classifyPythonImport(module, ctx.project), symbols: [], ...at(dotted) };
-          if (aliasNode) fact.alias = aliasNode.text;
-          imports.push(fact);
-          const local = aliasNode ?? dotted.firstNamedChild;
-          if (local) {
-            importedNames.add(local.text);
-            references.push({ name: local.text, kind: "import", ...at(local) });
-          }
-        }
-        continue;
-      }
-      const moduleNode = stmt.childForFieldName("module_name");
-      if (!moduleNode) continue;
-      const module = moduleNode.text.replace(/\s+/g, "");
-      const symbols: string[] = [];
-      const names = stmt.childrenForFieldName("name");
-      for (const n of names) {
-        if (!n) continue;
-        const orig = n.type === "aliased_import" ? n.childForFieldName("name") : n;
-        const aliasNode = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
-        if (!orig) continue;
-        symbols.push(orig.text);
-        const local = aliasNode ?? orig;
-        importedNames.add(local.text);
-        references.push({ name: local.text, kind: "import", ...at(local) });
-      }
-      if (names.length === 0 && stmt.namedChildren.some((c) => c?.type === "wildcard_import")) symbols.push("*");
-      imports.push({ module, ...classifyPythonImport(module, ctx.project), symbols, ...at(stmt) });
-    }
-
-    // Calls, type uses, reads.
-    const topLevelValues = new Set<string>([...variables.filter((v) => v.kind !== "enum_member").map((v) => v.name), ...functions.filter((f) => !f.isMethod && f.qualifiedName === qualify(moduleName, f.name)).map((f) => f.name)]);
-    const inAliasLeft = (n: Node): boolean => aliasLefts.some(([s, e]) => n.startIndex >= s && n.endIndex <= e);
-    const pushType = (nameNode: Node, qualifier?: string): void => {
-      if (!qualifier && BUILTIN_TYPES.has(nameNode.text)) return;
-      if (aliasLefts.length > 0 && inAliasLeft(nameNode)) return;
-      references.push({ name: nameNode.text, ...(qualifier ? { qualifier } : {}), kind: "type", ...at(nameNode) });
-    };
-    const unionMembers = (n: Node): void => {
-      for (const c of n.namedChildren) {
-        if (!c) continue;
-        if (c.type === "identifier") pushType(c);
-        else if (c.type === "attribute" || c.type === "subscript" || c.type === "generic_type") {
-          if (c.type === "attribute") notReads.add(c.id);
-          const b = c.type === "generic_type" ? (c.firstNamedChild ? { node: c.firstNamedChild } : undefined) : baseName(c, src);
-          if (b && b.node.type === "identifier") pushType(b.node, b.qualifier);
-        } else if (c.type === "binary_operator") unionMembers(c);
-      }
-    };
-    let fnIndex: SpanIndex<FunctionFact> | undefined;
-    const reads: Array<Record<string, Node | undefined>> = [];
-    const readValue = (ident: Node): void => {
-      const site = at(ident);
-      fnIndex ??= new SpanIndex(functions);
-      const inside = fnIndex.find(site.line, site.column);
-      if (inside && shadows.get(inside)?.has(ident.text)) return; // a parameter of the same name
-      references.push({ name: ident.text, kind: "read", ...site });
-    };
-    for (const m of rest) {
-      const call = m.call;
-      if (call) {
-        // Fields are read here rather than matched by the query: a pattern constraining a call's
-        // children stays open through a whole call chain, which made long chains quadratic.
-        const fn = call.childForFieldName("function");
-        if (fn?.type === "identifier") references.push({ name: fn.text, kind: "call", ...at(fn) });
-        else if (fn?.type === "attribute") {
-          notReads.add(fn.id);
-          const name = fn.childForFieldName("attribute");
-          const q = fn.childForFieldName("object");
-          if (name) references.push({ name: name.text, ...(q ? { qualifier: boundedText(src, q) } : {}), kind: "call", ...at(name) });
-        }
-        if (topLevelValues.size > 0) {
-          const args = call.childForFieldName("arguments");
-          if (args?.type === "argument_list") for (const a of args.namedChildren) if (a?.type === "identifier" && topLevelValues.has(a.text)) readValue(a);
-        }
-        continue;
-      }
-      const typeName = m["type.name"];
-      if (m["type.attribute"]) notReads.add(m["type.attribute"].id);
-      if (typeName) {
-        const q = m["type.qualifier"];
-        pushType(typeName, q ? boundedText(src, q) : undefined);
-        continue;
-      }
-      const union = m["type.union"];
-      if (union) {
-        unionMembers(union);
-        continue;
-      }
-      const readName = m["read.name"];
-      if (readName) {
-        reads.push(m);
-        continue;
-      }
-      const ident = m.ident;
-      if (ident && topLevelValues.has(ident.text)) readValue(ident);
-    }
-    for (const value of aliasValues) {
-      const inner = new Set<number>();
-      for (const n of value.descendantsOfType(["attribute", "identifier"])) {
-        if (!n || inner.has(n.id)) continue;
-        if (n.type === "attribute") {
-          const name = n.childForFieldName("attribute");
-          const object = n.childForFieldName("object");
-          notReads.add(n.id);
-          if (name) inner.add(name.id);
-          if (object) inner.add(object.id);
-          if (name && object?.type === "identifier") pushType(name, object.text);
-        } else pushType(n);
-      }
-    }
-    // Reads through imported modules (`os.environ`), once calls and annotations are known.
-    for (const m of reads) {
-      const q = m["read.qualifier"];
-      const name = m["read.name"]!;
-      if (!q || !m.read || notReads.has(m.read.id) || !importedNames.has(q.text)) continue;
-      references.push({ name: name.text, qualifier: q.text, kind: "read", ...at(name) });
-    }
-
-    attributeComplexity(functions, decisions);
-    types.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
-    variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
-    assignEnclosing(references, functions, types, variables);
-    const out: Extracted = { types, functions, variables, imports, references };
-    if (moduleName) out.packageName = moduleName;
+    uses.defNodes.sort((a, b) => a.startIndex - b.startIndex);
+    for (const node of uses.defNodes) definition(node, st);
+    returnCounts(uses.returns, uses.yields, st);
+    for (const stmt of uses.importNodes) importStatement(stmt, st, ctx.project);
+    usesFromMatches(uses.rest, st);
+    attributeComplexity(st.functions, uses.decisions);
+    st.types.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
+    st.variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
+    assignEnclosing(st.references, st.functions, st.types, st.variables);
+    const out: Extracted = { types: st.types, functions: st.functions, variables: st.variables, imports: st.imports, references: st.references };
+    if (st.moduleName) out.packageName = st.moduleName;
     return out;
   },
 
@@ -754,4 +408,446 @@ function moduleFile(target: string, files: ProjectFiles): string | undefined {
   }
   const init = target === "" ? "__init__.py" : `${target}/__init__.py`;
   return files.has(init) ? init : undefined;
+}
+
+/** What extraction collects over one file, shared by the steps below (one function per kind of declaration, as in go.ts). */
+interface PythonState {
+  src: string;
+  moduleName: string;
+  /** the names in `__all__`, when the module defines it */
+  all: Set<string> | undefined;
+  types: TypeFact[];
+  functions: FunctionFact[];
+  variables: VariableFact[];
+  imports: ImportFact[];
+  references: ReferenceFact[];
+  /** module-level names already recorded (a reassignment is not a second variable) */
+  seenVars: Set<string>;
+  /** right sides of `X: TypeAlias = ...`: expressions that name types */
+  aliasValues: Node[];
+  /** [start, end) of the left sides of `type X = ...`, which declare rather than use */
+  aliasLefts: Array<[number, number]>;
+  /** class / function node id -> what later definitions inside it need */
+  defs: Map<number, DefInfo>;
+  // Attributes that are call targets, annotations or base classes, by id (not by asking for a
+  // node's parent, which walks down from the root each time).
+  notReads: Set<number>;
+  enumNames: Set<string>;
+  interfaceNames: Set<string>;
+  returnInfo: Map<FunctionFact, { annotated: boolean; max: number; generator: boolean }>;
+  /** per function: its parameters' names, which shadow module-level names inside it */
+  shadows: Map<FunctionFact, Set<string>>;
+  /** local names bound by imports */
+  importedNames: Set<string>;
+  /** module-level variables and functions, whose plain uses are reads */
+  topLevelValues: Set<string>;
+  fnIndex: SpanIndex<FunctionFact> | undefined;
+}
+
+function newState(src: string, moduleName: string, all: Set<string> | undefined): PythonState {
+  return {
+    src, moduleName, all, types: [], functions: [], variables: [], imports: [], references: [],
+    seenVars: new Set(), aliasValues: [], aliasLefts: [], defs: new Map(), notReads: new Set(), enumNames: new Set(), interfaceNames: new Set(),
+    returnInfo: new Map(), shadows: new Map(), importedNames: new Set(), topLevelValues: new Set(), fnIndex: undefined,
+  };
+}
+
+/** Whether a module-level name is exported: listed in `__all__`, or public without one. */
+function exportedTop(name: string, st: PythonState): boolean {
+  return st.all ? st.all.has(name) : isPublic(name);
+}
+
+/** The query's matches sorted by capture, for the steps that read them. */
+interface PythonUses {
+  defNodes: Node[];
+  decisions: Node[];
+  importNodes: Node[];
+  aliasNodes: Node[];
+  returns: Node[];
+  yields: Node[];
+  /** calls, type uses and reads */
+  rest: QueryMatch[];
+}
+
+function sortMatches(matches: QueryMatch[]): PythonUses {
+  const u: PythonUses = { defNodes: [], decisions: [], importNodes: [], aliasNodes: [], returns: [], yields: [], rest: [] };
+  for (const m of matches) {
+    if (m.decision) u.decisions.push(m.decision);
+    else if (m.case) {
+      if (!isIrrefutableCase(m.case)) u.decisions.push(m.case);
+    } else if (m.function) u.defNodes.push(m.function);
+    else if (m.class) u.defNodes.push(m.class);
+    else if (m.import) u.importNodes.push(m.import);
+    else if (m.alias) u.aliasNodes.push(m.alias);
+    else if (m.return) u.returns.push(m.return);
+    else if (m.yield) u.yields.push(m.yield);
+    else u.rest.push(m);
+  }
+  return u;
+}
+
+/** A module-scope assignment: variables, and type aliases written as `X: TypeAlias = ...`. */
+function moduleAssignment(stmt: Node, st: PythonState): void {
+  const assign = assignmentOf(stmt);
+  if (!assign) return;
+  const annotation = assign.childForFieldName("type")?.text.replace(/^(typing|typing_extensions)\./, "");
+  for (const n of assignedNames(assign)) {
+    const name = n.text;
+    if (st.seenVars.has(name)) continue;
+    st.seenVars.add(name);
+    if (annotation === "TypeAlias") {
+      const value = assign.childForFieldName("right");
+      if (value) st.aliasValues.push(value);
+      st.types.push({
+        name, qualifiedName: qualify(st.moduleName, name), kind: "type_alias", startLine: line(stmt), endLine: endLine(stmt),
+        startColumn: column(stmt), exported: exportedTop(name, st), fieldCount: 0, methodCount: 0,
+      });
+      continue;
+    }
+    const constant = /^_*[A-Z][A-Z0-9_]*$/.test(name) || /^Final\b/.test(annotation ?? "");
+    st.variables.push({
+      name, qualifiedName: qualify(st.moduleName, name), kind: constant ? "constant" : "variable", startLine: line(stmt),
+      endLine: endLine(stmt), startColumn: column(n), exported: exportedTop(name, st),
+    });
+  }
+}
+
+/** `type Name = ...` (3.12): a type alias wherever it is written; its left side declares, not uses. */
+function typeAliasStatement(a: Node, st: PythonState): void {
+  const left = a.childForFieldName("left");
+  if (!left) return;
+  st.aliasLefts.push([left.startIndex, left.endIndex]);
+  const nameNode = left.descendantsOfType("identifier")[0];
+  if (!nameNode) return;
+  const ownerNode = ownerDef(a);
+  const name = nameNode.text;
+  st.types.push({
+    name, qualifiedName: qualify(st.moduleName, name), kind: "type_alias", startLine: line(a), endLine: endLine(a),
+    startColumn: column(a), exported: !ownerNode && exportedTop(name, st), fieldCount: 0, methodCount: 0,
+  });
+}
+
+/** What a class or def shares: its name, where it is written (decorators included) and what owns it. */
+interface DefSite {
+  node: Node;
+  name: string;
+  /** the decorated definition around it, or the node itself */
+  outer: Node;
+  ownerNode: Node | null;
+  owner: DefInfo | undefined;
+  qname: string;
+  exported: boolean;
+  body: Node | null;
+}
+
+/** A class or a def: the facts shared by both, then the kind's own. */
+function definition(node: Node, st: PythonState): void {
+  const nameNode = node.childForFieldName("name");
+  if (!nameNode) return;
+  const name = nameNode.text;
+  const ownerNode = ownerDef(node);
+  const owner = ownerNode ? st.defs.get(ownerNode.id) : undefined;
+  const site: DefSite = {
+    node,
+    name,
+    outer: node.parent?.type === "decorated_definition" ? node.parent : node,
+    ownerNode,
+    owner,
+    qname: qualify(owner ? owner.qname : st.moduleName, name),
+    exported: owner ? owner.kind === "class" && owner.exported && isPublic(name) : exportedTop(name, st),
+    body: node.childForFieldName("body"),
+  };
+  if (node.type === "class_definition") classDefinition(site, st);
+  else functionDefinition(site, st);
+}
+
+/** The kind of type a class's bases and metaclass make it; records them as references. */
+function classKind(node: Node, st: PythonState): TypeKind {
+  let kind: TypeKind = "class";
+  const bases: Array<{ node: Node; qualifier?: string }> = [];
+  for (const b of node.childForFieldName("superclasses")?.namedChildren ?? []) {
+    if (!b) continue;
+    if (b.type === "keyword_argument") {
+      const value = b.childForFieldName("value");
+      if (b.childForFieldName("name")?.text !== "metaclass" || !value) continue;
+      const meta = baseName(value, st.src);
+      if (!meta) continue;
+      if (ENUM_METACLASSES.has(meta.node.text)) kind = "enum";
+      st.references.push({ name: meta.node.text, ...(meta.qualifier ? { qualifier: meta.qualifier } : {}), kind: "type", ...at(meta.node) });
+      continue;
+    }
+    const base = baseName(b, st.src);
+    if (base) bases.push(base);
+    if (b.type === "attribute") st.notReads.add(b.id);
+  }
+  for (const b of bases) {
+    const n = b.node.text;
+    if (ENUM_BASES.has(n) || st.enumNames.has(n)) kind = "enum";
+    else if (kind === "class" && n === "Protocol") kind = "interface";
+    else if (kind === "class" && n === "NamedTuple") kind = "record";
+    else if (kind === "class" && n === "TypedDict") kind = "struct";
+    const refKind = st.interfaceNames.has(n) && !b.qualifier ? "implement" : "inherit";
+    st.references.push({ name: n, ...(b.qualifier ? { qualifier: b.qualifier } : {}), kind: refKind, ...at(b.node) });
+  }
+  return kind;
+}
+
+function classDefinition(d: DefSite, st: PythonState): void {
+  const { node, name, outer, qname, exported, body } = d;
+  const kind = classKind(node, st);
+  if (kind === "enum") st.enumNames.add(name);
+  if (kind === "interface") st.interfaceNames.add(name);
+  const fact: TypeFact = {
+    name, qualifiedName: qname, kind, startLine: line(outer), endLine: endLine(node), startColumn: column(outer),
+    exported, fieldCount: 0, methodCount: 0,
+  };
+  if (d.ownerNode?.type === "class_definition" && d.owner) fact.container = d.owner.name;
+  const doc = docstringLine(body) ?? docStartLine(outer, isComment);
+  if (doc !== undefined) fact.docStartLine = doc;
+  const attrs = new Set<string>();
+  forEachScopeStatement(body, (stmt) => {
+    const assign = assignmentOf(stmt);
+    if (!assign) return;
+    for (const n of assignedNames(assign)) {
+      const field = n.text;
+      if (isDunder(field) || attrs.has(field)) continue;
+      attrs.add(field);
+      if (kind === "enum") {
+        st.variables.push({
+          name: field, qualifiedName: qualify(qname, field), kind: "enum_member", startLine: line(stmt), endLine: endLine(stmt),
+          startColumn: column(n), exported: exported && isPublic(field), container: name,
+        });
+      }
+    }
+  });
+  fact.fieldCount = attrs.size;
+  st.types.push(fact);
+  st.defs.set(node.id, { name, qname, kind: "class", exported, type: fact, classAttrs: attrs });
+}
+
+/** A function or method. */
+function functionDefinition(d: DefSite, st: PythonState): void {
+  const { node, name, outer, owner, qname, exported, body } = d;
+  const isMethod = owner?.kind === "class";
+  const decorators = outer === node ? [] : outer.namedChildren.filter((dec) => dec?.type === "decorator").map((dec) => dec!.text.slice(1).trim());
+  const isStatic = decorators.includes("staticmethod");
+  const params = node.childForFieldName("parameters");
+  const returnType = node.childForFieldName("return_type");
+  const fact: FunctionFact = {
+    name,
+    qualifiedName: qname,
+    startLine: line(outer),
+    endLine: endLine(node),
+    startColumn: column(outer),
+    exported,
+    isMethod,
+    paramCount: countParams(params, isMethod && !isStatic),
+    returnCount: returnType ? annotationReturnCount(returnType) : 0,
+    bodyLines: spanLines(body),
+    complexity: 1,
+    signature: pythonSignature(st.src, node, body),
+  };
+  if (isMethod && owner) fact.receiverType = owner.name;
+  const doc = docstringLine(body) ?? docStartLine(outer, isComment);
+  if (doc !== undefined) fact.docStartLine = doc;
+  st.functions.push(fact);
+  st.returnInfo.set(fact, { annotated: !!returnType, max: 0, generator: false });
+  st.shadows.set(fact, paramNames(params));
+  st.defs.set(node.id, { name, qname, kind: "function", exported });
+  if (isMethod && owner?.type) {
+    owner.type.methodCount++;
+    if (name === "__init__" && body && owner.classAttrs) initAttributes(params, body, owner.classAttrs, owner.type);
+  }
+}
+
+/** The distinct `self.x` attributes `__init__` assigns are fields of its class. */
+function initAttributes(params: Node | null, body: Node, classAttrs: Set<string>, type: TypeFact): void {
+  const self = params?.namedChildren.find((p) => p && COUNTED_PARAMS.has(p.type));
+  const selfName = self?.type === "identifier" ? self.text : self?.childForFieldName("name")?.text ?? self?.firstNamedChild?.text;
+  if (!selfName) return;
+  for (const a of body.descendantsOfType("assignment")) {
+    const left = a?.childForFieldName("left");
+    if (!left) continue;
+    const targets = left.type === "attribute" ? [left] : left.type === "pattern_list" || left.type === "tuple_pattern" ? left.namedChildren : [];
+    for (const t of targets) {
+      if (t?.type !== "attribute" || t.childForFieldName("object")?.text !== selfName) continue;
+      const attr = t.childForFieldName("attribute")?.text;
+      if (attr && !isDunder(attr) && !classAttrs.has(attr)) {
+        classAttrs.add(attr);
+        type.fieldCount++;
+      }
+    }
+  }
+}
+
+/** Return counts of functions without an annotation, from their own return and yield statements. */
+function returnCounts(returns: Node[], yields: Node[], st: PythonState): void {
+  if (returns.length > 0 || yields.length > 0) {
+    const index = new SpanIndex(st.functions);
+    for (const r of returns) {
+      const p = r.startPosition;
+      const f = index.find(p.row + 1, p.column + 1);
+      const info = f && st.returnInfo.get(f);
+      if (info && !info.annotated) info.max = Math.max(info.max, returnArity(r));
+    }
+    for (const y of yields) {
+      const p = y.startPosition;
+      const f = index.find(p.row + 1, p.column + 1);
+      const info = f && st.returnInfo.get(f);
+      if (info) info.generator = true;
+    }
+  }
+  for (const [f, info] of st.returnInfo) if (!info.annotated) f.returnCount = Math.max(info.max, info.generator ? 1 : 0);
+}
+
+/** An import, and the local names it binds (written where the name is). */
+function importStatement(stmt: Node, st: PythonState, project: ProjectInfo): void {
+  if (stmt.type === "future_import_statement") {
+    const symbols = stmt.childrenForFieldName("name").filter((n) => n !== null).map((n) => (n.type === "aliased_import" ? n.childForFieldName("name")?.text ?? n.text : n.text));
+    st.imports.push({ module: "__future__", isStandardLib: true, isExternal: false, isRelative: false, symbols, ...at(stmt) });
+  } else if (stmt.type === "import_statement") plainImport(stmt, st, project);
+  else fromImport(stmt, st, project);
+}
+
+/** `import a.b, c as d`: one import per module; the local name is the first segment or the alias. */
+function plainImport(stmt: Node, st: PythonState, project: ProjectInfo): void {
+  for (const n of stmt.childrenForFieldName("name")) {
+    if (!n) continue;
+    const dotted = n.type === "aliased_import" ? n.childForFieldName("name") : n;
+    const aliasNode = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
+    if (!dotted) continue;
+    const module = dotted.text.replace(/\s+/g, "");
+    const fact: ImportFact = { module, ...classifyPythonImport(module, project), symbols: [], ...at(dotted) };
+    if (aliasNode) fact.alias = aliasNode.text;
+    st.imports.push(fact);
+    const local = aliasNode ?? dotted.firstNamedChild;
+    if (local) {
+      st.importedNames.add(local.text);
+      st.references.push({ name: local.text, kind: "import", ...at(local) });
+    }
+  }
+}
+
+/** `from m import a, b as c` (or `*`): one import with its symbols. */
+function fromImport(stmt: Node, st: PythonState, project: ProjectInfo): void {
+  const moduleNode = stmt.childForFieldName("module_name");
+  if (!moduleNode) return;
+  const module = moduleNode.text.replace(/\s+/g, "");
+  const symbols: string[] = [];
+  const names = stmt.childrenForFieldName("name");
+  for (const n of names) {
+    if (!n) continue;
+    const orig = n.type === "aliased_import" ? n.childForFieldName("name") : n;
+    const aliasNode = n.type === "aliased_import" ? n.childForFieldName("alias") : null;
+    if (!orig) continue;
+    symbols.push(orig.text);
+    const local = aliasNode ?? orig;
+    st.importedNames.add(local.text);
+    st.references.push({ name: local.text, kind: "import", ...at(local) });
+  }
+  if (names.length === 0 && stmt.namedChildren.some((c) => c?.type === "wildcard_import")) symbols.push("*");
+  st.imports.push({ module, ...classifyPythonImport(module, project), symbols, ...at(stmt) });
+}
+
+/** Calls, type uses, reads. */
+function usesFromMatches(rest: QueryMatch[], st: PythonState): void {
+  st.topLevelValues = new Set<string>([...st.variables.filter((v) => v.kind !== "enum_member").map((v) => v.name), ...st.functions.filter((f) => !f.isMethod && f.qualifiedName === qualify(st.moduleName, f.name)).map((f) => f.name)]);
+  const reads: QueryMatch[] = [];
+  for (const m of rest) {
+    const call = m.call;
+    if (call) {
+      callReference(call, st);
+      continue;
+    }
+    const typeName = m["type.name"];
+    if (m["type.attribute"]) st.notReads.add(m["type.attribute"].id);
+    if (typeName) {
+      const q = m["type.qualifier"];
+      typeUse(typeName, q ? boundedText(st.src, q) : undefined, st);
+      continue;
+    }
+    const union = m["type.union"];
+    if (union) {
+      unionMembers(union, st);
+      continue;
+    }
+    const readName = m["read.name"];
+    if (readName) {
+      reads.push(m);
+      continue;
+    }
+    const ident = m.ident;
+    if (ident && st.topLevelValues.has(ident.text)) readValue(ident, st);
+  }
+  for (const value of st.aliasValues) aliasValueTypes(value, st);
+  // Reads through imported modules (`os.environ`), once calls and annotations are known.
+  for (const m of reads) {
+    const q = m["read.qualifier"];
+    const name = m["read.name"]!;
+    if (!q || !m.read || st.notReads.has(m.read.id) || !st.importedNames.has(q.text)) continue;
+    st.references.push({ name: name.text, qualifier: q.text, kind: "read", ...at(name) });
+  }
+}
+
+/** A type use, unless a builtin or the left side of `type X = ...`. */
+function typeUse(nameNode: Node, qualifier: string | undefined, st: PythonState): void {
+  if (!qualifier && BUILTIN_TYPES.has(nameNode.text)) return;
+  if (st.aliasLefts.length > 0 && st.aliasLefts.some(([s, e]) => nameNode.startIndex >= s && nameNode.endIndex <= e)) return;
+  st.references.push({ name: nameNode.text, ...(qualifier ? { qualifier } : {}), kind: "type", ...at(nameNode) });
+}
+
+/** The members of an `A | B` annotation. */
+function unionMembers(n: Node, st: PythonState): void {
+  for (const c of n.namedChildren) {
+    if (!c) continue;
+    if (c.type === "identifier") typeUse(c, undefined, st);
+    else if (c.type === "attribute" || c.type === "subscript" || c.type === "generic_type") {
+      if (c.type === "attribute") st.notReads.add(c.id);
+      const b = c.type === "generic_type" ? (c.firstNamedChild ? { node: c.firstNamedChild } : undefined) : baseName(c, st.src);
+      if (b && b.node.type === "identifier") typeUse(b.node, b.qualifier, st);
+    } else if (c.type === "binary_operator") unionMembers(c, st);
+  }
+}
+
+/** A read of a module-level value, unless a parameter of the same name shadows it. */
+function readValue(ident: Node, st: PythonState): void {
+  const site = at(ident);
+  st.fnIndex ??= new SpanIndex(st.functions);
+  const inside = st.fnIndex.find(site.line, site.column);
+  if (inside && st.shadows.get(inside)?.has(ident.text)) return; // a parameter of the same name
+  st.references.push({ name: ident.text, kind: "read", ...site });
+}
+
+/** A call, and the module-level values passed to it. */
+function callReference(call: Node, st: PythonState): void {
+  // Fields are read here rather than matched by the query: a pattern constraining a call's
+  // children stays open through a whole call chain, which made long chains quadratic.
+  const fn = call.childForFieldName("function");
+  if (fn?.type === "identifier") st.references.push({ name: fn.text, kind: "call", ...at(fn) });
+  else if (fn?.type === "attribute") {
+    st.notReads.add(fn.id);
+    const name = fn.childForFieldName("attribute");
+    const q = fn.childForFieldName("object");
+    if (name) st.references.push({ name: name.text, ...(q ? { qualifier: boundedText(st.src, q) } : {}), kind: "call", ...at(name) });
+  }
+  if (st.topLevelValues.size > 0) {
+    const args = call.childForFieldName("arguments");
+    if (args?.type === "argument_list") for (const a of args.namedChildren) if (a?.type === "identifier" && st.topLevelValues.has(a.text)) readValue(a, st);
+  }
+}
+
+/** The types named by the value of `X: TypeAlias = ...`. */
+function aliasValueTypes(value: Node, st: PythonState): void {
+  const inner = new Set<number>();
+  for (const n of value.descendantsOfType(["attribute", "identifier"])) {
+    if (!n || inner.has(n.id)) continue;
+    if (n.type === "attribute") {
+      const name = n.childForFieldName("attribute");
+      const object = n.childForFieldName("object");
+      st.notReads.add(n.id);
+      if (name) inner.add(name.id);
+      if (object) inner.add(object.id);
+      if (name && object?.type === "identifier") typeUse(name, object.text, st);
+    } else typeUse(n, undefined, st);
+  }
 }
