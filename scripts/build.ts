@@ -34,10 +34,22 @@ export const WORKERS = [
 
 export const TARGETS: Record<string, { bunTarget: Bun.Build.CompileTarget; file: string; ort: { dir: string; files: string[] } | undefined }> = {
   "linux-x64": { bunTarget: "bun-linux-x64", file: "cortex-linux-x64", ort: { dir: "linux/x64", files: ["onnxruntime_binding.node", "libonnxruntime.so.1"] } },
-  "linux-arm64": { bunTarget: "bun-linux-arm64", file: "cortex-linux-arm64", ort: { dir: "linux/arm64", files: ["onnxruntime_binding.node", "libonnxruntime.so.1"] } },
+  "linux-arm64": {
+    bunTarget: "bun-linux-arm64",
+    file: "cortex-linux-arm64",
+    ort: { dir: "linux/arm64", files: ["onnxruntime_binding.node", "libonnxruntime.so.1"] },
+  },
   "darwin-x64": { bunTarget: "bun-darwin-x64", file: "cortex-darwin-x64", ort: undefined }, // onnxruntime-node ships no macOS x64 build
-  "darwin-arm64": { bunTarget: "bun-darwin-arm64", file: "cortex-darwin-arm64", ort: { dir: "darwin/arm64", files: ["onnxruntime_binding.node", "libonnxruntime.1.dylib", "libonnxruntime.1.30.0.dylib"] } },
-  "windows-x64": { bunTarget: "bun-windows-x64", file: "cortex-windows-x64.exe", ort: { dir: "win32/x64", files: ["onnxruntime_binding.node", "onnxruntime.dll", "DirectML.dll", "dxil.dll", "dxcompiler.dll"] } },
+  "darwin-arm64": {
+    bunTarget: "bun-darwin-arm64",
+    file: "cortex-darwin-arm64",
+    ort: { dir: "darwin/arm64", files: ["onnxruntime_binding.node", "libonnxruntime.1.dylib", "libonnxruntime.1.30.0.dylib"] },
+  },
+  "windows-x64": {
+    bunTarget: "bun-windows-x64",
+    file: "cortex-windows-x64.exe",
+    ort: { dir: "win32/x64", files: ["onnxruntime_binding.node", "onnxruntime.dll", "DirectML.dll", "dxil.dll", "dxcompiler.dll"] },
+  },
 };
 
 /** The target this machine runs, for tests and for building "the local executable". */
@@ -78,8 +90,11 @@ const version = (pkg: string) => JSON.parse(readFileSync(join(NM, pkg, "package.
 function onnxSources(platform: string): Array<{ abs: string; name: string; backend: "native" | "wasm"; binding?: boolean }> {
   const t = TARGETS[platform]!;
   const out: ReturnType<typeof onnxSources> = [];
-  if (t.ort) for (const f of t.ort.files) out.push({ abs: join(NM, "onnxruntime-node/bin/napi-v6", t.ort.dir, f), name: f, backend: "native", binding: f === "onnxruntime_binding.node" });
-  for (const f of ["ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm"]) out.push({ abs: join(NM, "onnxruntime-web/dist", f), name: f, backend: "wasm" });
+  if (t.ort)
+    for (const f of t.ort.files)
+      out.push({ abs: join(NM, "onnxruntime-node/bin/napi-v6", t.ort.dir, f), name: f, backend: "native", binding: f === "onnxruntime_binding.node" });
+  for (const f of ["ort-wasm-simd-threaded.mjs", "ort-wasm-simd-threaded.wasm"])
+    out.push({ abs: join(NM, "onnxruntime-web/dist", f), name: f, backend: "wasm" });
   return out;
 }
 
@@ -105,7 +120,10 @@ function onnxFilesModule(platform: string, assets: Compressed): string {
   const sources = onnxSources(platform);
   const compressed = sources.map((f) => assets.get(f.abs)!);
   const imports = compressed.map((c, i) => `import f${i} from ${JSON.stringify(c.path)} with { type: "file" };`);
-  const entries = sources.map((f, i) => `{ name: ${JSON.stringify(f.name)}, path: f${i}, size: ${compressed[i]!.size}, backend: ${JSON.stringify(f.backend)}${f.binding ? ", binding: true" : ""} }`);
+  const entries = sources.map(
+    (f, i) =>
+      `{ name: ${JSON.stringify(f.name)}, path: f${i}, size: ${compressed[i]!.size}, backend: ${JSON.stringify(f.backend)}${f.binding ? ", binding: true" : ""} }`,
+  );
   const backends = [...new Set(sources.map((f) => f.backend))];
   return `${imports.join("\n")}
 export default { version: ${JSON.stringify(version("onnxruntime-node"))}, platform: ${JSON.stringify(platform)}, backends: ${JSON.stringify(backends)}, files: [${entries.join(", ")}] };`;
@@ -115,7 +133,9 @@ const GRAMMARS_MODULE = join(ROOT, "src/lang/grammars.ts");
 
 /** src/lang/grammars.ts with each `grammars/*.wasm` import pointed at its compressed copy. */
 function compressedGrammarsModule(assets: Compressed): string {
-  return readFileSync(GRAMMARS_MODULE, "utf8").replace(/"\.\.\/\.\.\/(grammars\/[^"]+\.wasm)"/g, (_, rel: string) => JSON.stringify(assets.get(join(ROOT, rel))!.path));
+  return readFileSync(GRAMMARS_MODULE, "utf8").replace(/"\.\.\/\.\.\/(grammars\/[^"]+\.wasm)"/g, (_, rel: string) =>
+    JSON.stringify(assets.get(join(ROOT, rel))!.path),
+  );
 }
 
 function plugin(platform: string, assets: Compressed): BunPlugin {
@@ -124,19 +144,32 @@ function plugin(platform: string, assets: Compressed): BunPlugin {
     setup(build) {
       build.onResolve({ filter: /^sharp$/ }, () => ({ path: "sharp", namespace: "cortex-stub" }));
       // truthy, so transformers.js takes its Node path at load; any image call fails with a clear message
-      build.onLoad({ filter: /^sharp$/, namespace: "cortex-stub" }, () => ({ contents: 'export default function sharp() { throw new Error("image processing is not part of cortex"); }', loader: "js" }));
+      build.onLoad({ filter: /^sharp$/, namespace: "cortex-stub" }, () => ({
+        contents: 'export default function sharp() { throw new Error("image processing is not part of cortex"); }',
+        loader: "js",
+      }));
       build.onResolve({ filter: /^cortex:onnx-files$/ }, () => ({ path: "onnx-files", namespace: "cortex-virtual" }));
-      build.onLoad({ filter: /^onnx-files$/, namespace: "cortex-virtual" }, () => ({ contents: onnxFilesModule(platform, assets), loader: "js", resolveDir: ROOT }));
+      build.onLoad({ filter: /^onnx-files$/, namespace: "cortex-virtual" }, () => ({
+        contents: onnxFilesModule(platform, assets),
+        loader: "js",
+        resolveDir: ROOT,
+      }));
       build.onLoad({ filter: /src[\\/]lang[\\/]grammars\.ts$/ }, () => ({ contents: compressedGrammarsModule(assets), loader: "ts" }));
       build.onLoad({ filter: /onnxruntime-node[\\/]dist[\\/]binding\.js$/ }, async (args) => {
         const src = await Bun.file(args.path).text();
-        const patched = src.replace(/require\(`\.\.\/bin\/napi-v6\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/, 'require(globalThis[Symbol.for("cortex.ort-binding-path")])');
+        const patched = src.replace(
+          /require\(`\.\.\/bin\/napi-v6\/\$\{process\.platform\}\/\$\{process\.arch\}\/onnxruntime_binding\.node`\)/,
+          'require(globalThis[Symbol.for("cortex.ort-binding-path")])',
+        );
         if (patched === src) throw new Error("onnxruntime-node's binding loader changed: update scripts/build.ts");
         return { contents: patched, loader: "js" };
       });
       build.onLoad({ filter: /@huggingface[\\/]transformers[\\/]dist[\\/]transformers\.node\.mjs$/ }, async (args) => {
         const src = await Bun.file(args.path).text();
-        const patched = src.replace('var onnx_node_default = requireFromHere("onnxruntime-node");', 'var onnx_node_default = globalThis[Symbol.for("cortex.onnxruntime-node")];');
+        const patched = src.replace(
+          'var onnx_node_default = requireFromHere("onnxruntime-node");',
+          'var onnx_node_default = globalThis[Symbol.for("cortex.onnxruntime-node")];',
+        );
         if (patched === src) throw new Error("transformers.js's onnxruntime-node loader changed: update scripts/build.ts");
         return { contents: patched, loader: "js" };
       });
@@ -173,4 +206,3 @@ if (import.meta.main) {
     console.log(`built ${out}`);
   }
 }
-

@@ -47,7 +47,8 @@ export interface EvalCliResult {
   agreement?: ReturnType<typeof compareWithReference>;
 }
 
-const USAGE = "usage: bun scripts/eval.ts --data <file.jsonl> [--ranker bm25|signals|cortex] [--mode keyword|vector|hybrid] [--repo owner/name]... [--split s] [--functions file.jsonl] [--limit n] [--out file.json] [--reference file.json] [--mirrors dir] [--work dir] [--no-index]";
+const USAGE =
+  "usage: bun scripts/eval.ts --data <file.jsonl> [--ranker bm25|signals|cortex] [--mode keyword|vector|hybrid] [--repo owner/name]... [--split s] [--functions file.jsonl] [--limit n] [--out file.json] [--reference file.json] [--mirrors dir] [--work dir] [--no-index]";
 
 function parseOptions(argv: string[]) {
   try {
@@ -87,11 +88,13 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
   const { values } = parseOptions(argv);
   if (!values.data) throw new CortexError("INVALID_INPUT", "--data: required (a SWE-bench JSONL file)");
   const rankerName = values.ranker!;
-  if (!(RANKERS as readonly string[]).includes(rankerName)) throw new CortexError("INVALID_INPUT", `--ranker: must be one of ${RANKERS.join(", ")}, got '${rankerName}'`);
+  if (!(RANKERS as readonly string[]).includes(rankerName))
+    throw new CortexError("INVALID_INPUT", `--ranker: must be one of ${RANKERS.join(", ")}, got '${rankerName}'`);
   if (values.mode !== undefined && rankerName !== "cortex") throw new CortexError("INVALID_INPUT", "--mode: only with --ranker cortex");
   const mode = (values.mode ?? "hybrid") as SearchMode;
   if (!SEARCH_MODES.includes(mode)) throw new CortexError("INVALID_INPUT", `--mode: must be one of ${SEARCH_MODES.join(", ")}, got '${mode}'`);
-  if (rankerName === "cortex" && values["no-index"]) throw new CortexError("INVALID_INPUT", "--no-index: the cortex ranker searches the index, so it cannot skip indexing");
+  if (rankerName === "cortex" && values["no-index"])
+    throw new CortexError("INVALID_INPUT", "--no-index: the cortex ranker searches the index, so it cannot skip indexing");
   let factory: RankerFactory;
   if (rankerName === "cortex") {
     requireSearchTool();
@@ -114,7 +117,9 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
     progress,
   });
   const label = rankerName === "cortex" ? `cortex-${mode}` : rankerName;
-  const out = resolve(values.out ?? `${REPO_ROOT}/.bench/eval/${basename(values.data).replace(/\.jsonl?$/, "")}${values.split ? `-${values.split}` : ""}-${label}.json`);
+  const out = resolve(
+    values.out ?? `${REPO_ROOT}/.bench/eval/${basename(values.data).replace(/\.jsonl?$/, "")}${values.split ? `-${values.split}` : ""}-${label}.json`,
+  );
   const cli: EvalCliResult = { result, out, table: summaryTable([{ name: label, summary: result.summary }]), groups: groupTable(label, result.groups) };
   if (values.reference) {
     let reference: unknown;
@@ -141,10 +146,18 @@ if (import.meta.main) {
     console.log(r.table);
     console.log("\n" + r.groups);
     const failed = r.result.instances.filter((i) => i.error !== undefined);
-    if (failed.length > 0) console.log(`\n${failed.length} instance(s) failed and count as misses: ${failed.slice(0, 5).map((i) => `${i.instance_id} (${i.error})`).join("; ")}`);
+    if (failed.length > 0)
+      console.log(
+        `\n${failed.length} instance(s) failed and count as misses: ${failed
+          .slice(0, 5)
+          .map((i) => `${i.instance_id} (${i.error})`)
+          .join("; ")}`,
+      );
     if (r.agreement) {
       const a = r.agreement;
-      console.log(`\nreference agreement: ${a.sameRanks}/${a.compared} instances with identical gold ranks, ${a.sameDocCount}/${a.compared} with the same corpus size`);
+      console.log(
+        `\nreference agreement: ${a.sameRanks}/${a.compared} instances with identical gold ranks, ${a.sameDocCount}/${a.compared} with the same corpus size`,
+      );
     }
     console.log(`\nper-instance ranks: ${r.out}`);
   } catch (e) {

@@ -23,12 +23,45 @@ import { DataType, writeOnnxModel } from "./tiny-model/onnx-proto.ts";
 
 /** The topics of the tiny model's vocabulary: each has its own axis in the embedding space. */
 export const TINY_TOPICS: Record<string, string[]> = {
-  auth: ["auth", "authenticate", "authentication", "authorize", "login", "logout", "password", "credential", "credentials",
-    "session", "token", "user", "users", "account", "permission", "role", "sign", "signin"],
-  storage: ["database", "db", "sql", "query", "table", "row", "rows", "column", "insert", "select", "store", "record",
-    "schema", "migration", "transaction", "commit"],
-  web: ["http", "request", "response", "server", "client", "route", "router", "handler", "url", "header", "endpoint",
-    "api", "status", "cookie", "get", "post"],
+  auth: [
+    "auth",
+    "authenticate",
+    "authentication",
+    "authorize",
+    "login",
+    "logout",
+    "password",
+    "credential",
+    "credentials",
+    "session",
+    "token",
+    "user",
+    "users",
+    "account",
+    "permission",
+    "role",
+    "sign",
+    "signin",
+  ],
+  storage: [
+    "database",
+    "db",
+    "sql",
+    "query",
+    "table",
+    "row",
+    "rows",
+    "column",
+    "insert",
+    "select",
+    "store",
+    "record",
+    "schema",
+    "migration",
+    "transaction",
+    "commit",
+  ],
+  web: ["http", "request", "response", "server", "client", "route", "router", "handler", "url", "header", "endpoint", "api", "status", "cookie", "get", "post"],
   parsing: ["parse", "parser", "lexer", "syntax", "tree", "node", "grammar", "ast", "expression", "scan", "scanner"],
   files: ["file", "files", "path", "read", "write", "directory", "folder", "open", "close", "stream", "buffer", "disk"],
   errors: ["error", "errors", "err", "fail", "failed", "failure", "exception", "panic", "throw", "catch", "retry", "timeout"],
@@ -43,10 +76,54 @@ export const TINY_TOPICS: Record<string, string[]> = {
 };
 
 /** Words that carry no topic (they exist so they do not fall apart into letters). */
-const STOPWORDS = ["the", "a", "an", "of", "to", "for", "in", "is", "and", "or", "with", "on", "this", "that", "it", "be",
-  "by", "as", "at", "from", "function", "func", "def", "return", "class", "const", "let", "var", "if", "else", "new",
-  "int", "string", "type", "struct", "import", "package", "public", "private", "static", "void", "self", "nil", "null",
-  "true", "false"];
+const STOPWORDS = [
+  "the",
+  "a",
+  "an",
+  "of",
+  "to",
+  "for",
+  "in",
+  "is",
+  "and",
+  "or",
+  "with",
+  "on",
+  "this",
+  "that",
+  "it",
+  "be",
+  "by",
+  "as",
+  "at",
+  "from",
+  "function",
+  "func",
+  "def",
+  "return",
+  "class",
+  "const",
+  "let",
+  "var",
+  "if",
+  "else",
+  "new",
+  "int",
+  "string",
+  "type",
+  "struct",
+  "import",
+  "package",
+  "public",
+  "private",
+  "static",
+  "void",
+  "self",
+  "nil",
+  "null",
+  "true",
+  "false",
+];
 
 export const SPECIALS = ["[PAD]", "[UNK]", "[CLS]", "[SEP]", "[MASK]"] as const;
 const NOISE_DIMS = 4;
@@ -119,8 +196,11 @@ export function wordPieceTokenizer(tokens: string[]): unknown {
       type: "TemplateProcessing",
       single: [{ SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } }],
       pair: [
-        { SpecialToken: { id: "[CLS]", type_id: 0 } }, { Sequence: { id: "A", type_id: 0 } }, { SpecialToken: { id: "[SEP]", type_id: 0 } },
-        { Sequence: { id: "B", type_id: 1 } }, { SpecialToken: { id: "[SEP]", type_id: 1 } },
+        { SpecialToken: { id: "[CLS]", type_id: 0 } },
+        { Sequence: { id: "A", type_id: 0 } },
+        { SpecialToken: { id: "[SEP]", type_id: 0 } },
+        { Sequence: { id: "B", type_id: 1 } },
+        { SpecialToken: { id: "[SEP]", type_id: 1 } },
       ],
       special_tokens: {
         "[CLS]": { id: "[CLS]", ids: [id("[CLS]")], tokens: ["[CLS]"] },
@@ -145,7 +225,15 @@ function onnxGraph(vocab: Vocabulary): Uint8Array {
     outputs: [{ name: "last_hidden_state", elemType: DataType.FLOAT, shape: [...seq, TINY_DIMENSIONS] }],
     nodes: [
       { opType: "Gather", inputs: ["embeddings", "input_ids"], outputs: ["tokens"] },
-      { opType: "ReduceMean", inputs: ["tokens"], outputs: ["mean"], attributes: [{ name: "axes", ints: [1] }, { name: "keepdims", int: 1 }] },
+      {
+        opType: "ReduceMean",
+        inputs: ["tokens"],
+        outputs: ["mean"],
+        attributes: [
+          { name: "axes", ints: [1] },
+          { name: "keepdims", int: 1 },
+        ],
+      },
       { opType: "Add", inputs: ["tokens", "mean"], outputs: ["last_hidden_state"] },
     ],
   });
@@ -153,8 +241,15 @@ function onnxGraph(vocab: Vocabulary): Uint8Array {
 
 /** tokenizer_config.json of a lower-casing BERT tokenizer that truncates at 512 tokens. */
 export const BERT_TOKENIZER_CONFIG = {
-  tokenizer_class: "BertTokenizer", do_lower_case: true, model_max_length: 512, clean_up_tokenization_spaces: true,
-  cls_token: "[CLS]", sep_token: "[SEP]", pad_token: "[PAD]", unk_token: "[UNK]", mask_token: "[MASK]",
+  tokenizer_class: "BertTokenizer",
+  do_lower_case: true,
+  model_max_length: 512,
+  clean_up_tokenization_spaces: true,
+  cls_token: "[CLS]",
+  sep_token: "[SEP]",
+  pad_token: "[PAD]",
+  unk_token: "[UNK]",
+  mask_token: "[MASK]",
 };
 
 /** The model's files by relative path. The graph is written under both fp32 and q8 names (see below). */
@@ -162,7 +257,11 @@ export function tinyModelFiles(): Record<string, string | Uint8Array> {
   const vocab = buildVocabulary();
   const graph = onnxGraph(vocab);
   return {
-    "config.json": JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_DIMENSIONS, vocab_size: vocab.tokens.length, max_position_embeddings: 512 }, null, 2),
+    "config.json": JSON.stringify(
+      { model_type: "bert", architectures: ["BertModel"], hidden_size: TINY_DIMENSIONS, vocab_size: vocab.tokens.length, max_position_embeddings: 512 },
+      null,
+      2,
+    ),
     "tokenizer.json": JSON.stringify(wordPieceTokenizer(vocab.tokens)),
     "tokenizer_config.json": JSON.stringify(BERT_TOKENIZER_CONFIG, null, 2),
     "onnx/model.onnx": graph,

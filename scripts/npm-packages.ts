@@ -66,7 +66,8 @@ export interface GeneratedPackages {
  */
 export function generateNpmPackages(executables: Record<string, string>, outDir: string, version = devPackage().version): GeneratedPackages {
   for (const target of Object.keys(executables)) {
-    if (!NPM_PLATFORMS.some((p) => p.target === target)) throw new Error(`no npm platform for build target '${target}': ${NPM_PLATFORMS.map((p) => p.target).join(", ")}`);
+    if (!NPM_PLATFORMS.some((p) => p.target === target))
+      throw new Error(`no npm platform for build target '${target}': ${NPM_PLATFORMS.map((p) => p.target).join(", ")}`);
   }
   const { description } = devPackage();
   const mainDir = join(outDir, NPM_NAME);
@@ -109,7 +110,10 @@ export function generateNpmPackages(executables: Record<string, string>, outDir:
       files: ["bin"],
       preferUnplugged: true,
     });
-    writeFileSync(join(dir, "README.md"), `# ${platformPackageName(p)}\n\nThe ${p.key} executable of [${NPM_NAME}](https://www.npmjs.com/package/${NPM_NAME}). Install \`${NPM_NAME}\`, not this.\n`);
+    writeFileSync(
+      join(dir, "README.md"),
+      `# ${platformPackageName(p)}\n\nThe ${p.key} executable of [${NPM_NAME}](https://www.npmjs.com/package/${NPM_NAME}). Install \`${NPM_NAME}\`, not this.\n`,
+    );
     platforms[target] = dir;
   }
   return { version, main: mainDir, platforms };
@@ -136,11 +140,13 @@ Claude Code: \`claude mcp add cortex -- npx -y ${NPM_NAME} mcp\`.
 if (import.meta.main) {
   const wanted = process.argv.slice(2);
   const targets = wanted.length ? wanted : NPM_PLATFORMS.map((p) => p.target);
-  const executables = Object.fromEntries(targets.map((t) => {
-    const built = TARGETS[t];
-    if (!built) throw new Error(`unknown build target '${t}': ${Object.keys(TARGETS).join(", ")}`);
-    return [t, join(ROOT, "dist", built.file)];
-  }));
+  const executables = Object.fromEntries(
+    targets.map((t) => {
+      const built = TARGETS[t];
+      if (!built) throw new Error(`unknown build target '${t}': ${Object.keys(TARGETS).join(", ")}`);
+      return [t, join(ROOT, "dist", built.file)];
+    }),
+  );
   const out = generateNpmPackages(executables, join(ROOT, "dist", "npm"));
   console.log(`${out.main}\n${Object.values(out.platforms).join("\n")}`);
 }

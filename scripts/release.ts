@@ -49,7 +49,11 @@ function installScript(file: string, values: Record<string, string>): string {
  * install scripts, which offer exactly the platforms given. `compressionLevel` (default 9) is for tests,
  * which would otherwise spend 45 s compressing.
  */
-export function writeRelease(executables: Record<string, string>, outDir: string, options: { version: string; baseUrl?: string; compressionLevel?: number }): ReleaseFiles {
+export function writeRelease(
+  executables: Record<string, string>,
+  outDir: string,
+  options: { version: string; baseUrl?: string; compressionLevel?: number },
+): ReleaseFiles {
   rmSync(outDir, { recursive: true, force: true });
   mkdirSync(outDir, { recursive: true });
   const archives: Record<string, string> = {};
@@ -66,7 +70,11 @@ export function writeRelease(executables: Record<string, string>, outDir: string
   }
   writeFileSync(join(outDir, "SHA256SUMS"), sums.join("\n") + "\n");
   const targets = Object.keys(executables);
-  const values = (platforms: string[]) => ({ __CORTEX_VERSION__: options.version, __CORTEX_BASE_URL__: options.baseUrl ?? "", __CORTEX_PLATFORMS__: platforms.join(" ") });
+  const values = (platforms: string[]) => ({
+    __CORTEX_VERSION__: options.version,
+    __CORTEX_BASE_URL__: options.baseUrl ?? "",
+    __CORTEX_PLATFORMS__: platforms.join(" "),
+  });
   writeFileSync(join(outDir, "install.sh"), installScript("install.sh", values(targets.filter((t) => !t.startsWith("windows-")))), { mode: 0o755 });
   writeFileSync(join(outDir, "install.ps1"), installScript("install.ps1", values(targets.filter((t) => t.startsWith("windows-")))));
   return { dir: outDir, version: options.version, archives };
@@ -98,9 +106,15 @@ if (import.meta.main) {
   }
   const release = writeRelease(executables, join(ROOT, "dist", "release"), { version, ...(baseUrl ? { baseUrl } : {}) });
   const npm = generateNpmPackages(executables, join(ROOT, "dist", "npm"), version);
-  console.log(`\nrelease ${version} in ${release.dir}${baseUrl ? ` (served from ${baseUrl})` : " (no --base-url: install scripts need CORTEX_INSTALL_BASE_URL)"}`);
+  console.log(
+    `\nrelease ${version} in ${release.dir}${baseUrl ? ` (served from ${baseUrl})` : " (no --base-url: install scripts need CORTEX_INSTALL_BASE_URL)"}`,
+  );
   for (const [t, name] of Object.entries(release.archives)) {
-    console.log(`  ${name.padEnd(40)} ${(statSync(join(release.dir, name)).size / 1e6).toFixed(1).padStart(6)} MB  (executable ${(statSync(executables[t]!).size / 1e6).toFixed(1)} MB)`);
+    console.log(
+      `  ${name.padEnd(40)} ${(statSync(join(release.dir, name)).size / 1e6).toFixed(1).padStart(6)} MB  (executable ${(statSync(executables[t]!).size / 1e6).toFixed(1)} MB)`,
+    );
   }
-  console.log(`  SHA256SUMS, install.sh, install.ps1\nnpm packages in ${join(ROOT, "dist", "npm")}: ${[basename(npm.main), ...Object.values(npm.platforms).map((d) => basename(d))].join(", ")}`);
+  console.log(
+    `  SHA256SUMS, install.sh, install.ps1\nnpm packages in ${join(ROOT, "dist", "npm")}: ${[basename(npm.main), ...Object.values(npm.platforms).map((d) => basename(d))].join(", ")}`,
+  );
 }

@@ -122,8 +122,14 @@ describe("layering", () => {
     const files = new Map([
       ["indexer/a.ts", `import { x } from "../engines/x.ts";\nimport type { T } from "../tools/t.ts";\nexport * from "../mcp/m.ts";`],
       ["store/b.ts", `export type { U } from "../indexer/u.ts";\nconst m = await import("../engines/y.ts");\nlet v: import("../embed/e.ts").V;`],
-      ["core/c.ts", `startWorker("engines/exact/verify-worker");\nimport "../lang/side-effect.ts";\nconst n = await import(name);\nconst pkg = "some-package";\nawait import(pkg);`],
-      ["lang/d.ts", `import { ok } from "../core/ok.ts";\nimport { Parser } from "web-tree-sitter";\nimport v from "../../package.json";\nimport { own } from "./own.ts";`],
+      [
+        "core/c.ts",
+        `startWorker("engines/exact/verify-worker");\nimport "../lang/side-effect.ts";\nconst n = await import(name);\nconst pkg = "some-package";\nawait import(pkg);`,
+      ],
+      [
+        "lang/d.ts",
+        `import { ok } from "../core/ok.ts";\nimport { Parser } from "web-tree-sitter";\nimport v from "../../package.json";\nimport { own } from "./own.ts";`,
+      ],
       ["mcp/e.ts", `import { run } from "../cli/run.ts";`],
       ["extra/f.ts", `export {};`],
     ]);

@@ -58,7 +58,14 @@ function extractTarball(name: string): Corpus {
   if (tar.exitCode !== 0) throw new Error(`extracting ${t.tarball} failed: ${tar.stderr.toString()}`);
   renameSync(join(CORPORA, t.top), root);
   const gitignore = join(root, ".gitignore");
-  if (existsSync(gitignore)) writeFileSync(gitignore, readFileSync(gitignore, "utf8").split("\n").filter((l) => l !== t.unignore).join("\n"));
+  if (existsSync(gitignore))
+    writeFileSync(
+      gitignore,
+      readFileSync(gitignore, "utf8")
+        .split("\n")
+        .filter((l) => l !== t.unignore)
+        .join("\n"),
+    );
   return { name, root, source: `Debian ${t.pkg} (${t.tarball}), its top-level '${t.unignore}' ignore rule removed` };
 }
 

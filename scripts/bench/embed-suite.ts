@@ -212,7 +212,12 @@ export async function embedSuite(corpus: Corpus, args: string[]): Promise<BenchR
     const synthetic = writeSyntheticBert(join(SCRATCH, "models", `synthetic-bge-small-${corpus.name}`), () =>
       sourceFiles(corpus.root, EXTENSIONS).slice(0, 3000).map(readText),
     );
-    rows.push({ metric: "chunk size (synthetic tokenizer)", value: await tokensPerChunk(synthetic, chunks), unit: "tokens", note: "30-line windows, capped at 512" });
+    rows.push({
+      metric: "chunk size (synthetic tokenizer)",
+      value: await tokensPerChunk(synthetic, chunks),
+      unit: "tokens",
+      note: "30-line windows, capped at 512",
+    });
     for (const backend of ["native", "wasm"] as const) {
       rows.push(...(await modelRows("tiny model", tiny, backend, chunks, extra)));
       rows.push(...(await modelRows("bge-small-shaped model", synthetic, backend, chunks, extra)));

@@ -155,7 +155,13 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   const trace = /trigram index: \w+ (\d+) files, (\d+) postings in (\d+) ms/.exec(indexed.stderr);
   rows.push({ metric: "index: files", value: report.files, unit: "files" });
   rows.push({ metric: "index: full build, wall time", value: indexed.ms / 1000, unit: "s", note: "cortex index, cold" });
-  if (trace) rows.push({ metric: "index: trigram index build within it", value: Number(trace[3]) / 1000, unit: "s", note: `${trace[2]} postings; ${((Number(trace[3]) / indexed.ms) * 100).toFixed(1)}% of the build` });
+  if (trace)
+    rows.push({
+      metric: "index: trigram index build within it",
+      value: Number(trace[3]) / 1000,
+      unit: "s",
+      note: `${trace[2]} postings; ${((Number(trace[3]) / indexed.ms) * 100).toFixed(1)}% of the build`,
+    });
 
   // In-process engine over the index just built.
   process.env.CORTEX_HOME = home;
@@ -169,14 +175,32 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   const textBytes = (sqliteOf(store).query("SELECT SUM(length(CAST(text AS BLOB))) AS b FROM contents").get() as { b: number }).b;
   const trigramBytes = new ContentIndex(sqliteOf(store)).sizeBytes();
   rows.push({ metric: "index: trigram index size", value: trigramBytes / (1 << 20), unit: "MiB" });
-  rows.push({ metric: "index: trigram index / corpus size", value: trigramBytes / corpusBytes, unit: "×", note: `corpus ${(corpusBytes / (1 << 20)).toFixed(0)} MiB on disk` });
-  rows.push({ metric: "index: trigram index / indexed text", value: trigramBytes / textBytes, unit: "×", note: `${(textBytes / (1 << 20)).toFixed(0)} MiB of text indexed (binary and >1 MiB files are not)` });
+  rows.push({
+    metric: "index: trigram index / corpus size",
+    value: trigramBytes / corpusBytes,
+    unit: "×",
+    note: `corpus ${(corpusBytes / (1 << 20)).toFixed(0)} MiB on disk`,
+  });
+  rows.push({
+    metric: "index: trigram index / indexed text",
+    value: trigramBytes / textBytes,
+    unit: "×",
+    note: `${(textBytes / (1 << 20)).toFixed(0)} MiB of text indexed (binary and >1 MiB files are not)`,
+  });
   rows.push(...(await storageComparison(store.path)));
 
   const search = (c: QueryCase, maxMatches: number) =>
     engine.searchText({
-      query: c.query, isRegex: c.regex, caseSensitive: c.caseSensitive, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
-      maxMatches, maxChars: Number.MAX_SAFE_INTEGER, deadline: Date.now() + 120_000,
+      query: c.query,
+      isRegex: c.regex,
+      caseSensitive: c.caseSensitive,
+      contextLines: 0,
+      paths: PathFilter.ALL,
+      extensions: [],
+      fresh: false,
+      maxMatches,
+      maxChars: Number.MAX_SAFE_INTEGER,
+      deadline: Date.now() + 120_000,
     });
   const engineMs = async (c: QueryCase, maxMatches: number) => {
     const times: number[] = [];
@@ -195,7 +219,17 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
   for (const c of CASES) {
     // ripgrep reads the ignore files cortex reads (the corpus's own .gitignore files, wherever the
     // corpus lies), not those of a repository around it (.bench/ sits inside this one)
-    const rgArgs = ["rg", "--no-config", "--no-ignore-parent", "--no-require-git", "-n", c.caseSensitive ? "-s" : "-i", ...(c.regex ? [] : ["-F"]), "--", c.query];
+    const rgArgs = [
+      "rg",
+      "--no-config",
+      "--no-ignore-parent",
+      "--no-require-git",
+      "-n",
+      c.caseSensitive ? "-s" : "-i",
+      ...(c.regex ? [] : ["-F"]),
+      "--",
+      c.query,
+    ];
     const cortexArgs = [bin, "grep", "-C", "0", c.caseSensitive ? "-s" : "-i", ...(c.regex ? ["-e"] : []), "--", c.query];
     const rgLines = (await timeOnce(rgArgs, env, corpus.root)).stdout.split("\n").filter(Boolean).length;
     const all = await search(c, Number.MAX_SAFE_INTEGER);

@@ -16,7 +16,6 @@ import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
 const SAMPLES = 25;
 const REPEAT = 5;
 
-
 /** Every `step`-th item, so the sample spreads over the whole ordered list. */
 function spread<T>(items: T[], n: number): T[] {
   if (items.length <= n) return items;
@@ -86,7 +85,12 @@ export async function graphSuite(corpus: Corpus): Promise<BenchRow[]> {
   return [
     { metric: "corpus files indexed", value: report.files, unit: "files" },
     { metric: "cold index: wall time", value: cold.ms / 1000, unit: "s" },
-    { metric: "reference resolution (inside the cold index)", value: resolution ? Number(resolution[4]) / 1000 : NaN, unit: "s", note: resolution ? `${resolution[2]} references, ${resolution[1]} import sites` : "" },
+    {
+      metric: "reference resolution (inside the cold index)",
+      value: resolution ? Number(resolution[4]) / 1000 : NaN,
+      unit: "s",
+      note: resolution ? `${resolution[2]} references, ${resolution[1]} import sites` : "",
+    },
     { metric: "database size", value: statSync(report.database).size / (1 << 20), unit: "MiB" },
     { metric: "import graph", value: edges.edges, unit: "file edges", note: `${edges.files} importing files, ${cyclesResult.count} cycles` },
     ...row("callers depth 1", callers1, `${functions.length} functions × ${REPEAT} runs (callers: ${called.length} candidates)`),

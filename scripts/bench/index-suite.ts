@@ -19,7 +19,6 @@ function dirBytes(dir: string): number {
   return n;
 }
 
-
 /**
  * cortex_files queries in process, on the warm engine the MCP server holds: the figure an agent waits for
  * (the CLI adds only its start-up). Each query 20 times after a warm-up.
@@ -30,9 +29,32 @@ async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> 
   const session = new Session(root);
   const files = await session.files();
   const cases: Array<[string, () => unknown]> = [
-    ["files query p50: lines per language (GROUP BY, COUNT, SUM)", () => files.query({ from: "files", fields: ["language"], aggregations: [{ function: "COUNT", alias: "n" }, { function: "SUM", field: "lines_code", alias: "code" }], groupBy: ["language"], orderBy: [{ field: "n", direction: "DESC" }] })],
+    [
+      "files query p50: lines per language (GROUP BY, COUNT, SUM)",
+      () =>
+        files.query({
+          from: "files",
+          fields: ["language"],
+          aggregations: [
+            { function: "COUNT", alias: "n" },
+            { function: "SUM", field: "lines_code", alias: "code" },
+          ],
+          groupBy: ["language"],
+          orderBy: [{ field: "n", direction: "DESC" }],
+        }),
+    ],
     ["files query p50: top_files by lines", () => files.topFiles({ limit: 10, orderBy: "lines", includeTests: false })],
-    ["files query p50: complex functions (WHERE, ORDER BY, LIMIT)", () => files.query({ from: "functions", fields: ["file_path", "name", "complexity"], where: { field: "complexity", operator: ">", value: 15 }, orderBy: [{ field: "complexity", direction: "DESC" }], limit: 20 })],
+    [
+      "files query p50: complex functions (WHERE, ORDER BY, LIMIT)",
+      () =>
+        files.query({
+          from: "functions",
+          fields: ["file_path", "name", "complexity"],
+          where: { field: "complexity", operator: ">", value: 15 },
+          orderBy: [{ field: "complexity", direction: "DESC" }],
+          limit: 20,
+        }),
+    ],
     ["files query p50: test_coverage by module", () => files.testCoverage({ by: "module_path", limit: 20 })],
   ];
   const rows: BenchRow[] = [];
@@ -85,7 +107,12 @@ async function ctagsPeer(root: string, files: number, cortexMs: number): Promise
   return [
     { metric: "universal-ctags -R (peer): wall time", value: r.ms / 1000, unit: "s", note: `${Math.round(files / (r.ms / 1000))} files/s` },
     { metric: "universal-ctags -R (peer): peak memory", value: r.maxRssMb, unit: "MiB" },
-    { metric: "cortex full index / universal-ctags", value: cortexMs / r.ms, unit: "×", note: "cortex also writes content, trigram and keyword indexes, chunks and resolved references" },
+    {
+      metric: "cortex full index / universal-ctags",
+      value: cortexMs / r.ms,
+      unit: "×",
+      note: "cortex also writes content, trigram and keyword indexes, chunks and resolved references",
+    },
   ];
 }
 
@@ -94,7 +121,12 @@ async function ripgrepPeer(root: string, searchableMs: number): Promise<BenchRow
   if (Bun.which("rg") === null) return [{ metric: "ripgrep over the whole tree (peer)", value: NaN, unit: "s", note: "not installed" }];
   const r = await runTimed(["rg", "--no-config", "-c", "-F", "zq_no_file_holds_this_qz", "."], {}, root);
   return [
-    { metric: "ripgrep over the whole tree (peer): wall time", value: r.ms / 1000, unit: "s", note: "one search that reads every file, cold for ripgrep too after the index run" },
+    {
+      metric: "ripgrep over the whole tree (peer): wall time",
+      value: r.ms / 1000,
+      unit: "s",
+      note: "one search that reads every file, cold for ripgrep too after the index run",
+    },
     { metric: "text tier / one ripgrep pass", value: searchableMs / r.ms, unit: "×" },
   ];
 }
@@ -110,7 +142,26 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const peers = [...(await ripgrepPeer(corpus.root, searchableMs)), ...(await ctagsPeer(corpus.root, report.files, cold.ms))];
   const noop = await runCortex(["index", corpus.root, "--json"], env);
   // change one file the index parses: append a comment line to the first source file it reported
-  const sources = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path", "language"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 1000 }), "--root", corpus.root], env)).stdout).rows as Array<[string, string]>;
+  const sources = JSON.parse(
+    (
+      await runCortex(
+        [
+          "files",
+          "--json",
+          JSON.stringify({
+            from: "files",
+            fields: ["file_path", "language"],
+            where: { field: "function_count", operator: ">", value: 0 },
+            orderBy: [{ field: "file_path", direction: "ASC" }],
+            limit: 1000,
+          }),
+          "--root",
+          corpus.root,
+        ],
+        env,
+      )
+    ).stdout,
+  ).rows as Array<[string, string]>;
   touch(corpus.root, sources[0]!);
   const one = await runCortex(["index", corpus.root, "--json"], env);
   const oneReport = JSON.parse(one.stdout);
@@ -128,7 +179,12 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
     { metric: "cold index: throughput", value: report.files / (cold.ms / 1000), unit: "files/s" },
     { metric: "cold index: throughput", value: corpusBytes / (1 << 20) / (cold.ms / 1000), unit: "MiB/s" },
     { metric: "cold index: peak memory", value: cold.maxRssMb, unit: "MiB" },
-    { metric: "text tier: searchable (grep, exact) after", value: searchableMs / 1000, unit: "s", note: `${Math.round(report.files / (searchableMs / 1000))} files/s` },
+    {
+      metric: "text tier: searchable (grep, exact) after",
+      value: searchableMs / 1000,
+      unit: "s",
+      note: `${Math.round(report.files / (searchableMs / 1000))} files/s`,
+    },
     { metric: "parse tier and finish", value: report.tiers.parseMs / 1000, unit: "s" },
     ...coldPhases(cold.stderr),
     ...peers,

@@ -31,7 +31,9 @@ async function load(s: Server, until: () => boolean): Promise<number[]> {
       const t = performance.now();
       switch ((i++ + k) % 5) {
         case 0:
-          await call(s, "cortex_files", { query: { from: "files", fields: ["language"], aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["language"] } });
+          await call(s, "cortex_files", {
+            query: { from: "files", fields: ["language"], aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["language"] },
+          });
           light.push(performance.now() - t);
           break;
         case 1:
@@ -57,7 +59,26 @@ export async function liveSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home, CORTEX_EMBEDDINGS_PROVIDER: "none" };
   await runCortex(["index", corpus.root, "--json"], env);
-  const sources = JSON.parse((await runCortex(["files", "--json", JSON.stringify({ from: "files", fields: ["file_path"], where: { field: "function_count", operator: ">", value: 0 }, orderBy: [{ field: "file_path", direction: "ASC" }], limit: 500 }), "--root", corpus.root], env)).stdout).rows as Array<[string]>;
+  const sources = JSON.parse(
+    (
+      await runCortex(
+        [
+          "files",
+          "--json",
+          JSON.stringify({
+            from: "files",
+            fields: ["file_path"],
+            where: { field: "function_count", operator: ">", value: 0 },
+            orderBy: [{ field: "file_path", direction: "ASC" }],
+            limit: 500,
+          }),
+          "--root",
+          corpus.root,
+        ],
+        env,
+      )
+    ).stdout,
+  ).rows as Array<[string]>;
 
   const s = startServer(corpus.root, env);
   await s.request("initialize", INIT);
@@ -91,11 +112,21 @@ export async function liveSuite(corpus: Corpus): Promise<BenchRow[]> {
   s.proc.kill("SIGTERM");
   await s.proc.exited;
 
-  const row = (metric: string, v: number[]): BenchRow => ({ metric, value: percentile(v, 50), unit: "ms", note: `p95 ${percentile(v, 95).toFixed(1)} ms, longest ${Math.max(...v).toFixed(0)} ms, ${v.length} calls` });
+  const row = (metric: string, v: number[]): BenchRow => ({
+    metric,
+    value: percentile(v, 50),
+    unit: "ms",
+    note: `p95 ${percentile(v, 95).toFixed(1)} ms, longest ${Math.max(...v).toFixed(0)} ms, ${v.length} calls`,
+  });
   return [
     row("cortex_files (light) while idle, three callers, p50", idle),
     row("cortex_files (light) while 500 files change, p50", busy),
     { metric: "p95 while changing / p95 idle", value: percentile(busy, 95) / percentile(idle, 95), unit: "×", note: "goal ≤ 1.5" },
-    { metric: "a change searchable after (grep finds its marker), p50", value: percentile(visible, 50), unit: "ms", note: `longest ${Math.max(...visible).toFixed(0)} ms over 10 bursts of 50 files` },
+    {
+      metric: "a change searchable after (grep finds its marker), p50",
+      value: percentile(visible, 50),
+      unit: "ms",
+      note: `longest ${Math.max(...visible).toFixed(0)} ms over 10 bursts of 50 files`,
+    },
   ];
 }

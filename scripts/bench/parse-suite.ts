@@ -25,7 +25,20 @@ import { languageFor, moduleFor } from "../../src/lang/registry.ts";
 import { buildProjectInfo } from "../../src/indexer/project-info.ts";
 
 /** universal-ctags language names of our modules. */
-const CTAGS_NAMES: Record<string, string> = { python: "Python", ruby: "Ruby", php: "PHP", go: "Go", typescript: "TypeScript", javascript: "JavaScript", java: "Java", kotlin: "Kotlin", c_sharp: "C#", c: "C", cpp: "C++", rust: "Rust" };
+const CTAGS_NAMES: Record<string, string> = {
+  python: "Python",
+  ruby: "Ruby",
+  php: "PHP",
+  go: "Go",
+  typescript: "TypeScript",
+  javascript: "JavaScript",
+  java: "Java",
+  kotlin: "Kotlin",
+  c_sharp: "C#",
+  c: "C",
+  cpp: "C++",
+  rust: "Rust",
+};
 
 /** Generated inputs whose size is `n` links of one construct, per language and file name. */
 const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: number) => string }>> = {
@@ -42,17 +55,29 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
   c: [
     { name: "field call chain x->m(1)->…", path: "x.c", gen: (n) => "void f(void) {\n  v = x" + "->m(1)".repeat(n) + ";\n}\n" },
     { name: "nested calls g(g(…))", path: "x.c", gen: (n) => "int f(void) {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
-    { name: "a && b || …", path: "x.c", gen: (n) => "int f(void) {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+    {
+      name: "a && b || …",
+      path: "x.c",
+      gen: (n) => "int f(void) {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n",
+    },
   ],
   cpp: [
     { name: "method chain x.m(1).m(1)…", path: "x.cpp", gen: (n) => "void f() {\n  auto v = x" + ".m(1)".repeat(n) + ";\n}\n" },
     { name: "nested calls g(g(…))", path: "x.cpp", gen: (n) => "int f() {\n  return " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
-    { name: "a && b || …", path: "x.cpp", gen: (n) => "bool f() {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n" },
+    {
+      name: "a && b || …",
+      path: "x.cpp",
+      gen: (n) => "bool f() {\n  return " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + ";\n}\n",
+    },
   ],
   rust: [
     { name: "method chain x.m(1).m(1)…", path: "x.rs", gen: (n) => "fn f() {\n    let v = x" + ".m(1)".repeat(n) + ";\n}\n" },
     { name: "nested calls g(g(…))", path: "x.rs", gen: (n) => "fn f() {\n    " + "g(".repeat(n) + "1" + ")".repeat(n) + ";\n}\n" },
-    { name: "a && b || …", path: "x.rs", gen: (n) => "fn f() -> bool {\n    " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + "\n}\n" },
+    {
+      name: "a && b || …",
+      path: "x.rs",
+      gen: (n) => "fn f() -> bool {\n    " + Array.from({ length: n }, (_, i) => (i === 0 ? "" : i % 2 ? " && " : " || ") + `a${i}`).join("") + "\n}\n",
+    },
   ],
   javascript: [
     { name: "method chain x.m().m()…", path: "x.js", gen: (n) => "function f(x) {\n  return x" + ".m(a)".repeat(n) + ";\n}\n" },
@@ -60,7 +85,14 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "a && b && …", path: "x.js", gen: (n) => "function f() {\n  return " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + ";\n}\n" },
   ],
   typescript: [
-    { name: "else-if chain with casts", path: "x.ts", gen: (n) => "function f(x: K): R {\n" + Array.from({ length: n }, (_, i) => `${i ? "else " : ""}if (x === ${i}) { return h${i}(x as T${i}); }`).join("\n") + "\n}\n" },
+    {
+      name: "else-if chain with casts",
+      path: "x.ts",
+      gen: (n) =>
+        "function f(x: K): R {\n" +
+        Array.from({ length: n }, (_, i) => `${i ? "else " : ""}if (x === ${i}) { return h${i}(x as T${i}); }`).join("\n") +
+        "\n}\n",
+    },
     { name: "nested objects { a: { a: … } }", path: "x.ts", gen: (n) => "export const o = " + "{ a: ".repeat(n) + "1" + " }".repeat(n) + ";\n" },
     { name: "nested generic types A<A<…>>", path: "x.ts", gen: (n) => "type T = " + "A<".repeat(n) + "X" + ">".repeat(n) + ";\n" },
   ],
@@ -68,12 +100,20 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
     { name: "method chain x.M().M()…", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = x" + ".M()".repeat(n) + "\n}\n" },
     { name: "nested calls g(g(…))", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = " + "g(".repeat(n) + "1" + ")".repeat(n) + "\n}\n" },
     { name: "selector chain a.b.c…", path: "x.go", gen: (n) => "package p\n\nfunc f() {\n\t_ = a" + ".b".repeat(n) + "\n}\n" },
-    { name: "a && b && …", path: "x.go", gen: (n) => "package p\n\nfunc f() bool {\n\treturn " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n}\n" },
+    {
+      name: "a && b && …",
+      path: "x.go",
+      gen: (n) => "package p\n\nfunc f() bool {\n\treturn " + Array.from({ length: n }, (_, i) => `a${i}`).join(" && ") + "\n}\n",
+    },
   ],
   java: [
     { name: "method chain x.m(1).m(1)…", path: "X.java", gen: (n) => "class X { Object f() { return x" + ".m(1)".repeat(n) + "; } }\n" },
     { name: "nested generics List<List<…>>", path: "X.java", gen: (n) => "class X { " + "List<".repeat(n) + "Foo" + ">".repeat(n) + " f; }\n" },
-    { name: "nested new Foo(new Foo(…))", path: "X.java", gen: (n) => "class X { Object f() { return " + "new Foo(".repeat(n) + "1" + ")".repeat(n) + "; } }\n" },
+    {
+      name: "nested new Foo(new Foo(…))",
+      path: "X.java",
+      gen: (n) => "class X { Object f() { return " + "new Foo(".repeat(n) + "1" + ")".repeat(n) + "; } }\n",
+    },
     { name: "A.B + A.B + …", path: "X.java", gen: (n) => "class X { int f() { return " + Array.from({ length: n }, () => "A.B").join(" + ") + "; } }\n" },
   ],
   kotlin: [
@@ -88,8 +128,16 @@ const SCALING: Record<string, Array<{ name: string; path: string; gen: (n: numbe
   ],
   php: [
     { name: "method chain $x->m()->…", path: "x.php", gen: (n) => "<?php\nfunction f($x) {\n  return $x" + "->m(1)".repeat(n) + ";\n}\n" },
-    { name: "concatenation 'a' . 'b' . …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `'s${i}'`).join(" . ") + ";\n}\n" },
-    { name: "$a || $b || …", path: "x.php", gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `$a${i}`).join(" || ") + ";\n}\n" },
+    {
+      name: "concatenation 'a' . 'b' . …",
+      path: "x.php",
+      gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `'s${i}'`).join(" . ") + ";\n}\n",
+    },
+    {
+      name: "$a || $b || …",
+      path: "x.php",
+      gen: (n) => "<?php\nfunction f() {\n  return " + Array.from({ length: n }, (_, i) => `$a${i}`).join(" || ") + ";\n}\n",
+    },
   ],
 };
 
@@ -161,20 +209,38 @@ export async function parseSuite(corpus: Corpus): Promise<BenchRow[]> {
     const ms = performance.now() - t0;
     const cpu = cpuMs() - cpu0;
     rows.push({ metric: `${lang}: files`, value: files.length, unit: "files", note: `${(bytes / 2 ** 20).toFixed(1)} MiB; ${errors} with syntax errors` });
-    rows.push({ metric: `${lang}: parse + extract, 1 thread`, value: files.length / (ms / 1000), unit: "files/s", note: `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(2)} MiB/s wall` });
+    rows.push({
+      metric: `${lang}: parse + extract, 1 thread`,
+      value: files.length / (ms / 1000),
+      unit: "files/s",
+      note: `${(bytes / 2 ** 20 / (ms / 1000)).toFixed(2)} MiB/s wall`,
+    });
     rows.push({ metric: `${lang}: CPU time`, value: cpu / 1000, unit: "s", note: `${(files.length / (cpu / 1000)).toFixed(0)} files per CPU second` });
     const treeMs = await treeSitterAlone(lang, files);
     const cores = availableParallelism();
     rows.push({
-      metric: `${lang}: tree-sitter parse alone, 1 thread`, value: files.length / (treeMs / 1000), unit: "files/s",
-      note: `${(bytes / 2 ** 20 / (treeMs / 1000)).toFixed(2)} MiB/s; ${Math.round(treeMs / ms * 100)} % of parse + extract; on ${cores} cores at best ${Math.round(cores * files.length / (treeMs / 1000))} files/s`,
+      metric: `${lang}: tree-sitter parse alone, 1 thread`,
+      value: files.length / (treeMs / 1000),
+      unit: "files/s",
+      note: `${(bytes / 2 ** 20 / (treeMs / 1000)).toFixed(2)} MiB/s; ${Math.round((treeMs / ms) * 100)} % of parse + extract; on ${cores} cores at best ${Math.round((cores * files.length) / (treeMs / 1000))} files/s`,
     });
     const ctagsName = CTAGS_NAMES[lang];
     if (ctagsName) {
       try {
         const r = await ctags(ctagsName, corpus.root);
-        rows.push({ metric: `${lang}: universal-ctags -R (peer)`, value: files.length / (r.ms / 1000), unit: "files/s", note: `${(r.ms / 1000).toFixed(2)} s wall, one process` });
-        if (r.cpuMs !== undefined) rows.push({ metric: `${lang}: universal-ctags CPU time (peer)`, value: r.cpuMs / 1000, unit: "s", note: `${(files.length / (r.cpuMs / 1000)).toFixed(0)} files per CPU second` });
+        rows.push({
+          metric: `${lang}: universal-ctags -R (peer)`,
+          value: files.length / (r.ms / 1000),
+          unit: "files/s",
+          note: `${(r.ms / 1000).toFixed(2)} s wall, one process`,
+        });
+        if (r.cpuMs !== undefined)
+          rows.push({
+            metric: `${lang}: universal-ctags CPU time (peer)`,
+            value: r.cpuMs / 1000,
+            unit: "s",
+            note: `${(files.length / (r.cpuMs / 1000)).toFixed(0)} files per CPU second`,
+          });
       } catch (e) {
         rows.push({ metric: `${lang}: universal-ctags -R (peer)`, value: NaN, unit: "files/s", note: `not run: ${(e as Error).message.split("\n")[0]}` });
       }
@@ -194,7 +260,12 @@ export async function parseSuite(corpus: Corpus): Promise<BenchRow[]> {
         }
         times.push(best);
       }
-      rows.push({ metric: `${lang} scaling: ${c.name}`, value: times[1]! / Math.max(times[0]!, 0.01), unit: "× for 4× size", note: `${times[0]!.toFixed(1)} → ${times[1]!.toFixed(1)} ms CPU` });
+      rows.push({
+        metric: `${lang} scaling: ${c.name}`,
+        value: times[1]! / Math.max(times[0]!, 0.01),
+        unit: "× for 4× size",
+        note: `${times[0]!.toFixed(1)} → ${times[1]!.toFixed(1)} ms CPU`,
+      });
     }
   }
   return rows;

@@ -38,14 +38,20 @@ const CASES: Record<string, Case[]> = {
     { label: "$MU.Lock()", query: { pattern: "$MU.Lock()", language: "go" } },
     { label: "for $K, $V := range $M { $$$B }", query: { pattern: "for $K, $V := range $M { $$$B }", language: "go" } },
     { label: "if err != nil { $$$B }", query: { pattern: "if err != nil { $$$B }", language: "go" } },
-    { label: "rule: $X.Unlock() inside defer", query: { rule: { pattern: "$X.Unlock()", inside: { kind: "defer_statement", stopBy: "end" } }, language: "go" } },
+    {
+      label: "rule: $X.Unlock() inside defer",
+      query: { rule: { pattern: "$X.Unlock()", inside: { kind: "defer_statement", stopBy: "end" } }, language: "go" },
+    },
   ],
   python: [
     { label: "with $CTX as $V: $$$B", query: { pattern: "with $CTX as $V: $$$B", language: "python" } },
     { label: "$M.objects.filter($$$A)", query: { pattern: "$M.objects.filter($$$A)", language: "python" } },
     { label: "raise $E from $C", query: { pattern: "raise $E from $C", language: "python" } },
     { label: "def $F(self, $$$A): $$$B", query: { pattern: "def $F(self, $$$A): $$$B", language: "python" } },
-    { label: "rule: print() outside classes", query: { rule: { pattern: "print($$$A)", not: { inside: { kind: "class_definition", stopBy: "end" } } }, language: "python" } },
+    {
+      label: "rule: print() outside classes",
+      query: { rule: { pattern: "print($$$A)", not: { inside: { kind: "class_definition", stopBy: "end" } } }, language: "python" },
+    },
   ],
 };
 
@@ -119,7 +125,11 @@ export async function patternSuite(corpus: Corpus, args: string[]): Promise<Benc
     ];
     const sql = `SELECT f.file_path FROM files f JOIN file_state s ON s.file_path = f.file_path JOIN contents c ON c.file_id = s.file_id WHERE ${where.join(" AND ")} ORDER BY f.file_path`;
     const params = [...extensions.map((e) => `%.${e}`), ...literals.exact, ...literals.caseless];
-    return (sqliteOf(store).query(sql).all(...params) as Array<{ file_path: string }>).map((r) => r.file_path);
+    return (
+      sqliteOf(store)
+        .query(sql)
+        .all(...params) as Array<{ file_path: string }>
+    ).map((r) => r.file_path);
   };
 
   // Warm the page cache so the first contender does not pay for the disk.
@@ -200,11 +210,26 @@ export async function patternSuite(corpus: Corpus, args: string[]): Promise<Benc
     row("engine", "engine (walk + literals)");
     row("engineFull", "engine, no narrowing");
     row("engineIndex", "engine, index narrowing");
-    rows.push({ metric: `${c.label}: literals checked on disk`, value: median(diskMs), unit: "ms", note: `read ${inScope.length} files; literals ${JSON.stringify(literals)}` });
-    rows.push({ metric: `${c.label}: literals checked by the index (SQL)`, value: median(sqlMs), unit: "ms", note: "stored contents; blind to changes since the last index run" });
+    rows.push({
+      metric: `${c.label}: literals checked on disk`,
+      value: median(diskMs),
+      unit: "ms",
+      note: `read ${inScope.length} files; literals ${JSON.stringify(literals)}`,
+    });
+    rows.push({
+      metric: `${c.label}: literals checked by the index (SQL)`,
+      value: median(sqlMs),
+      unit: "ms",
+      note: "stored contents; blind to changes since the last index run",
+    });
   }
   session.close();
   rows.push({ metric: "walk + language filter (cortex ignore rules)", value: walkMs, unit: "ms", note: `${inScope.length} ${language} files in scope` });
-  rows.push({ metric: "machine load during the run (1-min load average)", value: median(load), unit: "", note: `min ${Math.min(...load).toFixed(1)}, max ${Math.max(...load).toFixed(1)}` });
+  rows.push({
+    metric: "machine load during the run (1-min load average)",
+    value: median(load),
+    unit: "",
+    note: `min ${Math.min(...load).toFixed(1)}, max ${Math.max(...load).toFixed(1)}`,
+  });
   return rows;
 }

@@ -35,7 +35,6 @@ const QUERIES = [
   "atomic compare and swap",
 ];
 
-
 export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-search-"));
   process.env.CORTEX_HOME = join(home, ".cortex");

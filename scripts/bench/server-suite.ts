@@ -15,7 +15,6 @@ import { currentPlatform, TARGETS } from "../build.ts";
 
 const STARTS = 10;
 
-
 function procStatus(pid: number, field: "VmRSS" | "VmHWM"): number {
   const m = new RegExp(`${field}:\\s+(\\d+) kB`).exec(readFileSync(`/proc/${pid}/status`, "utf8"));
   return m ? Number(m[1]) / 1024 : NaN;
@@ -53,7 +52,10 @@ export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
   const search: number[] = [];
   for (let i = 0; i < 10; i++) {
     const t = performance.now();
-    await s.request("tools/call", { name: "cortex_search", arguments: { query: ["read a file", "http request timeout", "parse json", "lock mutex", "write buffer"][i % 5]!, limit: 10 } });
+    await s.request("tools/call", {
+      name: "cortex_search",
+      arguments: { query: ["read a file", "http request timeout", "parse json", "lock mutex", "write buffer"][i % 5]!, limit: 10 },
+    });
     search.push(performance.now() - t);
   }
   // idle: the start-up freshness check and the searches are done
@@ -69,7 +71,12 @@ export async function serverSuite(corpus: Corpus): Promise<BenchRow[]> {
   return [
     { metric: "executable size", value: statSync(bin).size / (1 << 20), unit: "MiB", note: bin.replace(REPO + "/", "") },
     { metric: "indexed files (warm index for the rows below)", value: files, unit: "files" },
-    { metric: "process start → initialize answer p50", value: percentile(init, 50), unit: "ms", note: `p95 ${percentile(init, 95).toFixed(0)} ms, ${STARTS} starts` },
+    {
+      metric: "process start → initialize answer p50",
+      value: percentile(init, 50),
+      unit: "ms",
+      note: `p95 ${percentile(init, 95).toFixed(0)} ms, ${STARTS} starts`,
+    },
     { metric: "process start → first cortex_search answer", value: firstSearch, unit: "ms", note: "initialize, open the index, first query" },
     { metric: "cortex_search over MCP p50 (warm)", value: percentile(search, 50), unit: "ms", note: `p95 ${percentile(search, 95).toFixed(1)} ms, round trip` },
     { metric: "resident memory, idle", value: idle, unit: "MiB", note: "VmRSS 5 s after the last answer" },

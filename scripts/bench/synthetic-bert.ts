@@ -63,7 +63,15 @@ function encoderGraph(vocabSize: number): { nodes: Node[]; initializers: Initial
   const inits: Initializer[] = [];
   let seed = 1;
   const weight = (name: string, dims: number[], scale = 0.05) => {
-    inits.push({ name, dims, data: randomFloats(dims.reduce((a, b) => a * b, 1), scale, seed++) });
+    inits.push({
+      name,
+      dims,
+      data: randomFloats(
+        dims.reduce((a, b) => a * b, 1),
+        scale,
+        seed++,
+      ),
+    });
     return name;
   };
   const constant = (name: string, dims: number[], values: number[]) => {
@@ -79,7 +87,9 @@ function encoderGraph(vocabSize: number): { nodes: Node[]; initializers: Initial
     return output;
   };
   const layerNorm = (x: string, name: string) =>
-    op("LayerNormalization", [x, constant(`${name}.gamma`, [H], new Array(H).fill(1)), constant(`${name}.beta`, [H], new Array(H).fill(0))], `${name}.out`, [{ name: "axis", int: -1 }]);
+    op("LayerNormalization", [x, constant(`${name}.gamma`, [H], new Array(H).fill(1)), constant(`${name}.beta`, [H], new Array(H).fill(0))], `${name}.out`, [
+      { name: "axis", int: -1 },
+    ]);
   const dense = (x: string, name: string, inDim: number, outDim: number) =>
     op("Add", [op("MatMul", [x, weight(`${name}.w`, [inDim, outDim])], `${name}.mm`), weight(`${name}.b`, [outDim], 0.01)], `${name}.out`);
 
@@ -117,7 +127,11 @@ function encoderGraph(vocabSize: number): { nodes: Node[]; initializers: Initial
     // GELU(h) = 0.5 · h · (1 + erf(h / √2))
     const h = dense(x1, `${p}.ff1`, H, F);
     const erf = op("Erf", [op("Div", [h, constant(`${p}.sqrt2`, [], [Math.SQRT2])], `${p}.h.s`)], `${p}.erf`);
-    const gelu = op("Mul", [op("Mul", [h, op("Add", [erf, constant(`${p}.one`, [], [1])], `${p}.erf1`)], `${p}.h.e`), constant(`${p}.half`, [], [0.5])], `${p}.gelu`);
+    const gelu = op(
+      "Mul",
+      [op("Mul", [h, op("Add", [erf, constant(`${p}.one`, [], [1])], `${p}.erf1`)], `${p}.h.e`), constant(`${p}.half`, [], [0.5])],
+      `${p}.gelu`,
+    );
     x = layerNorm(op("Add", [x1, dense(gelu, `${p}.ff2`, F, H)], `${p}.res2`), `${p}.ln2`);
   }
   nodes.push({ opType: "Identity", inputs: [x], outputs: ["last_hidden_state"] });
@@ -141,7 +155,10 @@ export function writeSyntheticBert(dir: string, corpusTexts: () => string[]): st
     { opset: 17, irVersion: 8 },
   );
   mkdirSync(join(dir, "onnx"), { recursive: true });
-  writeFileSync(join(dir, "config.json"), JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: BGE_SMALL_SHAPE.hidden, vocab_size: tokens.length }));
+  writeFileSync(
+    join(dir, "config.json"),
+    JSON.stringify({ model_type: "bert", architectures: ["BertModel"], hidden_size: BGE_SMALL_SHAPE.hidden, vocab_size: tokens.length }),
+  );
   writeFileSync(join(dir, "tokenizer.json"), JSON.stringify(wordPieceTokenizer(tokens)));
   writeFileSync(join(dir, "tokenizer_config.json"), JSON.stringify(BERT_TOKENIZER_CONFIG));
   writeFileSync(join(dir, "onnx", "model.onnx"), model);

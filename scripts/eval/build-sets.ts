@@ -162,7 +162,10 @@ const DOCS_PER_FILE = 3;
 export async function docstringRows(gitDir: string, pin: PinnedRepo, parser: FactsParser, options: { perRepo: number }): Promise<DocstringRow[]> {
   // only the repository's own language, so the per-language figures mean what they say
   const entries = (await listTree(gitDir, pin.commit)).filter((e) => isLabelSource(e.path) && isInLanguage(e.path, pin.language));
-  const blobs = await readBlobs(gitDir, entries.map((e) => e.blob));
+  const blobs = await readBlobs(
+    gitDir,
+    entries.map((e) => e.blob),
+  );
   const candidates: DocstringRow[] = [];
   for (const e of entries) {
     const bytes = blobs.get(e.blob);
@@ -256,7 +259,8 @@ export async function buildSets(argv: string[], progress: (line: string) => void
     strict: true,
   });
   const kinds = values.kinds!.split(",").filter((k) => k !== "");
-  for (const k of kinds) if (!(KINDS as readonly string[]).includes(k)) throw new CortexError("INVALID_INPUT", `--kinds: '${k}' is not one of ${KINDS.join(", ")}`);
+  for (const k of kinds)
+    if (!(KINDS as readonly string[]).includes(k)) throw new CortexError("INVALID_INPUT", `--kinds: '${k}' is not one of ${KINDS.join(", ")}`);
   const mirrors = resolve(values.mirrors!);
   const out = resolve(values.out ?? join(REPO_ROOT, "scripts", "eval", "sets", "data"));
   mkdirSync(out, { recursive: true });
@@ -291,9 +295,16 @@ export async function buildSets(argv: string[], progress: (line: string) => void
     }
   }
   if (kinds.includes("swebench")) {
-    const bench = resolve(values.bench ?? [join(REPO_ROOT, "..", "shared", "bench"), join(REPO_ROOT, "..", "..", "shared", "bench")].find((p) => existsSync(p)) ?? "../shared/bench");
+    const bench = resolve(
+      values.bench ??
+        [join(REPO_ROOT, "..", "shared", "bench"), join(REPO_ROOT, "..", "..", "shared", "bench")].find((p) => existsSync(p)) ??
+        "../shared/bench",
+    );
     const rows: SwebenchFunctionsRow[] = [];
-    for (const [file, split] of [["swebench_lite_dev.jsonl", "dev"], ["swebench_verified_tune.jsonl", "tune"]] as const) {
+    for (const [file, split] of [
+      ["swebench_lite_dev.jsonl", "dev"],
+      ["swebench_verified_tune.jsonl", "tune"],
+    ] as const) {
       const got = await swebenchRows(join(bench, file), split, mirrors, parser);
       rows.push(...got);
       progress(`${file}: ${got.length} instances, ${got.reduce((s, r) => s + r.functions.length, 0)} functions`);

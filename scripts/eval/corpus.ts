@@ -78,7 +78,9 @@ export class CorpusFolder {
   /** Makes the folder hold the corpus of `commit`, touching only what differs from the last commit. */
   async checkout(commit: string): Promise<CorpusChange> {
     // a stripped file's blob id gets a mark: its content is not the blob's
-    const wanted = (await listTree(this.gitDir, commit)).filter((e) => this.include(e.path)).map((e) => (this.strip.has(e.path) ? { ...e, blob: `${e.blob}:stripped` } : e));
+    const wanted = (await listTree(this.gitDir, commit))
+      .filter((e) => this.include(e.path))
+      .map((e) => (this.strip.has(e.path) ? { ...e, blob: `${e.blob}:stripped` } : e));
     const wantedPaths = new Set(wanted.map((e) => e.path));
     const toRead = wanted.filter((e) => this.current.get(e.path)?.blob !== e.blob);
     const blobs = await readBlobs(this.gitDir, [...new Set(toRead.map((e) => e.blob.replace(/:stripped$/, "")))]);

@@ -34,12 +34,17 @@ export function hitPath(hit: unknown): string | undefined {
 /** Files in order of their first hit. */
 export function filesFromResult(result: unknown): string[] {
   const hits = (result as { results?: unknown })?.results;
-  if (!Array.isArray(hits)) throw new CortexError("UNSUPPORTED", `${SEARCH_TOOL} answered without a 'results' array; the eval adapter (scripts/eval/cortex-ranker.ts) needs updating`);
+  if (!Array.isArray(hits))
+    throw new CortexError("UNSUPPORTED", `${SEARCH_TOOL} answered without a 'results' array; the eval adapter (scripts/eval/cortex-ranker.ts) needs updating`);
   const files: string[] = [];
   const seen = new Set<string>();
   for (const hit of hits) {
     const path = hitPath(hit);
-    if (path === undefined) throw new CortexError("UNSUPPORTED", `a ${SEARCH_TOOL} hit names no file (looked for file_path, path, file, chunk.metadata.file_path): ${JSON.stringify(hit).slice(0, 200)}`);
+    if (path === undefined)
+      throw new CortexError(
+        "UNSUPPORTED",
+        `a ${SEARCH_TOOL} hit names no file (looked for file_path, path, file, chunk.metadata.file_path): ${JSON.stringify(hit).slice(0, 200)}`,
+      );
     if (!seen.has(path)) {
       seen.add(path);
       files.push(path);
@@ -51,7 +56,8 @@ export function filesFromResult(result: unknown): string[] {
 /** The chunks of a cortex_search result, in order, with their spans. */
 export function chunksFromResult(result: unknown): RankedChunk[] {
   const hits = (result as { results?: unknown })?.results;
-  if (!Array.isArray(hits)) throw new CortexError("UNSUPPORTED", `${SEARCH_TOOL} answered without a 'results' array; the eval adapter (scripts/eval/cortex-ranker.ts) needs updating`);
+  if (!Array.isArray(hits))
+    throw new CortexError("UNSUPPORTED", `${SEARCH_TOOL} answered without a 'results' array; the eval adapter (scripts/eval/cortex-ranker.ts) needs updating`);
   return hits.map((hit) => {
     const c = (hit as { chunk?: { chunk_type?: string; metadata?: Record<string, unknown> } }).chunk;
     const m = c?.metadata;
@@ -74,10 +80,7 @@ export function chunksFromResult(result: unknown): RankedChunk[] {
 export function requireSearchTool(lookup: CortexRankerOptions["lookup"] = findTool): ToolDefinition<any, any> {
   const tool = lookup(SEARCH_TOOL);
   if (!tool) {
-    throw new CortexError(
-      "UNSUPPORTED",
-      `the 'cortex' ranker needs the ${SEARCH_TOOL} tool, which is not registered in src/tools/index.ts; use --ranker bm25`,
-    );
+    throw new CortexError("UNSUPPORTED", `the 'cortex' ranker needs the ${SEARCH_TOOL} tool, which is not registered in src/tools/index.ts; use --ranker bm25`);
   }
   return tool;
 }

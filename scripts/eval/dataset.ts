@@ -25,7 +25,13 @@ const rowSchema = z.object({
   new_files: z.array(z.string()).optional(),
 });
 
-const functionLabel = z.object({ file: z.string().min(1), name: z.string(), qualified_name: z.string(), start_line: z.number().int().min(1), end_line: z.number().int().min(1) });
+const functionLabel = z.object({
+  file: z.string().min(1),
+  name: z.string(),
+  qualified_name: z.string(),
+  start_line: z.number().int().min(1),
+  end_line: z.number().int().min(1),
+});
 export type FunctionLabel = z.infer<typeof functionLabel>;
 
 const range = z.tuple([z.number().int().min(0), z.number().int().min(0)]);
@@ -91,7 +97,18 @@ function fromSetRow(raw: Record<string, unknown>, where: string): Instance {
     const parsed = commitRowSchema.safeParse(raw);
     if (!parsed.success) throw new CortexError("INVALID_INPUT", `data: ${where}: ${formatIssues(parsed.error.issues)}`);
     const r = parsed.data;
-    return { instance_id: r.id, repo: r.repo, base_commit: r.commit, problem_statement: r.query, gold_files: r.files, fetch_source: `github:${r.repo}`, set: "commit", language: r.language, split: r.split, corpus: "source" };
+    return {
+      instance_id: r.id,
+      repo: r.repo,
+      base_commit: r.commit,
+      problem_statement: r.query,
+      gold_files: r.files,
+      fetch_source: `github:${r.repo}`,
+      set: "commit",
+      language: r.language,
+      split: r.split,
+      corpus: "source",
+    };
   }
   const parsed = docstringRowSchema.safeParse(raw);
   if (!parsed.success) throw new CortexError("INVALID_INPUT", `data: ${where}: ${formatIssues(parsed.error.issues)}`);

@@ -89,7 +89,8 @@ function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
     commits.add(i.base_commit);
     for (const [path, ranges] of Object.entries(i.strip)) out.set(path, [...(out.get(path) ?? []), ...ranges]);
   }
-  if (commits.size > 1) throw new Error(`rows of ${instances[0]!.repo} blank comments at ${commits.size} commits; the docstring set indexes one commit per repository`);
+  if (commits.size > 1)
+    throw new Error(`rows of ${instances[0]!.repo} blank comments at ${commits.size} commits; the docstring set indexes one commit per repository`);
   return out;
 }
 
@@ -104,7 +105,10 @@ export async function inCommitOrder(instances: Instance[], mirrors: string): Pro
   const out = [];
   for (const [repo, list] of groups) {
     const gitDir = gitDirFor(list[0]!, mirrors);
-    const times = await commitTimes(gitDir, list.map((i) => i.base_commit));
+    const times = await commitTimes(
+      gitDir,
+      list.map((i) => i.base_commit),
+    );
     // commits the mirror lacks go last; their instances fail on their own
     const time = (i: Instance) => times.get(i.base_commit) ?? Number.MAX_SAFE_INTEGER;
     list.sort((a, b) => time(a) - time(b) || (a.instance_id < b.instance_id ? -1 : 1));
@@ -200,7 +204,10 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     if (savedHome === undefined) delete process.env.CORTEX_HOME;
     else process.env.CORTEX_HOME = savedHome;
   }
-  const byGroup = [...groupSummaries(results, groupKey), ...groupSummaries(results, (r) => [r.set ?? "swebench", r.split ?? "all", "all languages"].join(" / "))];
+  const byGroup = [
+    ...groupSummaries(results, groupKey),
+    ...groupSummaries(results, (r) => [r.set ?? "swebench", r.split ?? "all", "all languages"].join(" / ")),
+  ];
   return { ranker: rankerName, data: options.data, summary: summarize(results.map((r) => r.ranks)), groups: byGroup, instances: results };
 }
 

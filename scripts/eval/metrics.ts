@@ -58,8 +58,9 @@ export function summarize(all: ReadonlyArray<readonly Rank[]>): Summary {
 /** One markdown table row per named summary. */
 export function summaryTable(rows: Array<{ name: string; summary: Summary }>): string {
   const head = "| ranker | n | Acc@1 | Acc@3 | Acc@5 | Acc@10 | MRR | NDCG@10 |\n|---|---:|---:|---:|---:|---:|---:|---:|";
-  const body = rows.map(({ name, summary: s }) =>
-    `| ${name} | ${s.instances} | ${s.acc1.toFixed(1)} | ${s.acc3.toFixed(1)} | ${s.acc5.toFixed(1)} | ${s.acc10.toFixed(1)} | ${s.mrr.toFixed(3)} | ${s.ndcg10.toFixed(3)} |`,
+  const body = rows.map(
+    ({ name, summary: s }) =>
+      `| ${name} | ${s.instances} | ${s.acc1.toFixed(1)} | ${s.acc3.toFixed(1)} | ${s.acc5.toFixed(1)} | ${s.acc10.toFixed(1)} | ${s.mrr.toFixed(3)} | ${s.ndcg10.toFixed(3)} |`,
   );
   return [head, ...body].join("\n");
 }
@@ -114,7 +115,10 @@ export interface GroupRow {
 }
 
 /** Summaries per group key (in first-appearance order), over results carrying file and function ranks. */
-export function groupSummaries<T extends { ranks: Rank[]; function_ranks?: Rank[]; error?: string }>(results: readonly T[], keyOf: (r: T) => string): GroupRow[] {
+export function groupSummaries<T extends { ranks: Rank[]; function_ranks?: Rank[]; error?: string }>(
+  results: readonly T[],
+  keyOf: (r: T) => string,
+): GroupRow[] {
   const groups = new Map<string, T[]>();
   for (const r of results) {
     const k = keyOf(r);
@@ -132,9 +136,11 @@ export function groupSummaries<T extends { ranks: Rank[]; function_ranks?: Rank[
 
 /** One markdown row per group: file-level Acc@1/5, MRR, and function-level Acc@1/5 where there are labels. */
 export function groupTable(ranker: string, rows: readonly GroupRow[]): string {
-  const head = "| group | ranker | n | errors | file Acc@1 | file Acc@5 | file MRR | fn n | fn Acc@1 | fn Acc@5 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
-  const body = rows.map((r) =>
-    `| ${r.key} | ${ranker} | ${r.n} | ${r.errors} | ${r.file.acc1.toFixed(1)} | ${r.file.acc5.toFixed(1)} | ${r.file.mrr.toFixed(3)} | ` +
+  const head =
+    "| group | ranker | n | errors | file Acc@1 | file Acc@5 | file MRR | fn n | fn Acc@1 | fn Acc@5 |\n|---|---|---:|---:|---:|---:|---:|---:|---:|---:|";
+  const body = rows.map(
+    (r) =>
+      `| ${r.key} | ${ranker} | ${r.n} | ${r.errors} | ${r.file.acc1.toFixed(1)} | ${r.file.acc5.toFixed(1)} | ${r.file.mrr.toFixed(3)} | ` +
       (r.fn ? `${r.fn.instances} | ${r.fn.acc1.toFixed(1)} | ${r.fn.acc5.toFixed(1)} |` : "– | – | – |"),
   );
   return [head, ...body].join("\n");

@@ -24,7 +24,13 @@ const REPO_ROOT = resolve(import.meta.dir, "..", "..");
 const DEFAULT_BENCH = [resolve(REPO_ROOT, "..", "shared", "bench"), resolve(REPO_ROOT, "..", "..", "shared", "bench")].find((p) => existsSync(p));
 const SPLITS: Record<string, string> = { dev: "swebench_lite_dev.jsonl", tune: "swebench_verified_tune.jsonl" };
 
-async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos?: string[]; limit?: number }, work: string, mirrors: string): Promise<Map<string, Rank[][]>> {
+async function runSplit(
+  data: string,
+  variants: typeof VARIANTS,
+  filter: { repos?: string[]; limit?: number },
+  work: string,
+  mirrors: string,
+): Promise<Map<string, Rank[][]>> {
   const ranks = new Map<string, Rank[][]>(variants.map((v) => [v.name, []]));
   const groups = await inCommitOrder(loadInstances(data, filter), mirrors);
   let done = 0;
@@ -38,7 +44,9 @@ async function runSplit(data: string, variants: typeof VARIANTS, filter: { repos
       process.stderr.write(`\r${++done} ${instance.instance_id}            `);
     }
     // A partial table after each repository, so a long run shows where it stands.
-    process.stderr.write(`\n${group.repo} done; so far:\n${variants.map((v) => `${v.name}: Acc@5 ${summarize(ranks.get(v.name)!).acc5.toFixed(1)}`).join("\n")}\n`);
+    process.stderr.write(
+      `\n${group.repo} done; so far:\n${variants.map((v) => `${v.name}: Acc@5 ${summarize(ranks.get(v.name)!).acc5.toFixed(1)}`).join("\n")}\n`,
+    );
   }
   process.stderr.write("\n");
   return ranks;
@@ -69,7 +77,13 @@ if (values.limit) filter.limit = Number(values.limit);
 const summaries = new Map<string, Record<string, Summary>>(variants.map((v) => [v.name, {}]));
 const perInstance: Record<string, Record<string, Rank[][]>> = {};
 for (const split of splits) {
-  const ranks = await runSplit(join(bench, SPLITS[split]!), variants, filter, join(REPO_ROOT, ".bench", "eval", `research-work${values.tag}`), resolve(values.mirrors!));
+  const ranks = await runSplit(
+    join(bench, SPLITS[split]!),
+    variants,
+    filter,
+    join(REPO_ROOT, ".bench", "eval", `research-work${values.tag}`),
+    resolve(values.mirrors!),
+  );
   perInstance[split] = Object.fromEntries(ranks);
   for (const [name, r] of ranks) summaries.get(name)![split] = summarize(r);
 }
@@ -81,7 +95,12 @@ for (const v of variants) {
   const cells = splits.flatMap((sp) => {
     const x = s[sp]!;
     const d = (a: number, b: number) => (v === variants[0] ? "" : ` (${a - b >= 0 ? "+" : ""}${(a - b).toFixed(1)})`);
-    return [`${x.acc1.toFixed(1)}${d(x.acc1, base[sp]!.acc1)}`, `${x.acc5.toFixed(1)}${d(x.acc5, base[sp]!.acc5)}`, `${x.acc10.toFixed(1)}${d(x.acc10, base[sp]!.acc10)}`, x.mrr.toFixed(3)];
+    return [
+      `${x.acc1.toFixed(1)}${d(x.acc1, base[sp]!.acc1)}`,
+      `${x.acc5.toFixed(1)}${d(x.acc5, base[sp]!.acc5)}`,
+      `${x.acc10.toFixed(1)}${d(x.acc10, base[sp]!.acc10)}`,
+      x.mrr.toFixed(3),
+    ];
   });
   console.log(`| ${v.name} | ${cells.join(" | ")} |`);
 }

@@ -159,7 +159,11 @@ function initializer(t: Initializer): ProtoWriter {
   const view = new DataView(raw.buffer);
   if (t.data instanceof BigInt64Array) t.data.forEach((v, i) => view.setBigInt64(i * 8, v, true));
   else t.data.forEach((v, i) => view.setFloat32(i * 4, v, true));
-  return new ProtoWriter().ints(1, t.dims).int(2, isInt ? DataType.INT64 : DataType.FLOAT).string(8, t.name).bytes(9, raw);
+  return new ProtoWriter()
+    .ints(1, t.dims)
+    .int(2, isInt ? DataType.INT64 : DataType.FLOAT)
+    .string(8, t.name)
+    .bytes(9, raw);
 }
 
 /** Serialises a graph as an ONNX model file (default: IR version 7 with default-domain opset 13). */

@@ -64,7 +64,10 @@ function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; v
 
 async function runIndexCommand(argv: string[]): Promise<number> {
   const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
-  if (flags.has("--help")) { printText(helpText("index")); return 0; }
+  if (flags.has("--help")) {
+    printText(helpText("index"));
+    return 0;
+  }
   if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
   const root = positionals[0] ?? process.cwd();
   const json = flags.has("--json");
@@ -106,8 +109,10 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       if (a === "--output" || a === "-o") output = rest[++i];
       else if (a === "--root") root = rest[++i];
       else if (a === "--json") json = true;
-      else if (a === "--help") { printText(helpText("stats")); return 0; }
-      else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
+      else if (a === "--help") {
+        printText(helpText("stats"));
+        return 0;
+      } else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
     }
     const session = new Session(root ?? process.cwd(), { autoIndex: true });
     try {
@@ -127,16 +132,31 @@ async function runStatsCommand(argv: string[]): Promise<number> {
     const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
     try {
       const engine = new FilesEngine(stats);
-      const summary = engine.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "type_count", alias: "types" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "import_count", alias: "imports" }] });
+      const summary = engine.query({
+        from: "files",
+        aggregations: [
+          { function: "COUNT", alias: "files" },
+          { function: "SUM", field: "type_count", alias: "types" },
+          { function: "SUM", field: "function_count", alias: "functions" },
+          { function: "SUM", field: "import_count", alias: "imports" },
+        ],
+      });
       const [filesN, types, functions, imports] = summary.rows[0] as number[];
       const result = { path: resolve(files[0]!), valid: true, files: filesN, types: types ?? 0, functions: functions ?? 0, imports: imports ?? 0 };
-      json ? printJson(result) : printText(`${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`);
+      json
+        ? printJson(result)
+        : printText(
+            `${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`,
+          );
       return 0;
     } finally {
       stats.close();
     }
   }
-  if (sub === undefined || sub === "--help") { printText(helpText("stats")); return 0; }
+  if (sub === undefined || sub === "--help") {
+    printText(helpText("stats"));
+    return 0;
+  }
   throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
 }
 
@@ -155,8 +175,10 @@ async function runMcpCommand(argv: string[]): Promise<number> {
     else if (a === "--http") opts.http = value();
     else if (a === "--allow-origin") origins.push(value());
     else if (a === "--no-watch") opts.watch = false;
-    else if (a === "--help" || a === "-h") { printText(helpText("mcp")); return 0; }
-    else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
+    else if (a === "--help" || a === "-h") {
+      printText(helpText("mcp"));
+      return 0;
+    } else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
   }
   if (origins.length) opts.allowedOrigins = origins;
   await runMcp(opts);
@@ -184,7 +206,10 @@ async function runMemoryRemove(argv: string[]): Promise<number> {
 
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
-  if (parsed.help) { printText(toolHelp(tool)); return 0; }
+  if (parsed.help) {
+    printText(toolHelp(tool));
+    return 0;
+  }
   // validate before touching the project, so a typo never starts an index build
   parseInput(exposedInput(tool), parsed.input);
   const bar = indexProgressBar(!parsed.json && !parsed.ndjson);
@@ -228,4 +253,3 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (found) return runTool(found.tool, found.rest);
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);
 }
-

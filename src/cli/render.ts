@@ -15,7 +15,9 @@ export function renderIndexPlan(p: IndexPlan): string {
   out.push("  language              files        size  parsed");
   for (const l of p.languages) out.push(`  ${l.language.padEnd(20)} ${String(l.files).padStart(6)} ${kb(l.bytes).padStart(11)}  ${l.parsed ? "yes" : "text"}`);
   out.push("");
-  const reasons = Object.entries(p.excluded.byReason).map(([r, n]) => `${n} ${r}`).join(", ");
+  const reasons = Object.entries(p.excluded.byReason)
+    .map(([r, n]) => `${n} ${r}`)
+    .join(", ");
   out.push(`  excluded: ${p.excluded.total}${reasons ? ` (${reasons})` : ""}`);
   for (const e of p.excluded.entries.slice(0, 200)) out.push(`    ${(e.path + (e.isDir ? "/" : "")).padEnd(48)} ${e.reason.padEnd(10)} ${e.detail}`);
   if (p.excluded.entries.length > 200) out.push(`    … ${p.excluded.entries.length - 200} more (use --json for all)`);
@@ -35,7 +37,15 @@ export function renderIndexReport(r: IndexReport): string {
 export function toolHelp(t: ToolDefinition): string {
   const shape = exposedInput(t).shape as Record<string, any>;
   const pos = t.cli.positionals ?? [];
-  const lines = [`cortex ${t.cli.command.join(" ")}${pos.map((p) => ` <${p}>`).join("")} [options]`, "", `  ${t.cli.summary}`, "", `  MCP tool: ${t.name}`, "", "Options:"];
+  const lines = [
+    `cortex ${t.cli.command.join(" ")}${pos.map((p) => ` <${p}>`).join("")} [options]`,
+    "",
+    `  ${t.cli.summary}`,
+    "",
+    `  MCP tool: ${t.name}`,
+    "",
+    "Options:",
+  ];
   for (const [field, schema] of Object.entries(shape)) {
     const { kind } = fieldKind(schema);
     const flag = `--${field.replace(/_/g, "-")}${kind === "boolean" ? "" : ` <${kind === "json" ? "json" : kind}>`}`;
@@ -55,9 +65,9 @@ export function toolHelp(t: ToolDefinition): string {
 }
 
 const CLI_ONLY: Record<string, string> = {
-  index: "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.",
-  mcp:
-    "cortex mcp [--root <path>] [--tools <names|profile>] [--http HOST:PORT] [--allow-origin <origin>] [--no-watch]\n\n  Serve the tools over MCP: stdio by default, Streamable HTTP at http://HOST:PORT/mcp with --http (loopback\n  only unless you bind elsewhere; Host and Origin are checked against DNS rebinding).\n  --tools: comma-separated tool names and/or profiles: default, cortex, kit, codebase-context, all.\n  The index is built or refreshed in the background and kept current as files change.",
+  index:
+    "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.",
+  mcp: "cortex mcp [--root <path>] [--tools <names|profile>] [--http HOST:PORT] [--allow-origin <origin>] [--no-watch]\n\n  Serve the tools over MCP: stdio by default, Streamable HTTP at http://HOST:PORT/mcp with --http (loopback\n  only unless you bind elsewhere; Host and Origin are checked against DNS rebinding).\n  --tools: comma-separated tool names and/or profiles: default, cortex, kit, codebase-context, all.\n  The index is built or refreshed in the background and kept current as files change.",
   stats:
     "cortex stats export [--output <path>] [--root <path>] [--json]\n  Write the statistics (one JSON object per file with its types, functions and imports) to\n  .cortex/stats.ndjson (or --output), atomically.\n\ncortex stats import <file.ndjson> [--json]\n  Validate an export and summarise it; query one with: cortex files --stats-file <file> '<json>'.",
 };

@@ -21,7 +21,13 @@ export const EXIT_FOUND = 0;
 export const EXIT_NOTHING_FOUND = 1;
 
 /** `beforePrint` runs once the result is in, before anything is printed (the progress bar clears its line). */
-export async function runToolForCli(tool: ToolDefinition, input: unknown, mode: OutputMode, session: ToolContext["session"], beforePrint?: () => void): Promise<number> {
+export async function runToolForCli(
+  tool: ToolDefinition,
+  input: unknown,
+  mode: OutputMode,
+  session: ToolContext["session"],
+  beforePrint?: () => void,
+): Promise<number> {
   if (mode === "ndjson" && !tool.rows) {
     throw new CortexError("INVALID_INPUT", `--ndjson: 'cortex ${tool.cli.command.join(" ")}' returns one result, not rows; use --json`);
   }

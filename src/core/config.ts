@@ -28,7 +28,11 @@ export const configSchema = z
   .object({
     index: z
       .object({
-        max_file_size: z.number().int().positive().default(1024 * 1024),
+        max_file_size: z
+          .number()
+          .int()
+          .positive()
+          .default(1024 * 1024),
         exclude: z.array(z.string()).default([]),
         workers: z.number().int().min(1).max(64).optional(),
       })
@@ -48,7 +52,8 @@ function fromEnvironment(cfg: CortexConfig): CortexConfig {
   const env = process.env;
   if (env.CORTEX_MAX_FILE_SIZE) {
     const n = Number(env.CORTEX_MAX_FILE_SIZE);
-    if (!Number.isInteger(n) || n <= 0) throw new CortexError("INVALID_INPUT", `CORTEX_MAX_FILE_SIZE must be a positive integer, got '${env.CORTEX_MAX_FILE_SIZE}'`);
+    if (!Number.isInteger(n) || n <= 0)
+      throw new CortexError("INVALID_INPUT", `CORTEX_MAX_FILE_SIZE must be a positive integer, got '${env.CORTEX_MAX_FILE_SIZE}'`);
     cfg.index.max_file_size = n;
   }
   if (env.CORTEX_EMBEDDINGS_PROVIDER) {

@@ -17,7 +17,11 @@ export function identifierParts(id: string): string[] {
 }
 
 /** ASCII character classes of the scanner; everything else (non-ASCII included) separates words. */
-const OTHER = 0, LOWER = 1, UPPER = 2, DIGIT = 3, UNDERSCORE = 4;
+const OTHER = 0,
+  LOWER = 1,
+  UPPER = 2,
+  DIGIT = 3,
+  UNDERSCORE = 4;
 const CLASS = new Uint8Array(128);
 for (let c = 97; c <= 122; c++) CLASS[c] = LOWER;
 for (let c = 65; c <= 90; c++) CLASS[c] = UPPER;

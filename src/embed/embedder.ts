@@ -265,7 +265,11 @@ export class Embedder {
     const signal = this.abort.signal;
     for (let attempt = 1; ; attempt++) {
       try {
-        const vectors = await this.provider.embed(batch.map((c) => c.text), "passage", signal);
+        const vectors = await this.provider.embed(
+          batch.map((c) => c.text),
+          "passage",
+          signal,
+        );
         if (signal.aborted) return "done";
         const entries = batch.map((c, i) => ({ hash: c.textHash, vector: vectors[i]! }));
         this.cache.put(entries);

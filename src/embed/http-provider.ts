@@ -219,7 +219,8 @@ export class HttpProvider implements EmbeddingProvider {
         const key = o.apiKey ? `the key in $${o.apiKeyEnv} was refused` : `no API key: set $${o.apiKeyEnv}`;
         throw new HttpFailure(`${msg} (${key})`, false, true);
       }
-      if (res.status === 404) throw new HttpFailure(`${msg} (is the url the API base, e.g. http://host:port/v1, and is model '${o.spec.name}' served?)`, false, true);
+      if (res.status === 404)
+        throw new HttpFailure(`${msg} (is the url the API base, e.g. http://host:port/v1, and is model '${o.spec.name}' served?)`, false, true);
       const transient = res.status === 408 || res.status === 409 || res.status === 425 || res.status === 429 || res.status >= 500;
       throw new HttpFailure(msg, transient, false, retryAfter(res.headers.get("retry-after")));
     }
@@ -245,7 +246,8 @@ export class HttpProvider implements EmbeddingProvider {
       if (typeof e === "string") v = decodeBase64Floats(e);
       else if (Array.isArray(e) && e.every((x) => typeof x === "number")) v = Float32Array.from(e as number[]);
       else throw new HttpFailure(`${this.endpoint} returned an embedding that is not a list of numbers`, false, false);
-      if (index < 0 || index >= expected || out[index] !== undefined) throw new HttpFailure(`${this.endpoint} returned embedding index ${index} twice or out of range`, false, false);
+      if (index < 0 || index >= expected || out[index] !== undefined)
+        throw new HttpFailure(`${this.endpoint} returned embedding index ${index} twice or out of range`, false, false);
       out[index] = normalize(v);
     });
     const size = out[0]!.length;
@@ -253,7 +255,11 @@ export class HttpProvider implements EmbeddingProvider {
     for (const v of out) {
       if (v.length === 0) throw new HttpFailure(`${this.endpoint} returned an empty embedding`, false, true);
       if (v.length !== (want ?? size)) {
-        throw new HttpFailure(`dimension mismatch: ${this.endpoint} returned ${v.length}-dimensional vectors for '${this.options.spec.name}', expected ${want ?? size}`, false, true);
+        throw new HttpFailure(
+          `dimension mismatch: ${this.endpoint} returned ${v.length}-dimensional vectors for '${this.options.spec.name}', expected ${want ?? size}`,
+          false,
+          true,
+        );
       }
     }
     return out;

@@ -76,7 +76,8 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
     case "openai": {
       if (!config.url) throw new CortexError("INVALID_INPUT", "embeddings.url: required when embeddings.provider is 'openai' (e.g. http://127.0.0.1:11434/v1)");
       const u = new URL(config.url);
-      if (u.protocol !== "http:" && u.protocol !== "https:") throw new CortexError("INVALID_INPUT", `embeddings.url: must be an http(s) URL, got '${config.url}'`);
+      if (u.protocol !== "http:" && u.protocol !== "https:")
+        throw new CortexError("INVALID_INPUT", `embeddings.url: must be an http(s) URL, got '${config.url}'`);
       const where = `${u.host}${u.pathname.replace(/\/+$/, "")}`;
       const id = `openai:${where}:${config.model}${config.dimensions ? `:${config.dimensions}` : ""}`;
       const o: ConstructorParameters<typeof HttpProvider>[0] = {

@@ -24,7 +24,10 @@ export async function rankText(docs: TextDoc[], query: string, boost: Record<str
   const names = Object.keys(docs[0]!.fields);
   const schema = Object.fromEntries(names.map((n) => [n, "string"])) as Record<string, "string">;
   const db = create({ schema });
-  await insertMultiple(db, docs.map((d) => ({ id: d.id, ...d.fields })));
+  await insertMultiple(
+    db,
+    docs.map((d) => ({ id: d.id, ...d.fields })),
+  );
   const r = await search(db, { term, properties: names, tolerance: 1, limit: docs.length, boost, threshold: 1 });
   for (const h of r.hits) out.set(h.id, h.score);
   return out;

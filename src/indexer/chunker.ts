@@ -34,7 +34,11 @@ export interface ChunkInput {
 
 /** Directory segments of a path, as tags ("internal/auth/x.go" → internal, auth). */
 function pathTags(path: string): string[] {
-  return path.split("/").slice(0, -1).filter((s) => s.length > 0 && s !== "." && s.length <= 40).map((s) => s.toLowerCase());
+  return path
+    .split("/")
+    .slice(0, -1)
+    .filter((s) => s.length > 0 && s !== "." && s.length <= 40)
+    .map((s) => s.toLowerCase());
 }
 
 class ChunkSink {
@@ -42,7 +46,11 @@ class ChunkSink {
   private readonly ids = new Set<string>();
   private readonly repeats = new Map<string, number>();
   private readonly pathWords: string;
-  constructor(private readonly input: ChunkInput, private readonly lines: string[], private readonly baseTags: string[]) {
+  constructor(
+    private readonly input: ChunkInput,
+    private readonly lines: string[],
+    private readonly baseTags: string[],
+  ) {
     this.pathWords = wordsText(input.path);
   }
 
@@ -50,12 +58,32 @@ class ChunkSink {
    * Adds a chunk whose text is `prefix` followed by the spans' lines (store/chunk-text.ts): the store keeps
    * the prefix and the spans, and reads the lines back from the file's content.
    */
-  add(type: ChunkRecord["chunkType"], key: string, title: string, startLine: number, endLine: number, prefix: string, spans: ChunkSpan[], extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {}): void {
+  add(
+    type: ChunkRecord["chunkType"],
+    key: string,
+    title: string,
+    startLine: number,
+    endLine: number,
+    prefix: string,
+    spans: ChunkSpan[],
+    extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {},
+  ): void {
     const text = renderChunk(prefix, spans, this.lines);
     if (text.trim() === "") return;
     const id = this.uniqueId(`${type}:${this.input.path}#${key}`);
     const tags = [...new Set([...this.baseTags, type, ...(extra.tags ?? [])])];
-    const c: ChunkRecord = { id, chunkType: type, title, language: this.input.language, startLine, endLine, tags, prefix, spans: encodeSpans(spans), textHash: sha256(text) };
+    const c: ChunkRecord = {
+      id,
+      chunkType: type,
+      title,
+      language: this.input.language,
+      startLine,
+      endLine,
+      tags,
+      prefix,
+      spans: encodeSpans(spans),
+      textHash: sha256(text),
+    };
     c.words = {
       symbols: wordsText(extra.symbolPath ?? ""),
       title: wordsText(title),
@@ -106,19 +134,33 @@ const span = (from: number, to: number, firstColumn = 1): ChunkSpan[] => [firstC
 
 function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
   const methodsIn = (t: TypeFact) => facts.functions.filter((f) => f.startLine > t.startLine && f.endLine <= t.endLine);
-  const emit = (kind: string, symbolPath: string, name: string, startLine: number, endLine: number, docStart: number | undefined, signature: string | undefined, body: (from: number, to: number) => ChunkSpan[]) => {
+  const emit = (
+    kind: string,
+    symbolPath: string,
+    name: string,
+    startLine: number,
+    endLine: number,
+    docStart: number | undefined,
+    signature: string | undefined,
+    body: (from: number, to: number) => ChunkSpan[],
+  ) => {
     const from = docStart !== undefined && docStart < startLine ? docStart : startLine;
     const parts = windows(lines, from, endLine);
     parts.forEach(([a, b], i) => {
       const header = `${kind} ${symbolPath} (${input.path}:${a}-${b})`;
       const prefix = i > 0 && signature ? `${header}\n${signature} …\n` : `${header}\n`;
       const key = parts.length > 1 ? `${symbolPath}@${i + 1}` : symbolPath;
-      sink.add("definitions", key, `${symbolPath} (${kind})`, a, b, prefix, body(a, b), { symbolPath, metadata: { kind, name, part: i + 1, parts: parts.length } });
+      sink.add("definitions", key, `${symbolPath} (${kind})`, a, b, prefix, body(a, b), {
+        symbolPath,
+        metadata: { kind, name, part: i + 1, parts: parts.length },
+      });
     });
   };
   for (const fn of facts.functions) {
     const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
-    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) => span(a, b, a === fn.startLine ? fn.startColumn : 1));
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) =>
+      span(a, b, a === fn.startLine ? fn.startColumn : 1),
+    );
   }
   for (const t of facts.types) {
     const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
@@ -168,7 +210,16 @@ function dataChunks(sink: ChunkSink, input: ChunkInput, lines: string[], variabl
     for (const [x, y] of windows(lines, a, b)) {
       const names = variables.filter((v) => v.startLine <= y && v.endLine >= x).map((v) => symbolPathOf(v.qualifiedName, facts.packageName));
       part++;
-      sink.add("data", `values@${part}`, `${input.path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`, x, y, `values in ${input.path}:${x}-${y}\n`, span(x, y), { metadata: { names } });
+      sink.add(
+        "data",
+        `values@${part}`,
+        `${input.path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`,
+        x,
+        y,
+        `values in ${input.path}:${x}-${y}\n`,
+        span(x, y),
+        { metadata: { names } },
+      );
     }
   }
 }
@@ -188,7 +239,12 @@ function symbolsChunk(sink: ChunkSink, input: ChunkInput, facts: FileFacts): voi
   const consts = facts.variables.filter((v) => v.kind === "constant" || v.kind === "enum_member");
   if (consts.length) out.push(`Constants: ${consts.map((v) => v.name).join(", ")}`);
   sink.add("symbols", "file", `${input.path} symbols`, 1, facts.lines.total, out.join("\n"), [], {
-    metadata: { package: facts.packageName ?? null, imports_count: facts.imports.length, types_count: facts.types.length, functions_count: facts.functions.length },
+    metadata: {
+      package: facts.packageName ?? null,
+      imports_count: facts.imports.length,
+      types_count: facts.types.length,
+      functions_count: facts.functions.length,
+    },
   });
 }
 
@@ -207,10 +263,11 @@ export function documentTags(text: string): { tags: string[]; bodyStart: number 
     }
     const raw = data && typeof data === "object" ? ((data as Record<string, unknown>).tags ?? (data as Record<string, unknown>).keywords) : undefined;
     const list = Array.isArray(raw) ? raw : typeof raw === "string" ? raw.split(/[,\s]+/) : [];
-    for (const t of list) if (typeof t === "string" || typeof t === "number") {
-      const v = String(t).trim().toLowerCase();
-      if (v) tags.add(v);
-    }
+    for (const t of list)
+      if (typeof t === "string" || typeof t === "number") {
+        const v = String(t).trim().toLowerCase();
+        if (v) tags.add(v);
+      }
   }
   let inFence = false;
   for (const line of text.split("\n").slice(bodyStart)) {
@@ -224,7 +281,11 @@ export function documentTags(text: string): { tags: string[]; bodyStart: number 
 function documentationChunks(sink: ChunkSink, input: ChunkInput, lines: string[]): void {
   const { tags, bodyStart } = documentTags(input.text);
   // headings: ATX (# …) and, for Markdown and reST, underlined ones (===, ---, ~~~)
-  interface Section { level: number; title: string; start: number }
+  interface Section {
+    level: number;
+    title: string;
+    start: number;
+  }
   const heads: Section[] = [];
   let inFence = false;
   for (let i = bodyStart; i < lines.length; i++) {
@@ -278,9 +339,13 @@ export function buildChunks(input: ChunkInput): ChunkRecord[] {
     definitionChunks(sink, input, lines, input.facts);
     dataChunks(sink, input, lines, input.facts.variables, input.facts);
   } else if (CONFIG_LANGUAGES.has(input.language)) {
-    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n`, span(a, b)));
+    windows(lines, 1, lines.length).forEach(([a, b], i) =>
+      sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n`, span(a, b)),
+    );
   } else {
-    windows(lines, 1, lines.length).forEach(([a, b], i) => sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n`, span(a, b)));
+    windows(lines, 1, lines.length).forEach(([a, b], i) =>
+      sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n`, span(a, b)),
+    );
   }
   return sink.chunks;
 }

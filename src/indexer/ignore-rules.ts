@@ -11,8 +11,20 @@ import { commonGitDir, gitDir } from "./git-head.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
-  ".git/", ".hg/", ".svn/", ".cortex/", "node_modules/", "__pycache__/", ".venv/", ".tox/", ".mypy_cache/",
-  ".pytest_cache/", ".ruff_cache/", ".gradle/", ".idea/", ".DS_Store",
+  ".git/",
+  ".hg/",
+  ".svn/",
+  ".cortex/",
+  "node_modules/",
+  "__pycache__/",
+  ".venv/",
+  ".tox/",
+  ".mypy_cache/",
+  ".pytest_cache/",
+  ".ruff_cache/",
+  ".gradle/",
+  ".idea/",
+  ".DS_Store",
 ];
 
 interface Layer {

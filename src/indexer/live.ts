@@ -29,7 +29,10 @@ export class LiveIndex {
 
   private started = false;
 
-  constructor(private readonly project: IndexedProject, private readonly watch = true) {}
+  constructor(
+    private readonly project: IndexedProject,
+    private readonly watch = true,
+  ) {}
 
   /** Starts the first run (in the background) and the watcher. */
   start(): void {

@@ -29,7 +29,12 @@ export type ParseOutcome = { kind: "parsed"; file: ParsedFile } | { kind: "faile
 /** Loads a stored file's content (undefined when it has gone from the index meanwhile). */
 export type ContentLoader = (file: UnparsedFile) => Uint8Array | undefined;
 
-export async function* parseFiles(files: UnparsedFile[], load: ContentLoader, project: ProjectInfo, workers = defaultWorkerCount()): AsyncGenerator<ParseOutcome> {
+export async function* parseFiles(
+  files: UnparsedFile[],
+  load: ContentLoader,
+  project: ProjectInfo,
+  workers = defaultWorkerCount(),
+): AsyncGenerator<ParseOutcome> {
   if (files.length <= INLINE_LIMIT || workers < 1) {
     inlineParser ??= FactsParser.create();
     const parser = await inlineParser;

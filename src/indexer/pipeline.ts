@@ -123,7 +123,6 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   }
 }
 
-
 /** One index run over one store: its tiers, its batches, what it changed. */
 class IndexRun {
   published = false;
@@ -341,7 +340,10 @@ class IndexRun {
       const fullTextStarted = performance.now();
       const aside = this.changes.written.length >= FULL_TEXT_ASIDE_FILES;
       store.loadStagedFullText({ aside });
-      void store.whenWritable().then(() => this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`), () => {});
+      void store.whenWritable().then(
+        () => this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`),
+        () => {},
+      );
     }
     for (const hook of this.options.hooks) {
       try {
@@ -387,12 +389,12 @@ class IndexRun {
 function projectInfoFor(store: IndexStore, root: string, files: WalkedFile[], jobs: FileJob[], removed: string[]): ProjectInfo {
   const stored = store.getMeta(PROJECT_INFO_KEY);
   // Manifests matter whenever they change; source files only when they appear or disappear.
-  const stale =
-    !stored ||
-    jobs.some((j) => isManifest(j.path) || (j.prevHash === undefined && affectsProjectInfo(j.path))) ||
-    removed.some(affectsProjectInfo);
+  const stale = !stored || jobs.some((j) => isManifest(j.path) || (j.prevHash === undefined && affectsProjectInfo(j.path))) || removed.some(affectsProjectInfo);
   if (!stale) return JSON.parse(stored) as ProjectInfo;
-  const info = buildProjectInfo(root, files.map((f) => f.path));
+  const info = buildProjectInfo(
+    root,
+    files.map((f) => f.path),
+  );
   store.setMeta(PROJECT_INFO_KEY, JSON.stringify(info));
   return info;
 }
@@ -401,4 +403,3 @@ function isManifest(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
   return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "composer.json";
 }
-

@@ -16,8 +16,16 @@ const JVM_EXT = /\.(java|kt|kts|cs)$/;
 /** True when a change to this path can change ProjectInfo. */
 export function affectsProjectInfo(path: string): boolean {
   const base = path.slice(path.lastIndexOf("/") + 1);
-  return base === "go.mod" || base === "package.json" || base === "Cargo.toml" || base === "__init__.py" || path.endsWith(".py") || JVM_EXT.test(path) ||
-    base === "composer.json" || path.endsWith(".rb");
+  return (
+    base === "go.mod" ||
+    base === "package.json" ||
+    base === "Cargo.toml" ||
+    base === "__init__.py" ||
+    path.endsWith(".py") ||
+    JVM_EXT.test(path) ||
+    base === "composer.json" ||
+    path.endsWith(".rb")
+  );
 }
 
 function readHead(abs: string, bytes: number): string {
@@ -142,7 +150,10 @@ function composerNamespaces(dir: string, composer: unknown): PhpNamespace[] {
       if (!map || typeof map !== "object") continue;
       for (const [prefix, value] of Object.entries(map as Record<string, unknown>)) {
         const folders = (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === "string");
-        const dirs = folders.map((f) => posix.normalize(posix.join(dir || ".", f)).replace(/\/+$/, "")).map((d) => (d === "." ? "" : d)).filter((d) => !d.startsWith(".."));
+        const dirs = folders
+          .map((f) => posix.normalize(posix.join(dir || ".", f)).replace(/\/+$/, ""))
+          .map((d) => (d === "." ? "" : d))
+          .filter((d) => !d.startsWith(".."));
         if (dirs.length > 0) out.push({ prefix: prefix.replace(/\\+$/, "").replace(/^\\+/, ""), dirs, psr0: standard === "psr-0" });
       }
     }

@@ -7,7 +7,8 @@
 import { watch, type FSWatcher } from "node:fs";
 import { log } from "../core/log.ts";
 
-const NOISE = /^(?:\.git\/(?!HEAD$)|node_modules\/|\.cortex\/|__pycache__\/|\.venv\/|\.tox\/|\.mypy_cache\/|\.pytest_cache\/|\.idea\/|\.gradle\/)|(?:^|\/)\.#|~$|\.swp$|\.swx$/;
+const NOISE =
+  /^(?:\.git\/(?!HEAD$)|node_modules\/|\.cortex\/|__pycache__\/|\.venv\/|\.tox\/|\.mypy_cache\/|\.pytest_cache\/|\.idea\/|\.gradle\/)|(?:^|\/)\.#|~$|\.swp$|\.swx$/;
 
 export class ProjectWatcher {
   private watcher: FSWatcher | undefined;

@@ -107,7 +107,9 @@ function hasKeyword(node: Node, type: string, word: string): boolean {
 function declaratorChild(d: Node): Node | null {
   const f = d.childForFieldName("declarator");
   if (f) return f;
-  const named = d.namedChildren.filter((c): c is Node => c !== null && c.type !== "attribute_declaration" && c.type !== "type_qualifier" && c.type !== "ms_call_modifier");
+  const named = d.namedChildren.filter(
+    (c): c is Node => c !== null && c.type !== "attribute_declaration" && c.type !== "type_qualifier" && c.type !== "ms_call_modifier",
+  );
   return named[named.length - 1] ?? null;
 }
 
@@ -198,7 +200,11 @@ export function nameParts(n: Node, src: string): NameParts | undefined {
       const inner = nameNode ? nameParts(nameNode, src) : undefined;
       if (!inner) return undefined;
       const segs = scope ? [scopeSegment(scope), ...inner.scope] : inner.scope;
-      const scopeText = src.slice(n.startIndex, inner.node.startIndex).replace(/::\s*$/, "").replace(/\s+/g, "").replace(/^::/, "");
+      const scopeText = src
+        .slice(n.startIndex, inner.node.startIndex)
+        .replace(/::\s*$/, "")
+        .replace(/\s+/g, "")
+        .replace(/^::/, "");
       return { name: inner.name, node: inner.node, scope: segs, ...(scopeText ? { scopeText } : {}) };
     }
     default:
@@ -389,9 +395,10 @@ class CFamilyExtractor {
       if (body) this.walk(body, { path: scope.path, visible: false });
       return;
     }
-    const segs = nameNode.type === "nested_namespace_specifier"
-      ? nameNode.namedChildren.filter((c): c is Node => c !== null && c.type === "namespace_identifier").map((c) => c.text)
-      : [nameNode.text];
+    const segs =
+      nameNode.type === "nested_namespace_specifier"
+        ? nameNode.namedChildren.filter((c): c is Node => c !== null && c.type === "namespace_identifier").map((c) => c.text)
+        : [nameNode.text];
     for (const s of segs) this.namespaces.add(s);
     const fact: TypeFact = {
       name: segs[segs.length - 1]!,
@@ -849,7 +856,14 @@ class CFamilyExtractor {
   private typeUse(t: Node, scope: Node | undefined): void {
     if (this.skipTypeIds.has(t.id) || this.templateParams.has(t.text)) return;
     // `std::vector<int>`, `a::b::C`: the scopes written before the name qualify it
-    const qualifier = scope ? this.src.slice(scope.startIndex, t.startIndex).replace(/\s+/g, "").replace(/<[^:]*>::$/, "::").replace(/::$/, "").replace(/^::/, "") : undefined;
+    const qualifier = scope
+      ? this.src
+          .slice(scope.startIndex, t.startIndex)
+          .replace(/\s+/g, "")
+          .replace(/<[^:]*>::$/, "::")
+          .replace(/::$/, "")
+          .replace(/^::/, "")
+      : undefined;
     this.references.push({ name: t.text, ...(qualifier ? { qualifier } : {}), kind: "type", ...at(t) });
   }
 

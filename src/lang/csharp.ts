@@ -93,7 +93,14 @@ const TYPE_KINDS: Record<string, TypeFact["kind"]> = {
   record_declaration: "record",
   delegate_declaration: "type_alias",
 };
-const FUNCTION_NODES = new Set(["method_declaration", "constructor_declaration", "destructor_declaration", "operator_declaration", "conversion_operator_declaration", "local_function_statement"]);
+const FUNCTION_NODES = new Set([
+  "method_declaration",
+  "constructor_declaration",
+  "destructor_declaration",
+  "operator_declaration",
+  "conversion_operator_declaration",
+  "local_function_statement",
+]);
 const ACCESS = new Set(["public", "private", "protected", "internal"]);
 
 const isComment = (n: Node): boolean => n.type === "comment";
@@ -212,7 +219,29 @@ const RULES: ResolutionRules = {
   implicitThis: true,
   selfQualifiers: ["this"],
   superQualifiers: ["base"],
-  coreMembers: ["Add", "Remove", "Contains", "ContainsKey", "TryGetValue", "Get", "Set", "ToString", "Equals", "GetHashCode", "Select", "Where", "First", "FirstOrDefault", "Any", "All", "ToList", "Count", "Format", "Split", "Trim"],
+  coreMembers: [
+    "Add",
+    "Remove",
+    "Contains",
+    "ContainsKey",
+    "TryGetValue",
+    "Get",
+    "Set",
+    "ToString",
+    "Equals",
+    "GetHashCode",
+    "Select",
+    "Where",
+    "First",
+    "FirstOrDefault",
+    "Any",
+    "All",
+    "ToList",
+    "Count",
+    "Format",
+    "Split",
+    "Trim",
+  ],
   types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
   testNames: [TEST_CLASS],
 };
@@ -261,8 +290,7 @@ export const csharp: LanguageModule = {
       else if (m.type_use) typeUses.push(m.type_use);
       else if (m.type_args) {
         for (const t of m.type_args.namedChildren) if (t) typeUses.push(t);
-      }
-      else if (m.type_param) {
+      } else if (m.type_param) {
         const n = m.type_param.childForFieldName("name");
         if (n) typeParams.add(n.text);
       } else if (m.file_namespace) {
@@ -308,7 +336,8 @@ export const csharp: LanguageModule = {
       const mods = modifiersOf(d);
       const inInterface = ownerType?.kind === "interface";
       const noAccess = ![...mods].some((m) => ACCESS.has(m));
-      const exported = !ownerFunction && (mods.has("public") || (inInterface && noAccess && !d.children.some((c) => c?.type === "explicit_interface_specifier")));
+      const exported =
+        !ownerFunction && (mods.has("public") || (inInterface && noAccess && !d.children.some((c) => c?.type === "explicit_interface_specifier")));
 
       const kind = TYPE_KINDS[d.type];
       if (kind) {
@@ -363,7 +392,10 @@ export const csharp: LanguageModule = {
           exported,
           isMethod: ownerType !== undefined,
           paramCount: countParams(params),
-          returnCount: d.type === "constructor_declaration" || d.type === "destructor_declaration" ? 0 : countReturns(d.childForFieldName(d.type === "method_declaration" ? "returns" : "type")),
+          returnCount:
+            d.type === "constructor_declaration" || d.type === "destructor_declaration"
+              ? 0
+              : countReturns(d.childForFieldName(d.type === "method_declaration" ? "returns" : "type")),
           bodyLines: spanLines(body),
           complexity: 1,
           signature: signatureOf(src, d, body),
@@ -417,14 +449,18 @@ export const csharp: LanguageModule = {
     attributeComplexity(functions, decisions);
     const kept = dropReadsThroughMembers(references, variables, types).sort(byPosition);
     // A positional property's span is its line: the rest of the record header is not inside it.
-    assignEnclosing(kept, functions, types, variables.filter((v) => !positionalProperties.has(v)));
+    assignEnclosing(
+      kept,
+      functions,
+      types,
+      variables.filter((v) => !positionalProperties.has(v)),
+    );
     const out: Extracted = { types, functions, variables, imports, references: kept };
     const pkg = firstTypeNamespace ?? fileNamespace ?? firstNamespace;
     if (pkg) out.packageName = pkg;
     return out;
   },
 };
-
 
 /** The type of an extension method's `this` parameter, as written. */
 function extendedType(params: Node | null | undefined): string | undefined {

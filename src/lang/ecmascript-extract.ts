@@ -12,17 +12,39 @@ import { at, endLine, qualify, spanLines, unquote } from "./kit.ts";
 import { OffsetIndex } from "./offset-index.ts";
 import { EcmaReferences, type TypeRole } from "./ecmascript-references.ts";
 import {
-  FUNCTION_VALUES, annotatedReturns, boundNames, countParams, firstNamed, isExportsObject, isImportValue, isModuleExports, isPublic,
-  memberName, startAfterDecorators, textOf, unwrap,
+  FUNCTION_VALUES,
+  annotatedReturns,
+  boundNames,
+  countParams,
+  firstNamed,
+  isExportsObject,
+  isImportValue,
+  isModuleExports,
+  isPublic,
+  memberName,
+  startAfterDecorators,
+  textOf,
+  unwrap,
 } from "./ecmascript-nodes.ts";
 
 const FUNCTION_DEFS = new Set([
-  "def.function", "def.generator", "def.expression", "def.generator_expression", "def.method", "def.signature",
-  "def.abstract_method", "def.method_signature",
+  "def.function",
+  "def.generator",
+  "def.expression",
+  "def.generator_expression",
+  "def.method",
+  "def.signature",
+  "def.abstract_method",
+  "def.method_signature",
 ]);
 const TYPE_DEFS: Record<string, TypeKind> = {
-  "def.class": "class", "def.class_expression": "class", "def.interface": "interface", "def.enum": "enum",
-  "def.type_alias": "type_alias", "def.namespace": "namespace", "def.module": "module",
+  "def.class": "class",
+  "def.class_expression": "class",
+  "def.interface": "interface",
+  "def.enum": "enum",
+  "def.type_alias": "type_alias",
+  "def.namespace": "namespace",
+  "def.module": "module",
 };
 const CLASS_MEMBERS = new Set(["def.method", "def.abstract_method", "def.method_signature"]);
 
@@ -116,7 +138,8 @@ export class EcmaExtraction {
   private readonly isDts: boolean;
   private readonly globalScript: boolean;
 
-  constructor(readonly ctx: ExtractContext,
+  constructor(
+    readonly ctx: ExtractContext,
     matches: QueryMatch[],
   ) {
     this.src = ctx.source;
@@ -169,7 +192,8 @@ export class EcmaExtraction {
       else if (key === "type.parameter") this.typeRoles.set(n.id, "parameter");
       else if (key === "type.declared") this.typeRoles.set(n.id, "declared");
       else if (key === "member.decorator") this.memberDecorators.push(n);
-      else if (key === "jsx.closing") this.uses.consumed.add(n.id); // `</ui.Panel>` repeats the opening tag
+      else if (key === "jsx.closing")
+        this.uses.consumed.add(n.id); // `</ui.Panel>` repeats the opening tag
       else if (key === "doc") this.noteComment(n);
       else (this.buckets[key] ??= []).push(n);
     }
@@ -519,9 +543,14 @@ export class EcmaExtraction {
   }
 
   /** `x.y = function …`: who the function belongs to, by the left side (see src/lang/ecmascript.ts). */
-  private assignmentBinding(left: Node, fn: Node, scope: Scope | undefined): { name: string; qn: string; exported: boolean; isMethod: boolean; receiverType?: string } | undefined {
+  private assignmentBinding(
+    left: Node,
+    fn: Node,
+    scope: Scope | undefined,
+  ): { name: string; qn: string; exported: boolean; isMethod: boolean; receiverType?: string } | undefined {
     const ownName = fn.childForFieldName("name")?.text;
-    if (left.type === "identifier") return { name: left.text, qn: qualify(scope?.qn, left.text), exported: !scope && this.exportedNames.has(left.text), isMethod: false };
+    if (left.type === "identifier")
+      return { name: left.text, qn: qualify(scope?.qn, left.text), exported: !scope && this.exportedNames.has(left.text), isMethod: false };
     if (isModuleExports(left)) {
       const name = ownName ?? "default";
       return { name, qn: qualify(scope?.qn, name), exported: true, isMethod: false };
@@ -549,7 +578,12 @@ export class EcmaExtraction {
     let factStart: Node = node;
     let anchor: Anchor;
     let exported: boolean;
-    const anonymousClass = (): Scope => ({ end: d.end, kind: "class", qn: scope?.qn, cls: { name: undefined, exported: false, lastMemberEnd: node.startIndex } });
+    const anonymousClass = (): Scope => ({
+      end: d.end,
+      kind: "class",
+      qn: scope?.qn,
+      cls: { name: undefined, exported: false, lastMemberEnd: node.startIndex },
+    });
     if (d.kind === "def.class_expression") {
       const b = this.bindings.get(node.id);
       if (b?.kind === "variable") {
@@ -561,7 +595,10 @@ export class EcmaExtraction {
         name = nameNode?.text ?? "default";
         exported = true;
         anchor = { start: b.holder!.startIndex, row: b.holder!.startPosition.row };
-      } else if (b?.kind === "assignment" && (isModuleExports(b.target) || (b.target.type === "member_expression" && isExportsObject(b.target.childForFieldName("object"))))) {
+      } else if (
+        b?.kind === "assignment" &&
+        (isModuleExports(b.target) || (b.target.type === "member_expression" && isExportsObject(b.target.childForFieldName("object"))))
+      ) {
         name = isModuleExports(b.target) ? (nameNode?.text ?? "default") : b.target.childForFieldName("property")?.text;
         exported = true;
         factStart = b.target;
@@ -638,7 +675,11 @@ export class EcmaExtraction {
           }
           for (const p of m.childForFieldName("parameters")?.namedChildren ?? []) {
             // parameter properties: `constructor(private readonly db: Db)`
-            if (p && (p.type === "required_parameter" || p.type === "optional_parameter") && p.children.some((c) => c?.type === "accessibility_modifier" || c?.type === "readonly" || c?.type === "override_modifier")) {
+            if (
+              p &&
+              (p.type === "required_parameter" || p.type === "optional_parameter") &&
+              p.children.some((c) => c?.type === "accessibility_modifier" || c?.type === "readonly" || c?.type === "override_modifier")
+            ) {
               const id = p.childForFieldName("pattern");
               if (id) fields.add(id.text);
             }
@@ -695,7 +736,11 @@ export class EcmaExtraction {
   }
 
   private signature(start: number, end: number): string {
-    const text = this.src.slice(start, Math.min(end, start + 800)).replace(/\s+/g, " ").trim().replace(/\s*;$/, "");
+    const text = this.src
+      .slice(start, Math.min(end, start + 800))
+      .replace(/\s+/g, " ")
+      .trim()
+      .replace(/\s*;$/, "");
     return text.length > 400 ? text.slice(0, 399) + "…" : text;
   }
 
@@ -754,7 +799,15 @@ export class EcmaExtraction {
       const prop = left.childForFieldName("property");
       if (prop?.type !== "property_identifier") continue;
       const p = at(prop);
-      this.variables.push({ name: prop.text, qualifiedName: prop.text, kind: "variable", startLine: p.line, endLine: endLine(assign), startColumn: p.column, exported: true });
+      this.variables.push({
+        name: prop.text,
+        qualifiedName: prop.text,
+        kind: "variable",
+        startLine: p.line,
+        endLine: endLine(assign),
+        startColumn: p.column,
+        exported: true,
+      });
       this.spans.push({ start: assign.startIndex, end: assign.endIndex, item: prop.text });
     }
   }
@@ -764,7 +817,9 @@ export class EcmaExtraction {
   private complexityAndReturns(): void {
     // Every function node, named or not, so a `return` inside a callback is the callback's.
     const byNode = new Map<number, PendingFunction>(this.functions.map((p) => [p.fn.id, p]));
-    const allFunctions = new OffsetIndex(this.defs.filter((d) => FUNCTION_DEFS.has(d.kind)).map((d) => ({ start: d.node.startIndex, end: d.end, item: d.node.id })));
+    const allFunctions = new OffsetIndex(
+      this.defs.filter((d) => FUNCTION_DEFS.has(d.kind)).map((d) => ({ start: d.node.startIndex, end: d.end, item: d.node.id })),
+    );
     for (const r of this.bucket("return")) {
       const fnId = allFunctions.find(r.startIndex);
       const p = fnId === undefined ? undefined : byNode.get(fnId);

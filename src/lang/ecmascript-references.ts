@@ -13,15 +13,81 @@ import { firstNamed, literalString, memberName, textOf } from "./ecmascript-node
 
 /** TypeScript's lib types: uses of these are not references to project code. */
 const BUILTIN_TYPES = new Set([
-  "Array", "ReadonlyArray", "ArrayLike", "Promise", "PromiseLike", "Awaited", "Record", "Partial", "Required", "Readonly",
-  "Pick", "Omit", "Exclude", "Extract", "NonNullable", "Parameters", "ReturnType", "InstanceType", "ConstructorParameters",
-  "ThisParameterType", "OmitThisParameter", "ThisType", "NoInfer", "Uppercase", "Lowercase", "Capitalize", "Uncapitalize",
-  "Map", "Set", "WeakMap", "WeakSet", "WeakRef", "ReadonlyMap", "ReadonlySet", "Date", "RegExp", "Error", "TypeError",
-  "RangeError", "SyntaxError", "Function", "Object", "String", "Number", "Boolean", "Symbol", "BigInt", "Iterable",
-  "Iterator", "IterableIterator", "AsyncIterable", "AsyncIterator", "AsyncIterableIterator", "Generator", "AsyncGenerator",
-  "PropertyKey", "PropertyDescriptor", "TemplateStringsArray", "ArrayBuffer", "SharedArrayBuffer", "DataView",
-  "Int8Array", "Uint8Array", "Uint8ClampedArray", "Int16Array", "Uint16Array", "Int32Array", "Uint32Array",
-  "Float32Array", "Float64Array", "BigInt64Array", "BigUint64Array", "JSON", "Math", "Console",
+  "Array",
+  "ReadonlyArray",
+  "ArrayLike",
+  "Promise",
+  "PromiseLike",
+  "Awaited",
+  "Record",
+  "Partial",
+  "Required",
+  "Readonly",
+  "Pick",
+  "Omit",
+  "Exclude",
+  "Extract",
+  "NonNullable",
+  "Parameters",
+  "ReturnType",
+  "InstanceType",
+  "ConstructorParameters",
+  "ThisParameterType",
+  "OmitThisParameter",
+  "ThisType",
+  "NoInfer",
+  "Uppercase",
+  "Lowercase",
+  "Capitalize",
+  "Uncapitalize",
+  "Map",
+  "Set",
+  "WeakMap",
+  "WeakSet",
+  "WeakRef",
+  "ReadonlyMap",
+  "ReadonlySet",
+  "Date",
+  "RegExp",
+  "Error",
+  "TypeError",
+  "RangeError",
+  "SyntaxError",
+  "Function",
+  "Object",
+  "String",
+  "Number",
+  "Boolean",
+  "Symbol",
+  "BigInt",
+  "Iterable",
+  "Iterator",
+  "IterableIterator",
+  "AsyncIterable",
+  "AsyncIterator",
+  "AsyncIterableIterator",
+  "Generator",
+  "AsyncGenerator",
+  "PropertyKey",
+  "PropertyDescriptor",
+  "TemplateStringsArray",
+  "ArrayBuffer",
+  "SharedArrayBuffer",
+  "DataView",
+  "Int8Array",
+  "Uint8Array",
+  "Uint8ClampedArray",
+  "Int16Array",
+  "Uint16Array",
+  "Int32Array",
+  "Uint32Array",
+  "Float32Array",
+  "Float64Array",
+  "BigInt64Array",
+  "BigUint64Array",
+  "JSON",
+  "Math",
+  "Console",
 ]);
 
 /** What a `type_identifier` is besides a use: a type parameter, a declared name, or the name in `ns.Type` (its namespace node). */
@@ -138,7 +204,8 @@ export class EcmaReferences {
     const fact = this.addImport(module, call);
     const up = (n: Node): Node => {
       let v = n;
-      while (v.parent && (v.parent.type === "parenthesized_expression" || v.parent.type === "as_expression" || v.parent.type === "non_null_expression")) v = v.parent;
+      while (v.parent && (v.parent.type === "parenthesized_expression" || v.parent.type === "as_expression" || v.parent.type === "non_null_expression"))
+        v = v.parent;
       return v;
     };
     let value = up(call);
@@ -191,7 +258,8 @@ export class EcmaReferences {
       this.consumed.add(e.id);
       const prop = e.childForFieldName("property");
       const obj = e.childForFieldName("object");
-      if (prop && obj && (prop.type === "property_identifier" || prop.type === "private_property_identifier")) this.pushRef(prop.text, textOf(this.src, obj), kind, prop);
+      if (prop && obj && (prop.type === "property_identifier" || prop.type === "private_property_identifier"))
+        this.pushRef(prop.text, textOf(this.src, obj), kind, prop);
     }
   }
 

@@ -17,7 +17,21 @@ import type { Node } from "web-tree-sitter";
 import type { ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_SUFFIX, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
-import { SpanIndex, at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines, unquote } from "./kit.ts";
+import {
+  SpanIndex,
+  at,
+  assignEnclosing,
+  attributeComplexity,
+  column,
+  compactText,
+  docStartLine,
+  endLine,
+  line,
+  qualify,
+  signatureOf,
+  spanLines,
+  unquote,
+} from "./kit.ts";
 import { boundedText } from "./source-text.ts";
 import { joinInside } from "../core/rel-path.ts";
 
@@ -37,8 +51,28 @@ const QUERY = `
 
 /** Predeclared types: uses of these are not references to project code. */
 const BUILTIN_TYPES = new Set([
-  "bool", "byte", "complex64", "complex128", "error", "float32", "float64", "int", "int8", "int16", "int32", "int64",
-  "rune", "string", "uint", "uint8", "uint16", "uint32", "uint64", "uintptr", "any", "comparable",
+  "bool",
+  "byte",
+  "complex64",
+  "complex128",
+  "error",
+  "float32",
+  "float64",
+  "int",
+  "int8",
+  "int16",
+  "int32",
+  "int64",
+  "rune",
+  "string",
+  "uint",
+  "uint8",
+  "uint16",
+  "uint32",
+  "uint64",
+  "uintptr",
+  "any",
+  "comparable",
 ]);
 
 const isExported = (name: string): boolean => {
@@ -65,7 +99,10 @@ function countParams(list: Node | null): number {
 
 /** `*Handler[T]` → `Handler` */
 function baseTypeName(t: string): string {
-  return t.replace(/^[*\s]+/, "").replace(/\[.*$/, "").trim();
+  return t
+    .replace(/^[*\s]+/, "")
+    .replace(/\[.*$/, "")
+    .trim();
 }
 
 /** The named type a parameter is declared with (`*Handler` → Handler, `store.DB` → store.DB), if any. */
@@ -233,8 +270,18 @@ interface GoState {
 
 function newState(src: string): GoState {
   return {
-    src, pkg: undefined, types: [], functions: [], variables: [], imports: [], references: [],
-    typeNameNodes: new Set(), importAliases: new Set(), typedNames: new Map(), embedded: new Set(), resultTypes: new Map(),
+    src,
+    pkg: undefined,
+    types: [],
+    functions: [],
+    variables: [],
+    imports: [],
+    references: [],
+    typeNameNodes: new Set(),
+    importAliases: new Set(),
+    typedNames: new Map(),
+    embedded: new Set(),
+    resultTypes: new Map(),
   };
 }
 
@@ -515,7 +562,7 @@ function localTypes(locals: Node[], st: GoState): void {
     for (const decl of locals) {
       const p = decl.startPosition;
       const f = index.find(p.row + 1, p.column + 1);
-      if (!f || f.isMethod && f.bodyLines === 0) continue;
+      if (!f || (f.isMethod && f.bodyLines === 0)) continue;
       let typed = st.typedNames.get(f);
       const set = (n: Node | null | undefined, t: string | undefined) => {
         if (n?.type !== "identifier" || !t || n.text === "_") return;

@@ -105,7 +105,10 @@ function typeName(t: Node | null | undefined, src: string): { name: Node; qualif
       case "scoped_identifier": {
         const name = t.type === "scoped_identifier" ? t.childForFieldName("name") : t.lastNamedChild;
         if (!name) return undefined;
-        const qualifier = src.slice(t.startIndex, name.startIndex).replace(/[\s.]+$/, "").replace(/\s+/g, "");
+        const qualifier = src
+          .slice(t.startIndex, name.startIndex)
+          .replace(/[\s.]+$/, "")
+          .replace(/\s+/g, "");
         return qualifier ? { name, qualifier } : { name };
       }
       default:
@@ -138,7 +141,32 @@ const RULES: ResolutionRules = {
   implicitThis: true,
   selfQualifiers: ["this"],
   superQualifiers: ["super"],
-  coreMembers: ["get", "put", "set", "add", "remove", "contains", "containsKey", "size", "isEmpty", "equals", "hashCode", "toString", "stream", "map", "filter", "forEach", "collect", "append", "length", "substring", "trim", "split", "format", "of"],
+  coreMembers: [
+    "get",
+    "put",
+    "set",
+    "add",
+    "remove",
+    "contains",
+    "containsKey",
+    "size",
+    "isEmpty",
+    "equals",
+    "hashCode",
+    "toString",
+    "stream",
+    "map",
+    "filter",
+    "forEach",
+    "collect",
+    "append",
+    "length",
+    "substring",
+    "trim",
+    "split",
+    "format",
+    "of",
+  ],
   types: { parameter: typeBeforeParameter, local: typedLocal, field: typedField, returnType: typeBeforeReturn },
   testNames: [TEST_CLASS],
 };
@@ -330,13 +358,17 @@ export const java: LanguageModule = {
     attributeComplexity(functions, decisions);
     const kept = dropReadsThroughMembers(references, variables, types).sort(byPosition);
     // A record component's span is its line: the rest of the record header is not inside it.
-    assignEnclosing(kept, functions, types, variables.filter((v) => !recordComponents.has(v)));
+    assignEnclosing(
+      kept,
+      functions,
+      types,
+      variables.filter((v) => !recordComponents.has(v)),
+    );
     const out: Extracted = { types, functions, variables, imports, references: kept };
     if (pkg) out.packageName = pkg;
     return out;
   },
 };
-
 
 function readImport(decl: Node, project: ProjectInfo, imports: ImportFact[], references: ReferenceFact[]): void {
   let nameNode: Node | undefined;
@@ -399,6 +431,9 @@ function readScopedType(scoped: Node, src: string, notTypeRefs: Set<number>, sco
     if (c.type === "type_identifier") notTypeRefs.add(c.id);
     else if (c.type === "scoped_type_identifier") for (const id of c.descendantsOfType("type_identifier")) if (id) notTypeRefs.add(id.id);
   }
-  const qualifier = src.slice(scoped.startIndex, last.startIndex).replace(/[\s.]+$/, "").replace(/\s+/g, "");
+  const qualifier = src
+    .slice(scoped.startIndex, last.startIndex)
+    .replace(/[\s.]+$/, "")
+    .replace(/\s+/g, "");
   if (qualifier) scopedQualifier.set(last.id, qualifier);
 }

@@ -159,12 +159,7 @@ export function attributeComplexity(functions: FunctionFact[], decisions: Node[]
 }
 
 /** Sets `enclosing` on each reference to the qualified name of the innermost definition around it. */
-export function assignEnclosing(
-  refs: ReferenceFact[],
-  functions: FunctionFact[],
-  types: TypeFact[],
-  variables: VariableFact[] = [],
-): void {
+export function assignEnclosing(refs: ReferenceFact[], functions: FunctionFact[], types: TypeFact[], variables: VariableFact[] = []): void {
   const defs: Array<Span & { qualifiedName: string }> = [...functions, ...types, ...variables];
   if (defs.length === 0 || refs.length === 0) return;
   const index = new SpanIndex(defs);

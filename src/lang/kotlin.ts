@@ -64,7 +64,16 @@ const FUNCTION_NODES = new Set(["function_declaration", "secondary_constructor"]
 /** Built-in types that map to JVM primitives: no more a reference to project code than Java's `int`. */
 const PRIMITIVES = new Set(["Int", "Long", "Short", "Byte", "Double", "Float", "Char", "Boolean", "Unit", "UInt", "ULong", "UShort", "UByte"]);
 /** Children of a function declaration that are not its receiver or return type. */
-const NOT_A_TYPE = new Set(["modifiers", "type_parameters", "function_value_parameters", "function_body", "type_constraints", "identifier", "line_comment", "block_comment"]);
+const NOT_A_TYPE = new Set([
+  "modifiers",
+  "type_parameters",
+  "function_value_parameters",
+  "function_body",
+  "type_constraints",
+  "identifier",
+  "line_comment",
+  "block_comment",
+]);
 
 const isComment = (n: Node): boolean => n.type === "line_comment" || n.type === "block_comment";
 
@@ -120,7 +129,15 @@ function userTypeName(t: Node): { name: Node; qualifier?: string } | undefined {
   const ids = t.namedChildren.filter((c): c is Node => c?.type === "identifier");
   const name = ids[ids.length - 1];
   if (!name) return undefined;
-  return ids.length > 1 ? { name, qualifier: ids.slice(0, -1).map((i) => i.text).join(".") } : { name };
+  return ids.length > 1
+    ? {
+        name,
+        qualifier: ids
+          .slice(0, -1)
+          .map((i) => i.text)
+          .join("."),
+      }
+    : { name };
 }
 
 /** The user_type a written type stands on (`Base?`, `(Base)`), if any. */
@@ -157,7 +174,38 @@ const RULES: ResolutionRules = {
   selfQualifiers: ["this", "this@"],
   superQualifiers: ["super"],
   // Java's collection members (Kotlin calls them too) and the scope functions
-  coreMembers: [...["get", "put", "set", "add", "remove", "contains", "containsKey", "size", "isEmpty", "equals", "hashCode", "toString", "stream", "map", "filter", "forEach", "collect", "append", "length", "substring", "trim", "split", "format", "of"], "let", "apply", "also", "run"],
+  coreMembers: [
+    ...[
+      "get",
+      "put",
+      "set",
+      "add",
+      "remove",
+      "contains",
+      "containsKey",
+      "size",
+      "isEmpty",
+      "equals",
+      "hashCode",
+      "toString",
+      "stream",
+      "map",
+      "filter",
+      "forEach",
+      "collect",
+      "append",
+      "length",
+      "substring",
+      "trim",
+      "split",
+      "format",
+      "of",
+    ],
+    "let",
+    "apply",
+    "also",
+    "run",
+  ],
   types: {
     parameter: colonParameter,
     local: bindingLocal,
@@ -365,7 +413,12 @@ export const kotlin: LanguageModule = {
     attributeComplexity(functions, decisions);
     const kept = dropReadsThroughMembers(references, variables, types).sort(byPosition);
     // A constructor property's span is its line: the rest of the class header is not inside it.
-    assignEnclosing(kept, functions, types, variables.filter((v) => !constructorProperties.has(v)));
+    assignEnclosing(
+      kept,
+      functions,
+      types,
+      variables.filter((v) => !constructorProperties.has(v)),
+    );
     const out: Extracted = { types, functions, variables, imports, references: kept };
     if (pkg) out.packageName = pkg;
     return out;

@@ -11,12 +11,37 @@ import type { ProjectInfo } from "./project.ts";
 
 /** Packages whose whole subtree ships with the JDK (Java SE 21 and the exported `jdk.*` modules). */
 const JDK_SUBTREES = [
-  "java", "jdk", "javax.swing", "javax.imageio", "javax.print", "javax.sound", "javax.lang.model", "javax.naming",
-  "javax.crypto", "javax.net", "javax.sql", "javax.management", "javax.xml.crypto", "javax.xml.stream",
-  "javax.xml.transform", "org.w3c.dom", "org.xml.sax", "com.sun.net.httpserver", "com.sun.source", "com.sun.jdi",
-  "com.sun.management", "com.sun.security.auth", "com.sun.security.jgss", "com.sun.nio.sctp", "com.sun.nio.file",
-  "com.sun.tools.attach", "com.sun.tools.javac", "com.sun.tools.jconsole", "com.sun.java.accessibility.util",
-  "sun.misc", "sun.reflect",
+  "java",
+  "jdk",
+  "javax.swing",
+  "javax.imageio",
+  "javax.print",
+  "javax.sound",
+  "javax.lang.model",
+  "javax.naming",
+  "javax.crypto",
+  "javax.net",
+  "javax.sql",
+  "javax.management",
+  "javax.xml.crypto",
+  "javax.xml.stream",
+  "javax.xml.transform",
+  "org.w3c.dom",
+  "org.xml.sax",
+  "com.sun.net.httpserver",
+  "com.sun.source",
+  "com.sun.jdi",
+  "com.sun.management",
+  "com.sun.security.auth",
+  "com.sun.security.jgss",
+  "com.sun.nio.sctp",
+  "com.sun.nio.file",
+  "com.sun.tools.attach",
+  "com.sun.tools.javac",
+  "com.sun.tools.jconsole",
+  "com.sun.java.accessibility.util",
+  "sun.misc",
+  "sun.reflect",
 ];
 
 /**
@@ -24,11 +49,29 @@ const JDK_SUBTREES = [
  * (JSR-250) is not; `javax.security.auth.login` is, `javax.security.auth.message` (Jakarta) is not.
  */
 const JDK_PACKAGES = [
-  "javax.accessibility", "javax.annotation.processing", "javax.rmi.ssl", "javax.script", "javax.security.auth",
-  "javax.security.auth.callback", "javax.security.auth.kerberos", "javax.security.auth.login", "javax.security.auth.spi",
-  "javax.security.auth.x500", "javax.security.cert", "javax.security.sasl", "javax.smartcardio", "javax.tools",
-  "javax.transaction.xa", "javax.xml", "javax.xml.catalog", "javax.xml.datatype", "javax.xml.namespace",
-  "javax.xml.parsers", "javax.xml.validation", "javax.xml.xpath", "org.ietf.jgss",
+  "javax.accessibility",
+  "javax.annotation.processing",
+  "javax.rmi.ssl",
+  "javax.script",
+  "javax.security.auth",
+  "javax.security.auth.callback",
+  "javax.security.auth.kerberos",
+  "javax.security.auth.login",
+  "javax.security.auth.spi",
+  "javax.security.auth.x500",
+  "javax.security.cert",
+  "javax.security.sasl",
+  "javax.smartcardio",
+  "javax.tools",
+  "javax.transaction.xa",
+  "javax.xml",
+  "javax.xml.catalog",
+  "javax.xml.datatype",
+  "javax.xml.namespace",
+  "javax.xml.parsers",
+  "javax.xml.validation",
+  "javax.xml.xpath",
+  "org.ietf.jgss",
 ];
 
 /** The Kotlin standard library (kotlinx.* are separate libraries: external). */
@@ -40,8 +83,14 @@ const KOTLIN_SUBTREES = ["kotlin"];
  * packages (Microsoft.EntityFrameworkCore, Microsoft.Azure.*, Microsoft.Data.SqlClient…): external.
  */
 const DOTNET_SUBTREES = [
-  "System", "Microsoft.Win32", "Microsoft.CSharp", "Microsoft.VisualBasic", "Microsoft.AspNetCore", "Microsoft.Extensions",
-  "Microsoft.JSInterop", "Microsoft.Net.Http.Headers",
+  "System",
+  "Microsoft.Win32",
+  "Microsoft.CSharp",
+  "Microsoft.VisualBasic",
+  "Microsoft.AspNetCore",
+  "Microsoft.Extensions",
+  "Microsoft.JSInterop",
+  "Microsoft.Net.Http.Headers",
 ];
 
 export type Platform = "java" | "kotlin" | "dotnet";
@@ -101,7 +150,11 @@ export function declaredPackageOf(name: string, project: ProjectInfo, parents: b
  * classes inside `System.Linq` or `Microsoft.Extensions.DependencyInjection`, and such a `using` still names
  * the framework namespace. Then the project's own packages (internal: all flags false), else external.
  */
-export function classifyManagedImport(module: string, project: ProjectInfo, platform: Platform): Pick<ImportFact, "isStandardLib" | "isExternal" | "isRelative"> {
+export function classifyManagedImport(
+  module: string,
+  project: ProjectInfo,
+  platform: Platform,
+): Pick<ImportFact, "isStandardLib" | "isExternal" | "isRelative"> {
   const name = importedName(module);
   if (isStandardName(name, platform)) return { isStandardLib: true, isExternal: false, isRelative: false };
   // A C# using and a wildcard import name a namespace, which may be a parent of the declared ones.

@@ -227,8 +227,17 @@ interface PhpState {
 function newState(src: string, namespaces: PhpState["namespaces"]): PhpState {
   namespaces.sort((a, b) => a.start - b.start);
   return {
-    src, types: [], functions: [], variables: [], imports: [], references: [],
-    namespaces, fileNamespace: namespaces.find((n) => n.name !== "")?.name, typeInfos: new Map(), returnInfo: new Map(), seenConstants: new Set(),
+    src,
+    types: [],
+    functions: [],
+    variables: [],
+    imports: [],
+    references: [],
+    namespaces,
+    fileNamespace: namespaces.find((n) => n.name !== "")?.name,
+    typeInfos: new Map(),
+    returnInfo: new Map(),
+    seenConstants: new Set(),
   };
 }
 
@@ -289,8 +298,15 @@ function typeDeclaration(node: Node, st: PhpState): void {
   const kind = TYPE_KINDS[node.type] ?? "class";
   const qname = qualify(namespaceAt(node.startIndex, st), name);
   const fact: TypeFact = {
-    name, qualifiedName: qname, kind, startLine: line(node), endLine: endLine(node), startColumn: column(node),
-    exported: true, fieldCount: 0, methodCount: 0,
+    name,
+    qualifiedName: qname,
+    kind,
+    startLine: line(node),
+    endLine: endLine(node),
+    startColumn: column(node),
+    exported: true,
+    fieldCount: 0,
+    methodCount: 0,
   };
   const doc = docStartLine(node, isComment);
   if (doc !== undefined) fact.docStartLine = doc;
@@ -318,8 +334,14 @@ function typeMember(member: Node, fact: TypeFact, st: PhpState): void {
       const caseName = member.childForFieldName("name");
       if (caseName) {
         st.variables.push({
-          name: caseName.text, qualifiedName: qualify(fact.qualifiedName, caseName.text), kind: "enum_member", startLine: line(member),
-          endLine: endLine(member), startColumn: column(caseName), exported: true, container: fact.name,
+          name: caseName.text,
+          qualifiedName: qualify(fact.qualifiedName, caseName.text),
+          kind: "enum_member",
+          startLine: line(member),
+          endLine: endLine(member),
+          startColumn: column(caseName),
+          exported: true,
+          container: fact.name,
         });
       }
       break;
@@ -331,8 +353,14 @@ function typeMember(member: Node, fact: TypeFact, st: PhpState): void {
         const constName = el.namedChildren.find((c) => c?.type === "name");
         if (!constName) continue;
         st.variables.push({
-          name: constName.text, qualifiedName: qualify(fact.qualifiedName, constName.text), kind: "constant", startLine: line(member),
-          endLine: endLine(member), startColumn: column(constName), exported, container: fact.name,
+          name: constName.text,
+          qualifiedName: qualify(fact.qualifiedName, constName.text),
+          kind: "constant",
+          startLine: line(member),
+          endLine: endLine(member),
+          startColumn: column(constName),
+          exported,
+          container: fact.name,
         });
       }
       break;
@@ -409,7 +437,15 @@ function topLevelVariables(globals: Node[], st: PhpState): void {
     if (seenGlobals.has(name)) continue;
     seenGlobals.add(name);
     const stmt = c.parent?.parent ?? c;
-    st.variables.push({ name, qualifiedName: qualify(namespaceAt(c.startIndex, st), name), kind: "variable", startLine: line(stmt), endLine: endLine(stmt), startColumn: column(c), exported: false });
+    st.variables.push({
+      name,
+      qualifiedName: qualify(namespaceAt(c.startIndex, st), name),
+      kind: "variable",
+      startLine: line(stmt),
+      endLine: endLine(stmt),
+      startColumn: column(c),
+      exported: false,
+    });
   }
 }
 
@@ -477,7 +513,8 @@ function referenceMatch(m: QueryMatch, st: PhpState): void {
     // children stays open through a whole `$a->b()->c()` chain, which made long chains quadratic.
     const callName = member.childForFieldName("name");
     const q = member.childForFieldName(m["call.member"] ? "object" : "scope");
-    if (callName?.type === "name") st.references.push({ name: callName.text, ...(q ? { qualifier: boundedText(st.src, q) } : {}), kind: "call", ...at(callName) });
+    if (callName?.type === "name")
+      st.references.push({ name: callName.text, ...(q ? { qualifier: boundedText(st.src, q) } : {}), kind: "call", ...at(callName) });
     return;
   }
   const created = m.new;
@@ -509,7 +546,15 @@ function functionCall(fn: Node, st: PhpState): void {
     const constName = literal(first);
     if (constName && call && !st.seenConstants.has(constName)) {
       st.seenConstants.add(constName);
-      st.variables.push({ name: constName, qualifiedName: constName, kind: "constant", startLine: line(call), endLine: endLine(call), startColumn: column(call), exported: true });
+      st.variables.push({
+        name: constName,
+        qualifiedName: constName,
+        kind: "constant",
+        startLine: line(call),
+        endLine: endLine(call),
+        startColumn: column(call),
+        exported: true,
+      });
     }
     return;
   }
@@ -525,8 +570,13 @@ function namespaceConstants(node: Node, st: PhpState): void {
     const constName = el.namedChildren.find((c) => c?.type === "name");
     if (!constName) continue;
     st.variables.push({
-      name: constName.text, qualifiedName: qualify(namespaceAt(node.startIndex, st), constName.text), kind: "constant",
-      startLine: line(node), endLine: endLine(node), startColumn: column(constName), exported: true,
+      name: constName.text,
+      qualifiedName: qualify(namespaceAt(node.startIndex, st), constName.text),
+      kind: "constant",
+      startLine: line(node),
+      endLine: endLine(node),
+      startColumn: column(constName),
+      exported: true,
     });
   }
 }

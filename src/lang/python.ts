@@ -66,14 +66,37 @@ const ENUM_METACLASSES = new Set(["EnumMeta", "EnumType"]);
 
 /** Builtin types: annotations naming these are not references to project code. */
 const BUILTIN_TYPES = new Set([
-  "int", "float", "complex", "str", "bytes", "bytearray", "memoryview", "bool", "object", "list", "dict", "set",
-  "frozenset", "tuple", "type", "range", "slice", "None",
+  "int",
+  "float",
+  "complex",
+  "str",
+  "bytes",
+  "bytearray",
+  "memoryview",
+  "bool",
+  "object",
+  "list",
+  "dict",
+  "set",
+  "frozenset",
+  "tuple",
+  "type",
+  "range",
+  "slice",
+  "None",
 ]);
 
 /** Blocks that do not open a scope: statements inside them belong to the module or class around them. */
 const SCOPE_TRANSPARENT = new Set([
-  "if_statement", "elif_clause", "else_clause", "try_statement", "except_clause", "except_group_clause", "finally_clause",
-  "with_statement", "block",
+  "if_statement",
+  "elif_clause",
+  "else_clause",
+  "try_statement",
+  "except_clause",
+  "except_group_clause",
+  "finally_clause",
+  "with_statement",
+  "block",
 ]);
 
 const isComment = (n: Node): boolean => n.type === "comment";
@@ -205,8 +228,13 @@ function docstringLine(body: Node | null): number | undefined {
 }
 
 const COUNTED_PARAMS = new Set([
-  "identifier", "typed_parameter", "default_parameter", "typed_default_parameter", "list_splat_pattern",
-  "dictionary_splat_pattern", "tuple_pattern",
+  "identifier",
+  "typed_parameter",
+  "default_parameter",
+  "typed_default_parameter",
+  "list_splat_pattern",
+  "dictionary_splat_pattern",
+  "tuple_pattern",
 ]);
 
 /** The names a parameter list binds (they shadow module-level names inside the function). */
@@ -323,7 +351,40 @@ const RULES: ResolutionRules = {
   strictModules: true,
   selfQualifiers: ["self", "cls"],
   superQualifiers: ["super()"],
-  coreMembers: ["get", "items", "keys", "values", "update", "pop", "append", "extend", "insert", "remove", "add", "discard", "clear", "copy", "sort", "join", "split", "strip", "replace", "format", "startswith", "endswith", "lower", "upper", "encode", "decode", "setdefault", "count", "index", "read", "write", "close"],
+  coreMembers: [
+    "get",
+    "items",
+    "keys",
+    "values",
+    "update",
+    "pop",
+    "append",
+    "extend",
+    "insert",
+    "remove",
+    "add",
+    "discard",
+    "clear",
+    "copy",
+    "sort",
+    "join",
+    "split",
+    "strip",
+    "replace",
+    "format",
+    "startswith",
+    "endswith",
+    "lower",
+    "upper",
+    "encode",
+    "decode",
+    "setdefault",
+    "count",
+    "index",
+    "read",
+    "write",
+    "close",
+  ],
   packageScope: "file",
   types: { parameter: colonParameter, local: assignedLocal, field: pythonField, returnType: arrowReturn },
   testNames: [TEST_PREFIX, TEST_SUFFIX],
@@ -446,9 +507,26 @@ interface PythonState {
 
 function newState(src: string, moduleName: string, all: Set<string> | undefined): PythonState {
   return {
-    src, moduleName, all, types: [], functions: [], variables: [], imports: [], references: [],
-    seenVars: new Set(), aliasValues: [], aliasLefts: [], defs: new Map(), notReads: new Set(), enumNames: new Set(), interfaceNames: new Set(),
-    returnInfo: new Map(), shadows: new Map(), importedNames: new Set(), topLevelValues: new Set(), fnIndex: undefined,
+    src,
+    moduleName,
+    all,
+    types: [],
+    functions: [],
+    variables: [],
+    imports: [],
+    references: [],
+    seenVars: new Set(),
+    aliasValues: [],
+    aliasLefts: [],
+    defs: new Map(),
+    notReads: new Set(),
+    enumNames: new Set(),
+    interfaceNames: new Set(),
+    returnInfo: new Map(),
+    shadows: new Map(),
+    importedNames: new Set(),
+    topLevelValues: new Set(),
+    fnIndex: undefined,
   };
 }
 
@@ -499,15 +577,27 @@ function moduleAssignment(stmt: Node, st: PythonState): void {
       const value = assign.childForFieldName("right");
       if (value) st.aliasValues.push(value);
       st.types.push({
-        name, qualifiedName: qualify(st.moduleName, name), kind: "type_alias", startLine: line(stmt), endLine: endLine(stmt),
-        startColumn: column(stmt), exported: exportedTop(name, st), fieldCount: 0, methodCount: 0,
+        name,
+        qualifiedName: qualify(st.moduleName, name),
+        kind: "type_alias",
+        startLine: line(stmt),
+        endLine: endLine(stmt),
+        startColumn: column(stmt),
+        exported: exportedTop(name, st),
+        fieldCount: 0,
+        methodCount: 0,
       });
       continue;
     }
     const constant = /^_*[A-Z][A-Z0-9_]*$/.test(name) || /^Final\b/.test(annotation ?? "");
     st.variables.push({
-      name, qualifiedName: qualify(st.moduleName, name), kind: constant ? "constant" : "variable", startLine: line(stmt),
-      endLine: endLine(stmt), startColumn: column(n), exported: exportedTop(name, st),
+      name,
+      qualifiedName: qualify(st.moduleName, name),
+      kind: constant ? "constant" : "variable",
+      startLine: line(stmt),
+      endLine: endLine(stmt),
+      startColumn: column(n),
+      exported: exportedTop(name, st),
     });
   }
 }
@@ -522,8 +612,15 @@ function typeAliasStatement(a: Node, st: PythonState): void {
   const ownerNode = ownerDef(a);
   const name = nameNode.text;
   st.types.push({
-    name, qualifiedName: qualify(st.moduleName, name), kind: "type_alias", startLine: line(a), endLine: endLine(a),
-    startColumn: column(a), exported: !ownerNode && exportedTop(name, st), fieldCount: 0, methodCount: 0,
+    name,
+    qualifiedName: qualify(st.moduleName, name),
+    kind: "type_alias",
+    startLine: line(a),
+    endLine: endLine(a),
+    startColumn: column(a),
+    exported: !ownerNode && exportedTop(name, st),
+    fieldCount: 0,
+    methodCount: 0,
   });
 }
 
@@ -598,8 +695,15 @@ function classDefinition(d: DefSite, st: PythonState): void {
   if (kind === "enum") st.enumNames.add(name);
   if (kind === "interface") st.interfaceNames.add(name);
   const fact: TypeFact = {
-    name, qualifiedName: qname, kind, startLine: line(outer), endLine: endLine(node), startColumn: column(outer),
-    exported, fieldCount: 0, methodCount: 0,
+    name,
+    qualifiedName: qname,
+    kind,
+    startLine: line(outer),
+    endLine: endLine(node),
+    startColumn: column(outer),
+    exported,
+    fieldCount: 0,
+    methodCount: 0,
   };
   if (d.ownerNode?.type === "class_definition" && d.owner) fact.container = d.owner.name;
   const doc = docstringLine(body) ?? docStartLine(outer, isComment);
@@ -614,8 +718,14 @@ function classDefinition(d: DefSite, st: PythonState): void {
       attrs.add(field);
       if (kind === "enum") {
         st.variables.push({
-          name: field, qualifiedName: qualify(qname, field), kind: "enum_member", startLine: line(stmt), endLine: endLine(stmt),
-          startColumn: column(n), exported: exported && isPublic(field), container: name,
+          name: field,
+          qualifiedName: qualify(qname, field),
+          kind: "enum_member",
+          startLine: line(stmt),
+          endLine: endLine(stmt),
+          startColumn: column(n),
+          exported: exported && isPublic(field),
+          container: name,
         });
       }
     }
@@ -663,7 +773,7 @@ function functionDefinition(d: DefSite, st: PythonState): void {
 /** The distinct `self.x` attributes `__init__` assigns are fields of its class. */
 function initAttributes(params: Node | null, body: Node, classAttrs: Set<string>, type: TypeFact): void {
   const self = params?.namedChildren.find((p) => p && COUNTED_PARAMS.has(p.type));
-  const selfName = self?.type === "identifier" ? self.text : self?.childForFieldName("name")?.text ?? self?.firstNamedChild?.text;
+  const selfName = self?.type === "identifier" ? self.text : (self?.childForFieldName("name")?.text ?? self?.firstNamedChild?.text);
   if (!selfName) return;
   for (const a of body.descendantsOfType("assignment")) {
     const left = a?.childForFieldName("left");
@@ -703,7 +813,10 @@ function returnCounts(returns: Node[], yields: Node[], st: PythonState): void {
 /** An import, and the local names it binds (written where the name is). */
 function importStatement(stmt: Node, st: PythonState, project: ProjectInfo): void {
   if (stmt.type === "future_import_statement") {
-    const symbols = stmt.childrenForFieldName("name").filter((n) => n !== null).map((n) => (n.type === "aliased_import" ? n.childForFieldName("name")?.text ?? n.text : n.text));
+    const symbols = stmt
+      .childrenForFieldName("name")
+      .filter((n) => n !== null)
+      .map((n) => (n.type === "aliased_import" ? (n.childForFieldName("name")?.text ?? n.text) : n.text));
     st.imports.push({ module: "__future__", isStandardLib: true, isExternal: false, isRelative: false, symbols, ...at(stmt) });
   } else if (stmt.type === "import_statement") plainImport(stmt, st, project);
   else fromImport(stmt, st, project);
@@ -751,7 +864,10 @@ function fromImport(stmt: Node, st: PythonState, project: ProjectInfo): void {
 
 /** Calls, type uses, reads. */
 function usesFromMatches(rest: QueryMatch[], st: PythonState): void {
-  st.topLevelValues = new Set<string>([...st.variables.filter((v) => v.kind !== "enum_member").map((v) => v.name), ...st.functions.filter((f) => !f.isMethod && f.qualifiedName === qualify(st.moduleName, f.name)).map((f) => f.name)]);
+  st.topLevelValues = new Set<string>([
+    ...st.variables.filter((v) => v.kind !== "enum_member").map((v) => v.name),
+    ...st.functions.filter((f) => !f.isMethod && f.qualifiedName === qualify(st.moduleName, f.name)).map((f) => f.name),
+  ]);
   const reads: QueryMatch[] = [];
   for (const m of rest) {
     const call = m.call;

@@ -144,7 +144,8 @@ const FIELD_TYPE = "[A-Za-z_][\\w.\\\\]*";
 /** `store: Store`, `store?: Store`, `store!: Store` (TypeScript, Kotlin, Rust). */
 export const colonField = (name: string): string => `\\b${name}\\s*[?!]?\\s*:\\s*(?<type>${FIELD_TYPE})`;
 /** `self.store: Store = …`, `self.store = Store(…)`, or a class-level `store: Store` (Python). */
-export const pythonField = (name: string): string => `self\\.${name}\\s*(?::\\s*(?<type>${FIELD_TYPE}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${FIELD_TYPE})`;
+export const pythonField = (name: string): string =>
+  `self\\.${name}\\s*(?::\\s*(?<type>${FIELD_TYPE}))?\\s*=(?!=)\\s*(?<init>.*)|^\\s*${name}\\s*:\\s*(?<type2>${FIELD_TYPE})`;
 /** `private Store $store` (PHP, constructor-promoted parameters included). */
 export const phpField = (name: string): string => `(?<type>${FIELD_TYPE})\\s+\\$${name}\\b`;
 /** `@store = Store.new` (Ruby). */

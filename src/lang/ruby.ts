@@ -54,16 +54,50 @@ type Visibility = "public" | "private" | "protected";
 
 /** Calls that declare rather than call: recorded as what they declare, not as calls. */
 const DECLARATIONS = new Set([
-  "require", "require_relative", "load", "autoload", "attr_reader", "attr_writer", "attr_accessor", "include", "extend",
-  "prepend", "private", "public", "protected", "module_function", "private_constant", "public_constant",
-  "private_class_method", "public_class_method",
+  "require",
+  "require_relative",
+  "load",
+  "autoload",
+  "attr_reader",
+  "attr_writer",
+  "attr_accessor",
+  "include",
+  "extend",
+  "prepend",
+  "private",
+  "public",
+  "protected",
+  "module_function",
+  "private_constant",
+  "public_constant",
+  "private_class_method",
+  "public_class_method",
 ]);
 const VISIBILITY_WORDS = new Set(["private", "public", "protected", "module_function"]);
 const ATTR_WORDS = new Set(["attr_reader", "attr_writer", "attr_accessor"]);
 const MIXIN_WORDS = new Set(["include", "extend", "prepend"]);
 const IMPORT_WORDS = new Set(["require", "require_relative", "load", "autoload"]);
 /** All-capital names that are modules or classes of the standard library, not value constants. */
-const CAPITAL_MODULES = new Set(["JSON", "URI", "IO", "CSV", "ERB", "YAML", "GC", "HTTP", "HTTPS", "SSL", "FTP", "IMAP", "POP3", "SMTP", "CGI", "PTY", "DNS", "PP"]);
+const CAPITAL_MODULES = new Set([
+  "JSON",
+  "URI",
+  "IO",
+  "CSV",
+  "ERB",
+  "YAML",
+  "GC",
+  "HTTP",
+  "HTTPS",
+  "SSL",
+  "FTP",
+  "IMAP",
+  "POP3",
+  "SMTP",
+  "CGI",
+  "PTY",
+  "DNS",
+  "PP",
+]);
 /** Methods Ruby makes private whatever section they are written in. */
 const IMPLICITLY_PRIVATE = new Set(["initialize", "initialize_copy", "initialize_clone", "initialize_dup", "respond_to_missing?"]);
 
@@ -249,7 +283,45 @@ const RULES: ResolutionRules = {
   implicitThis: true,
   selfQualifiers: ["self"],
   superQualifiers: ["super"],
-  coreMembers: ["each", "map", "select", "reject", "find", "include?", "push", "pop", "shift", "first", "last", "join", "split", "keys", "values", "fetch", "merge", "to_s", "to_h", "to_a", "size", "length", "empty?", "nil?", "new", "call", "send", "inject", "reduce", "sum", "min", "max", "sort", "uniq", "compact", "flatten", "<<"],
+  coreMembers: [
+    "each",
+    "map",
+    "select",
+    "reject",
+    "find",
+    "include?",
+    "push",
+    "pop",
+    "shift",
+    "first",
+    "last",
+    "join",
+    "split",
+    "keys",
+    "values",
+    "fetch",
+    "merge",
+    "to_s",
+    "to_h",
+    "to_a",
+    "size",
+    "length",
+    "empty?",
+    "nil?",
+    "new",
+    "call",
+    "send",
+    "inject",
+    "reduce",
+    "sum",
+    "min",
+    "max",
+    "sort",
+    "uniq",
+    "compact",
+    "flatten",
+    "<<",
+  ],
   includes: "all",
   types: { local: assignedLocal, field: rubyField },
   constructorCall: { name: "new", member: "initialize" },
@@ -329,8 +401,17 @@ interface RubyState {
 
 function newState(src: string): RubyState {
   return {
-    src, types: [], functions: [], variables: [], imports: [], references: [],
-    handled: new Set(), typeInfos: new Map(), singletonScans: new Map(), initializers: [], seenConstants: new Set(),
+    src,
+    types: [],
+    functions: [],
+    variables: [],
+    imports: [],
+    references: [],
+    handled: new Set(),
+    typeInfos: new Map(),
+    singletonScans: new Map(),
+    initializers: [],
+    seenConstants: new Set(),
   };
 }
 
@@ -391,8 +472,15 @@ function constantAssignment(node: Node, st: RubyState): void {
   if (kind && right) {
     const block = right.childForFieldName("block");
     const fact: TypeFact = {
-      name, qualifiedName: qualify(owner?.qname, name), kind, startLine: line(assign), endLine: endLine(assign),
-      startColumn: column(assign), exported, fieldCount: structMembers(right), methodCount: 0,
+      name,
+      qualifiedName: qualify(owner?.qname, name),
+      kind,
+      startLine: line(assign),
+      endLine: endLine(assign),
+      startColumn: column(assign),
+      exported,
+      fieldCount: structMembers(right),
+      methodCount: 0,
     };
     if (owner) fact.container = owner.name;
     const doc = rubyDoc(assign);
@@ -407,7 +495,13 @@ function constantAssignment(node: Node, st: RubyState): void {
   if (st.seenConstants.has(qname)) return;
   st.seenConstants.add(qname);
   const v: VariableFact = {
-    name, qualifiedName: qname, kind: "constant", startLine: line(assign), endLine: endLine(assign), startColumn: column(node), exported,
+    name,
+    qualifiedName: qname,
+    kind: "constant",
+    startLine: line(assign),
+    endLine: endLine(assign),
+    startColumn: column(node),
+    exported,
   };
   if (owner) v.container = owner.name;
   st.variables.push(v);
@@ -427,8 +521,15 @@ function classOrModule(node: Node, st: RubyState): void {
   const body = node.childForFieldName("body");
   const scan = scanBody(body);
   const fact: TypeFact = {
-    name, qualifiedName: qualify(owner?.qname, written, name), kind: node.type === "class" ? "class" : "module",
-    startLine: line(node), endLine: endLine(node), startColumn: column(node), exported, fieldCount: scan.attrs.size, methodCount: 0,
+    name,
+    qualifiedName: qualify(owner?.qname, written, name),
+    kind: node.type === "class" ? "class" : "module",
+    startLine: line(node),
+    endLine: endLine(node),
+    startColumn: column(node),
+    exported,
+    fieldCount: scan.attrs.size,
+    methodCount: 0,
   };
   if (owner) fact.container = owner.name;
   const doc = rubyDoc(node);
@@ -531,7 +632,15 @@ function globalVariables(globals: Node[], st: RubyState): void {
     if (seenGlobals.has(g.text)) continue;
     seenGlobals.add(g.text);
     const assign = g.parent!;
-    st.variables.push({ name: g.text, qualifiedName: g.text, kind: "variable", startLine: line(assign), endLine: endLine(assign), startColumn: column(g), exported: true });
+    st.variables.push({
+      name: g.text,
+      qualifiedName: g.text,
+      kind: "variable",
+      startLine: line(assign),
+      endLine: endLine(assign),
+      startColumn: column(g),
+      exported: true,
+    });
   }
 }
 

@@ -89,7 +89,11 @@ function isPub(item: Node): boolean {
 
 /** `&'a mut Point<T>` → `Point`; `fmt::Display` → `Display`. */
 function baseTypeName(t: string): string {
-  return t.replace(/^(&\s*('\w+\s+)?(mut\s+)?|\*\s*(const|mut)\s+)+/, "").replace(/<.*$/s, "").replace(/^.*::/, "").trim();
+  return t
+    .replace(/^(&\s*('\w+\s+)?(mut\s+)?|\*\s*(const|mut)\s+)+/, "")
+    .replace(/<.*$/s, "")
+    .replace(/^.*::/, "")
+    .trim();
 }
 
 function countParams(params: Node | null): number {
@@ -517,7 +521,10 @@ class RustExtractor {
       const p = arg.childForFieldName("path");
       if (p) pathSegments(p, prefix);
       module = prefix.map((s) => s.text);
-      symbols = leaves.map((l) => (l.glob ? [...l.path.slice(module.length), "*"] : l.path.slice(module.length))).filter((s) => s.length > 0 && !(s.length === 1 && s[0] === "self")).map((s) => s.join("::"));
+      symbols = leaves
+        .map((l) => (l.glob ? [...l.path.slice(module.length), "*"] : l.path.slice(module.length)))
+        .filter((s) => s.length > 0 && !(s.length === 1 && s[0] === "self"))
+        .map((s) => s.join("::"));
     } else {
       const leaf = leaves[0]!;
       if (leaf.glob) {
@@ -628,13 +635,15 @@ class RustExtractor {
       case "field_expression": {
         const field = f.childForFieldName("field");
         const value = f.childForFieldName("value");
-        if (field?.type === "field_identifier") this.references.push({ name: field.text, ...(value ? { qualifier: compactText(value) } : {}), kind: "call", ...at(field) });
+        if (field?.type === "field_identifier")
+          this.references.push({ name: field.text, ...(value ? { qualifier: compactText(value) } : {}), kind: "call", ...at(field) });
         return;
       }
       case "scoped_identifier": {
         const name = f.childForFieldName("name");
         const path = f.childForFieldName("path");
-        if (name?.type === "identifier") this.references.push({ name: name.text, ...(path ? { qualifier: compactText(path) } : {}), kind: "call", ...at(name) });
+        if (name?.type === "identifier")
+          this.references.push({ name: name.text, ...(path ? { qualifier: compactText(path) } : {}), kind: "call", ...at(name) });
         return;
       }
     }

@@ -8,6 +8,9 @@ import type { Node } from "web-tree-sitter";
 /** A node's text with whitespace collapsed, at most `max` characters. */
 export function boundedText(source: string, n: Node, max = 120): string {
   const start = n.startIndex;
-  const text = source.slice(start, Math.min(n.endIndex, start + max * 4)).replace(/\s+/g, " ").trim();
+  const text = source
+    .slice(start, Math.min(n.endIndex, start + max * 4))
+    .replace(/\s+/g, " ")
+    .trim();
   return text.length > max ? text.slice(0, max) : text;
 }

@@ -30,18 +30,7 @@ export interface LineCounts {
   blank: number;
 }
 
-export type TypeKind =
-  | "struct"
-  | "interface"
-  | "class"
-  | "enum"
-  | "type_alias"
-  | "trait"
-  | "union"
-  | "record"
-  | "object"
-  | "module"
-  | "namespace";
+export type TypeKind = "struct" | "interface" | "class" | "enum" | "type_alias" | "trait" | "union" | "record" | "object" | "module" | "namespace";
 
 export interface TypeFact {
   name: string;

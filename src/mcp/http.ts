@@ -27,7 +27,10 @@ export function parseListen(spec: string): { host: string; port: number } {
 }
 
 function jsonRpcError(status: number, message: string): Response {
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }), { status, headers: { "content-type": "application/json" } });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code: -32000, message }, id: null }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 export function serveHttp(opts: HttpOptions): { url: string; stop(): Promise<void> } {

@@ -18,7 +18,10 @@ const DUPLICATES: Record<string, string> = {
 };
 
 export function selectTools(all: ToolDefinition[], spec: string | undefined): ToolDefinition[] {
-  const wanted = (spec ?? "default").split(",").map((s) => s.trim()).filter(Boolean);
+  const wanted = (spec ?? "default")
+    .split(",")
+    .map((s) => s.trim())
+    .filter(Boolean);
   const chosen = new Map<string, ToolDefinition>();
   for (const w of wanted) {
     if (w === "all") all.forEach((t) => chosen.set(t.name, t));
@@ -26,7 +29,11 @@ export function selectTools(all: ToolDefinition[], spec: string | undefined): To
     else if (w === "cortex" || w === "kit" || w === "codebase-context") all.filter((t) => t.profiles.includes(w)).forEach((t) => chosen.set(t.name, t));
     else {
       const t = all.find((x) => x.name === w);
-      if (!t) throw new CortexError("INVALID_INPUT", `--tools: unknown tool or profile '${w}' (profiles: ${PROFILES.join(", ")}; tools: ${all.map((x) => x.name).join(", ")})`);
+      if (!t)
+        throw new CortexError(
+          "INVALID_INPUT",
+          `--tools: unknown tool or profile '${w}' (profiles: ${PROFILES.join(", ")}; tools: ${all.map((x) => x.name).join(", ")})`,
+        );
       chosen.set(t.name, t);
     }
   }

@@ -16,8 +16,25 @@ export function contextResource(session: Session, progress?: { done: number; tot
     return lines.join("\n");
   }
   const files = new FilesEngine(store);
-  const langs = files.query({ from: "files", groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "lines_code", alias: "code" }], orderBy: [{ field: "code", direction: "DESC" }], limit: 12 });
-  const total = files.query({ from: "files", aggregations: [{ function: "COUNT", alias: "files" }, { function: "SUM", field: "lines_code", alias: "code" }, { function: "SUM", field: "function_count", alias: "functions" }, { function: "SUM", field: "type_count", alias: "types" }] });
+  const langs = files.query({
+    from: "files",
+    groupBy: ["language"],
+    aggregations: [
+      { function: "COUNT", alias: "files" },
+      { function: "SUM", field: "lines_code", alias: "code" },
+    ],
+    orderBy: [{ field: "code", direction: "DESC" }],
+    limit: 12,
+  });
+  const total = files.query({
+    from: "files",
+    aggregations: [
+      { function: "COUNT", alias: "files" },
+      { function: "SUM", field: "lines_code", alias: "code" },
+      { function: "SUM", field: "function_count", alias: "functions" },
+      { function: "SUM", field: "type_count", alias: "types" },
+    ],
+  });
   const [nFiles, code, fns, types] = total.rows[0] as number[];
   lines.push(`Size: ${nFiles} files, ${code ?? 0} lines of code, ${fns ?? 0} functions, ${types ?? 0} types.`);
   const lastRun = store.getMeta("last_run");
@@ -25,7 +42,13 @@ export function contextResource(session: Session, progress?: { done: number; tot
   lines.push(`Index: built ${lastRun ?? "?"}${branch ? ` on branch ${branch}` : ""}; kept current as files change.`);
   lines.push("", "## Languages", "", "| language | files | code lines |", "|---|---:|---:|");
   for (const [lang, n, c] of langs.rows as Array<[string, number, number]>) lines.push(`| ${lang} | ${n} | ${c ?? 0} |`);
-  const mods = files.query({ from: "modules", fields: ["module_path", "file_count", "code_lines", "function_count"], where: { field: "module_path", operator: "!=", value: "." }, orderBy: [{ field: "code_lines", direction: "DESC" }], limit: 12 });
+  const mods = files.query({
+    from: "modules",
+    fields: ["module_path", "file_count", "code_lines", "function_count"],
+    where: { field: "module_path", operator: "!=", value: "." },
+    orderBy: [{ field: "code_lines", direction: "DESC" }],
+    limit: 12,
+  });
   if (mods.rows.length > 0) {
     lines.push("", "## Largest modules", "", "| module | files | code lines | functions |", "|---|---:|---:|---:|");
     for (const [m, f, c, fn] of mods.rows as Array<[string, number, number, number]>) lines.push(`| ${m} | ${f} | ${c} | ${fn} |`);

@@ -43,7 +43,8 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   };
   // log records also travel as notifications/message (the client sets the level)
   const removeSink = log.addSink((r) => {
-    for (const s of servers) void s.sendLoggingMessage({ level: MCP_LEVEL[r.level], logger: "cortex", data: r.data ? { message: r.message, ...r.data } : r.message }).catch(() => {});
+    for (const s of servers)
+      void s.sendLoggingMessage({ level: MCP_LEVEL[r.level], logger: "cortex", data: r.data ? { message: r.message, ...r.data } : r.message }).catch(() => {});
   });
 
   const live = new LiveIndex(session, opts.watch !== false);

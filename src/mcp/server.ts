@@ -121,7 +121,15 @@ export function createMcpServer(opts: McpServerOptions): Server {
   });
 
   server.setRequestHandler(ListResourcesRequestSchema, async () => ({
-    resources: [{ uri: CONTEXT_URI, name: "codebase context", title: "Codebase context", description: "A compact overview of the project: languages, size, main modules, index state, which tool to use.", mimeType: "text/markdown" }],
+    resources: [
+      {
+        uri: CONTEXT_URI,
+        name: "codebase context",
+        title: "Codebase context",
+        description: "A compact overview of the project: languages, size, main modules, index state, which tool to use.",
+        mimeType: "text/markdown",
+      },
+    ],
   }));
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {

@@ -50,7 +50,13 @@ export class LineStdioTransport implements Transport {
     }
     const parsed = JSONRPCMessageSchema.safeParse(value);
     if (!parsed.success) {
-      const id = value && typeof value === "object" && "id" in value && (typeof (value as { id: unknown }).id === "string" || typeof (value as { id: unknown }).id === "number") ? (value as { id: string | number }).id : null;
+      const id =
+        value &&
+        typeof value === "object" &&
+        "id" in value &&
+        (typeof (value as { id: unknown }).id === "string" || typeof (value as { id: unknown }).id === "number")
+          ? (value as { id: string | number }).id
+          : null;
       this.reply({ jsonrpc: "2.0", id, error: { code: -32600, message: "Invalid Request: not a JSON-RPC 2.0 message" } });
       return;
     }

@@ -82,7 +82,9 @@ export function keywordSearch(store: IndexStore, terms: string[], weights: Colum
     FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ?${where}
     ORDER BY bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body}) LIMIT ?`;
-  return sqliteOf(store).query(sql).all(...params) as KeywordHit[];
+  return sqliteOf(store)
+    .query(sql)
+    .all(...params) as KeywordHit[];
 }
 
 /** Definitions whose symbol name is one of `names` (exact, case-sensitive), for definition-first ranking. */
@@ -150,7 +152,13 @@ function weightedRows(store: IndexStore, sql: string, terms: Map<string, number>
 }
 
 /** Chunk scores (by chunk id, with its file) for weighted query terms. */
-export function weightedChunkScores(store: IndexStore, terms: Map<string, number>, weights: ColumnWeights, filters: ChunkFilters, perTermLimit = 1000): Map<string, { filePath: string; score: number }> {
+export function weightedChunkScores(
+  store: IndexStore,
+  terms: Map<string, number>,
+  weights: ColumnWeights,
+  filters: ChunkFilters,
+  perTermLimit = 1000,
+): Map<string, { filePath: string; score: number }> {
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
   const rank = `bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body})`;
@@ -178,10 +186,24 @@ export interface FileColumnWeights {
 }
 
 /** File scores (by path) for weighted query terms over whole files. */
-export function weightedFileScores(store: IndexStore, terms: Map<string, number>, weights: FileColumnWeights, filters: ChunkFilters, perTermLimit = 2000): Map<string, number> {
+export function weightedFileScores(
+  store: IndexStore,
+  terms: Map<string, number>,
+  weights: FileColumnWeights,
+  filters: ChunkFilters,
+  perTermLimit = 2000,
+): Map<string, number> {
   const params: Array<string | number> = [];
   // the chunk filters that make sense for a whole file: languages, paths, tests
-  const where = filterClause({ ...(filters.languages ? { languages: filters.languages } : {}), ...(filters.pathPrefixes ? { pathPrefixes: filters.pathPrefixes } : {}), ...(filters.files ? { files: filters.files } : {}), ...(filters.excludeTests ? { excludeTests: true } : {}) }, params).replace(/c\.language/g, "c.language");
+  const where = filterClause(
+    {
+      ...(filters.languages ? { languages: filters.languages } : {}),
+      ...(filters.pathPrefixes ? { pathPrefixes: filters.pathPrefixes } : {}),
+      ...(filters.files ? { files: filters.files } : {}),
+      ...(filters.excludeTests ? { excludeTests: true } : {}),
+    },
+    params,
+  ).replace(/c\.language/g, "c.language");
   const rank = `bm25(files_fts, ${weights.path}, ${weights.defs}, ${weights.doc}, ${weights.code})`;
   const sql = `SELECT s.file_id AS rowid, -${rank} AS s FROM files_fts JOIN file_state s ON s.file_id = files_fts.rowid JOIN files c ON c.file_path = s.file_path WHERE files_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
   const byId = weightedRows(store, sql, terms, params);
@@ -203,7 +225,9 @@ export function weightedFileScores(store: IndexStore, terms: Map<string, number>
 export function definingFiles(store: IndexStore, names: string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();
   if (names.length === 0) return out;
-  const rows = sqliteOf(store).query(`SELECT DISTINCT name, file_path FROM symbols WHERE name IN (${names.map(() => "?").join(",")})`).all(...names) as Array<{ name: string; file_path: string }>;
+  const rows = sqliteOf(store)
+    .query(`SELECT DISTINCT name, file_path FROM symbols WHERE name IN (${names.map(() => "?").join(",")})`)
+    .all(...names) as Array<{ name: string; file_path: string }>;
   for (const r of rows) {
     const set = out.get(r.name) ?? new Set<string>();
     set.add(r.file_path);
@@ -231,7 +255,10 @@ export function existingFiles(store: IndexStore, paths: string[]): string[] {
 }
 
 /** A representative chunk per file (its overview, else its first chunk), for files ranked as a whole. */
-export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }> {
+export function fileOverviewChunks(
+  store: IndexStore,
+  paths: string[],
+): Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }> {
   const out = new Map<string, { id: string; filePath: string; chunkType: string; symbolPath: string | null; isTest: boolean; score: number }>();
   const stmt = sqliteOf(store).prepare(`SELECT c.chunk_id AS id, c.chunk_type AS chunkType, c.symbol_path AS symbolPath, f.is_test AS isTest FROM chunks c
     JOIN files f ON f.file_path = c.file_path WHERE c.file_path = ? ORDER BY (c.chunk_type = 'symbols') DESC, c.start_line LIMIT 1`);
@@ -250,7 +277,9 @@ export function fileOverviewChunks(store: IndexStore, paths: string[]): Map<stri
 export function filesPassing(store: IndexStore, paths: string[], filters: ChunkFilters): Set<string> {
   const params: Array<string | number> = [JSON.stringify(paths)];
   const where = filterClause(filters, params);
-  const rows = sqliteOf(store).query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`).all(...params) as Array<{ p: string }>;
+  const rows = sqliteOf(store)
+    .query(`SELECT DISTINCT c.file_path AS p FROM chunks c WHERE c.file_path IN (SELECT value FROM json_each(?))${where}`)
+    .all(...params) as Array<{ p: string }>;
   return new Set(rows.map((r) => r.p));
 }
 

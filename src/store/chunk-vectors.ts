@@ -22,7 +22,9 @@ export function chunkHashes(store: IndexStore): ChunkHash[] {
 export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): ChunkHash[] {
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  return sqliteOf(store).query(`SELECT c.chunk_id AS id, lower(hex(c.text_hash)) AS hash FROM chunks c WHERE 1 = 1${where}`).all(...params) as ChunkHash[];
+  return sqliteOf(store)
+    .query(`SELECT c.chunk_id AS id, lower(hex(c.text_hash)) AS hash FROM chunks c WHERE 1 = 1${where}`)
+    .all(...params) as ChunkHash[];
 }
 
 /** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */

@@ -61,7 +61,9 @@ export class ContentIndex {
 
   /** False for an index written before the trigram tables existed: every file is then scanned. */
   available(): boolean {
-    const row = this.stmt("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('trigram_postings', 'trigram_coverage')").get() as { n: number };
+    const row = this.stmt("SELECT count(*) AS n FROM sqlite_master WHERE type = 'table' AND name IN ('trigram_postings', 'trigram_coverage')").get() as {
+      n: number;
+    };
     return row.n === 2;
   }
 
@@ -83,7 +85,10 @@ export class ContentIndex {
     if (!this.available()) return (this.stmt("SELECT file_id FROM file_state").values() as number[][]).map((r) => r[0]!);
     // Rewriting a file deletes its file_state row, which deletes its coverage row (cascade), so equal
     // counts mean every file is covered; counting is far cheaper than the join below.
-    const counts = this.stmt("SELECT (SELECT count(*) FROM file_state) AS files, (SELECT count(*) FROM trigram_coverage) AS covered").get() as { files: number; covered: number };
+    const counts = this.stmt("SELECT (SELECT count(*) FROM file_state) AS files, (SELECT count(*) FROM trigram_coverage) AS covered").get() as {
+      files: number;
+      covered: number;
+    };
     if (counts.files === counts.covered) return [];
     const rows = this.stmt(
       `SELECT s.file_id FROM file_state s LEFT JOIN trigram_coverage c ON c.file_id = s.file_id AND c.content_hash = s.content_hash
@@ -123,7 +128,9 @@ export class ContentIndex {
   texts(ids: ArrayLike<number>, as: "bytes"): Array<Uint8Array | undefined>;
   texts(ids: ArrayLike<number>, as: "string" | "bytes"): Array<string | Uint8Array | undefined> {
     if (ids.length === 0) return [];
-    const rows = this.stmt("SELECT file_id, z FROM contents WHERE file_id IN (SELECT value FROM json_each(?))").values(JSON.stringify(Array.from(ids))) as Array<[number, Uint8Array]>;
+    const rows = this.stmt("SELECT file_id, z FROM contents WHERE file_id IN (SELECT value FROM json_each(?))").values(
+      JSON.stringify(Array.from(ids)),
+    ) as Array<[number, Uint8Array]>;
     const byId = new Map(rows.map((r) => [r[0], r[1]]));
     const open = as === "bytes" ? contentBytes : contentText;
     return Array.from(ids, (id) => {
@@ -207,12 +214,18 @@ function update(db: Database, groupPostings: number): TrigramUpdate {
     // Tables are part of schema V1; an index written before they existed gets them here.
     db.exec(COVERAGE_DDL);
     db.exec("DELETE FROM trigram_coverage WHERE file_id NOT IN (SELECT file_id FROM file_state)");
-    const uncovered = (db
-      .query(`SELECT s.file_id FROM file_state s LEFT JOIN trigram_coverage c ON c.file_id = s.file_id AND c.content_hash = s.content_hash
+    const uncovered = (
+      db
+        .query(`SELECT s.file_id FROM file_state s LEFT JOIN trigram_coverage c ON c.file_id = s.file_id AND c.content_hash = s.content_hash
               WHERE c.file_id IS NULL ORDER BY s.file_id`)
-      .values() as number[][]).map((r) => r[0]!);
+        .values() as number[][]
+    ).map((r) => r[0]!);
     const done = (action: TrigramUpdate["action"], files: number, segment: number, postings: number): TrigramUpdate => ({
-      action, files, segment, postings, ms: Math.round(performance.now() - started),
+      action,
+      files,
+      segment,
+      postings,
+      ms: Math.round(performance.now() - started),
     });
     if (uncovered.length === 0) return done("none", 0, 0, 0);
 
@@ -332,7 +345,12 @@ function rebuildBase(db: Database, groupPostings: number): { files: number; post
  * contiguous and ascending), delta-encoded and written one row per trigram. Returns the number of postings.
  */
 function writeSegment(db: Database, g: Gathered, segment: number, buffers?: GroupBuffers): number {
-  const { keys, ends: runEnds, ids: scattered, count } = g.used <= SMALL_BUILD ? groupSmall(g.grams, g.used, g.fileIds, g.ends) : groupLarge(g.grams, g.used, g.fileIds, g.ends, buffers ?? new GroupBuffers());
+  const {
+    keys,
+    ends: runEnds,
+    ids: scattered,
+    count,
+  } = g.used <= SMALL_BUILD ? groupSmall(g.grams, g.used, g.fileIds, g.ends) : groupLarge(g.grams, g.used, g.fileIds, g.ends, buffers ?? new GroupBuffers());
   const insert = db.prepare("INSERT OR REPLACE INTO trigram_postings (id, postings) VALUES (?, ?)");
   let buf = new Uint8Array(1 << 16);
   let start = 0;

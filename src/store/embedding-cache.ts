@@ -71,7 +71,11 @@ export interface EmbeddingCacheOptions {
 
 /** The cache file of a provider: readable, and unique per id (the hash suffix keeps ids apart that read alike). */
 export function embeddingCachePath(home: string, providerId: string): string {
-  const readable = providerId.replace(/[^A-Za-z0-9._-]+/g, "_").replace(/^_+|_+$/g, "").slice(0, 80) || "provider";
+  const readable =
+    providerId
+      .replace(/[^A-Za-z0-9._-]+/g, "_")
+      .replace(/^_+|_+$/g, "")
+      .slice(0, 80) || "provider";
   return join(home, "embeddings", `${readable}-${shortHash(providerId).slice(0, 8)}.db`);
 }
 
@@ -112,9 +116,7 @@ export class EmbeddingCache {
     }
     // The first load reads the hash index only; later ones only rows added since (rowids only grow).
     const rows = (
-      this.lastRowId === 0
-        ? this.db.query("SELECT id, hash FROM vectors INDEXED BY vectors_hash")
-        : this.db.query("SELECT id, hash FROM vectors WHERE id > ?")
+      this.lastRowId === 0 ? this.db.query("SELECT id, hash FROM vectors INDEXED BY vectors_hash") : this.db.query("SELECT id, hash FROM vectors WHERE id > ?")
     ).values(...(this.lastRowId === 0 ? [] : [this.lastRowId])) as Array<[number, string]>;
     for (const [id, hash] of rows) {
       this.known.add(hash);
@@ -316,9 +318,13 @@ function openCacheDatabase(path: string): Database {
     db.exec("PRAGMA synchronous = NORMAL");
     const version = (db.query("PRAGMA user_version").get() as { user_version: number }).user_version;
     if (version > SCHEMA_VERSION) {
-      throw new CortexError("INDEX_CORRUPT", `embedding cache ${path} was written by a newer cortex (cache schema ${version}, this one knows ${SCHEMA_VERSION})`, {
-        data: { newer: true },
-      });
+      throw new CortexError(
+        "INDEX_CORRUPT",
+        `embedding cache ${path} was written by a newer cortex (cache schema ${version}, this one knows ${SCHEMA_VERSION})`,
+        {
+          data: { newer: true },
+        },
+      );
     }
     if (version < SCHEMA_VERSION) {
       db.transaction(() => {

@@ -28,12 +28,21 @@ export class GraphFacts {
 
   /** Files importing `file` (other than itself), most import statements first. */
   importers(file: string): CountedFile[] {
-    return this.q("SELECT file_path AS file, COUNT(*) AS count FROM import_edge_files WHERE target_file = ? AND file_path <> ? GROUP BY file_path ORDER BY count DESC, file_path").all(file, file) as CountedFile[];
+    return this.q(
+      "SELECT file_path AS file, COUNT(*) AS count FROM import_edge_files WHERE target_file = ? AND file_path <> ? GROUP BY file_path ORDER BY count DESC, file_path",
+    ).all(file, file) as CountedFile[];
   }
 
   /** Ids of the definitions named `name` that start within lines [startLine, endLine] of `file`. */
   symbolIdsNamedWithin(file: string, name: string, startLine: number, endLine: number): number[] {
-    return (this.q("SELECT symbol_id AS id FROM symbols WHERE file_path = ? AND name = ? AND start_line BETWEEN ? AND ?").all(file, name, startLine, endLine) as Array<{ id: number }>).map((r) => r.id);
+    return (
+      this.q("SELECT symbol_id AS id FROM symbols WHERE file_path = ? AND name = ? AND start_line BETWEEN ? AND ?").all(
+        file,
+        name,
+        startLine,
+        endLine,
+      ) as Array<{ id: number }>
+    ).map((r) => r.id);
   }
 
   /** Ids of every definition of `file`. */
@@ -53,7 +62,11 @@ export class GraphFacts {
 
   /** Files calling `name` where resolution bound the call to no definition (at most 500, by path). */
   unresolvedCallers(name: string, except: string): string[] {
-    return (this.q("SELECT DISTINCT file_path AS f FROM refs WHERE name = ? AND kind = 'call' AND target_symbol_id IS NULL AND file_path <> ? ORDER BY file_path LIMIT 500").all(name, except) as Array<{ f: string }>).map((r) => r.f);
+    return (
+      this.q(
+        "SELECT DISTINCT file_path AS f FROM refs WHERE name = ? AND kind = 'call' AND target_symbol_id IS NULL AND file_path <> ? ORDER BY file_path LIMIT 500",
+      ).all(name, except) as Array<{ f: string }>
+    ).map((r) => r.f);
   }
 
   isTest(file: string): boolean {
@@ -77,13 +90,21 @@ export class GraphFacts {
 
   /** Names `file` defines at its top level, exported first, then by position (at most `limit`). */
   topLevelNames(file: string, limit: number): string[] {
-    return (this.q("SELECT name FROM symbols WHERE file_path = ? AND container IS NULL ORDER BY is_exported DESC, start_line LIMIT ?").all(file, limit) as Array<{ name: string }>).map((r) => r.name);
+    return (
+      this.q("SELECT name FROM symbols WHERE file_path = ? AND container IS NULL ORDER BY is_exported DESC, start_line LIMIT ?").all(file, limit) as Array<{
+        name: string;
+      }>
+    ).map((r) => r.name);
   }
 
   /** Which of `files` lie in an import cycle. */
   inImportCycles(files: string[]): string[] {
     if (files.length === 0) return [];
-    return (this.q("SELECT file_path AS p FROM import_components WHERE file_path IN (SELECT value FROM json_each(?))").all(JSON.stringify(files)) as Array<{ p: string }>).map((r) => r.p);
+    return (
+      this.q("SELECT file_path AS p FROM import_components WHERE file_path IN (SELECT value FROM json_each(?))").all(JSON.stringify(files)) as Array<{
+        p: string;
+      }>
+    ).map((r) => r.p);
   }
 
   /** The language of an indexed file. */

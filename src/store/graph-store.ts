@@ -343,8 +343,19 @@ export class GraphStore {
   }
 
   /** References from other files into definitions of these files. */
-  refsIntoFiles(paths: Iterable<string>): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
-    return this.s.refsIntoFiles.all(json(paths)) as Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }>;
+  refsIntoFiles(
+    paths: Iterable<string>,
+  ): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
+    return this.s.refsIntoFiles.all(json(paths)) as Array<{
+      id: number;
+      file: string;
+      name: string;
+      kind: string;
+      line: number;
+      column: number;
+      targetId: number;
+      targetFile: string;
+    }>;
   }
 
   /** An indexed file's language and module, or undefined when it is not indexed. */
@@ -390,7 +401,9 @@ export class GraphStore {
   /** Each file's import targets as a digest (importTargetsDigest), for files that have any. */
   edgeDigests(paths: Iterable<string>): Map<string, string> {
     const rows = this.db
-      .query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file")
+      .query(
+        "SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path IN (SELECT value FROM json_each(?)) ORDER BY file_path, target_file",
+      )
       .all(json(paths)) as Array<{ file: string; target: string }>;
     const targets = new Map<string, string[]>();
     for (const r of rows) {
@@ -402,7 +415,9 @@ export class GraphStore {
   }
 
   storedDigests(paths: Iterable<string>): Map<string, string> {
-    const rows = this.db.query("SELECT file_path AS file, digest FROM import_digests WHERE file_path IN (SELECT value FROM json_each(?))").all(json(paths)) as Array<{ file: string; digest: string }>;
+    const rows = this.db
+      .query("SELECT file_path AS file, digest FROM import_digests WHERE file_path IN (SELECT value FROM json_each(?))")
+      .all(json(paths)) as Array<{ file: string; digest: string }>;
     return new Map(rows.map((r) => [r.file, r.digest]));
   }
 
@@ -415,7 +430,10 @@ export class GraphStore {
 
   /** Distinct file-to-file import pairs (no self imports). */
   filePairs(): Array<{ file: string; target: string }> {
-    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path <> target_file").all() as Array<{ file: string; target: string }>;
+    return this.db.query("SELECT DISTINCT file_path AS file, target_file AS target FROM import_edge_files WHERE file_path <> target_file").all() as Array<{
+      file: string;
+      target: string;
+    }>;
   }
 
   replaceComponents(components: string[][]): void {
@@ -426,9 +444,13 @@ export class GraphStore {
 
   /** Files of import cycles (component number → files), optionally only those under a folder. */
   componentFiles(dir: string | undefined): Map<number, string[]> {
-    const rows = (dir === undefined || dir === ""
-      ? this.db.query("SELECT file_path AS file, component FROM import_components ORDER BY file_path").all()
-      : this.db.query("SELECT file_path AS file, component FROM import_components WHERE file_path >= ? AND file_path < ? ORDER BY file_path").all(dir + "/", dir + "0")) as Array<{ file: string; component: number }>;
+    const rows = (
+      dir === undefined || dir === ""
+        ? this.db.query("SELECT file_path AS file, component FROM import_components ORDER BY file_path").all()
+        : this.db
+            .query("SELECT file_path AS file, component FROM import_components WHERE file_path >= ? AND file_path < ? ORDER BY file_path")
+            .all(dir + "/", dir + "0")
+    ) as Array<{ file: string; component: number }>;
     const out = new Map<number, string[]>();
     for (const r of rows) {
       const list = out.get(r.component);
@@ -450,25 +472,35 @@ export class GraphStore {
 
   /** The first import statement of `file` that reaches `target`. */
   firstImport(file: string, target: string): { line: number; column: number; module: string } | undefined {
-    return (this.db
-      .query(`SELECT s.line, s."column", s.imported_module AS module FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
+    return (
+      (this.db
+        .query(`SELECT s.line, s."column", s.imported_module AS module FROM import_edges e JOIN import_sites s ON s.site_id = e.site_id
         WHERE s.file_path = ? AND e.target_file = ? ORDER BY s.line, s."column" LIMIT 1`)
-      .get(file, target) as { line: number; column: number; module: string } | null) ?? undefined;
+        .get(file, target) as { line: number; column: number; module: string } | null) ?? undefined
+    );
   }
 
   /** Files with import edges and distinct file-to-file edges, under a folder ("" for all). */
   importGraphSize(dir: string): { files: number; edges: number } {
-    const r = (dir === ""
-      ? this.db.query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files)").get()
-      : this.db
-          .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)")
-          .get(dir + "/", dir + "0")) as { files: number; edges: number };
+    const r = (
+      dir === ""
+        ? this.db
+            .query("SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files)")
+            .get()
+        : this.db
+            .query(
+              "SELECT COUNT(DISTINCT file_path) AS files, COUNT(*) AS edges FROM (SELECT DISTINCT file_path, target_file FROM import_edge_files WHERE file_path >= ?1 AND file_path < ?2 AND target_file >= ?1 AND target_file < ?2)",
+            )
+            .get(dir + "/", dir + "0")
+    ) as { files: number; edges: number };
     return r;
   }
 
   /** Drops every import edge, digest and cycle, and every deleted-symbol record, before a whole resolution. */
   forgetResolution(): void {
-    this.db.exec("DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;");
+    this.db.exec(
+      "DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;",
+    );
     this.targetIds.clear();
   }
 

@@ -48,7 +48,9 @@ function prepareStatements(db: Database) {
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
     insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
     touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
-    fileState: q("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?"),
+    fileState: q(
+      "SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?",
+    ),
     getMeta: q("SELECT value FROM meta WHERE key = ?"),
     setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
     moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
@@ -166,7 +168,10 @@ export class IndexStore implements HasSqlite {
 
   /** Number of indexed files per language. */
   languageCounts(): Record<string, number> {
-    const rows = this.db.query("SELECT language, COUNT(*) AS n FROM file_state GROUP BY language ORDER BY n DESC, language").all() as Array<{ language: string; n: number }>;
+    const rows = this.db.query("SELECT language, COUNT(*) AS n FROM file_state GROUP BY language ORDER BY n DESC, language").all() as Array<{
+      language: string;
+      n: number;
+    }>;
     return Object.fromEntries(rows.map((r) => [r.language, r.n]));
   }
 
@@ -215,7 +220,9 @@ export class IndexStore implements HasSqlite {
   /** Files whose text is stored and whose parse tier is not, in file id order. */
   unparsed(): UnparsedFile[] {
     return this.db
-      .query("SELECT file_id AS fileId, file_path AS path, language, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state WHERE parsed = 0 ORDER BY file_id")
+      .query(
+        "SELECT file_id AS fileId, file_path AS path, language, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state WHERE parsed = 0 ORDER BY file_id",
+      )
       .all() as UnparsedFile[];
   }
 
@@ -269,36 +276,95 @@ export class IndexStore implements HasSqlite {
       else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
     }
     s.insertFile.run(
-      f.path, f.language, f.isTest ? 1 : 0, f.modulePath,
-      f.lines.total, f.lines.code, f.lines.comment, f.lines.blank,
-      f.sizeBytes, new Date(f.mtimeMs).toISOString(),
-      facts?.types.length ?? 0, facts?.functions.length ?? 0, importsByModule.size,
+      f.path,
+      f.language,
+      f.isTest ? 1 : 0,
+      f.modulePath,
+      f.lines.total,
+      f.lines.code,
+      f.lines.comment,
+      f.lines.blank,
+      f.sizeBytes,
+      new Date(f.mtimeMs).toISOString(),
+      facts?.types.length ?? 0,
+      facts?.functions.length ?? 0,
+      importsByModule.size,
     );
     s.markParsed.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
     for (const c of f.chunks ?? []) {
-      const r = s.insertChunk.run(c.id, f.path, c.chunkType, c.title, c.symbolPath ?? null, c.language, c.startLine, c.endLine,
-        JSON.stringify(c.tags), storedPrefix(c.prefix), c.spans, Buffer.from(c.textHash, "hex"), c.metadata ? JSON.stringify(c.metadata) : null);
+      const r = s.insertChunk.run(
+        c.id,
+        f.path,
+        c.chunkType,
+        c.title,
+        c.symbolPath ?? null,
+        c.language,
+        c.startLine,
+        c.endLine,
+        JSON.stringify(c.tags),
+        storedPrefix(c.prefix),
+        c.spans,
+        Buffer.from(c.textHash, "hex"),
+        c.metadata ? JSON.stringify(c.metadata) : null,
+      );
       if (c.words) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), c.words.symbols, c.words.title, c.words.path, c.words.body]]);
     }
   }
 
-  private writeFacts(f: ParsedFile, facts: FileFacts, importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>): void {
+  private writeFacts(
+    f: ParsedFile,
+    facts: FileFacts,
+    importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>,
+  ): void {
     const s = this.st;
     const symbolIds = new Map<string, number>();
-    const addSymbol = (name: string, qname: string, kind: string, container: string | undefined, startLine: number, startColumn: number, endLine: number, exported: boolean, signature: string | null) => {
+    const addSymbol = (
+      name: string,
+      qname: string,
+      kind: string,
+      container: string | undefined,
+      startLine: number,
+      startColumn: number,
+      endLine: number,
+      exported: boolean,
+      signature: string | null,
+    ) => {
       const r = s.insertSymbol.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
       if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
     };
     for (const t of facts.types) {
-      s.insertType.run(`${f.path}:${t.startLine}:${t.name}`, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine,
-        t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+      s.insertType.run(
+        `${f.path}:${t.startLine}:${t.name}`,
+        t.name,
+        t.kind,
+        f.path,
+        f.modulePath,
+        t.startLine,
+        t.endLine,
+        t.exported ? 1 : 0,
+        t.fieldCount,
+        t.methodCount,
+      );
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
     for (const fn of facts.functions) {
-      s.insertFunction.run(`${f.path}:${fn.startLine}:${fn.name}`, fn.name, f.path, f.modulePath, fn.startLine, fn.endLine,
-        fn.exported ? 1 : 0, fn.isMethod ? 1 : 0, fn.receiverType ?? null, fn.paramCount, fn.returnCount, fn.bodyLines, fn.complexity);
+      s.insertFunction.run(
+        `${f.path}:${fn.startLine}:${fn.name}`,
+        fn.name,
+        f.path,
+        f.modulePath,
+        fn.startLine,
+        fn.endLine,
+        fn.exported ? 1 : 0,
+        fn.isMethod ? 1 : 0,
+        fn.receiverType ?? null,
+        fn.paramCount,
+        fn.returnCount,
+        fn.bodyLines,
+        fn.complexity,
+      );
       const container = fn.isMethod ? fn.qualifiedName.slice(0, Math.max(0, fn.qualifiedName.lastIndexOf("."))) || undefined : undefined;
       addSymbol(fn.name, fn.qualifiedName, fn.isMethod ? "method" : "function", container, fn.startLine, fn.startColumn, fn.endLine, fn.exported, fn.signature);
     }
@@ -314,8 +380,17 @@ export class IndexStore implements HasSqlite {
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
       const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      s.insertRef.run(f.fileId, r.name, r.qualifier ?? null, r.qualifierType ?? null, refKindCode(r.kind), r.line, r.column,
-        enclosingId === null ? (r.enclosing ?? null) : null, enclosingId);
+      s.insertRef.run(
+        f.fileId,
+        r.name,
+        r.qualifier ?? null,
+        r.qualifierType ?? null,
+        refKindCode(r.kind),
+        r.line,
+        r.column,
+        enclosingId === null ? (r.enclosing ?? null) : null,
+        enclosingId,
+      );
     }
   }
 

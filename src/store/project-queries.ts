@@ -25,7 +25,9 @@ export function languageShares(store: IndexStore): LanguageShare[] {
 export function importUsage(store: IndexStore): Array<{ module: string; files: number; external: boolean; std: boolean }> {
   return (
     sqliteOf(store)
-      .query("SELECT imported_module AS module, COUNT(DISTINCT file_path) AS files, MAX(is_external) AS external, MAX(is_standard_lib) AS std FROM imports GROUP BY imported_module ORDER BY files DESC")
+      .query(
+        "SELECT imported_module AS module, COUNT(DISTINCT file_path) AS files, MAX(is_external) AS external, MAX(is_standard_lib) AS std FROM imports GROUP BY imported_module ORDER BY files DESC",
+      )
       .all() as Array<{ module: string; files: number; external: number; std: number }>
   ).map((r) => ({ module: r.module, files: r.files, external: r.external === 1, std: r.std === 1 }));
 }
@@ -45,9 +47,15 @@ export interface ProjectTotals {
 }
 
 export function projectTotals(store: IndexStore): ProjectTotals {
-  const f = sqliteOf(store).query("SELECT COUNT(*) AS files, COALESCE(SUM(lines_code),0) AS code_lines, COALESCE(SUM(lines_comment),0) AS comment_lines, COALESCE(SUM(lines_blank),0) AS blank_lines, COALESCE(SUM(is_test),0) AS test_files, COALESCE(SUM(size_bytes),0) AS size_bytes FROM files").get() as Record<string, number>;
+  const f = sqliteOf(store)
+    .query(
+      "SELECT COUNT(*) AS files, COALESCE(SUM(lines_code),0) AS code_lines, COALESCE(SUM(lines_comment),0) AS comment_lines, COALESCE(SUM(lines_blank),0) AS blank_lines, COALESCE(SUM(is_test),0) AS test_files, COALESCE(SUM(size_bytes),0) AS size_bytes FROM files",
+    )
+    .get() as Record<string, number>;
   const t = sqliteOf(store).query("SELECT COUNT(*) AS n FROM types").get() as { n: number };
-  const fn = sqliteOf(store).query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM functions").get() as { n: number; exported: number; avg: number };
+  const fn = sqliteOf(store)
+    .query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM functions")
+    .get() as { n: number; exported: number; avg: number };
   const m = sqliteOf(store).query("SELECT COUNT(*) AS n FROM modules").get() as { n: number };
   return {
     files: f.files!,
@@ -67,7 +75,11 @@ export function projectTotals(store: IndexStore): ProjectTotals {
 /** Code files (those with parsed facts) with their language and test flag. */
 export function codeFiles(store: IndexStore): Array<{ path: string; language: string; isTest: boolean }> {
   return (
-    sqliteOf(store).query("SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path").all() as Array<{ path: string; language: string; isTest: number }>
+    sqliteOf(store)
+      .query(
+        "SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path",
+      )
+      .all() as Array<{ path: string; language: string; isTest: number }>
   ).map((r) => ({ path: r.path, language: r.language, isTest: r.isTest === 1 }));
 }
 
@@ -85,7 +97,11 @@ export function importsByFile(store: IndexStore): Map<string, string[]> {
 /** Call sites per file, as `name` and `qualifier.name`. */
 export function callsByFile(store: IndexStore): Map<string, Set<string>> {
   const m = new Map<string, Set<string>>();
-  for (const r of sqliteOf(store).query("SELECT file_path, name, qualifier FROM refs WHERE kind = 'call'").all() as Array<{ file_path: string; name: string; qualifier: string | null }>) {
+  for (const r of sqliteOf(store).query("SELECT file_path, name, qualifier FROM refs WHERE kind = 'call'").all() as Array<{
+    file_path: string;
+    name: string;
+    qualifier: string | null;
+  }>) {
     let set = m.get(r.file_path);
     if (!set) m.set(r.file_path, (set = new Set()));
     set.add(r.name);

@@ -14,21 +14,50 @@
 /** The statistics tables and their columns, in order: the files-query compiler validates against this. */
 export const STATS_TABLES = {
   files: [
-    "file_path", "language", "is_test", "module_path", "lines_total", "lines_code", "lines_comment", "lines_blank",
-    "size_bytes", "last_modified", "type_count", "function_count", "import_count",
+    "file_path",
+    "language",
+    "is_test",
+    "module_path",
+    "lines_total",
+    "lines_code",
+    "lines_comment",
+    "lines_blank",
+    "size_bytes",
+    "last_modified",
+    "type_count",
+    "function_count",
+    "import_count",
   ],
-  types: [
-    "type_id", "name", "kind", "file_path", "module_path", "start_line", "end_line", "is_exported", "field_count",
-    "method_count",
-  ],
+  types: ["type_id", "name", "kind", "file_path", "module_path", "start_line", "end_line", "is_exported", "field_count", "method_count"],
   functions: [
-    "function_id", "name", "file_path", "module_path", "start_line", "end_line", "is_exported", "is_method",
-    "receiver_type", "param_count", "return_count", "lines", "complexity",
+    "function_id",
+    "name",
+    "file_path",
+    "module_path",
+    "start_line",
+    "end_line",
+    "is_exported",
+    "is_method",
+    "receiver_type",
+    "param_count",
+    "return_count",
+    "lines",
+    "complexity",
   ],
   imports: ["import_id", "file_path", "imported_module", "is_standard_lib", "is_external", "is_relative", "symbol_count"],
   modules: [
-    "module_path", "file_count", "total_lines", "code_lines", "test_file_count", "type_count", "function_count",
-    "exported_type_count", "exported_function_count", "import_count", "external_import_count", "depth",
+    "module_path",
+    "file_count",
+    "total_lines",
+    "code_lines",
+    "test_file_count",
+    "type_count",
+    "function_count",
+    "exported_type_count",
+    "exported_function_count",
+    "import_count",
+    "external_import_count",
+    "depth",
   ],
 } as const;
 
@@ -388,7 +417,6 @@ CREATE INDEX idx_import_edges_target ON import_edge_rows(target_id);
 CREATE INDEX idx_chunks_file_path ON chunks(file_path);
 CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
 `;
-
 
 /** MIGRATIONS[i] upgrades user_version i to i + 1. */
 export const MIGRATIONS: string[] = [V1_TABLES + V1_INDEXES];

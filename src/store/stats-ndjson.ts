@@ -78,15 +78,25 @@ export function readStats(store: IndexStore): StatsLine[] {
     }
     return m;
   };
-  const types = group<Record<string, unknown>>("SELECT file_path, name, kind, start_line, end_line, is_exported, field_count, method_count FROM types ORDER BY file_path, start_line");
-  const functions = group<Record<string, unknown>>("SELECT file_path, name, start_line, end_line, is_exported, is_method, receiver_type, param_count, return_count, lines, complexity FROM functions ORDER BY file_path, start_line");
-  const imports = group<Record<string, unknown>>("SELECT file_path, imported_module, is_standard_lib, is_external, is_relative, symbol_count FROM imports ORDER BY file_path, imported_module");
+  const types = group<Record<string, unknown>>(
+    "SELECT file_path, name, kind, start_line, end_line, is_exported, field_count, method_count FROM types ORDER BY file_path, start_line",
+  );
+  const functions = group<Record<string, unknown>>(
+    "SELECT file_path, name, start_line, end_line, is_exported, is_method, receiver_type, param_count, return_count, lines, complexity FROM functions ORDER BY file_path, start_line",
+  );
+  const imports = group<Record<string, unknown>>(
+    "SELECT file_path, imported_module, is_standard_lib, is_external, is_relative, symbol_count FROM imports ORDER BY file_path, imported_module",
+  );
   const files = db.query("SELECT * FROM files ORDER BY file_path").all() as Array<Record<string, unknown>>;
   return files.map((f) => ({
     ...(f as Omit<StatsLine, "is_test" | "types" | "functions" | "imports">),
     is_test: bool(f.is_test),
     types: (types.get(f.file_path as string) ?? []).map((t) => ({ ...t, is_exported: bool(t.is_exported) })) as StatsLine["types"],
-    functions: (functions.get(f.file_path as string) ?? []).map((x) => ({ ...x, is_exported: bool(x.is_exported), is_method: bool(x.is_method) })) as StatsLine["functions"],
+    functions: (functions.get(f.file_path as string) ?? []).map((x) => ({
+      ...x,
+      is_exported: bool(x.is_exported),
+      is_method: bool(x.is_method),
+    })) as StatsLine["functions"],
     imports: (imports.get(f.file_path as string) ?? []).map((i) => ({
       ...i,
       is_standard_lib: bool(i.is_standard_lib),
@@ -153,17 +163,71 @@ export class MemoryStats {
   constructor(lines: StatsLine[]) {
     this.db = new Database(":memory:", { strict: true });
     this.db.exec(STATS_DDL);
-    this.db.exec(BUILD_INDEXES.split(";").filter((s) => /ON (files|types|functions|imports|modules)\(/.test(s)).join(";"));
+    this.db.exec(
+      BUILD_INDEXES.split(";")
+        .filter((s) => /ON (files|types|functions|imports|modules)\(/.test(s))
+        .join(";"),
+    );
     const insFile = this.db.prepare("INSERT INTO files VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     const insType = this.db.prepare("INSERT OR IGNORE INTO types VALUES (?,?,?,?,?,?,?,?,?,?)");
     const insFn = this.db.prepare("INSERT OR IGNORE INTO functions VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)");
     const insImp = this.db.prepare("INSERT OR IGNORE INTO imports VALUES (?,?,?,?,?,?,?)");
     this.db.transaction(() => {
       for (const f of lines) {
-        insFile.run(f.file_path, f.language, f.is_test ? 1 : 0, f.module_path, f.lines_total, f.lines_code, f.lines_comment, f.lines_blank, f.size_bytes, f.last_modified, f.type_count, f.function_count, f.import_count);
-        for (const t of f.types) insType.run(`${f.file_path}:${t.start_line}:${t.name}`, t.name, t.kind, f.file_path, f.module_path, t.start_line, t.end_line, t.is_exported ? 1 : 0, t.field_count, t.method_count);
-        for (const x of f.functions) insFn.run(`${f.file_path}:${x.start_line}:${x.name}`, x.name, f.file_path, f.module_path, x.start_line, x.end_line, x.is_exported ? 1 : 0, x.is_method ? 1 : 0, x.receiver_type ?? null, x.param_count, x.return_count, x.lines, x.complexity ?? null);
-        for (const i of f.imports) insImp.run(`${f.file_path}:${i.imported_module}`, f.file_path, i.imported_module, i.is_standard_lib ? 1 : 0, i.is_external ? 1 : 0, i.is_relative ? 1 : 0, i.symbol_count ?? null);
+        insFile.run(
+          f.file_path,
+          f.language,
+          f.is_test ? 1 : 0,
+          f.module_path,
+          f.lines_total,
+          f.lines_code,
+          f.lines_comment,
+          f.lines_blank,
+          f.size_bytes,
+          f.last_modified,
+          f.type_count,
+          f.function_count,
+          f.import_count,
+        );
+        for (const t of f.types)
+          insType.run(
+            `${f.file_path}:${t.start_line}:${t.name}`,
+            t.name,
+            t.kind,
+            f.file_path,
+            f.module_path,
+            t.start_line,
+            t.end_line,
+            t.is_exported ? 1 : 0,
+            t.field_count,
+            t.method_count,
+          );
+        for (const x of f.functions)
+          insFn.run(
+            `${f.file_path}:${x.start_line}:${x.name}`,
+            x.name,
+            f.file_path,
+            f.module_path,
+            x.start_line,
+            x.end_line,
+            x.is_exported ? 1 : 0,
+            x.is_method ? 1 : 0,
+            x.receiver_type ?? null,
+            x.param_count,
+            x.return_count,
+            x.lines,
+            x.complexity ?? null,
+          );
+        for (const i of f.imports)
+          insImp.run(
+            `${f.file_path}:${i.imported_module}`,
+            f.file_path,
+            i.imported_module,
+            i.is_standard_lib ? 1 : 0,
+            i.is_external ? 1 : 0,
+            i.is_relative ? 1 : 0,
+            i.symbol_count ?? null,
+          );
       }
       this.db.exec(`INSERT INTO modules SELECT module_path, COUNT(*), SUM(lines_total), SUM(lines_code), SUM(is_test), SUM(type_count), SUM(function_count),
         (SELECT COUNT(*) FROM types t WHERE t.module_path = f.module_path AND t.is_exported),

@@ -54,7 +54,7 @@ export const exactTool = defineTool({
   name: "cortex_exact",
   title: "Keyword search (boolean, ranked lines)",
   description:
-    "Find where identifiers, keywords or phrases occur: boolean keyword queries (AND, OR, NOT, \"phrases\", prefix*, " +
+    'Find where identifiers, keywords or phrases occur: boolean keyword queries (AND, OR, NOT, "phrases", prefix*, ' +
     "parentheses) over every indexed file, answered from a trigram index. Returns lines (file path, line number, the " +
     "line, context lines, highlighted terms), ranked by BM25 then position; filter by language and path globs. Use it " +
     "for 'where is sync.RWMutex used', 'authentication AND -test'. For regular expressions use search_text_pattern.",

@@ -98,6 +98,10 @@ export const filesTool = defineTool({
 export function renderTable(columns: string[], rows: unknown[][]): string {
   const cells = [columns, ...rows.map((r) => r.map((v) => (v === null || v === undefined ? "" : String(v))))];
   const widths = columns.map((_, i) => Math.min(60, Math.max(...cells.map((r) => (r[i] ?? "").length))));
-  const fmt = (r: string[]) => r.map((c, i) => (c.length > widths[i]! ? c.slice(0, widths[i]! - 1) + "…" : c.padEnd(widths[i]!))).join("  ").trimEnd();
+  const fmt = (r: string[]) =>
+    r
+      .map((c, i) => (c.length > widths[i]! ? c.slice(0, widths[i]! - 1) + "…" : c.padEnd(widths[i]!)))
+      .join("  ")
+      .trimEnd();
   return [fmt(cells[0]!), widths.map((w) => "-".repeat(w)).join("  "), ...cells.slice(1).map(fmt)].join("\n");
 }

@@ -10,7 +10,14 @@ import { GRAPH_OPERATIONS, type GraphOperation, type GraphResult } from "../engi
 
 /** Depth when none is given: one level, except where the question is about reach. */
 const DEFAULT_DEPTH: Record<GraphOperation, number> = {
-  callers: 1, callees: 1, dependencies: 1, dependents: 1, type_usages: 1, implementations: 1, path: 10, impact: 3,
+  callers: 1,
+  callees: 1,
+  dependencies: 1,
+  dependents: 1,
+  type_usages: 1,
+  implementations: 1,
+  path: 10,
+  impact: 3,
 };
 
 const input = z
@@ -22,7 +29,12 @@ const input = z
           "implementations (types extending or implementing it; Go by method sets), path (shortest call or import path from target to `to`), " +
           "impact (everything that transitively depends on a symbol or file)",
       ),
-    target: z.string().trim().min(1).max(500).describe("A symbol (partial or qualified name: `Login`, `auth.Handler.ServeHTTP`) or a root-relative file or folder path"),
+    target: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe("A symbol (partial or qualified name: `Login`, `auth.Handler.ServeHTTP`) or a root-relative file or folder path"),
     to: z.string().trim().min(1).max(500).optional().describe("path: where the path should end (a symbol, or a file for an import path)"),
     depth: z.number().int().min(1).max(10).optional().describe("Levels to follow (1-10; default 1, path 10, impact 3)"),
     max_results: z.number().int().min(1).max(500).default(100).describe("Edges returned at most (1-500, default 100); beyond it the result says truncated"),
@@ -103,9 +115,13 @@ export const graphTool = defineTool({
   },
   render(r) {
     const name = (n: GraphResult["edges"][number]["from"]) => (n.kind === "symbol" ? `${n.name} (${n.file_path}:${n.line})` : n.name);
-    const out = [`${r.operation} of ${r.targets.map((t) => t.name).join(", ")}: ${r.count} edge${r.count === 1 ? "" : "s"}${r.truncated ? " (truncated)" : ""}${r.partial ? " (partial: deadline)" : ""}${r.found === false ? " — no path found" : ""}`];
+    const out = [
+      `${r.operation} of ${r.targets.map((t) => t.name).join(", ")}: ${r.count} edge${r.count === 1 ? "" : "s"}${r.truncated ? " (truncated)" : ""}${r.partial ? " (partial: deadline)" : ""}${r.found === false ? " — no path found" : ""}`,
+    ];
     for (const e of r.edges) {
-      out.push(`${"  ".repeat(e.depth - 1)}[${e.depth}] ${name(e.from)} -${e.relation}-> ${name(e.to)}${e.site ? `  @ ${e.site.file_path}:${e.site.line}` : ""}`);
+      out.push(
+        `${"  ".repeat(e.depth - 1)}[${e.depth}] ${name(e.from)} -${e.relation}-> ${name(e.to)}${e.site ? `  @ ${e.site.file_path}:${e.site.line}` : ""}`,
+      );
       if (e.context) e.context.lines.forEach((l, i) => out.push(`${"  ".repeat(e.depth)}${String(e.context!.start_line + i).padStart(5)} | ${l}`));
     }
     return out.join("\n");

@@ -5,7 +5,16 @@
  */
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
-import { PatternEngine, resolveAstGrep, ruleSchema, LANGUAGE_NAMES, STRICTNESS, DEFAULT_TIMEOUT_MS, type PatternResult, type PatternSearch } from "../engines/structural/index.ts";
+import {
+  PatternEngine,
+  resolveAstGrep,
+  ruleSchema,
+  LANGUAGE_NAMES,
+  STRICTNESS,
+  DEFAULT_TIMEOUT_MS,
+  type PatternResult,
+  type PatternSearch,
+} from "../engines/structural/index.ts";
 
 const input = z
   .object({
@@ -13,7 +22,9 @@ const input = z
       .string()
       .refine((s) => s.trim().length > 0, "must not be empty")
       .optional()
-      .describe("AST pattern with metavariables: $X matches one node, $$$ARGS any number (e.g. 'defer $FUNC()', 'useState($INIT)'). Required unless rule is given"),
+      .describe(
+        "AST pattern with metavariables: $X matches one node, $$$ARGS any number (e.g. 'defer $FUNC()', 'useState($INIT)'). Required unless rule is given",
+      ),
     rule: ruleSchema
       .optional()
       .describe(
@@ -31,12 +42,16 @@ const input = z
     strictness: z
       .enum(STRICTNESS)
       .optional()
-      .describe("cst (every node), smart (default: skips unimportant nodes in the code), ast (named nodes only), relaxed (also ignores comments), signature (node kinds only, no text), template (text only)"),
+      .describe(
+        "cst (every node), smart (default: skips unimportant nodes in the code), ast (named nodes only), relaxed (also ignores comments), signature (node kinds only, no text), template (text only)",
+      ),
     limit: z.number().int().min(1).max(100).default(50).describe("Matches returned (1-100, default 50); total counts them all"),
     rewrite: z
       .string()
       .optional()
-      .describe("A replacement using the metavariables (e.g. 'defer safe($FUNC)'): each match then carries its replacement and a unified diff. No file is changed"),
+      .describe(
+        "A replacement using the metavariables (e.g. 'defer safe($FUNC)'): each match then carries its replacement and a unified diff. No file is changed",
+      ),
     timeout_ms: z
       .number()
       .int()
@@ -143,7 +158,14 @@ export function renderMatches(r: PatternResult): string {
     });
     const vars = Object.entries(m.metavars);
     if (vars.length > 0) out.push(`        ${vars.map(([k, v]) => `$${k} = ${v.length > 60 ? v.slice(0, 59) + "…" : v}`.replace(/\n/g, "⏎")).join("   ")}`);
-    if (m.diff) out.push(m.diff.trimEnd().split("\n").map((l) => "        " + l).join("\n"));
+    if (m.diff)
+      out.push(
+        m.diff
+          .trimEnd()
+          .split("\n")
+          .map((l) => "        " + l)
+          .join("\n"),
+      );
     out.push("");
   }
   const f = r.metadata.files;

@@ -23,7 +23,10 @@ const input = z
       ),
     limit: z.number().int().min(1).max(100).default(15).describe("Maximum results (1-100, default 15)"),
     tags: z.array(z.string().min(1)).optional().describe("Only chunks carrying ALL these tags (language, code/documentation, path folders, document tags)"),
-    chunk_types: z.array(z.enum(CHUNK_TYPES)).optional().describe("Only these chunk types: symbols (file overviews), definitions (functions, types), data (constants, config), documentation"),
+    chunk_types: z
+      .array(z.enum(CHUNK_TYPES))
+      .optional()
+      .describe("Only these chunk types: symbols (file overviews), definitions (functions, types), data (constants, config), documentation"),
     language: z.string().min(1).optional().describe("Only this language (go, python, typescript, markdown, …)"),
     paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
     intent: z.enum(["explore", "edit", "refactor", "migrate"]).optional().describe("Why you search: shifts weight between overviews, definitions and docs"),
@@ -81,7 +84,7 @@ export const searchTool = defineTool({
     command: ["search"],
     positionals: ["query"],
     flags: { "--type": "chunk_types", "--tag": "tags", "--lang": "language", "--path": "paths" },
-    summary: "hybrid search: cortex search \"<query>\" [--limit n] [--type t] [--tag t] [--lang l] [--path p] [--intent i]",
+    summary: 'hybrid search: cortex search "<query>" [--limit n] [--type t] [--tag t] [--lang l] [--path p] [--intent i]',
   },
   example: { query: "where are users authenticated", limit: 5 },
   async handler(args, ctx): Promise<SearchResponse & { query_condensed?: QueryCondensed }> {
@@ -93,7 +96,15 @@ export const searchTool = defineTool({
       ...(args.language ? { languages: [args.language] } : {}),
       ...(args.paths ? { pathPrefixes: args.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
     };
-    const response = await engine.search({ query, limit: args.limit, filters, onePerFile: args.one_per_file, mode: args.mode, signal: ctx.signal, ...(args.intent ? { intent: args.intent } : {}) });
+    const response = await engine.search({
+      query,
+      limit: args.limit,
+      filters,
+      onePerFile: args.one_per_file,
+      mode: args.mode,
+      signal: ctx.signal,
+      ...(args.intent ? { intent: args.intent } : {}),
+    });
     return condensed ? { ...response, query_condensed: condensed } : response;
   },
   render(r) {
@@ -101,7 +112,10 @@ export const searchTool = defineTool({
     if (r.query_condensed) lines.push(r.query_condensed.note);
     for (const h of r.results) {
       const m = h.chunk.metadata;
-      lines.push("", `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`);
+      lines.push(
+        "",
+        `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`,
+      );
       const body = h.chunk.text.split("\n").slice(1, 7);
       for (const l of body) lines.push("    " + l.slice(0, 160));
     }

@@ -9,7 +9,13 @@ import type { CyclesResult } from "../engines/graph/index.ts";
 
 const input = z
   .object({
-    scope: z.string().trim().min(1).max(1000).optional().describe("Only files under this root-relative path prefix (e.g. 'src/features'); default: the whole project"),
+    scope: z
+      .string()
+      .trim()
+      .min(1)
+      .max(1000)
+      .optional()
+      .describe("Only files under this root-relative path prefix (e.g. 'src/features'); default: the whole project"),
     limit: z.number().int().min(1).max(500).default(100).describe("Cycles returned at most (1-500, default 100), largest components first"),
   })
   .strict();
@@ -27,7 +33,16 @@ const output = z.object({
         component_size: z.number().int().describe("Files in the whole strongly connected component"),
         component: z.array(z.string()).optional().describe("Every file of the component, when it is larger than the cycle shown"),
         imports: z
-          .array(z.object({ file_path: z.string(), line: z.number().int(), column: z.number().int(), imports: z.string(), statement: z.string(), target: z.string() }))
+          .array(
+            z.object({
+              file_path: z.string(),
+              line: z.number().int(),
+              column: z.number().int(),
+              imports: z.string(),
+              statement: z.string(),
+              target: z.string(),
+            }),
+          )
           .describe("The import statement of each step: in file_path at line, importing `imports`, which resolves to target"),
       }),
     )

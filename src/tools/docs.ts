@@ -28,7 +28,10 @@ function bounds(s: Record<string, unknown>): string {
 }
 
 function toolSection(t: ToolDefinition): string {
-  const schema = z.toJSONSchema(exposedInput(t), { io: "input", unrepresentable: "any" }) as { properties: Record<string, Record<string, unknown>>; required?: string[] };
+  const schema = z.toJSONSchema(exposedInput(t), { io: "input", unrepresentable: "any" }) as {
+    properties: Record<string, Record<string, unknown>>;
+    required?: string[];
+  };
   const required = new Set(schema.required ?? []);
   const pos = t.cli.positionals ?? [];
   const lines = [
@@ -38,14 +41,18 @@ function toolSection(t: ToolDefinition): string {
     "",
     `CLI: \`cortex ${t.cli.command.join(" ")}${pos.map((p) => ` <${p}>`).join("")} [options]\` — ${t.cli.summary}`,
     "",
-    `Profiles: ${t.profiles.join(", ")}. Annotations: ${Object.entries(t.annotations).map(([k, v]) => `${k} ${v}`).join(", ")}.`,
+    `Profiles: ${t.profiles.join(", ")}. Annotations: ${Object.entries(t.annotations)
+      .map(([k, v]) => `${k} ${v}`)
+      .join(", ")}.`,
     "",
     "| parameter | type | required | bounds / default | description |",
     "|---|---|---|---|---|",
   ];
   for (const [name, s] of Object.entries(schema.properties)) {
     const flag = pos.includes(name) ? " (positional)" : "";
-    lines.push(`| \`${name}\`${flag} | ${typeOf(s)} | ${required.has(name) ? "yes" : "no"} | ${bounds(s)} | ${String(s.description ?? "").replace(/\|/g, "\\|")} |`);
+    lines.push(
+      `| \`${name}\`${flag} | ${typeOf(s)} | ${required.has(name) ? "yes" : "no"} | ${bounds(s)} | ${String(s.description ?? "").replace(/\|/g, "\\|")} |`,
+    );
   }
   lines.push("", "Example:", "", "```json", JSON.stringify(t.example, null, 2), "```", "");
   return lines.join("\n");
@@ -94,7 +101,9 @@ export function toolsMarkdown(): string {
     "",
     "## Rows and exit codes",
     "",
-    `The commands whose tool answers with rows (${TOOLS.filter((t) => t.rows).map((t) => `\`cortex ${t.cli.command.join(" ")}\``).join(", ")})`,
+    `The commands whose tool answers with rows (${TOOLS.filter((t) => t.rows)
+      .map((t) => `\`cortex ${t.cli.command.join(" ")}\``)
+      .join(", ")})`,
     "also take `--ndjson`: one JSON object a line, the same rows as the `--json` result's array (a `cortex files`",
     "row becomes an object keyed by column). Literal `cortex grep` streams rows as each file is scanned; the",
     "others print them when the engine returns. Truncation and partial results are noted on stderr.",

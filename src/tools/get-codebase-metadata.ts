@@ -21,9 +21,15 @@ export const metadataTool = defineTool({
     return (await ctx.session.metadata()).metadata();
   },
   render(m) {
-    const lines = [`${m.name} (${m.root})`, `  ${m.statistics.files} files, ${m.statistics.code_lines} lines of code, ${m.statistics.functions} functions, ${m.statistics.types} types, ${m.statistics.test_files} test files`];
+    const lines = [
+      `${m.name} (${m.root})`,
+      `  ${m.statistics.files} files, ${m.statistics.code_lines} lines of code, ${m.statistics.functions} functions, ${m.statistics.types} types, ${m.statistics.test_files} test files`,
+    ];
     lines.push("", "Languages:");
-    for (const l of m.languages.slice(0, 10)) lines.push(`  ${l.language.padEnd(16)} ${String(l.files).padStart(6)} files ${String(l.code_lines).padStart(9)} code lines  ${(l.share * 100).toFixed(1)}%`);
+    for (const l of m.languages.slice(0, 10))
+      lines.push(
+        `  ${l.language.padEnd(16)} ${String(l.files).padStart(6)} files ${String(l.code_lines).padStart(9)} code lines  ${(l.share * 100).toFixed(1)}%`,
+      );
     if (m.frameworks.length) {
       lines.push("", "Frameworks and libraries:");
       for (const f of m.frameworks) lines.push(`  ${f.name}${f.version ? ` ${f.version}` : ""} (${f.category}): ${f.evidence.join(", ")}`);

@@ -24,10 +24,17 @@ export const styleTool = defineTool({
   cli: { command: ["style-guide"], summary: "the project's style rules: cortex style-guide [--query q] [--category c]" },
   example: { category: "formatting" },
   async handler(args, ctx): Promise<StyleGuide> {
-    return (await ctx.session.style()).guide({ limit: args.limit, ...(args.query ? { query: args.query } : {}), ...(args.category ? { category: args.category } : {}) });
+    return (await ctx.session.style()).guide({
+      limit: args.limit,
+      ...(args.query ? { query: args.query } : {}),
+      ...(args.category ? { category: args.category } : {}),
+    });
   },
   render(g) {
     if (g.rules.length === 0) return "no style rules found (looked in CONTRIBUTING/STYLE/docs/ADRs and tool configs)";
-    return [`${g.total} rule${g.total === 1 ? "" : "s"} from ${g.sources.length} source${g.sources.length === 1 ? "" : "s"}`, ...g.rules.map((r) => `  [${r.category}] ${r.rule}  (${r.source.file}:${r.source.line})`)].join("\n");
+    return [
+      `${g.total} rule${g.total === 1 ? "" : "s"} from ${g.sources.length} source${g.sources.length === 1 ? "" : "s"}`,
+      ...g.rules.map((r) => `  [${r.category}] ${r.rule}  (${r.source.file}:${r.source.line})`),
+    ].join("\n");
   },
 });

@@ -14,7 +14,10 @@ export const patternsTool = defineTool({
     "(the files that best show the preferred patterns). Follow the preferred, rising patterns when you write code.",
   input: z
     .object({
-      category: z.enum(["all", ...PATTERN_CATEGORIES]).default("all").describe("all, di, state, testing, libraries, errors, async or logging"),
+      category: z
+        .enum(["all", ...PATTERN_CATEGORIES])
+        .default("all")
+        .describe("all, di, state, testing, libraries, errors, async or logging"),
     })
     .strict(),
   annotations: READ_ONLY,
@@ -27,10 +30,13 @@ export const patternsTool = defineTool({
     return (await ctx.session.patterns()).analyze(args.category === "all" ? {} : { category: args.category });
   },
   render(t) {
-    const lines: string[] = [`${t.analyzed_files} code files analysed; ${"unavailable" in t.history ? `no history (${t.history.unavailable})` : `${t.history.recent_files} files changed in the last ${t.history.window_days} days`}`];
+    const lines: string[] = [
+      `${t.analyzed_files} code files analysed; ${"unavailable" in t.history ? `no history (${t.history.unavailable})` : `${t.history.recent_files} files changed in the last ${t.history.window_days} days`}`,
+    ];
     for (const g of t.groups) {
       lines.push("", `${g.title} [${g.category}]${g.conflict ? "  CONFLICT" : ""}`);
-      for (const p of g.patterns) lines.push(`  ${p.name.padEnd(34)} ${String(p.files).padStart(5)} files  ${(p.share * 100).toFixed(0).padStart(3)}%  ${p.trend}`);
+      for (const p of g.patterns)
+        lines.push(`  ${p.name.padEnd(34)} ${String(p.files).padStart(5)} files  ${(p.share * 100).toFixed(0).padStart(3)}%  ${p.trend}`);
     }
     if (t.golden_files.length) lines.push("", "Golden files:", ...t.golden_files.map((g) => `  ${g.file} (${g.patterns.join("; ")})`));
     return lines.join("\n");

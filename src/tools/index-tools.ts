@@ -24,20 +24,35 @@ export const statusTool = defineTool({
   async handler(_args, ctx): Promise<IndexStatus & { progress?: { done: number; total: number }; embeddings?: string }> {
     const s = ctx.session;
     const store = s.store();
-    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = indexStatus(s.root, s.location, store, s.config, s.isIndexing);
+    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = indexStatus(
+      s.root,
+      s.location,
+      store,
+      s.config,
+      s.isIndexing,
+    );
     if (s.progress) status.progress = s.progress;
     if (store) status.embeddings = (await s.search()).embeddingsState();
     return status;
   },
   render(st) {
-    if (st.state !== "ready") return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
+    if (st.state !== "ready")
+      return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
     const lines = [`${st.root}: index ready`];
-    lines.push(`  files: ${st.files}  (${Object.entries(st.languages ?? {}).slice(0, 8).map(([l, n]) => `${l} ${n}`).join(", ")})`);
+    lines.push(
+      `  files: ${st.files}  (${Object.entries(st.languages ?? {})
+        .slice(0, 8)
+        .map(([l, n]) => `${l} ${n}`)
+        .join(", ")})`,
+    );
     if (st.last_run) lines.push(`  last run: ${st.last_run}${st.branch ? ` on ${st.branch}` : ""}${st.commit ? ` @ ${st.commit.slice(0, 10)}` : ""}`);
     if (st.database) lines.push(`  database: ${st.database} (${((st.database_bytes ?? 0) / (1 << 20)).toFixed(1)} MiB)`);
     if (st.embeddings) lines.push(`  embeddings: ${st.embeddings}`);
     const c = st.changed_since_index;
-    if (c) lines.push(`  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`);
+    if (c)
+      lines.push(
+        `  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`,
+      );
     return lines.join("\n");
   },
 });
@@ -67,5 +82,6 @@ export const refreshTool = defineTool({
     const memories_imported = await s.memory().importFromGit(s.root);
     return { ...report, ...(args.reason ? { reason: args.reason } : {}), memories_imported };
   },
-  render: (r) => `re-indexed (${r.mode}): ${r.files} files, ${r.parsed} parsed, ${r.deleted} removed in ${(r.tookMs / 1000).toFixed(2)} s; ${r.memories_imported} memories imported from commits`,
+  render: (r) =>
+    `re-indexed (${r.mode}): ${r.files} files, ${r.parsed} parsed, ${r.deleted} removed in ${(r.tookMs / 1000).toFixed(2)} s; ${r.memories_imported} memories imported from commits`,
 });

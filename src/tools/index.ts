@@ -19,7 +19,26 @@ import { graphTool } from "./cortex-graph.ts";
 import { cyclesTool } from "./detect-circular-dependencies.ts";
 import { searchCodebaseTool } from "./search-codebase.ts";
 
-export const TOOLS: ToolDefinition<any, any>[] = [searchTool, filesTool, exactTool, searchTextPatternTool, patternTool, semanticTool, metadataTool, styleTool, patternsTool, statusTool, refreshTool, rememberTool, getMemoryTool, findSymbolOccurrencesTool, getSymbolReferencesTool, graphTool, cyclesTool, searchCodebaseTool];
+export const TOOLS: ToolDefinition<any, any>[] = [
+  searchTool,
+  filesTool,
+  exactTool,
+  searchTextPatternTool,
+  patternTool,
+  semanticTool,
+  metadataTool,
+  styleTool,
+  patternsTool,
+  statusTool,
+  refreshTool,
+  rememberTool,
+  getMemoryTool,
+  findSymbolOccurrencesTool,
+  getSymbolReferencesTool,
+  graphTool,
+  cyclesTool,
+  searchCodebaseTool,
+];
 
 export function findTool(name: string): ToolDefinition<any, any> | undefined {
   return TOOLS.find((t) => t.name === name);

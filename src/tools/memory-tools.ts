@@ -8,7 +8,9 @@ import { MEMORY_TYPES, type RecalledMemory } from "../engines/memory/index.ts";
 
 const rememberInput = z
   .object({
-    type: z.enum(MEMORY_TYPES).describe("convention (how we do things; never decays), decision (why; 180-day half-life), gotcha (trap; 90 days), failure (what went wrong; 90 days)"),
+    type: z
+      .enum(MEMORY_TYPES)
+      .describe("convention (how we do things; never decays), decision (why; 180-day half-life), gotcha (trap; 90 days), failure (what went wrong; 90 days)"),
     category: z.string().trim().min(1).max(80).describe("Area it applies to: auth, testing, database, build, …"),
     memory: z.string().trim().min(3).max(4000).describe("The thing to remember, stated so a newcomer can act on it"),
     reason: z.string().trim().max(4000).default("").describe("Why it holds: the incident, the trade-off, the source"),
@@ -72,10 +74,20 @@ export const getMemoryTool = defineTool({
   cli: { command: ["memory", "list"], summary: "recall memories: cortex memory list [--category c] [--type t] [--query q]" },
   example: { category: "testing", limit: 5 },
   async handler(args, ctx): Promise<{ memories: RecalledMemory[]; total: number }> {
-    return ctx.session.memory().recall({ limit: args.limit, ...(args.category ? { category: args.category } : {}), ...(args.type ? { type: args.type } : {}), ...(args.query ? { query: args.query } : {}) });
+    return ctx.session.memory().recall({
+      limit: args.limit,
+      ...(args.category ? { category: args.category } : {}),
+      ...(args.type ? { type: args.type } : {}),
+      ...(args.query ? { query: args.query } : {}),
+    });
   },
   render(r) {
     if (r.memories.length === 0) return "no memories";
-    return r.memories.map((m) => `[${m.id}] ${m.type}/${m.category} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""}): ${m.memory}${m.reason ? `\n    why: ${m.reason}` : ""}`).join("\n");
+    return r.memories
+      .map(
+        (m) =>
+          `[${m.id}] ${m.type}/${m.category} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""}): ${m.memory}${m.reason ? `\n    why: ${m.reason}` : ""}`,
+      )
+      .join("\n");
   },
 });

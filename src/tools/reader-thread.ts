@@ -42,7 +42,12 @@ export class ReaderThread {
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
       this.pending.set(id, { resolve, reject, progress: ctx.progress });
-      const onAbort = () => worker.postMessage({ type: "abort", id, reason: String((ctx.signal.reason as Error)?.message ?? ctx.signal.reason ?? "aborted") } satisfies ReaderRequest);
+      const onAbort = () =>
+        worker.postMessage({
+          type: "abort",
+          id,
+          reason: String((ctx.signal.reason as Error)?.message ?? ctx.signal.reason ?? "aborted"),
+        } satisfies ReaderRequest);
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
       const done = () => ctx.signal.removeEventListener("abort", onAbort);

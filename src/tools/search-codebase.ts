@@ -10,14 +10,29 @@ import { resolveInsideRoot } from "../core/paths.ts";
 
 const input = z
   .object({
-    query: z.string().trim().min(1).max(20_000).describe("What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login'"),
-    intent: z.enum(["explore", "edit", "refactor", "migrate"]).default("explore").describe("explore (default) to understand; edit, refactor or migrate to get the preflight card (ready, nextAction, impact, patterns)"),
+    query: z
+      .string()
+      .trim()
+      .min(1)
+      .max(20_000)
+      .describe("What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login'"),
+    intent: z
+      .enum(["explore", "edit", "refactor", "migrate"])
+      .default("explore")
+      .describe("explore (default) to understand; edit, refactor or migrate to get the preflight card (ready, nextAction, impact, patterns)"),
     limit: z.number().int().min(1).max(50).default(5).describe("Files to return (1-50, default 5)"),
     filters: z
       .object({
         language: z.string().min(1).optional().describe("Only this language (go, python, typescript, …)"),
-        framework: z.string().min(1).optional().describe("Only files importing this framework (React, Django, Gin… as get_codebase_metadata names it) or this module"),
-        layer: z.enum(LAYERS).optional().describe("Only files of this layer, judged from the path: presentation, application, domain, data, infrastructure, test, docs, config"),
+        framework: z
+          .string()
+          .min(1)
+          .optional()
+          .describe("Only files importing this framework (React, Django, Gin… as get_codebase_metadata names it) or this module"),
+        layer: z
+          .enum(LAYERS)
+          .optional()
+          .describe("Only files of this layer, judged from the path: presentation, application, domain, data, infrastructure, test, docs, config"),
         paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
       })
       .strict()
@@ -46,8 +61,15 @@ export const searchCodebaseTool = defineTool({
   cli: {
     command: ["search-codebase"],
     positionals: ["query"],
-    flags: { "--lang": "filters.language", "--language": "filters.language", "--framework": "filters.framework", "--layer": "filters.layer", "--path": "filters.paths" },
-    summary: "search with evidence and preflight: cortex search-codebase \"<query>\" [--intent edit] [--limit n] [--lang l] [--framework f] [--layer l]  (also: cortex search --query <q> --intent <i>)",
+    flags: {
+      "--lang": "filters.language",
+      "--language": "filters.language",
+      "--framework": "filters.framework",
+      "--layer": "filters.layer",
+      "--path": "filters.paths",
+    },
+    summary:
+      'search with evidence and preflight: cortex search-codebase "<query>" [--intent edit] [--limit n] [--lang l] [--framework f] [--layer l]  (also: cortex search --query <q> --intent <i>)',
   },
   example: { query: "where are users authenticated", intent: "edit", limit: 3 },
   async handler(args, ctx): Promise<CodebaseSearchResponse> {
@@ -69,17 +91,29 @@ export const searchCodebaseTool = defineTool({
   },
   render(r) {
     const q = r.searchQuality;
-    const lines = [`${r.totalResults} result${r.totalResults === 1 ? "" : "s"} for "${r.query}" (${r.intent}; search quality ${q.status} ${q.confidence}; embeddings ${r.embeddings}; ${r.took_ms} ms)`];
+    const lines = [
+      `${r.totalResults} result${r.totalResults === 1 ? "" : "s"} for "${r.query}" (${r.intent}; search quality ${q.status} ${q.confidence}; embeddings ${r.embeddings}; ${r.took_ms} ms)`,
+    ];
     if (q.hint) lines.push(`  hint: ${q.hint}`);
     for (const x of r.results) {
-      lines.push("", `${x.file}:${x.startLine}-${x.endLine}  [${x.type}]${x.symbol ? ` ${x.symbol}` : ""}  (${x.score})${x.trend ? `  ${x.trend}` : ""}${x.stale ? "  STALE" : ""}`);
+      lines.push(
+        "",
+        `${x.file}:${x.startLine}-${x.endLine}  [${x.type}]${x.symbol ? ` ${x.symbol}` : ""}  (${x.score})${x.trend ? `  ${x.trend}` : ""}${x.stale ? "  STALE" : ""}`,
+      );
       lines.push(`    ${x.summary}`);
-      lines.push(`    imported by ${x.relationships.importedByCount}, used by ${x.relationships.usedByCount}, ${x.relationships.hasTests ? "has tests" : "no tests found"}`);
+      lines.push(
+        `    imported by ${x.relationships.importedByCount}, used by ${x.relationships.usedByCount}, ${x.relationships.hasTests ? "has tests" : "no tests found"}`,
+      );
       if (x.patternWarning) lines.push(`    warning: ${x.patternWarning}`);
       for (const [k, v] of Object.entries(x.hints ?? {})) lines.push(`    ${k}: ${v.join(", ")}`);
       if (x.snippet) lines.push(...x.snippet.split("\n").map((l) => "      " + l));
     }
-    if (r.relatedMemories.length) lines.push("", "Related memories:", ...r.relatedMemories.map((m) => `  [${m.type}] ${m.memory} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""})`));
+    if (r.relatedMemories.length)
+      lines.push(
+        "",
+        "Related memories:",
+        ...r.relatedMemories.map((m) => `  [${m.type}] ${m.memory} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""})`),
+      );
     const p = r.preflight;
     if (p) {
       lines.push("", `Preflight: ${p.ready ? "READY" : "NOT READY"} (evidence ${p.evidence.score}/100, risk ${p.risk})`);

@@ -19,7 +19,15 @@ const input = z
 const output = z.object({
   status: z.enum(["success", "no_results_found", "error", "embeddings_not_ready"]),
   results: z.array(
-    z.object({ file_path: z.string(), start_line: z.number().int(), end_line: z.number().int(), text: z.string(), score: z.number(), snippet_id: z.string(), stale: z.boolean().optional() }),
+    z.object({
+      file_path: z.string(),
+      start_line: z.number().int(),
+      end_line: z.number().int(),
+      text: z.string(),
+      score: z.number(),
+      snippet_id: z.string(),
+      stale: z.boolean().optional(),
+    }),
   ),
   result_count: z.number().int(),
   error_message: z.string().optional(),
@@ -40,7 +48,12 @@ export const semanticTool = defineTool({
   profiles: ["kit"],
   needsIndex: true,
   heavy: true,
-  cli: { command: ["concept"], positionals: ["concept_description"], flags: { "--lang": "language", "--path": "target_paths", "--top": "top_n_results" }, summary: "semantic search for a concept: cortex concept \"<description>\"" },
+  cli: {
+    command: ["concept"],
+    positionals: ["concept_description"],
+    flags: { "--lang": "language", "--path": "target_paths", "--top": "top_n_results" },
+    summary: 'semantic search for a concept: cortex concept "<description>"',
+  },
   example: { concept_description: "reading configuration from files", top_n_results: 3 },
   async handler(args, ctx): Promise<Output> {
     const engine = await ctx.session.search();
@@ -50,7 +63,13 @@ export const semanticTool = defineTool({
     };
     const state = engine.embeddingsState();
     const ready = state === "ready";
-    const r = await engine.search({ query: args.concept_description, limit: args.top_n_results, filters, mode: ready ? "vector" : "keyword", signal: ctx.signal });
+    const r = await engine.search({
+      query: args.concept_description,
+      limit: args.top_n_results,
+      filters,
+      mode: ready ? "vector" : "keyword",
+      signal: ctx.signal,
+    });
     const results = r.results.map((h) => ({
       file_path: h.chunk.metadata.file_path,
       start_line: h.chunk.metadata.start_line,
@@ -61,7 +80,12 @@ export const semanticTool = defineTool({
       ...(h.stale ? { stale: true } : {}),
     }));
     if (!ready) {
-      return { status: "embeddings_not_ready", results, result_count: results.length, error_message: `semantic ranking is ${state}; these results are keyword-ranked` };
+      return {
+        status: "embeddings_not_ready",
+        results,
+        result_count: results.length,
+        error_message: `semantic ranking is ${state}; these results are keyword-ranked`,
+      };
     }
     return { status: results.length ? "success" : "no_results_found", results, result_count: results.length };
   },

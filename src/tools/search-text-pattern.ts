@@ -38,7 +38,9 @@ const input = z
     fresh: z
       .boolean()
       .default(false)
-      .describe("Search files that changed since indexing as they are on disk now (slower); by default the indexed text is searched and such hits are marked stale"),
+      .describe(
+        "Search files that changed since indexing as they are on disk now (slower); by default the indexed text is searched and such hits are marked stale",
+      ),
     // declared here so the handler cuts matches itself and match_count stays the number returned
     max_tokens: budgetField,
   })
@@ -159,7 +161,7 @@ export const searchTextPatternTool = defineTool({
       throw e;
     }
   },
-  failure: (r) => (r.status === "error" ? r.error_message ?? "search failed" : undefined),
+  failure: (r) => (r.status === "error" ? (r.error_message ?? "search failed") : undefined),
   rows: (r) => r.matches,
   render: renderLikeRipgrep,
 });
@@ -194,7 +196,10 @@ export function renderLikeRipgrep(r: Output): string {
       lastLine = n;
     }
   }
-  if (r.truncated) out.push(`[cortex: stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext]`);
+  if (r.truncated)
+    out.push(
+      `[cortex: stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext]`,
+    );
   if (r.partial) out.push("[cortex: the deadline passed; these are the matches found so far]");
   return out.join("\n");
 }

@@ -13,12 +13,23 @@ import { SourceLines } from "../engines/graph/source-lines.ts";
 
 const occurrencesInput = z
   .object({
-    symbol_name: z.string().trim().min(1).max(500).describe("The symbol: partial (`Login`, `Handler.ServeHTTP`) or fully qualified (`auth.Handler.ServeHTTP`, `shop.models.User`)"),
+    symbol_name: z
+      .string()
+      .trim()
+      .min(1)
+      .max(500)
+      .describe("The symbol: partial (`Login`, `Handler.ServeHTTP`) or fully qualified (`auth.Handler.ServeHTTP`, `shop.models.User`)"),
     target_paths: z.array(z.string().min(1)).max(100).optional().describe("Only in these files or folders (root-relative); default: the whole project"),
     find_definitions: z.boolean().default(true).describe("Include the definitions of the symbol (default true)"),
     find_references: z.boolean().default(true).describe("Include references to it: calls, type uses, inheritance, imports, reads (default true)"),
     language: z.string().min(1).optional().describe("Only this language (go, python, typescript, java, …)"),
-    max_results: z.number().int().min(1).max(1000).default(200).describe("Occurrences returned at most (1-1000, default 200); occurrence_count is the full count"),
+    max_results: z
+      .number()
+      .int()
+      .min(1)
+      .max(1000)
+      .default(200)
+      .describe("Occurrences returned at most (1-1000, default 200); occurrence_count is the full count"),
   })
   .strict();
 
@@ -69,7 +80,13 @@ export const findSymbolOccurrencesTool = defineTool({
   },
   example: { symbol_name: "get_user_data", target_paths: ["src/api/"], language: "python" },
   async handler(args, ctx): Promise<OccurrencesOutput> {
-    const fail = (status: "error" | "indexing_required", message: string): OccurrencesOutput => ({ status, occurrences: [], occurrence_count: 0, truncated: false, error_message: message });
+    const fail = (status: "error" | "indexing_required", message: string): OccurrencesOutput => ({
+      status,
+      occurrences: [],
+      occurrence_count: 0,
+      truncated: false,
+      error_message: message,
+    });
     if (!args.find_definitions && !args.find_references) return fail("error", "find_definitions and find_references are both false: nothing to find");
     try {
       const paths = args.target_paths?.map((p) => resolveInsideRoot(ctx.session.root, p));
@@ -95,7 +112,7 @@ export const findSymbolOccurrencesTool = defineTool({
       throw e;
     }
   },
-  failure: (r) => (r.status === "error" || r.status === "indexing_required" ? r.error_message ?? r.status : undefined),
+  failure: (r) => (r.status === "error" || r.status === "indexing_required" ? (r.error_message ?? r.status) : undefined),
   rows: (r) => r.occurrences,
   render(r) {
     if (r.status !== "success") return r.error_message ?? r.status;
@@ -199,7 +216,12 @@ export const getSymbolReferencesTool = defineTool({
     if (r.usageCount === 0 && r.definitions.length === 0) return r.message ?? `no usages of ${r.symbol}`;
     const out = [`${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.isComplete ? "" : ` (top ${r.usages.length} shown)`}`];
     for (const d of r.definitions) out.push(`  defined ${d.fqn} (${d.kind}) at ${d.file}:${d.line}`);
-    for (const u of r.usages) out.push("", `${u.file}:${u.line}:${u.column}  ${u.kind} (${u.resolution})${u.enclosing ? ` in ${u.enclosing}` : ""}`, ...u.preview.split("\n").map((l) => "    " + l));
+    for (const u of r.usages)
+      out.push(
+        "",
+        `${u.file}:${u.line}:${u.column}  ${u.kind} (${u.resolution})${u.enclosing ? ` in ${u.enclosing}` : ""}`,
+        ...u.preview.split("\n").map((l) => "    " + l),
+      );
     return out.join("\n");
   },
 });

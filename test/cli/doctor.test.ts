@@ -14,7 +14,13 @@ let home: string;
 let p: TmpProject;
 
 function cortex(args: string[], extraEnv: Record<string, string> = {}) {
-  const env: Record<string, string | undefined> = { ...process.env, HOME: home, CORTEX_HOME: join(home, ".cortex"), CORTEX_OFFLINE: "1", OPENAI_API_KEY: "sk-secret-value-123" };
+  const env: Record<string, string | undefined> = {
+    ...process.env,
+    HOME: home,
+    CORTEX_HOME: join(home, ".cortex"),
+    CORTEX_OFFLINE: "1",
+    OPENAI_API_KEY: "sk-secret-value-123",
+  };
   delete env.XDG_CONFIG_HOME;
   delete env.CODEX_HOME;
   delete env.CORTEX_AST_GREP;
@@ -62,7 +68,10 @@ describe("cortex doctor", () => {
     expect(cortex(["index", p.root]).code).toBe(0);
     expect(cortex(["setup", "cursor", "--write"]).code).toBe(0);
     mkdirSync(join(home, ".codex"), { recursive: true });
-    writeFileSync(join(home, ".codex", "config.toml"), '[mcp_servers.cortex]\ncommand = "/gone/cortex"\nargs = ["mcp"]\nenv = { OPENAI_API_KEY = "sk-secret-value-123" }\n');
+    writeFileSync(
+      join(home, ".codex", "config.toml"),
+      '[mcp_servers.cortex]\ncommand = "/gone/cortex"\nargs = ["mcp"]\nenv = { OPENAI_API_KEY = "sk-secret-value-123" }\n',
+    );
     mkdirSync(join(home, ".config", "zed"), { recursive: true });
     writeFileSync(join(home, ".config", "zed", "settings.json"), "{ broken");
     p.write(".cortex/config.yml", "embeddings:\n  provider: none\n");
@@ -78,7 +87,10 @@ describe("cortex doctor", () => {
     expect(byId.zed.error).toContain("is not valid JSON");
     const problems = d.problems.map((x: { area: string; message: string; fix: string }) => `${x.area}: ${x.fix}`);
     // the project's index (.cortex/config.yml was added since: one file changed) aside
-    expect(problems.filter((x: string) => !x.startsWith("index:"))).toEqual([`client: cortex setup codex --write`, `client: repair ${join(home, ".config/zed/settings.json")} by hand (cortex setup zed prints cortex's entry)`]);
+    expect(problems.filter((x: string) => !x.startsWith("index:"))).toEqual([
+      `client: cortex setup codex --write`,
+      `client: repair ${join(home, ".config/zed/settings.json")} by hand (cortex setup zed prints cortex's entry)`,
+    ]);
     expect(r.code).toBe(1);
     expect(r.stdout).not.toContain("sk-secret-value-123");
     const text = cortex(["doctor"], { CORTEX_AST_GREP: AST_GREP_BIN });

@@ -46,8 +46,20 @@ const COMMANDS: Array<{ name: string; found: string[]; nothing: string[]; bad: s
   { name: "exact", found: ["Login"], nothing: ["nosuchwordanywhere"], bad: ["(Login"], rows: (j) => j.results },
   { name: "refs", found: ["Login"], nothing: ["NoSuchSymbolAnywhere"], bad: ["Login", "--limit", "0"], rows: (j) => j.usages },
   { name: "occurrences", found: ["Login"], nothing: ["NoSuchSymbolAnywhere"], bad: ["Login", "--path", "../outside"], rows: (j) => j.occurrences },
-  { name: "files", found: [FILES_QUERY], nothing: [NO_FILES_QUERY], bad: ['{"from":"nope"}'], rows: (j) => j.rows.map((r: unknown[]) => Object.fromEntries(j.columns.map((c: string, i: number) => [c, r[i]]))) },
-  { name: "pattern", found: ["Login($$$)", "--lang", "go"], nothing: ["NoSuchCall($$$)", "--lang", "go"], bad: ["$$$", "--lang", "go"], rows: (j) => j.matches },
+  {
+    name: "files",
+    found: [FILES_QUERY],
+    nothing: [NO_FILES_QUERY],
+    bad: ['{"from":"nope"}'],
+    rows: (j) => j.rows.map((r: unknown[]) => Object.fromEntries(j.columns.map((c: string, i: number) => [c, r[i]]))),
+  },
+  {
+    name: "pattern",
+    found: ["Login($$$)", "--lang", "go"],
+    nothing: ["NoSuchCall($$$)", "--lang", "go"],
+    bad: ["$$$", "--lang", "go"],
+    rows: (j) => j.matches,
+  },
 ];
 
 beforeAll(async () => {

@@ -102,7 +102,8 @@ const CASES: Case[] = [
     file: ".codex/config.toml",
     format: "toml",
     key: "mcp_servers",
-    existing: '# my codex settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"\nargs = ["-y", "x"]\n\n[mcp_servers.other.env]\nTOKEN_VAR = "NAME"\n',
+    existing:
+      '# my codex settings\nmodel = "o3"\n\n[mcp_servers.other]\ncommand = "other-server"\nargs = ["-y", "x"]\n\n[mcp_servers.other.env]\nTOKEN_VAR = "NAME"\n',
     other: { command: "other-server", args: ["-y", "x"], env: { TOKEN_VAR: "NAME" } },
     rootArgs: () => [],
   },
@@ -256,7 +257,10 @@ describe("cortex setup", () => {
     expect(list.find((c: { client: string }) => c.client === "cursor").configured).toBe(true);
     expect(list.find((c: { client: string }) => c.client === "zed")).toMatchObject({ exists: false, configured: false });
     const unknown = cortex(["setup", "emacs"]);
-    expect([unknown.code, unknown.stderr]).toEqual([2, "cortex: unknown client 'emacs': use one of claude-code, claude-desktop, cursor, vscode, windsurf, codex, zed\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([
+      2,
+      "cortex: unknown client 'emacs': use one of claude-code, claude-desktop, cursor, vscode, windsurf, codex, zed\n",
+    ]);
     expect(cortex(["setup", "zed", "--root", join(home, "missing")]).code).toBe(2);
     expect(cortex(["setup", "--write"]).code).toBe(2);
   });
@@ -280,9 +284,17 @@ describe("where each client keeps its file, per platform", () => {
 
   test("Linux honours XDG_CONFIG_HOME; Windows uses APPDATA", () => {
     const linux = paths("linux", "/home/u", { XDG_CONFIG_HOME: "/cfg" });
-    expect([linux["claude-desktop"], linux.vscode, linux.zed]).toEqual(["/cfg/Claude/claude_desktop_config.json", "/cfg/Code/User/mcp.json", "/cfg/zed/settings.json"]);
+    expect([linux["claude-desktop"], linux.vscode, linux.zed]).toEqual([
+      "/cfg/Claude/claude_desktop_config.json",
+      "/cfg/Code/User/mcp.json",
+      "/cfg/zed/settings.json",
+    ]);
     const win = paths("win32", "/home/u", { APPDATA: "/appdata" });
-    expect([win["claude-desktop"], win.vscode, win.zed]).toEqual(["/appdata/Claude/claude_desktop_config.json", "/appdata/Code/User/mcp.json", "/appdata/Zed/settings.json"]);
+    expect([win["claude-desktop"], win.vscode, win.zed]).toEqual([
+      "/appdata/Claude/claude_desktop_config.json",
+      "/appdata/Code/User/mcp.json",
+      "/appdata/Zed/settings.json",
+    ]);
   });
 
   test("the compiled executable is recognised by where Bun keeps its modules", () => {

@@ -45,10 +45,18 @@ const CASES: Record<string, Case> = {
     },
   },
   cortex_files: {
-    args: { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["language"], orderBy: [{ field: "language", direction: "ASC" }] } },
+    args: {
+      query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["language"], orderBy: [{ field: "language", direction: "ASC" }] },
+    },
     check(b) {
       expect(b.columns).toEqual(["language", "n"]);
-      expect(b.rows).toEqual([["editorconfig", 1], ["go", 12], ["go-module", 1], ["markdown", 1], ["python", 9]]);
+      expect(b.rows).toEqual([
+        ["editorconfig", 1],
+        ["go", 12],
+        ["go-module", 1],
+        ["markdown", 1],
+        ["python", 9],
+      ]);
     },
   },
   cortex_exact: {
@@ -86,7 +94,13 @@ const CASES: Record<string, Case> = {
     args: {},
     check(b) {
       expect(b.name).toBe("example.com/shop");
-      expect(b.languages.map((l: Body) => [l.language, l.files])).toEqual([["go", 12], ["python", 9], ["markdown", 1], ["editorconfig", 1], ["go-module", 1]]);
+      expect(b.languages.map((l: Body) => [l.language, l.files])).toEqual([
+        ["go", 12],
+        ["python", 9],
+        ["markdown", 1],
+        ["editorconfig", 1],
+        ["go-module", 1],
+      ]);
       expect(b.dependencies).toEqual([expect.objectContaining({ ecosystem: "go", name: "github.com/pkg/errors", version: "v0.9.1" })]);
     },
   },
@@ -105,7 +119,10 @@ const CASES: Record<string, Case> = {
     check(b) {
       const wrapping = b.groups.find((g: Body) => g.id === "go-error-wrapping");
       expect(wrapping).toMatchObject({ conflict: true, preferred: "fmt.Errorf with %w" });
-      expect(wrapping.patterns.map((p: Body) => [p.name, p.files])).toEqual([["fmt.Errorf with %w", 3], ["pkg/errors", 1]]);
+      expect(wrapping.patterns.map((p: Body) => [p.name, p.files])).toEqual([
+        ["fmt.Errorf with %w", 3],
+        ["pkg/errors", 1],
+      ]);
     },
   },
   get_indexing_status: {
@@ -247,7 +264,13 @@ type Job = [name: string, run: () => Promise<Run>];
 
 /** Starts the jobs once `after` has settled, at most PARALLEL at a time; settles when all have. */
 function schedule(jobs: Job[], after: Promise<unknown>): Promise<unknown> {
-  const started = limited(jobs.map(([, run]) => () => after.then(run)));
+  const started = limited(
+    jobs.map(
+      ([, run]) =>
+        () =>
+          after.then(run),
+    ),
+  );
   started.forEach((run, i) => runs.set(jobs[i]![0], run));
   return Promise.allSettled(started);
 }
@@ -260,7 +283,14 @@ async function untilEmbeddingsReady(): Promise<void> {
   const until = Date.now() + 30_000;
   let last = "";
   while (Date.now() < until) {
-    const r = await inspector(target("http"), ["--method", "tools/call", "--tool-name", "cortex_search", "--tool-args-json", JSON.stringify({ query: "warm up", limit: 1 })]);
+    const r = await inspector(target("http"), [
+      "--method",
+      "tools/call",
+      "--tool-name",
+      "cortex_search",
+      "--tool-args-json",
+      JSON.stringify({ query: "warm up", limit: 1 }),
+    ]);
     last = r.code === 0 ? body(r).embeddings : r.output;
     if (last === "ready") return;
     await Bun.sleep(100);
@@ -276,7 +306,10 @@ beforeAll(async () => {
   // what the shop lacks for two tools: an import cycle and style rules
   p.write("cyclic/a.py", "from cyclic.b import g\n\n\ndef f():\n    return g()\n");
   p.write("cyclic/b.py", "from cyclic.a import f\n\n\ndef g():\n    return 1\n");
-  p.write("CONTRIBUTING.md", "# Contributing\n\n## Style\n\n- Run gofmt on every Go file before committing.\n- Wrap errors with fmt.Errorf and %w, never pkg/errors.\n");
+  p.write(
+    "CONTRIBUTING.md",
+    "# Contributing\n\n## Style\n\n- Run gofmt on every Go file before committing.\n- Wrap errors with fmt.Errorf and %w, never pkg/errors.\n",
+  );
   p.write(".editorconfig", "root = true\n\n[*.go]\nindent_style = tab\n");
   useTinyModel(p.root, sb);
   // indexed with embeddings beforehand, as a user would: a one-shot stdio call then finds the index ready
@@ -290,7 +323,10 @@ beforeAll(async () => {
   const t0 = performance.now();
   const list = (transport: Transport): Job => [`${transport} tools/list`, () => inspector(target(transport), ["--method", "tools/list", "--strict"])];
   const calls = (transport: Transport, readOnly: boolean): Job[] =>
-    TOOLS.filter((t) => t.annotations.readOnlyHint === readOnly && CASES[t.name]).map((t) => [`${transport} ${t.name}`, () => inspector(target(transport), callArgs(t.name))]);
+    TOOLS.filter((t) => t.annotations.readOnlyHint === readOnly && CASES[t.name]).map((t) => [
+      `${transport} ${t.name}`,
+      () => inspector(target(transport), callArgs(t.name)),
+    ]);
   const reads = schedule([list("stdio"), list("http"), ...calls("stdio", true), ...calls("http", true)], Promise.resolve());
   const writes = schedule([...calls("stdio", false), ...calls("http", false)], reads);
   void writes.then(() => console.error(`inspector: ${runs.size} runs in ${Math.round(performance.now() - t0)} ms`));

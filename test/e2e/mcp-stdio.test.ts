@@ -14,7 +14,7 @@ let sb: Sandbox;
 let p: TmpProject;
 let client: Client;
 
-const text = (r: unknown) => ((r as { content: Array<{ text: string }> }).content[0]!).text;
+const text = (r: unknown) => (r as { content: Array<{ text: string }> }).content[0]!.text;
 
 async function connect(root: string, extra: string[] = []): Promise<{ client: Client; transport: StdioClientTransport; ms: number }> {
   const t = new StdioClientTransport({ command: sb.exe, args: ["mcp", "--root", root, ...extra], env: sb.env, stderr: "pipe" });
@@ -127,7 +127,14 @@ describe("robustness", () => {
       proc.stdin.write(s + "\n");
       proc.stdin.flush();
     };
-    send(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } } }));
+    send(
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 1,
+        method: "initialize",
+        params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+      }),
+    );
     expect((await nextLine()).id).toBe(1);
     send("{this is not json");
     expect(await nextLine()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32700 } });
@@ -142,7 +149,8 @@ describe("robustness", () => {
   test("kill -9 while the first index builds, then a restart: the index is whole", async () => {
     const big = tmpProject();
     try {
-      for (let i = 0; i < 3000; i++) big.write(`p${i % 40}/f${i}.go`, `package p${i % 40}\n\nfunc F${i}(a int) int {\n\tif a > 0 {\n\t\treturn a\n\t}\n\treturn -a\n}\n`);
+      for (let i = 0; i < 3000; i++)
+        big.write(`p${i % 40}/f${i}.go`, `package p${i % 40}\n\nfunc F${i}(a int) int {\n\tif a > 0 {\n\t\treturn a\n\t}\n\treturn -a\n}\n`);
       const proc = Bun.spawn([sb.exe, "mcp", "--root", big.root], { env: sb.env, stdin: "pipe", stdout: "pipe", stderr: "pipe" });
       const cacheDir = join(sb.env.CORTEX_HOME!, "cache");
       const until = Date.now() + 20_000;
@@ -160,7 +168,10 @@ describe("robustness", () => {
       const again = await connect(big.root);
       try {
         await untilReady(again.client, 60_000);
-        const r = await again.client.callTool({ name: "cortex_files", arguments: { query: { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] } } });
+        const r = await again.client.callTool({
+          name: "cortex_files",
+          arguments: { query: { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] } },
+        });
         expect(JSON.parse(text(r)).rows).toEqual([[3000]]);
       } finally {
         await again.client.close();

@@ -137,7 +137,10 @@ describe("Embedder", () => {
     const provider = tinyProvider(home.dir);
     const cache = EmbeddingCache.open(provider.id, { home: home.dir, recipe: provider.recipe });
     const v = new Float32Array(TINY_DIMENSIONS).fill(0.25);
-    cache.put([{ hash: "a", vector: v }, { hash: "b", vector: v }]);
+    cache.put([
+      { hash: "a", vector: v },
+      { hash: "b", vector: v },
+    ]);
     const e = new Embedder(provider, cache);
     expect(e.status(["a", "b", "c"]).label).toBe("partial 66%");
     expect(e.status(["a", "x", "y", "z"]).label).toBe("partial 25%");
@@ -232,7 +235,9 @@ describe("Embedder", () => {
     const texts = [chunk("one"), chunk("two")];
     e.submit(texts);
     await e.idle();
-    expect(e.status(texts.map((t) => t.textHash)).label).toBe("unavailable: HTTP 401 from " + s.url + "/embeddings: invalid key (no API key: set $OPENAI_API_KEY)");
+    expect(e.status(texts.map((t) => t.textHash)).label).toBe(
+      "unavailable: HTTP 401 from " + s.url + "/embeddings: invalid key (no API key: set $OPENAI_API_KEY)",
+    );
     await e.idle();
     keyValid = true;
     // the next status check finds the provider usable again and the queue is worked off

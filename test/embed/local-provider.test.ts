@@ -176,7 +176,10 @@ describe("local provider", () => {
     const pending = p.embed(["a", "b"], "passage");
     (p as unknown as { worker: Worker }).worker.terminate();
     // the call posts its batch after awaiting ready(), so the worker is gone before it could answer
-    const err = await pending.then(() => undefined, (e) => e);
+    const err = await pending.then(
+      () => undefined,
+      (e) => e,
+    );
     expect(isCortexError(err) && err.code).toBe("EMBEDDINGS_UNAVAILABLE");
     for (let i = 0; i < 50 && p.state().status === "ready"; i++) await Bun.sleep(20);
     expect(p.state()).toEqual({ status: "unavailable", reason: "the embedding worker exited" });
@@ -207,12 +210,22 @@ describe("local provider", () => {
 
   test.each(["native", "wasm"])("%s: a long passage job runs in micro-batches, and a query sent after it is answered first", async (backend) => {
     const home = tempDir("home");
-    const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), { home: home.dir, offline: true, env: { CORTEX_ONNX_BACKEND: backend } });
+    const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: tiny.dir }), {
+      home: home.dir,
+      offline: true,
+      env: { CORTEX_ONNX_BACKEND: backend },
+    });
     await p.ready();
     const texts = Array.from({ length: 400 }, (_, i) => `${["login", "sql", "http", "parse"][i % 4]} token number ${i}`);
     const finished: string[] = [];
-    const passages = p.embed(texts, "passage").then((v) => { finished.push("passages"); return v; });
-    const query = p.embed(["where is the login"], "query").then((v) => { finished.push("query"); return v; });
+    const passages = p.embed(texts, "passage").then((v) => {
+      finished.push("passages");
+      return v;
+    });
+    const query = p.embed(["where is the login"], "query").then((v) => {
+      finished.push("query");
+      return v;
+    });
     const [vs] = await Promise.all([passages, query]);
     expect(finished).toEqual(["query", "passages"]);
     // micro-batching kept every text's own vector, in order
@@ -232,12 +245,18 @@ describe("local provider", () => {
     // cancelled before the call, and cancelled while the call waits for the provider: both are dropped
     const before = new AbortController();
     before.abort();
-    const early = await p.embed(["login"], "query", before.signal).then(() => undefined, (e) => e);
+    const early = await p.embed(["login"], "query", before.signal).then(
+      () => undefined,
+      (e) => e,
+    );
     expect(isCortexError(early) && early.code).toBe("DEADLINE");
     const ac = new AbortController();
     const cancelled = p.embed(["login"], "query", ac.signal);
     ac.abort();
-    const err = await cancelled.then(() => undefined, (e) => e);
+    const err = await cancelled.then(
+      () => undefined,
+      (e) => e,
+    );
     expect(isCortexError(err) && err.code).toBe("DEADLINE");
     const [v] = await p.embed(["login"], "query");
     expect(v!.length).toBe(TINY_DIMENSIONS);

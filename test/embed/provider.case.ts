@@ -60,7 +60,11 @@ export function providerSuite(name: string, make: () => Promise<ProviderFixture>
     });
 
     test("a query finds the passage about its topic", async () => {
-      const passages = ["func OpenDatabase(path string) (*sql.DB, error)", "func (h *Handler) Login(user, password string) (*Session, error)", "def parse_expression(tokens): build the syntax tree"];
+      const passages = [
+        "func OpenDatabase(path string) (*sql.DB, error)",
+        "func (h *Handler) Login(user, password string) (*Session, error)",
+        "def parse_expression(tokens): build the syntax tree",
+      ];
       const vs = await fx.provider.embed(passages, "passage");
       const [q] = await fx.provider.embed(["where is the user authenticated"], "query");
       const scores = vs.map((v) => cosine(q!, v));

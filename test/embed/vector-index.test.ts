@@ -4,7 +4,7 @@ import { VectorIndex } from "../../src/embed/index.ts";
 /** Deterministic unit vectors. */
 function vectors(n: number, d: number, seed = 7): Float32Array[] {
   let s = seed;
-  const rnd = () => ((s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32) - 0.5;
+  const rnd = () => (s = (Math.imul(s, 1103515245) + 12345) >>> 0) / 2 ** 32 - 0.5;
   return Array.from({ length: n }, () => {
     const v = Float32Array.from({ length: d }, rnd);
     const norm = Math.hypot(...v);
@@ -40,7 +40,12 @@ describe("VectorIndex", () => {
     expect(index.search(a!, 1)[0]!.key).toBe("a");
     expect(index.search(a!, 3, (k) => k !== "a").map((h) => h.key)).not.toContain("a");
     index.set("a", c!); // now a and c are the same vector
-    expect(index.search(c!, 2).map((h) => h.key).sort()).toEqual(["a", "c"]);
+    expect(
+      index
+        .search(c!, 2)
+        .map((h) => h.key)
+        .sort(),
+    ).toEqual(["a", "c"]);
     expect(index.delete("a")).toBe(true);
     expect(index.delete("a")).toBe(false);
     expect(index.size).toBe(2);

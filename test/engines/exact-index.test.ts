@@ -35,7 +35,10 @@ function dbPathOf(s: Session): string {
 /** Every trigram of every stored file, the slow way: trigram → file paths. */
 function bruteForce(db: Database): Map<number, Set<string>> {
   const out = new Map<number, Set<string>>();
-  const rows = db.query("SELECT s.file_path AS path, c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id").all() as Array<{ path: string; z: Uint8Array }>;
+  const rows = db.query("SELECT s.file_path AS path, c.z AS z FROM contents c JOIN file_state s ON s.file_id = c.file_id").all() as Array<{
+    path: string;
+    z: Uint8Array;
+  }>;
   for (const r of rows) {
     for (const t of trigramsOf(contentText(r.z))) {
       if (!out.has(t)) out.set(t, new Set());
@@ -117,7 +120,10 @@ describe("trigram index maintenance", () => {
     await s.index();
     const db = new Database(dbPathOf(s), { readonly: true });
     const segments = db.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all();
-    expect(segments).toEqual([{ segment: 0, n: 78 }, { segment: BASE_SEGMENTS, n: 2 }]);
+    expect(segments).toEqual([
+      { segment: 0, n: 78 },
+      { segment: BASE_SEGMENTS, n: 2 },
+    ]);
     const index = new ContentIndex(db);
     const truth = bruteForce(db);
     for (const [t, paths] of truth) {
@@ -160,7 +166,10 @@ describe("trigram index maintenance", () => {
     const r = updateTrigramIndex(w, { groupPostings: 500 });
     expect(r.action).toBe("rebuild");
     expect(r.files).toBe(120);
-    const segs = (w.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all() as Array<{ segment: number; n: number }>);
+    const segs = w.query("SELECT segment, count(*) AS n FROM trigram_coverage GROUP BY segment ORDER BY segment").all() as Array<{
+      segment: number;
+      n: number;
+    }>;
     expect(segs.length).toBeGreaterThan(3);
     expect(segs.every((x) => x.segment < BASE_SEGMENTS)).toBe(true);
     expect(segs.reduce((n, x) => n + x.n, 0)).toBe(120);
@@ -207,8 +216,16 @@ describe("trigram index maintenance", () => {
     w.close();
     const engine = await s.exact();
     const r = await engine.searchText({
-      query: "needle", isRegex: false, caseSensitive: true, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
-      maxMatches: 10, maxChars: 1e6, deadline: Date.now() + 10_000,
+      query: "needle",
+      isRegex: false,
+      caseSensitive: true,
+      contextLines: 0,
+      paths: PathFilter.ALL,
+      extensions: [],
+      fresh: false,
+      maxMatches: 10,
+      maxChars: 1e6,
+      deadline: Date.now() + 10_000,
     });
     expect(r.matches.map((m) => m.file_path)).toEqual(["a.txt", "b.txt"]);
     const w2 = new Database(path);
@@ -224,10 +241,22 @@ describe("trigram index maintenance", () => {
     w.exec("DROP TABLE trigram_postings; DROP TABLE trigram_coverage;");
     w.close();
     const search = async () =>
-      (await (await s.exact()).searchText({
-        query: "NEEDLE", isRegex: false, caseSensitive: false, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
-        maxMatches: 10, maxChars: 1e6, deadline: Date.now() + 10_000,
-      })).matches.map((m) => m.line_number);
+      (
+        await (
+          await s.exact()
+        ).searchText({
+          query: "NEEDLE",
+          isRegex: false,
+          caseSensitive: false,
+          contextLines: 0,
+          paths: PathFilter.ALL,
+          extensions: [],
+          fresh: false,
+          maxMatches: 10,
+          maxChars: 1e6,
+          deadline: Date.now() + 10_000,
+        })
+      ).matches.map((m) => m.line_number);
     expect(await search()).toEqual([1]);
     p.write("b.txt", "x\n");
     await s.index();

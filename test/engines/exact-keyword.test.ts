@@ -20,7 +20,7 @@ describe("query language", () => {
     expect(understood("a (b OR c)")).toBe("a AND (b OR c)");
     expect(understood("authentication AND -test")).toBe("authentication AND NOT test");
     expect(understood('NOT "read only" handle*')).toBe('NOT "read only" AND handle*');
-    expect(understood('-(a OR b) c')).toBe("NOT (a OR b) AND c");
+    expect(understood("-(a OR b) c")).toBe("NOT (a OR b) AND c");
     expect(understood("std::vector<int> x-y")).toBe("std::vector<int> AND x-y");
     expect(understood('"say \\"hi\\""')).toBe('"say \\"hi\\""');
   });
@@ -62,7 +62,7 @@ beforeAll(async () => {
   p = tmpProject({
     "auth/login.py": "def handle_login(user):\n    # login the user\n    return blogin(user)\n",
     "auth/form.ts": "export class LoginForm {\n  userLogin = true;\n  handler() { return useState(0); }\n}\n",
-    "store/db.go": "package store\n\nimport \"sync\"\n\ntype DB struct {\n\tmu sync.RWMutex // guards data\n}\n\nfunc (d *DB) Lock() { d.mu.Lock() }\n",
+    "store/db.go": 'package store\n\nimport "sync"\n\ntype DB struct {\n\tmu sync.RWMutex // guards data\n}\n\nfunc (d *DB) Lock() { d.mu.Lock() }\n',
     "store/db_test.go": "package store\n\n// test the sync.RWMutex lock\nfunc TestLock(t *testing.T) {}\n",
     "docs/guide.md": "Read only mode: the database is read   only.\nreadonly is one word.\n",
   });
@@ -75,9 +75,9 @@ afterAll(() => {
 });
 
 function find(query: string, o: Partial<KeywordSearchRequest> = {}) {
-  return s.exact().then((e) =>
-    e.searchKeywords({ query, limit: 15, contextLines: 0, paths: PathFilter.ALL, languages: [], deadline: Date.now() + 20_000, ...o }),
-  );
+  return s
+    .exact()
+    .then((e) => e.searchKeywords({ query, limit: 15, contextLines: 0, paths: PathFilter.ALL, languages: [], deadline: Date.now() + 20_000, ...o }));
 }
 const lines = (r: Awaited<ReturnType<typeof find>>) => r.results.map((h) => `${h.file_path}:${h.line_number}`).sort();
 

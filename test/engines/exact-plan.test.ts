@@ -41,7 +41,39 @@ function holds(q: TrigramQuery, grams: Set<number>): boolean {
   }
 }
 
-const ATOMS = ["a", "b", "c", "ab", "abc", "bca", "A", "B", "ſ", "K", "é", "É", "x", "\\.", ".", "[ab]", "[^a]", "[a-c]", "\\w", "\\s", "\\d", "\\b", "^", "$", " ", "\\x61", "\\u0062", "(?=ab)", "(?<!c)", "\\1", "[Bb]c"];
+const ATOMS = [
+  "a",
+  "b",
+  "c",
+  "ab",
+  "abc",
+  "bca",
+  "A",
+  "B",
+  "ſ",
+  "K",
+  "é",
+  "É",
+  "x",
+  "\\.",
+  ".",
+  "[ab]",
+  "[^a]",
+  "[a-c]",
+  "\\w",
+  "\\s",
+  "\\d",
+  "\\b",
+  "^",
+  "$",
+  " ",
+  "\\x61",
+  "\\u0062",
+  "(?=ab)",
+  "(?<!c)",
+  "\\1",
+  "[Bb]c",
+];
 
 function randomRegex(r: () => number, depth = 0): string {
   const pick = <T>(xs: T[]) => xs[Math.floor(r() * xs.length)]!;
@@ -114,12 +146,15 @@ describe("trigram plan (random patterns)", () => {
           const grams = trigramSet(text);
           if (!holds(compiled.plan.query, grams)) {
             excluding++;
-            if (lines.length > 0) throw new Error(`plan ${describeQuery(compiled.plan.query)} of /${source}/${compiled.spec.flags} excludes ${JSON.stringify(text)}`);
+            if (lines.length > 0)
+              throw new Error(`plan ${describeQuery(compiled.plan.query)} of /${source}/${compiled.spec.flags} excludes ${JSON.stringify(text)}`);
           }
           if (lines.length > 0 && compiled.spec.factors) {
             const hay = ci ? text.toLowerCase() : text;
             // every matching line holds a factor (checked loosely on the whole text for ſ/K folding)
-            const ok = compiled.spec.factors.some((f) => hay.includes(f) || new RegExp(f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), compiled.spec.flags).test(text));
+            const ok = compiled.spec.factors.some(
+              (f) => hay.includes(f) || new RegExp(f.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&"), compiled.spec.flags).test(text),
+            );
             if (!ok) throw new Error(`factors ${JSON.stringify(compiled.spec.factors)} of /${source}/ miss ${JSON.stringify(text)}`);
           }
           checked++;

@@ -16,7 +16,7 @@ let s: Session;
 const FILES: Record<string, string> = {
   "src/auth/login.py": "import os\n\ndef handle_login(user):\n    api_key = os.environ['API_KEY']\n    return check(user, api_key)\n",
   "src/auth/Login.ts": "export function useLogin() {\n  const apiKey = read();\n  return apiKey;\n}",
-  "src/store/db.go": "package store\n\nimport \"sync\"\n\ntype DB struct {\n\tmu sync.RWMutex\n}\n",
+  "src/store/db.go": 'package store\n\nimport "sync"\n\ntype DB struct {\n\tmu sync.RWMutex\n}\n',
   "docs/notes.md": "Ünïcödé line: café crème\nsecond line with café\n",
   "win/crlf.txt": "first line\r\nmatch here\r\nthird line\r\n",
   "big/many.txt": Array.from({ length: 600 }, (_, i) => `row ${i} needle`).join("\n") + "\n",
@@ -72,7 +72,11 @@ describe("literal search", () => {
     });
     // context is cut at the start and end of the file
     const first = await search("import os", { contextLines: 3 });
-    expect(first.matches[0]).toMatchObject({ line_number: 1, context_start_line: 1, context: ["", "def handle_login(user):", "    api_key = os.environ['API_KEY']"] });
+    expect(first.matches[0]).toMatchObject({
+      line_number: 1,
+      context_start_line: 1,
+      context: ["", "def handle_login(user):", "    api_key = os.environ['API_KEY']"],
+    });
     const last = await search("return apiKey", { contextLines: 3 });
     expect(last.matches[0]).toMatchObject({ line_number: 3, context: ["export function useLogin() {", "  const apiKey = read();", "}"] });
   });
@@ -165,7 +169,18 @@ describe("freshness", () => {
       q.remove("c.txt");
       const e = await sq.exact();
       const run = (fresh: boolean) =>
-        e.searchText({ query: "alpha", isRegex: false, caseSensitive: false, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh, maxMatches: 50, maxChars: 1e6, deadline: Date.now() + 10_000 });
+        e.searchText({
+          query: "alpha",
+          isRegex: false,
+          caseSensitive: false,
+          contextLines: 0,
+          paths: PathFilter.ALL,
+          extensions: [],
+          fresh,
+          maxMatches: 50,
+          maxChars: 1e6,
+          deadline: Date.now() + 10_000,
+        });
       const indexed = await run(false);
       expect(indexed.matches.map((m) => [m.file_path, m.matched_line, m.stale ?? false])).toEqual([
         ["a.txt", "alpha old", true],
@@ -198,8 +213,16 @@ describe("hostile patterns", () => {
       const e = await sq.exact();
       const started = Date.now();
       const r = await e.searchText({
-        query: "(x+x+)+y", isRegex: true, caseSensitive: true, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
-        maxMatches: 50, maxChars: 1e6, deadline: Date.now() + 1500,
+        query: "(x+x+)+y",
+        isRegex: true,
+        caseSensitive: true,
+        contextLines: 0,
+        paths: PathFilter.ALL,
+        extensions: [],
+        fresh: false,
+        maxMatches: 50,
+        maxChars: 1e6,
+        deadline: Date.now() + 1500,
       });
       const took = Date.now() - started;
       expect(r.partial).toBe(true);
@@ -207,8 +230,16 @@ describe("hostile patterns", () => {
       expect(took).toBeLessThan(6000); // 40 lines of 3,000 x's take minutes without the deadline
       // the pool recovers: the next search works
       const ok = await e.searchText({
-        query: "fou?nd", isRegex: true, caseSensitive: true, contextLines: 0, paths: PathFilter.ALL, extensions: [], fresh: false,
-        maxMatches: 50, maxChars: 1e6, deadline: Date.now() + 10_000,
+        query: "fou?nd",
+        isRegex: true,
+        caseSensitive: true,
+        contextLines: 0,
+        paths: PathFilter.ALL,
+        extensions: [],
+        fresh: false,
+        maxMatches: 50,
+        maxChars: 1e6,
+        deadline: Date.now() + 10_000,
       });
       expect(ok.partial).toBe(false);
       expect(ok.matches.map((m) => m.file_path)).toEqual(["a-first.txt"]);

@@ -6,7 +6,13 @@ import { POSTGRES_DIALECT, SQLITE_DIALECT } from "../../src/store/sql-dialect.ts
 const query = queryDefinitionSchema.parse({
   from: "files",
   joins: [{ table: "functions", type: "INNER", on: { field: "files.file_path", operator: "=", value: "functions.file_path" } }],
-  where: { and: [{ field: "files.file_path", operator: "LIKE", value: "src/%" }, { field: "files.is_test", operator: "=", value: false }, { field: "functions.complexity", operator: "BETWEEN", value: [3, 9] }] },
+  where: {
+    and: [
+      { field: "files.file_path", operator: "LIKE", value: "src/%" },
+      { field: "files.is_test", operator: "=", value: false },
+      { field: "functions.complexity", operator: "BETWEEN", value: [3, 9] },
+    ],
+  },
   fields: ["files.file_path"],
   aggregations: [{ function: "COUNT", alias: "n" }],
   groupBy: ["files.file_path"],

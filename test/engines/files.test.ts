@@ -31,7 +31,13 @@ const fails = (q: object): string => {
 
 describe("cortex_files query language", () => {
   test("simple select with where, orderBy and limit; booleans come back as booleans", () => {
-    const r = files.query({ from: "files", fields: ["file_path", "is_test", "lines_total"], where: { field: "language", operator: "=", value: "go" }, orderBy: [{ field: "lines_total", direction: "DESC" }], limit: 2 });
+    const r = files.query({
+      from: "files",
+      fields: ["file_path", "is_test", "lines_total"],
+      where: { field: "language", operator: "=", value: "go" },
+      orderBy: [{ field: "lines_total", direction: "DESC" }],
+      limit: 2,
+    });
     expect(r.columns).toEqual(["file_path", "is_test", "lines_total"]);
     expect(r.rows).toEqual([
       ["auth/handler.go", false, 46],
@@ -39,7 +45,9 @@ describe("cortex_files query language", () => {
     ]);
     expect(r.row_count).toBe(2);
     expect(r.metadata.source).toBe("stats");
-    expect(r.metadata.query).toBe('SELECT "files"."file_path" AS "file_path", "files"."is_test" AS "is_test", "files"."lines_total" AS "lines_total" FROM "files" WHERE "files"."language" = ? ORDER BY "lines_total" DESC LIMIT ?');
+    expect(r.metadata.query).toBe(
+      'SELECT "files"."file_path" AS "file_path", "files"."is_test" AS "is_test", "files"."lines_total" AS "lines_total" FROM "files" WHERE "files"."language" = ? ORDER BY "lines_total" DESC LIMIT ?',
+    );
   });
 
   test("every comparison operator", () => {
@@ -65,7 +73,12 @@ describe("cortex_files query language", () => {
     const r = rows({
       from: "functions",
       fields: ["name"],
-      where: { and: [{ field: "is_method", operator: "=", value: true }, { or: [{ field: "complexity", operator: ">", value: 5 }, { not: { field: "is_exported", operator: "=", value: true } }] }] },
+      where: {
+        and: [
+          { field: "is_method", operator: "=", value: true },
+          { or: [{ field: "complexity", operator: ">", value: 5 }, { not: { field: "is_exported", operator: "=", value: true } }] },
+        ],
+      },
       orderBy: [{ field: "name", direction: "asc" }],
     });
     expect(r).toEqual([["ServeHTTP"], ["greet"]]);
@@ -93,9 +106,23 @@ describe("cortex_files query language", () => {
 
   test("joins of every type with column-to-column conditions", () => {
     const on = { field: "files.file_path", operator: "=", value: "types.file_path" };
-    const inner = rows({ fields: ["files.file_path", "types.name"], from: "files", joins: [{ table: "types", type: "INNER", on }], orderBy: [{ field: "types.name", direction: "ASC" }] });
-    expect(inner).toEqual([["auth/handler.go", "Authenticator"], ["store/store.go", "DB"], ["auth/handler.go", "Handler"]]);
-    const left = rows({ fields: ["files.file_path", "types.name"], from: "files", joins: [{ table: "types", type: "LEFT", on }], where: { field: "files.language", operator: "=", value: "go" } });
+    const inner = rows({
+      fields: ["files.file_path", "types.name"],
+      from: "files",
+      joins: [{ table: "types", type: "INNER", on }],
+      orderBy: [{ field: "types.name", direction: "ASC" }],
+    });
+    expect(inner).toEqual([
+      ["auth/handler.go", "Authenticator"],
+      ["store/store.go", "DB"],
+      ["auth/handler.go", "Handler"],
+    ]);
+    const left = rows({
+      fields: ["files.file_path", "types.name"],
+      from: "files",
+      joins: [{ table: "types", type: "LEFT", on }],
+      where: { field: "files.language", operator: "=", value: "go" },
+    });
     expect(left.filter((r) => r[1] === null).map((r) => r[0])).toEqual(["auth/handler_test.go"]);
     const right = rows({ fields: ["types.name"], from: "files", joins: [{ table: "types", type: "RIGHT", on }] });
     expect(right.length).toBe(3);
@@ -112,7 +139,22 @@ describe("cortex_files query language", () => {
   });
 
   test("modules are aggregated from files", () => {
-    const r = files.query({ from: "modules", fields: ["module_path", "file_count", "test_file_count", "function_count", "exported_function_count", "type_count", "exported_type_count", "import_count", "external_import_count", "depth"], orderBy: [{ field: "module_path", direction: "ASC" }] });
+    const r = files.query({
+      from: "modules",
+      fields: [
+        "module_path",
+        "file_count",
+        "test_file_count",
+        "function_count",
+        "exported_function_count",
+        "type_count",
+        "exported_type_count",
+        "import_count",
+        "external_import_count",
+        "depth",
+      ],
+      orderBy: [{ field: "module_path", direction: "ASC" }],
+    });
     expect(r.rows).toEqual([
       [".", 1, 0, 0, 0, 0, 0, 0, 0, 0],
       ["auth", 2, 1, 5, 4, 2, 2, 5, 1, 1],
@@ -125,10 +167,16 @@ describe("cortex_files refuses bad queries with a message naming the problem", (
   test("unknown table, field, join table and qualified field", () => {
     expect(fails({ from: "users" })).toBe("invalid table 'users': expected one of files, types, functions, imports, modules");
     expect(fails({ from: "files", fields: ["foo"] })).toBe("invalid field 'foo' for table 'files'");
-    expect(fails({ from: "files", where: { field: "types.name", operator: "=", value: "x" } })).toBe("table 'types' is not in the query (add it to joins) in field 'types.name'");
-    expect(fails({ from: "files", joins: [{ table: "secrets", type: "INNER", on: { field: "file_path", operator: "=", value: "x" } }] })).toContain("invalid join table 'secrets'");
+    expect(fails({ from: "files", where: { field: "types.name", operator: "=", value: "x" } })).toBe(
+      "table 'types' is not in the query (add it to joins) in field 'types.name'",
+    );
+    expect(fails({ from: "files", joins: [{ table: "secrets", type: "INNER", on: { field: "file_path", operator: "=", value: "x" } }] })).toContain(
+      "invalid join table 'secrets'",
+    );
     expect(fails({ from: "files", orderBy: [{ field: "nope", direction: "ASC" }] })).toBe("invalid field 'nope' for table 'files'");
-    expect(fails({ from: "files", orderBy: [{ field: "lines_total", direction: "SIDEWAYS" }] })).toBe('query.orderBy[0].direction: must be one of "ASC", "DESC"');
+    expect(fails({ from: "files", orderBy: [{ field: "lines_total", direction: "SIDEWAYS" }] })).toBe(
+      'query.orderBy[0].direction: must be one of "ASC", "DESC"',
+    );
   });
 
   test("operators and their values", () => {
@@ -157,9 +205,19 @@ describe("cortex_files refuses bad queries with a message naming the problem", (
   });
 
   test("aggregation rules", () => {
-    expect(fails({ from: "files", fields: ["language", "file_path"], groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "n" }] })).toBe("field 'file_path' must be in groupBy when aggregations are used");
+    expect(fails({ from: "files", fields: ["language", "file_path"], groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "n" }] })).toBe(
+      "field 'file_path' must be in groupBy when aggregations are used",
+    );
     expect(fails({ from: "files", aggregations: [{ function: "SUM", alias: "s" }] })).toBe("aggregation 's': SUM needs a field");
-    expect(fails({ from: "files", aggregations: [{ function: "COUNT", alias: "n" }, { function: "COUNT", alias: "n" }] })).toContain("appears twice");
+    expect(
+      fails({
+        from: "files",
+        aggregations: [
+          { function: "COUNT", alias: "n" },
+          { function: "COUNT", alias: "n" },
+        ],
+      }),
+    ).toContain("appears twice");
     expect(fails({ from: "files", having: { field: "lines_total", operator: ">", value: 1 } })).toBe("having needs groupBy or aggregations");
   });
 });
@@ -179,7 +237,16 @@ describe("pre-defined operations", () => {
 
   test("test_coverage counts test and source files and lines per language", () => {
     const r = files.testCoverage({ by: "language", limit: 10 });
-    expect(r.columns).toEqual(["language", "files", "test_files", "source_files", "source_code_lines", "test_code_lines", "test_to_source_files", "test_to_source_lines"]);
+    expect(r.columns).toEqual([
+      "language",
+      "files",
+      "test_files",
+      "source_files",
+      "source_code_lines",
+      "test_code_lines",
+      "test_to_source_files",
+      "test_to_source_lines",
+    ]);
     expect(r.rows).toEqual([["go", 3, 1, 2, 55, 7, 0.5, 0.127]]);
   });
 });

@@ -13,7 +13,10 @@ import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 /** Prose lines without identifiers: a long log of a worker's life, 36 distinct lines past their numbers. */
 function proseLines(n: number): string[] {
   const verbs = ["waited", "resumed", "slept", "polled", "yielded", "listened"];
-  return Array.from({ length: n }, (_, i) => `worker ${i} ${verbs[i % 6]} then ${verbs[Math.floor(i / 6) % 6]} for ${i * 7} ms while the queue was quiet and nothing happened`);
+  return Array.from(
+    { length: n },
+    (_, i) => `worker ${i} ${verbs[i % 6]} then ${verbs[Math.floor(i / 6) % 6]} for ${i * 7} ms while the queue was quiet and nothing happened`,
+  );
 }
 
 /** An issue: a short description, a long log, a traceback far past the budget, then the log repeating itself. */
@@ -47,7 +50,8 @@ describe("condenseQuery", () => {
     const { query, condensed } = condenseQuery(issue);
     expect(query.length).toBeLessThanOrEqual(QUERY_BUDGET_CHARS);
     expect(query.startsWith("Saving a report crashes the server")).toBe(true);
-    for (const id of ["billing/ledger.py", "reconcile_ledger_entries", "LedgerSnapshot.merge_pending", "pending_balance", "server/handlers.py"]) expect(query).toContain(id);
+    for (const id of ["billing/ledger.py", "reconcile_ledger_entries", "LedgerSnapshot.merge_pending", "pending_balance", "server/handlers.py"])
+      expect(query).toContain(id);
     expect(condensed).toBeDefined();
     expect(condensed!.original_chars).toBe(issue.length);
     expect(condensed!.kept_chars).toBe(query.length);
@@ -81,9 +85,11 @@ describe("cortex_search with a pasted issue", () => {
     p = tmpProject({
       "billing/ledger.py":
         "class LedgerSnapshot:\n    def merge_pending(self):\n        return self.balances['pending_balance']\n\n\ndef reconcile_ledger_entries(snapshot):\n    LedgerSnapshot.merge_pending(snapshot)\n",
-      "server/worker.py": "def poll_queue(queue):\n    \"\"\"The worker waits while the queue is quiet, then resumes.\"\"\"\n    while queue.quiet():\n        queue.wait()\n",
-      "server/retry.py": "def retry_connection(upstream):\n    \"\"\"Retrying connection to the upstream service: please wait.\"\"\"\n    return upstream.connect()\n",
-      "reports/save.py": "def save_report(report):\n    \"\"\"Saving a report writes it to the server's store.\"\"\"\n    return report.store()\n",
+      "server/worker.py":
+        'def poll_queue(queue):\n    """The worker waits while the queue is quiet, then resumes."""\n    while queue.quiet():\n        queue.wait()\n',
+      "server/retry.py":
+        'def retry_connection(upstream):\n    """Retrying connection to the upstream service: please wait."""\n    return upstream.connect()\n',
+      "reports/save.py": 'def save_report(report):\n    """Saving a report writes it to the server\'s store."""\n    return report.store()\n',
     });
     session = new Session(p.root);
     await session.index();
@@ -95,7 +101,11 @@ describe("cortex_search with a pasted issue", () => {
   });
 
   test("accepts a 50,000-character issue, finds the file its traceback names and says what it dropped", async () => {
-    const r = (await invokeTool(findTool("cortex_search")!, { query: pastedIssue(), mode: "keyword", one_per_file: true }, { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 })) as {
+    const r = (await invokeTool(
+      findTool("cortex_search")!,
+      { query: pastedIssue(), mode: "keyword", one_per_file: true },
+      { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+    )) as {
       results: Array<{ chunk: { metadata: { file_path: string } } }>;
       query_condensed?: { original_chars: number; kept_chars: number; note: string };
     };
@@ -105,7 +115,11 @@ describe("cortex_search with a pasted issue", () => {
   });
 
   test("a short query's result carries no condensation note", async () => {
-    const r = (await invokeTool(findTool("cortex_search")!, { query: "reconcile ledger entries", mode: "keyword" }, { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 })) as Record<string, unknown>;
+    const r = (await invokeTool(
+      findTool("cortex_search")!,
+      { query: "reconcile ledger entries", mode: "keyword" },
+      { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+    )) as Record<string, unknown>;
     expect("query_condensed" in r).toBe(false);
   });
 });

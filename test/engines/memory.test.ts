@@ -59,9 +59,12 @@ describe("team memory", () => {
   test("two processes remembering at once lose nothing", async () => {
     p = tmpProject();
     const script = join(p.root, "add.ts");
-    writeFileSync(script, `import { MemoryEngine } from ${JSON.stringify(join(import.meta.dir, "../../src/engines/memory/index.ts"))};
+    writeFileSync(
+      script,
+      `import { MemoryEngine } from ${JSON.stringify(join(import.meta.dir, "../../src/engines/memory/index.ts"))};
 const m = new MemoryEngine(process.argv[2]);
-for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c", memory: process.argv[3] + " rule " + i, reason: "" });`);
+for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c", memory: process.argv[3] + " rule " + i, reason: "" });`,
+    );
     const run = (who: string) => Bun.spawn([process.execPath, script, p.root, who], { stdout: "ignore", stderr: "inherit" }).exited;
     expect(await Promise.all([run("alpha"), run("beta")])).toEqual([0, 0]);
     expect((await new MemoryEngine(p.root).recall({ limit: 100 })).total).toBe(30);
@@ -81,7 +84,12 @@ for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c
 describe("memories from conventional commits", () => {
   test("fix, feat!, revert and BREAKING CHANGE commits become memories; chores do not", () => {
     const rec = (h: string, s: string, b = "") => `${h}\x1fAnn\x1f2026-05-01T10:00:00+02:00\x1f${s}\x1f${b}\x1e`;
-    const log = rec("a".repeat(40), "fix(auth): refresh tokens before they expire") + rec("b".repeat(40), "chore: bump deps") + rec("c".repeat(40), "feat(api)!: drop v1 endpoints") + rec("d".repeat(40), "revert: cache layer", "") + rec("e".repeat(40), "refactor(db): one connection pool", "BREAKING CHANGE: pool size is now global");
+    const log =
+      rec("a".repeat(40), "fix(auth): refresh tokens before they expire") +
+      rec("b".repeat(40), "chore: bump deps") +
+      rec("c".repeat(40), "feat(api)!: drop v1 endpoints") +
+      rec("d".repeat(40), "revert: cache layer", "") +
+      rec("e".repeat(40), "refactor(db): one connection pool", "BREAKING CHANGE: pool size is now global");
     const m = memoriesFromLog(log);
     expect(m.map((x) => [x.type, x.category, x.memory])).toEqual([
       ["gotcha", "auth", "refresh tokens before they expire"],
@@ -95,7 +103,10 @@ describe("memories from conventional commits", () => {
 
   test("import reads the repository's recent history once, de-duplicated", async () => {
     p = tmpProject({ "a.txt": "1" });
-    const git = (...args: string[]) => Bun.spawnSync(["git", "-C", p.root, ...args], { env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x" } });
+    const git = (...args: string[]) =>
+      Bun.spawnSync(["git", "-C", p.root, ...args], {
+        env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x" },
+      });
     git("init", "-q");
     git("add", ".");
     git("commit", "-qm", "fix(parser): handle empty files");

@@ -59,15 +59,45 @@ describe("get_codebase_metadata", () => {
 describe("manifest parsers", () => {
   test("pyproject, requirements, Cargo, pom, gradle, Gemfile, composer and csproj", () => {
     const names = (path: string, text: string) => parseManifest(path, text)!.dependencies.map((d) => `${d.name}@${d.version ?? ""}${d.dev ? " dev" : ""}`);
-    expect(names("pyproject.toml", '[project]\nname = "x"\ndependencies = ["Django>=4.2", "requests[socks] ~= 2.31 ; python_version>\'3.8\'"]\n[project.optional-dependencies]\ntest = ["pytest>=8"]\n')).toEqual(["django@>=4.2", "requests@~= 2.31", "pytest@>=8 dev"]);
+    expect(
+      names(
+        "pyproject.toml",
+        '[project]\nname = "x"\ndependencies = ["Django>=4.2", "requests[socks] ~= 2.31 ; python_version>\'3.8\'"]\n[project.optional-dependencies]\ntest = ["pytest>=8"]\n',
+      ),
+    ).toEqual(["django@>=4.2", "requests@~= 2.31", "pytest@>=8 dev"]);
     expect(names("requirements-dev.txt", "# tools\nblack==24.1\n-r base.txt\nflake8\n")).toEqual(["black@==24.1 dev", "flake8@ dev"]);
-    expect(names("Cargo.toml", '[package]\nname="c"\n[dependencies]\nserde = { version = "1.0", features = ["derive"] }\ntokio = "1"\n[dev-dependencies]\nproptest = "1.4"\n')).toEqual(["serde@1.0", "tokio@1", "proptest@1.4 dev"]);
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture file's text, with its own template syntax
-    expect(names("pom.xml", "<project><properties><junit.version>5.10</junit.version></properties><dependencies><dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-web</artifactId><version>3.2.0</version></dependency><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>${junit.version}</version><scope>test</scope></dependency></dependencies></project>")).toEqual(["org.springframework.boot:spring-boot-starter-web@3.2.0", "org.junit.jupiter:junit-jupiter@5.10 dev"]);
-    expect(names("app/build.gradle.kts", 'dependencies {\n  implementation("io.ktor:ktor-server-core:2.3.7")\n  testImplementation("org.junit.jupiter:junit-jupiter:5.10.0")\n}\n')).toEqual(["io.ktor:ktor-server-core@2.3.7", "org.junit.jupiter:junit-jupiter@5.10.0 dev"]);
-    expect(names("Gemfile", "source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\ngroup :test do\n  gem 'rspec-rails'\nend\n")).toEqual(["rails@~> 7.1", "rspec-rails@ dev"]);
-    expect(names("composer.json", JSON.stringify({ require: { php: ">=8.2", "laravel/framework": "^11.0" }, "require-dev": { "phpunit/phpunit": "^10" } }))).toEqual(["laravel/framework@^11.0", "phpunit/phpunit@^10 dev"]);
-    expect(names("src/App/App.csproj", '<Project><ItemGroup><PackageReference Include="Microsoft.EntityFrameworkCore" Version="8.0.1" /><PackageReference Include="xunit"><Version>2.6.0</Version></PackageReference></ItemGroup></Project>')).toEqual(["Microsoft.EntityFrameworkCore@8.0.1", "xunit@2.6.0 dev"]);
+    expect(
+      names(
+        "Cargo.toml",
+        '[package]\nname="c"\n[dependencies]\nserde = { version = "1.0", features = ["derive"] }\ntokio = "1"\n[dev-dependencies]\nproptest = "1.4"\n',
+      ),
+    ).toEqual(["serde@1.0", "tokio@1", "proptest@1.4 dev"]);
+    expect(
+      names(
+        "pom.xml",
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture file's text, with its own template syntax
+        "<project><properties><junit.version>5.10</junit.version></properties><dependencies><dependency><groupId>org.springframework.boot</groupId><artifactId>spring-boot-starter-web</artifactId><version>3.2.0</version></dependency><dependency><groupId>org.junit.jupiter</groupId><artifactId>junit-jupiter</artifactId><version>${junit.version}</version><scope>test</scope></dependency></dependencies></project>",
+      ),
+    ).toEqual(["org.springframework.boot:spring-boot-starter-web@3.2.0", "org.junit.jupiter:junit-jupiter@5.10 dev"]);
+    expect(
+      names(
+        "app/build.gradle.kts",
+        'dependencies {\n  implementation("io.ktor:ktor-server-core:2.3.7")\n  testImplementation("org.junit.jupiter:junit-jupiter:5.10.0")\n}\n',
+      ),
+    ).toEqual(["io.ktor:ktor-server-core@2.3.7", "org.junit.jupiter:junit-jupiter@5.10.0 dev"]);
+    expect(names("Gemfile", "source 'https://rubygems.org'\ngem 'rails', '~> 7.1'\ngroup :test do\n  gem 'rspec-rails'\nend\n")).toEqual([
+      "rails@~> 7.1",
+      "rspec-rails@ dev",
+    ]);
+    expect(
+      names("composer.json", JSON.stringify({ require: { php: ">=8.2", "laravel/framework": "^11.0" }, "require-dev": { "phpunit/phpunit": "^10" } })),
+    ).toEqual(["laravel/framework@^11.0", "phpunit/phpunit@^10 dev"]);
+    expect(
+      names(
+        "src/App/App.csproj",
+        '<Project><ItemGroup><PackageReference Include="Microsoft.EntityFrameworkCore" Version="8.0.1" /><PackageReference Include="xunit"><Version>2.6.0</Version></PackageReference></ItemGroup></Project>',
+      ),
+    ).toEqual(["Microsoft.EntityFrameworkCore@8.0.1", "xunit@2.6.0 dev"]);
   });
 
   test("a malformed manifest contributes nothing instead of failing", () => {

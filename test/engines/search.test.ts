@@ -100,11 +100,17 @@ describe("hybrid search (keyword ranking, no model)", () => {
 
   test("filters apply inside the search: chunk types, all tags, language, paths", async () => {
     expect(await ids("session", { filters: { chunkTypes: ["documentation"] } })).toEqual(["documentation:docs/auth.md#Authentication"]);
-    expect(await ids("passwords", { filters: { chunkTypes: ["documentation"] } })).toEqual(["documentation:docs/auth.md#Authentication > Password storage", "documentation:docs/auth.md#Authentication"]);
+    expect(await ids("passwords", { filters: { chunkTypes: ["documentation"] } })).toEqual([
+      "documentation:docs/auth.md#Authentication > Password storage",
+      "documentation:docs/auth.md#Authentication",
+    ]);
     // document tags (front matter, #hashtags) belong to every section of the document
-    expect((await ids("session password", { filters: { tags: ["documentation", "security"] } })).sort()).toEqual(["documentation:docs/auth.md#Authentication", "documentation:docs/auth.md#Authentication > Password storage"]);
+    expect((await ids("session password", { filters: { tags: ["documentation", "security"] } })).sort()).toEqual([
+      "documentation:docs/auth.md#Authentication",
+      "documentation:docs/auth.md#Authentication > Password storage",
+    ]);
     expect(await ids("session password", { filters: { tags: ["code", "security"] } })).toEqual([]);
-    expect((await ids("session", { filters: { languages: ["yaml"] } }))).toEqual(["data:config/app.yaml#config@1"]);
+    expect(await ids("session", { filters: { languages: ["yaml"] } })).toEqual(["data:config/app.yaml#config@1"]);
     const billing = await ids("total", { filters: { pathPrefixes: ["billing"] } });
     expect(billing.length).toBeGreaterThan(0);
     expect(billing.every((id) => id.includes("billing/"))).toBe(true);

@@ -12,7 +12,9 @@ describe("tar reader", () => {
     const entries = readTar(gunzip(await packedTarball()));
     const rel = testRelease();
     const names = entries.map((e) => e.name).sort();
-    expect(names).toEqual([`package/${rel.executable}`, "package/README.md", "package/package.json", `package/${rel.executable.replace("ast-grep", "sg")}`].sort());
+    expect(names).toEqual(
+      [`package/${rel.executable}`, "package/README.md", "package/package.json", `package/${rel.executable.replace("ast-grep", "sg")}`].sort(),
+    );
     const exe = entries.find((e) => e.name === `package/${rel.executable}`)!;
     expect(exe.type).toBe("file");
     expect(exe.mode & 0o111).not.toBe(0);

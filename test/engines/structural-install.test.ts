@@ -164,7 +164,11 @@ describe("download", () => {
     const bin = freshBin();
     await resolveAstGrep({ binDir: bin });
     const before = server.count(npmPath);
-    const p = Bun.spawn([process.execPath, join(REPO, "test", "helpers", "install-child.ts"), bin], { env: { ...process.env }, stdout: "pipe", stderr: "pipe" });
+    const p = Bun.spawn([process.execPath, join(REPO, "test", "helpers", "install-child.ts"), bin], {
+      env: { ...process.env },
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const out = JSON.parse((await new Response(p.stdout).text()).trim());
     expect(await p.exited).toBe(0);
     expect(out).toEqual({ path: join(bin, rel.executable), version: AST_GREP_VERSION, source: "cache" });
@@ -208,7 +212,14 @@ describe("download", () => {
     process.env.CORTEX_AST_GREP_SOURCE = "github";
     const exe = readFileSync(AST_GREP_BIN);
     const sg = readFileSync(join(AST_GREP_BIN, "..", "sg"));
-    const path = server.publish(rel, "github", buildZip([{ name: "sg", data: sg, deflate: true }, { name: rel.executable, data: exe, deflate: true }]));
+    const path = server.publish(
+      rel,
+      "github",
+      buildZip([
+        { name: "sg", data: sg, deflate: true },
+        { name: rel.executable, data: exe, deflate: true },
+      ]),
+    );
     expect(path).toBe(`/${AST_GREP_VERSION}/app-${rel.githubTarget}.zip`);
     const bin = freshBin();
     const b = await resolveAstGrep({ binDir: bin });

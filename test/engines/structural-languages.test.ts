@@ -28,9 +28,37 @@ function astGrepChoice(language: string): string[] {
 
 describe("pattern languages", () => {
   test("the table has every language ast-grep 0.51.1 has built in, each name accepted by the binary", () => {
-    expect(PATTERN_LANGUAGES.map((l) => l.id).sort()).toEqual(
-      ["bash", "c", "cpp", "csharp", "css", "dart", "elixir", "go", "haskell", "hcl", "html", "java", "javascript", "json", "kotlin", "lua", "markdown", "nix", "php", "python", "ruby", "rust", "scala", "solidity", "swift", "tsx", "typescript", "yaml", "zig"],
-    );
+    expect(PATTERN_LANGUAGES.map((l) => l.id).sort()).toEqual([
+      "bash",
+      "c",
+      "cpp",
+      "csharp",
+      "css",
+      "dart",
+      "elixir",
+      "go",
+      "haskell",
+      "hcl",
+      "html",
+      "java",
+      "javascript",
+      "json",
+      "kotlin",
+      "lua",
+      "markdown",
+      "nix",
+      "php",
+      "python",
+      "ruby",
+      "rust",
+      "scala",
+      "solidity",
+      "swift",
+      "tsx",
+      "typescript",
+      "yaml",
+      "zig",
+    ]);
     for (const name of LANGUAGE_NAMES) {
       const lang = patternLanguage(name)!;
       const p = Bun.spawnSync([AST_GREP_BIN, "run", "--pattern=x", `--lang=${lang.id}`, "--stdin"], { stdin: "ignore", stdout: "pipe", stderr: "pipe" });

@@ -5,15 +5,19 @@ import { AST_GREP_BIN } from "../helpers/ast-grep.ts";
 
 /** ast-grep's own view of a pattern, as the engine asks for it. */
 function debugPattern(pattern: string, language: string, strictness: Strictness = "smart"): string {
-  const p = Bun.spawnSync([AST_GREP_BIN, "run", `--lang=${language}`, `--pattern=${pattern}`, `--strictness=${strictness}`, "--debug-query=pattern", "--stdin"], {
-    stdin: "ignore",
-    stdout: "pipe",
-    stderr: "pipe",
-  });
+  const p = Bun.spawnSync(
+    [AST_GREP_BIN, "run", `--lang=${language}`, `--pattern=${pattern}`, `--strictness=${strictness}`, "--debug-query=pattern", "--stdin"],
+    {
+      stdin: "ignore",
+      stdout: "pipe",
+      stderr: "pipe",
+    },
+  );
   return p.stderr.toString();
 }
 
-const literals = (pattern: string, language: string, strictness: Strictness = "smart") => parseDebugPattern(debugPattern(pattern, language, strictness), pattern, strictness);
+const literals = (pattern: string, language: string, strictness: Strictness = "smart") =>
+  parseDebugPattern(debugPattern(pattern, language, strictness), pattern, strictness);
 
 describe("required literals from ast-grep's parse of the pattern", () => {
   test("named leaves must appear exactly; keywords in any letter case; metavariables never", () => {

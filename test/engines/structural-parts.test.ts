@@ -94,7 +94,11 @@ describe("ast-grep command lines", () => {
   test("files named like flags are searched as files, and a rewrite leaves them untouched", async () => {
     const p = project({ "-U.go": "package a\nfunc f() { defer g() }\n", "--interactive.go": "package a\nfunc h() { defer k() }\n" });
     const before = statSync(join(p.root, "-U.go")).mtimeMs;
-    const r = await new PatternEngine(p.root, { maxFileSize: 1 << 20, excludes: [] }, devBinary).search({ pattern: "defer $F()", language: "go", rewrite: "defer x()" });
+    const r = await new PatternEngine(p.root, { maxFileSize: 1 << 20, excludes: [] }, devBinary).search({
+      pattern: "defer $F()",
+      language: "go",
+      rewrite: "defer x()",
+    });
     expect(r.matches.map((m) => m.file_path)).toEqual(["--interactive.go", "-U.go"]);
     expect(readFileSync(join(p.root, "-U.go"), "utf8")).toBe("package a\nfunc f() { defer g() }\n");
     expect(statSync(join(p.root, "-U.go")).mtimeMs).toBe(before);
@@ -127,7 +131,10 @@ describe("ranking ast-grep's output without parsing it", () => {
   test("the key read from the bytes equals the parsed one, even when the code quotes ast-grep's own JSON", () => {
     const tricky = 'package a\nfunc f() {\n\tdefer g(`","range":{"byteOffset":{"start":1,"end":2}},"file":"x"`)\n\tdefer h("\\\\")\n}\n';
     const p = project({ "a.go": tricky, 'we"ird\\ñame.go': "package a\nfunc k() { defer m() }\n" });
-    const out = Bun.spawnSync([AST_GREP_BIN, "run", "--pattern=defer $F($$$A)", "--lang=go", "--json=stream", "--", "a.go", 'we"ird\\ñame.go'], { cwd: p.root, stdout: "pipe" });
+    const out = Bun.spawnSync([AST_GREP_BIN, "run", "--pattern=defer $F($$$A)", "--lang=go", "--json=stream", "--", "a.go", 'we"ird\\ñame.go'], {
+      cwd: p.root,
+      stdout: "pipe",
+    });
     const lines = out.stdout.toString().split("\n").filter(Boolean);
     expect(lines.length).toBe(3);
     for (const line of lines) {
@@ -139,7 +146,9 @@ describe("ranking ast-grep's output without parsing it", () => {
 
   test("the first matches in file order and the true total, whatever order the lines arrive in", () => {
     const line = (file: string, start: number) =>
-      new TextEncoder().encode(JSON.stringify({ text: "x", range: { byteOffset: { start, end: start + 1 }, start: { line: 0, column: 0 }, end: { line: 0, column: 1 } }, file }));
+      new TextEncoder().encode(
+        JSON.stringify({ text: "x", range: { byteOffset: { start, end: start + 1 }, start: { line: 0, column: 0 }, end: { line: 0, column: 1 } }, file }),
+      );
     const all = Array.from({ length: 500 }, (_, i) => [`f${i % 7}.go`, (i * 37) % 1000] as const);
     const top = new TopMatches(10);
     for (const [f, s] of all) top.add(line(f, s));

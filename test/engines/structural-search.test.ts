@@ -379,7 +379,11 @@ if (ready) {
   });
 
   test("a rule with a rewrite proposes a diff per match", async () => {
-    const r = await search(p, { rule: { pattern: "console.log($$$A)", inside: { pattern: "function other() { $$$ }", stopBy: "end" } }, rewrite: "logger.info($$$A)", language: "javascript" });
+    const r = await search(p, {
+      rule: { pattern: "console.log($$$A)", inside: { pattern: "function other() { $$$ }", stopBy: "end" } },
+      rewrite: "logger.info($$$A)",
+      language: "javascript",
+    });
     expect(r.matches.map((m) => [m.start_line, m.replacement])).toEqual([[13, 'logger.info("other")']]);
     expect(r.matches[0]!.diff).toContain('-  console.log("other");\n+  logger.info("other");');
   });

@@ -58,7 +58,8 @@ describe("cortex_pattern tool", () => {
     expect(patternTool.profiles).toEqual(["cortex"]);
     expect(patternTool.needsIndex).toBe(false);
     expect(patternTool.input.safeParse(patternTool.example).success).toBe(true);
-    for (const [field, schema] of Object.entries(patternTool.input.shape)) expect([field, (schema as { description?: string }).description]).toEqual([field, expect.any(String)]);
+    for (const [field, schema] of Object.entries(patternTool.input.shape))
+      expect([field, (schema as { description?: string }).description]).toEqual([field, expect.any(String)]);
   });
 
   test("answers with matches the output schema accepts, defaults applied", async () => {
@@ -121,7 +122,15 @@ describe("cortex_pattern tool", () => {
   test("renders grep-like for terminals: location, numbered context, marked match lines, captures, summary", async () => {
     const r = await call({ pattern: "defer $FUNC()", language: "go", file_paths: ["go/store.go"], context_lines: 1 });
     expect(renderMatches(r).replace(/ in \d+ ms/, " in N ms")).toBe(
-      ["go/store.go:5:2", "      4  \td.mu.RLock()", ">     5  \tdefer d.mu.RUnlock()", "      6  }", "        $FUNC = d.mu.RUnlock", "", "1 match; searched 1 of 1 go files in N ms"].join("\n"),
+      [
+        "go/store.go:5:2",
+        "      4  \td.mu.RLock()",
+        ">     5  \tdefer d.mu.RUnlock()",
+        "      6  }",
+        "        $FUNC = d.mu.RUnlock",
+        "",
+        "1 match; searched 1 of 1 go files in N ms",
+      ].join("\n"),
     );
   });
 });
@@ -146,7 +155,9 @@ describe("cortex pattern (CLI)", () => {
   }, 30_000);
 
   test("a result far over a pipe's 64 KiB comes out whole", () => {
-    const big = tmpProject({ "big.go": "package big\n\nfunc f() {\n" + Array.from({ length: 150 }, (_, i) => `\tdefer step${i}() // ${"x".repeat(300)}\n`).join("") + "}\n" });
+    const big = tmpProject({
+      "big.go": "package big\n\nfunc f() {\n" + Array.from({ length: 150 }, (_, i) => `\tdefer step${i}() // ${"x".repeat(300)}\n`).join("") + "}\n",
+    });
     try {
       const r = cli(["pattern", "defer $F()", "--lang", "go", "--limit", "100", "-C", "10", "--max-tokens", "200000", "--json", "--root", big.root]);
       expect(r.code).toBe(0);

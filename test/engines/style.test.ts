@@ -44,7 +44,11 @@ afterAll(() => {
   p.cleanup();
 });
 
-const rulesOf = (file: string) => style.allRules().filter((r) => r.source.file === file).map((r) => `${r.source.line}: ${r.rule} [${r.category}]`);
+const rulesOf = (file: string) =>
+  style
+    .allRules()
+    .filter((r) => r.source.file === file)
+    .map((r) => `${r.source.line}: ${r.rule} [${r.category}]`);
 
 describe("get_style_guide", () => {
   test("rules from CONTRIBUTING with their line and section; code blocks are not rules", () => {
@@ -62,12 +66,24 @@ describe("get_style_guide", () => {
   });
 
   test("tool configs become readable rules with the line where each is set", () => {
-    expect(rulesOf(".editorconfig")).toEqual(["4: Indent with spaces (files *) [formatting]", "5: Indent width 2 (files *) [formatting]", "8: Indent with tabs (files *.go) [formatting]"]);
-    expect(rulesOf(".prettierrc.json")).toEqual(["2: Lines at most 100 characters (Prettier) [formatting]", "3: No semicolons (Prettier) [formatting]", "4: Single quotes for strings (Prettier) [formatting]"]);
-    expect(rulesOf("pyproject.toml")).toEqual(["2: Lines at most 88 characters (Ruff) [formatting]", "5: Ruff rule sets enforced: E, F, I [general]", "2: Lines at most 88 characters (Black) [formatting]"]);
+    expect(rulesOf(".editorconfig")).toEqual([
+      "4: Indent with spaces (files *) [formatting]",
+      "5: Indent width 2 (files *) [formatting]",
+      "8: Indent with tabs (files *.go) [formatting]",
+    ]);
+    expect(rulesOf(".prettierrc.json")).toEqual([
+      "2: Lines at most 100 characters (Prettier) [formatting]",
+      "3: No semicolons (Prettier) [formatting]",
+      "4: Single quotes for strings (Prettier) [formatting]",
+    ]);
+    expect(rulesOf("pyproject.toml")).toEqual([
+      "2: Lines at most 88 characters (Ruff) [formatting]",
+      "5: Ruff rule sets enforced: E, F, I [general]",
+      "2: Lines at most 88 characters (Black) [formatting]",
+    ]);
     expect(rulesOf(".golangci.yml")).toEqual(["2: golangci-lint linters enabled: errcheck, revive [general]"]);
     expect(rulesOf("tsconfig.json")).toEqual(["4: TypeScript strict is on [types]", "5: TypeScript noUncheckedIndexedAccess is on [types]"]);
-    expect(rulesOf(".eslintrc.json")).toEqual(['1: ESLint no-console: error [general]', '1: ESLint max-len: warn [{"code":120}] [formatting]']);
+    expect(rulesOf(".eslintrc.json")).toEqual(["1: ESLint no-console: error [general]", '1: ESLint max-len: warn [{"code":120}] [formatting]']);
   });
 
   test("category and query filters", async () => {
@@ -77,6 +93,15 @@ describe("get_style_guide", () => {
     expect(q.rules.length).toBe(2);
     expect(q.rules.every((r) => r.rule.includes("characters"))).toBe(true);
     expect(q.total).toBe(3);
-    expect((await style.guide({ limit: 100 })).sources.map((s) => s.file).sort()).toEqual([".editorconfig", ".eslintrc.json", ".golangci.yml", ".prettierrc.json", "CONTRIBUTING.md", "docs/adr/0001-sqlite.md", "pyproject.toml", "tsconfig.json"]);
+    expect((await style.guide({ limit: 100 })).sources.map((s) => s.file).sort()).toEqual([
+      ".editorconfig",
+      ".eslintrc.json",
+      ".golangci.yml",
+      ".prettierrc.json",
+      "CONTRIBUTING.md",
+      "docs/adr/0001-sqlite.md",
+      "pyproject.toml",
+      "tsconfig.json",
+    ]);
   });
 });

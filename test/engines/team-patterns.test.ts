@@ -7,7 +7,6 @@ let p: TmpProject;
 let session: Session;
 let all: TeamPatterns;
 
-
 const unittestFile = (n: number) => `import unittest\n\nclass T${n}(unittest.TestCase):\n    def test_x(self):\n        self.assertTrue(True)\n`;
 const pytestFile = (n: number) => `import pytest\n\ndef test_${n}():\n    assert True\n`;
 
@@ -16,7 +15,10 @@ beforeAll(async () => {
   Bun.spawnSync(["git", "-C", p.root, "init", "-q"]);
   // long ago: unittest everywhere, the logging module, requests
   for (let i = 0; i < 6; i++) p.write(`tests/test_old_${i}.py`, unittestFile(i));
-  p.write("app/client.py", "import logging\nimport requests\n\nlog = logging.getLogger(__name__)\n\ndef get(url):\n    log.info(url)\n    return requests.get(url)\n");
+  p.write(
+    "app/client.py",
+    "import logging\nimport requests\n\nlog = logging.getLogger(__name__)\n\ndef get(url):\n    log.info(url)\n    return requests.get(url)\n",
+  );
   p.write("app/service.py", "import logging\n\ndef run():\n    logging.info('x')\n");
   commit(p.root, "old tests", 300);
   // recently: pytest, and httpx in new code
@@ -53,7 +55,10 @@ describe("get_team_patterns", () => {
       { name: "pytest", share: 0.4 },
     ]);
     const http = group("py-http-client");
-    expect(http.patterns.map((x) => [x.name, x.files])).toEqual([["requests", 1], ["httpx", 1]]);
+    expect(http.patterns.map((x) => [x.name, x.files])).toEqual([
+      ["requests", 1],
+      ["httpx", 1],
+    ]);
   });
 
   test("golden files show the most preferred patterns", () => {
@@ -79,7 +84,8 @@ describe("get_team_patterns", () => {
   test("framework groups count only the files using the framework", async () => {
     const ts = tmpProject({
       "src/plain.ts": "export class Store {\n  constructor(private readonly db: Db) {}\n}\n",
-      "src/app.component.ts": 'import { Component } from "@angular/core";\n\n@Component({})\nexport class App {\n  constructor(private readonly store: Store) {}\n}\n',
+      "src/app.component.ts":
+        'import { Component } from "@angular/core";\n\n@Component({})\nexport class App {\n  constructor(private readonly store: Store) {}\n}\n',
       "src/other.ts": "export class Cache {\n  constructor(public size: number) {}\n}\n",
     });
     const s = new Session(ts.root, { autoIndex: true });

@@ -104,7 +104,10 @@ describe("search with embeddings", () => {
 
   test("a file added to the project is embedded after the next index run", async () => {
     await settle(session, engine);
-    p.write("web/handler.go", `package web\n\n// ServeHTTP routes the http request to its handler and writes the response.\nfunc ServeHTTP(w Writer, r *Request) {\n\troute(r.URL).handle(w, r)\n}\n`);
+    p.write(
+      "web/handler.go",
+      `package web\n\n// ServeHTTP routes the http request to its handler and writes the response.\nfunc ServeHTTP(w Writer, r *Request) {\n\troute(r.URL).handle(w, r)\n}\n`,
+    );
     await session.index();
     const after = await session.search();
     await settle(session, after);
@@ -141,7 +144,10 @@ describe("search without a usable model", () => {
       await session.index();
       const engine = await session.search();
       engine.embeddingsState(); // the first look asks the provider to get ready: offline, it cannot
-      await session.embedder()!.provider.ready().catch(() => {});
+      await session
+        .embedder()!
+        .provider.ready()
+        .catch(() => {});
       const r = await engine.search({ query: "password", limit: 3 });
       expect(r.mode).toBe("keyword");
       expect(r.embeddings).toStartWith("unavailable: offline and model not present");

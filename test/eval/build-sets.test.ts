@@ -85,7 +85,7 @@ beforeAll(async () => {
   // whitespace only, with a subject that does not say so
   write("pkg/parser.py", PARSER_PY.replace("    return len(", "    return  len("));
   commit("spaces", "Tidy up the parser module for readers");
-  write("pkg/parser.py", PARSER_PY.replace("    return len(", "    return len(list(") .replace("if l])", "if l]))"));
+  write("pkg/parser.py", PARSER_PY.replace("    return len(", "    return len(list(").replace("if l])", "if l]))"));
   commit("revert", 'Revert "Count lines lazily in the parser"');
   // eleven files
   for (let i = 0; i < 11; i++) write(`gen/file${i}.py`, `X = ${i}\n`);
@@ -130,14 +130,30 @@ describe("the commit filter", () => {
     ["subject too short", { subject: "wip" }],
     ["more than 10 files", { files: Array.from({ length: 11 }, (_, i) => ({ status: "M" as const, path: `src/f${i}.go` })) }],
     ["vendored", { files: [...base.files, { status: "M" as const, path: "vendor/x/y.go" }] }],
-    ["no modified source file", { files: [{ status: "M" as const, path: "README.md" }, { status: "A" as const, path: "src/new.go" }] }],
+    [
+      "no modified source file",
+      {
+        files: [
+          { status: "M" as const, path: "README.md" },
+          { status: "A" as const, path: "src/new.go" },
+        ],
+      },
+    ],
   ])("refuses a commit: %s", (reason, change) => {
     expect(judgeCommit({ ...base, ...change })).toEqual({ ok: false, reason });
   });
   test("reads git log's records", () => {
     const raw = "\x01aaa bbb\x02Fix the thing now\nM\tsrc/a.go\nA\tsrc/b.go\n\n\x01ccc ddd eee\x02Merge it\n";
     expect(parseLog(raw)).toEqual([
-      { sha: "aaa", parents: ["bbb"], subject: "Fix the thing now", files: [{ status: "M", path: "src/a.go" }, { status: "A", path: "src/b.go" }] },
+      {
+        sha: "aaa",
+        parents: ["bbb"],
+        subject: "Fix the thing now",
+        files: [
+          { status: "M", path: "src/a.go" },
+          { status: "A", path: "src/b.go" },
+        ],
+      },
       { sha: "ccc", parents: ["ddd", "eee"], subject: "Merge it", files: [] },
     ]);
   });
@@ -157,14 +173,40 @@ describe("commit rows from a repository's history", () => {
   });
 
   test("hunks: old-side spans, with and without context, insertions between two lines", () => {
-    const diff = ["--- a/x.go", "+++ b/x.go", "@@ -10,0 +11,2 @@", "+a", "+b", "@@ -20,2 +22,1 @@", "-c", "-d", "+e", "--- a/y.py", "+++ b/y.py", "@@ -1,4 +1,4 @@", " keep", "-old", "+new", " keep", " keep"].join("\n");
-    expect(Object.fromEntries(changedLines(diff))).toEqual({ "x.go": [{ start: 10.5, end: 10.5 }, { start: 20, end: 21 }], "y.py": [{ start: 2, end: 2 }] });
+    const diff = [
+      "--- a/x.go",
+      "+++ b/x.go",
+      "@@ -10,0 +11,2 @@",
+      "+a",
+      "+b",
+      "@@ -20,2 +22,1 @@",
+      "-c",
+      "-d",
+      "+e",
+      "--- a/y.py",
+      "+++ b/y.py",
+      "@@ -1,4 +1,4 @@",
+      " keep",
+      "-old",
+      "+new",
+      " keep",
+      " keep",
+    ].join("\n");
+    expect(Object.fromEntries(changedLines(diff))).toEqual({
+      "x.go": [
+        { start: 10.5, end: 10.5 },
+        { start: 20, end: 21 },
+      ],
+      "y.py": [{ start: 2, end: 2 }],
+    });
   });
 });
 
 describe("docstring rows and the stripped copy", () => {
   test("a comment's first paragraph, without markers, tags or the function's own name", () => {
-    expect(cleanComment("/**\n * Creates a {@link Widget} for the given name.\n *\n * More text.\n * @param name the name\n */", "create")).toBe("Creates a Widget for the given name.");
+    expect(cleanComment("/**\n * Creates a {@link Widget} for the given name.\n *\n * More text.\n * @param name the name\n */", "create")).toBe(
+      "Creates a Widget for the given name.",
+    );
     expect(cleanComment("// Fetch downloads the page at the address.", "Fetch")).toBe("downloads the page at the address.");
     expect(cleanComment('"""Split a header line into its name."""', "parse_header")).toBe("Split a header line into its name.");
     expect(cleanComment("// TODO: make this faster one day please", "f")).toBeUndefined();
@@ -173,14 +215,31 @@ describe("docstring rows and the stripped copy", () => {
 
   test("finds Go leading comments and Python docstrings and comments, and blanking keeps every line", async () => {
     for (const [path, text, expected] of [
-      ["client/client.go", CLIENT_GO, { Fetch: "downloads the page at the address and returns its body as text.", get: "performs the request on the shared transport without any retry logic." }],
-      ["pkg/parser.py", PARSER_PY, { parse_header: "Split a header line into its name and its value, trimming spaces.", count_lines: "Count how many non-empty lines the given block of text holds." }],
+      [
+        "client/client.go",
+        CLIENT_GO,
+        {
+          Fetch: "downloads the page at the address and returns its body as text.",
+          get: "performs the request on the shared transport without any retry logic.",
+        },
+      ],
+      [
+        "pkg/parser.py",
+        PARSER_PY,
+        {
+          parse_header: "Split a header line into its name and its value, trimming spaces.",
+          count_lines: "Count how many non-empty lines the given block of text holds.",
+        },
+      ],
     ] as const) {
       const parsed = await parser.parse(path, text, emptyProjectInfo());
       const fns = parsed.facts!.functions;
       const docs = docComments(text, { language: parsed.language, functions: fns, comments: parsed.comments! });
       expect(Object.fromEntries([...docs].map(([i, d]) => [fns[i]!.name, d.query]))).toEqual(expected);
-      const stripped = blankRanges(text, [...docs.values()].flatMap((d) => d.ranges));
+      const stripped = blankRanges(
+        text,
+        [...docs.values()].flatMap((d) => d.ranges),
+      );
       expect(stripped.split("\n").length).toBe(text.split("\n").length);
       expect(stripped.length).toBe(text.length);
       for (const q of Object.values(expected)) expect(stripped).not.toContain(q.slice(0, 20));
@@ -203,7 +262,11 @@ describe("docstring rows and the stripped copy", () => {
     expect(corpusFile).not.toContain("Split a header line");
     expect(corpusFile).not.toContain("Count how many");
     expect(corpusFile).toContain("def parse_header(line):");
-    expect(result.groups.map((g) => [g.key, g.n])).toEqual([["docstring / dev / go", 2], ["docstring / dev / python", 2], ["docstring / dev / all languages", 4]]);
+    expect(result.groups.map((g) => [g.key, g.n])).toEqual([
+      ["docstring / dev / go", 2],
+      ["docstring / dev / python", 2],
+      ["docstring / dev / all languages", 4],
+    ]);
     // the BM25 floor ranks functions too: every row gets a function-level rank
     expect(result.groups[2]!.fn?.instances).toBe(4);
     expect(result.instances.every((i) => i.function_ranks?.length === 1)).toBe(true);
@@ -214,7 +277,14 @@ describe("docstring rows and the stripped copy", () => {
     const missing = { ...commitRowsOk[0]!, id: "fake/multi@missing", commit: "1".repeat(40) };
     writeFileSync(commitsData, [missing, ...commitRowsOk].map((r) => JSON.stringify(r)).join("\n") + "\n");
     const lines: string[] = [];
-    const r2 = await runEvaluation({ data: commitsData, mirrors: join(dir, "mirrors"), work: join(dir, "work2"), ranker: createBm25Ranker, progress: (l) => lines.push(l), index: false });
+    const r2 = await runEvaluation({
+      data: commitsData,
+      mirrors: join(dir, "mirrors"),
+      work: join(dir, "work2"),
+      ranker: createBm25Ranker,
+      progress: (l) => lines.push(l),
+      index: false,
+    });
     expect(r2.instances.map((i) => i.instance_id)).toEqual([commitRowsOk[0]!.id, "fake/multi@missing"]);
     const failed = r2.instances[1]!;
     expect(failed.error).toContain("1111111111");
@@ -232,16 +302,34 @@ describe("docstring rows and the stripped copy", () => {
       [
         { ...base, instance_id: "fake-1", problem_statement: "parse_header fails on a header line without a colon" },
         { ...base, instance_id: "fake-2", problem_statement: "the parser module's imports are unsorted" },
-      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
     );
     writeFileSync(
       join(dir, "swe-functions.jsonl"),
       [
-        { instance_id: "fake-1", repo: "fake/multi", base_commit: shas.root!, split: "dev", functions: [{ file: "pkg/parser.py", name: "parse_header", qualified_name: "parser.parse_header", start_line: 1, end_line: 4 }], outside_functions: 0 },
+        {
+          instance_id: "fake-1",
+          repo: "fake/multi",
+          base_commit: shas.root!,
+          split: "dev",
+          functions: [{ file: "pkg/parser.py", name: "parse_header", qualified_name: "parser.parse_header", start_line: 1, end_line: 4 }],
+          outside_functions: 0,
+        },
         { instance_id: "fake-2", repo: "fake/multi", base_commit: shas.root!, split: "dev", functions: [], outside_functions: 1 },
-      ].map((r) => JSON.stringify(r)).join("\n") + "\n",
+      ]
+        .map((r) => JSON.stringify(r))
+        .join("\n") + "\n",
     );
-    const r = await runEvaluation({ data: join(dir, "swe.jsonl"), functions: join(dir, "swe-functions.jsonl"), mirrors: join(dir, "mirrors"), work: join(dir, "work3"), ranker: createBm25Ranker, index: false });
+    const r = await runEvaluation({
+      data: join(dir, "swe.jsonl"),
+      functions: join(dir, "swe-functions.jsonl"),
+      mirrors: join(dir, "mirrors"),
+      work: join(dir, "work3"),
+      ranker: createBm25Ranker,
+      index: false,
+    });
     expect(r.instances.map((i) => [i.instance_id, i.split, i.ranks, i.function_ranks])).toEqual([
       ["fake-1", "dev", [0], [0]],
       ["fake-2", "dev", [0], undefined],

@@ -14,7 +14,9 @@ const searchTool = defineTool({
   name: "cortex_search",
   title: "search",
   description: "test search",
-  input: z.object({ query: z.string().min(1), mode: z.enum(["keyword", "vector", "hybrid"]), limit: z.number().int().max(100), one_per_file: z.boolean() }).strict(),
+  input: z
+    .object({ query: z.string().min(1), mode: z.enum(["keyword", "vector", "hybrid"]), limit: z.number().int().max(100), one_per_file: z.boolean() })
+    .strict(),
   annotations: READ_ONLY,
   profiles: ["cortex"],
   needsIndex: true,
@@ -36,7 +38,9 @@ const searchTool = defineTool({
 describe("cortex ranker adapter", () => {
   test("finds cortex_search in the registry, and refuses a registry without it, saying what to do", () => {
     expect(requireSearchTool().name).toBe("cortex_search");
-    expect(() => requireSearchTool(() => undefined)).toThrow("the 'cortex' ranker needs the cortex_search tool, which is not registered in src/tools/index.ts; use --ranker bm25");
+    expect(() => requireSearchTool(() => undefined)).toThrow(
+      "the 'cortex' ranker needs the cortex_search tool, which is not registered in src/tools/index.ts; use --ranker bm25",
+    );
     expect(() => createCortexRanker({ mode: "keyword", lookup: () => undefined })).toThrow("not registered");
   });
 
@@ -49,7 +53,13 @@ describe("cortex ranker adapter", () => {
     try {
       await session.index({});
       const ranker = createCortexRanker({ mode: "keyword" });
-      const files = await ranker.rank({ instance: {} as never, query: "invoice amount total", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session });
+      const files = await ranker.rank({
+        instance: {} as never,
+        query: "invoice amount total",
+        corpus: new Map(),
+        change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] },
+        session,
+      });
       expect(files[0]).toBe("billing/invoice.py");
     } finally {
       session.close();
@@ -63,12 +73,26 @@ describe("cortex ranker adapter", () => {
     try {
       const ranker = createCortexRanker({ mode: "vector", limit: 50, lookup: (n) => (n === "cortex_search" ? searchTool : undefined) });
       expect(ranker.name).toBe("cortex-vector");
-      const files = await ranker.rank({ instance: {} as never, query: "why is a broken", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session });
+      const files = await ranker.rank({
+        instance: {} as never,
+        query: "why is a broken",
+        corpus: new Map(),
+        change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] },
+        session,
+      });
       expect(files).toEqual(["b.py", "a.py", "c.py"]);
       expect(calls.at(-1)).toEqual({ query: "why is a broken", mode: "vector", limit: 50, one_per_file: true });
       // The tool's own schema validates what the adapter sends.
       const tooMany = createCortexRanker({ mode: "hybrid", limit: 500, lookup: () => searchTool });
-      await expect(tooMany.rank({ instance: {} as never, query: "q", corpus: new Map(), change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] }, session })).rejects.toThrow("limit: must be at most 100");
+      await expect(
+        tooMany.rank({
+          instance: {} as never,
+          query: "q",
+          corpus: new Map(),
+          change: { commit: "", written: [], deleted: [], unchanged: 0, missing: [] },
+          session,
+        }),
+      ).rejects.toThrow("limit: must be at most 100");
     } finally {
       session.close();
       project.cleanup();

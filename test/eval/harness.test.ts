@@ -34,14 +34,30 @@ function commit(message: string, day: number): string {
   git("add", "-A");
   const date = `2024-01-0${day}T12:00:00Z`;
   const r = Bun.spawnSync(["git", "-C", repo, "commit", "-q", "-m", message], {
-    env: { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@example.com", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@example.com", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date },
+    env: {
+      ...process.env,
+      GIT_AUTHOR_NAME: "t",
+      GIT_AUTHOR_EMAIL: "t@example.com",
+      GIT_COMMITTER_NAME: "t",
+      GIT_COMMITTER_EMAIL: "t@example.com",
+      GIT_AUTHOR_DATE: date,
+      GIT_COMMITTER_DATE: date,
+    },
   });
   if (r.exitCode !== 0) throw new Error(r.stderr.toString());
   return git("rev-parse", "HEAD");
 }
 
 const row = (id: string, commit: string, problem: string, gold: string[]) =>
-  JSON.stringify({ instance_id: id, repo: "fake/proj", base_commit: commit, problem_statement: problem, gold_files: gold, fetch_source: "github:fake/proj", new_files: [] });
+  JSON.stringify({
+    instance_id: id,
+    repo: "fake/proj",
+    base_commit: commit,
+    problem_statement: problem,
+    gold_files: gold,
+    fetch_source: "github:fake/proj",
+    new_files: [],
+  });
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), "cortex-eval-test-"));
@@ -89,7 +105,11 @@ describe("eval harness on a small repository", () => {
     expect(result.instances.map((i) => i.ranks)).toEqual([[0], [0, 2], [null]]);
     expect(result.instances.map((i) => i.index?.mode)).toEqual(["full", "incremental", "incremental"]);
     // Commit 2 rewrote render.py and added cache.py; commit 3 only deleted legacy.py.
-    expect(result.instances.map((i) => [i.index?.parsed, i.index?.deleted])).toEqual([[4, 0], [2, 0], [0, 1]]);
+    expect(result.instances.map((i) => [i.index?.parsed, i.index?.deleted])).toEqual([
+      [4, 0],
+      [2, 0],
+      [0, 1],
+    ]);
     expect(result.instances.map((i) => i.corpus)).toEqual([
       { written: 4, deleted: 0, unchanged: 0, missing: 0 },
       { written: 2, deleted: 0, unchanged: 3, missing: 0 },
@@ -109,13 +129,33 @@ describe("eval harness on a small repository", () => {
 
   test("the CLI filters, writes per-instance ranks and measures agreement with a reference", async () => {
     const reference = join(dir, "reference.json");
-    writeFileSync(reference, JSON.stringify([
-      { instance_id: "fake__proj-1", n_docs: 4, ranks: [0] },
-      { instance_id: "fake__proj-2", n_docs: 5, ranks: [0, 3] },
-    ]));
+    writeFileSync(
+      reference,
+      JSON.stringify([
+        { instance_id: "fake__proj-1", n_docs: 4, ranks: [0] },
+        { instance_id: "fake__proj-2", n_docs: 5, ranks: [0, 3] },
+      ]),
+    );
     const out = join(dir, "ranks.json");
     const lines: string[] = [];
-    const r = await evalCli(["--data", join(dir, "data.jsonl"), "--mirrors", join(dir, "mirrors"), "--work", join(dir, "work2"), "--out", out, "--limit", "2", "--reference", reference, "--no-index"], (l) => lines.push(l));
+    const r = await evalCli(
+      [
+        "--data",
+        join(dir, "data.jsonl"),
+        "--mirrors",
+        join(dir, "mirrors"),
+        "--work",
+        join(dir, "work2"),
+        "--out",
+        out,
+        "--limit",
+        "2",
+        "--reference",
+        reference,
+        "--no-index",
+      ],
+      (l) => lines.push(l),
+    );
     // --limit keeps the first two rows of the file: instances 3 and 1.
     expect(r.result.instances.map((i) => i.instance_id)).toEqual(["fake__proj-1", "fake__proj-3"]);
     expect(r.result.instances.every((i) => i.index === undefined)).toBe(true);
@@ -130,12 +170,20 @@ describe("eval harness on a small repository", () => {
     const base = ["--mirrors", join(dir, "mirrors"), "--work", join(dir, "work3")];
     await expect(evalCli(base)).rejects.toThrow("--data: required");
     await expect(evalCli(["--bogus", ...base])).rejects.toThrow("Unknown option '--bogus'");
-    await expect(evalCli(["--data", join(dir, "data.jsonl"), "--ranker", "tfidf", ...base])).rejects.toThrow("--ranker: must be one of bm25, signals, cortex, got 'tfidf'");
+    await expect(evalCli(["--data", join(dir, "data.jsonl"), "--ranker", "tfidf", ...base])).rejects.toThrow(
+      "--ranker: must be one of bm25, signals, cortex, got 'tfidf'",
+    );
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--limit", "0", ...base])).rejects.toThrow("--limit: must be a positive integer, got '0'");
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--repo", "no/such", ...base])).rejects.toThrow("repo: no instance of no/such");
     await expect(evalCli(["--data", join(dir, "data.jsonl"), "--mode", "vector", ...base])).rejects.toThrow("--mode: only with --ranker cortex");
     const bad = join(dir, "bad.jsonl");
-    writeFileSync(bad, row("x-1", commits[0]!, "q", ["a.py"]) + "\n" + JSON.stringify({ instance_id: "x-2", repo: "fake/proj", base_commit: "zz", problem_statement: "q", gold_files: [], fetch_source: "github:fake/proj" }) + "\n");
+    writeFileSync(
+      bad,
+      row("x-1", commits[0]!, "q", ["a.py"]) +
+        "\n" +
+        JSON.stringify({ instance_id: "x-2", repo: "fake/proj", base_commit: "zz", problem_statement: "q", gold_files: [], fetch_source: "github:fake/proj" }) +
+        "\n",
+    );
     await expect(evalCli(["--data", bad, ...base])).rejects.toThrow(/bad\.jsonl:2: base_commit: must be a commit id; gold_files: must not be empty/);
   });
 });

@@ -19,7 +19,19 @@ const corpus = (files: Record<string, string>): Map<string, CorpusFile> =>
 
 describe("tokenizer", () => {
   test("identifiers lower-cased plus their snake and camel parts", () => {
-    expect(tokenize("getHTTPResponse parse_config L031 x")).toEqual(["gethttpresponse", "get", "http", "response", "parse_config", "parse", "config", "l031", "l", "031", "x"]);
+    expect(tokenize("getHTTPResponse parse_config L031 x")).toEqual([
+      "gethttpresponse",
+      "get",
+      "http",
+      "response",
+      "parse_config",
+      "parse",
+      "config",
+      "l031",
+      "l",
+      "031",
+      "x",
+    ]);
     expect(identifierParts("__init__")).toEqual([]);
     expect(tokenize("9lives _private")).toEqual(["lives", "_private"]);
   });
@@ -67,20 +79,23 @@ describe("BM25 indexes", () => {
 
 describe("file analysis", () => {
   test("defined names, docstrings and comments apart from code, one chunk per definition", () => {
-    const a = analyzeFile("pkg/mod.py", [
-      "import os",
-      "# a comment about caching",
-      "class Store:",
-      '    """Keeps values."""',
-      "    def get(self, key):",
-      "        return key",
-      "",
-      "    @property",
-      "    def size(self):",
-      "        return 0",
-      "async def fetch_all():",
-      "    pass",
-    ].join("\n"));
+    const a = analyzeFile(
+      "pkg/mod.py",
+      [
+        "import os",
+        "# a comment about caching",
+        "class Store:",
+        '    """Keeps values."""',
+        "    def get(self, key):",
+        "        return key",
+        "",
+        "    @property",
+        "    def size(self):",
+        "        return 0",
+        "async def fetch_all():",
+        "    pass",
+      ].join("\n"),
+    );
     expect([...a.defined].sort()).toEqual(["fetch_all", "get", "size", "store"]);
     expect(a.fields.doc.tf.has("caching")).toBe(true);
     expect(a.fields.doc.tf.has("keeps")).toBe(true);
@@ -100,11 +115,13 @@ describe("file analysis", () => {
 
 describe("query features", () => {
   test("code identifiers, traceback paths and dotted modules", () => {
-    const f = queryFeatures([
-      "Calling `Model.save()` on a QuerySet fails in update_fields.",
-      'File "/usr/lib/python3/site-packages/django/db/models/query.py", line 12, in get',
-      "see django.core.cache.backends for details",
-    ].join("\n"));
+    const f = queryFeatures(
+      [
+        "Calling `Model.save()` on a QuerySet fails in update_fields.",
+        'File "/usr/lib/python3/site-packages/django/db/models/query.py", line 12, in get',
+        "see django.core.cache.backends for details",
+      ].join("\n"),
+    );
     for (const id of ["model", "save", "queryset", "update_fields"]) expect(f.identifiers.has(id)).toBe(true);
     expect(f.identifiers.has("calling")).toBe(false);
     expect(f.pathMentions).toEqual(["usr/lib/python3/site-packages/django/db/models/query.py"]);

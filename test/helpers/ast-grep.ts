@@ -209,7 +209,10 @@ export class ReleaseServer {
   /** A bare HTTP/1.1 server that announces `body`'s full length, sends half of it and hangs up. */
   private truncating(body: Uint8Array): string {
     this.raw?.stop();
-    const half = Buffer.concat([Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`), body.subarray(0, body.length >> 1)]);
+    const half = Buffer.concat([
+      Buffer.from(`HTTP/1.1 200 OK\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n`),
+      body.subarray(0, body.length >> 1),
+    ]);
     const sent = new WeakMap<object, number>();
     const pump = (socket: { write(b: Uint8Array): number; end(): void }) => {
       let at = sent.get(socket) ?? 0;

@@ -13,7 +13,6 @@ import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { commitAt, tmpProject, type TmpProject } from "./tmp-project.ts";
 
-
 const DAY = 86_400_000;
 
 export function shopProject(): TmpProject {
@@ -106,10 +105,16 @@ func HandleCheckout(w http.ResponseWriter, r *http.Request) {
 }
 `,
   );
-  p.write("shipping/rates.go", "// Package shipping prices parcels.\npackage shipping\n\n// Rate is the shipping price in cents for a parcel weight in grams.\nfunc Rate(grams int) int {\n\tif grams <= 0 {\n\t\treturn 0\n\t}\n\treturn 300 + grams/10\n}\n");
+  p.write(
+    "shipping/rates.go",
+    "// Package shipping prices parcels.\npackage shipping\n\n// Rate is the shipping price in cents for a parcel weight in grams.\nfunc Rate(grams int) int {\n\tif grams <= 0 {\n\t\treturn 0\n\t}\n\treturn 300 + grams/10\n}\n",
+  );
   for (const name of ["inbound", "outbound", "returns", "samples", "pallets"]) {
     const fn = name[0]!.toUpperCase() + name.slice(1);
-    p.write(`warehouse/${name}.go`, `package warehouse\n\nimport "example.com/shop/shipping"\n\n// ${fn}Cost prices the ${name} parcels of a day.\nfunc ${fn}Cost(weights []int) int {\n\tc := 0\n\tfor _, w := range weights {\n\t\tc += shipping.Rate(w)\n\t}\n\treturn c\n}\n`);
+    p.write(
+      `warehouse/${name}.go`,
+      `package warehouse\n\nimport "example.com/shop/shipping"\n\n// ${fn}Cost prices the ${name} parcels of a day.\nfunc ${fn}Cost(weights []int) int {\n\tc := 0\n\tfor _, w := range weights {\n\t\tc += shipping.Rate(w)\n\t}\n\treturn c\n}\n`,
+    );
   }
   commitAt(p.root, "billing, orders, shipping", 200);
 
@@ -146,22 +151,64 @@ func Refund(card string, cents int) error {
 }
 `,
   );
-  p.write("catalog/search.py", '"""Product search over the catalog index."""\n\nfrom catalog.index import lookup\n\n\ndef find_products(text):\n    """Products whose name or description matches the text."""\n    return [p for p in lookup(text) if p.visible]\n');
-  p.write("catalog/index.py", '"""The in-memory catalog index."""\n\nPRODUCTS = []\n\n\ndef lookup(text):\n    return [p for p in PRODUCTS if text in p.name]\n');
-  // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture file's text, with its own template syntax
-  p.write("catalog/money.py", '"""Money formatting for the catalogue pages."""\n\n\ndef format_price(cents):\n    """Formats a price in cents as a currency string."""\n    return f"${cents // 100}.{cents % 100:02d}"\n');
-  p.write("catalog/view.py", '"""Catalogue page rendering."""\n\nfrom catalog.money import format_price\n\n\ndef price_label(product):\n    return "Price: " + format_price(product.cents)\n');
+  p.write(
+    "catalog/search.py",
+    '"""Product search over the catalog index."""\n\nfrom catalog.index import lookup\n\n\ndef find_products(text):\n    """Products whose name or description matches the text."""\n    return [p for p in lookup(text) if p.visible]\n',
+  );
+  p.write(
+    "catalog/index.py",
+    '"""The in-memory catalog index."""\n\nPRODUCTS = []\n\n\ndef lookup(text):\n    return [p for p in PRODUCTS if text in p.name]\n',
+  );
+  p.write(
+    "catalog/money.py",
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a fixture file's text, with its own template syntax
+    '"""Money formatting for the catalogue pages."""\n\n\ndef format_price(cents):\n    """Formats a price in cents as a currency string."""\n    return f"${cents // 100}.{cents % 100:02d}"\n',
+  );
+  p.write(
+    "catalog/view.py",
+    '"""Catalogue page rendering."""\n\nfrom catalog.money import format_price\n\n\ndef price_label(product):\n    return "Price: " + format_price(product.cents)\n',
+  );
   // a method called through an untyped parameter: resolution cannot bind the call
-  p.write("basket/cart.py", '"""The shopping basket."""\n\n\nclass Basket:\n    def __init__(self):\n        self.lines = []\n\n    def add_line(self, sku, qty):\n        """Adds a line for a SKU to the basket."""\n        self.lines.append((sku, qty))\n');
-  p.write("wishlist/wishes.py", '"""Saved-for-later items."""\n\n\nclass Wishlist:\n    def __init__(self):\n        self.items = []\n\n    def add_line(self, product_id):\n        self.items.append(product_id)\n');
+  p.write(
+    "basket/cart.py",
+    '"""The shopping basket."""\n\n\nclass Basket:\n    def __init__(self):\n        self.lines = []\n\n    def add_line(self, sku, qty):\n        """Adds a line for a SKU to the basket."""\n        self.lines.append((sku, qty))\n',
+  );
+  p.write(
+    "wishlist/wishes.py",
+    '"""Saved-for-later items."""\n\n\nclass Wishlist:\n    def __init__(self):\n        self.items = []\n\n    def add_line(self, product_id):\n        self.items.append(product_id)\n',
+  );
   p.write("basket/page.py", '"""Basket page handlers."""\n\n\ndef on_add(basket, form):\n    basket.add_line(form["sku"], int(form["qty"]))\n');
   commitAt(p.root, "payments and catalog", 10);
 
   const now = Date.now();
   const memories = [
-    { id: "m-stale", type: "decision", category: "catalog", memory: "Product search must go through the catalog index, never raw SQL", reason: "search ranking lives in the index", created_at: new Date(now - 400 * DAY).toISOString(), source: "user" },
-    { id: "m-fail", type: "failure", category: "payments", memory: "A retried refund once paid a card payment back twice", reason: "refunds must be idempotent", created_at: new Date(now - 10 * DAY).toISOString(), source: "user" },
-    { id: "m-conv", type: "convention", category: "billing", memory: "Invoice amounts are integer cents, never floats", reason: "rounding", created_at: new Date(now - 300 * DAY).toISOString(), source: "user" },
+    {
+      id: "m-stale",
+      type: "decision",
+      category: "catalog",
+      memory: "Product search must go through the catalog index, never raw SQL",
+      reason: "search ranking lives in the index",
+      created_at: new Date(now - 400 * DAY).toISOString(),
+      source: "user",
+    },
+    {
+      id: "m-fail",
+      type: "failure",
+      category: "payments",
+      memory: "A retried refund once paid a card payment back twice",
+      reason: "refunds must be idempotent",
+      created_at: new Date(now - 10 * DAY).toISOString(),
+      source: "user",
+    },
+    {
+      id: "m-conv",
+      type: "convention",
+      category: "billing",
+      memory: "Invoice amounts are integer cents, never floats",
+      reason: "rounding",
+      created_at: new Date(now - 300 * DAY).toISOString(),
+      source: "user",
+    },
   ];
   mkdirSync(join(p.root, ".cortex"), { recursive: true });
   writeFileSync(join(p.root, ".cortex", "memory.json"), JSON.stringify({ version: 1, memories }, null, 2) + "\n");

@@ -43,7 +43,15 @@ export function copyFixture(name: string): TmpProject {
 /** Commits a project's whole working tree with author and commit dates `daysAgo` days in the past. */
 export function commitAt(root: string, message: string, daysAgo: number): void {
   const date = new Date(Date.now() - daysAgo * 86_400_000).toISOString();
-  const env = { ...process.env, GIT_AUTHOR_NAME: "t", GIT_AUTHOR_EMAIL: "t@x", GIT_COMMITTER_NAME: "t", GIT_COMMITTER_EMAIL: "t@x", GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date };
+  const env = {
+    ...process.env,
+    GIT_AUTHOR_NAME: "t",
+    GIT_AUTHOR_EMAIL: "t@x",
+    GIT_COMMITTER_NAME: "t",
+    GIT_COMMITTER_EMAIL: "t@x",
+    GIT_AUTHOR_DATE: date,
+    GIT_COMMITTER_DATE: date,
+  };
   Bun.spawnSync(["git", "-C", root, "add", "-A"], { env });
   Bun.spawnSync(["git", "-C", root, "commit", "-qm", message], { env });
 }

@@ -9,7 +9,10 @@ const parser = await FactsParser.create();
 async function chunksOf(path: string, text: string, isTest = false) {
   const r = await parser.parse(path, text, emptyProjectInfo());
   const chunks = buildChunks({ path, language: r.language, text, isTest, ...(r.facts ? { facts: r.facts } : {}) });
-  const texts = chunkTexts(chunks.map((c) => ({ ...c, filePath: path })), () => text);
+  const texts = chunkTexts(
+    chunks.map((c) => ({ ...c, filePath: path })),
+    () => text,
+  );
   return chunks.map((c, i) => ({ ...c, text: [...texts.values()][i]! }));
 }
 
@@ -66,12 +69,7 @@ describe("documentation chunks", () => {
     // the store inserts ids plainly: a duplicate would fail the whole batch of files
     const doc = ["# Notes", "a", "# Notes~2", "b", "# Notes", "c", "# Notes", "d"].join("\n");
     const ids = (await chunksOf("n.md", doc)).map((c) => c.id);
-    expect(ids).toEqual([
-      "documentation:n.md#Notes",
-      "documentation:n.md#Notes~2",
-      "documentation:n.md#Notes~3",
-      "documentation:n.md#Notes~4",
-    ]);
+    expect(ids).toEqual(["documentation:n.md#Notes", "documentation:n.md#Notes~2", "documentation:n.md#Notes~3", "documentation:n.md#Notes~4"]);
   });
 });
 

@@ -53,7 +53,8 @@ describe("a large full build", () => {
     // 520 files: above the size from which the keyword index loads beside the other steps
     const files: Record<string, string> = { "go.mod": "module example.com/big\n\ngo 1.21\n" };
     for (let i = 0; i < 520; i++) {
-      files[`pkg${i % 10}/f${i}.go`] = `package pkg${i % 10}\n\n// Compute${i} adds ${i}.\nfunc Compute${i}(x int) int {\n\treturn Helper${i % 10}(x) + ${i}\n}\n`;
+      files[`pkg${i % 10}/f${i}.go`] =
+        `package pkg${i % 10}\n\n// Compute${i} adds ${i}.\nfunc Compute${i}(x int) int {\n\treturn Helper${i % 10}(x) + ${i}\n}\n`;
     }
     for (let k = 0; k < 10; k++) files[`pkg${k}/helper.go`] = `package pkg${k}\n\nfunc Helper${k}(x int) int {\n\treturn x\n}\n`;
     p = tmpProject(files);
@@ -73,7 +74,11 @@ describe("a large full build", () => {
       expect(count("SELECT COUNT(*) AS n FROM trigram_coverage WHERE segment = 0")).toBe(count("SELECT COUNT(*) AS n FROM file_state"));
       expect(count("SELECT COUNT(*) AS n FROM trigram_postings")).toBeGreaterThan(0);
       // the resolution computed before the load finished and wrote after: every call reached its helper
-      const calls = db.query("SELECT r.resolution AS how, s.file_path AS target FROM refs r LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id WHERE r.name LIKE 'Helper%' AND r.kind = 'call'").all() as Array<{ how: string | null; target: string | null }>;
+      const calls = db
+        .query(
+          "SELECT r.resolution AS how, s.file_path AS target FROM refs r LEFT JOIN symbols s ON s.symbol_id = r.target_symbol_id WHERE r.name LIKE 'Helper%' AND r.kind = 'call'",
+        )
+        .all() as Array<{ how: string | null; target: string | null }>;
       expect(calls.length).toBe(520);
       expect(calls.every((c) => c.how === "exact" && c.target?.endsWith("/helper.go"))).toBe(true);
       expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
@@ -91,7 +96,8 @@ describe("a large full build", () => {
 describe("tiers", () => {
   const project = () => {
     const files: Record<string, string> = { "go.mod": "module example.com/tiers\n\ngo 1.21\n" };
-    for (let i = 0; i < 300; i++) files[`pkg${i % 6}/f${i}.go`] = `package pkg${i % 6}\n\n// Needle${i} is found by grep.\nfunc Needle${i}() int {\n\treturn Helper()\n}\n`;
+    for (let i = 0; i < 300; i++)
+      files[`pkg${i % 6}/f${i}.go`] = `package pkg${i % 6}\n\n// Needle${i} is found by grep.\nfunc Needle${i}() int {\n\treturn Helper()\n}\n`;
     for (let k = 0; k < 6; k++) files[`pkg${k}/helper.go`] = `package pkg${k}\n\nfunc Helper() int { return 1 }\n`;
     return files;
   };
@@ -100,7 +106,8 @@ describe("tiers", () => {
     p = tmpProject(project());
     let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown>; exactGoHits: number } | undefined;
     let probing: Promise<void> | undefined;
-    const report = await runIndex({ hooks: INDEX_HOOKS,
+    const report = await runIndex({
+      hooks: INDEX_HOOKS,
       root: p.root,
       workers: 1,
       onProgress: (pr) => {
@@ -110,7 +117,11 @@ describe("tiers", () => {
           try {
             const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
             const grep = (await invokeTool(findTool("search_text_pattern")!, { query: "needle25", context_lines: 0 }, ctx)) as { match_count: number };
-            const files = (await invokeTool(findTool("cortex_files")!, { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } }, ctx)) as Record<string, unknown>;
+            const files = (await invokeTool(
+              findTool("cortex_files")!,
+              { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } },
+              ctx,
+            )) as Record<string, unknown>;
             const exact = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42" }, ctx)) as Record<string, unknown>;
             const exactGo = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42", language: ["go"] }, ctx)) as { results: unknown[] };
             during = { grep: grep.match_count, files, exact, exactGoHits: exactGo.results.length };
@@ -136,7 +147,11 @@ describe("tiers", () => {
     try {
       expect(s.parseTierState()).toBeUndefined();
       const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
-      const files = (await invokeTool(findTool("cortex_files")!, { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } }, ctx)) as Record<string, unknown>;
+      const files = (await invokeTool(
+        findTool("cortex_files")!,
+        { query: { from: "files", aggregations: [{ function: "COUNT", alias: "n" }] } },
+        ctx,
+      )) as Record<string, unknown>;
       expect(files.index_incomplete).toBeUndefined();
       expect(files.rows).toEqual([[307]]);
     } finally {
@@ -148,7 +163,8 @@ describe("tiers", () => {
     p = tmpProject(project());
     let stopped = 0;
     await expect(
-      runIndex({ hooks: INDEX_HOOKS,
+      runIndex({
+        hooks: INDEX_HOOKS,
         root: p.root,
         workers: 1,
         onProgress: (pr) => {
@@ -218,10 +234,22 @@ describe("incremental indexing", () => {
     p.write("store/store.go", "package store\n\ntype DB struct{}\n");
     const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.parsed).toBe(2);
-    const mod = await query(p.root, { from: "modules", fields: ["file_count", "function_count", "exported_function_count", "type_count", "total_lines"], where: { field: "module_path", operator: "=", value: "store" } });
+    const mod = await query(p.root, {
+      from: "modules",
+      fields: ["file_count", "function_count", "exported_function_count", "type_count", "total_lines"],
+      where: { field: "module_path", operator: "=", value: "store" },
+    });
     expect(mod).toEqual([[2, 2, 1, 1, 3 + 6]]);
-    const fns = await query(p.root, { from: "functions", fields: ["name", "param_count"], where: { field: "module_path", operator: "=", value: "store" }, orderBy: [{ field: "name", direction: "ASC" }] });
-    expect(fns).toEqual([["Count", 0], ["helper", 2]]);
+    const fns = await query(p.root, {
+      from: "functions",
+      fields: ["name", "param_count"],
+      where: { field: "module_path", operator: "=", value: "store" },
+      orderBy: [{ field: "name", direction: "ASC" }],
+    });
+    expect(fns).toEqual([
+      ["Count", 0],
+      ["helper", 2],
+    ]);
   });
 
   test("a deleted file disappears with all its rows, and an emptied module with it", async () => {
@@ -299,7 +327,11 @@ describe("incremental indexing", () => {
 describe("crash safety", () => {
   test("kill -9 in the middle of a full rebuild leaves the previous index whole and usable", async () => {
     p = tmpProject();
-    for (let i = 0; i < 2500; i++) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\n// F${i} does things.\nfunc F${i}(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n`);
+    for (let i = 0; i < 2500; i++)
+      p.write(
+        `pkg${i % 50}/f${i}.go`,
+        `package pkg${i % 50}\n\n// F${i} does things.\nfunc F${i}(a, b int) int {\n\tif a > b {\n\t\treturn a\n\t}\n\treturn b\n}\n`,
+      );
     const before = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(before.files).toBe(2500);
     for (let i = 0; i < 2500; i += 2) p.write(`pkg${i % 50}/f${i}.go`, `package pkg${i % 50}\n\nfunc G${i}() {}\n`);

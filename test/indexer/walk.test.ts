@@ -9,7 +9,10 @@ let p: TmpProject;
 afterEach(() => p?.cleanup());
 
 const walk = (root: string, extra: string[] = [], max = 1 << 20) => walkProject(root, { maxFileSize: max, extraExcludes: extra });
-const paths = (root: string, extra: string[] = []) => walk(root, extra).files.map((f) => f.path).sort();
+const paths = (root: string, extra: string[] = []) =>
+  walk(root, extra)
+    .files.map((f) => f.path)
+    .sort();
 
 describe("walk honours ignore rules", () => {
   test("root .gitignore: plain, directory-only, anchored and negated patterns", () => {

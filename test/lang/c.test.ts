@@ -15,7 +15,8 @@ const inlineParser = FactsParser.create();
 
 commonInvariants("c", FILES, project);
 
-const calls = (f: FileFacts) => f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+const calls = (f: FileFacts) =>
+  f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
 
 describe("c facts (hand-counted truth)", () => {
   test("ring.h: typedef'd enum and struct, anonymous struct named by its typedef, constants, static inline", async () => {
@@ -30,9 +31,9 @@ describe("c facts (hand-counted truth)", () => {
       ["ring_visitor", "type_alias", true, 0, 0, 38, 38, undefined],
     ]);
     // the three prototypes are declarations, not definitions: only ring_size is a function here
-    expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.paramCount, fn.returnCount, fn.complexity, fn.bodyLines, fn.docStartLine])).toEqual([
-      ["ring_size", false, false, 1, 1, 2, 3, 46],
-    ]);
+    expect(
+      f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.paramCount, fn.returnCount, fn.complexity, fn.bodyLines, fn.docStartLine]),
+    ).toEqual([["ring_size", false, false, 1, 1, 2, 3, 46]]);
     expect(f.functions[0]!.signature).toBe("static inline size_t ring_size(const ring_t *r)");
     // RING_H (no value) is an include guard, `extern int ring_debug` a declaration: neither is recorded
     expect(f.variables.map((v) => [v.qualifiedName, v.kind, v.exported, v.container])).toEqual([
@@ -47,7 +48,10 @@ describe("c facts (hand-counted truth)", () => {
       ["stdint.h", true, false, false, 9],
     ]);
     expect(calls(f)).toEqual([]);
-    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}<${r.enclosing}`)).toEqual(["RING_CAPACITY@29<ring_t", "RING_CAPACITY@48<ring_size"]);
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}<${r.enclosing}`)).toEqual([
+      "RING_CAPACITY@29<ring_t",
+      "RING_CAPACITY@48<ring_size",
+    ]);
   });
 
   test("ring.c: linkage decides exported, complexity counts branches, cases and && ||", async () => {
@@ -88,7 +92,12 @@ describe("c facts (hand-counted truth)", () => {
     ]);
     // `ring_push()` in the comment on line 28 and `drop();` in the string on line 9 are not references
     expect(f.references.filter((r) => r.line === 28 || r.name === "drop")).toEqual([]);
-    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}`)).toEqual(["pushes@47", "ring_debug@48", "TRACE_FORMAT@49", "ring_debug@56"]);
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}`)).toEqual([
+      "pushes@47",
+      "ring_debug@48",
+      "TRACE_FORMAT@49",
+      "ring_debug@56",
+    ]);
     expect(f.references.find((r) => r.kind === "import" && r.name === "zlib.h")).toMatchObject({ line: 6, column: 11 });
   });
 
@@ -119,7 +128,15 @@ describe("c facts (hand-counted truth)", () => {
   test("includes resolve next to the file, then through include/ and src/ roots up to the root", () => {
     const files = new Set([...FILES, "c/src/util.h", "vendor/include/zlib.h"]);
     const pf: ProjectFiles = { project, has: (p) => files.has(p), inDir: () => [] };
-    const imp = (module: string, std: boolean, ext: boolean, rel: boolean) => ({ module, isStandardLib: std, isExternal: ext, isRelative: rel, symbols: [], line: 1, column: 1 });
+    const imp = (module: string, std: boolean, ext: boolean, rel: boolean) => ({
+      module,
+      isStandardLib: std,
+      isExternal: ext,
+      isRelative: rel,
+      symbols: [],
+      line: 1,
+      column: 1,
+    });
     expect(c.resolveImport!(imp("ring.h", false, false, true), "c/src/ring.c", pf)).toEqual(["c/include/ring.h"]);
     expect(c.resolveImport!(imp("util.h", false, false, true), "c/src/ring.c", pf)).toEqual(["c/src/util.h"]);
     expect(c.resolveImport!(imp("../include/ring.h", false, false, true), "c/tests/test_ring.c", pf)).toEqual(["c/include/ring.h"]);
@@ -142,7 +159,8 @@ describe("c facts (hand-counted truth)", () => {
   test("definitions after an unparsable stretch are still read (the walk enters ERROR nodes)", async () => {
     const parser = await inlineParser;
     // braces that only balance per preprocessor branch defeat the grammar for the rest of the file
-    const src = "static void *\nf (int a)\n{\n#if A\n  if (a) {\n#else\n  if (!a) {\n#endif\n    a = 1;\n  }\n  return 0;\n}\nint g(void) { return a ? 1 : 2; }\n";
+    const src =
+      "static void *\nf (int a)\n{\n#if A\n  if (a) {\n#else\n  if (!a) {\n#endif\n    a = 1;\n  }\n  return 0;\n}\nint g(void) { return a ? 1 : 2; }\n";
     const f = (await parser.parse("broken.c", src, project)).facts!;
     expect(f.syntaxErrors).toBeGreaterThan(0);
     expect(f.functions.map((fn) => [fn.name, fn.startLine, fn.complexity])).toEqual([["g", 13, 2]]);

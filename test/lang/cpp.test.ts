@@ -14,8 +14,10 @@ const inlineParser = FactsParser.create();
 
 commonInvariants("cpp", FILES, project);
 
-const calls = (f: FileFacts) => f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const fns = (f: FileFacts) => f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType, fn.paramCount, fn.returnCount, fn.complexity]);
+const calls = (f: FileFacts) =>
+  f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+const fns = (f: FileFacts) =>
+  f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType, fn.paramCount, fn.returnCount, fn.complexity]);
 
 describe("cpp facts (hand-counted truth)", () => {
   test("shape.hpp: namespace, classes, pure interface, template, nested types, enum class, aliases", async () => {
@@ -110,7 +112,14 @@ describe("cpp facts (hand-counted truth)", () => {
       ["make_circle", true, false, undefined, 1, 1, 1],
     ]);
     expect(f.functions.map((fn) => [fn.startLine, fn.endLine, fn.docStartLine])).toEqual([
-      [13, 13, undefined], [23, 23, undefined], [26, 30, undefined], [32, 32, undefined], [37, 39, 36], [41, 47, undefined], [53, 74, 49], [76, 76, undefined],
+      [13, 13, undefined],
+      [23, 23, undefined],
+      [26, 30, undefined],
+      [32, 32, undefined],
+      [37, 39, 36],
+      [41, 47, undefined],
+      [53, 74, 49],
+      [76, 76, undefined],
     ]);
     expect(f.variables.map((v) => [v.qualifiedName, v.kind, v.exported])).toEqual([["geo.kTau", "constant", false]]);
     expect(f.imports.map((i) => [i.module, i.isStandardLib, i.isExternal, i.isRelative])).toEqual([
@@ -168,13 +177,22 @@ describe("cpp facts (hand-counted truth)", () => {
 
   test("C++ file extensions, template implementation files included", async () => {
     const { languageFor } = await import("../../src/lang/registry.ts");
-    for (const ext of [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"]) expect(languageFor("x/y" + ext).language).toBe("cpp");
+    for (const ext of [".cc", ".cpp", ".cxx", ".c++", ".hpp", ".hh", ".hxx", ".h++", ".ipp", ".tpp", ".inl"])
+      expect(languageFor("x/y" + ext).language).toBe("cpp");
   });
 
   test("includes resolve through the include/ root", () => {
     const files = new Set(FILES);
     const pf: ProjectFiles = { project, has: (p) => files.has(p), inDir: () => [] };
-    const imp = (module: string, std: boolean, ext: boolean, rel: boolean) => ({ module, isStandardLib: std, isExternal: ext, isRelative: rel, symbols: [], line: 1, column: 1 });
+    const imp = (module: string, std: boolean, ext: boolean, rel: boolean) => ({
+      module,
+      isStandardLib: std,
+      isExternal: ext,
+      isRelative: rel,
+      symbols: [],
+      line: 1,
+      column: 1,
+    });
     expect(cpp.resolveImport!(imp("shapes/shape.hpp", false, false, true), "cpp/src/circle.cpp", pf)).toEqual(["cpp/include/shapes/shape.hpp"]);
     expect(cpp.resolveImport!(imp("legacy.h", false, false, true), "cpp/src/circle.cpp", pf)).toEqual(["cpp/include/legacy.h"]);
     expect(cpp.resolveImport!(imp("../include/shapes/shape.hpp", false, false, true), "cpp/test/circle_test.cc", pf)).toEqual(["cpp/include/shapes/shape.hpp"]);

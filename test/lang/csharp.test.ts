@@ -85,7 +85,10 @@ describe("c# facts (hand-counted truth)", () => {
       ["Shop.Core.Catalog.Product.Price", "property", true],
       ["Shop.Core.Catalog.Product.Category", "property", true],
     ]);
-    expect(imports(f)).toEqual([["System", "std", null], ["System.Collections.Generic", "std", null]]);
+    expect(imports(f)).toEqual([
+      ["System", "std", null],
+      ["System.Collections.Generic", "std", null],
+    ]);
     // Entity is declared in this file as a class: the first base is inherited
     expect(refs(f, "inherit")).toEqual(["Entity@28<Shop.Core.Catalog.Product"]);
     expect(refs(f, "implement")).toEqual(["IPriced@28<Shop.Core.Catalog.Product", "IEquatable@28<Shop.Core.Catalog.Product"]);

@@ -49,7 +49,19 @@ const cls = (spec: string, project: ProjectInfo = emptyProjectInfo()) => {
 
 describe("classifySpecifier", () => {
   test("Node built-ins with and without node:, their subpaths, and Bun's modules are the standard library", () => {
-    for (const s of ["fs", "node:fs", "fs/promises", "node:fs/promises", "path/posix", "stream/web", "util/types", "node:test", "node:sqlite", "bun:sqlite", "child_process"]) {
+    for (const s of [
+      "fs",
+      "node:fs",
+      "fs/promises",
+      "node:fs/promises",
+      "path/posix",
+      "stream/web",
+      "util/types",
+      "node:test",
+      "node:sqlite",
+      "bun:sqlite",
+      "child_process",
+    ]) {
       expect(`${s}: ${cls(s)}`).toBe(`${s}: std`);
     }
   });
@@ -92,7 +104,11 @@ describe("npmWorkspaceOf", () => {
         main: "./dist/index.cjs",
         module: "./dist/index.mjs",
         types: "./dist/index.d.ts",
-        exports: { ".": { require: "./dist/index.cjs", import: { types: "./dist/index.d.mts", default: "./dist/index.mjs" } }, "./utils/*": "./dist/utils/*.js", "./package.json": "./package.json" },
+        exports: {
+          ".": { require: "./dist/index.cjs", import: { types: "./dist/index.d.mts", default: "./dist/index.mjs" } },
+          "./utils/*": "./dist/utils/*.js",
+          "./package.json": "./package.json",
+        },
       },
       "packages/b",
     );

@@ -25,7 +25,12 @@ describe("indexing TypeScript and JavaScript projects", () => {
     p = copyFixture("polyglot/ts");
     const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(report.errors).toEqual([]);
-    const files = await query(p.root, { from: "files", fields: ["file_path", "language", "is_test"], where: { field: "language", operator: "IN", value: ["typescript", "tsx"] }, orderBy: [{ field: "file_path", direction: "ASC" }] });
+    const files = await query(p.root, {
+      from: "files",
+      fields: ["file_path", "language", "is_test"],
+      where: { field: "language", operator: "IN", value: ["typescript", "tsx"] },
+      orderBy: [{ field: "file_path", direction: "ASC" }],
+    });
     expect(files).toEqual([
       ["packages/core/src/clock.ts", "typescript", false],
       ["packages/core/src/index.ts", "typescript", false],
@@ -35,7 +40,12 @@ describe("indexing TypeScript and JavaScript projects", () => {
       ["src/services/user-service.ts", "typescript", false],
       ["src/types/globals.d.ts", "typescript", false],
     ]);
-    const imports = await query(p.root, { from: "imports", fields: ["imported_module", "is_standard_lib", "is_external", "is_relative"], where: { field: "file_path", operator: "=", value: "src/services/user-service.ts" }, orderBy: [{ field: "imported_module", direction: "ASC" }] });
+    const imports = await query(p.root, {
+      from: "imports",
+      fields: ["imported_module", "is_standard_lib", "is_external", "is_relative"],
+      where: { field: "file_path", operator: "=", value: "src/services/user-service.ts" },
+      orderBy: [{ field: "imported_module", direction: "ASC" }],
+    });
     expect(imports).toEqual([
       ["../models/user.js", false, false, true],
       ["@shop/core", false, false, false], // declared by packages/core/package.json
@@ -43,16 +53,39 @@ describe("indexing TypeScript and JavaScript projects", () => {
       ["node:crypto", true, false, false],
       ["zod", false, true, false],
     ]);
-    const exportedTypes = await query(p.root, { from: "types", fields: ["name", "kind"], where: { field: "is_exported", operator: "=", value: true }, orderBy: [{ field: "name", direction: "ASC" }] });
+    const exportedTypes = await query(p.root, {
+      from: "types",
+      fields: ["name", "kind"],
+      where: { field: "is_exported", operator: "=", value: true },
+      orderBy: [{ field: "name", direction: "ASC" }],
+    });
     expect(exportedTypes.map((r) => r[0])).toEqual([
-      "Admin", "Clock", "Entity", "Legacy", "Repository", "Role", "Roles", "User", "UserCardProps", "UserId", "UserService", "Widget", "Window", "legacy-widgets",
+      "Admin",
+      "Clock",
+      "Entity",
+      "Legacy",
+      "Repository",
+      "Role",
+      "Roles",
+      "User",
+      "UserCardProps",
+      "UserId",
+      "UserService",
+      "Widget",
+      "Window",
+      "legacy-widgets",
     ]);
   });
 
   test("the JavaScript project: CommonJS and ES module statistics", async () => {
     p = copyFixture("polyglot/js");
     await runIndex({ hooks: INDEX_HOOKS, root: p.root });
-    const fns = await query(p.root, { from: "functions", fields: ["name", "is_exported", "is_method", "receiver_type", "return_count", "complexity"], where: { field: "file_path", operator: "=", value: "lib/server.js" }, orderBy: [{ field: "start_line", direction: "ASC" }] });
+    const fns = await query(p.root, {
+      from: "functions",
+      fields: ["name", "is_exported", "is_method", "receiver_type", "return_count", "complexity"],
+      where: { field: "file_path", operator: "=", value: "lib/server.js" },
+      orderBy: [{ field: "start_line", direction: "ASC" }],
+    });
     expect(fns).toEqual([
       ["Server", true, false, null, 0, 2],
       ["listen", true, true, "Server", 1, 2],
@@ -62,7 +95,12 @@ describe("indexing TypeScript and JavaScript projects", () => {
       ["reset", true, true, "helpers", 0, 1],
       ["start", true, false, null, 1, 2],
     ]);
-    const files = await query(p.root, { from: "files", fields: ["file_path", "language", "is_test", "function_count"], where: { field: "language", operator: "IN", value: ["javascript", "jsx"] }, orderBy: [{ field: "file_path", direction: "ASC" }] });
+    const files = await query(p.root, {
+      from: "files",
+      fields: ["file_path", "language", "is_test", "function_count"],
+      where: { field: "language", operator: "IN", value: ["javascript", "jsx"] },
+      orderBy: [{ field: "file_path", direction: "ASC" }],
+    });
     expect(files).toEqual([
       ["lib/routes/index.mjs", "javascript", false, 4],
       ["lib/server.js", "javascript", false, 7],

@@ -17,7 +17,14 @@ describe("go facts (hand-counted truth)", () => {
     expect(f.types[0]!.docStartLine).toBe(14);
     const get = f.functions[0]!;
     expect([get.qualifiedName, get.isMethod, get.receiverType, get.paramCount, get.returnCount, get.bodyLines, get.complexity, get.exported]).toEqual([
-      "store.DB.Get", true, "*DB", 1, 2, 9, 3, true,
+      "store.DB.Get",
+      true,
+      "*DB",
+      1,
+      2,
+      9,
+      3,
+      true,
     ]);
     expect(get.signature).toBe("func (d *DB) Get(name string) (string, error)");
     expect(f.variables.map((v) => [v.name, v.kind, v.exported])).toEqual([

@@ -6,7 +6,10 @@ import { grammarFiles } from "../../src/lang/grammars.ts";
 import { LANGUAGE_MODULES } from "../../src/lang/registry.ts";
 
 const dir = join(import.meta.dir, "../../grammars");
-const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<string, { package: string; version: string; file: string; sha256: string }>;
+const manifest = JSON.parse(readFileSync(join(dir, "manifest.json"), "utf8")) as Record<
+  string,
+  { package: string; version: string; file: string; sha256: string }
+>;
 
 describe("grammars/", () => {
   test("every grammar file matches the package version and sha256 recorded by scripts/sync-grammars.ts", () => {

@@ -55,7 +55,11 @@ describe("java facts (hand-counted truth)", () => {
       ["com.example.shop.catalog.Priced.isFree", true, 0, 1, 1, 3],
       ["com.example.shop.catalog.Priced.cheaper", true, 2, 1, 2, 3],
     ]);
-    expect(f.functions.map((fn) => [fn.isMethod, fn.receiverType])).toEqual([[true, "Priced"], [true, "Priced"], [true, "Priced"]]);
+    expect(f.functions.map((fn) => [fn.isMethod, fn.receiverType])).toEqual([
+      [true, "Priced"],
+      [true, "Priced"],
+      [true, "Priced"],
+    ]);
     expect(f.functions[2]!.signature).toBe("static <T extends Priced> T cheaper(T a, T b)");
     expect(vars(f)).toEqual([["com.example.shop.catalog.Priced.SCALE", "constant", true]]);
     expect(f.variables[0]!.container).toBe("com.example.shop.catalog.Priced");
@@ -68,10 +72,7 @@ describe("java facts (hand-counted truth)", () => {
       "b.price@19<com.example.shop.catalog.Priced.cheaper",
     ]);
     // the type parameter T is not a reference; its bound Priced is
-    expect(refs(f, "type")).toEqual([
-      "BigDecimal@12<com.example.shop.catalog.Priced.price",
-      "Priced@18<com.example.shop.catalog.Priced.cheaper",
-    ]);
+    expect(refs(f, "type")).toEqual(["BigDecimal@12<com.example.shop.catalog.Priced.price", "Priced@18<com.example.shop.catalog.Priced.cheaper"]);
   });
 
   test("Product.java: fields, constructor, overrides, a nested builder, inheritance", async () => {

@@ -161,7 +161,14 @@ describe("javascript facts (hand-counted truth)", () => {
       ["../lib/server", false, false, true, ["Server", "start"], undefined],
     ]);
     expect(refs(f, "call").map((r) => r.split("<")[0])).toEqual([
-      "test@5", "Server@6", "assert.equal@7", "test@10", "start@11", "t.after@12", "server.close@12", "assert.ok@13",
+      "test@5",
+      "Server@6",
+      "assert.equal@7",
+      "test@10",
+      "start@11",
+      "t.after@12",
+      "server.close@12",
+      "assert.ok@13",
     ]);
   });
 

@@ -39,7 +39,9 @@ describe("managed languages through the indexer", () => {
       ["src/test/java/com/example/shop/orders/OrderTest.java", "java", 1],
     ]);
     const order = "src/main/java/com/example/shop/orders/Order.java";
-    expect(rows(db, `SELECT imported_module, is_standard_lib, is_external, symbol_count FROM imports WHERE file_path = '${order}' ORDER BY imported_module`)).toEqual([
+    expect(
+      rows(db, `SELECT imported_module, is_standard_lib, is_external, symbol_count FROM imports WHERE file_path = '${order}' ORDER BY imported_module`),
+    ).toEqual([
       ["com.example.shop.catalog.Priced", 0, 0, 1],
       ["com.example.shop.catalog.Product", 0, 0, 1],
       ["java.time.Instant", 1, 0, 1],
@@ -56,12 +58,17 @@ describe("managed languages through the indexer", () => {
       ["Line", "class", 0, 0, 1],
     ]);
     expect(rows(db, "SELECT qualified_name, kind FROM symbols WHERE name = 'Line'")).toEqual([["com.example.shop.orders.Order.Receipt.render.Line", "class"]]);
-    expect(rows(db, "SELECT package_name FROM file_state WHERE file_path = 'src/test/java/com/example/shop/orders/OrderTest.java'")).toEqual([["com.example.shop.orders"]]);
+    expect(rows(db, "SELECT package_name FROM file_state WHERE file_path = 'src/test/java/com/example/shop/orders/OrderTest.java'")).toEqual([
+      ["com.example.shop.orders"],
+    ]);
     db.close();
 
     // a file that brings a new package, and one that imports it: internal once the project knows it
     p.write("src/main/java/com/example/billing/Invoice.java", "package com.example.billing;\n\npublic class Invoice {}\n");
-    p.write("src/main/java/com/example/shop/orders/Billing.java", "package com.example.shop.orders;\n\nimport com.example.billing.Invoice;\n\nclass Billing {}\n");
+    p.write(
+      "src/main/java/com/example/shop/orders/Billing.java",
+      "package com.example.shop.orders;\n\nimport com.example.billing.Invoice;\n\nclass Billing {}\n",
+    );
     db = await indexed(p);
     expect(rows(db, "SELECT is_external FROM imports WHERE file_path = 'src/main/java/com/example/shop/orders/Billing.java'")).toEqual([[0]]);
     db.close();
@@ -75,7 +82,12 @@ describe("managed languages through the indexer", () => {
       ["src/main/kotlin/com/example/shop/catalog/Catalog.kt", "kotlin", 0],
       ["src/test/kotlin/com/example/shop/cart/CartTest.kt", "kotlin", 1],
     ]);
-    expect(rows(db, "SELECT imported_module, is_standard_lib, is_external FROM imports WHERE file_path = 'src/main/kotlin/com/example/shop/cart/Cart.kt' ORDER BY imported_module")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT imported_module, is_standard_lib, is_external FROM imports WHERE file_path = 'src/main/kotlin/com/example/shop/cart/Cart.kt' ORDER BY imported_module",
+      ),
+    ).toEqual([
       ["com.example.shop.catalog.Catalog", 0, 0],
       ["com.example.shop.catalog.Product", 0, 0],
       ["com.example.shop.catalog.describe", 0, 0],
@@ -83,7 +95,12 @@ describe("managed languages through the indexer", () => {
       ["kotlin.math.max", 1, 0],
       ["kotlinx.coroutines.flow.MutableStateFlow", 0, 1],
     ]);
-    expect(rows(db, "SELECT name, is_method, receiver_type, complexity FROM functions WHERE file_path = 'src/main/kotlin/com/example/shop/cart/Cart.kt' AND receiver_type = 'Cart' ORDER BY start_line")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT name, is_method, receiver_type, complexity FROM functions WHERE file_path = 'src/main/kotlin/com/example/shop/cart/Cart.kt' AND receiver_type = 'Cart' ORDER BY start_line",
+      ),
+    ).toEqual([
       ["add", 1, "Cart", 6],
       ["summary", 1, "Cart", 5],
       ["iterator", 1, "Cart", 1],
@@ -102,7 +119,12 @@ describe("managed languages through the indexer", () => {
       ["src/Shop.Core/Orders/Order.cs", "c_sharp", 0],
       ["tests/Shop.Core.Tests/OrderTests.cs", "c_sharp", 1],
     ]);
-    expect(rows(db, "SELECT imported_module, is_standard_lib, is_external FROM imports WHERE file_path = 'tests/Shop.Core.Tests/OrderTests.cs' ORDER BY imported_module")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT imported_module, is_standard_lib, is_external FROM imports WHERE file_path = 'tests/Shop.Core.Tests/OrderTests.cs' ORDER BY imported_module",
+      ),
+    ).toEqual([
       ["Shop.Core.Catalog", 0, 0],
       ["Shop.Core.Orders", 0, 0],
       ["Xunit", 0, 1],
@@ -114,7 +136,12 @@ describe("managed languages through the indexer", () => {
       ["src/Shop.Core/Orders/Order.cs", "Shop.Core.Orders"],
       ["tests/Shop.Core.Tests/OrderTests.cs", "Shop.Core.Tests"],
     ]);
-    expect(rows(db, "SELECT name, param_count, return_count, complexity FROM functions WHERE file_path = 'src/Shop.Core/Orders/Order.cs' AND complexity > 2 ORDER BY start_line")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT name, param_count, return_count, complexity FROM functions WHERE file_path = 'src/Shop.Core/Orders/Order.cs' AND complexity > 2 ORDER BY start_line",
+      ),
+    ).toEqual([
       ["Add", 2, 0, 3],
       ["Describe", 0, 1, 4],
       ["Advance", 0, 0, 4],

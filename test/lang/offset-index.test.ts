@@ -13,7 +13,20 @@ describe("OffsetIndex", () => {
 
   test("finds the innermost span around an offset, ends exclusive", () => {
     expect([0, 9, 10, 19, 20, 29, 30, 39, 40, 59, 60, 70, 71, 99].map((o) => index.find(o))).toEqual([
-      "a", "a", "b", "b", "c", "c", "b", "b", "d", "d", "a", "e", "a", "a",
+      "a",
+      "a",
+      "b",
+      "b",
+      "c",
+      "c",
+      "b",
+      "b",
+      "d",
+      "d",
+      "a",
+      "e",
+      "a",
+      "a",
     ]);
   });
 

@@ -14,7 +14,15 @@ const PHP_ROOT = join(FIXTURE_ROOT, "php");
 const PHP_FILES = (readdirSync(PHP_ROOT, { recursive: true }) as string[]).map(String).filter((p) => statSync(join(PHP_ROOT, p)).isFile());
 const project = buildProjectInfo(PHP_ROOT, PHP_FILES);
 
-const FILES = ["src/Models/Model.php", "src/Models/Order.php", "src/Http/OrderController.php", "src/helpers.php", "views/order.php", "views/footer.php", "tests/OrderTest.php"].map((p) => `php/${p}`);
+const FILES = [
+  "src/Models/Model.php",
+  "src/Models/Order.php",
+  "src/Http/OrderController.php",
+  "src/helpers.php",
+  "views/order.php",
+  "views/footer.php",
+  "tests/OrderTest.php",
+].map((p) => `php/${p}`);
 commonInvariants("php", FILES, project);
 
 const byPosition = (a: ReferenceFact, b: ReferenceFact) => a.line - b.line || a.column - b.column;
@@ -23,8 +31,22 @@ const refsOf = (f: FileFacts, ...kinds: string[]) =>
     .filter((r) => kinds.includes(r.kind))
     .sort(byPosition)
     .map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const importRow = (i: FileFacts["imports"][number]) => [i.module, i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal", i.alias ?? null, i.line];
-const fnRow = (fn: FileFacts["functions"][number]) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.paramCount, fn.returnCount, fn.complexity, fn.startLine, fn.endLine];
+const importRow = (i: FileFacts["imports"][number]) => [
+  i.module,
+  i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal",
+  i.alias ?? null,
+  i.line,
+];
+const fnRow = (fn: FileFacts["functions"][number]) => [
+  fn.qualifiedName,
+  fn.exported,
+  fn.isMethod,
+  fn.paramCount,
+  fn.returnCount,
+  fn.complexity,
+  fn.startLine,
+  fn.endLine,
+];
 
 describe("php facts (hand-counted truth)", () => {
   test("composer.json autoload namespaces, dev included", () => {
@@ -140,7 +162,15 @@ describe("php facts (hand-counted truth)", () => {
       ["InvalidArgumentException", "std", null, 10],
       ["__DIR__ . '/../helpers.php'", "relative", null, 12],
     ]);
-    expect(refsOf(f, "import").map((r) => r.split("@")[0])).toEqual(["Order", "OrderStatus", "Model", "format_money", "TAX_RATE", "LoggerInterface", "InvalidArgumentException"]);
+    expect(refsOf(f, "import").map((r) => r.split("@")[0])).toEqual([
+      "Order",
+      "OrderStatus",
+      "Model",
+      "format_money",
+      "TAX_RATE",
+      "LoggerInterface",
+      "InvalidArgumentException",
+    ]);
     expect(refsOf(f, "inherit")).toEqual(["BaseController@18<App.Http.OrderController"]);
     expect(refsOf(f, "call")).toEqual([
       "InvalidArgumentException@28<App.Http.OrderController.show",

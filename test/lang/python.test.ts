@@ -17,9 +17,17 @@ const project = buildProjectInfo(PY_ROOT, PY_FILES);
 const FILES = ["python/src/shop/__init__.py", "python/src/shop/models.py", "python/src/shop/service.py", "python/tests/test_service.py"];
 commonInvariants("python", FILES, project);
 
-const calls = (f: FileFacts) => f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const refsOf = (f: FileFacts, kind: string) => f.references.filter((r) => r.kind === kind).map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const importRow = (i: FileFacts["imports"][number]) => [i.module, i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal", i.symbols, i.alias ?? null, i.line];
+const calls = (f: FileFacts) =>
+  f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+const refsOf = (f: FileFacts, kind: string) =>
+  f.references.filter((r) => r.kind === kind).map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
+const importRow = (i: FileFacts["imports"][number]) => [
+  i.module,
+  i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal",
+  i.symbols,
+  i.alias ?? null,
+  i.line,
+];
 
 describe("python facts (hand-counted truth)", () => {
   test("the project's own packages are found: src/shop and tests", () => {
@@ -65,7 +73,19 @@ describe("python facts (hand-counted truth)", () => {
     ]);
     expect(f.types.find((t) => t.name === "Status")!.docStartLine).toBe(16);
     expect(f.types.find((t) => t.name === "Order")!.docStartLine).toBe(52);
-    expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType ?? null, fn.paramCount, fn.returnCount, fn.complexity, fn.startLine, fn.endLine])).toEqual([
+    expect(
+      f.functions.map((fn) => [
+        fn.qualifiedName,
+        fn.exported,
+        fn.isMethod,
+        fn.receiverType ?? null,
+        fn.paramCount,
+        fn.returnCount,
+        fn.complexity,
+        fn.startLine,
+        fn.endLine,
+      ]),
+    ).toEqual([
       ["shop.models.Status.is_final", true, true, "Status", 0, 1, 1, 22, 23],
       ["shop.models.Priced.total", true, true, "Priced", 0, 1, 1, 27, 27],
       // the decorator line belongs to the definition
@@ -155,7 +175,17 @@ describe("python facts (hand-counted truth)", () => {
       ["shop.models", "internal", ["Line"], null, 12],
     ]);
     expect(refsOf(f, "import").map((r) => r.split("@")[0])).toEqual([
-      "json", "log", "os", "defaultdict", "requests", "load_yaml", "models", "MAX_ITEMS", "Order", "Status", "Line",
+      "json",
+      "log",
+      "os",
+      "defaultdict",
+      "requests",
+      "load_yaml",
+      "models",
+      "MAX_ITEMS",
+      "Order",
+      "Status",
+      "Line",
     ]);
     expect(calls(f)).toEqual([
       "defaultdict@15<shop.service._cache",
@@ -210,7 +240,8 @@ describe("python facts (hand-counted truth)", () => {
 
 describe("python rules", () => {
   test("test files: test_*.py, *_test.py, conftest.py and tests/ folders", () => {
-    for (const p of ["test_x.py", "pkg/x_test.py", "conftest.py", "pkg/tests/helpers.py", "test/util.py", "a/test_b.pyi"]) expect(python.isTestFile(p)).toBe(true);
+    for (const p of ["test_x.py", "pkg/x_test.py", "conftest.py", "pkg/tests/helpers.py", "test/util.py", "a/test_b.pyi"])
+      expect(python.isTestFile(p)).toBe(true);
     for (const p of ["pkg/testing.py", "pkg/contest.py", "latest/x.py", "pkg/attest_x.py", "tests.py"]) expect(python.isTestFile(p)).toBe(false);
   });
 
@@ -239,22 +270,30 @@ describe("python rules", () => {
 
   test("the standard library is Python 3.12's", () => {
     const p = emptyProjectInfo();
-    for (const m of ["tomllib", "asyncio.tasks", "xml.etree.ElementTree", "_thread", "__future__", "zoneinfo"]) expect(classifyPythonImport(m, p).isStandardLib).toBe(true);
+    for (const m of ["tomllib", "asyncio.tasks", "xml.etree.ElementTree", "_thread", "__future__", "zoneinfo"])
+      expect(classifyPythonImport(m, p).isStandardLib).toBe(true);
     // removed before 3.12 (distutils, imp, asyncore) or never standard
-    for (const m of ["distutils.core", "imp", "asyncore", "numpy", "six"]) expect(classifyPythonImport(m, p)).toEqual({ isStandardLib: false, isExternal: true, isRelative: false });
+    for (const m of ["distutils.core", "imp", "asyncore", "numpy", "six"])
+      expect(classifyPythonImport(m, p)).toEqual({ isStandardLib: false, isExternal: true, isRelative: false });
     expect(classifyPythonImport("..pkg.mod", p)).toEqual({ isStandardLib: false, isExternal: false, isRelative: true });
   });
 
   test("__all__ built with += and .extend, private names listed there are exported", async () => {
     const proj = tmpProject({
-      "m.py": ['__all__ = ["a"]', '__all__ += ["_b"]', '__all__.extend(["C"])', "def a(): pass", "def _b(): pass", "class C: pass", "def d(): pass", ""].join("\n"),
+      "m.py": ['__all__ = ["a"]', '__all__ += ["_b"]', '__all__.extend(["C"])', "def a(): pass", "def _b(): pass", "class C: pass", "def d(): pass", ""].join(
+        "\n",
+      ),
     });
     try {
       const { FactsParser } = await import("../../src/lang/parser.ts");
       const parser = await FactsParser.create();
-      const parsed = await parser.parse("m.py", (await Bun.file(join(proj.root, "m.py")).text()), emptyProjectInfo());
+      const parsed = await parser.parse("m.py", await Bun.file(join(proj.root, "m.py")).text(), emptyProjectInfo());
       const facts = parsed.facts!;
-      expect(facts.functions.map((f) => [f.name, f.exported])).toEqual([["a", true], ["_b", true], ["d", false]]);
+      expect(facts.functions.map((f) => [f.name, f.exported])).toEqual([
+        ["a", true],
+        ["_b", true],
+        ["d", false],
+      ]);
       expect(facts.types.map((t) => [t.name, t.exported])).toEqual([["C", true]]);
     } finally {
       proj.cleanup();
@@ -264,7 +303,9 @@ describe("python rules", () => {
   test("type aliases: `type X = ...` (3.12) and `X: TypeAlias = ...`; the alias name is no type use", async () => {
     const { FactsParser } = await import("../../src/lang/parser.ts");
     const parser = await FactsParser.create();
-    const source = ["from typing import TypeAlias", "", "class Node: pass", "Tree: TypeAlias = dict[str, Node]", "type Forest[T] = list[Tree | T]", ""].join("\n");
+    const source = ["from typing import TypeAlias", "", "class Node: pass", "Tree: TypeAlias = dict[str, Node]", "type Forest[T] = list[Tree | T]", ""].join(
+      "\n",
+    );
     const f = (await parser.parse("graph.py", source, emptyProjectInfo())).facts!;
     expect(f.types.map((t) => [t.qualifiedName, t.kind, t.startLine])).toEqual([
       ["graph.Node", "class", 3],

@@ -38,7 +38,11 @@ describe("resolution rules of every language module", () => {
       }
       expect(languageSelector(r.family)(m.id)).toBe(true);
     }
-    expect(LANGUAGE_MODULES.filter((m) => m.resolution.dialectOf !== undefined).map((m) => m.id).sort()).toEqual(["jsx", "tsx"]);
+    expect(
+      LANGUAGE_MODULES.filter((m) => m.resolution.dialectOf !== undefined)
+        .map((m) => m.id)
+        .sort(),
+    ).toEqual(["jsx", "tsx"]);
     expect(languageSelector("C#")("c_sharp")).toBe(true);
     expect(languageSelector("typescript")("javascript")).toBe(false);
   });
@@ -80,10 +84,15 @@ describe("resolution rules of every language module", () => {
     for (const m of LANGUAGE_MODULES) {
       const r = m.resolution;
       expect({ id: m.id, testNames: r.testNames.length > 0 }).toEqual({ id: m.id, testNames: true });
-      for (const re of r.testNames) expect({ id: m.id, re: String(re), group: new RegExp(`${re.source}|`).exec("")!.length > 1 }).toEqual({ id: m.id, re: String(re), group: true });
+      for (const re of r.testNames)
+        expect({ id: m.id, re: String(re), group: new RegExp(`${re.source}|`).exec("")!.length > 1 }).toEqual({ id: m.id, re: String(re), group: true });
       if (r.includes !== "none") expect({ id: m.id, resolves: typeof m.resolveImport }).toEqual({ id: m.id, resolves: "function" });
     }
-    expect(["a/user_test.go", "x/a.test.ts", "tests/test_service.py", "CartTest.java", "spec/invoice_spec.rb", "TransfersTests.cs", "cart_test.cc", "README.md"].map(testSubject)).toEqual(["user", "a", "service", "cart", "invoice", "transfers", "cart", undefined]);
+    expect(
+      ["a/user_test.go", "x/a.test.ts", "tests/test_service.py", "CartTest.java", "spec/invoice_spec.rb", "TransfersTests.cs", "cart_test.cc", "README.md"].map(
+        testSubject,
+      ),
+    ).toEqual(["user", "a", "service", "cart", "invoice", "transfers", "cart", undefined]);
     // a Go test is named after its file, never with a test_ prefix
     expect(testSubject("pkg/tests_test.go")).toBe("tests");
   });

@@ -14,7 +14,9 @@ const RB_ROOT = join(FIXTURE_ROOT, "ruby");
 const RB_FILES = (readdirSync(RB_ROOT, { recursive: true }) as string[]).map(String).filter((p) => statSync(join(RB_ROOT, p)).isFile());
 const project = buildProjectInfo(RB_ROOT, RB_FILES);
 
-const FILES = ["lib/shop.rb", "lib/shop/cart.rb", "lib/shop/version.rb", "spec/spec_helper.rb", "spec/cart_spec.rb", "Rakefile", "Gemfile"].map((p) => `ruby/${p}`);
+const FILES = ["lib/shop.rb", "lib/shop/cart.rb", "lib/shop/version.rb", "spec/spec_helper.rb", "spec/cart_spec.rb", "Rakefile", "Gemfile"].map(
+  (p) => `ruby/${p}`,
+);
 commonInvariants("ruby", FILES, project);
 
 const byPosition = (a: ReferenceFact, b: ReferenceFact) => a.line - b.line || a.column - b.column;
@@ -23,7 +25,12 @@ const refsOf = (f: FileFacts, ...kinds: string[]) =>
     .filter((r) => kinds.includes(r.kind))
     .sort(byPosition)
     .map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const importRow = (i: FileFacts["imports"][number]) => [i.module, i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal", i.symbols, i.line];
+const importRow = (i: FileFacts["imports"][number]) => [
+  i.module,
+  i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal",
+  i.symbols,
+  i.line,
+];
 
 describe("ruby facts (hand-counted truth)", () => {
   test("the project's load paths: lib/ and spec/", () => {
@@ -35,7 +42,19 @@ describe("ruby facts (hand-counted truth)", () => {
     const f = await factsOf("ruby/lib/shop/cart.rb", project);
     // =begin/=end is one block comment of four lines; the blank `#` line 12 is a comment line
     expect(f.lines).toEqual({ total: 114, code: 83, comment: 9, blank: 22 });
-    expect(f.types.map((t) => [t.qualifiedName, t.kind, t.exported, t.fieldCount, t.methodCount, t.startLine, t.endLine, t.container ?? null, t.docStartLine ?? null])).toEqual([
+    expect(
+      f.types.map((t) => [
+        t.qualifiedName,
+        t.kind,
+        t.exported,
+        t.fieldCount,
+        t.methodCount,
+        t.startLine,
+        t.endLine,
+        t.container ?? null,
+        t.docStartLine ?? null,
+      ]),
+    ).toEqual([
       ["Shop", "module", true, 0, 0, 7, 114, null, null],
       ["Shop.CartFull", "class", true, 0, 0, 9, 9, "Shop", 8],
       // attr_reader items, owner + attr_accessor note + @discount, @opened_at assigned in initialize
@@ -43,7 +62,19 @@ describe("ruby facts (hand-counted truth)", () => {
       ["Shop.Cart.Item", "struct", true, 2, 1, 19, 21, "Cart", null],
       ["Shop.Cart.Receipt", "record", true, 2, 0, 22, 22, "Cart", null],
     ]);
-    expect(f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType ?? null, fn.paramCount, fn.returnCount, fn.complexity, fn.startLine, fn.endLine])).toEqual([
+    expect(
+      f.functions.map((fn) => [
+        fn.qualifiedName,
+        fn.exported,
+        fn.isMethod,
+        fn.receiverType ?? null,
+        fn.paramCount,
+        fn.returnCount,
+        fn.complexity,
+        fn.startLine,
+        fn.endLine,
+      ]),
+    ).toEqual([
       ["Shop.Cart.Item.total", true, true, "Item", 1, 1, 1, 20, 20],
       // initialize is private whatever its section; ||= is a branch; owner, items = [], discount:
       ["Shop.Cart.initialize", false, true, "Cart", 3, 0, 2, 33, 38],
@@ -179,8 +210,22 @@ describe("ruby facts (hand-counted truth)", () => {
     expect(spec.imports.map(importRow)).toEqual([["spec_helper", "internal", [], 1]]);
     expect(refsOf(spec, "type")).toEqual(["RSpec@3<", "Shop.Cart@3<", "Shop.CartFull@14<"]);
     expect(refsOf(spec, "call").map((r) => r.split("@")[0])).toEqual([
-      "RSpec.describe", "subject", "described_class.new", "it", "expect", "cart.items", "expect(cart.items).to", "context", "before",
-      "20.times", "cart.add", "it", "expect", "cart.add", 'expect { cart.add("one more") }.to', "raise_error",
+      "RSpec.describe",
+      "subject",
+      "described_class.new",
+      "it",
+      "expect",
+      "cart.items",
+      "expect(cart.items).to",
+      "context",
+      "before",
+      "20.times",
+      "cart.add",
+      "it",
+      "expect",
+      "cart.add",
+      'expect { cart.add("one more") }.to',
+      "raise_error",
     ]);
 
     const rake = await factsOf("ruby/Rakefile", project);
@@ -201,7 +246,8 @@ describe("ruby rules", () => {
   });
 
   test("test files: *_spec.rb, *_test.rb, test_*.rb, spec/ and test/ folders", () => {
-    for (const p of ["spec/cart_spec.rb", "cart_test.rb", "test_cart.rb", "spec/support/helpers.rb", "test/fixtures.rb", "gems/x/spec/y.rb"]) expect(ruby.isTestFile(p)).toBe(true);
+    for (const p of ["spec/cart_spec.rb", "cart_test.rb", "test_cart.rb", "spec/support/helpers.rb", "test/fixtures.rb", "gems/x/spec/y.rb"])
+      expect(ruby.isTestFile(p)).toBe(true);
     for (const p of ["lib/shop/cart.rb", "lib/specifics.rb", "lib/testing/tools.rb", "Rakefile"]) expect(ruby.isTestFile(p)).toBe(false);
   });
 
@@ -209,7 +255,8 @@ describe("ruby rules", () => {
     const p = { ...emptyProjectInfo(), rubyTopLevel: ["shop"] };
     expect(classifyRubyRequire("./local", p)).toEqual({ isStandardLib: false, isExternal: false, isRelative: true });
     expect(classifyRubyRequire("shop/cart", p)).toEqual({ isStandardLib: false, isExternal: false, isRelative: false });
-    for (const std of ["set", "io/console", "net/http", "minitest/autorun", "test/unit", "English", "openssl"]) expect(classifyRubyRequire(std, p).isStandardLib).toBe(true);
+    for (const std of ["set", "io/console", "net/http", "minitest/autorun", "test/unit", "English", "openssl"])
+      expect(classifyRubyRequire(std, p).isStandardLib).toBe(true);
     for (const gem of ["rails", "active_record", "nokogiri", "rspec"]) expect(classifyRubyRequire(gem, p).isExternal).toBe(true);
   });
 

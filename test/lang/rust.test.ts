@@ -22,8 +22,10 @@ const calls = (f: FileFacts) =>
     .filter((r) => r.kind === "call")
     .sort((a, b) => a.line - b.line || a.column - b.column)
     .map((r) => `${r.qualifier ? r.qualifier + "." : ""}${r.name}@${r.line}<${r.enclosing ?? ""}`);
-const fns = (f: FileFacts) => f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType, fn.paramCount, fn.returnCount, fn.complexity]);
-const imports = (f: FileFacts) => f.imports.map((i) => [i.module, i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal", i.symbols, i.line]);
+const fns = (f: FileFacts) =>
+  f.functions.map((fn) => [fn.qualifiedName, fn.exported, fn.isMethod, fn.receiverType, fn.paramCount, fn.returnCount, fn.complexity]);
+const imports = (f: FileFacts) =>
+  f.imports.map((i) => [i.module, i.isStandardLib ? "std" : i.isExternal ? "external" : i.isRelative ? "relative" : "internal", i.symbols, i.line]);
 
 describe("rust facts (hand-counted truth)", () => {
   test("lib.rs: trait, struct and impls, trait impls, macro, consts, use trees, mod declarations", async () => {
@@ -52,7 +54,15 @@ describe("rust facts (hand-counted truth)", () => {
       ["tests.add_rejects_zero", false, false, undefined, 0, 0, 1],
     ]);
     expect(f.functions.map((fn) => [fn.bodyLines, fn.docStartLine])).toEqual([
-      [0, 19], [3, undefined], [3, undefined], [12, 38], [3, undefined], [3, undefined], [3, undefined], [10, 69], [6, undefined],
+      [0, 19],
+      [3, undefined],
+      [3, undefined],
+      [12, 38],
+      [3, undefined],
+      [3, undefined],
+      [3, undefined],
+      [10, 69],
+      [6, undefined],
     ]);
     expect(f.functions[3]!.signature).toBe("pub fn add(&mut self, item: Item, quantity: u32) -> (u32, bool)");
     expect(f.variables.map((v) => [v.qualifiedName, v.kind, v.exported])).toEqual([
@@ -70,7 +80,14 @@ describe("rust facts (hand-counted truth)", () => {
       ["super", "internal", ["*"], 84],
     ]);
     expect(f.references.filter((r) => r.kind === "import").map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual([
-      "model@4:9", "storage@5:5", "HashMap@7:23", "fmt@8:10", "Display@8:22", "Category@10:17", "Item@10:27", "Serialize@11:12",
+      "model@4:9",
+      "storage@5:5",
+      "HashMap@7:23",
+      "fmt@8:10",
+      "Display@8:22",
+      "Category@10:17",
+      "Item@10:27",
+      "Serialize@11:12",
     ]);
     expect(f.references.filter((r) => r.kind === "inherit" || r.kind === "implement").map((r) => `${r.kind} ${r.name}@${r.line}<${r.enclosing}`)).toEqual([
       "inherit Display@18<Lookup",
@@ -128,7 +145,9 @@ describe("rust facts (hand-counted truth)", () => {
       ["model.Category.Other", "enum_member", true, "Category"],
     ]);
     expect(imports(f)).toEqual([["std", "std", ["fmt"], 1]]);
-    expect(f.references.filter((r) => r.kind === "implement").map((r) => `${r.qualifier}.${r.name}@${r.line}<${r.enclosing}`)).toEqual(["fmt.Display@36<model.Item"]);
+    expect(f.references.filter((r) => r.kind === "implement").map((r) => `${r.qualifier}.${r.name}@${r.line}<${r.enclosing}`)).toEqual([
+      "fmt.Display@36<model.Item",
+    ]);
     // macro arguments are token trees: `self.label()` inside write! is not read as a call
     expect(calls(f)).toEqual([
       "name.into@23<model.Item.new",
@@ -157,7 +176,12 @@ describe("rust facts (hand-counted truth)", () => {
       ["super", "internal", ["Ledger"], 5],
     ]);
     // `self` names the module where the prefix ends
-    expect(f.references.filter((r) => r.kind === "import").map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual(["io@2:10", "Write@2:21", "Item@4:19", "Ledger@5:12"]);
+    expect(f.references.filter((r) => r.kind === "import").map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual([
+      "io@2:10",
+      "Write@2:21",
+      "Item@4:19",
+      "Ledger@5:12",
+    ]);
     // Ok(..) builds a value, it calls nothing
     expect(calls(f)).toEqual([
       "Vec.with_capacity@14<storage.Snapshot.capture",
@@ -177,7 +201,13 @@ describe("rust facts (hand-counted truth)", () => {
       ["stock_ledger::model", "internal", ["Category", "Item"], 1],
       ["stock_ledger", "internal", ["Ledger", "Lookup"], 2],
     ]);
-    expect(calls(f)).toEqual(["Ledger.new@6<adds_and_finds_items", "ledger.add@8<adds_and_finds_items", "Item.new@8<adds_and_finds_items", "assert@10<adds_and_finds_items", "assert@11<adds_and_finds_items"]);
+    expect(calls(f)).toEqual([
+      "Ledger.new@6<adds_and_finds_items",
+      "ledger.add@8<adds_and_finds_items",
+      "Item.new@8<adds_and_finds_items",
+      "assert@10<adds_and_finds_items",
+      "assert@11<adds_and_finds_items",
+    ]);
     // without the project's crates in ProjectInfo the same crate is an external dependency
     const alone = await factsOf("rust/tests/ledger_flow.rs", emptyProjectInfo());
     expect(alone.imports.map((i) => i.isExternal)).toEqual([true, true]);
@@ -212,7 +242,13 @@ describe("rust facts (hand-counted truth)", () => {
     const files = new Set([...FILES, "rust/src/net/mod.rs", "rust/src/net/http.rs"]);
     const pf: ProjectFiles = { project, has: (p) => files.has(p), inDir: () => [] };
     const imp = (module: string, symbols: string[], cls: "std" | "external" | "internal" = "internal"): ImportFact => ({
-      module, symbols, isStandardLib: cls === "std", isExternal: cls === "external", isRelative: false, line: 1, column: 1,
+      module,
+      symbols,
+      isStandardLib: cls === "std",
+      isExternal: cls === "external",
+      isRelative: false,
+      line: 1,
+      column: 1,
     });
     const resolve = (i: ImportFact, from: string) => rust.resolveImport!(i, from, pf);
     expect(resolve(imp("model", []), "rust/src/lib.rs")).toEqual(["rust/src/model.rs"]);
@@ -260,22 +296,45 @@ describe("rust facts (hand-counted truth)", () => {
     // the local names, where they are written
     const sites = f.references.filter((r) => r.kind === "import").sort((a, b) => a.line - b.line || a.column - b.column);
     expect(sites.map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual([
-      "Regex@1:21", "Set@1:40", "escape@1:46", "Caps@1:66", "re@1:80", "alpha@2:6", "gamma@2:19", "fmt@3:12", "l@4:22", "sd@5:23",
+      "Regex@1:21",
+      "Set@1:40",
+      "escape@1:46",
+      "Caps@1:66",
+      "re@1:80",
+      "alpha@2:6",
+      "gamma@2:19",
+      "fmt@3:12",
+      "l@4:22",
+      "sd@5:23",
     ]);
   }, 60_000);
 
   test("a typed receiver (`self: Pin<&mut Self>`) is not a parameter; a pattern parameter is one", async () => {
     const parser = await inlineParser;
-    const src = "impl Fut {\n    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> { Poll::Pending }\n    fn pair(&self, (a, b): (u8, u8)) -> ! { loop {} }\n}\n";
+    const src =
+      "impl Fut {\n    fn poll(mut self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<()> { Poll::Pending }\n    fn pair(&self, (a, b): (u8, u8)) -> ! { loop {} }\n}\n";
     const f = (await parser.parse("src/fut.rs", src, project)).facts!;
-    expect(f.functions.map((fn) => [fn.qualifiedName, fn.paramCount, fn.returnCount])).toEqual([["fut.Fut.poll", 1, 1], ["fut.Fut.pair", 1, 0]]);
+    expect(f.functions.map((fn) => [fn.qualifiedName, fn.paramCount, fn.returnCount])).toEqual([
+      ["fut.Fut.poll", 1, 1],
+      ["fut.Fut.pair", 1, 0],
+    ]);
   }, 60_000);
 
   test("deep nesting stays correct: 3,000 && / || operators and 2,000 nested calls", async () => {
     const parser = await inlineParser;
-    const src = "fn deep(a: bool, b: bool) -> bool {\n    a" + " && a || b".repeat(1500) + "\n}\nfn nest() {\n    " + "g(".repeat(2000) + "1" + ")".repeat(2000) + ";\n}\n";
+    const src =
+      "fn deep(a: bool, b: bool) -> bool {\n    a" +
+      " && a || b".repeat(1500) +
+      "\n}\nfn nest() {\n    " +
+      "g(".repeat(2000) +
+      "1" +
+      ")".repeat(2000) +
+      ";\n}\n";
     const f = (await parser.parse("src/deep.rs", src, project)).facts!;
-    expect(f.functions.map((fn) => [fn.qualifiedName, fn.complexity])).toEqual([["deep.deep", 3001], ["deep.nest", 1]]);
+    expect(f.functions.map((fn) => [fn.qualifiedName, fn.complexity])).toEqual([
+      ["deep.deep", 3001],
+      ["deep.nest", 1],
+    ]);
     expect(f.references.filter((r) => r.kind === "call").length).toBe(2000);
   }, 60_000);
 });

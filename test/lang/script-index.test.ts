@@ -32,7 +32,12 @@ describe("script languages through the indexer", () => {
       ["src/shop/service.py", "python", 0],
       ["tests/test_service.py", "python", 1],
     ]);
-    expect(rows(db, "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'tests/test_service.py' ORDER BY imported_module")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'tests/test_service.py' ORDER BY imported_module",
+      ),
+    ).toEqual([
       ["pytest", 0, 1, 0],
       ["shop.service", 0, 0, 0],
     ]);
@@ -51,7 +56,9 @@ describe("script languages through the indexer", () => {
       ["spec/cart_spec.rb", "ruby", 1],
       ["spec/spec_helper.rb", "ruby", 1],
     ]);
-    expect(rows(db, "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'lib/shop.rb' ORDER BY imported_module")).toEqual([
+    expect(
+      rows(db, "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'lib/shop.rb' ORDER BY imported_module"),
+    ).toEqual([
       ["active_support/core_ext/object", 0, 1, 0],
       ["json", 1, 0, 0],
       ["net/http", 1, 0, 0],
@@ -86,7 +93,12 @@ describe("script languages through the indexer", () => {
       ["views/footer.php", 0],
       ["views/order.php", 0],
     ]);
-    expect(rows(db, "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'tests/OrderTest.php' ORDER BY imported_module")).toEqual([
+    expect(
+      rows(
+        db,
+        "SELECT imported_module, is_standard_lib, is_external, is_relative FROM imports WHERE file_path = 'tests/OrderTest.php' ORDER BY imported_module",
+      ),
+    ).toEqual([
       ["App\\Models\\Order", 0, 0, 0],
       ["PHPUnit\\Framework\\TestCase", 0, 1, 0],
     ]);

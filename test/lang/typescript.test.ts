@@ -138,9 +138,7 @@ describe("typescript facts (hand-counted truth)", () => {
       ["@shop/core", false, false, false, [], "core"],
       ["../models/user.js", false, false, true, ["Admin", "Role", "Repository", "User"], undefined],
     ]);
-    expect(refs(f, "import")).toEqual([
-      "randomUUID@4<", "EventEmitter@5<", "z@6<", "core@7<", "Admin@8<", "Role@8<", "Repository@8<", "User@8<",
-    ]);
+    expect(refs(f, "import")).toEqual(["randomUUID@4<", "EventEmitter@5<", "z@6<", "core@7<", "Admin@8<", "Role@8<", "Repository@8<", "User@8<"]);
     expect(refs(f, "call")).toEqual([
       "z.object@10<UserInput",
       "z.string@10<UserInput",
@@ -178,9 +176,19 @@ describe("typescript facts (hand-counted truth)", () => {
       ["../models/user", false, false, true, ["Role"], undefined],
     ]);
     expect(refs(f, "call").map((r) => r.split("<")[0])).toEqual([
-      "describe@6", "it@7", "UserService@8", "service.create@9", "expect@10", "expect(user.id.length).toBeGreaterThan@10",
-      "service.save@11", "expect@12", "expect(service.size).toBe@12", "it@15", "expect@16", "parseRole@16",
-      "expect(parseRole(\"nope\")).toBe@16",
+      "describe@6",
+      "it@7",
+      "UserService@8",
+      "service.create@9",
+      "expect@10",
+      "expect(user.id.length).toBeGreaterThan@10",
+      "service.save@11",
+      "expect@12",
+      "expect(service.size).toBe@12",
+      "it@15",
+      "expect@16",
+      "parseRole@16",
+      'expect(parseRole("nope")).toBe@16',
     ]);
     expect(refs(f, "read")).toEqual(["systemClock@8<"]);
   });

@@ -25,7 +25,7 @@ afterAll(async () => {
   p.cleanup();
 });
 
-const text = (r: unknown) => ((r as { content: Array<{ type: string; text: string }> }).content[0]!).text;
+const text = (r: unknown) => (r as { content: Array<{ type: string; text: string }> }).content[0]!.text;
 
 describe("MCP server", () => {
   test("lists every registry tool with schemas and annotations", async () => {
@@ -45,7 +45,10 @@ describe("MCP server", () => {
 
   test("after indexing, results come as JSON text and structured content", async () => {
     await session.index();
-    const r = await client.callTool({ name: "cortex_files", arguments: { query: { from: "files", fields: ["file_path"], where: { field: "is_test", operator: "=", value: true } } } });
+    const r = await client.callTool({
+      name: "cortex_files",
+      arguments: { query: { from: "files", fields: ["file_path"], where: { field: "is_test", operator: "=", value: true } } },
+    });
     expect(r.isError).toBeFalsy();
     expect(JSON.parse(text(r)).rows).toEqual([["auth/handler_test.go"]]);
     expect((r.structuredContent as { rows: unknown[] }).rows).toEqual([["auth/handler_test.go"]]);

@@ -87,7 +87,11 @@ describe("install.sh", () => {
   test("a corrupted archive is refused and nothing is installed", async () => {
     const r = await install({ CORTEX_INSTALL_BASE_URL: `${base}/corrupt` });
     expect(r.code).toBe(1);
-    expect(r.err).toMatch(new RegExp(`checksum mismatch for ${archiveName(VERSION, platform).replaceAll(".", "\\.")} \\(expected [0-9a-f]{64}, got [0-9a-f]{64}\\): the download is damaged or altered; nothing installed`));
+    expect(r.err).toMatch(
+      new RegExp(
+        `checksum mismatch for ${archiveName(VERSION, platform).replaceAll(".", "\\.")} \\(expected [0-9a-f]{64}, got [0-9a-f]{64}\\): the download is damaged or altered; nothing installed`,
+      ),
+    );
     expect(existsSync(r.dir)).toBe(false);
   }, 60_000);
 

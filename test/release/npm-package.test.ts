@@ -42,7 +42,10 @@ function env(extra: Record<string, string> = {}): Record<string, string> {
   };
 }
 
-async function run(cmd: string[], opts: { cwd?: string; env?: Record<string, string> } = {}): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
+async function run(
+  cmd: string[],
+  opts: { cwd?: string; env?: Record<string, string> } = {},
+): Promise<{ code: number | null; signal: string | null; out: string; err: string }> {
   const proc = Bun.spawn(cmd, { cwd: opts.cwd ?? work, env: opts.env ?? env(), stdout: "pipe", stderr: "pipe" });
   const [out, err] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code: proc.exitCode, signal: proc.signalCode === null ? null : String(proc.signalCode), out, err };
@@ -73,7 +76,11 @@ beforeAll(async () => {
   const pkgs = generateNpmPackages(executables, join(work, "packages"));
   mkdirSync(join(work, "tarballs"));
   const others = await Promise.all(NPM_PLATFORMS.filter((p) => p !== platform).map((p) => npmPack(pkgs.platforms[p.target]!, join(work, "tarballs"))));
-  tarballs = { main: await npmPack(pkgs.main, join(work, "tarballs")), platform: await npmPack(pkgs.platforms[platform.target]!, join(work, "tarballs")), others };
+  tarballs = {
+    main: await npmPack(pkgs.main, join(work, "tarballs")),
+    platform: await npmPack(pkgs.platforms[platform.target]!, join(work, "tarballs")),
+    others,
+  };
   const inst = await installInto("app", [tarballs.main, tarballs.platform]);
   if (inst.code !== 0) throw new Error(`npm install failed: ${inst.err}`);
   installed = inst.dir;
@@ -160,7 +167,11 @@ describe("npm packages", () => {
     const marker = join(work, "got-signal");
     const fake = join(work, "fake-cortex.sh");
     // it gives up by itself after 10 s, so a failing test leaves nothing running
-    writeFileSync(fake, `#!/bin/sh\ntrap 'echo TERM > "${marker}"; exit 7' TERM\necho ready\ni=0\nwhile [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done\nexit 3\n`, { mode: 0o755 });
+    writeFileSync(
+      fake,
+      `#!/bin/sh\ntrap 'echo TERM > "${marker}"; exit 7' TERM\necho ready\ni=0\nwhile [ $i -lt 200 ]; do sleep 0.05; i=$((i + 1)); done\nexit 3\n`,
+      { mode: 0o755 },
+    );
     const proc = Bun.spawn([launcher, "mcp"], { env: env({ CORTEX_EXECUTABLE: fake }), stdout: "pipe", stderr: "pipe" });
     const reader = proc.stdout.getReader();
     expect(new TextDecoder().decode((await reader.read()).value)).toBe("ready\n");
@@ -174,7 +185,9 @@ describe("npm packages", () => {
     writeFileSync(preload, 'Object.defineProperty(process, "arch", { value: "ppc64" });\n');
     const r = await run([NODE, "--require", preload, join(installed, "node_modules", NPM_NAME, "bin", "cortex.cjs"), "--version"]);
     expect(r.code).toBe(1);
-    expect(r.err).toBe(`${NPM_NAME}: no executable for this platform (${process.platform}-ppc64); ${NPM_NAME} ships for ${NPM_PLATFORMS.map((p) => p.key).join(", ")}\n`);
+    expect(r.err).toBe(
+      `${NPM_NAME}: no executable for this platform (${process.platform}-ppc64); ${NPM_NAME} ships for ${NPM_PLATFORMS.map((p) => p.key).join(", ")}\n`,
+    );
     expect(r.out).toBe("");
   });
 
@@ -217,7 +230,11 @@ function registry(files: string[]): { url: string; requests: string[]; stop(): v
     blobs.set(tarballPath, bytes);
     const integrity = "sha512-" + new Bun.CryptoHasher("sha512").update(bytes).digest("base64");
     const shasum = new Bun.CryptoHasher("sha1").update(bytes).digest("hex");
-    packuments.set(name, { name, "dist-tags": { latest: pkg.version }, versions: { [pkg.version]: { ...pkg, _id: `${name}@${pkg.version}`, dist: { tarball: `${url}${tarballPath}`, integrity, shasum } } } });
+    packuments.set(name, {
+      name,
+      "dist-tags": { latest: pkg.version },
+      versions: { [pkg.version]: { ...pkg, _id: `${name}@${pkg.version}`, dist: { tarball: `${url}${tarballPath}`, integrity, shasum } } },
+    });
   }
   return { url, requests, stop: () => server.stop(true) };
 }
@@ -234,7 +251,10 @@ describe("npx from a registry", () => {
       });
       expect(r.err).toBe("");
       expect(r.out.trim()).toBe(`cortex ${VERSION}`);
-      const tarballsFetched = reg.requests.filter((p) => p.endsWith(".tgz")).map((p) => basename(p)).sort();
+      const tarballsFetched = reg.requests
+        .filter((p) => p.endsWith(".tgz"))
+        .map((p) => basename(p))
+        .sort();
       expect(tarballsFetched).toEqual([basename(tarballs.main), basename(tarballs.platform)].sort());
     } finally {
       reg.stop();

@@ -20,7 +20,7 @@ test("a build database has planner statistics once its indexes exist; import sit
     const state = db.prepare("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?, 'go', 'h', 1, 1)");
     const file = db.prepare("INSERT INTO files VALUES (?, 'go', 0, 'm', 1, 1, 0, 0, 1, '2026-01-01', 0, 0, 2)");
     const imp = db.prepare("INSERT INTO imports VALUES (?, ?, ?, 1, 0, 0, 0)");
-    const site = db.prepare("INSERT INTO import_sites (file_path, imported_module, line, \"column\") VALUES (?, ?, 1, 1)");
+    const site = db.prepare('INSERT INTO import_sites (file_path, imported_module, line, "column") VALUES (?, ?, 1, 1)');
     db.transaction(() => {
       for (let i = 0; i < 2000; i++) {
         const path = `pkg${i % 50}/f${i}.go`;
@@ -37,7 +37,9 @@ test("a build database has planner statistics once its indexes exist; import sit
     // the join the reference resolver reads every import site with (GraphStore.allSites): through the
     // imports' key, never through the index on the imported module, which walks every importer of "fmt"
     const plan = db
-      .query("EXPLAIN QUERY PLAN SELECT s.site_id, i.is_standard_lib FROM import_sites s LEFT JOIN imports i ON i.import_id = s.file_path || ':' || s.imported_module")
+      .query(
+        "EXPLAIN QUERY PLAN SELECT s.site_id, i.is_standard_lib FROM import_sites s LEFT JOIN imports i ON i.import_id = s.file_path || ':' || s.imported_module",
+      )
       .all() as Array<{ detail: string }>;
     const imports = plan.map((r) => r.detail).find((d) => d.includes(" i "));
     expect(imports).toContain("sqlite_autoindex_imports_1 (import_id=?)");
@@ -56,8 +58,15 @@ test("a keyword index load aside that fails rejects the store's waits with its e
     store.transaction(() => {
       const fileId = store.insertText({ path: "a.txt", language: "text", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", content: compressText(text) });
       store.insertParsed({
-        fileId, path: "a.txt", language: "text", isTest: false, modulePath: ".", sizeBytes: text.length, mtimeMs: 1,
-        lines: { total: 1, code: 1, comment: 0, blank: 0 }, words: { path: "a txt", defs: "", doc: "", code: "hello world" },
+        fileId,
+        path: "a.txt",
+        language: "text",
+        isTest: false,
+        modulePath: ".",
+        sizeBytes: text.length,
+        mtimeMs: 1,
+        lines: { total: 1, code: 1, comment: 0, blank: 0 },
+        words: { path: "a txt", defs: "", doc: "", code: "hello world" },
       });
     });
     expect(existsSync(`${path}-stage`)).toBe(true);

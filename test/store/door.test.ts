@@ -27,7 +27,9 @@ const outside = sourceFiles(SRC)
 /** Every module specifier a file imports or re-exports, type-only and dynamic imports included. */
 function specifiers(text: string): string[] {
   const out: string[] = [];
-  for (const m of text.matchAll(/\b(?:import|export)\b[^;'"`]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm)) {
+  for (const m of text.matchAll(
+    /\b(?:import|export)\b[^;'"`]*?\bfrom\s*["']([^"']+)["']|\bimport\s*\(\s*["']([^"']+)["']\s*\)|^\s*import\s*["']([^"']+)["']/gm,
+  )) {
     out.push(m[1] ?? m[2] ?? m[3]!);
   }
   return out;

@@ -21,7 +21,8 @@ let s: Session;
 
 beforeAll(async () => {
   p = tmpProject({
-    "src/app/server.go": "package app\n\nimport \"sync\"\n\ntype Server struct {\n\tmu sync.RWMutex\n\tapiKey string\n}\n\nfunc (s *Server) Key() string {\n\ts.mu.RLock()\n\tdefer s.mu.RUnlock()\n\treturn s.apiKey\n}\n",
+    "src/app/server.go":
+      'package app\n\nimport "sync"\n\ntype Server struct {\n\tmu sync.RWMutex\n\tapiKey string\n}\n\nfunc (s *Server) Key() string {\n\ts.mu.RLock()\n\tdefer s.mu.RUnlock()\n\treturn s.apiKey\n}\n',
     "src/app/util.py": "API_KEY = 'secret'\n\ndef api_key():\n    return API_KEY\n",
     "src/web/index.ts": "const apiKey = process.env.API_KEY;\nexport function handler() {\n  return apiKey;\n}\n",
     "README.md": "Set API_KEY before starting.\nThe server reads the api key once.\n",
@@ -68,7 +69,13 @@ describe("search_text_pattern", () => {
   });
 
   test("regex with capture groups, extensions, target paths", async () => {
-    const r = await call("search_text_pattern", { query: "func \\((\\w+) \\*(\\w+)\\)", is_regex: true, case_sensitive: true, file_extensions: ["go"], target_paths: ["src/"] });
+    const r = await call("search_text_pattern", {
+      query: "func \\((\\w+) \\*(\\w+)\\)",
+      is_regex: true,
+      case_sensitive: true,
+      file_extensions: ["go"],
+      target_paths: ["src/"],
+    });
     expect(r.matches).toHaveLength(1);
     expect(r.matches[0].match_details.matches[0]).toEqual({ text: "func (s *Server)", column: 1, groups: ["s", "Server"] });
   });

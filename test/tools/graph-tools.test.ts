@@ -102,7 +102,11 @@ test("find_symbol_occurrences: a project without an index answers indexing_requi
   const bare = tmpProject({ "a.go": "package a\n\nfunc A() {}\n" });
   const s = new Session(bare.root);
   try {
-    const r = await invokeTool(findTool("find_symbol_occurrences")!, { symbol_name: "A" }, { session: s, signal: new AbortController().signal, deadline: Date.now() + 10_000 });
+    const r = await invokeTool(
+      findTool("find_symbol_occurrences")!,
+      { symbol_name: "A" },
+      { session: s, signal: new AbortController().signal, deadline: Date.now() + 10_000 },
+    );
     expect(r).toMatchObject({ status: "indexing_required", occurrences: [], occurrence_count: 0 });
   } finally {
     s.close();
@@ -149,7 +153,12 @@ describe("cortex_graph", () => {
       "3 service.Transfer -> ledger.Account.Withdraw",
     ]);
     const callees = await graph({ operation: "callees", target: "service.Report" });
-    expect(pairs(callees)).toEqual(["1 service.Report -> ledger.Store.Load", "1 service.Report -> ledger.Store.Load", "1 service.Report -> ledger.Describe", "1 service.Report -> ledger.Describe"]);
+    expect(pairs(callees)).toEqual([
+      "1 service.Report -> ledger.Store.Load",
+      "1 service.Report -> ledger.Store.Load",
+      "1 service.Report -> ledger.Describe",
+      "1 service.Report -> ledger.Describe",
+    ]);
   });
 
   test("a cycle in the call graph ends: every depth up to 10 terminates", async () => {
@@ -187,7 +196,13 @@ describe("cortex_graph", () => {
     const py = await graph({ operation: "implementations", target: "Stock" });
     expect(pairs(py)).toEqual(["1 inventory.models.PerishableStock -> inventory.models.Stock"]);
     const impact = await graph({ operation: "impact", target: "go/audit/audit.go" });
-    expect(impact.affected_files).toEqual(["go/ledger/gen.go", "go/ledger/ledger.go", "go/ledger/memory.go", "go/service/transfer.go", "go/service/transfer_test.go"]);
+    expect(impact.affected_files).toEqual([
+      "go/ledger/gen.go",
+      "go/ledger/ledger.go",
+      "go/ledger/memory.go",
+      "go/service/transfer.go",
+      "go/service/transfer_test.go",
+    ]);
   });
 
   test("path: the shortest call path and the shortest import path", async () => {
@@ -206,21 +221,32 @@ describe("cortex_graph", () => {
     const inPreview = r.edges.find((e: any) => e.from.name === "preview");
     expect(inPreview.context).toEqual({ start_line: 7, lines: ["export function preview(note) {", "  return quote(excerpt(note.body));", "}"] });
     const q = await graph({ operation: "callees", target: "headline", include_context: true, context_lines: 20 });
-    expect(q.edges[0].context.lines).toContain("  return body.length > length ? body.slice(0, length) + \"…\" : body;");
+    expect(q.edges[0].context.lines).toContain('  return body.length > length ? body.slice(0, length) + "…" : body;');
     const zero = await graph({ operation: "callers", target: "quote", include_context: true, context_lines: 0 });
     expect(zero.edges.every((e: any) => e.context.lines.length === 1)).toBe(true);
   });
 
   test("bad input: depth 0 or 50, an unknown operation, a path outside the root, an unknown symbol", async () => {
-    expect(await failure("cortex_graph", { operation: "callers", target: "audit.Record", depth: 0 })).toEqual({ code: "INVALID_INPUT", message: "depth: must be at least 1" });
-    expect(await failure("cortex_graph", { operation: "callers", target: "audit.Record", depth: 50 })).toEqual({ code: "INVALID_INPUT", message: "depth: must be at most 10" });
+    expect(await failure("cortex_graph", { operation: "callers", target: "audit.Record", depth: 0 })).toEqual({
+      code: "INVALID_INPUT",
+      message: "depth: must be at least 1",
+    });
+    expect(await failure("cortex_graph", { operation: "callers", target: "audit.Record", depth: 50 })).toEqual({
+      code: "INVALID_INPUT",
+      message: "depth: must be at most 10",
+    });
     const op = await failure("cortex_graph", { operation: "friends", target: "audit.Record" });
     expect(op.code).toBe("INVALID_INPUT");
     expect(op.message).toStartWith("operation: must be one of");
-    expect(await failure("cortex_graph", { operation: "dependents", target: "../../etc/passwd" })).toEqual({ code: "PATH_OUTSIDE_ROOT", message: "path is outside the project root: ../../etc/passwd" });
+    expect(await failure("cortex_graph", { operation: "dependents", target: "../../etc/passwd" })).toEqual({
+      code: "PATH_OUTSIDE_ROOT",
+      message: "path is outside the project root: ../../etc/passwd",
+    });
     const unknown = await failure("cortex_graph", { operation: "callers", target: "Recrod" });
     expect(unknown).toEqual({ code: "NOT_FOUND", message: "target: no definition named 'Recrod' (did you mean 'audit.Record'?)" });
-    expect((await failure("cortex_graph", { operation: "path", target: "audit.Record" })).message).toBe("to: required for operation 'path' (the end of the path)");
+    expect((await failure("cortex_graph", { operation: "path", target: "audit.Record" })).message).toBe(
+      "to: required for operation 'path' (the end of the path)",
+    );
     expect((await failure("cortex_graph", { operation: "callers", target: "x", context_lines: 21 })).message).toBe("context_lines: must be at most 20");
   });
 });
@@ -236,8 +262,22 @@ describe("detect_circular_dependencies", () => {
     expect(r.cycles[0].component_size).toBe(3);
     expect(r.cycles[0].component).toEqual(["python/inventory/__init__.py", "python/inventory/pricing.py", "python/inventory/service.py"]);
     expect(r.cycles[1].imports).toEqual([
-      { file_path: "javascript/lib/format.js", line: 1, column: 1, imports: "./text.js", statement: 'import { excerpt } from "./text.js";', target: "javascript/lib/text.js" },
-      { file_path: "javascript/lib/text.js", line: 1, column: 1, imports: "./format.js", statement: 'import { quote } from "./format.js";', target: "javascript/lib/format.js" },
+      {
+        file_path: "javascript/lib/format.js",
+        line: 1,
+        column: 1,
+        imports: "./text.js",
+        statement: 'import { excerpt } from "./text.js";',
+        target: "javascript/lib/text.js",
+      },
+      {
+        file_path: "javascript/lib/text.js",
+        line: 1,
+        column: 1,
+        imports: "./format.js",
+        statement: 'import { quote } from "./format.js";',
+        target: "javascript/lib/format.js",
+      },
     ]);
     expect(r.cycles[1].severity).toBe("high");
   });

@@ -53,7 +53,10 @@ test("a run on the index thread reports both tiers' progress and the same counts
 test("errors keep their code; the thread's log records reach this thread's sinks", async () => {
   p = project(3);
   const location = indexLocation(canonicalRoot(p.root));
-  await expect(runIndexOnThread({ root: p.root + "/no-such-folder" })).rejects.toMatchObject({ code: "NOT_FOUND", message: expect.stringContaining("project root does not exist") });
+  await expect(runIndexOnThread({ root: p.root + "/no-such-folder" })).rejects.toMatchObject({
+    code: "NOT_FOUND",
+    message: expect.stringContaining("project root does not exist"),
+  });
   // a first build interrupted in its parse tier warns, on the next run, that it parses everything again
   const records: LogRecord[] = [];
   const remove = log.addSink((r) => records.push(r));

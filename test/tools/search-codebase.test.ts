@@ -23,11 +23,20 @@ let p: TmpProject;
 let session: Session;
 
 async function search(args: Record<string, unknown>): Promise<CodebaseSearchResponse> {
-  return (await invokeTool(findTool("search_codebase")!, args, { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 })) as CodebaseSearchResponse;
+  return (await invokeTool(findTool("search_codebase")!, args, {
+    session,
+    signal: new AbortController().signal,
+    deadline: Date.now() + 30_000,
+  })) as CodebaseSearchResponse;
 }
 
 async function cortex(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: p.root, stdout: "pipe", stderr: "pipe", env: { ...process.env, CORTEX_EMBEDDINGS_PROVIDER: "none" } });
+  const proc = Bun.spawn([process.execPath, CLI, ...args], {
+    cwd: p.root,
+    stdout: "pipe",
+    stderr: "pipe",
+    env: { ...process.env, CORTEX_EMBEDDINGS_PROVIDER: "none" },
+  });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };
 }
@@ -68,10 +77,15 @@ describe("preflight test set", () => {
     const wrong: string[] = [];
     for (const [query, intent, limit, expected, why] of PREFLIGHT_SET) {
       const r = await search({ query, intent, limit });
-      if (r.preflight!.ready !== expected) wrong.push(`"${query}" (${intent}, limit ${limit}): ready ${r.preflight!.ready}, expected ${expected} — ${why}; next: ${r.preflight!.nextAction ?? "-"}`);
+      if (r.preflight!.ready !== expected)
+        wrong.push(
+          `"${query}" (${intent}, limit ${limit}): ready ${r.preflight!.ready}, expected ${expected} — ${why}; next: ${r.preflight!.nextAction ?? "-"}`,
+        );
     }
     const ready = PREFLIGHT_SET.filter((c) => c[3]).length;
-    console.log(`  preflight set: ${PREFLIGHT_SET.length - wrong.length}/${PREFLIGHT_SET.length} right (${ready} ready, ${PREFLIGHT_SET.length - ready} not ready)`);
+    console.log(
+      `  preflight set: ${PREFLIGHT_SET.length - wrong.length}/${PREFLIGHT_SET.length} right (${ready} ready, ${PREFLIGHT_SET.length - ready} not ready)`,
+    );
     expect(wrong).toEqual([]);
   });
 });
@@ -144,7 +158,10 @@ describe("search_codebase results", () => {
       [{ query: "" }, "query"],
     ] as const) {
       // the error must come from the search (a CortexError naming the field), not from this test
-      const err = await search(args).then(() => undefined, (e: unknown) => e);
+      const err = await search(args).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
       expect(isCortexError(err) && err.code).toBe("INVALID_INPUT");
       expect((err as Error).message).toContain(`${field}:`);
     }
@@ -207,13 +224,18 @@ describe("unresolved calls", () => {
   test("no resolved caller but unbound calls of the name: not ready, with the files to check", async () => {
     const card = (await search({ query: "add a line for a SKU to the basket", intent: "edit", limit: 1 })).preflight!;
     expect(card.impact).toMatchObject({ target: "Basket.add_line", coverage: "0/0 callers in results" });
-    expect(card.nextAction).toBe("No call to Basket.add_line was resolved, but 1 file calls a 'add_line' the index could not bind (an interface or dynamic receiver): check whether they reach it");
-    expect(card.whatWouldHelp).toEqual(['find_symbol_occurrences {"symbol_name":"add_line"} lists every use of the name', "read basket/page.py (calls 'add_line')"]);
+    expect(card.nextAction).toBe(
+      "No call to Basket.add_line was resolved, but 1 file calls a 'add_line' the index could not bind (an interface or dynamic receiver): check whether they reach it",
+    );
+    expect(card.whatWouldHelp).toEqual([
+      'find_symbol_occurrences {"symbol_name":"add_line"} lists every use of the name',
+      "read basket/page.py (calls 'add_line')",
+    ]);
   });
 });
 
 describe("CLI spellings of codebase-context", () => {
-  test("search --query --intent answers as search_codebase; search \"q\" stays cortex_search", async () => {
+  test('search --query --intent answers as search_codebase; search "q" stays cortex_search', async () => {
     const cc = await cortex(["search", "--query", "invoice total", "--intent", "edit", "--limit", "5", "--json"]);
     expect(cc.code).toBe(0);
     const r = JSON.parse(cc.stdout);
@@ -244,13 +266,26 @@ describe("building blocks", () => {
   });
 
   test("what a test file tests, by each language's convention", () => {
-    expect(["a/user_test.go", "x/a.test.ts", "tests/test_service.py", "CartTest.java", "spec/invoice_spec.rb", "TransfersTests.cs", "b.spec.tsx", "fixtures/index.js"].map(testSubject)).toEqual(["user", "a", "service", "cart", "invoice", "transfers", "b", undefined]);
+    expect(
+      [
+        "a/user_test.go",
+        "x/a.test.ts",
+        "tests/test_service.py",
+        "CartTest.java",
+        "spec/invoice_spec.rb",
+        "TransfersTests.cs",
+        "b.spec.tsx",
+        "fixtures/index.js",
+      ].map(testSubject),
+    ).toEqual(["user", "a", "service", "cart", "invoice", "transfers", "b", undefined]);
   });
 
   test("header comments and docstrings, first sentence, licence lines skipped", () => {
     expect(headerComment("// Copyright 2020 The Go Authors.\n// Package x does a thing. More.\npackage x\n")).toBe("Package x does a thing.");
     expect(headerComment('#!/usr/bin/env python\n"""Loads the data files.\n\nLonger text."""\nimport os\n')).toBe("Loads the data files.");
-    expect(headerComment("/**\n * The parser: reads tokens and builds a tree.\n */\nexport const x = 1;\n")).toBe("The parser: reads tokens and builds a tree.");
+    expect(headerComment("/**\n * The parser: reads tokens and builds a tree.\n */\nexport const x = 1;\n")).toBe(
+      "The parser: reads tokens and builds a tree.",
+    );
     expect(headerComment("package main\n\nfunc main() {}\n")).toBeUndefined();
   });
 });

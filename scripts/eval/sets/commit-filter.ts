@@ -22,16 +22,15 @@ export interface CommitCandidate {
   files: ChangedFile[];
 }
 
-export type Verdict =
-  | { ok: true; files: string[]; testFiles: string[]; addedFiles: string[]; deletedFiles: string[] }
-  | { ok: false; reason: string };
+export type Verdict = { ok: true; files: string[]; testFiles: string[]; addedFiles: string[]; deletedFiles: string[] } | { ok: false; reason: string };
 
 const REVERT = /^(revert|reapply|unrevert)\b|^Revert "/i;
 /** Machine-written or housekeeping subjects: bumps, releases, dependency updates, CI, merges of branches. */
 const HOUSEKEEPING =
   /^(bump|release|prepare release|version|v?\d+\.\d+(\.\d+)?\b|update (changelog|version|deps|dependencies)|chore\(deps|build\(deps|deps:|merge\b|\[bot\]|ci\b|ci:|changelog)/i;
 /** Subjects that say the change is only about layout. */
-const FORMATTING = /\b(format(ting|ted)?|reformat|fmt|gofmt|rustfmt|prettier|clang-format|whitespace|lint(ing)?|cs ?fix(er)?|php-cs|rubocop|typos?|spelling|indentation|code style|clippy|phpstan|psalm|mypy|eslint|tslint|static analysis)\b/i;
+const FORMATTING =
+  /\b(format(ting|ted)?|reformat|fmt|gofmt|rustfmt|prettier|clang-format|whitespace|lint(ing)?|cs ?fix(er)?|php-cs|rubocop|typos?|spelling|indentation|code style|clippy|phpstan|psalm|mypy|eslint|tslint|static analysis)\b/i;
 
 /** Decides from the commit's metadata alone (no diff read yet). */
 export function judgeCommit(c: CommitCandidate): Verdict {
@@ -65,7 +64,10 @@ export function parseLog(raw: string): CommitCandidate[] {
     if (record.trim() === "") continue;
     const lines = record.split("\n");
     const [ids, subject = ""] = lines[0]!.split("\x02");
-    const [sha, ...parents] = ids!.trim().split(" ").filter((s) => s !== "");
+    const [sha, ...parents] = ids!
+      .trim()
+      .split(" ")
+      .filter((s) => s !== "");
     const files: ChangedFile[] = [];
     for (const line of lines.slice(1)) {
       const tab = line.indexOf("\t");

@@ -48,7 +48,7 @@ export function cleanComment(raw: string, functionName: string): string | undefi
     .map((l) =>
       l
         .trim()
-        .replace(/^(\/\/[\/!]?|\/\*+!?|\*+\/|\*|#+|--)\s?/, "")
+        .replace(/^(\/\/[/!]?|\/\*+!?|\*+\/|\*|#+|--)\s?/, "")
         .replace(/\*+\/\s*$/, "")
         .trim(),
     );
@@ -69,7 +69,11 @@ export function cleanComment(raw: string, functionName: string): string | undefi
   if (text === "" || NOT_A_DESCRIPTION.test(text)) return undefined;
   // The description, not the name: Go's "Name does …" convention would make the query a name look-up.
   const name = functionName.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  text = text.replace(new RegExp(`\\b${name}\\b(\\(\\))?`, "g"), "").replace(/\s+/g, " ").replace(/^[\s,:;.-]+/, "").trim();
+  text = text
+    .replace(new RegExp(`\\b${name}\\b(\\(\\))?`, "g"), "")
+    .replace(/\s+/g, " ")
+    .replace(/^[\s,:;.-]+/, "")
+    .trim();
   if (text.length > MAX_QUERY_CHARS) text = text.slice(0, text.lastIndexOf(" ", MAX_QUERY_CHARS)).trim();
   if ((text.match(/[A-Za-z]{2,}/g) ?? []).length < MIN_WORDS) return undefined;
   return text;

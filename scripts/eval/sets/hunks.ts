@@ -74,7 +74,9 @@ export interface FunctionLabel {
  */
 export function touchedFunctions(file: string, functions: readonly FunctionFact[], touched: readonly Touched[]): FunctionLabel[] {
   const hit = functions.filter((f) => touched.some((t) => f.startLine <= t.end && f.endLine >= t.start));
-  const outermost = hit.filter((f) => !hit.some((g) => g !== f && g.startLine <= f.startLine && f.endLine <= g.endLine && (g.startLine !== f.startLine || g.endLine !== f.endLine)));
+  const outermost = hit.filter(
+    (f) => !hit.some((g) => g !== f && g.startLine <= f.startLine && f.endLine <= g.endLine && (g.startLine !== f.startLine || g.endLine !== f.endLine)),
+  );
   const seen = new Set<string>();
   const out: FunctionLabel[] = [];
   for (const f of outermost) {

@@ -19,7 +19,10 @@ export class FieldIndex {
   private readonly totals = FIELDS.map(() => 0);
   private readonly df = new Map<string, number>();
 
-  constructor(readonly k1 = 1.2, readonly b = 0.75) {}
+  constructor(
+    readonly k1 = 1.2,
+    readonly b = 0.75,
+  ) {}
 
   set(id: string, fields: Record<Field, TermBag>): void {
     this.delete(id);

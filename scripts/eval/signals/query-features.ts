@@ -7,13 +7,14 @@ import { tokenize } from "../tokenize.ts";
 
 /** Common English function words: frequent in issue prose, never what an issue is about. */
 export const STOP_WORDS = new Set(
-  ("a about above after again against all am an and any are as at be because been before being below between both but by " +
+  (
+    "a about above after again against all am an and any are as at be because been before being below between both but by " +
     "can could did do does doing down during each few for from further had has have having he her here hers him his how i " +
     "if in into is it its itself just me more most my no nor not now of off on once only or other our out over own same " +
     "she should so some such than that the their them then there these they this those through to too under until up very " +
     "was we were what when where which while who whom why will with would you your yours also get got however would like " +
-    "using use used want wanted seems seem think expected actual behavior behaviour issue bug example following")
-    .split(" "),
+    "using use used want wanted seems seem think expected actual behavior behaviour issue bug example following"
+  ).split(" "),
 );
 
 export interface QueryFeatures {

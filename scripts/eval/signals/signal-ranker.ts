@@ -34,7 +34,17 @@ export interface SignalConfig {
   nonSource: number;
 }
 
-export const PLAIN: SignalConfig = { repeats: "once", stopWords: false, maxChars: 0, base: { kind: "whole" }, chunkMix: 0, definitions: 0, paths: 0, identifierBoost: 1, nonSource: 1 };
+export const PLAIN: SignalConfig = {
+  repeats: "once",
+  stopWords: false,
+  maxChars: 0,
+  base: { kind: "whole" },
+  chunkMix: 0,
+  definitions: 0,
+  paths: 0,
+  identifierBoost: 1,
+  nonSource: 1,
+};
 
 export function weightsOf(config: SignalConfig, features: QueryFeatures): Map<string, number> {
   const counts = queryWeights(features.tokens.filter((t) => !(config.stopWords && STOP_WORDS.has(t))));
@@ -70,7 +80,10 @@ function chunkScores(signals: RepoSignals, key: string, query: Map<string, numbe
   const take = aggregate === "max" ? 1 : aggregate === "top2" ? 2 : aggregate === "top3" ? 3 : Infinity;
   const out = new Map<string, number>();
   for (const [path, list] of perFile) {
-    out.set(path, list.slice(0, take).reduce((a, b) => a + b, 0));
+    out.set(
+      path,
+      list.slice(0, take).reduce((a, b) => a + b, 0),
+    );
   }
   return out;
 }
@@ -124,7 +137,8 @@ export function pathScores(signals: RepoSignals, features: QueryFeatures): Map<s
   const scores = new Map<string, number>();
   const modules = new Set(features.modulePaths);
   for (const path of signals.files.keys()) {
-    if (features.pathMentions.some((m) => mentionMatches(path, m)) || modules.has(path) || [...modules].some((m) => path.endsWith("/" + m))) scores.set(path, 1);
+    if (features.pathMentions.some((m) => mentionMatches(path, m)) || modules.has(path) || [...modules].some((m) => path.endsWith("/" + m)))
+      scores.set(path, 1);
   }
   return scores;
 }

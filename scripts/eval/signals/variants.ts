@@ -7,7 +7,16 @@ import { PLAIN, type SignalConfig } from "./signal-ranker.ts";
 const v = (name: string, change: Partial<SignalConfig>) => ({ name, config: { ...PLAIN, ...change } as SignalConfig });
 const fields = (path: number, defs: number, doc: number, code: number) => ({ kind: "fields" as const, weights: { path, defs, doc, code } });
 
-const C4: Partial<SignalConfig> = { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2, repeats: "count" };
+const C4: Partial<SignalConfig> = {
+  stopWords: true,
+  base: fields(3, 3, 0.5, 1),
+  definitions: 0.5,
+  paths: 0.5,
+  chunkMix: 0.5,
+  nonSource: 0.5,
+  identifierBoost: 2,
+  repeats: "count",
+};
 
 export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("plain bm25", {}),
@@ -30,10 +39,30 @@ export const VARIANTS: Array<{ name: string; config: SignalConfig }> = [
   v("query: identifiers x2", { identifierBoost: 2 }),
   v("query: identifiers x3", { identifierBoost: 3 }),
   v("non-source files x0.5", { nonSource: 0.5 }),
-  v("stop words + bm25f doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(1, 1, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
-  v("C1: stop words + bm25f path 3 defs 3 doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5 }),
+  v("stop words + bm25f doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", {
+    stopWords: true,
+    base: fields(1, 1, 0.5, 1),
+    definitions: 0.5,
+    paths: 0.5,
+    chunkMix: 0.5,
+  }),
+  v("C1: stop words + bm25f path 3 defs 3 doc 0.5 + defs 0.5 + paths 0.5 + chunk 0.5", {
+    stopWords: true,
+    base: fields(3, 3, 0.5, 1),
+    definitions: 0.5,
+    paths: 0.5,
+    chunkMix: 0.5,
+  }),
   v("C2: C1 + non-source x0.5", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5 }),
-  v("C3: C2 + identifiers x2", { stopWords: true, base: fields(3, 3, 0.5, 1), definitions: 0.5, paths: 0.5, chunkMix: 0.5, nonSource: 0.5, identifierBoost: 2 }),
+  v("C3: C2 + identifiers x2", {
+    stopWords: true,
+    base: fields(3, 3, 0.5, 1),
+    definitions: 0.5,
+    paths: 0.5,
+    chunkMix: 0.5,
+    nonSource: 0.5,
+    identifierBoost: 2,
+  }),
   v("C4: C3 + repeats counted", C4),
   // Leave one signal out of C4: what each contributes inside the combination.
   v("C4 without definitions", { ...C4, definitions: 0 }),

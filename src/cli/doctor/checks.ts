@@ -61,7 +61,12 @@ export function projectIndex(root: string, config: CortexConfig | undefined, pro
   const location = indexLocation(root);
   const current = location.current();
   if (!current) {
-    problems.push({ area: "index", severity: "warning", message: `${root} has no index yet (the first query builds one, and waits for it)`, fix: `cortex index ${q(root)}` });
+    problems.push({
+      area: "index",
+      severity: "warning",
+      message: `${root} has no index yet (the first query builds one, and waits for it)`,
+      fix: `cortex index ${q(root)}`,
+    });
     return { root, state: "missing" };
   }
   let store: IndexStore | undefined;
@@ -74,16 +79,33 @@ export function projectIndex(root: string, config: CortexConfig | undefined, pro
     if (s.branch) out.branch = s.branch;
     const tier = store.parseTierState();
     out.parse_tier = tier ? `${tier.parsed} of ${tier.total} files parsed${tier.finishing ? " (finishing)" : ""}` : "complete";
-    if (tier) problems.push({ area: "index", severity: "warning", message: `the parse tier of ${root} is incomplete (${out.parse_tier}): symbols, references and search cover part of the project`, fix: `cortex index ${q(root)}` });
+    if (tier)
+      problems.push({
+        area: "index",
+        severity: "warning",
+        message: `the parse tier of ${root} is incomplete (${out.parse_tier}): symbols, references and search cover part of the project`,
+        fix: `cortex index ${q(root)}`,
+      });
     const c = s.changed_since_index;
     if (c) {
       out.changed_since_index = { modified: c.modified, added: c.added, deleted: c.deleted };
       const n = c.modified + c.added + c.deleted;
-      if (n > 0) problems.push({ area: "index", severity: "warning", message: `${n} files changed on disk since ${root} was indexed: their hits are marked stale`, fix: `cortex index ${q(root)}` });
+      if (n > 0)
+        problems.push({
+          area: "index",
+          severity: "warning",
+          message: `${n} files changed on disk since ${root} was indexed: their hits are marked stale`,
+          fix: `cortex index ${q(root)}`,
+        });
     }
     return out;
   } catch (e) {
-    problems.push({ area: "index", severity: "error", message: `the index of ${root} cannot be read: ${errorMessage(e)}`, fix: `cortex index --full ${q(root)}` });
+    problems.push({
+      area: "index",
+      severity: "error",
+      message: `the index of ${root} cannot be read: ${errorMessage(e)}`,
+      fix: `cortex index --full ${q(root)}`,
+    });
     return { root, state: "unreadable", error: errorMessage(e) };
   } finally {
     store?.close();
@@ -116,11 +138,22 @@ export function keptIndexes(problems: Problem[]): KeptIndex[] {
       const k: KeptIndex = { root, folder, files, root_exists: root !== "" && existsSync(root) };
       const lastRun = store.getMeta("last_run");
       if (lastRun) k.last_run = lastRun;
-      if (!k.root_exists) problems.push({ area: "index", severity: "warning", message: `an index is kept for ${root || "an unknown folder"}, which no longer exists`, fix: `rm -rf ${q(folder)}` });
+      if (!k.root_exists)
+        problems.push({
+          area: "index",
+          severity: "warning",
+          message: `an index is kept for ${root || "an unknown folder"}, which no longer exists`,
+          fix: `rm -rf ${q(folder)}`,
+        });
       out.push(k);
     } catch (e) {
       out.push({ root: "", folder, root_exists: false, error: errorMessage(e) });
-      problems.push({ area: "index", severity: "warning", message: `the index in ${folder} cannot be read: ${errorMessage(e)}`, fix: `rm -rf ${q(folder)} (then cortex index <its project>)` });
+      problems.push({
+        area: "index",
+        severity: "warning",
+        message: `the index in ${folder} cannot be read: ${errorMessage(e)}`,
+        fix: `rm -rf ${q(folder)} (then cortex index <its project>)`,
+      });
     } finally {
       store?.close();
     }
@@ -130,7 +163,7 @@ export function keptIndexes(problems: Problem[]): KeptIndex[] {
 
 /** What semantic search loses without vectors, said once for the human and the JSON output. */
 export const WITHOUT_EMBEDDINGS =
-  "search ranks by keywords only (BM25): queries worded unlike the code (\"where do we retry failed requests\") find less; exact, regex, pattern, symbol and statistics tools are unaffected";
+  'search ranks by keywords only (BM25): queries worded unlike the code ("where do we retry failed requests") find less; exact, regex, pattern, symbol and statistics tools are unaffected';
 
 export function embeddingsInfo(root: string, config: CortexConfig | undefined, problems: Problem[]) {
   if (!config) return { provider: "unknown" };
@@ -150,12 +183,19 @@ export function embeddingsInfo(root: string, config: CortexConfig | undefined, p
         area: "embeddings",
         severity: "warning",
         message: `the embedding model ${e.model} is not in ${loc.dir} (missing ${loc.missing.join(", ")})${offline ? " and CORTEX_OFFLINE=1 forbids the download" : ""}: ${WITHOUT_EMBEDDINGS}`,
-        fix: offline ? `unset CORTEX_OFFLINE, then cortex index ${q(root)} --embed (or set embeddings.model_path to a folder holding the model)` : `cortex index ${q(root)} --embed`,
+        fix: offline
+          ? `unset CORTEX_OFFLINE, then cortex index ${q(root)} --embed (or set embeddings.model_path to a folder holding the model)`
+          : `cortex index ${q(root)} --embed`,
       });
     }
     return { provider: "local", model: e.model, folder: loc.dir, present, ...(present ? {} : { missing: loc.missing, without_it: WITHOUT_EMBEDDINGS }) };
   } catch (err) {
-    problems.push({ area: "embeddings", severity: "error", message: errorMessage(err), fix: "correct embeddings.model or embeddings.model_path in .cortex/config.yml" });
+    problems.push({
+      area: "embeddings",
+      severity: "error",
+      message: errorMessage(err),
+      fix: "correct embeddings.model or embeddings.model_path in .cortex/config.yml",
+    });
     return { provider: "local", model: e.model, present: false, error: errorMessage(err) };
   }
 }
@@ -178,7 +218,12 @@ export async function astGrepInfo(problems: Problem[]) {
   }
   if (!existsSync(path)) {
     if (source === "env") {
-      problems.push({ area: "ast-grep", severity: "error", message: `CORTEX_AST_GREP points at ${path}, which does not exist: cortex pattern fails`, fix: manualInstallHint() });
+      problems.push({
+        area: "ast-grep",
+        severity: "error",
+        message: `CORTEX_AST_GREP points at ${path}, which does not exist: cortex pattern fails`,
+        fix: manualInstallHint(),
+      });
     } else {
       problems.push({
         area: "ast-grep",
@@ -191,10 +236,21 @@ export async function astGrepInfo(problems: Problem[]) {
   }
   try {
     const version = await versionOf(path);
-    if (version !== AST_GREP_VERSION) problems.push({ area: "ast-grep", severity: "warning", message: `${path} is ast-grep ${version}; cortex is built for ${AST_GREP_VERSION}`, fix: source === "env" ? manualInstallHint() : `rm ${q(path)} (cortex pattern then fetches ${AST_GREP_VERSION})` });
+    if (version !== AST_GREP_VERSION)
+      problems.push({
+        area: "ast-grep",
+        severity: "warning",
+        message: `${path} is ast-grep ${version}; cortex is built for ${AST_GREP_VERSION}`,
+        fix: source === "env" ? manualInstallHint() : `rm ${q(path)} (cortex pattern then fetches ${AST_GREP_VERSION})`,
+      });
     return { cached: true, path, source, version };
   } catch (e) {
-    problems.push({ area: "ast-grep", severity: "error", message: `${path} does not run: ${errorMessage(e)}`, fix: source === "env" ? manualInstallHint() : `rm ${q(path)} (cortex pattern then fetches it again)` });
+    problems.push({
+      area: "ast-grep",
+      severity: "error",
+      message: `${path} does not run: ${errorMessage(e)}`,
+      fix: source === "env" ? manualInstallHint() : `rm ${q(path)} (cortex pattern then fetches it again)`,
+    });
     return { cached: true, path, source, error: errorMessage(e) };
   }
 }
@@ -222,14 +278,25 @@ export function clientReports(env: ClientEnv, problems: Problem[]): ClientReport
     const r: ClientReport = { client: c.id, name: c.name, config_path: state.path, exists: state.exists, configured: state.entry !== undefined };
     if (state.error) {
       r.error = state.error;
-      problems.push({ area: "client", severity: "error", message: `${c.name}: ${state.error}`, fix: `repair ${state.path} by hand (cortex setup ${c.id} prints cortex's entry)` });
+      problems.push({
+        area: "client",
+        severity: "error",
+        message: `${c.name}: ${state.error}`,
+        fix: `repair ${state.path} by hand (cortex setup ${c.id} prints cortex's entry)`,
+      });
     }
     const entry = state.entry as { command?: unknown; args?: unknown } | undefined;
     if (entry && typeof entry === "object") {
       const command = [typeof entry.command === "string" ? entry.command : "", ...(Array.isArray(entry.args) ? entry.args.map(String) : [])];
       r.command = command;
       const gone = missingPaths(command);
-      if (gone.length > 0) problems.push({ area: "client", severity: "error", message: `${c.name} starts cortex with ${gone.join(", ")}, which does not exist`, fix: `cortex setup ${c.id} --write` });
+      if (gone.length > 0)
+        problems.push({
+          area: "client",
+          severity: "error",
+          message: `${c.name} starts cortex with ${gone.join(", ")}, which does not exist`,
+          fix: `cortex setup ${c.id} --write`,
+        });
     }
     out.push(r);
   }

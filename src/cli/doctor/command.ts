@@ -27,12 +27,27 @@ function render(r: Report): string {
   out.push(`  MCP command: ${rt.mcp_command.join(" ")}`);
   out.push(`  CORTEX_HOME: ${rt.cortex_home}`);
   out.push("");
-  const p = r.project as { root: string; state: string; files?: number; last_run?: string; parse_tier?: string; changed_since_index?: { modified: number; added: number; deleted: number } };
-  out.push(`Project ${p.root}: ${p.state === "ready" ? `indexed, ${p.files} files, last run ${p.last_run ?? "unknown"}, parse tier ${p.parse_tier}` : p.state === "missing" ? "no index" : "index unreadable"}`);
-  if (p.changed_since_index) out.push(`  changed on disk since: ${p.changed_since_index.modified} modified, ${p.changed_since_index.added} added, ${p.changed_since_index.deleted} deleted`);
+  const p = r.project as {
+    root: string;
+    state: string;
+    files?: number;
+    last_run?: string;
+    parse_tier?: string;
+    changed_since_index?: { modified: number; added: number; deleted: number };
+  };
+  out.push(
+    `Project ${p.root}: ${p.state === "ready" ? `indexed, ${p.files} files, last run ${p.last_run ?? "unknown"}, parse tier ${p.parse_tier}` : p.state === "missing" ? "no index" : "index unreadable"}`,
+  );
+  if (p.changed_since_index)
+    out.push(
+      `  changed on disk since: ${p.changed_since_index.modified} modified, ${p.changed_since_index.added} added, ${p.changed_since_index.deleted} deleted`,
+    );
   if (r.indexes.length > 0) {
     out.push(`Indexes kept (${r.indexes.length}):`);
-    for (const i of r.indexes) out.push(`  ${(i.root || "?").padEnd(48)} ${i.error ? "unreadable" : `${i.files} files`}${i.last_run ? `, ${i.last_run}` : ""}${i.root_exists ? "" : " (folder gone)"}`);
+    for (const i of r.indexes)
+      out.push(
+        `  ${(i.root || "?").padEnd(48)} ${i.error ? "unreadable" : `${i.files} files`}${i.last_run ? `, ${i.last_run}` : ""}${i.root_exists ? "" : " (folder gone)"}`,
+      );
   }
   out.push("");
   const e = r.embeddings as { provider: string; model?: string; present?: boolean; folder?: string; api_key_set?: boolean; note?: string };
@@ -40,10 +55,15 @@ function render(r: Report): string {
   else if (e.provider === "openai") out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
   else out.push(`Embeddings: ${e.provider}${e.note ? ` (${e.note})` : ""}`);
   const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
-  out.push(`ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`);
+  out.push(
+    `ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`,
+  );
   out.push("");
   out.push("MCP clients:");
-  for (const c of r.clients) out.push(`  ${c.name.padEnd(15)} ${(c.error ? "unreadable" : c.configured ? "configured" : c.exists ? "not configured" : "no config file").padEnd(15)} ${c.config_path}`);
+  for (const c of r.clients)
+    out.push(
+      `  ${c.name.padEnd(15)} ${(c.error ? "unreadable" : c.configured ? "configured" : c.exists ? "not configured" : "no config file").padEnd(15)} ${c.config_path}`,
+    );
   const unconfigured = r.clients.filter((c) => c.exists && !c.configured && !c.error);
   if (unconfigured.length > 0) out.push(`  add cortex to one: ${unconfigured.map((c) => `cortex setup ${c.client} --write`).join("; ")}`);
   out.push("");
@@ -65,8 +85,10 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
       const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
       if (!v) throw new CortexError("INVALID_INPUT", "--root needs a path");
       root = v;
-    } else if (a === "--help" || a === "-h") { printText(DOCTOR_HELP); return 0; }
-    else throw new CortexError("INVALID_INPUT", `${a.startsWith("-") ? "unknown option" : "unexpected argument:"} ${a} (see cortex doctor --help)`);
+    } else if (a === "--help" || a === "-h") {
+      printText(DOCTOR_HELP);
+      return 0;
+    } else throw new CortexError("INVALID_INPUT", `${a.startsWith("-") ? "unknown option" : "unexpected argument:"} ${a} (see cortex doctor --help)`);
   }
   const report = await runChecks(resolve(root), currentClientEnv());
   json ? printJson(report) : printText(render(report));

@@ -113,7 +113,10 @@ export const CLIENTS: McpClient[] = [
     name: "Zed",
     format: "json",
     serversKey: "context_servers",
-    configPath: (e) => (e.platform === "win32" ? join(appConfigDir(e), "Zed", "settings.json") : join(e.platform === "linux" && e.env.XDG_CONFIG_HOME ? e.env.XDG_CONFIG_HOME : join(e.home, ".config"), "zed", "settings.json")),
+    configPath: (e) =>
+      e.platform === "win32"
+        ? join(appConfigDir(e), "Zed", "settings.json")
+        : join(e.platform === "linux" && e.env.XDG_CONFIG_HOME ? e.env.XDG_CONFIG_HOME : join(e.home, ".config"), "zed", "settings.json"),
     root: "fixed",
     entry: (c, root) => ({ command: c.command, args: [...c.args, "--root", root], env: {} }),
   },

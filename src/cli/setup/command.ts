@@ -42,7 +42,8 @@ export interface SetupPlan {
 export function planSetup(client: McpClient, env: ClientEnv, root: string, configPath?: string): SetupPlan {
   const cmd = cortexServerCommand();
   const entry = client.entry(cmd, root);
-  const snippet = client.format === "toml" ? tomlBlock(client.serversKey, SERVER_NAME, entry) : JSON.stringify({ [client.serversKey]: { [SERVER_NAME]: entry } }, null, 2);
+  const snippet =
+    client.format === "toml" ? tomlBlock(client.serversKey, SERVER_NAME, entry) : JSON.stringify({ [client.serversKey]: { [SERVER_NAME]: entry } }, null, 2);
   const plan: SetupPlan = {
     client: client.id,
     name: client.name,
@@ -62,7 +63,10 @@ function renderPlan(p: SetupPlan): string {
   const out: string[] = [];
   if (p.written) {
     if (p.written.unchanged) out.push(`${p.name}: ${p.config_path} already has this entry; nothing written.`);
-    else out.push(`${p.name}: wrote the "${SERVER_NAME}" entry into ${p.config_path}${p.written.backup ? ` (the previous file is kept as ${p.written.backup})` : " (a new file)"}.`);
+    else
+      out.push(
+        `${p.name}: wrote the "${SERVER_NAME}" entry into ${p.config_path}${p.written.backup ? ` (the previous file is kept as ${p.written.backup})` : " (a new file)"}.`,
+      );
   } else {
     out.push(`${p.name}: add this to ${p.config_path} (merge it with what the file holds):`, "");
   }
@@ -114,18 +118,24 @@ export async function runSetupCommand(argv: string[]): Promise<number> {
     else if (name === "--json") json = true;
     else if (name === "--root") root = value();
     else if (name === "--config") config = value();
-    else if (name === "--help" || name === "-h") { printText(SETUP_HELP); return 0; }
-    else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex setup --help)`);
+    else if (name === "--help" || name === "-h") {
+      printText(SETUP_HELP);
+      return 0;
+    } else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex setup --help)`);
     else positionals.push(a);
   }
   if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
   const env = currentClientEnv();
   if (positionals.length === 0) {
-    if (write || config) throw new CortexError("INVALID_INPUT", `name a client to write its configuration: cortex setup <${CLIENTS.map((c) => c.id).join("|")}> --write`);
+    if (write || config)
+      throw new CortexError("INVALID_INPUT", `name a client to write its configuration: cortex setup <${CLIENTS.map((c) => c.id).join("|")}> --write`);
     const list = clientSummaries(env);
     if (json) printJson({ clients: list });
     else {
-      const lines = list.map((s) => `  ${s.client.padEnd(15)} ${(s.error ? "unreadable" : s.configured ? "configured" : s.exists ? "not configured" : "no config file").padEnd(15)} ${s.config_path}`);
+      const lines = list.map(
+        (s) =>
+          `  ${s.client.padEnd(15)} ${(s.error ? "unreadable" : s.configured ? "configured" : s.exists ? "not configured" : "no config file").padEnd(15)} ${s.config_path}`,
+      );
       printText(["MCP clients (cortex setup <client> prints the configuration; --write merges it into the file):", ...lines].join("\n"));
     }
     return 0;

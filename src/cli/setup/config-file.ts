@@ -40,7 +40,10 @@ export interface WriteOutcome {
 }
 
 function backupPath(path: string, now: Date): string {
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   let candidate = `${path}.cortex-backup-${stamp}`;
   for (let i = 1; existsSync(candidate); i++) candidate = `${path}.cortex-backup-${stamp}-${i}`;
   return candidate;

@@ -57,7 +57,10 @@ export function mergeTomlEntry(text: string, serversKey: string, name: string, e
   try {
     check = parse(after) as Record<string, unknown>;
   } catch {
-    throw new CortexError("INVALID_INPUT", `${file}: cortex could not add its [${serversKey}.${name}] table without breaking the file (is ${serversKey} an inline table?); add it by hand`);
+    throw new CortexError(
+      "INVALID_INPUT",
+      `${file}: cortex could not add its [${serversKey}.${name}] table without breaking the file (is ${serversKey} an inline table?); add it by hand`,
+    );
   }
   const rest = (o: Record<string, unknown>) => {
     const s = { ...((o[serversKey] as Record<string, unknown> | undefined) ?? {}) };
@@ -66,7 +69,10 @@ export function mergeTomlEntry(text: string, serversKey: string, name: string, e
   };
   const got = (check[serversKey] as Record<string, unknown> | undefined)?.[name];
   if (!isDeepStrictEqual(JSON.parse(JSON.stringify(got ?? null)), JSON.parse(JSON.stringify(entry))) || !isDeepStrictEqual(rest(check), rest(before))) {
-    throw new CortexError("INVALID_INPUT", `${file}: cortex could not replace its [${serversKey}.${name}] table without changing something else; edit it by hand`);
+    throw new CortexError(
+      "INVALID_INPUT",
+      `${file}: cortex could not replace its [${serversKey}.${name}] table without changing something else; edit it by hand`,
+    );
   }
   return after;
 }

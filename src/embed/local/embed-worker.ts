@@ -14,7 +14,7 @@ import { fetchWithStallTimeout } from "./fetch-timeout.ts";
 
 declare const self: Worker;
 
-type Extractor = (texts: string[], options: { pooling: "cls" | "mean"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>
+type Extractor = (texts: string[], options: { pooling: "cls" | "mean"; normalize: boolean }) => Promise<{ dims: number[]; data: Float32Array }>;
 
 /** A job in progress: the vectors of its first `done` texts are in `parts`. */
 interface Job {

@@ -144,7 +144,8 @@ export class LocalProvider implements EmbeddingProvider {
     }
     if (location.missing.length > 0) {
       if (location.fromConfig) throw this.fail(`embeddings.model_path ${location.dir} lacks ${location.missing.join(", ")}`);
-      if (this.options.offline) throw this.fail(`offline and model not present (${location.dir} lacks ${location.missing.join(", ")}; CORTEX_OFFLINE=1 forbids the download)`);
+      if (this.options.offline)
+        throw this.fail(`offline and model not present (${location.dir} lacks ${location.missing.join(", ")}; CORTEX_OFFLINE=1 forbids the download)`);
     }
     const downloading = location.missing.length > 0;
     this.current = { status: "loading", detail: downloading ? `downloading ${this.model}` : `loading ${this.model}` };
@@ -187,7 +188,11 @@ export class LocalProvider implements EmbeddingProvider {
       case "progress":
         if (this.current.status === "loading") {
           const mb = (n: number) => (n / 2 ** 20).toFixed(1);
-          this.current = { status: "loading", detail: `downloading ${this.model} (${mb(msg.loaded)} of ${mb(msg.total)} MB)`, progress: msg.total > 0 ? msg.loaded / msg.total : 0 };
+          this.current = {
+            status: "loading",
+            detail: `downloading ${this.model} (${mb(msg.loaded)} of ${mb(msg.total)} MB)`,
+            progress: msg.total > 0 ? msg.loaded / msg.total : 0,
+          };
         }
         return;
       case "loaded": {
@@ -205,9 +210,10 @@ export class LocalProvider implements EmbeddingProvider {
         return;
       }
       case "load-failed": {
-        const reason = this.options.offline || /allowRemoteModels|local_files_only/.test(msg.error)
-          ? `cannot load ${this.model}: ${msg.error}`
-          : `cannot load or download ${this.model} from ${this.options.hubUrl}: ${msg.error}`;
+        const reason =
+          this.options.offline || /allowRemoteModels|local_files_only/.test(msg.error)
+            ? `cannot load ${this.model}: ${msg.error}`
+            : `cannot load or download ${this.model} from ${this.options.hubUrl}: ${msg.error}`;
         const err = this.fail(reason);
         this.stopWorker(err);
         this.settleLoad?.reject(err);

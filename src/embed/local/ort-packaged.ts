@@ -39,7 +39,8 @@ async function packaged(): Promise<PackagedFiles> {
 function extract(src: string, size: number, dest: string): void {
   if (existsSync(dest) && statSync(dest).size === size) return;
   const bytes = readEmbeddedFile(src);
-  if (bytes.length !== size) throw new CortexError("EMBEDDINGS_UNAVAILABLE", `the executable's copy of ${basename(dest)} is damaged (${bytes.length} bytes, expected ${size})`);
+  if (bytes.length !== size)
+    throw new CortexError("EMBEDDINGS_UNAVAILABLE", `the executable's copy of ${basename(dest)} is damaged (${bytes.length} bytes, expected ${size})`);
   const tmp = `${dest}.${process.pid}.${Date.now()}.part`;
   writeFileSync(tmp, bytes);
   chmodSync(tmp, 0o755);

@@ -41,7 +41,9 @@ export function pathWords(path: string): string[] {
     .flatMap((seg) => seg.split(/(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/))
     .map((w) => w.toLowerCase())
     .filter((w) => w.length > 0)
-    .map((w) => (w.length > 4 && w.endsWith("ies") ? w.slice(0, -3) + "y" : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") ? w.slice(0, -1) : w));
+    .map((w) =>
+      w.length > 4 && w.endsWith("ies") ? w.slice(0, -3) + "y" : w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") ? w.slice(0, -1) : w,
+    );
 }
 
 export function classifyFile(path: string, isTest: boolean): FileClass {

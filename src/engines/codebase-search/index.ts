@@ -90,14 +90,26 @@ export class CodebaseSearch {
     const started = performance.now();
     const filters = this.filters(req.filters);
     const empty = filters.files !== undefined && filters.files.length === 0;
-    const response = empty ? undefined : await this.search.search({ query: req.query, limit: req.limit, filters, onePerFile: true, intent: req.intent, ...(req.signal ? { signal: req.signal } : {}) });
+    const response = empty
+      ? undefined
+      : await this.search.search({
+          query: req.query,
+          limit: req.limit,
+          filters,
+          onePerFile: true,
+          intent: req.intent,
+          ...(req.signal ? { signal: req.signal } : {}),
+        });
     const hits = response?.results ?? [];
     const evidence = new Evidence(this.facts);
     const analysis = await this.teamPatterns();
     const byFile = analysis.by_file ?? {};
 
     const results = hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets));
-    let quality = assessQuality(req.query, hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })));
+    let quality = assessQuality(
+      req.query,
+      hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
+    );
     if (empty) quality = { ...quality, hint: `No indexed file matches the filters (${describeFilters(req.filters)}).` };
     const recalled = await this.memory.recall({ query: req.query, limit: MEMORIES });
     const memories = recalled.memories;
@@ -143,7 +155,10 @@ export class CodebaseSearch {
     if (files.size === 0) {
       const used = new Set(rows.map((r) => r.m));
       const known = FRAMEWORKS.filter((r) => r.imports.some((p) => [...used].some((m) => matches(p, m)))).map((r) => r.name);
-      throw new CortexError("INVALID_INPUT", `filters.framework: no indexed file imports '${name}'${known.length ? ` (frameworks used here: ${known.join(", ")})` : " (no known framework is imported in this project)"}`);
+      throw new CortexError(
+        "INVALID_INPUT",
+        `filters.framework: no indexed file imports '${name}'${known.length ? ` (frameworks used here: ${known.join(", ")})` : " (no known framework is imported in this project)"}`,
+      );
     }
     return files;
   }
@@ -206,19 +221,34 @@ export class CodebaseSearch {
     return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
   }
 
-  private preflight(hits: SearchHit[], results: CodebaseResult[], quality: SearchQuality, analysis: TeamPatterns, memories: RecalledMemory[], evidence: Evidence): Preflight {
+  private preflight(
+    hits: SearchHit[],
+    results: CodebaseResult[],
+    quality: SearchQuality,
+    analysis: TeamPatterns,
+    memories: RecalledMemory[],
+    evidence: Evidence,
+  ): Preflight {
     const top = hits[0];
     let target: PreflightInput["target"];
     if (top) {
       const m = top.chunk.metadata;
       const isDefinition = top.chunk.chunk_type === "definitions" && typeof m.name === "string";
-      const ids = isDefinition ? evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line }) : evidence.symbolIds({ file: m.file_path });
+      const ids = isDefinition
+        ? evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line })
+        : evidence.symbolIds({ file: m.file_path });
       const callers = evidence.users(ids, m.file_path).map((u) => u.file);
       // a definition is reached through its callers; a whole file (overview, docs) also through its importers
       const importers = isDefinition ? [] : evidence.importers(m.file_path).map((u) => u.file);
       // no resolved caller may mean none, or calls resolution could not bind (an interface, a dynamic receiver)
       const unresolved = isDefinition && callers.length === 0 ? evidence.unresolvedCallers(m.name as string, m.file_path) : [];
-      target = { label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path, name: isDefinition ? String(m.name) : undefined, callers, importers, unresolved };
+      target = {
+        label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path,
+        name: isDefinition ? String(m.name) : undefined,
+        callers,
+        importers,
+        unresolved,
+      };
     }
     const resultFiles = results.map((r) => r.file);
     const inCycles = this.facts.inImportCycles(resultFiles);

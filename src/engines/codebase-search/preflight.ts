@@ -68,7 +68,11 @@ export function preflight(i: PreflightInput): Preflight {
 
   // code match
   const codeMatch = i.quality.confidence;
-  if (i.quality.status === "low_confidence") stress.push({ action: `Search evidence is thin (confidence ${i.quality.confidence}): ${i.quality.hint ?? "rephrase the query"}`, help: [i.quality.hint ?? "Rephrase the query with names used in the code"] });
+  if (i.quality.status === "low_confidence")
+    stress.push({
+      action: `Search evidence is thin (confidence ${i.quality.confidence}): ${i.quality.hint ?? "rephrase the query"}`,
+      help: [i.quality.hint ?? "Rephrase the query with names used in the code"],
+    });
 
   // callers of the edit target
   let impact: Preflight["impact"];
@@ -83,7 +87,10 @@ export function preflight(i: PreflightInput): Preflight {
     if (callers.length > 0 && covered.length / callers.length < CALLER_COVERAGE) {
       stress.push({
         action: `${missing.length} of ${callers.length} callers of ${i.target.label} are not in the results: read them before changing its behaviour or signature`,
-        help: [`cortex_graph {"operation":"callers","target":"${i.target.label}"} lists every caller`, ...missing.slice(0, 2).map((f) => `read ${f} (uses ${i.target!.label})`)],
+        help: [
+          `cortex_graph {"operation":"callers","target":"${i.target.label}"} lists every caller`,
+          ...missing.slice(0, 2).map((f) => `read ${f} (uses ${i.target!.label})`),
+        ],
       });
     }
   }
@@ -92,7 +99,10 @@ export function preflight(i: PreflightInput): Preflight {
   if (i.target?.name && maybe.length > 0) {
     stress.push({
       action: `No call to ${i.target.label} was resolved, but ${maybe.length} file${maybe.length === 1 ? "" : "s"} call${maybe.length === 1 ? "s" : ""} a '${i.target.name}' the index could not bind (an interface or dynamic receiver): check whether they reach it`,
-      help: [`find_symbol_occurrences {"symbol_name":"${i.target.name}"} lists every use of the name`, ...maybe.slice(0, 2).map((f) => `read ${f} (calls '${i.target!.name}')`)],
+      help: [
+        `find_symbol_occurrences {"symbol_name":"${i.target.name}"} lists every use of the name`,
+        ...maybe.slice(0, 2).map((f) => `read ${f} (calls '${i.target!.name}')`),
+      ],
     });
   }
 
@@ -109,48 +119,72 @@ export function preflight(i: PreflightInput): Preflight {
   }
   const preferredShown = shown.filter((p) => p.preferred && p.trend !== "declining").length;
   const decliningShown = shown.filter((p) => p.trend === "declining").length;
-  const patternAlignment = conflicts.length > 0 ? 0.2 : shown.length === 0 ? 0.5 : preferredShown > 0 && decliningShown === 0 ? 1 : decliningShown > 0 ? 0.4 : 0.6;
+  const patternAlignment =
+    conflicts.length > 0 ? 0.2 : shown.length === 0 ? 0.5 : preferredShown > 0 && decliningShown === 0 ? 1 : decliningShown > 0 ? 0.4 : 0.6;
 
   // memory
   const stale = i.memories.filter((m) => m.stale);
   for (const m of stale.slice(0, 1)) {
-    stress.push({ action: `A memory about this area is stale (confidence ${pct(m.confidence)}): "${m.memory}"; check it still holds`, help: [`verify "${m.memory}" (${m.type}, ${m.created_at.slice(0, 10)}); remove it with cortex memory remove ${m.id} if it no longer holds`] });
+    stress.push({
+      action: `A memory about this area is stale (confidence ${pct(m.confidence)}): "${m.memory}"; check it still holds`,
+      help: [`verify "${m.memory}" (${m.type}, ${m.created_at.slice(0, 10)}); remove it with cortex memory remove ${m.id} if it no longer holds`],
+    });
   }
   const fresh = i.memories.filter((m) => !m.stale);
   const memorySupport = i.memories.length === 0 ? 0.5 : stale.length === i.memories.length ? 0.2 : fresh.reduce((s, m) => s + m.confidence, 0) / fresh.length;
 
   const score = Math.round(45 * codeMatch + 30 * patternAlignment + 25 * memorySupport);
   if (score < READY_SCORE || i.resultFiles.length === 0) {
-    stress.push({ action: `Too little evidence (score ${score} of 100, ${READY_SCORE} needed)`, help: ["search again naming the function, type or file to change"] });
+    stress.push({
+      action: `Too little evidence (score ${score} of 100, ${READY_SCORE} needed)`,
+      help: ["search again naming the function, type or file to change"],
+    });
   }
 
   // the team's direction in the results' languages
   const langs = new Set(i.languages);
-  const relevant = i.patterns.groups.filter((g) => g.files >= CONVENTION_FILES && (shown.some((p) => p.group === g.title) || (GROUP_LANGUAGES.get(g.id) ?? []).some((l) => langs.has(l))));
+  const relevant = i.patterns.groups.filter(
+    (g) => g.files >= CONVENTION_FILES && (shown.some((p) => p.group === g.title) || (GROUP_LANGUAGES.get(g.id) ?? []).some((l) => langs.has(l))),
+  );
   const doList = relevant
-    .flatMap((g) => g.patterns.filter((p) => p.name === g.preferred && p.trend !== "declining").map((p) => ({ text: `${g.title}: ${p.name} (${pct(p.share)}${p.trend === "rising" ? ", rising" : ""})`, share: p.share })))
+    .flatMap((g) =>
+      g.patterns
+        .filter((p) => p.name === g.preferred && p.trend !== "declining")
+        .map((p) => ({ text: `${g.title}: ${p.name} (${pct(p.share)}${p.trend === "rising" ? ", rising" : ""})`, share: p.share })),
+    )
     .sort((a, b) => b.share - a.share)
     .slice(0, 3)
     .map((x) => x.text);
   const avoidList = relevant
-    .flatMap((g) => g.patterns.filter((p) => p.trend === "declining").map((p) => ({ text: `${g.title}: ${p.name} (${pct(p.share)}, declining)`, share: p.share })))
+    .flatMap((g) =>
+      g.patterns.filter((p) => p.trend === "declining").map((p) => ({ text: `${g.title}: ${p.name} (${pct(p.share)}, declining)`, share: p.share })),
+    )
     .sort((a, b) => b.share - a.share)
     .slice(0, 3)
     .map((x) => x.text);
   const golden = i.patterns.golden_files.find((g) => langs.has(i.goldenLanguage(g.file) ?? "")) ?? i.patterns.golden_files[0];
 
   const failures = i.memories.filter((m) => m.type === "failure" && !m.stale).slice(0, 3);
-  const risk = failures.length > 0 || i.inCycles.length > 0 || callerCount > 10 ? (failures.length > 0 && (i.inCycles.length > 0 || callerCount > 10) ? "high" : "medium") : "low";
+  const risk =
+    failures.length > 0 || i.inCycles.length > 0 || callerCount > 10
+      ? failures.length > 0 && (i.inCycles.length > 0 || callerCount > 10)
+        ? "high"
+        : "medium"
+      : "low";
 
   const ready = stress.length === 0;
-  const card: Preflight = { ready, risk, evidence: { score, codeMatch, patternAlignment: Math.round(patternAlignment * 100) / 100, memorySupport: Math.round(memorySupport * 100) / 100 } };
+  const card: Preflight = {
+    ready,
+    risk,
+    evidence: { score, codeMatch, patternAlignment: Math.round(patternAlignment * 100) / 100, memorySupport: Math.round(memorySupport * 100) / 100 },
+  };
   if (!ready) card.nextAction = stress[0]!.action;
   if (failures.length > 0) card.warnings = failures.map((m) => m.memory + (m.reason ? ` (${m.reason})` : ""));
   if (doList.length > 0 || avoidList.length > 0) card.patterns = { do: doList, avoid: avoidList };
   if (golden) card.bestExample = golden.file;
   if (impact) card.impact = impact;
   if (!ready) card.whatWouldHelp = [...new Set(stress.flatMap((s) => s.help))].slice(0, 4);
-  if (i.inCycles.length > 0 && card.warnings === undefined) card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
+  if (i.inCycles.length > 0 && card.warnings === undefined)
+    card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
   return card;
 }
-

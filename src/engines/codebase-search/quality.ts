@@ -26,7 +26,13 @@ export function assessQuality(query: string, top: Array<{ text: string; file: st
   const terms = [...new Set([...q.weights.keys()].filter((t) => t.length >= 3))];
   const identifiers = q.identifiers.filter((i) => i.length >= 3);
   if (top.length === 0) {
-    return { status: "low_confidence", confidence: 0, matchedTerms: [], missingTerms: terms, hint: "Nothing matched. Use the words the code uses (names of functions, types, files), or cortex_exact for an exact string." };
+    return {
+      status: "low_confidence",
+      confidence: 0,
+      matchedTerms: [],
+      missingTerms: terms,
+      hint: "Nothing matched. Use the words the code uses (names of functions, types, files), or cortex_exact for an exact string.",
+    };
   }
   const haystack = top
     .slice(0, TOP)

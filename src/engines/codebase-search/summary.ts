@@ -10,14 +10,20 @@ const MAX = 200;
 export function headerComment(text: string): string | undefined {
   const lines = text.split("\n", 60);
   let i = 0;
-  const skip = /^\s*$|^#!|^\s*(package|import|from|using|use|require|namespace|module)\b|^\s*['"]use strict['"]|^\s*<\?php|^\s*@file:|^\s*#\s*(-\*-|frozen_string_literal|encoding|pragma|include)/;
+  const skip =
+    /^\s*$|^#!|^\s*(package|import|from|using|use|require|namespace|module)\b|^\s*['"]use strict['"]|^\s*<\?php|^\s*@file:|^\s*#\s*(-\*-|frozen_string_literal|encoding|pragma|include)/;
   while (i < lines.length && skip.test(lines[i]!)) i++;
   const first = lines[i]?.trim() ?? "";
   const body: string[] = [];
   if (first.startsWith("/*")) {
     for (let j = i; j < lines.length; j++) {
       const l = lines[j]!.trim();
-      body.push(l.replace(/^\/\*+!?/, "").replace(/\*+\/$/, "").replace(/^\*+\s?/, ""));
+      body.push(
+        l
+          .replace(/^\/\*+!?/, "")
+          .replace(/\*+\/$/, "")
+          .replace(/^\*+\s?/, ""),
+      );
       if (l.endsWith("*/")) break;
     }
   } else if (/^("""|''')/.test(first)) {

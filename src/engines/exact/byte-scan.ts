@@ -94,7 +94,8 @@ export class ByteLiteralScanner {
       while (matches.length < MAX_DETAILS && (m = re.exec(line)) !== null) matches.push({ text: m[0], column: m.index + 1 });
     } else {
       const lit = this.literal;
-      for (let at = line.indexOf(lit); at >= 0 && matches.length < MAX_DETAILS; at = line.indexOf(lit, at + lit.length)) matches.push({ text: lit, column: at + 1 });
+      for (let at = line.indexOf(lit); at >= 0 && matches.length < MAX_DETAILS; at = line.indexOf(lit, at + lit.length))
+        matches.push({ text: lit, column: at + 1 });
     }
     if (matches.length === 0) return undefined; // a needle spanning the line's CR cannot match the line
     const before: string[] = [];

@@ -213,7 +213,10 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
       }
       // stored texts are read 64 files per statement
       batchStart = f;
-      batch = view.texts(rows.slice(f, f + 64).map((r) => r.fileId), "string");
+      batch = view.texts(
+        rows.slice(f, f + 64).map((r) => r.fileId),
+        "string",
+      );
     }
     const text = batch[f - batchStart];
     searched++;
@@ -264,7 +267,9 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
     for (const [i, f] of tf) score += termList[i]!.idf * ((f * (K1 + 1)) / (f + K1 * (1 - B + (B * r.tokens) / avg)));
     r.score = score;
   }
-  records.sort((a, b) => b.score - a.score || (rows[a.file]!.path < rows[b.file]!.path ? -1 : rows[a.file]!.path > rows[b.file]!.path ? 1 : 0) || a.line - b.line);
+  records.sort(
+    (a, b) => b.score - a.score || (rows[a.file]!.path < rows[b.file]!.path ? -1 : rows[a.file]!.path > rows[b.file]!.path ? 1 : 0) || a.line - b.line,
+  );
 
   // Only the returned lines are cut out (with their context), from the stored text read once more.
   const texts = new Map<number, string>();
@@ -284,7 +289,6 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
     stats: { candidate_files: rows.length, searched_files: searched, took_ms: Math.round((performance.now() - started) * 100) / 100 },
   };
 }
-
 
 const stripCr = (s: string) => (s.endsWith("\r") ? s.slice(0, -1) : s);
 

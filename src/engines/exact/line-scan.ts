@@ -162,7 +162,15 @@ export class LineMatcher {
     }
   }
 
-  private finishHit(text: string, line: string, lineStart: number, lineEnd: number, contextLines: number, lineNumberAt: (p: number) => number, matches: MatchDetail[]): LineHit {
+  private finishHit(
+    text: string,
+    line: string,
+    lineStart: number,
+    lineEnd: number,
+    contextLines: number,
+    lineNumberAt: (p: number) => number,
+    matches: MatchDetail[],
+  ): LineHit {
     const lineNo = lineNumberAt(lineStart);
     const before: string[] = [];
     let p = lineStart;

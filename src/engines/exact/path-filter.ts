@@ -44,7 +44,8 @@ export class PathFilter {
         if (e instanceof CortexError) throw new CortexError(e.code, `${where}: ${e.message}`, e.data ? { data: e.data } : {});
         throw e;
       }
-      if (mustExist && !existsSync(join(root, rel))) throw new CortexError("NOT_FOUND", `${where}: no such file or directory: ${spec}`, { data: { path: spec } });
+      if (mustExist && !existsSync(join(root, rel)))
+        throw new CortexError("NOT_FOUND", `${where}: no such file or directory: ${spec}`, { data: { path: spec } });
       rules.push(rel === "" ? { kind: "all" } : { kind: "prefix", path: rel.replace(/\/+$/, "") });
     });
     return new PathFilter(rules);

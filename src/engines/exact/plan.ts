@@ -12,11 +12,7 @@
 import type { RegexNode } from "./regex-parse.ts";
 import { trigramsOf, trigramText } from "../../store/trigrams.ts";
 
-export type TrigramQuery =
-  | { op: "all" }
-  | { op: "tri"; t: number }
-  | { op: "and"; args: TrigramQuery[] }
-  | { op: "or"; args: TrigramQuery[] };
+export type TrigramQuery = { op: "all" } | { op: "tri"; t: number } | { op: "and"; args: TrigramQuery[] } | { op: "or"; args: TrigramQuery[] };
 
 export interface SearchPlan {
   /** Files that may match: those satisfying this query (`all` means every file). */

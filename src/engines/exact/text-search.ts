@@ -96,7 +96,10 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
       else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
     }
   } else {
-    items = view.rows(candidates).filter(keep).map((row) => ({ row }));
+    items = view
+      .rows(candidates)
+      .filter(keep)
+      .map((row) => ({ row }));
   }
   items.sort((a, b) => (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0));
 
@@ -168,7 +171,12 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
     matches,
     truncated,
     partial,
-    stats: { candidate_files: items.length, searched_files: searched, plan: describeQuery(plan.query), took_ms: Math.round((performance.now() - started) * 100) / 100 },
+    stats: {
+      candidate_files: items.length,
+      searched_files: searched,
+      plan: describeQuery(plan.query),
+      took_ms: Math.round((performance.now() - started) * 100) / 100,
+    },
   };
 }
 
@@ -176,7 +184,13 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
  * Literal searches: linear-time matching on this thread, polling the deadline between batches of files;
  * each file's hits go to `accept` as soon as the file is scanned (false: stop).
  */
-function verifyInline(view: ExactIndexView, items: Item[], spec: ReturnType<typeof compilePattern>["spec"], req: TextSearchRequest, accept: (item: number, hits: LineHit[]) => boolean) {
+function verifyInline(
+  view: ExactIndexView,
+  items: Item[],
+  spec: ReturnType<typeof compilePattern>["spec"],
+  req: TextSearchRequest,
+  accept: (item: number, hits: LineHit[]) => boolean,
+) {
   const matcher = new LineMatcher(spec);
   const bytes = ByteLiteralScanner.for(spec);
   let total = 0;

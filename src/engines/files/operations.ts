@@ -22,7 +22,10 @@ export function topFilesQuery(o: { limit: number; orderBy: TopFilesOrder; langua
   const q: QueryDefinitionInput = {
     from: "files",
     fields: ["file_path", "language", "module_path", "lines_total", "lines_code", "size_bytes", "function_count", "type_count"],
-    orderBy: [{ field: TOP_FILES_ORDER[o.orderBy], direction: "DESC" }, { field: "file_path", direction: "ASC" }],
+    orderBy: [
+      { field: TOP_FILES_ORDER[o.orderBy], direction: "DESC" },
+      { field: "file_path", direction: "ASC" },
+    ],
     limit: o.limit,
   };
   if (filters.length > 0) q.where = { and: filters };
@@ -31,15 +34,47 @@ export function topFilesQuery(o: { limit: number; orderBy: TopFilesOrder; langua
 
 /** One module's row, or (with a prefix) every module under it, largest first. */
 export function moduleStatsQuery(o: { modulePath?: string; limit: number }): QueryDefinitionInput {
-  const q: QueryDefinitionInput = { from: "modules", orderBy: [{ field: "total_lines", direction: "DESC" }, { field: "module_path", direction: "ASC" }], limit: o.limit };
+  const q: QueryDefinitionInput = {
+    from: "modules",
+    orderBy: [
+      { field: "total_lines", direction: "DESC" },
+      { field: "module_path", direction: "ASC" },
+    ],
+    limit: o.limit,
+  };
   if (o.modulePath && o.modulePath !== "" && o.modulePath !== ".") {
-    q.where = { or: [{ field: "module_path", operator: "=", value: o.modulePath }, { field: "module_path", operator: "LIKE", value: `${o.modulePath.replace(/[%_]/g, (c) => c)}/%` }] };
+    q.where = {
+      or: [
+        { field: "module_path", operator: "=", value: o.modulePath },
+        { field: "module_path", operator: "LIKE", value: `${o.modulePath.replace(/[%_]/g, (c) => c)}/%` },
+      ],
+    };
   }
   return q;
 }
 
 /** Languages that are data or prose, left out of test-coverage figures. */
-const NOT_CODE = ["markdown", "text", "json", "yaml", "toml", "xml", "html", "css", "restructuredtext", "csv", "tsv", "svg", "lockfile", "go-sum", "go-module", "gitignore", "ini", "config", "editorconfig"];
+const NOT_CODE = [
+  "markdown",
+  "text",
+  "json",
+  "yaml",
+  "toml",
+  "xml",
+  "html",
+  "css",
+  "restructuredtext",
+  "csv",
+  "tsv",
+  "svg",
+  "lockfile",
+  "go-sum",
+  "go-module",
+  "gitignore",
+  "ini",
+  "config",
+  "editorconfig",
+];
 
 /** Per language (or module): all code files, and the test files among them. Merged by the engine. */
 export function testCoverageQueries(o: { by: "language" | "module_path"; limit: number }): { all: QueryDefinitionInput; tests: QueryDefinitionInput } {

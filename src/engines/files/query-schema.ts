@@ -4,9 +4,7 @@
  */
 import { z } from "zod";
 
-export const COMPARISON_OPERATORS = [
-  "=", "!=", ">", ">=", "<", "<=", "LIKE", "NOT LIKE", "IN", "NOT IN", "IS NULL", "IS NOT NULL", "BETWEEN",
-] as const;
+export const COMPARISON_OPERATORS = ["=", "!=", ">", ">=", "<", "<=", "LIKE", "NOT LIKE", "IN", "NOT IN", "IS NULL", "IS NOT NULL", "BETWEEN"] as const;
 export type ComparisonOperator = (typeof COMPARISON_OPERATORS)[number];
 
 const scalar = z.union([z.string(), z.number(), z.boolean(), z.null()]);
@@ -24,7 +22,10 @@ export const filterSchema: z.ZodType<Filter> = z.lazy(() =>
       .object({
         field: z.string().min(1).describe("Column name, optionally qualified: lines_total or files.lines_total"),
         operator: z.enum(COMPARISON_OPERATORS).describe("Comparison operator"),
-        value: z.union([scalar, z.array(scalar)]).optional().describe("Value (an array for IN / NOT IN / BETWEEN; none for IS NULL)"),
+        value: z
+          .union([scalar, z.array(scalar)])
+          .optional()
+          .describe("Value (an array for IN / NOT IN / BETWEEN; none for IS NULL)"),
       })
       .strict(),
     z.object({ and: z.array(filterSchema).min(1) }).strict(),

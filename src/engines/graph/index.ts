@@ -126,7 +126,11 @@ export class GraphEngine {
     const defs = this.symbols.definitions({ name: text });
     if (defs.length === 0) {
       const hint = this.symbols.suggestions(text);
-      throw new CortexError("NOT_FOUND", `${field}: no definition named '${text}'${hint.length ? ` (did you mean ${hint.map((h) => `'${h}'`).join(", ")}?)` : ""}`, { data: { suggestions: hint } });
+      throw new CortexError(
+        "NOT_FOUND",
+        `${field}: no definition named '${text}'${hint.length ? ` (did you mean ${hint.map((h) => `'${h}'`).join(", ")}?)` : ""}`,
+        { data: { suggestions: hint } },
+      );
     }
     if (want === "files") return { kind: "files", files: [...new Set(defs.map((d) => d.file))] };
     return { kind: "symbols", symbols: defs };
@@ -237,7 +241,10 @@ export class GraphEngine {
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const rows = this.g.refsByTargets(frontier).filter(keep);
-      this.loadSymbols(rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])), known);
+      this.loadSymbols(
+        rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
+        known,
+      );
       const next: number[] = [];
       for (const r of sortRefs(rows)) {
         const callee = known.get(r.targetId!)!;
@@ -259,7 +266,10 @@ export class GraphEngine {
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const rows = this.g.refsInside(frontier).filter((r) => r.kind === "call");
-      this.loadSymbols(rows.flatMap((r) => (r.targetId === null ? [] : [r.targetId])), known);
+      this.loadSymbols(
+        rows.flatMap((r) => (r.targetId === null ? [] : [r.targetId])),
+        known,
+      );
       const next: number[] = [];
       for (const r of sortRefs(rows)) {
         const caller = known.get(r.enclosingId!)!;
@@ -284,11 +294,15 @@ export class GraphEngine {
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const rows = this.g.refsByTargets(frontier).filter((r) => r.kind !== "import");
-      this.loadSymbols(rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])), known);
+      this.loadSymbols(
+        rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
+        known,
+      );
       const next: number[] = [];
       for (const r of sortRefs(rows)) {
         const user = r.enclosingId === null ? undefined : known.get(r.enclosingId);
-        if (!ctx.add({ depth, from: user ? symNode(user) : fileNode(r.file), to: symNode(known.get(r.targetId!)!), relation: r.kind, site: this.site(r) })) return;
+        if (!ctx.add({ depth, from: user ? symNode(user) : fileNode(r.file), to: symNode(known.get(r.targetId!)!), relation: r.kind, site: this.site(r) }))
+          return;
         if ((r.kind === "inherit" || r.kind === "implement") && user && TYPE_KINDS.has(user.kind) && !visited.has(user.id)) {
           visited.add(user.id);
           next.push(user.id);
@@ -313,7 +327,10 @@ export class GraphEngine {
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const next: SymbolRow[] = [];
       const rows = this.g.refsByTargets(frontier.map((t) => t.id)).filter((r) => r.kind === "inherit" || r.kind === "implement");
-      this.loadSymbols(rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])), known);
+      this.loadSymbols(
+        rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
+        known,
+      );
       for (const r of sortRefs(rows)) {
         const sub = r.enclosingId === null ? undefined : known.get(r.enclosingId);
         if (!sub || !TYPE_KINDS.has(sub.kind)) continue;
@@ -340,7 +357,10 @@ export class GraphEngine {
    * every method of the interface: implementations where a language declares none (Go).
    */
   private methodSetImplementers(iface: SymbolRow): SymbolRow[] {
-    const methods = this.g.symbolsOfFiles([iface.file]).filter((s) => s.container === iface.qname && s.kind === "method").map((s) => s.name);
+    const methods = this.g
+      .symbolsOfFiles([iface.file])
+      .filter((s) => s.container === iface.qname && s.kind === "method")
+      .map((s) => s.name);
     if (methods.length === 0) return [];
     const have = new Map<string, { names: Set<string>; dir: string }>();
     for (const r of this.g.methodOwners(iface.language, [...new Set(methods)])) {
@@ -356,7 +376,17 @@ export class GraphEngine {
       if (entry.names.size < new Set(methods).size) continue;
       const qname = key.slice(key.indexOf("\u0000") + 1);
       const last = qname.slice(qname.lastIndexOf(".") + 1);
-      const type = this.g.symbolsNamed([last]).find((s) => s.qname === qname && s.language === iface.language && s.kind !== "interface" && TYPE_KINDS.has(s.kind) && s.file.startsWith(entry.dir === "" ? "" : entry.dir + "/") && !s.file.slice(entry.dir.length + 1).includes("/"));
+      const type = this.g
+        .symbolsNamed([last])
+        .find(
+          (s) =>
+            s.qname === qname &&
+            s.language === iface.language &&
+            s.kind !== "interface" &&
+            TYPE_KINDS.has(s.kind) &&
+            s.file.startsWith(entry.dir === "" ? "" : entry.dir + "/") &&
+            !s.file.slice(entry.dir.length + 1).includes("/"),
+        );
       if (type) out.push(type);
     }
     return out.sort((a, b) => (a.qname < b.qname ? -1 : a.qname > b.qname ? 1 : 0));
@@ -416,7 +446,8 @@ export class GraphEngine {
       }
       const sorted = [...pairs.values()].sort((a, b) => (a.from < b.from ? -1 : a.from > b.from ? 1 : a.to < b.to ? -1 : 1));
       for (const p of sorted) {
-        if (!ctx.add({ depth, from: fileNode(p.from), to: fileNode(p.to), relation: p.relation, site: { file_path: p.file, line: p.line, column: p.column } })) return;
+        if (!ctx.add({ depth, from: fileNode(p.from), to: fileNode(p.to), relation: p.relation, site: { file_path: p.file, line: p.line, column: p.column } }))
+          return;
         if (!visited.has(p.from)) {
           visited.add(p.from);
           next.push(p.from);
@@ -444,8 +475,13 @@ export class GraphEngine {
           const chain: Array<{ prev: number; ref: RefRow; id: number }> = [];
           for (let at: number | undefined = t; at !== undefined && parent.has(at); at = parent.get(at)!.prev) chain.push({ ...parent.get(at)!, id: at });
           chain.reverse();
-          this.loadSymbols(chain.flatMap((c) => [c.prev, c.id]), known);
-          chain.forEach((c, i) => ctx.add({ depth: i + 1, from: symNode(known.get(c.prev)!), to: symNode(known.get(c.id)!), relation: "call", site: this.site(c.ref) }));
+          this.loadSymbols(
+            chain.flatMap((c) => [c.prev, c.id]),
+            known,
+          );
+          chain.forEach((c, i) =>
+            ctx.add({ depth: i + 1, from: symNode(known.get(c.prev)!), to: symNode(known.get(c.id)!), relation: "call", site: this.site(c.ref) }),
+          );
           return true;
         }
         next.push(t);
@@ -472,7 +508,15 @@ export class GraphEngine {
           const chain: Array<{ prev: string; to: string; line: number; column: number }> = [];
           for (let at: string | undefined = e.target; at !== undefined && parent.has(at); at = parent.get(at)!.prev) chain.push({ ...parent.get(at)!, to: at });
           chain.reverse();
-          chain.forEach((c, i) => ctx.add({ depth: i + 1, from: fileNode(c.prev), to: fileNode(c.to), relation: "import", site: { file_path: c.prev, line: c.line, column: c.column } }));
+          chain.forEach((c, i) =>
+            ctx.add({
+              depth: i + 1,
+              from: fileNode(c.prev),
+              to: fileNode(c.to),
+              relation: "import",
+              site: { file_path: c.prev, line: c.line, column: c.column },
+            }),
+          );
           return true;
         }
         next.push(e.target);
@@ -542,7 +586,12 @@ export class GraphEngine {
       count: cycles.length,
       truncated: n > cycles.length,
       graphStats: size,
-      ...(n ? { advice: "Shorter cycles (2-3 files) are usually the most harmful; break one by moving what both sides need into a module they can both import, or by inverting one import." } : {}),
+      ...(n
+        ? {
+            advice:
+              "Shorter cycles (2-3 files) are usually the most harmful; break one by moving what both sides need into a module they can both import, or by inverting one import.",
+          }
+        : {}),
       took_ms: Math.round((performance.now() - started) * 10) / 10,
     };
   }

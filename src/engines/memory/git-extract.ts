@@ -53,7 +53,10 @@ export function memoriesFromLog(log: string): MemoryEntry[] {
 
 export async function gitMemories(root: string, days = 90): Promise<MemoryEntry[]> {
   try {
-    const proc = Bun.spawn(["git", "-C", root, "log", `--since=${days}.days`, "--no-merges", "--pretty=format:%H%x1f%an%x1f%aI%x1f%s%x1f%b%x1e"], { stdout: "pipe", stderr: "ignore" });
+    const proc = Bun.spawn(["git", "-C", root, "log", `--since=${days}.days`, "--no-merges", "--pretty=format:%H%x1f%an%x1f%aI%x1f%s%x1f%b%x1e"], {
+      stdout: "pipe",
+      stderr: "ignore",
+    });
     const [out, code] = await Promise.all([new Response(proc.stdout).text(), proc.exited]);
     return code === 0 ? memoriesFromLog(out) : [];
   } catch {
@@ -63,5 +66,14 @@ export async function gitMemories(root: string, days = 90): Promise<MemoryEntry[
 
 /** A key that makes two memories the same one: type plus the text without case and punctuation. */
 export function memoryKey(m: Pick<MemoryEntry, "type" | "memory">): string {
-  return m.type + ":" + shortHash(m.memory.toLowerCase().replace(/[^a-z0-9]+/g, " ").trim());
+  return (
+    m.type +
+    ":" +
+    shortHash(
+      m.memory
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, " ")
+        .trim(),
+    )
+  );
 }

@@ -41,11 +41,21 @@ export class MemoryEngine {
     });
   }
 
-  async recall(o: { category?: string; type?: MemoryType; query?: string; limit: number; now?: number }): Promise<{ memories: RecalledMemory[]; total: number }> {
+  async recall(o: {
+    category?: string;
+    type?: MemoryType;
+    query?: string;
+    limit: number;
+    now?: number;
+  }): Promise<{ memories: RecalledMemory[]; total: number }> {
     const now = o.now ?? Date.now();
     const entries = this.file.read().filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type));
     const relevance = o.query
-      ? await rankText(entries.map((e) => ({ id: e.id, fields: { memory: e.memory, category: e.category, reason: e.reason } })), o.query, { memory: 2, category: 1.5 })
+      ? await rankText(
+          entries.map((e) => ({ id: e.id, fields: { memory: e.memory, category: e.category, reason: e.reason } })),
+          o.query,
+          { memory: 2, category: 1.5 },
+        )
       : undefined;
     const scored = entries
       .filter((e) => !relevance || relevance.has(e.id))

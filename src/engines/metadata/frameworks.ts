@@ -4,7 +4,22 @@
  * modules (exact or prefix) that reveal it.
  */
 
-export type FrameworkCategory = "web" | "frontend" | "testing" | "orm" | "data" | "cli" | "di" | "state" | "rpc" | "mobile" | "desktop" | "build" | "ml" | "async" | "logging";
+export type FrameworkCategory =
+  | "web"
+  | "frontend"
+  | "testing"
+  | "orm"
+  | "data"
+  | "cli"
+  | "di"
+  | "state"
+  | "rpc"
+  | "mobile"
+  | "desktop"
+  | "build"
+  | "ml"
+  | "async"
+  | "logging";
 
 export interface FrameworkRule {
   name: string;
@@ -49,7 +64,12 @@ export const FRAMEWORKS: FrameworkRule[] = [
   f("Fiber", "web", ["github.com/gofiber/fiber/v2"], ["github.com/gofiber/fiber*"]),
   f("chi", "web", ["github.com/go-chi/chi/v5", "github.com/go-chi/chi"], ["github.com/go-chi/chi*"]),
   f("gorilla/mux", "web", ["github.com/gorilla/mux"]),
-  f("gRPC", "rpc", ["google.golang.org/grpc", "grpcio", "@grpc/grpc-js", "io.grpc:*", "tonic"], ["google.golang.org/grpc*", "grpc", "@grpc/grpc-js", "io.grpc.*", "tonic"]),
+  f(
+    "gRPC",
+    "rpc",
+    ["google.golang.org/grpc", "grpcio", "@grpc/grpc-js", "io.grpc:*", "tonic"],
+    ["google.golang.org/grpc*", "grpc", "@grpc/grpc-js", "io.grpc.*", "tonic"],
+  ),
   f("Cobra", "cli", ["github.com/spf13/cobra"]),
   f("GORM", "orm", ["gorm.io/gorm"], ["gorm.io/*"]),
   f("testify", "testing", ["github.com/stretchr/testify"], ["github.com/stretchr/testify/*"]),

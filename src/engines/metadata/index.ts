@@ -30,7 +30,10 @@ export interface CodebaseMetadata {
 }
 
 export class MetadataEngine {
-  constructor(private readonly store: IndexStore, private readonly root: string) {}
+  constructor(
+    private readonly store: IndexStore,
+    private readonly root: string,
+  ) {}
 
   manifests(): Manifest[] {
     const out: Manifest[] = [];
@@ -68,8 +71,17 @@ export class MetadataEngine {
     const usageByModule = new Map(usage.map((u) => [u.module, u.files]));
     const dependencies = manifests.flatMap((m) =>
       m.dependencies.map((d) => {
-        const used = usageByModule.get(d.name) ?? usage.filter((u) => u.module.startsWith(d.name + "/") || u.module.startsWith(d.name + ".")).reduce((a, u) => a + u.files, 0);
-        return { ecosystem: m.ecosystem, manifest: m.path, name: d.name, ...(d.version ? { version: d.version } : {}), dev: d.dev, ...(used ? { importing_files: used } : {}) };
+        const used =
+          usageByModule.get(d.name) ??
+          usage.filter((u) => u.module.startsWith(d.name + "/") || u.module.startsWith(d.name + ".")).reduce((a, u) => a + u.files, 0);
+        return {
+          ecosystem: m.ecosystem,
+          manifest: m.path,
+          name: d.name,
+          ...(d.version ? { version: d.version } : {}),
+          dev: d.dev,
+          ...(used ? { importing_files: used } : {}),
+        };
       }),
     );
     const name = manifests.find((m) => m.name && !m.path.includes("/"))?.name ?? this.root.split("/").pop() ?? this.root;
@@ -79,11 +91,21 @@ export class MetadataEngine {
       root: this.root,
       languages: langs.map((l) => ({ ...l, share: Math.round((l.code_lines / totalCode) * 1000) / 1000 })),
       frameworks,
-      manifests: manifests.map((m) => ({ path: m.path, ecosystem: m.ecosystem, ...(m.name ? { name: m.name } : {}), dependencies: m.dependencies.filter((d) => !d.dev).length, dev_dependencies: m.dependencies.filter((d) => d.dev).length })),
+      manifests: manifests.map((m) => ({
+        path: m.path,
+        ecosystem: m.ecosystem,
+        ...(m.name ? { name: m.name } : {}),
+        dependencies: m.dependencies.filter((d) => !d.dev).length,
+        dev_dependencies: m.dependencies.filter((d) => d.dev).length,
+      })),
       dependencies,
       statistics: projectTotals(this.store),
       top_imports: usage.slice(0, 25).map((u) => ({ module: u.module, files: u.files, kind: u.std ? "std" : u.external ? "external" : "project" })),
-      index: { ...(meta("last_run") ? { last_run: meta("last_run") } : {}), ...(meta("branch") ? { branch: meta("branch") } : {}), ...(meta("commit") ? { commit: meta("commit") } : {}) },
+      index: {
+        ...(meta("last_run") ? { last_run: meta("last_run") } : {}),
+        ...(meta("branch") ? { branch: meta("branch") } : {}),
+        ...(meta("commit") ? { commit: meta("commit") } : {}),
+      },
     };
   }
 }

@@ -24,9 +24,18 @@ const base = (p: string) => p.slice(p.lastIndexOf("/") + 1);
 export function isManifest(path: string): boolean {
   const b = base(path);
   return (
-    b === "package.json" || b === "go.mod" || b === "pyproject.toml" || /^requirements.*\.txt$/.test(b) || b === "setup.cfg" ||
-    b === "Cargo.toml" || b === "pom.xml" || b === "build.gradle" || b === "build.gradle.kts" || b === "Gemfile" ||
-    b === "composer.json" || b.endsWith(".csproj")
+    b === "package.json" ||
+    b === "go.mod" ||
+    b === "pyproject.toml" ||
+    /^requirements.*\.txt$/.test(b) ||
+    b === "setup.cfg" ||
+    b === "Cargo.toml" ||
+    b === "pom.xml" ||
+    b === "build.gradle" ||
+    b === "build.gradle.kts" ||
+    b === "Gemfile" ||
+    b === "composer.json" ||
+    b.endsWith(".csproj")
   );
 }
 
@@ -106,10 +115,11 @@ function requirements(path: string, text: string): Manifest {
 function setupCfg(path: string, text: string): Manifest {
   const deps: Dependency[] = [];
   const m = /install_requires\s*=\s*\n((?:[ \t]+.+\n?)+)/.exec(text);
-  if (m) for (const l of m[1]!.split("\n")) {
-    const d = pep508(l.trim(), false);
-    if (d && l.trim()) deps.push(d);
-  }
+  if (m)
+    for (const l of m[1]!.split("\n")) {
+      const d = pep508(l.trim(), false);
+      if (d && l.trim()) deps.push(d);
+    }
   const name = /^\s*name\s*=\s*(\S+)/m.exec(text)?.[1];
   return { path, ecosystem: "pypi", ...(name ? { name } : {}), dependencies: deps };
 }
@@ -133,7 +143,8 @@ function cargo(path: string, text: string): Manifest {
 function pom(path: string, text: string): Manifest {
   const deps: Dependency[] = [];
   const props = new Map<string, string>();
-  for (const m of text.matchAll(/<properties>([\s\S]*?)<\/properties>/g)) for (const p of m[1]!.matchAll(/<([\w.-]+)>([^<]*)<\/\1>/g)) props.set(p[1]!, p[2]!.trim());
+  for (const m of text.matchAll(/<properties>([\s\S]*?)<\/properties>/g))
+    for (const p of m[1]!.matchAll(/<([\w.-]+)>([^<]*)<\/\1>/g)) props.set(p[1]!, p[2]!.trim());
   for (const m of text.matchAll(/<dependency>([\s\S]*?)<\/dependency>/g)) {
     const d = m[1]!;
     const g = /<groupId>\s*([^<]+?)\s*<\/groupId>/.exec(d)?.[1];
@@ -149,7 +160,9 @@ function pom(path: string, text: string): Manifest {
 
 function gradle(path: string, text: string): Manifest {
   const deps: Dependency[] = [];
-  for (const m of text.matchAll(/\b(implementation|api|compileOnly|runtimeOnly|kapt|ksp|testImplementation|androidTestImplementation|testRuntimeOnly)\s*\(?\s*["']([^"':]+):([^"':]+)(?::([^"']+))?["']/g)) {
+  for (const m of text.matchAll(
+    /\b(implementation|api|compileOnly|runtimeOnly|kapt|ksp|testImplementation|androidTestImplementation|testRuntimeOnly)\s*\(?\s*["']([^"':]+):([^"':]+)(?::([^"']+))?["']/g,
+  )) {
     deps.push({ name: `${m[2]}:${m[3]}`, ...(m[4] ? { version: m[4] } : {}), dev: m[1]!.toLowerCase().includes("test") });
   }
   return { path, ecosystem: "gradle", dependencies: deps };
@@ -170,7 +183,8 @@ function gemfile(path: string, text: string): Manifest {
 function composer(path: string, text: string): Manifest {
   const j = JSON.parse(text) as Record<string, any>;
   const deps: Dependency[] = [];
-  for (const [name, v] of Object.entries((j.require as Record<string, string>) ?? {})) if (name !== "php" && !name.startsWith("ext-")) deps.push({ name, version: v, dev: false });
+  for (const [name, v] of Object.entries((j.require as Record<string, string>) ?? {}))
+    if (name !== "php" && !name.startsWith("ext-")) deps.push({ name, version: v, dev: false });
   for (const [name, v] of Object.entries((j["require-dev"] as Record<string, string>) ?? {})) deps.push({ name, version: v, dev: true });
   return { path, ecosystem: "composer", ...(typeof j.name === "string" ? { name: j.name } : {}), dependencies: deps };
 }

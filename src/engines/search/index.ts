@@ -5,7 +5,20 @@
  * embeddings; every response says how complete the embeddings are.
  */
 import type { IndexStore } from "../../store/index-store.ts";
-import { chunksById, fileOverviewChunks, definingFiles, definitionsNamed, existingFiles, fileCount, filesPassing, hasFilters, keywordSearch, weightedChunkScores, weightedFileScores, type ChunkFilters } from "../../store/chunk-search.ts";
+import {
+  chunksById,
+  fileOverviewChunks,
+  definingFiles,
+  definitionsNamed,
+  existingFiles,
+  fileCount,
+  filesPassing,
+  hasFilters,
+  keywordSearch,
+  weightedChunkScores,
+  weightedFileScores,
+  type ChunkFilters,
+} from "../../store/chunk-search.ts";
 import { testFiles } from "../../store/project-queries.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
@@ -119,7 +132,12 @@ export class SearchEngine {
         c.vectorScore = h.score;
       });
     }
-    const definitions = definitionsNamed(this.store, q.symbols.map((s) => s.split(".").pop()!), filters, 100);
+    const definitions = definitionsNamed(
+      this.store,
+      q.symbols.map((s) => s.split(".").pop()!),
+      filters,
+      100,
+    );
     const definitionIds = new Set(definitions.map((d) => d.id));
     // named definitions join the pool even when the keyword index ranked them low
     for (const d of definitions) ensure(d.id, d.filePath);
@@ -149,7 +167,10 @@ export class SearchEngine {
       const files = await this.searchFiles(opts.query, opts.limit, opts);
       const best = new Map<string, Candidate>();
       for (const c of ranked) if (!best.has(c.filePath)) best.set(c.filePath, c);
-      const overview = fileOverviewChunks(this.store, files.map((f) => f.filePath).filter((p) => !best.has(p)));
+      const overview = fileOverviewChunks(
+        this.store,
+        files.map((f) => f.filePath).filter((p) => !best.has(p)),
+      );
       top = files
         .map((f) => {
           const c = best.get(f.filePath) ?? overview.get(f.filePath);
@@ -157,8 +178,15 @@ export class SearchEngine {
         })
         .filter((c): c is Candidate => c !== undefined);
     } else top = collapse(ranked, false).slice(0, opts.limit);
-    const rows = chunksById(this.store, top.map((c) => c.id));
-    const stale = staleFiles(this.store, this.root, top.map((c) => c.filePath));
+    const rows = chunksById(
+      this.store,
+      top.map((c) => c.id),
+    );
+    const stale = staleFiles(
+      this.store,
+      this.root,
+      top.map((c) => c.filePath),
+    );
     const indexedAt = this.store.getMeta("last_run") ?? new Date(0).toISOString();
     const results: SearchHit[] = top.map((c) => {
       const r = rows.get(c.id)!;
@@ -172,7 +200,16 @@ export class SearchEngine {
         ...(r.metadata ? (JSON.parse(r.metadata as string) as Record<string, unknown>) : {}),
       };
       const hit: SearchHit = {
-        chunk: { id: c.id, chunk_type: r.chunk_type as string, title: r.title as string, text: r.text as string, tags: JSON.parse(r.tags as string) as string[], metadata, created_at: indexedAt, updated_at: indexedAt },
+        chunk: {
+          id: c.id,
+          chunk_type: r.chunk_type as string,
+          title: r.title as string,
+          text: r.text as string,
+          tags: JSON.parse(r.tags as string) as string[],
+          metadata,
+          created_at: indexedAt,
+          updated_at: indexedAt,
+        },
         combined_score: Math.round(c.score * 1e6) / 1e6,
       };
       if (stale.has(c.filePath)) hit.stale = true;
@@ -223,7 +260,11 @@ export class SearchEngine {
       const mentions = new Map<string, number>(named.map((p) => [p, 1]));
       if (q.paths.length > 0) {
         for (const p of total.keys()) if (q.paths.some((m) => mentionMatches(p, m))) mentions.set(p, 1);
-        for (const p of existingFiles(this.store, q.paths.map((m) => m.replace(/^\.?\//, "")))) mentions.set(p, 1);
+        for (const p of existingFiles(
+          this.store,
+          q.paths.map((m) => m.replace(/^\.?\//, "")),
+        ))
+          mentions.set(p, 1);
       }
       add(mentions, w.mentions);
     }
@@ -231,7 +272,10 @@ export class SearchEngine {
       const bestVector = new Map<string, number>();
       const hits = await this.vectors.search(q.raw, Math.max(200, limit * 10), filters, opts.signal);
       if (hits.length > 0) {
-        const rows = chunksById(this.store, hits.map((h) => h.id));
+        const rows = chunksById(
+          this.store,
+          hits.map((h) => h.id),
+        );
         for (const h of hits) {
           const fp = rows.get(h.id)?.file_path as string | undefined;
           if (fp && h.score > (bestVector.get(fp) ?? -Infinity)) bestVector.set(fp, Math.max(0, h.score));

@@ -44,7 +44,7 @@ function identifiersOf(line: string): string[] {
 }
 
 function wordsOf(line: string): string[] {
-  return (line.toLowerCase().match(/[a-z]{3,}/g) ?? []);
+  return line.toLowerCase().match(/[a-z]{3,}/g) ?? [];
 }
 
 /** Returns the query as is when it fits the budget, otherwise a condensed copy and what was dropped. */

@@ -7,14 +7,16 @@ import { identifierParts, wordsOf } from "../../core/words.ts";
 
 /** Words too common in questions and issue text to carry meaning for code search. */
 export const STOP = new Set(
-  ("a about above after again against all also am an and any are as at be because been before being below between both but by can " +
+  (
+    "a about above after again against all also am an and any are as at be because been before being below between both but by can " +
     "could did do does doing down during each else etc few for from further get gets got had has have having he her here hers him his how " +
     "i if in into is it its itself just let like may me might more most must my no nor not now of off on once only or other our ours out " +
     "over own same she should so some such than that the their them then there these they this those through to too under until up upon " +
     "us very was we were what when where which while who whom why will with would you your yours e g ie eg vs via use used using want " +
     "wants way ways work works working one two new see also able make makes made need needs find found thing things seem seems try tried " +
     "please thanks hi hello issue problem bug error expected actual behavior behaviour reproduce steps version example code case cases following " +
-    "currently instead however still already always never something anything everything").split(" "),
+    "currently instead however still already always never something anything everything"
+  ).split(" "),
 );
 
 export interface AnalyzedQuery {
@@ -110,17 +112,33 @@ export function analyzeQuery(raw: string, maxTerms = 64): AnalyzedQuery {
   }
   // the words of named symbols and paths always count, even when frequent in English
   for (const s of [...symbols, ...paths]) {
-    const whole = s.split(/[./]/).filter((x) => /^\w+$/.test(x)).map((x) => x.toLowerCase());
+    const whole = s
+      .split(/[./]/)
+      .filter((x) => /^\w+$/.test(x))
+      .map((x) => x.toLowerCase());
     for (const p of [...whole, ...identifierParts(s.replace(/[./-]/g, "_"))]) if (p.length >= 2) counts.set(p, (counts.get(p) ?? 0) + 1);
   }
   let terms = [...counts.keys()];
   if (terms.length > maxTerms) {
     // keep the rarest-looking words: long identifiers and repeated words first
-    terms = [...counts.entries()].sort((a, b) => b[1] * Math.min(b[0].length, 12) - a[1] * Math.min(a[0].length, 12)).slice(0, maxTerms).map(([w]) => w);
+    terms = [...counts.entries()]
+      .sort((a, b) => b[1] * Math.min(b[0].length, 12) - a[1] * Math.min(a[0].length, 12))
+      .slice(0, maxTerms)
+      .map(([w]) => w);
   }
   const words = raw.trim().split(/\s+/);
   const isSymbolQuery = symbols.length > 0 && words.length <= 3;
   const aboutTests = /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw);
   const identifiers = codeIdentifiers(raw);
-  return { raw, terms, symbols: [...new Set(symbols)], paths, isSymbolQuery, aboutTests, weights: weightedTerms(raw, identifiers), identifiers, modulePaths: modulePathsOf(raw) };
+  return {
+    raw,
+    terms,
+    symbols: [...new Set(symbols)],
+    paths,
+    isSymbolQuery,
+    aboutTests,
+    weights: weightedTerms(raw, identifiers),
+    identifiers,
+    modulePaths: modulePathsOf(raw),
+  };
 }

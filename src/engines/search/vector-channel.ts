@@ -176,4 +176,3 @@ export class EmbeddingVectorChannel implements VectorChannel {
     await this.loading;
   }
 }
-

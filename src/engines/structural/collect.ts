@@ -64,7 +64,9 @@ function parse(line: Uint8Array): RawMatch {
   try {
     return JSON.parse(decoder.decode(line)) as RawMatch;
   } catch (e) {
-    throw new CortexError("IO", `ast-grep printed output cortex cannot read: ${(e as Error).message}`, { data: { line: decoder.decode(line.subarray(0, 200)) } });
+    throw new CortexError("IO", `ast-grep printed output cortex cannot read: ${(e as Error).message}`, {
+      data: { line: decoder.decode(line.subarray(0, 200)) },
+    });
   }
 }
 

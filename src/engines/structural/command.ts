@@ -12,9 +12,7 @@ import { homePaths } from "../../core/paths.ts";
 import { writeFileAtomic } from "../../core/fs-atomic.ts";
 import type { Rule, Strictness } from "./rule.ts";
 
-export type Matcher =
-  | { kind: "pattern"; pattern: string; strictness: Strictness }
-  | { kind: "rule"; rule: Rule; fix?: string };
+export type Matcher = { kind: "pattern"; pattern: string; strictness: Strictness } | { kind: "rule"; rule: Rule; fix?: string };
 
 const CONFIG_TEXT = "# cortex runs ast-grep with this config so a project's sgconfig.yml cannot change its searches.\nruleDirs: []\n";
 

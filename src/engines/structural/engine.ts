@@ -245,7 +245,8 @@ function requirementOf(
   cwd: string,
   limits: RunLimits,
 ): Promise<LiteralRequirement> {
-  const analyze = (pattern: string, strictness: Strictness, field: string) => analyzePattern(binary, pattern, strictness, language.id, config, cwd, limits, field);
+  const analyze = (pattern: string, strictness: Strictness, field: string) =>
+    analyzePattern(binary, pattern, strictness, language.id, config, cwd, limits, field);
   if (matcher.kind === "pattern") return analyze(matcher.pattern, matcher.strictness, "pattern");
   if (q.rule === undefined) return analyze(q.pattern!, q.strictness ?? "smart", "pattern");
   return ruleRequirement(matcher.rule, "rule", analyze);
@@ -271,7 +272,10 @@ function analyzePattern(
       throw relabel(e, field);
     });
   }
-  const run = runAstGrep(binary.path, debugPatternArgs(pattern, strictness, language, config), cwd, { ...limits, deadline: Math.max(limits.deadline, Date.now() + 10_000) });
+  const run = runAstGrep(binary.path, debugPatternArgs(pattern, strictness, language, config), cwd, {
+    ...limits,
+    deadline: Math.max(limits.deadline, Date.now() + 10_000),
+  });
   const p: Promise<LiteralRequirement> = run.then((outcome) => {
     if (outcome.stoppedBy) {
       // cancelled, not analysed: search without narrowing this time and ask again next time
@@ -279,7 +283,9 @@ function analyzePattern(
       return NO_REQUIREMENT;
     }
     if (outcome.code !== 0 && outcome.code !== 1) {
-      throw new CortexError("INVALID_INPUT", `${field}: ast-grep rejected it: ${astGrepError(outcome.stderr, pattern)}`, { data: { field, astGrep: outcome.stderr.slice(0, 2000) } });
+      throw new CortexError("INVALID_INPUT", `${field}: ast-grep rejected it: ${astGrepError(outcome.stderr, pattern)}`, {
+        data: { field, astGrep: outcome.stderr.slice(0, 2000) },
+      });
     }
     return parseDebugPattern(outcome.stderr, pattern, strictness);
   });

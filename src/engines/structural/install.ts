@@ -15,15 +15,7 @@ import { homePaths } from "../../core/paths.ts";
 import { acquireLock } from "../../core/lock.ts";
 import { sha256 } from "../../core/hash.ts";
 import { log } from "../../core/log.ts";
-import {
-  AST_GREP_VERSION,
-  DEFAULT_BASE_URL,
-  archiveUrl,
-  currentRelease,
-  manualInstallHint,
-  type DownloadSource,
-  type PlatformRelease,
-} from "./release.ts";
+import { AST_GREP_VERSION, DEFAULT_BASE_URL, archiveUrl, currentRelease, manualInstallHint, type DownloadSource, type PlatformRelease } from "./release.ts";
 import { ArchiveError, gunzip, readTar } from "./tar.ts";
 import { extractZipEntry, listZip } from "./zip.ts";
 
@@ -144,9 +136,16 @@ export async function versionOf(path: string): Promise<string> {
       }
       throw e;
     }
-    const [out, err, code] = await Promise.all([new Response(proc.stdout as ReadableStream).text(), new Response(proc.stderr as ReadableStream).text(), proc.exited]);
+    const [out, err, code] = await Promise.all([
+      new Response(proc.stdout as ReadableStream).text(),
+      new Response(proc.stderr as ReadableStream).text(),
+      proc.exited,
+    ]);
     const m = /^ast-grep (\S+)/.exec(out.trim());
-    if (code !== 0 || !m) throw new Error(`'${path} --version' ${code !== 0 ? `exited with ${code}` : "did not print 'ast-grep <version>'"}${err.trim() ? `: ${err.trim().split("\n")[0]}` : ""}`);
+    if (code !== 0 || !m)
+      throw new Error(
+        `'${path} --version' ${code !== 0 ? `exited with ${code}` : "did not print 'ast-grep <version>'"}${err.trim() ? `: ${err.trim().split("\n")[0]}` : ""}`,
+      );
     return m[1]!;
   }
 }
@@ -164,7 +163,10 @@ function downloadsDisabled(): boolean {
 async function install(s: Settings, o: ResolveOptions, rel: PlatformRelease, target: string): Promise<AstGrepBinary> {
   const url = archiveUrl(rel, s.source, s.baseUrl);
   if (downloadsDisabled() && !isLoopback(url)) {
-    throw new CortexError("AST_GREP_MISSING", `ast-grep ${AST_GREP_VERSION} is not installed and downloads are disabled (CORTEX_OFFLINE=${process.env.CORTEX_OFFLINE}). ${manualInstallHint(rel)}`);
+    throw new CortexError(
+      "AST_GREP_MISSING",
+      `ast-grep ${AST_GREP_VERSION} is not installed and downloads are disabled (CORTEX_OFFLINE=${process.env.CORTEX_OFFLINE}). ${manualInstallHint(rel)}`,
+    );
   }
   mkdirSync(s.binDir, { recursive: true });
   let lock: Awaited<ReturnType<typeof acquireLock>>;
@@ -190,7 +192,9 @@ async function install(s: Settings, o: ResolveOptions, rel: PlatformRelease, tar
       const exe = extractExecutable(readFileSync(archivePath), s.source, rel);
       const exeHash = sha256(exe);
       if (exeHash !== rel.executableSha256) {
-        throw new InstallFailure(`the archive's ${rel.executable} is not the ast-grep ${AST_GREP_VERSION} release: sha256 ${exeHash}, expected ${rel.executableSha256}`);
+        throw new InstallFailure(
+          `the archive's ${rel.executable} is not the ast-grep ${AST_GREP_VERSION} release: sha256 ${exeHash}, expected ${rel.executableSha256}`,
+        );
       }
       writeExecutable(exePartial, exe);
       let version: string;

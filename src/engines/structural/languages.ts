@@ -8,7 +8,6 @@
  */
 import { extensionOf } from "../../core/rel-path.ts";
 
-
 export interface PatternLanguage {
   /** The name ast-grep takes in --lang and in rule files. */
   id: string;

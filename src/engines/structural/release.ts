@@ -109,7 +109,8 @@ export function currentRelease(): PlatformRelease {
   const key = platformKey();
   const rel = key ? RELEASES[key] : undefined;
   if (!rel) {
-    const what = process.platform === "linux" && !isGlibc() ? `${process.platform}-${process.arch} without glibc (e.g. musl)` : `${process.platform}-${process.arch}`;
+    const what =
+      process.platform === "linux" && !isGlibc() ? `${process.platform}-${process.arch} without glibc (e.g. musl)` : `${process.platform}-${process.arch}`;
     throw new CortexError("AST_GREP_MISSING", `ast-grep publishes no build for ${what}. ${manualInstallHint()}`, { data: { platform: what } });
   }
   return rel;

@@ -161,7 +161,10 @@ function fromRaw(m: RawMatch, o: BuildOptions): PatternMatch {
     start_column: m.range.start.column + 1,
     end_column: m.range.end.column + 1,
     match_text: cap(m.text, MAX_MATCH_TEXT, "match_text", truncated),
-    context: (m.lines ?? m.text).split("\n").map((l) => cap(l, MAX_CONTEXT_LINE, "context", truncated)).join("\n"),
+    context: (m.lines ?? m.text)
+      .split("\n")
+      .map((l) => cap(l, MAX_CONTEXT_LINE, "context", truncated))
+      .join("\n"),
     context_start_line: m.range.start.line + 1,
     metavars: metavarsOf(m, undefined),
   };

@@ -49,7 +49,10 @@ const patternObjectSchema = z
 
 function ruleFields(rule: z.ZodType<Rule>, relation: z.ZodType<Relation>) {
   return {
-    pattern: z.union([z.string().min(1), patternObjectSchema]).optional().describe("A code pattern, or {context, selector, strictness}"),
+    pattern: z
+      .union([z.string().min(1), patternObjectSchema])
+      .optional()
+      .describe("A code pattern, or {context, selector, strictness}"),
     kind: z.string().min(1).optional().describe("A tree-sitter node kind, e.g. call_expression"),
     regex: z.string().min(1).optional().describe("A Rust regex the node's whole text must match"),
     nthChild: z
@@ -81,7 +84,10 @@ export const relationSchema: z.ZodType<Relation> = z.lazy(() =>
   z
     .object({
       ...ruleFields(ruleSchema, relationSchema),
-      stopBy: z.union([z.enum(["neighbor", "end"]), ruleSchema]).optional().describe("'neighbor' (default), 'end', or a rule where the search stops"),
+      stopBy: z
+        .union([z.enum(["neighbor", "end"]), ruleSchema])
+        .optional()
+        .describe("'neighbor' (default), 'end', or a rule where the search stops"),
       field: z.string().min(1).optional().describe("Only the related node in this field of its parent"),
     })
     .strict()

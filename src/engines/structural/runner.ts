@@ -50,13 +50,7 @@ async function readCapped(stream: ReadableStream<Uint8Array>): Promise<string> {
 }
 
 /** Runs ast-grep and hands each complete line of stdout (one JSON match) to `onLine`, as bytes. */
-export async function runAstGrep(
-  executable: string,
-  args: string[],
-  cwd: string,
-  limits: RunLimits,
-  onLine?: (line: Uint8Array) => void,
-): Promise<RunOutcome> {
+export async function runAstGrep(executable: string, args: string[], cwd: string, limits: RunLimits, onLine?: (line: Uint8Array) => void): Promise<RunOutcome> {
   if (limits.signal?.aborted) return { code: null, stderr: "", stoppedBy: "abort" };
   if (Date.now() >= limits.deadline) return { code: null, stderr: "", stoppedBy: "deadline" };
   const proc = Bun.spawn([executable, ...args], { cwd, stdin: "ignore", stdout: "pipe", stderr: "pipe" });
@@ -105,7 +99,10 @@ export async function runAstGrep(
 /** ast-grep's error report ("Error: …", "╰▻ cause" lines) as one sentence, without help links. */
 export function astGrepError(stderr: string, userText = ""): string {
   const lines = stderr.split("\n");
-  const head = lines.find((l) => l.startsWith("Error: "))?.slice("Error: ".length).replace(/ INLINE_RULES\b/, "");
+  const head = lines
+    .find((l) => l.startsWith("Error: "))
+    ?.slice("Error: ".length)
+    .replace(/ INLINE_RULES\b/, "");
   const causes = lines.filter((l) => l.trimStart().startsWith("╰▻")).map((l) => l.trimStart().slice(2).trim());
   const parts = [head, ...causes].filter((p): p is string => !!p && p.length > 0).map((p) => p.replace(/[.:]\s*$/, ""));
   let text = parts.length > 0 ? parts.join(": ") : stderr.trim().split("\n").slice(0, 3).join(" ");

@@ -21,7 +21,10 @@ const KEYWORDS: Array<[StyleCategory, RegExp]> = [
   ["testing", /\b(tests?|testing|spec|mocks?|fixtures?|coverage|assert\w*|pytest|jest|vitest|junit)\b/i],
   ["git", /\b(commits?|branch(es)?|pull requests?|PRs?|merge|rebase|changelog|conventional)\b/i],
   ["naming", /\b(nam(e|es|ing)|camel ?case|snake[_ ]case|pascal ?case|kebab|prefix|suffix|identifiers?)\b/i],
-  ["formatting", /\b(indent\w*|spaces?|tabs?|line length|max[_-]?line|width|quotes?|semicolons?|trailing|whitespace|format\w*|prettier|black|gofmt|rustfmt|brace)\b/i],
+  [
+    "formatting",
+    /\b(indent\w*|spaces?|tabs?|line length|max[_-]?line|width|quotes?|semicolons?|trailing|whitespace|format\w*|prettier|black|gofmt|rustfmt|brace)\b/i,
+  ],
   ["imports", /\b(imports?|require|includes?|modules? order|barrel)\b/i],
   ["errors", /\b(errors?|exceptions?|panics?|throw\w*|raise|catch|rescue|logging|log)\b/i],
   ["types", /\b(types?|typing|any|generics?|interfaces?|strict|null(able)?|undefined|optional)\b/i],

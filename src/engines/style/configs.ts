@@ -19,7 +19,10 @@ function lineOf(text: string, needle: string | RegExp, from = 0): number {
 
 class Rules {
   readonly out: StyleRule[] = [];
-  constructor(private readonly file: string, private readonly text: string) {}
+  constructor(
+    private readonly file: string,
+    private readonly text: string,
+  ) {}
   add(rule: string, category: StyleCategory, key: string | RegExp, section?: string): void {
     this.out.push({ rule, category, source: { file: this.file, line: lineOf(this.text, key), ...(section ? { section } : {}) }, kind: "config" });
   }
@@ -36,14 +39,27 @@ function editorconfig(file: string, text: string): StyleRule[] {
     if (!kv) return;
     const [k, v] = [kv[1]!.toLowerCase(), kv[2]!.trim()];
     const text2 =
-      k === "indent_style" ? `Indent with ${v === "tab" ? "tabs" : "spaces"}` :
-      k === "indent_size" || k === "tab_width" ? `Indent width ${v}` :
-      k === "max_line_length" ? `Lines at most ${v} characters` :
-      k === "end_of_line" ? `Line endings ${v.toUpperCase()}` :
-      k === "charset" ? `Encoding ${v}` :
-      k === "trim_trailing_whitespace" ? (v === "true" ? "Trim trailing whitespace" : "Keep trailing whitespace") :
-      k === "insert_final_newline" ? (v === "true" ? "End files with a newline" : "No final newline") : undefined;
-    if (text2) r.out.push({ rule: `${text2} (files ${section})`, category: "formatting", source: { file, line: i + 1, section: `[${section}]` }, kind: "config" });
+      k === "indent_style"
+        ? `Indent with ${v === "tab" ? "tabs" : "spaces"}`
+        : k === "indent_size" || k === "tab_width"
+          ? `Indent width ${v}`
+          : k === "max_line_length"
+            ? `Lines at most ${v} characters`
+            : k === "end_of_line"
+              ? `Line endings ${v.toUpperCase()}`
+              : k === "charset"
+                ? `Encoding ${v}`
+                : k === "trim_trailing_whitespace"
+                  ? v === "true"
+                    ? "Trim trailing whitespace"
+                    : "Keep trailing whitespace"
+                  : k === "insert_final_newline"
+                    ? v === "true"
+                      ? "End files with a newline"
+                      : "No final newline"
+                    : undefined;
+    if (text2)
+      r.out.push({ rule: `${text2} (files ${section})`, category: "formatting", source: { file, line: i + 1, section: `[${section}]` }, kind: "config" });
   });
   return r.out;
 }
@@ -73,7 +89,17 @@ function eslintRules(file: string, text: string, rules: Record<string, unknown>)
     const level = Array.isArray(setting) ? setting[0] : setting;
     if (level === "off" || level === 0) continue;
     const opts = Array.isArray(setting) && setting.length > 1 ? ` ${JSON.stringify(setting.slice(1))}` : "";
-    const cat: StyleCategory = /import/.test(name) ? "imports" : /naming|camel/.test(name) ? "naming" : /test|jest/.test(name) ? "testing" : /type|any|ts-/.test(name) ? "types" : /indent|quote|semi|comma|space|max-len|brace/.test(name) ? "formatting" : "general";
+    const cat: StyleCategory = /import/.test(name)
+      ? "imports"
+      : /naming|camel/.test(name)
+        ? "naming"
+        : /test|jest/.test(name)
+          ? "testing"
+          : /type|any|ts-/.test(name)
+            ? "types"
+            : /indent|quote|semi|comma|space|max-len|brace/.test(name)
+              ? "formatting"
+              : "general";
     r.add(`ESLint ${name}: ${level === 2 ? "error" : level === 1 ? "warn" : level}${opts}`, cat, name);
   }
   return r.out;
@@ -92,7 +118,18 @@ function tsconfig(file: string, text: string): StyleRule[] {
   const j = parseLoose(file, text.replace(/\/\*[\s\S]*?\*\//g, "").replace(/,(\s*[}\]])/g, "$1"));
   const o = (j?.compilerOptions ?? {}) as Record<string, unknown>;
   const r = new Rules(file, text);
-  const flags = ["strict", "noImplicitAny", "strictNullChecks", "noUncheckedIndexedAccess", "exactOptionalPropertyTypes", "noImplicitReturns", "noUnusedLocals", "noUnusedParameters", "noFallthroughCasesInSwitch", "verbatimModuleSyntax"];
+  const flags = [
+    "strict",
+    "noImplicitAny",
+    "strictNullChecks",
+    "noUncheckedIndexedAccess",
+    "exactOptionalPropertyTypes",
+    "noImplicitReturns",
+    "noUnusedLocals",
+    "noUnusedParameters",
+    "noFallthroughCasesInSwitch",
+    "verbatimModuleSyntax",
+  ];
   for (const f of flags) if (o[f] === true) r.add(`TypeScript ${f} is on`, "types", `"${f}"`);
   return r.out;
 }
@@ -121,7 +158,12 @@ function pyprojectTools(file: string, text: string): StyleRule[] {
   }
   if (tool.isort) r.add(`Imports sorted by isort${tool.isort.profile ? ` (profile ${tool.isort.profile})` : ""}`, "imports", "[tool.isort]");
   if (tool.mypy) r.add(`Type-checked by mypy${tool.mypy.strict ? " in strict mode" : ""}`, "types", "[tool.mypy]");
-  if (tool.pytest) r.add("Tests run with pytest" + (tool.pytest.ini_options?.testpaths ? ` (in ${[].concat(tool.pytest.ini_options.testpaths).join(", ")})` : ""), "testing", "[tool.pytest");
+  if (tool.pytest)
+    r.add(
+      "Tests run with pytest" + (tool.pytest.ini_options?.testpaths ? ` (in ${[].concat(tool.pytest.ini_options.testpaths).join(", ")})` : ""),
+      "testing",
+      "[tool.pytest",
+    );
   return r.out;
 }
 
@@ -185,7 +227,13 @@ function clangFormat(file: string, text: string): StyleRule[] {
 function xmlModules(file: string, text: string, label: string, pattern: RegExp): StyleRule[] {
   const out: StyleRule[] = [];
   text.split("\n").forEach((l, i) => {
-    for (const m of l.matchAll(pattern)) out.push({ rule: `${label}: ${m[1]}`, category: /Naming|Name/.test(m[1]!) ? "naming" : /Import/.test(m[1]!) ? "imports" : /Javadoc|Comment|Doc/.test(m[1]!) ? "documentation" : "formatting", source: { file, line: i + 1 }, kind: "config" });
+    for (const m of l.matchAll(pattern))
+      out.push({
+        rule: `${label}: ${m[1]}`,
+        category: /Naming|Name/.test(m[1]!) ? "naming" : /Import/.test(m[1]!) ? "imports" : /Javadoc|Comment|Doc/.test(m[1]!) ? "documentation" : "formatting",
+        source: { file, line: i + 1 },
+        kind: "config",
+      });
   });
   return out;
 }
@@ -208,11 +256,27 @@ function rubocop(file: string, text: string): StyleRule[] {
 export function isStyleConfig(path: string): boolean {
   const b = base(path);
   return (
-    b === ".editorconfig" || /^\.prettierrc(\.(json|ya?ml|json5))?$/.test(b) || /^\.eslintrc(\.(json|ya?ml))?$/.test(b) ||
-    b === "biome.json" || b === "biome.jsonc" || /^tsconfig(\.[\w-]+)?\.json$/.test(b) || b === "pyproject.toml" || b === "ruff.toml" ||
-    b === ".ruff.toml" || b === "setup.cfg" || b === ".flake8" || b === "tox.ini" || /^\.golangci\.ya?ml$/.test(b) ||
-    b === "rustfmt.toml" || b === ".rustfmt.toml" || b === "clippy.toml" || b === ".clang-format" || /checkstyle.*\.xml$/.test(b) ||
-    b === ".rubocop.yml" || /^phpcs\.xml(\.dist)?$/.test(b) || b === "package.json"
+    b === ".editorconfig" ||
+    /^\.prettierrc(\.(json|ya?ml|json5))?$/.test(b) ||
+    /^\.eslintrc(\.(json|ya?ml))?$/.test(b) ||
+    b === "biome.json" ||
+    b === "biome.jsonc" ||
+    /^tsconfig(\.[\w-]+)?\.json$/.test(b) ||
+    b === "pyproject.toml" ||
+    b === "ruff.toml" ||
+    b === ".ruff.toml" ||
+    b === "setup.cfg" ||
+    b === ".flake8" ||
+    b === "tox.ini" ||
+    /^\.golangci\.ya?ml$/.test(b) ||
+    b === "rustfmt.toml" ||
+    b === ".rustfmt.toml" ||
+    b === "clippy.toml" ||
+    b === ".clang-format" ||
+    /checkstyle.*\.xml$/.test(b) ||
+    b === ".rubocop.yml" ||
+    /^phpcs\.xml(\.dist)?$/.test(b) ||
+    b === "package.json"
   );
 }
 
@@ -224,7 +288,10 @@ export function configRules(path: string, text: string): StyleRule[] {
     if (b.startsWith(".eslintrc")) return eslintRules(path, text, (parseLoose(path, text)?.rules ?? {}) as Record<string, unknown>);
     if (b === "package.json") {
       const j = JSON.parse(text) as Record<string, any>;
-      return [...(j.prettier && typeof j.prettier === "object" ? prettier(path, text, j.prettier) : []), ...(j.eslintConfig?.rules ? eslintRules(path, text, j.eslintConfig.rules) : [])];
+      return [
+        ...(j.prettier && typeof j.prettier === "object" ? prettier(path, text, j.prettier) : []),
+        ...(j.eslintConfig?.rules ? eslintRules(path, text, j.eslintConfig.rules) : []),
+      ];
     }
     if (b.startsWith("biome.json")) {
       const j = parseLoose(path, text) as Record<string, any> | undefined;
@@ -234,7 +301,9 @@ export function configRules(path: string, text: string): StyleRule[] {
       if (fmt.indentWidth) r.add(`Indent width ${fmt.indentWidth} (Biome)`, "formatting", "indentWidth");
       if (fmt.lineWidth) r.add(`Lines at most ${fmt.lineWidth} characters (Biome)`, "formatting", "lineWidth");
       for (const [group, rules] of Object.entries((j?.linter?.rules ?? {}) as Record<string, unknown>)) {
-        if (rules && typeof rules === "object") for (const [name, lvl] of Object.entries(rules)) r.add(`Biome ${group}/${name}: ${typeof lvl === "string" ? lvl : JSON.stringify(lvl)}`, "general", name);
+        if (rules && typeof rules === "object")
+          for (const [name, lvl] of Object.entries(rules))
+            r.add(`Biome ${group}/${name}: ${typeof lvl === "string" ? lvl : JSON.stringify(lvl)}`, "general", name);
       }
       return r.out;
     }
@@ -261,7 +330,8 @@ export function configRules(path: string, text: string): StyleRule[] {
     }
     if (b === "clippy.toml") return tomlRules(path, text, "clippy", {});
     if (b === ".clang-format") return clangFormat(path, text);
-    if (/checkstyle.*\.xml$/.test(b)) return xmlModules(path, text, "Checkstyle", /<module\s+name="([\w.]+)"/g).filter((x) => !/^(Checker|TreeWalker)$/.test(x.rule.split(": ")[1]!));
+    if (/checkstyle.*\.xml$/.test(b))
+      return xmlModules(path, text, "Checkstyle", /<module\s+name="([\w.]+)"/g).filter((x) => !/^(Checker|TreeWalker)$/.test(x.rule.split(": ")[1]!));
     if (b === ".rubocop.yml") return rubocop(path, text);
     if (b.startsWith("phpcs.xml")) return xmlModules(path, text, "PHP_CodeSniffer", /<rule\s+ref="([^"]+)"/g);
   } catch {

@@ -13,7 +13,8 @@ export interface StyleRule {
   kind: "document" | "config";
 }
 
-const DOC_NAME = /(^|\/)(contributing|style|code[_-]?style|coding[_-]?(standards?|guidelines?|style)|conventions?|guidelines?|development|hacking)[^/]*\.(md|markdown|rst|txt|adoc)$/i;
+const DOC_NAME =
+  /(^|\/)(contributing|style|code[_-]?style|coding[_-]?(standards?|guidelines?|style)|conventions?|guidelines?|development|hacking)[^/]*\.(md|markdown|rst|txt|adoc)$/i;
 const ADR = /(^|\/)(adrs?|decisions?|architecture\/decisions?)\/[^/]+\.(md|markdown|rst)$|(^|\/)adr[-_]?\d+[^/]*\.(md|markdown)$/i;
 const DOCS_DIR = /(^|\/)docs?\/[^/]*(style|convention|contribut|guideline|standard|practice|architecture)[^/]*\.(md|markdown|rst|adoc)$/i;
 const NORMATIVE = /\b(must|should|shall|never|always|prefer|avoid|don't|do not|use|keep|make sure|ensure|required|forbidden|only|instead of)\b/i;

@@ -41,8 +41,16 @@ export class StyleEngine {
     let rules = this.allRules();
     if (o.category) rules = rules.filter((r) => r.category === o.category);
     if (o.query) {
-      const scores = await rankText(rules.map((r, i) => ({ id: String(i), fields: { rule: r.rule, section: r.source.section ?? "", category: r.category } })), o.query, { rule: 2 });
-      rules = rules.map((r, i) => ({ r, s: scores.get(String(i)) })).filter((x) => x.s !== undefined).sort((a, b) => b.s! - a.s!).map((x) => x.r);
+      const scores = await rankText(
+        rules.map((r, i) => ({ id: String(i), fields: { rule: r.rule, section: r.source.section ?? "", category: r.category } })),
+        o.query,
+        { rule: 2 },
+      );
+      rules = rules
+        .map((r, i) => ({ r, s: scores.get(String(i)) }))
+        .filter((x) => x.s !== undefined)
+        .sort((a, b) => b.s! - a.s!)
+        .map((x) => x.r);
     }
     const sources = new Map<string, { file: string; kind: "document" | "config"; rules: number }>();
     const categories: Partial<Record<StyleCategory, number>> = {};
@@ -55,4 +63,3 @@ export class StyleEngine {
     return { rules: rules.slice(0, o.limit), total: rules.length, sources: [...sources.values()], categories };
   }
 }
-

@@ -36,7 +36,14 @@ export function parameterTypeIn(signature: string, q: string, rules: ResolutionR
  * The nearest declaration of local `q` at or above line `from` down to line `to` (1-based, `from` >=
  * `to`): its declared type, or else its initializer's text.
  */
-export function localDeclarationAbove(lines: string[], q: string, from: number, to: number, language: string, rules: ResolutionRules): { type: string } | { init: string } | undefined {
+export function localDeclarationAbove(
+  lines: string[],
+  q: string,
+  from: number,
+  to: number,
+  language: string,
+  rules: ResolutionRules,
+): { type: string } | { init: string } | undefined {
   const types = rules.types;
   if (!types) return undefined;
   const decl = declaration(localCache, language, q.replace(/[$]/g, "\\$"), types.local);
@@ -62,7 +69,8 @@ export function fieldTypeIn(lines: string[], name: string, from: number, to: num
     if (text === undefined || !text.includes(name)) continue;
     const d = re.exec(text);
     if (!d) continue;
-    const declared = d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
+    const declared =
+      d.groups?.type ?? d.groups?.type2 ?? (/^new\s+([A-Za-z_][\w.]*)/.exec(d.groups?.init ?? "") ?? /^([A-Z][\w.]*)\s*\(/.exec(d.groups?.init ?? ""))?.[1];
     if (declared && !["var", "val", "let", "const", "return", "new"].includes(declared)) return declared;
   }
   return undefined;

@@ -127,7 +127,15 @@ export class SymbolsEngine {
     const out: Occurrence[] = [];
     if (opts.definitions) {
       for (const d of defs) {
-        out.push({ file_path: d.file, line_number: d.line, column_number: d.column, type: "definition", symbol_fqn: d.qname, snippet: lines.line(d.file, d.line).trim(), kind: d.kind });
+        out.push({
+          file_path: d.file,
+          line_number: d.line,
+          column_number: d.column,
+          type: "definition",
+          symbol_fqn: d.qname,
+          snippet: lines.line(d.file, d.line).trim(),
+          kind: d.kind,
+        });
       }
     }
     if (opts.references) {
@@ -146,7 +154,11 @@ export class SymbolsEngine {
     }
     const total = out.length;
     const shown = out.slice(0, opts.limit);
-    const stale = staleFiles(this.store, this.root, shown.map((o) => o.file_path));
+    const stale = staleFiles(
+      this.store,
+      this.root,
+      shown.map((o) => o.file_path),
+    );
     for (const o of shown) if (stale.has(o.file_path)) o.stale = true;
     return { occurrences: shown, total };
   }
@@ -167,4 +179,3 @@ export class SymbolsEngine {
 function bySite(a: { file: string; line: number; column: number }, b: { file: string; line: number; column: number }): number {
   return a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.column - b.column;
 }
-

@@ -79,7 +79,6 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
   return report;
 }
 
-
 /**
  * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
  * `deferred`, to run in one transaction after the old resolution is forgotten; other runs write as they go.
@@ -282,7 +281,13 @@ function carryOver(g: GraphStore, dead: DeadSymbol[], born: SymbolRow[]): { chan
   return { changedDead, changedBorn: [...waiting.values()].flat() };
 }
 
-function resolveSite(site: ImportSiteRow, info: FileInfo, files: ProjectFiles, infos: Map<string, FileInfo>, lineOf: (file: string, line: number) => string): string[] {
+function resolveSite(
+  site: ImportSiteRow,
+  info: FileInfo,
+  files: ProjectFiles,
+  infos: Map<string, FileInfo>,
+  lineOf: (file: string, line: number) => string,
+): string[] {
   const module = moduleFor(info.language);
   if (!module?.resolveImport) return [];
   // a site that declares structure rather than a dependency (Rust's `mod x;`): no edge
@@ -316,7 +321,12 @@ const REF_KINDS = ["call", "type", "read"] as const;
  * Names whose count of fitting definitions (per language family and reference kind) moved to or from
  * one: those decide 'name-only' resolutions anywhere in the project.
  */
-function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ name: string; kind: string; language: string }>, index: SymbolIndex): Set<string> {
+function uniquenessMoved(
+  names: Set<string>,
+  born: SymbolRow[],
+  dead: Array<{ name: string; kind: string; language: string }>,
+  index: SymbolIndex,
+): Set<string> {
   index.ensure(names);
   const key = (name: string, language: string, refKind: string) => `${name}\u0000${familyOf(language)}\u0000${refKind}`;
   const delta = new Map<string, number>();
@@ -328,7 +338,8 @@ function uniquenessMoved(names: Set<string>, born: SymbolRow[], dead: Array<{ na
   const moved = new Set<string>();
   for (const name of names) {
     const after = new Map<string, number>();
-    for (const s of index.named(name)) for (const k of REF_KINDS) if (kindFits(k, s.kind)) after.set(key(name, s.language, k), (after.get(key(name, s.language, k)) ?? 0) + 1);
+    for (const s of index.named(name))
+      for (const k of REF_KINDS) if (kindFits(k, s.kind)) after.set(key(name, s.language, k), (after.get(key(name, s.language, k)) ?? 0) + 1);
     for (const [k, d] of delta) {
       if (!k.startsWith(name + "\u0000") || d === 0) continue;
       const now = after.get(k) ?? 0;

@@ -193,7 +193,7 @@ export class Resolver {
     }
     // the first part of a dotted qualifier imported from outside (`os.path.join`): not ours
     const head = q.split(/::|[.\\]|->/)[0]!;
-    const headBinding = head !== q ? scope.modules.get(head) ?? scope.names.get(head) : undefined;
+    const headBinding = head !== q ? (scope.modules.get(head) ?? scope.names.get(head)) : undefined;
     if (headBinding && isOutsideBinding(headBinding)) return undefined;
     // a type: `Config.load()`, `A::B.create`, `Foo::BAR`
     const typeName = lastSegment(q);
@@ -321,7 +321,9 @@ export class Resolver {
   private isAbstractOwner(s: SymbolRow): boolean {
     const key = `${s.file}\u0000${s.container}`;
     if (!this.ownerKinds.has(key)) {
-      const owner = this.index.named(lastSegment(s.container!)).find((t) => t.qname === s.container && TYPE_KINDS.has(t.kind) && dirOf(t.file) === dirOf(s.file));
+      const owner = this.index
+        .named(lastSegment(s.container!))
+        .find((t) => t.qname === s.container && TYPE_KINDS.has(t.kind) && dirOf(t.file) === dirOf(s.file));
       this.ownerKinds.set(key, owner?.kind);
     }
     return this.ownerKinds.get(key) === "interface";

@@ -77,7 +77,16 @@ export function buildScope(
     if (list) list.push(s);
     else byName.set(s.name, [s]);
   }
-  const scope: FileScope = { info, symbols, byId: new Map(symbols.map((s) => [s.id, s])), modules: new Map(), names: new Map(), wholesale: [], byName, classOf: new Map() };
+  const scope: FileScope = {
+    info,
+    symbols,
+    byId: new Map(symbols.map((s) => [s.id, s])),
+    modules: new Map(),
+    names: new Map(),
+    wholesale: [],
+    byName,
+    classOf: new Map(),
+  };
   const strict = info.rules.strictModules;
   const wholesale = new Set<string>();
   // includes (C's #include, Ruby's require, PHP's include of a path) load a file and bind no name
@@ -97,8 +106,8 @@ export function buildScope(
     else if (!strict) for (const t of targets) wholesale.add(t);
     const last = lastSegment(site.module);
     // the package's declared name (Go's package clause), which may differ from the folder's
-    const declared = info.rules.importBindsDeclaredPackage && targets.length > 0 ? files.get(targets[0]!)?.pkg ?? undefined : undefined;
-    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : declared ?? last;
+    const declared = info.rules.importBindsDeclaredPackage && targets.length > 0 ? (files.get(targets[0]!)?.pkg ?? undefined) : undefined;
+    const local = site.alias && site.alias !== "_" && site.alias !== "." ? site.alias : (declared ?? last);
     if (site.alias === ".") {
       for (const t of targets) wholesale.add(t);
       continue;

@@ -22,10 +22,11 @@ export class SymbolIndex {
   /** Makes sure these names are loaded (one query per 500 names). */
   ensure(names: Iterable<string>): void {
     const missing: string[] = [];
-    for (const n of names) if (!this.byName.has(n)) {
-      this.byName.set(n, []);
-      missing.push(n);
-    }
+    for (const n of names)
+      if (!this.byName.has(n)) {
+        this.byName.set(n, []);
+        missing.push(n);
+      }
     for (let i = 0; i < missing.length; i += 500) {
       for (const s of this.store.symbolsNamed(missing.slice(i, i + 500))) {
         this.byName.get(s.name)!.push(s);

@@ -59,17 +59,28 @@ const CONFLICT_SHARE = 0.2;
 
 async function recentlyChanged(root: string, days: number): Promise<Set<string> | string> {
   try {
-    const proc = Bun.spawn(["git", "-C", root, "log", `--since=${days}.days`, "--relative", "--name-only", "--pretty=format:"], { stdout: "pipe", stderr: "pipe" });
+    const proc = Bun.spawn(["git", "-C", root, "log", `--since=${days}.days`, "--relative", "--name-only", "--pretty=format:"], {
+      stdout: "pipe",
+      stderr: "pipe",
+    });
     const [out, err, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
     if (code !== 0) return err.includes("not a git repository") ? "not a git repository" : `git log failed: ${err.trim().split("\n")[0]}`;
-    return new Set(out.split("\n").map((l) => l.trim()).filter(Boolean));
+    return new Set(
+      out
+        .split("\n")
+        .map((l) => l.trim())
+        .filter(Boolean),
+    );
   } catch {
     return "git is not installed";
   }
 }
 
 export class PatternsEngine {
-  constructor(private readonly store: IndexStore, private readonly root: string) {}
+  constructor(
+    private readonly store: IndexStore,
+    private readonly root: string,
+  ) {}
 
   async analyze(o: { category?: PatternCategory; windowDays?: number; files?: string[] | "all" } = {}): Promise<TeamPatterns> {
     const asked = o.files === "all" ? "all" : o.files ? new Set(o.files) : undefined;
@@ -86,7 +97,9 @@ export class PatternsEngine {
     const preferredHits = new Map<string, string[]>();
     for (const g of PATTERN_GROUPS) {
       if (o.category && g.category !== o.category) continue;
-      const langFiles = files.filter((f) => g.languages.includes(f.language) && (!g.within || f.imports.some((m) => g.within!.some((w) => importMatches(w, m)))));
+      const langFiles = files.filter(
+        (f) => g.languages.includes(f.language) && (!g.within || f.imports.some((m) => g.within!.some((w) => importMatches(w, m)))),
+      );
       const users = g.patterns.map((p) => langFiles.filter((f) => shows(p, f)));
       const involved = new Set(users.flatMap((u) => u.map((f) => f.path)));
       if (involved.size === 0) continue;
@@ -95,7 +108,13 @@ export class PatternsEngine {
         .map((p, i) => {
           const u = users[i]!;
           const share = u.length / involved.size;
-          const usage: PatternUsage = { name: p.name, files: u.length, share: Math.round(share * 1000) / 1000, trend: "stable", examples: u.slice(0, 3).map((f) => f.path) };
+          const usage: PatternUsage = {
+            name: p.name,
+            files: u.length,
+            share: Math.round(share * 1000) / 1000,
+            trend: "stable",
+            examples: u.slice(0, 3).map((f) => f.path),
+          };
           if (typeof recent !== "string" && recentInvolved >= 3) {
             const rs = u.filter((f) => recent.has(f.path)).length / recentInvolved;
             usage.recent_share = Math.round(rs * 1000) / 1000;
@@ -108,7 +127,15 @@ export class PatternsEngine {
       const top = patterns.filter((p) => p.share >= CONFLICT_SHARE);
       const conflict = top.length >= 2;
       const preferred = patterns.find((p) => p.trend !== "declining")?.name ?? patterns[0]?.name;
-      const report: GroupReport = { id: g.id, category: g.category, title: g.title, files: involved.size, patterns, conflict, ...(preferred ? { preferred } : {}) };
+      const report: GroupReport = {
+        id: g.id,
+        category: g.category,
+        title: g.title,
+        files: involved.size,
+        patterns,
+        conflict,
+        ...(preferred ? { preferred } : {}),
+      };
       groups.push(report);
       if (asked) {
         g.patterns.forEach((p, i) => {
@@ -116,13 +143,22 @@ export class PatternsEngine {
           if (!usage) return;
           for (const f of users[i]!) {
             if (asked !== "all" && !asked.has(f.path)) continue;
-            (byFile[f.path] ??= []).push({ group: g.title, category: g.category, pattern: p.name, share: usage.share, trend: usage.trend, preferred: p.name === preferred, conflict });
+            (byFile[f.path] ??= []).push({
+              group: g.title,
+              category: g.category,
+              pattern: p.name,
+              share: usage.share,
+              trend: usage.trend,
+              preferred: p.name === preferred,
+              conflict,
+            });
           }
         });
       }
       if (preferred) {
         const def = g.patterns.find((p) => p.name === preferred)!;
-        for (const f of langFiles) if (!f.isTest || def.tests === true) if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
+        for (const f of langFiles)
+          if (!f.isTest || def.tests === true) if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
       }
     }
     const golden = [...preferredHits.entries()]
@@ -132,7 +168,13 @@ export class PatternsEngine {
     return {
       category: o.category ?? "all",
       groups,
-      conflicts: groups.filter((g) => g.conflict).map((g) => ({ group: g.title, category: g.category, patterns: g.patterns.filter((p) => p.share >= CONFLICT_SHARE).map((p) => ({ name: p.name, share: p.share })) })),
+      conflicts: groups
+        .filter((g) => g.conflict)
+        .map((g) => ({
+          group: g.title,
+          category: g.category,
+          patterns: g.patterns.filter((p) => p.share >= CONFLICT_SHARE).map((p) => ({ name: p.name, share: p.share })),
+        })),
       golden_files: golden,
       analyzed_files: files.length,
       history: typeof recent === "string" ? { unavailable: recent } : { recent_files: recent.size, window_days: windowDays },
@@ -140,4 +182,3 @@ export class PatternsEngine {
     };
   }
 }
-

@@ -25,7 +25,9 @@ async function snapshot(s: Session): Promise<{ refs: string[]; edges: string[]; 
   g.forEachRef((r) => {
     const t = r.targetId === null ? undefined : symbols.get(r.targetId);
     if (r.targetId !== null && !t) throw new Error(`dangling target ${r.targetId} of ${r.file}:${r.line} ${r.name}`);
-    refs.push(`${r.file}:${r.line}:${r.column} ${r.kind} ${r.qualifier ?? ""}.${r.name} -> ${t ? `${t.qname}@${t.file}` : "?"} (${r.resolution ?? "unresolved"})`);
+    refs.push(
+      `${r.file}:${r.line}:${r.column} ${r.kind} ${r.qualifier ?? ""}.${r.name} -> ${t ? `${t.qname}@${t.file}` : "?"} (${r.resolution ?? "unresolved"})`,
+    );
   });
   const edges = g.allEdges().map((e) => `${e.file}:${e.line} -> ${e.target}`);
   const cycles = [...g.componentFiles(undefined).values()].map((c) => c.join(" "));
@@ -74,20 +76,35 @@ const read = (path: string) => readFileSync(join(p.root, path), "utf8");
 describe("incremental reference resolution", () => {
   test("a renamed definition unresolves its callers; defining the name again resolves them to the new definition", async () => {
     const g = new GraphStore(await session.requireStore());
-    const before = new Map(g.allSymbols().filter((s) => s.file === "go/audit/audit.go").map((s) => [s.qname, s.id]));
-    p.write("python/inventory/pricing.py", read("python/inventory/pricing.py").replace("def price_of(item)", "def price_for(item)").replace("return price_of(item)", "return price_for(item)"));
+    const before = new Map(
+      g
+        .allSymbols()
+        .filter((s) => s.file === "go/audit/audit.go")
+        .map((s) => [s.qname, s.id]),
+    );
+    p.write(
+      "python/inventory/pricing.py",
+      read("python/inventory/pricing.py").replace("def price_of(item)", "def price_for(item)").replace("return price_of(item)", "return price_for(item)"),
+    );
     await expectSameAsFresh();
     const after = await snapshot(session);
     expect(after.refs.filter((r) => r.startsWith("python/inventory/service.py:16:") && r.includes(".price_of ->"))).toEqual([
       "python/inventory/service.py:16:20 call .price_of -> ? (unresolved)",
     ]);
     // files that did not change keep their symbol ids
-    const same = new Map(g.allSymbols().filter((s) => s.file === "go/audit/audit.go").map((s) => [s.qname, s.id]));
+    const same = new Map(
+      g
+        .allSymbols()
+        .filter((s) => s.file === "go/audit/audit.go")
+        .map((s) => [s.qname, s.id]),
+    );
     expect(same).toEqual(before);
 
     p.write("python/inventory/pricing.py", read("python/inventory/pricing.py") + "\n\ndef price_of(item) -> int:\n    return price_for(item)\n");
     await expectSameAsFresh();
-    expect((await snapshot(session)).refs).toContain("python/inventory/service.py:16:20 call .price_of -> inventory.pricing.price_of@python/inventory/pricing.py (import)");
+    expect((await snapshot(session)).refs).toContain(
+      "python/inventory/service.py:16:20 call .price_of -> inventory.pricing.price_of@python/inventory/pricing.py (import)",
+    );
   });
 
   test("a deleted file leaves no references or import edges pointing into it; adding it back restores them", async () => {
@@ -105,7 +122,10 @@ describe("incremental reference resolution", () => {
 
   test("a second definition of a name (a build-tag variant) is chosen as a fresh index chooses it, whatever the ids", async () => {
     // written after audit.go, so its ids are larger, but it comes first in path order
-    p.write("go/audit/a_plan9.go", "//go:build plan9\n\npackage audit\n\n// Record writes one audit line on Plan 9.\nfunc Record(id string, amount int) {\n}\n");
+    p.write(
+      "go/audit/a_plan9.go",
+      "//go:build plan9\n\npackage audit\n\n// Record writes one audit line on Plan 9.\nfunc Record(id string, amount int) {\n}\n",
+    );
     await expectSameAsFresh();
     const refs = (await snapshot(session)).refs.filter((r) => r.startsWith("go/ledger/ledger.go:29:8 "));
     expect(refs).toEqual(["go/ledger/ledger.go:29:8 call audit.Record -> audit.Record@go/audit/a_plan9.go (import)"]);
@@ -115,7 +135,10 @@ describe("incremental reference resolution", () => {
 
   test("breaking and re-making an import cycle updates the cycles", async () => {
     const pricing = read("typescript/src/services/pricing.ts");
-    p.write("typescript/src/services/pricing.ts", pricing.replace('import type { Quote } from "./order-service";\n', "type Quote = { order: Order; price: number };\n"));
+    p.write(
+      "typescript/src/services/pricing.ts",
+      pricing.replace('import type { Quote } from "./order-service";\n', "type Quote = { order: Order; price: number };\n"),
+    );
     await expectSameAsFresh();
     expect((await snapshot(session)).cycles.some((c) => c.includes("typescript/src/services/pricing.ts"))).toBe(false);
     p.write("typescript/src/services/pricing.ts", pricing);

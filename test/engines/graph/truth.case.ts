@@ -121,10 +121,13 @@ export function truthSuite(lang: string): void {
         implementations: score([...implPairs], truth.impls),
         cycles: score(cycles, truth.cycles),
       };
-      const lines = Object.entries(scores).map(([k, s]) => `  ${lang.padEnd(10)} ${k.padEnd(16)} precision ${s.precision.toFixed(3)}  recall ${s.recall.toFixed(3)}`);
+      const lines = Object.entries(scores).map(
+        ([k, s]) => `  ${lang.padEnd(10)} ${k.padEnd(16)} precision ${s.precision.toFixed(3)}  recall ${s.recall.toFixed(3)}`,
+      );
       console.log(lines.join("\n"));
       for (const [k, s] of Object.entries(scores)) {
-        if (s.precision < 1 || s.recall < 1) console.log(`${lang} ${k}: missing ${JSON.stringify(s.missing, null, 1)}\nextra ${JSON.stringify(s.extra, null, 1)}`);
+        if (s.precision < 1 || s.recall < 1)
+          console.log(`${lang} ${k}: missing ${JSON.stringify(s.missing, null, 1)}\nextra ${JSON.stringify(s.extra, null, 1)}`);
       }
       for (const [k, s] of Object.entries(scores)) {
         expect(`${k} precision ${s.precision >= THRESHOLD ? "ok" : s.precision.toFixed(3)}`).toBe(`${k} precision ok`);
