@@ -8,6 +8,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { condenseQuery, MAX_QUERY_CHARS, QUERY_BUDGET_CHARS, type QueryCondensed } from "../engines/search/long-query.ts";
+import { queryCondensedSchema } from "./query-condensed.ts";
 
 export const CHUNK_TYPES = ["symbols", "definitions", "data", "documentation"] as const;
 
@@ -52,17 +53,7 @@ const output = z.object({
   mode: z.enum(["hybrid", "keyword", "vector"]),
   embeddings: z.string(),
   took_ms: z.number(),
-  query_condensed: z
-    .object({
-      original_chars: z.number().int(),
-      kept_chars: z.number().int(),
-      original_lines: z.number().int(),
-      kept_lines: z.number().int(),
-      repeated_lines_dropped: z.number().int(),
-      other_lines_dropped: z.number().int(),
-      note: z.string(),
-    })
-    .optional(),
+  query_condensed: queryCondensedSchema.optional(),
 });
 
 export const searchTool = defineTool({

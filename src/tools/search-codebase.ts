@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
+import { condenseQuery, MAX_QUERY_CHARS, QUERY_BUDGET_CHARS, type QueryCondensed } from "../engines/search/long-query.ts";
 
 const input = z
   .object({
@@ -14,8 +15,10 @@ const input = z
       .string()
       .trim()
       .min(1)
-      .max(20_000)
-      .describe("What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login'"),
+      .max(MAX_QUERY_CHARS)
+      .describe(
+        `What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login', or a whole issue (over ${QUERY_BUDGET_CHARS} characters it is condensed and the result says what was dropped)`,
+      ),
     intent: z
       .enum(["explore", "edit", "refactor", "migrate"])
       .default("explore")
@@ -72,11 +75,12 @@ export const searchCodebaseTool = defineTool({
       'search with evidence and preflight: cortex search-codebase "<query>" [--intent edit] [--limit n] [--lang l] [--framework f] [--layer l]  (also: cortex search --query <q> --intent <i>)',
   },
   example: { query: "where are users authenticated", intent: "edit", limit: 3 },
-  async handler(args, ctx): Promise<CodebaseSearchResponse> {
+  async handler(args, ctx): Promise<CodebaseSearchResponse & { query_condensed?: QueryCondensed }> {
     const engine = await ctx.session.codebaseSearch();
     const f = args.filters;
-    return engine.run({
-      query: args.query,
+    const { query, condensed } = condenseQuery(args.query);
+    const response = await engine.run({
+      query,
       intent: args.intent,
       limit: args.limit,
       filters: {
@@ -88,6 +92,9 @@ export const searchCodebaseTool = defineTool({
       includeSnippets: args.includeSnippets,
       ...(ctx.signal ? { signal: ctx.signal } : {}),
     });
+    // a condensed question is not echoed whole (it would take the output budget from the results): its
+    // opening, and what was kept and dropped
+    return condensed ? { ...response, query: `${args.query.slice(0, 200)} …`, query_condensed: condensed } : response;
   },
   render(r) {
     const q = r.searchQuality;
@@ -95,6 +102,7 @@ export const searchCodebaseTool = defineTool({
       `${r.totalResults} result${r.totalResults === 1 ? "" : "s"} for "${r.query}" (${r.intent}; search quality ${q.status} ${q.confidence}; embeddings ${r.embeddings}; ${r.took_ms} ms)`,
     ];
     if (q.hint) lines.push(`  hint: ${q.hint}`);
+    if (r.query_condensed) lines.push(`  ${r.query_condensed.note}`);
     for (const x of r.results) {
       lines.push(
         "",

@@ -122,4 +122,17 @@ describe("cortex_search with a pasted issue", () => {
     )) as Record<string, unknown>;
     expect("query_condensed" in r).toBe(false);
   });
+
+  test("search_codebase accepts the same issue: the result names the ledger first, says what was dropped, and does not echo it whole", async () => {
+    const issue = pastedIssue();
+    const r = (await invokeTool(
+      findTool("search_codebase")!,
+      { query: issue, intent: "edit", limit: 3 },
+      { session, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+    )) as { results: Array<{ file: string }>; query: string; query_condensed?: { original_chars: number; note: string } };
+    expect(r.results[0]!.file).toBe("billing/ledger.py");
+    expect(r.query_condensed!.original_chars).toBe(issue.trim().length); // the schema trims the question
+    expect(r.query.length).toBeLessThan(300);
+    expect(r.query.startsWith("Saving a report crashes the server")).toBe(true);
+  });
 });
