@@ -7,6 +7,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
 import { resolutionCode } from "./schema.ts";
+import { withSortsOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 
@@ -524,7 +525,9 @@ export class GraphStore {
     try {
       return fn();
     } finally {
-      for (const s of sql) this.db.exec(s);
+      withSortsOnDisk(this.db, () => {
+        for (const s of sql) this.db.exec(s);
+      });
     }
   }
 
