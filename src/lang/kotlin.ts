@@ -33,6 +33,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } 
 import type { ProjectInfo } from "./project.ts";
 import { at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, signatureOf, spanLines, variableFact } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
+import { JAVA_CORE_MEMBERS } from "./java.ts";
 import { classifyManagedImport, resolveManagedImport } from "./managed-imports.ts";
 import { byPosition, dropReadsThroughMembers } from "./managed-refs.ts";
 import { nestScopes, ownerScope } from "./managed-scope.ts";
@@ -174,38 +175,7 @@ const RULES: ResolutionRules = {
   selfQualifiers: ["this", "this@"],
   superQualifiers: ["super"],
   // Java's collection members (Kotlin calls them too) and the scope functions
-  coreMembers: [
-    ...[
-      "get",
-      "put",
-      "set",
-      "add",
-      "remove",
-      "contains",
-      "containsKey",
-      "size",
-      "isEmpty",
-      "equals",
-      "hashCode",
-      "toString",
-      "stream",
-      "map",
-      "filter",
-      "forEach",
-      "collect",
-      "append",
-      "length",
-      "substring",
-      "trim",
-      "split",
-      "format",
-      "of",
-    ],
-    "let",
-    "apply",
-    "also",
-    "run",
-  ],
+  coreMembers: [...JAVA_CORE_MEMBERS, "let", "apply", "also", "run"],
   types: {
     parameter: colonParameter,
     local: bindingLocal,

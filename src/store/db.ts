@@ -122,3 +122,13 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   }
   return db;
 }
+
+/** Prepares, runs and finalizes one statement (a compiled statistics query): column names and row arrays. */
+export function runOnce(db: Database, sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
+  const stmt = db.prepare(sql);
+  try {
+    return { rows: stmt.values(...params) as unknown[][], columns: stmt.columnNames };
+  } finally {
+    stmt.finalize();
+  }
+}

@@ -13,7 +13,7 @@ import { PARSE_TIER_RESET, refKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
-import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase } from "./db.ts";
+import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 
 type Stmt = Statement<any, any[]>;
@@ -490,13 +490,7 @@ export class IndexStore implements HasSqlite {
    * returns column names and row arrays.
    */
   runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
-    const stmt = this.db.prepare(sql);
-    try {
-      const rows = stmt.values(...params) as unknown[][];
-      return { columns: stmt.columnNames, rows };
-    } finally {
-      stmt.finalize();
-    }
+    return runOnce(this.db, sql, params);
   }
 
   /** Runs `fn` in one write transaction. */

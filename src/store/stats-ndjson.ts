@@ -6,6 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
+import { runOnce } from "./db.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { readFileSync } from "node:fs";
 import { z } from "zod";
@@ -251,12 +252,7 @@ export class MemoryStats {
   }
 
   runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
-    const stmt = this.db.prepare(sql);
-    try {
-      return { rows: stmt.values(...params) as unknown[][], columns: stmt.columnNames };
-    } finally {
-      stmt.finalize();
-    }
+    return runOnce(this.db, sql, params);
   }
 
   close(): void {

@@ -7,21 +7,14 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
-import { condenseQuery, MAX_QUERY_CHARS, QUERY_BUDGET_CHARS, type QueryCondensed } from "../engines/search/long-query.ts";
-import { queryCondensedSchema } from "./query-condensed.ts";
+import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
+import { longQueryField, queryCondensedSchema } from "./query-condensed.ts";
 
 export const CHUNK_TYPES = ["symbols", "definitions", "data", "documentation"] as const;
 
 const input = z
   .object({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(MAX_QUERY_CHARS)
-      .describe(
-        `What to find, in words or code: 'how are sessions expired', 'UserService.login', an error message, a whole issue with its traceback (over ${QUERY_BUDGET_CHARS} characters it is condensed to its informative lines; the result says what was dropped)`,
-      ),
+    query: longQueryField("What to find, in words or code: 'how are sessions expired', 'UserService.login', an error message"),
     limit: z.number().int().min(1).max(100).default(15).describe("Maximum results (1-100, default 15)"),
     tags: z.array(z.string().min(1)).optional().describe("Only chunks carrying ALL these tags (language, code/documentation, path folders, document tags)"),
     chunk_types: z

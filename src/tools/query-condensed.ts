@@ -1,8 +1,21 @@
 /**
- * What the search tools say when a long question was condensed (src/engines/search/long-query.ts): the
- * same field on cortex_search, search_codebase and search_semantic_concept.
+ * Long questions on the search tools (src/engines/search/long-query.ts): the query field that accepts them
+ * and what cortex_search and search_codebase say when one was condensed.
  */
 import { z } from "zod";
+import { MAX_QUERY_CHARS, QUERY_BUDGET_CHARS } from "../engines/search/long-query.ts";
+
+/** A search question that may be a whole pasted issue: `examples` says what it usually is. */
+export function longQueryField(examples: string) {
+  return z
+    .string()
+    .trim()
+    .min(1)
+    .max(MAX_QUERY_CHARS)
+    .describe(
+      `${examples}, or a whole issue with its traceback (over ${QUERY_BUDGET_CHARS} characters it is condensed to its informative lines; the result says what was dropped)`,
+    );
+}
 
 export const queryCondensedSchema = z
   .object({

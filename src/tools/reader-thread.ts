@@ -41,25 +41,26 @@ export class ReaderThread {
     const worker = this.start();
     const id = this.nextId++;
     return new Promise<unknown>((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, progress: ctx.progress });
       const onAbort = () =>
         worker.postMessage({
           type: "abort",
           id,
           reason: String((ctx.signal.reason as Error)?.message ?? ctx.signal.reason ?? "aborted"),
         } satisfies ReaderRequest);
+      const settled = () => ctx.signal.removeEventListener("abort", onAbort);
+      this.pending.set(id, {
+        resolve: (r) => {
+          settled();
+          resolve(r);
+        },
+        reject: (e) => {
+          settled();
+          reject(e);
+        },
+        progress: ctx.progress,
+      });
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
-      const done = () => ctx.signal.removeEventListener("abort", onAbort);
-      const p = this.pending.get(id)!;
-      p.resolve = (r) => {
-        done();
-        resolve(r);
-      };
-      p.reject = (e) => {
-        done();
-        reject(e);
-      };
       worker.postMessage({ type: "call", id, tool: tool.name, args, deadline: ctx.deadline } satisfies ReaderRequest);
     });
   }

@@ -7,18 +7,12 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
-import { condenseQuery, MAX_QUERY_CHARS, QUERY_BUDGET_CHARS, type QueryCondensed } from "../engines/search/long-query.ts";
+import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
+import { longQueryField } from "./query-condensed.ts";
 
 const input = z
   .object({
-    query: z
-      .string()
-      .trim()
-      .min(1)
-      .max(MAX_QUERY_CHARS)
-      .describe(
-        `What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login', or a whole issue (over ${QUERY_BUDGET_CHARS} characters it is condensed and the result says what was dropped)`,
-      ),
+    query: longQueryField("What you are looking for or about to change: 'auth middleware', 'where invoices are totalled', 'UserService.login'"),
     intent: z
       .enum(["explore", "edit", "refactor", "migrate"])
       .default("explore")
