@@ -53,12 +53,22 @@ export async function runToolForCli(
     if (mode === "ndjson") {
       for (const row of rows!.slice(streamed)) printJsonLine(row);
       noteIncomplete(result, rows!.length);
+      noteIncompleteIndex(result);
     } else if (mode === "json" || !tool.render) printJson(result);
-    else printText(tool.render(result));
+    else {
+      printText(tool.render(result));
+      noteIncompleteIndex(result);
+    }
     return rows !== undefined && rows.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Text and NDJSON leave out the result's `index_incomplete`: a reader still learns the answer covers part of the project. */
+function noteIncompleteIndex(result: unknown): void {
+  const note = (result as { index_incomplete?: { message?: unknown } } | null)?.index_incomplete;
+  if (typeof note?.message === "string") process.stderr.write(`cortex: ${note.message}\n`);
 }
 
 /** NDJSON carries rows only: a cut or partial result says so on stderr, where a pipeline's reader still sees it. */

@@ -53,6 +53,15 @@ function tryAcquire(path: string): FileLock | undefined {
   }
 }
 
+/** Whether a live process (this one included) holds the lock now. */
+export function isLockHeld(path: string): boolean {
+  try {
+    return holderAlive(JSON.parse(readFileSync(path, "utf8")).pid);
+  } catch {
+    return false;
+  }
+}
+
 /** Takes the lock, waiting up to `waitMs` for another holder to let go. */
 export async function acquireLock(path: string, what: string, waitMs = 0): Promise<FileLock> {
   mkdirSync(dirname(path), { recursive: true });

@@ -19,6 +19,7 @@ import { log } from "../core/log.ts";
 import { collectIfOver } from "../core/memory.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore } from "../store/index-store.ts";
+import { writeFailureReason } from "../store/write-failure.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo } from "./project-info.ts";
@@ -102,7 +103,15 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
     if (!store) {
       mode = "full";
       dbPath = location.newDatabasePath();
-      store = IndexStore.createForBuild(dbPath);
+      try {
+        store = IndexStore.createForBuild(dbPath);
+      } catch (e) {
+        const reason = writeFailureReason(e);
+        if (reason === undefined) throw e;
+        location.collectGarbage();
+        const left = replacing ? "The index from before this run is kept and answers as before." : "No index was written.";
+        throw new CortexError("IO", `could not write the index of ${root} in ${location.dir}: ${reason}. ${left} ${FREE_SPACE_AND_RUN_AGAIN}`, { cause: e });
+      }
     }
     const run = new IndexRun(store, root, location, dbPath!, mode, options, started);
     try {
@@ -110,6 +119,16 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
       report.tookMs = Math.round(performance.now() - started);
       report.filesPerSecond = report.files > 0 ? Math.round((report.files / report.tookMs) * 1000) : 0;
       return report;
+    } catch (e) {
+      const reason = writeFailureReason(e);
+      if (reason === undefined) throw e;
+      const left = whatIsLeft(run, store, replacing);
+      if (run.published) {
+        try {
+          store.close();
+        } catch {}
+      }
+      throw new CortexError("IO", `could not write the index of ${root} in ${location.dir}: ${reason}. ${left}`, { cause: e });
     } finally {
       if (!run.published) {
         try {
@@ -121,6 +140,32 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   } finally {
     lock.release();
   }
+}
+
+const FREE_SPACE_AND_RUN_AGAIN = "Free some space and run 'cortex index' again: it finishes what is left.";
+
+/**
+ * What a run that failed to write leaves a user: every write is a transaction, and a first build is only
+ * published once its text tier is whole, so the answer depends only on how far the run got.
+ */
+function whatIsLeft(run: IndexRun, store: IndexStore, replacing: boolean): string {
+  const again = FREE_SPACE_AND_RUN_AGAIN;
+  if (run.mode === "incremental") return `The index keeps answering: files written before the failure are current, the others as they were. ${again}`;
+  if (!run.published) {
+    return replacing
+      ? `The index from before this run is kept and answers as before. ${again}`
+      : `No index was written (the partial build is removed). ${again}`;
+  }
+  let parse: ReturnType<IndexStore["parseTierState"]>;
+  try {
+    parse = store.parseTierState();
+  } catch {
+    parse = undefined;
+  }
+  const scope = parse
+    ? ` Its parse tier stopped at ${parse.parsed} of ${parse.total} files: symbols, references and search chunks cover those files only.`
+    : "";
+  return `The index answers exact and regex search for every file it holds (files written before the failure are current).${scope} ${again}`;
 }
 
 /** One index run over one store: its tiers, its batches, what it changed. */
@@ -141,7 +186,7 @@ class IndexRun {
     private readonly root: string,
     private readonly location: IndexLocation,
     private readonly dbPath: string,
-    private readonly mode: "full" | "incremental",
+    readonly mode: "full" | "incremental",
     private readonly options: IndexOptions,
     private readonly started: number,
   ) {}

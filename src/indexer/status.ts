@@ -19,6 +19,17 @@ export interface IndexStatus {
   files?: number;
   languages?: Record<string, number>;
   changed_since_index?: { modified: number; added: number; deleted: number; examples: string[] };
+  /** Each tier's state: the text tier (exact and regex search) is whole once an index exists. */
+  tiers?: { text: "complete"; parse: ParseTierStatus };
+}
+
+/** How far the parse tier is, and whether a run is still building it or the last one stopped short. */
+export interface ParseTierStatus {
+  state: "complete" | "building" | "interrupted";
+  parsed_files: number;
+  total_files: number;
+  /** Every file is parsed; the keyword index and reference resolution are still to be built. */
+  finishing?: boolean;
 }
 
 export function indexStatus(root: string, location: IndexLocation, store: IndexStore | undefined, config: CortexConfig, indexing: boolean): IndexStatus {
@@ -38,6 +49,13 @@ export function indexStatus(root: string, location: IndexLocation, store: IndexS
   const languages = store.languageCounts();
   status.languages = languages;
   status.files = Object.values(languages).reduce((a, b) => a + b, 0);
+  const parse = store.parseTierState();
+  status.tiers = {
+    text: "complete",
+    parse: parse
+      ? { state: indexing ? "building" : "interrupted", parsed_files: parse.parsed, total_files: parse.total, ...(parse.finishing ? { finishing: true } : {}) }
+      : { state: "complete", parsed_files: status.files, total_files: status.files },
+  };
   const states = store.fileStates();
   const walked = walkProject(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
   let modified = 0;

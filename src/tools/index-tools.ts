@@ -29,7 +29,7 @@ export const statusTool = defineTool({
       s.location,
       store,
       s.config,
-      s.isIndexing,
+      s.indexRunActive,
     );
     if (s.progress) status.progress = s.progress;
     if (store) status.embeddings = (await s.search()).embeddingsState();
@@ -47,6 +47,11 @@ export const statusTool = defineTool({
     );
     if (st.last_run) lines.push(`  last run: ${st.last_run}${st.branch ? ` on ${st.branch}` : ""}${st.commit ? ` @ ${st.commit.slice(0, 10)}` : ""}`);
     if (st.database) lines.push(`  database: ${st.database} (${((st.database_bytes ?? 0) / (1 << 20)).toFixed(1)} MiB)`);
+    const parse = st.tiers?.parse;
+    if (parse && parse.state !== "complete")
+      lines.push(
+        `  parse tier: ${parse.parsed_files} of ${parse.total_files} files parsed${parse.finishing ? ", keyword index and references still to build" : ""} (${parse.state === "building" ? "being built" : "interrupted: run 'cortex index' to finish it"}); exact and regex search cover every file`,
+      );
     if (st.embeddings) lines.push(`  embeddings: ${st.embeddings}`);
     const c = st.changed_since_index;
     if (c)

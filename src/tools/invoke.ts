@@ -45,8 +45,16 @@ function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: ToolCon
   if (!tool.needsIndex || tool.tier === "text" || !result || typeof result !== "object" || Array.isArray(result)) return result;
   const state = ctx.session.parseTierState();
   if (!state) return result;
-  const message = state.finishing
-    ? `every file is parsed; the keyword index and reference resolution are still being built (${state.total} files), so search ranks and references may be incomplete`
-    : `the parse tier is being built: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs, search chunks and statistics cover those files only (exact and regex search cover every file)`;
-  return { ...(result as Record<string, unknown>), index_incomplete: { tier: "parse", parsed_files: state.parsed, total_files: state.total, message } };
+  // no run building it: the last one stopped short (killed, or its disk filled) and only a new run finishes it
+  const building = ctx.session.indexRunActive;
+  const stopped = building ? "" : " The last index run stopped before finishing it: run 'cortex index' (or refresh_index) to finish.";
+  const message =
+    (state.finishing
+      ? `every file is parsed; the keyword index and reference resolution are ${building ? "still being built" : "not built"} (${state.total} files), so search ranks and references may be incomplete.`
+      : `the parse tier is ${building ? "being built" : "incomplete"}: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs, search chunks and statistics cover those files only (exact and regex search cover every file).`) +
+    stopped;
+  return {
+    ...(result as Record<string, unknown>),
+    index_incomplete: { tier: "parse", state: building ? "building" : "interrupted", parsed_files: state.parsed, total_files: state.total, message },
+  };
 }

@@ -7,6 +7,7 @@ import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { CortexError, isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
+import { isLockHeld } from "../core/lock.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore, type ParseTierState } from "../store/index-store.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
@@ -147,6 +148,11 @@ export class Session {
 
   get isIndexing(): boolean {
     return this.indexing !== undefined;
+  }
+
+  /** Whether an index run holds the project's writer lock now: this session's, or another process's. */
+  get indexRunActive(): boolean {
+    return this.isIndexing || isLockHeld(this.location.lockPath);
   }
 
   /** An engine over the current index, created once per index database. */
