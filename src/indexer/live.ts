@@ -19,8 +19,14 @@ export interface IndexedProject {
   index(opts: { full?: boolean }): Promise<IndexReport>;
 }
 
+/** Beyond this many changed files (a branch switch), searches wait for the index rather than read them all per call. */
+const MAX_CHANGED_ON_DISK = 1000;
+
 export class LiveIndex {
   private watcher: ProjectWatcher | undefined;
+  /** Paths the watcher reported, each with the number of its latest event: an index run started after it covers it. */
+  private readonly changed = new Map<string, number>();
+  private events = 0;
   private running: Promise<void> | undefined;
   private again = false;
   private stopped = false;
@@ -40,7 +46,12 @@ export class LiveIndex {
     this.started = true;
     this.schedule();
     if (this.watch) {
-      this.watcher = new ProjectWatcher(this.project.root, () => this.schedule(), this.project.config.watch.debounce_ms);
+      this.watcher = new ProjectWatcher(
+        this.project.root,
+        () => this.schedule(),
+        this.project.config.watch.debounce_ms,
+        (path) => this.changed.set(path, ++this.events),
+      );
       this.watcher.start();
     }
   }
@@ -62,10 +73,22 @@ export class LiveIndex {
     return this.running;
   }
 
+  /**
+   * Paths that changed on disk after the last index run started (what text searches should read from
+   * disk until the index has them), or undefined when there are too many to read per call.
+   */
+  changedOnDisk(): string[] | undefined {
+    if (this.changed.size > MAX_CHANGED_ON_DISK) return undefined;
+    return [...this.changed.keys()];
+  }
+
   private async run(full: boolean): Promise<void> {
+    const covered = this.events;
     try {
       this.lastReport = await this.project.index({ full });
       this.lastError = undefined;
+      // the run read every file changed before it started; later events stay until the next run
+      for (const [path, event] of this.changed) if (event <= covered) this.changed.delete(path);
     } catch (e) {
       this.lastError = (e as Error).message;
       if (isCortexError(e) && e.code === "INDEX_LOCKED") {

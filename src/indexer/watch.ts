@@ -19,6 +19,8 @@ export class ProjectWatcher {
     private readonly root: string,
     private readonly onSettled: (paths: string[]) => void,
     private readonly debounceMs = 500,
+    /** Called with each event's path at once, before things settle. */
+    private readonly onEvent?: (path: string) => void,
   ) {}
 
   start(): void {
@@ -28,6 +30,7 @@ export class ProjectWatcher {
         const path = filename ? String(filename).replace(/\\/g, "/") : "";
         if (path && NOISE.test(path)) return;
         this.pending.add(path);
+        if (path) this.onEvent?.(path);
         if (this.timer) clearTimeout(this.timer);
         this.timer = setTimeout(() => this.flush(), this.debounceMs);
       });

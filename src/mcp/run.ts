@@ -36,7 +36,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   const reader = new ReaderThread(session.root);
   const servers = new Set<Server>();
   const newServer = () => {
-    const s = createMcpServer({ session, tools, indexProgress: () => session.progress, reader });
+    const s = createMcpServer({ session, tools, indexProgress: () => session.progress, reader, changedOnDisk: () => live.changedOnDisk() });
     servers.add(s);
     s.onclose = () => servers.delete(s);
     return s;

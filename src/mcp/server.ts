@@ -31,6 +31,8 @@ export interface McpServerOptions {
   tools: ToolDefinition[];
   /** Progress of a background index build, for `indexing_required` answers. */
   indexProgress?: () => { done: number; total: number } | undefined;
+  /** Files the live index's watcher saw change since the index caught up with them (see ToolContext). */
+  changedOnDisk?: () => readonly string[] | undefined;
   /** Where heavy tools run (a long-lived server's reader thread); on the session's own thread when absent. */
   reader?: ReaderThread;
 }
@@ -84,9 +86,11 @@ export function createMcpServer(opts: McpServerOptions): Server {
     const timer = setTimeout(() => controller.abort(new Error("deadline")), DEFAULT_DEADLINE_MS);
     const progressToken = request.params._meta?.progressToken;
     try {
+      const changedOnDisk = opts.changedOnDisk?.();
       const call = {
         signal: controller.signal,
         deadline: Date.now() + DEFAULT_DEADLINE_MS,
+        ...(changedOnDisk ? { changedOnDisk } : {}),
         progress:
           progressToken === undefined
             ? undefined

@@ -17,4 +17,9 @@ export interface ToolContext {
    * rows one by one (the CLI's --ndjson streams them). Rows handed here are the first rows of the result.
    */
   onRow?(row: unknown): void;
+  /**
+   * Indexed files a live server's watcher saw change since the index last caught up with them (absent
+   * outside a server, or when too many changed to read them per call): text searches read them from disk.
+   */
+  changedOnDisk?: readonly string[];
 }

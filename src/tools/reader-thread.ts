@@ -61,7 +61,14 @@ export class ReaderThread {
       });
       if (ctx.signal.aborted) onAbort();
       else ctx.signal.addEventListener("abort", onAbort, { once: true });
-      worker.postMessage({ type: "call", id, tool: tool.name, args, deadline: ctx.deadline } satisfies ReaderRequest);
+      worker.postMessage({
+        type: "call",
+        id,
+        tool: tool.name,
+        args,
+        deadline: ctx.deadline,
+        ...(ctx.changedOnDisk ? { changedOnDisk: ctx.changedOnDisk } : {}),
+      } satisfies ReaderRequest);
     });
   }
 

@@ -17,14 +17,14 @@ declare const self: Worker;
 
 export type ReaderRequest =
   | { type: "init"; root: string; logLevel: LogLevel }
-  | { type: "call"; id: number; tool: string; args: unknown; deadline: number }
+  | { type: "call"; id: number; tool: string; args: unknown; deadline: number; changedOnDisk?: readonly string[] }
   | { type: "abort"; id: number; reason: string };
 
 let session: Session | undefined;
 const running = new Map<number, AbortController>();
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 
-async function call(id: number, name: string, args: unknown, deadline: number): Promise<void> {
+async function call(id: number, name: string, args: unknown, deadline: number, changedOnDisk: readonly string[] | undefined): Promise<void> {
   const tool = byName.get(name);
   const controller = new AbortController();
   running.set(id, controller);
@@ -34,6 +34,7 @@ async function call(id: number, name: string, args: unknown, deadline: number): 
       session,
       signal: controller.signal,
       deadline,
+      ...(changedOnDisk ? { changedOnDisk } : {}),
       progress: (done, total, message) => self.postMessage({ type: "progress", id, done, total, ...(message ? { message } : {}) }),
     });
     self.postMessage({ type: "result", id, result });
@@ -55,7 +56,7 @@ self.onmessage = (ev: MessageEvent) => {
       session = new Session(msg.root, { autoIndex: false });
       break;
     case "call":
-      void call(msg.id, msg.tool, msg.args, msg.deadline);
+      void call(msg.id, msg.tool, msg.args, msg.deadline, msg.changedOnDisk);
       break;
     case "abort":
       running.get(msg.id)?.abort(new Error(msg.reason));

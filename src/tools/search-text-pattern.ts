@@ -89,8 +89,9 @@ export const searchTextPatternTool = defineTool({
   title: "Search text (literal or regex)",
   description:
     "Find every line containing a literal string or matching a regular expression (JavaScript syntax), with context " +
-    "lines. Searches the indexed files (fast: a trigram index picks the candidate files); hits in files changed since " +
-    "indexing are marked stale, or use fresh: true to read those from disk. Case-insensitive by default. Returns " +
+    "lines. Searches the indexed files (fast: a trigram index picks the candidate files); the MCP server reads files its " +
+    "watcher saw change from disk until they are re-indexed; other hits in files changed since indexing are marked stale, " +
+    "or use fresh: true to read every changed file from disk. Case-insensitive by default. Returns " +
     `status, matches (file_path, line_number, matched_line, context, match_details with capture groups) and match_count; ` +
     `at most ${MAX_MATCHES} lines (truncated: true beyond). An invalid regex gives status 'error' with the engine's message.`,
   input,
@@ -128,6 +129,7 @@ export const searchTextPatternTool = defineTool({
         paths,
         extensions,
         fresh: args.fresh,
+        ...(ctx.changedOnDisk && ctx.changedOnDisk.length > 0 ? { changedOnDisk: new Set(ctx.changedOnDisk) } : {}),
         maxMatches: MAX_MATCHES,
         maxChars: MAX_CHARS,
         deadline: ctx.deadline,

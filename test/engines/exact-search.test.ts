@@ -198,6 +198,63 @@ describe("freshness", () => {
       q.cleanup();
     }
   });
+
+  test("files a live server saw change are searched as they are on disk, before their index run", async () => {
+    const q = tmpProject({
+      "a.txt": "alpha old\n",
+      "b.txt": "alpha unchanged\n",
+      "c.txt": "alpha gone\n",
+      "d.txt": "beta only\n",
+      "e.txt": "beta untouched\n",
+    });
+    const sq = new Session(q.root);
+    try {
+      await sq.index();
+      q.write("a.txt", "alpha new\n");
+      q.write("d.txt", "beta now alpha too\n");
+      for (const f of ["a.txt", "d.txt"]) utimesSync(join(q.root, f), new Date(), new Date(Date.now() + 5000));
+      q.remove("c.txt");
+      const e = await sq.exact();
+      const run = (query: string, changedOnDisk?: ReadonlySet<string>) =>
+        e.searchText({
+          query,
+          isRegex: false,
+          caseSensitive: false,
+          contextLines: 0,
+          paths: PathFilter.ALL,
+          extensions: [],
+          fresh: false,
+          maxMatches: 50,
+          maxChars: 1e6,
+          deadline: Date.now() + 10_000,
+          ...(changedOnDisk ? { changedOnDisk } : {}),
+        });
+      const rows = (r: Awaited<ReturnType<typeof run>>) => r.matches.map((m) => [m.file_path, m.matched_line, m.stale ?? false]);
+      // without the watcher's list, the indexed text answers (stale where it changed)
+      expect(rows(await run("alpha"))).toEqual([
+        ["a.txt", "alpha old", true],
+        ["b.txt", "alpha unchanged", false],
+        ["c.txt", "alpha gone", true],
+      ]);
+      // with it: the new text of a changed file, even one the trigram index rules out (d.txt), and no deleted file
+      const changed = new Set(["a.txt", "c.txt", "d.txt", "e.txt", "not-indexed.txt"]);
+      expect(rows(await run("alpha", changed))).toEqual([
+        ["a.txt", "alpha new", false],
+        ["b.txt", "alpha unchanged", false],
+        ["d.txt", "beta now alpha too", false],
+      ]);
+      // a listed file that is unchanged on disk answers from the index, only where the pattern can match
+      expect(rows(await run("untouched", changed))).toEqual([["e.txt", "beta untouched", false]]);
+      expect(rows(await run("alpha", new Set(["e.txt"])))).toEqual([
+        ["a.txt", "alpha old", true],
+        ["b.txt", "alpha unchanged", false],
+        ["c.txt", "alpha gone", true],
+      ]);
+    } finally {
+      sq.close();
+      q.cleanup();
+    }
+  });
 });
 
 describe("hostile patterns", () => {

@@ -26,6 +26,11 @@ export interface TextSearchRequest {
   extensions: string[];
   /** Read changed files from disk instead of the index. */
   fresh: boolean;
+  /**
+   * Indexed files a live server's watcher saw change since the index last caught up with them: searched
+   * as they are on disk now (a deleted one not at all), so an edit answers before its index run is done.
+   */
+  changedOnDisk?: ReadonlySet<string>;
   maxMatches: number;
   /** Output budget: characters of matched and context lines. */
   maxChars: number;
@@ -77,6 +82,31 @@ interface Item {
   disk?: string;
 }
 
+/** The changed files among the index's: read from disk when they differ from it, as indexed when not. */
+function changedItems(view: ExactIndexView, changed: ReadonlySet<string>, candidates: Uint32Array | null, keep: (r: ContentFileRow) => boolean): Item[] {
+  const out: Item[] = [];
+  for (const row of view.allFiles()) {
+    if (!changed.has(row.path) || !keep(row)) continue;
+    const state = view.diskState(row);
+    if (state === "changed") out.push({ row, disk: join(view.root, row.path) });
+    else if (state === "same" && (candidates === null || hasSorted(candidates, row.fileId))) out.push({ row });
+  }
+  return out;
+}
+
+function hasSorted(ids: Uint32Array, id: number): boolean {
+  let lo = 0;
+  let hi = ids.length - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >>> 1;
+    const v = ids[mid]!;
+    if (v === id) return true;
+    if (v < id) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return false;
+}
+
 export async function searchText(view: ExactIndexView, req: TextSearchRequest): Promise<TextSearchOutcome> {
   const started = performance.now();
   const { spec, plan } = compilePattern(req.query, req.isRegex, req.caseSensitive);
@@ -96,10 +126,10 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
       else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
     }
   } else {
-    items = view
-      .rows(candidates)
-      .filter(keep)
-      .map((row) => ({ row }));
+    const changed = req.changedOnDisk;
+    items = [];
+    for (const row of view.rows(candidates)) if (keep(row) && !changed?.has(row.path)) items.push({ row });
+    if (changed && changed.size > 0) items.push(...changedItems(view, changed, candidates, keep));
   }
   items.sort((a, b) => (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0));
 
