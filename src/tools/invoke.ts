@@ -34,16 +34,16 @@ export async function invokeTool(tool: ToolDefinition, rawArgs: unknown, ctx: To
   const parsed = parseInput(exposedInput(tool), rawArgs ?? {}) as Record<string, unknown>;
   const { max_tokens, ...input } = parsed;
   const result = await tool.handler("max_tokens" in tool.input.shape ? parsed : input, ctx);
-  return applyBudget(noteIncompleteIndex(tool, result, ctx), typeof max_tokens === "number" ? max_tokens : undefined);
+  return applyBudget(await noteIncompleteIndex(tool, result, ctx), typeof max_tokens === "number" ? max_tokens : undefined);
 }
 
 /**
  * A tool answering from the parse tier while it is still being built says how far it is: nothing is
  * silently incomplete. Exact and regex search (the text tier) are complete as soon as the index exists.
  */
-function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: ToolContext): unknown {
+async function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: ToolContext): Promise<unknown> {
   if (!tool.needsIndex || tool.tier === "text" || !result || typeof result !== "object" || Array.isArray(result)) return result;
-  const state = ctx.session.parseTierState();
+  const state = await ctx.session.parseTierState();
   if (!state) return result;
   // no run building it: the last one stopped short (killed, or its disk filled) and only a new run finishes it
   const building = ctx.session.indexRunActive;
