@@ -17,11 +17,12 @@ export function exposedInput(tool: ToolDefinition): z.ZodObject {
 const indexIncomplete = z
   .object({
     tier: z.literal("parse"),
+    state: z.enum(["building", "interrupted"]).describe("building: an index run is writing it now; interrupted: the last run stopped short, 'cortex index' finishes it"),
     parsed_files: z.number().int().describe("Files whose symbols, references, chunks and statistics are written"),
     total_files: z.number().int(),
     message: z.string(),
   })
-  .describe("Present while the index's parse tier is being built: the answer covers only the files parsed so far");
+  .describe("Present while the index's parse tier is incomplete: the answer covers only the files parsed so far");
 
 /** The output schema a surface exposes: the tool's own plus the truncation and completeness marks. */
 export function exposedOutput(tool: ToolDefinition): z.ZodType | undefined {

@@ -77,7 +77,7 @@ describe("cortex CLI", () => {
     expect(limit.stderr).toBe("cortex: limit: must be at least 1\n");
     const nan = await cortex(["files", "--limit", "ten"]);
     expect(nan.stderr).toBe("cortex: --limit: expected a number, got 'ten'\n");
-  });
+  }, 30_000);
 
   test("status describes the index", async () => {
     const r = await cortex(["status", "--json"]);
