@@ -16,6 +16,8 @@ import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
 import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
 import { GraphFacts } from "../../store/graph-facts.ts";
+import { GraphStore } from "../../store/graph-store.ts";
+import { editSignals } from "./edit-signals.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
@@ -76,6 +78,7 @@ const PATTERNS_TTL_MS = 30_000;
 export class CodebaseSearch {
   private patternsCache: { at: number; value: TeamPatterns } | undefined;
   private readonly facts: GraphFacts;
+  private readonly graph: GraphStore;
 
   constructor(
     private readonly store: IndexStore,
@@ -84,6 +87,7 @@ export class CodebaseSearch {
     private readonly memory: MemoryEngine,
   ) {
     this.facts = new GraphFacts(store);
+    this.graph = new GraphStore(store);
   }
 
   async run(req: CodebaseSearchRequest): Promise<CodebaseSearchResponse> {
@@ -124,7 +128,7 @@ export class CodebaseSearch {
       embeddings: response?.embeddings ?? this.search.embeddingsState(),
       took_ms: 0,
     };
-    if (req.intent !== "explore") out.preflight = this.preflight(hits, results, quality, analysis, memories, evidence);
+    if (req.intent !== "explore") out.preflight = this.preflight(req.query, hits, results, quality, analysis, memories, evidence);
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }
@@ -221,7 +225,20 @@ export class CodebaseSearch {
     return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
   }
 
+  /** Non-test files defining each name. */
+  private definitionFiles(names: string[], evidence: Evidence): Map<string, string[]> {
+    const out = new Map<string, string[]>();
+    for (const row of this.graph.symbolsNamed(names)) {
+      if (evidence.isTest(row.file)) continue;
+      const list = out.get(row.name) ?? [];
+      if (!list.includes(row.file)) list.push(row.file);
+      out.set(row.name, list);
+    }
+    return out;
+  }
+
   private preflight(
+    query: string,
     hits: SearchHit[],
     results: CodebaseResult[],
     quality: SearchQuality,
@@ -252,7 +269,20 @@ export class CodebaseSearch {
     }
     const resultFiles = results.map((r) => r.file);
     const inCycles = this.facts.inImportCycles(resultFiles);
+    const signals = editSignals({
+      query,
+      results: hits.map((h) => ({
+        file: h.chunk.metadata.file_path,
+        score: h.combined_score,
+        text: h.chunk.text,
+        isTest: evidence.isTest(h.chunk.metadata.file_path),
+      })),
+      definitions: (names) => this.definitionFiles(names, evidence),
+    });
     return preflight({
+      query,
+      testFiles: results.filter((r) => r.type === "test:test").map((r) => r.file),
+      signals,
       quality,
       resultFiles,
       languages: [...new Set(results.map((r) => r.language))],
