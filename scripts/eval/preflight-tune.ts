@@ -26,16 +26,32 @@ export function replay(tasks: readonly Recorded[], rule: ReadyRule): Array<Omit<
 }
 
 function* rules(): Generator<ReadyRule> {
-  const optional: Blocker[] = ["low-confidence", "callers-missing", "unresolved-callers", "pattern-conflict", "thin-evidence"];
+  // callers missing from the results, thin evidence and stale memories always block: they name what to read
+  const always: Blocker[] = ["callers-missing", "thin-evidence", "stale-memory"];
+  const optional: Blocker[] = ["low-confidence", "unresolved-callers", "pattern-conflict"];
   for (let mask = 0; mask < 1 << optional.length; mask++) {
-    const base = ["stale-memory" as Blocker, ...optional.filter((_, i) => mask & (1 << i))];
-    for (const maxRunnerUp of [0.5, 0.6, 0.7, 0.75, 0.8, 0.85, 0.9, 0.95, 1])
-      for (const maxNearTies of [0, 1, 2, 99])
-        for (const minTopCoverage of [0, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 1])
-          for (const maxFanIn of [0, 1, 2, 3, 5, 10, 1_000_000])
+    const base = [...always, ...optional.filter((_, i) => mask & (1 << i))];
+    for (const maxRunnerUp of [0.6, 0.7, 0.8, 0.9, 0.95, 1])
+      for (const maxNearTies of [0, 1, 99])
+        for (const minTopCoverage of [0, 0.4, 0.5, 0.6])
+          for (const maxFanIn of [0, 1, 3, 1_000_000])
             for (const blockTopTest of [false, true])
               for (const blockDefinedElsewhere of [false, true])
-                yield { maxRunnerUp, maxNearTies, minTopCoverage, maxFanIn, blockTopTest, blockDefinedElsewhere, base };
+                for (const minTopScore of [0, 1.5, 1.9])
+                  for (const maxSiblings of [0, 1, 99])
+                    for (const blockSweepWords of [false, true])
+                      yield {
+                        maxRunnerUp,
+                        maxNearTies,
+                        minTopCoverage,
+                        maxFanIn,
+                        blockTopTest,
+                        blockDefinedElsewhere,
+                        minTopScore,
+                        maxSiblings,
+                        blockSweepWords,
+                        base,
+                      };
   }
 }
 
@@ -48,6 +64,9 @@ function checks(r: ReadyRule): number {
     (r.minTopCoverage > 0 ? 1 : 0) +
     (r.maxFanIn < 1_000_000 ? 1 : 0) +
     (r.blockTopTest ? 1 : 0) +
+    (r.minTopScore > 0 ? 1 : 0) +
+    (r.maxSiblings < 99 ? 1 : 0) +
+    (r.blockSweepWords ? 1 : 0) +
     (r.blockDefinedElsewhere ? 1 : 0)
   );
 }

@@ -10,7 +10,7 @@ import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
 import type { CodebaseSearchResponse } from "../../src/engines/codebase-search/index.ts";
-import { editSignals, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
+import { editSignals, siblingsOf, sweepWordsOf, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
 import { READY_RULE, isReady, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
 
 const CALLERS = [
@@ -121,8 +121,10 @@ describe("the ready rule", () => {
     identifiers: ["parseSku"],
     definedInTop: ["parseSku"],
     definedElsewhere: {},
-    topScore: 1,
+    topScore: 2,
     topIsTest: false,
+    siblings: 0,
+    sweepWords: [],
     pathMatch: true,
     fanIn: 0,
   };
@@ -133,6 +135,9 @@ describe("the ready rule", () => {
     maxFanIn: 2,
     blockTopTest: true,
     blockDefinedElsewhere: true,
+    minTopScore: 0.5,
+    maxSiblings: 1,
+    blockSweepWords: true,
     base: ["callers-missing", "stale-memory"],
   };
 
@@ -143,6 +148,12 @@ describe("the ready rule", () => {
     expect(signalBlockers({ ...clear, topCoverage: 0.2 }, strict)).toEqual(["words-missing"]);
     expect(signalBlockers({ ...clear, fanIn: 3 }, strict)).toEqual(["wide-fan-in"]);
     expect(signalBlockers({ ...clear, topIsTest: true }, strict)).toEqual(["top-is-test"]);
+    expect(signalBlockers({ ...clear, topScore: 0.4 }, strict)).toEqual(["weak-top"]);
+    // the rule in the code: a clear lead (runner-up at most 60%) of a strong top (1.5: a named definition)
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.7 }, READY_RULE)).toEqual(["close-runner-up"]);
+    expect(signalBlockers({ ...clear, topScore: 1.2 }, READY_RULE)).toEqual(["weak-top"]);
+    expect(signalBlockers({ ...clear, siblings: 2 }, strict)).toEqual(["sibling-files"]);
+    expect(signalBlockers({ ...clear, sweepWords: ["all"] }, strict)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, definedInTop: [], definedElsewhere: { parseSku: ["src/other.ts"] } }, strict)).toEqual(["defined-elsewhere"]);
   });
 
@@ -168,5 +179,8 @@ describe("the ready rule", () => {
     expect(s.topIsTest).toBe(false);
     expect(s.pathMatch).toBe(true); // "sku" is a word of src/sku/parse.ts
     expect(s.topMissing).toContain("lower");
+    expect(s.sweepWords).toEqual([]);
+    expect(siblingsOf("cmd/bash_completions.go", ["cmd/fish_completions.go", "cmd/command.go", "other/zsh_completions.go"])).toBe(1);
+    expect(sweepWordsOf("Use the new logger across all handlers")).toEqual(["across", "all"]);
   });
 });

@@ -28,6 +28,14 @@ export interface EditSignals {
   topScore: number;
   /** The top file is a test: an edit task names code to change, and a test on top says the words matched tests. */
   topIsTest: boolean;
+  /**
+   * Other results whose file name shares a word of four letters or more with the top file's
+   * (bash_completions.go, fish_completions.go; NyholmPsr17Factory.php, GuzzlePsr17Factory.php): a family
+   * of siblings, which a change to one often has to follow in all.
+   */
+  siblings: number;
+  /** The task's own words say it spans many places (all, every, throughout, across, children…). */
+  sweepWords: string[];
   /** A task word is a word of the top file's path (`router` in router.go): the path agrees with the text. */
   pathMatch: boolean;
 }
@@ -74,6 +82,8 @@ export function editSignals(i: SignalInput): EditSignals {
       definedElsewhere: {},
       topScore: 0,
       topIsTest: false,
+      siblings: 0,
+      sweepWords: sweepWordsOf(i.query),
       pathMatch: false,
     };
   const second = i.results[1];
@@ -101,6 +111,36 @@ export function editSignals(i: SignalInput): EditSignals {
     definedElsewhere,
     topScore: Math.round(top.score * 10_000) / 10_000,
     topIsTest: top.isTest,
+    // a file's own tests share its name without being a variant of it
+    siblings: siblingsOf(
+      top.file,
+      i.results
+        .slice(1)
+        .filter((r) => !r.isTest)
+        .map((r) => r.file),
+    ),
+    sweepWords: sweepWordsOf(i.query),
     pathMatch,
   };
+}
+
+/** Words by which a task says it reaches many places. */
+const SWEEP = /\b(all|every|everywhere|each|throughout|across|various|multiple|children|subclasses|implementations|globally|codebase|consistent(ly)?)\b/gi;
+
+export function sweepWordsOf(query: string): string[] {
+  return [...new Set([...query.matchAll(SWEEP)].map((m) => m[0].toLowerCase()))];
+}
+
+/** The words of a file's name (not its folders), four letters or more. */
+function nameWords(path: string): Set<string> {
+  const base = path.slice(path.lastIndexOf("/") + 1);
+  return new Set(pathWords(base).filter((w) => w.length >= 4 && !/^(test|spec|index|main|init|util|utils|mod)$/.test(w)));
+}
+
+export function siblingsOf(top: string, others: string[]): number {
+  const words = nameWords(top);
+  if (words.size === 0) return 0;
+  const dir = top.slice(0, top.lastIndexOf("/") + 1);
+  // siblings of the same folder whose name differs only by a qualifier: bash_completions.go, fish_completions.go
+  return others.filter((f) => f.slice(0, f.lastIndexOf("/") + 1) === dir && [...nameWords(f)].some((w) => words.has(w))).length;
 }

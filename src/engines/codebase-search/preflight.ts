@@ -11,7 +11,7 @@ import type { RecalledMemory } from "../memory/index.ts";
 import type { FilePattern, TeamPatterns } from "../team-patterns/index.ts";
 import type { SearchQuality } from "./quality.ts";
 import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
-import type { EditSignals } from "./edit-signals.ts";
+import { siblingsOf, type EditSignals } from "./edit-signals.ts";
 import { BASE_BLOCKERS, READY_RULE, signalBlockers, type Blocker, type ReadyRule } from "./ready-rule.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
@@ -227,12 +227,15 @@ export function preflight(i: PreflightInput): Preflight {
 /** Which blocker the card names first: what the agent must read before anything else. */
 const ORDER: Blocker[] = [
   "callers-missing",
+  "unresolved-callers",
   "wide-fan-in",
+  "sweep",
+  "sibling-files",
   "defined-elsewhere",
   "top-is-test",
   "close-runner-up",
   "words-missing",
-  "unresolved-callers",
+  "weak-top",
   "low-confidence",
   "pattern-conflict",
   "stale-memory",
@@ -300,6 +303,34 @@ function signalStress(
         kind,
         action: `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`,
         help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ pattern: s.topMissing[0] ?? i.query })} finds the exact word`],
+      };
+    case "sweep":
+      return {
+        kind,
+        action: `The task says it reaches many places (${s.sweepWords.join(", ")}): list them before editing ${top}`,
+        help: [
+          `cortex_exact ${quoted({ pattern: s.identifiers[0] ?? s.topMissing[0] ?? top })} lists every file to change`,
+          ...(target ? [`cortex_graph ${quoted({ operation: "callers", target: target.label })} lists the callers of ${target.label}`] : []),
+        ],
+      };
+    case "sibling-files": {
+      const kin = i.resultFiles.slice(1).filter((f) => !i.testFiles.includes(f) && siblingsOf(top, [f]) > 0);
+      return {
+        kind,
+        action: `${top} has siblings in the results (${kin.slice(0, 3).join(", ")}): a change to one usually has to follow in each; decide which of them the task covers`,
+        help: [...kin.slice(0, 2).map((f) => `read ${f} beside ${top}`), nextSearch(`${i.query} ${kin.length > 0 ? "in every variant" : ""}`.trim())],
+      };
+    }
+    case "weak-top":
+      return {
+        kind,
+        action: `No result defines what the task names or matches it strongly (top score ${s.topScore}): ${top} is a guess`,
+        help: [
+          s.identifiers.length > 0
+            ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
+            : `${nextSearch(i.query)} again naming the function or type to change`,
+          ...(s.topMissing.length > 0 ? [nextSearch(s.topMissing.slice(0, 4).join(" "))] : []),
+        ],
       };
     default:
       return { kind, action: kind, help: [] };
