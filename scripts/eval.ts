@@ -21,6 +21,9 @@
  *     --work dir               scratch folder for corpora and cortex's home (default $TMPDIR/cortex-eval-work: outside
  *                              the repository, whose .gitignore (.bench/) the indexer would apply to corpora inside it)
  *     --no-index               skip cortex's indexer (bm25 only reads the corpus)
+ *
+ *   bun scripts/eval.ts --preflight [--data scripts/eval/sets/data/edits.jsonl] [--split dev|test] [--repo r]... [--limit n] [--out f]
+ *     the edit preflight's confusion matrix (scripts/eval/preflight.ts): search_codebase with intent edit per task
  */
 import { parseArgs } from "node:util";
 import { readFileSync, mkdirSync, writeFileSync } from "node:fs";
@@ -34,6 +37,7 @@ import { createCortexRanker, requireSearchTool, SEARCH_MODES, type SearchMode } 
 import type { RankerFactory } from "./eval/ranker.ts";
 import { createSignalRanker } from "./eval/signals/signal-ranker.ts";
 import { RECOMMENDED } from "./eval/signals/variants.ts";
+import { preflightCli } from "./eval/preflight-cli.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..");
 const RANKERS = ["bm25", "signals", "cortex"] as const;
@@ -136,7 +140,16 @@ export async function evalCli(argv: string[], progress: (line: string) => void =
   return cli;
 }
 
-if (import.meta.main) {
+if (import.meta.main && process.argv.includes("--preflight")) {
+  try {
+    const r = await preflightCli(process.argv.slice(2).filter((a) => a !== "--preflight"));
+    console.log(r.table);
+    console.log(`\nper-task cards: ${r.out}`);
+  } catch (e) {
+    process.stderr.write(`eval --preflight: ${errorMessage(e)}\n`);
+    process.exit(1);
+  }
+} else if (import.meta.main) {
   if (process.argv.includes("--help") || process.argv.includes("-h")) {
     console.log(USAGE);
     process.exit(0);

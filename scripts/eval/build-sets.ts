@@ -9,6 +9,8 @@
  *   docstrings.jsonl (b) a function's docstring or leading comment → that function, in files of the
  *                    repository's language; each row carries the string ranges of the comment, which the
  *                    harness blanks in the copy it indexes
+ *   edits.jsonl      edit tasks for the preflight (issue 15, item 6): a sample of commits.jsonl plus the
+ *                    11-40-file sweeps it leaves out, each labelled local or broad (scripts/eval/sets/edit-tasks.ts)
  *   swebench-functions.jsonl  (c) SWE-bench instances (../shared/bench) at function level: the functions of
  *                    the base commit's files that the gold patch's hunks touch, found with cortex's own parse
  *
@@ -20,7 +22,7 @@
  * in /work/.mirror/<owner>+<name>/repo), then
  *
  *   bun scripts/eval/build-sets.ts --mirrors /work/.mirror [--kinds commits,docstrings,swebench]
- *     [--commits-per-repo 60] [--docs-per-repo 100] [--window 600] [--bench ../shared/bench] [--out dir]
+ *     [--commits-per-repo 60] [--docs-per-repo 100] [--edits-per-repo 12] [--sweeps-per-repo 3] [--window 600] [--bench ../shared/bench] [--out dir]
  *
  * --window: how many of the newest commits before the pin the commit set samples from (recent history
  * keeps consecutive parents close, so the harness's incremental indexing stays cheap).
@@ -33,15 +35,16 @@ import { emptyProjectInfo } from "../../src/lang/project.ts";
 import type { FunctionFact } from "../../src/lang/types.ts";
 import { CortexError, errorMessage } from "../../src/core/errors.ts";
 import { git, listTree, readBlobs } from "./git-snapshot.ts";
-import { judgeCommit, parseLog } from "./sets/commit-filter.ts";
+import { judgeCommit, parseLog, type CommitCandidate, type Verdict } from "./sets/commit-filter.ts";
 import { docComments } from "./sets/doc-comments.ts";
 import { changedLines, touchedFunctions, type FunctionLabel } from "./sets/hunks.ts";
 import { PINNED_REPOS, type PinnedRepo } from "./sets/repos.ts";
 import { isInLanguage, isLabelSource } from "./sets/source-paths.ts";
 import { seedOf, shuffled } from "./sets/sample.ts";
+import { editTaskRows, sweepJudge, type EditTaskRow } from "./sets/edit-tasks.ts";
 
 const REPO_ROOT = resolve(import.meta.dir, "..", "..");
-const KINDS = ["commits", "docstrings", "swebench"] as const;
+const KINDS = ["commits", "docstrings", "swebench", "edits"] as const;
 const decoder = new TextDecoder("utf-8", { fatal: false });
 const project = emptyProjectInfo();
 
@@ -115,10 +118,16 @@ async function functionsOf(parser: FactsParser, path: string, text: string): Pro
 }
 
 /** (a) Commit subjects → modified source files, from the newest `window` commits before the pin. */
-export async function commitRows(gitDir: string, pin: PinnedRepo, parser: FactsParser, options: { perRepo: number; window: number }): Promise<CommitRow[]> {
+export async function commitRows(
+  gitDir: string,
+  pin: PinnedRepo,
+  parser: FactsParser,
+  options: { perRepo: number; window: number; judge?: (c: CommitCandidate) => Verdict },
+): Promise<CommitRow[]> {
   const raw = await gitText(gitDir, ["log", "--no-merges", "--no-renames", `-n${options.window}`, "--format=%x01%H %P%x02%s", "--name-status", pin.commit]);
+  const judge = options.judge ?? judgeCommit;
   const candidates = parseLog(raw).flatMap((c) => {
-    const v = judgeCommit(c);
+    const v = judge(c);
     return v.ok ? [{ c, v }] : [];
   });
   const rows: CommitRow[] = [];
@@ -252,6 +261,8 @@ export async function buildSets(argv: string[], progress: (line: string) => void
       kinds: { type: "string", default: KINDS.join(",") },
       "commits-per-repo": { type: "string" },
       "docs-per-repo": { type: "string" },
+      "edits-per-repo": { type: "string" },
+      "sweeps-per-repo": { type: "string" },
       window: { type: "string" },
       bench: { type: "string" },
       out: { type: "string" },
@@ -311,6 +322,28 @@ export async function buildSets(argv: string[], progress: (line: string) => void
     }
     writeJsonl(join(out, "swebench-functions.jsonl"), rows);
     counts.swebench = rows.length;
+  }
+  if (kinds.includes("edits")) {
+    // from the commit set on disk (written above when both kinds run), so the tasks are rows of it
+    const commits = readFileSync(join(out, "commits.jsonl"), "utf8")
+      .split("\n")
+      .filter((l) => l.trim() !== "")
+      .map((l) => JSON.parse(l) as CommitRow);
+    const rows: EditTaskRow[] = [];
+    for (const pin of PINNED_REPOS) {
+      const gitDir = mirrorOf(mirrors, pin.repo);
+      const sweeps = await commitRows(gitDir, pin, parser, { perRepo: positive(values["sweeps-per-repo"], "sweeps-per-repo", 3), window, judge: sweepJudge });
+      const got = await editTaskRows(
+        gitDir,
+        commits.filter((c) => c.repo === pin.repo),
+        sweeps,
+        positive(values["edits-per-repo"], "edits-per-repo", 12),
+      );
+      rows.push(...got);
+      progress(`${pin.repo}: ${got.length} edit tasks (${got.filter((r) => r.scope === "broad").length} broad)`);
+    }
+    writeJsonl(join(out, "edits.jsonl"), rows);
+    counts.edits = rows.length;
   }
   return counts;
 }

@@ -17,7 +17,9 @@ export function exposedInput(tool: ToolDefinition): z.ZodObject {
 const indexIncomplete = z
   .object({
     tier: z.literal("parse"),
-    state: z.enum(["building", "interrupted"]).describe("building: an index run is writing it now; interrupted: the last run stopped short, 'cortex index' finishes it"),
+    state: z
+      .enum(["building", "interrupted"])
+      .describe("building: an index run is writing it now; interrupted: the last run stopped short, 'cortex index' finishes it"),
     parsed_files: z.number().int().describe("Files whose symbols, references, chunks and statistics are written"),
     total_files: z.number().int(),
     message: z.string(),

@@ -47,9 +47,10 @@ export const searchCodebaseTool = defineTool({
     "and use it, whether tests cover it, up to 3 callers / consumers / tests to read next, and whether it follows a " +
     "team pattern that is rising or declining; plus related team memories and searchQuality (low_confidence with a " +
     "hint when the query's terms are not in the results). With intent edit, refactor or migrate it adds a preflight " +
-    "card: ready (false whenever evidence is thin: callers of the target missing from the results, patterns in " +
-    "conflict, stale memories, a weak match), nextAction, warnings from failure memories, patterns to follow and " +
-    "avoid, the best example file, impact ('3/5 callers in results') and whatWouldHelp. Use it before changing code.",
+    "card: ready (true only when one file clearly leads and its callers are in the results; false with blockers " +
+    "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
+    "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
+    "results'), whatWouldHelp (the next searches and calls) and the signals it decided from. Use it before changing code.",
   input,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
@@ -118,7 +119,7 @@ export const searchCodebaseTool = defineTool({
       );
     const p = r.preflight;
     if (p) {
-      lines.push("", `Preflight: ${p.ready ? "READY" : "NOT READY"} (evidence ${p.evidence.score}/100, risk ${p.risk})`);
+      lines.push("", `Preflight: ${p.ready ? "READY" : `NOT READY (${(p.blockers ?? []).join(", ")})`} (evidence ${p.evidence.score}/100, risk ${p.risk})`);
       if (p.nextAction) lines.push(`  next: ${p.nextAction}`);
       for (const w of p.warnings ?? []) lines.push(`  warning: ${w}`);
       for (const d of p.patterns?.do ?? []) lines.push(`  do: ${d}`);

@@ -32,8 +32,8 @@ const HOUSEKEEPING =
 const FORMATTING =
   /\b(format(ting|ted)?|reformat|fmt|gofmt|rustfmt|prettier|clang-format|whitespace|lint(ing)?|cs ?fix(er)?|php-cs|rubocop|typos?|spelling|indentation|code style|clippy|phpstan|psalm|mypy|eslint|tslint|static analysis)\b/i;
 
-/** Decides from the commit's metadata alone (no diff read yet). */
-export function judgeCommit(c: CommitCandidate): Verdict {
+/** Decides from the commit's metadata alone (no diff read yet). `maxFiles`: the edit set's broad pass takes sweeps up to 40 files. */
+export function judgeCommit(c: CommitCandidate, maxFiles = MAX_CHANGED_FILES): Verdict {
   if (c.parents.length !== 1) return { ok: false, reason: c.parents.length === 0 ? "root commit" : "merge" };
   const subject = c.subject.trim();
   if (REVERT.test(subject)) return { ok: false, reason: "revert" };
@@ -41,7 +41,7 @@ export function judgeCommit(c: CommitCandidate): Verdict {
   if (FORMATTING.test(subject)) return { ok: false, reason: "formatting" };
   if (subject.split(/\s+/).filter((w) => /[A-Za-z]{2}/.test(w)).length < 3) return { ok: false, reason: "subject too short" };
   if (c.files.length === 0) return { ok: false, reason: "no files" };
-  if (c.files.length > MAX_CHANGED_FILES) return { ok: false, reason: "more than 10 files" };
+  if (c.files.length > maxFiles) return { ok: false, reason: `more than ${maxFiles} files` };
   if (c.files.some((f) => isVendored(f.path))) return { ok: false, reason: "vendored" };
   const files = c.files.filter((f) => f.status === "M" && isLabelSource(f.path)).map((f) => f.path);
   if (files.length === 0) return { ok: false, reason: "no modified source file" };

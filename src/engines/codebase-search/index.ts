@@ -14,6 +14,7 @@ import { CortexError } from "../../core/errors.ts";
 import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
 import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
+import { editSignals, taskIdentifiers } from "./edit-signals.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
@@ -123,7 +124,7 @@ export class CodebaseSearch {
       embeddings: response?.embeddings ?? (await this.search.embeddingsState()),
       took_ms: 0,
     };
-    if (req.intent !== "explore") out.preflight = await this.preflight(hits, results, quality, analysis, memories, evidence);
+    if (req.intent !== "explore") out.preflight = await this.preflight(req.query, hits, results, quality, analysis, memories, evidence);
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }
@@ -228,7 +229,21 @@ export class CodebaseSearch {
     return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
   }
 
+  /** Non-test files defining each name. */
+  private async definitionFiles(names: string[], evidence: Evidence): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    if (names.length === 0) return out;
+    for (const row of await this.store.symbolsNamed(names)) {
+      if (evidence.isTest(row.file)) continue;
+      const list = out.get(row.name) ?? [];
+      if (!list.includes(row.file)) list.push(row.file);
+      out.set(row.name, list);
+    }
+    return out;
+  }
+
   private async preflight(
+    query: string,
     hits: SearchHit[],
     results: CodebaseResult[],
     quality: SearchQuality,
@@ -261,7 +276,22 @@ export class CodebaseSearch {
     const inCycles = await this.facts.inImportCycles(resultFiles);
     // the languages of the golden files, read at once for the preflight's synchronous look-up
     const golden = await this.facts.filesInfo(analysis.golden_files.map((g) => g.file));
+    // the definitions of the names the task mentions, read at once for the signals' synchronous look-up
+    const defined = await this.definitionFiles(taskIdentifiers(query), evidence);
+    const signals = editSignals({
+      query,
+      results: hits.map((h) => ({
+        file: h.chunk.metadata.file_path,
+        score: h.combined_score,
+        text: h.chunk.text,
+        isTest: evidence.isTest(h.chunk.metadata.file_path),
+      })),
+      definitions: () => defined,
+    });
     return preflight({
+      query,
+      testFiles: results.filter((r) => r.type === "test:test").map((r) => r.file),
+      signals,
       quality,
       resultFiles,
       languages: [...new Set(results.map((r) => r.language))],

@@ -11,11 +11,15 @@ import type { RecalledMemory } from "../memory/index.ts";
 import type { FilePattern, TeamPatterns } from "../team-patterns/index.ts";
 import type { SearchQuality } from "./quality.ts";
 import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
+import { siblingsOf, type EditSignals } from "./edit-signals.ts";
+import { BASE_BLOCKERS, READY_RULE, signalBlockers, type Blocker, type ReadyRule } from "./ready-rule.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
 
 export interface Preflight {
   ready: boolean;
+  /** Only when not ready: why, one word per reason (the first is nextAction's). */
+  blockers?: Blocker[];
   /** Only when not ready: the first thing to do. */
   nextAction?: string;
   /** Failure memories about the area (at most 3). */
@@ -27,6 +31,8 @@ export interface Preflight {
   whatWouldHelp?: string[];
   risk: "low" | "medium" | "high";
   evidence: { score: number; codeMatch: number; patternAlignment: number; memorySupport: number };
+  /** What `ready` was decided from, beside the evidence score (edit-signals.ts). */
+  signals?: EditSignals & { fanIn: number };
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
@@ -39,8 +45,15 @@ export const FILES_AT_HAND = 3;
 export const CALLER_COVERAGE = 0.75;
 
 export interface PreflightInput {
+  /** The task as asked: next searches are built from it. */
+  query: string;
   quality: SearchQuality;
+  signals?: EditSignals;
+  /** The ready rule (default READY_RULE; the evaluation replays others). */
+  rule?: ReadyRule;
   resultFiles: string[];
+  /** Result files that are tests. */
+  testFiles: string[];
   /** Languages of the results, best first. */
   languages: string[];
   target?: {
@@ -63,13 +76,14 @@ export interface PreflightInput {
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 
 export function preflight(i: PreflightInput): Preflight {
-  const stress: Array<{ action: string; help: string[] }> = [];
+  const stress: Array<{ kind: Blocker; action: string; help: string[] }> = [];
   const inResults = new Set(i.resultFiles);
 
   // code match
   const codeMatch = i.quality.confidence;
   if (i.quality.status === "low_confidence")
     stress.push({
+      kind: "low-confidence",
       action: `Search evidence is thin (confidence ${i.quality.confidence}): ${i.quality.hint ?? "rephrase the query"}`,
       help: [i.quality.hint ?? "Rephrase the query with names used in the code"],
     });
@@ -77,15 +91,18 @@ export function preflight(i: PreflightInput): Preflight {
   // callers of the edit target
   let impact: Preflight["impact"];
   let callerCount = 0;
+  let missingCallers: string[] = [];
   if (i.target) {
     const callers = [...new Set([...i.target.callers, ...i.target.importers])];
     callerCount = callers.length;
     const covered = callers.filter((c) => inResults.has(c));
     const missing = callers.filter((c) => !inResults.has(c));
+    missingCallers = missing;
     const outside = [...new Set([...i.target.importers, ...i.target.callers])].filter((f) => !inResults.has(f));
     impact = { target: i.target.label, coverage: `${covered.length}/${callers.length} callers in results`, files: outside.slice(0, 3) };
     if (callers.length > 0 && covered.length / callers.length < CALLER_COVERAGE) {
       stress.push({
+        kind: "callers-missing",
         action: `${missing.length} of ${callers.length} callers of ${i.target.label} are not in the results: read them before changing its behaviour or signature`,
         help: [
           `cortex_graph {"operation":"callers","target":"${i.target.label}"} lists every caller`,
@@ -98,6 +115,7 @@ export function preflight(i: PreflightInput): Preflight {
   const maybe = (i.target?.unresolved ?? []).filter((f) => !inResults.has(f));
   if (i.target?.name && maybe.length > 0) {
     stress.push({
+      kind: "unresolved-callers",
       action: `No call to ${i.target.label} was resolved, but ${maybe.length} file${maybe.length === 1 ? "" : "s"} call${maybe.length === 1 ? "s" : ""} a '${i.target.name}' the index could not bind (an interface or dynamic receiver): check whether they reach it`,
       help: [
         `find_symbol_occurrences {"symbol_name":"${i.target.name}"} lists every use of the name`,
@@ -113,6 +131,7 @@ export function preflight(i: PreflightInput): Preflight {
   const conflicts = i.patterns.conflicts.filter((c) => new Set(shown.filter((p) => p.group === c.group).map((p) => p.pattern)).size >= 2);
   for (const c of conflicts) {
     stress.push({
+      kind: "pattern-conflict",
       action: `Patterns conflict in ${c.group}: ${c.patterns.map((p) => `${p.name} (${pct(p.share)})`).join(" vs ")}; decide which one this change follows`,
       help: [`get_team_patterns {"category":"${c.category}"} shows the trend of each; remember the decision with remember {"type":"decision"}`],
     });
@@ -126,6 +145,7 @@ export function preflight(i: PreflightInput): Preflight {
   const stale = i.memories.filter((m) => m.stale);
   for (const m of stale.slice(0, 1)) {
     stress.push({
+      kind: "stale-memory",
       action: `A memory about this area is stale (confidence ${pct(m.confidence)}): "${m.memory}"; check it still holds`,
       help: [`verify "${m.memory}" (${m.type}, ${m.created_at.slice(0, 10)}); remove it with cortex memory remove ${m.id} if it no longer holds`],
     });
@@ -136,6 +156,7 @@ export function preflight(i: PreflightInput): Preflight {
   const score = Math.round(45 * codeMatch + 30 * patternAlignment + 25 * memorySupport);
   if (score < READY_SCORE || i.resultFiles.length === 0) {
     stress.push({
+      kind: "thin-evidence",
       action: `Too little evidence (score ${score} of 100, ${READY_SCORE} needed)`,
       help: ["search again naming the function, type or file to change"],
     });
@@ -172,19 +193,146 @@ export function preflight(i: PreflightInput): Preflight {
         : "medium"
       : "low";
 
-  const ready = stress.length === 0;
+  // what the signals say (ready-rule.ts); the older checks the rule no longer counts stay on the card as advice
+  const signals = i.signals ? { ...i.signals, fanIn: missingCallers.length } : undefined;
+  if (signals) {
+    const found = signalBlockers(signals, i.rule ?? READY_RULE);
+    stress.push(...found.map((kind) => signalStress(kind, signals, i, missingCallers)));
+  }
+  const rule = i.rule ?? READY_RULE;
+  const advice = stress.filter((x) => BASE_BLOCKERS.includes(x.kind) && !rule.base.includes(x.kind));
+  const blocking = stress.filter((x) => !advice.includes(x)).sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
+  const ready = blocking.length === 0;
   const card: Preflight = {
     ready,
     risk,
     evidence: { score, codeMatch, patternAlignment: Math.round(patternAlignment * 100) / 100, memorySupport: Math.round(memorySupport * 100) / 100 },
   };
-  if (!ready) card.nextAction = stress[0]!.action;
+  if (!ready) {
+    card.blockers = [...new Set(blocking.map((x) => x.kind))];
+    card.nextAction = blocking[0]!.action;
+  }
   if (failures.length > 0) card.warnings = failures.map((m) => m.memory + (m.reason ? ` (${m.reason})` : ""));
+  if (advice.length > 0) card.warnings = [...(card.warnings ?? []), ...advice.map((x) => x.action)];
   if (doList.length > 0 || avoidList.length > 0) card.patterns = { do: doList, avoid: avoidList };
   if (golden) card.bestExample = golden.file;
   if (impact) card.impact = impact;
-  if (!ready) card.whatWouldHelp = [...new Set(stress.flatMap((s) => s.help))].slice(0, 4);
+  if (!ready) card.whatWouldHelp = [...new Set(blocking.flatMap((s) => s.help))].slice(0, 4);
+  if (signals) card.signals = signals;
   if (i.inCycles.length > 0 && card.warnings === undefined)
     card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
   return card;
+}
+
+/** Which blocker the card names first: what the agent must read before anything else. */
+const ORDER: Blocker[] = [
+  "callers-missing",
+  "unresolved-callers",
+  "wide-fan-in",
+  "sweep",
+  "sibling-files",
+  "defined-elsewhere",
+  "top-is-test",
+  "close-runner-up",
+  "words-missing",
+  "weak-top",
+  "low-confidence",
+  "pattern-conflict",
+  "stale-memory",
+  "thin-evidence",
+];
+
+const quoted = (o: unknown) => JSON.stringify(o);
+
+/** The next search, as a tool call an agent can make as written. */
+function nextSearch(query: string): string {
+  return `search_codebase ${quoted({ query, intent: "edit" })}`;
+}
+
+/** What a signal blocker says and what to do next: a named file or caller, and a concrete search. */
+function signalStress(
+  kind: Blocker,
+  s: EditSignals & { fanIn: number },
+  i: PreflightInput,
+  missingCallers: string[],
+): { kind: Blocker; action: string; help: string[] } {
+  const top = i.resultFiles[0] ?? "the top result";
+  const second = i.resultFiles[1];
+  const target = i.target;
+  const byName = target?.name ? [`find_symbol_occurrences ${quoted({ symbol_name: target.name })} lists every use of ${target.name}`] : [];
+  switch (kind) {
+    case "wide-fan-in":
+      return {
+        kind,
+        action: `${s.fanIn} files outside the results use ${target?.label ?? top} (${missingCallers.slice(0, 3).join(", ")}${s.fanIn > 3 ? ", …" : ""}): a change to it is broad, read its callers first`,
+        help: [
+          `cortex_graph ${quoted({ operation: "callers", target: target?.label ?? top })} lists every caller`,
+          ...missingCallers.slice(0, 2).map((f) => `read ${f} (uses ${target?.label ?? top})`),
+        ],
+      };
+    case "defined-elsewhere": {
+      const [name, files] = Object.entries(s.definedElsewhere)[0]!;
+      return {
+        kind,
+        action: `The task names ${name}, defined in ${files.join(", ")}, not in the top result ${top}: the file to change is likely ${files[0]}`,
+        help: [`read ${files[0]} (defines ${name})`, nextSearch(name), `find_symbol_occurrences ${quoted({ symbol_name: name })} lists its uses`],
+      };
+    }
+    case "top-is-test": {
+      const code = i.resultFiles.find((f) => !i.testFiles.includes(f));
+      return {
+        kind,
+        action: `The top result ${top} is a test: the task's words match tests better than code; the code to change is ${code ? `perhaps ${code}, not confirmed` : "not in the results"}`,
+        help: [...(code ? [`read ${code}`] : []), nextSearch(`${[...s.identifiers, ...s.topMissing].slice(0, 4).join(" ") || i.query}`), ...byName].slice(0, 3),
+      };
+    }
+    case "close-runner-up":
+      return {
+        kind,
+        action: `${second ? `${top} and ${second} match the task about equally` : `${s.nearTies + 1} files match the task about equally`} (runner-up at ${Math.round(s.runnerUpRatio * 100)}% of the top score): which one to change is not settled`,
+        help: [
+          ...(second ? [`read ${second} beside ${top}`] : []),
+          s.identifiers.length > 0
+            ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
+            : `${nextSearch(i.query)} again naming the function or type to change`,
+          ...byName,
+        ].slice(0, 3),
+      };
+    case "words-missing":
+      return {
+        kind,
+        action: `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`,
+        help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ pattern: s.topMissing[0] ?? i.query })} finds the exact word`],
+      };
+    case "sweep":
+      return {
+        kind,
+        action: `The task says it reaches many places (${s.sweepWords.join(", ")}): list them before editing ${top}`,
+        help: [
+          `cortex_exact ${quoted({ pattern: s.identifiers[0] ?? s.topMissing[0] ?? top })} lists every file to change`,
+          ...(target ? [`cortex_graph ${quoted({ operation: "callers", target: target.label })} lists the callers of ${target.label}`] : []),
+        ],
+      };
+    case "sibling-files": {
+      const kin = i.resultFiles.slice(1).filter((f) => !i.testFiles.includes(f) && siblingsOf(top, [f]) > 0);
+      return {
+        kind,
+        action: `${top} has siblings in the results (${kin.slice(0, 3).join(", ")}): a change to one usually has to follow in each; decide which of them the task covers`,
+        help: [...kin.slice(0, 2).map((f) => `read ${f} beside ${top}`), nextSearch(`${i.query} ${kin.length > 0 ? "in every variant" : ""}`.trim())],
+      };
+    }
+    case "weak-top":
+      return {
+        kind,
+        action: `No result defines what the task names or matches it strongly (top score ${s.topScore}): ${top} is a guess`,
+        help: [
+          s.identifiers.length > 0
+            ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
+            : `${nextSearch(i.query)} again naming the function or type to change`,
+          ...(s.topMissing.length > 0 ? [nextSearch(s.topMissing.slice(0, 4).join(" "))] : []),
+        ],
+      };
+    default:
+      return { kind, action: kind, help: [] };
+  }
 }

@@ -1,0 +1,106 @@
+#!/usr/bin/env bun
+/**
+ * Chooses the edit preflight's ready rule (src/engines/codebase-search/ready-rule.ts) from a preflight run's
+ * recorded cards: every card keeps its older blockers and its signals, so any rule can be replayed
+ * without searching again. Reads the dev split only; prints the rule with the highest recall whose
+ * precision reaches the target (ties: the fewest checks, then the loosest thresholds), and what the rule
+ * in the code gives on each split for comparison.
+ *
+ *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9]
+ */
+import { parseArgs } from "node:util";
+import { readFileSync } from "node:fs";
+import { BASE_BLOCKERS, isReady, READY_RULE, type Blocker, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+import type { EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
+import { confusion, type TaskResult } from "./preflight.ts";
+
+type Recorded = Omit<TaskResult, "card"> & { card?: { blockers?: Blocker[]; signals?: EditSignals & { fanIn: number } } };
+
+/** Older blockers a card had, whatever rule it ran under: the signal blockers are decided again here. */
+function baseOf(t: Recorded): Blocker[] {
+  return (t.card?.blockers ?? []).filter((b) => BASE_BLOCKERS.includes(b));
+}
+
+export function replay(tasks: readonly Recorded[], rule: ReadyRule): Array<Omit<TaskResult, "card">> {
+  return tasks.map((t) => ({ ...t, ready: t.card?.signals !== undefined && t.error === undefined && isReady(baseOf(t), t.card.signals, rule) }));
+}
+
+function* rules(): Generator<ReadyRule> {
+  // callers missing from the results, thin evidence and stale memories always block: they name what to read
+  const always: Blocker[] = ["callers-missing", "thin-evidence", "stale-memory"];
+  const optional: Blocker[] = ["low-confidence", "unresolved-callers", "pattern-conflict"];
+  for (let mask = 0; mask < 1 << optional.length; mask++) {
+    const base = [...always, ...optional.filter((_, i) => mask & (1 << i))];
+    for (const maxRunnerUp of [0.6, 0.7, 0.8, 0.9, 0.95, 1])
+      for (const maxNearTies of [0, 1, 99])
+        for (const minTopCoverage of [0, 0.4, 0.5, 0.6])
+          for (const maxFanIn of [0, 1, 3, 1_000_000])
+            for (const blockTopTest of [false, true])
+              for (const blockDefinedElsewhere of [false, true])
+                for (const minTopScore of [0, 1.5, 1.9])
+                  for (const maxSiblings of [0, 1, 99])
+                    for (const blockSweepWords of [false, true])
+                      yield {
+                        maxRunnerUp,
+                        maxNearTies,
+                        minTopCoverage,
+                        maxFanIn,
+                        blockTopTest,
+                        blockDefinedElsewhere,
+                        minTopScore,
+                        maxSiblings,
+                        blockSweepWords,
+                        base,
+                      };
+  }
+}
+
+/** How many checks a rule makes: fewer is simpler, preferred on a tie. */
+function checks(r: ReadyRule): number {
+  return (
+    r.base.length +
+    (r.maxRunnerUp < 1 ? 1 : 0) +
+    (r.maxNearTies < 99 ? 1 : 0) +
+    (r.minTopCoverage > 0 ? 1 : 0) +
+    (r.maxFanIn < 1_000_000 ? 1 : 0) +
+    (r.blockTopTest ? 1 : 0) +
+    (r.minTopScore > 0 ? 1 : 0) +
+    (r.maxSiblings < 99 ? 1 : 0) +
+    (r.blockSweepWords ? 1 : 0) +
+    (r.blockDefinedElsewhere ? 1 : 0)
+  );
+}
+
+export function tune(dev: readonly Recorded[], target: number): { rule: ReadyRule; precision: number; recall: number } | undefined {
+  let best: { rule: ReadyRule; precision: number; recall: number; tp: number } | undefined;
+  for (const rule of rules()) {
+    const c = confusion(replay(dev, rule));
+    if (c.precision === null || c.precision < target || c.recall === null) continue;
+    if (
+      !best ||
+      c.recall > best.recall ||
+      (c.recall === best.recall && (c.precision > best.precision || (c.precision === best.precision && checks(rule) < checks(best.rule))))
+    )
+      best = { rule, precision: c.precision, recall: c.recall, tp: c.tp };
+  }
+  return best;
+}
+
+if (import.meta.main) {
+  const { values, positionals } = parseArgs({
+    args: process.argv.slice(2),
+    options: { precision: { type: "string", default: "0.9" } },
+    allowPositionals: true,
+  });
+  if (positionals.length !== 1) throw new Error("usage: bun scripts/eval/preflight-tune.ts <preflight run .json> [--precision 0.9]");
+  const tasks = (JSON.parse(readFileSync(positionals[0]!, "utf8")) as { tasks: Recorded[] }).tasks;
+  const dev = tasks.filter((t) => t.split === "dev");
+  const best = tune(dev, Number(values.precision));
+  console.log("best on dev:", JSON.stringify(best, null, 1));
+  for (const split of ["dev", "test"]) {
+    const rows = tasks.filter((t) => t.split === split);
+    console.log(split, "as recorded:", JSON.stringify(confusion(rows)));
+    console.log(split, "rule in the code:", JSON.stringify(confusion(replay(rows, READY_RULE))));
+    if (best) console.log(split, "best dev rule:", JSON.stringify(confusion(replay(rows, best.rule))));
+  }
+}

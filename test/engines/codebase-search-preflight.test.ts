@@ -1,0 +1,186 @@
+/**
+ * The edit preflight on a project written here: a broad change (a money formatter six files call) must not
+ * be ready, and the card must name a caller to read and the call that lists them all; a local change (a SKU
+ * parser nothing else uses, with its test) is ready. Also the ready rule as data: each signal blocks on its
+ * own, and the older checks the rule no longer counts become advice on the card.
+ */
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { Session } from "../../src/tools/session.ts";
+import { findTool } from "../../src/tools/index.ts";
+import { invokeTool } from "../../src/tools/invoke.ts";
+import type { CodebaseSearchResponse } from "../../src/engines/codebase-search/index.ts";
+import { editSignals, siblingsOf, sweepWordsOf, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
+import { READY_RULE, isReady, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+
+const CALLERS = [
+  "src/orders/invoice.ts",
+  "src/orders/receipt.ts",
+  "src/cart/summary.ts",
+  "src/admin/report.ts",
+  "src/mail/order-mail.ts",
+  "src/ui/price-tag.ts",
+];
+
+function files(): Record<string, string> {
+  const out: Record<string, string> = {
+    "src/money/format.ts": `/** Money amounts as text for people. */
+export function formatMoney(cents: number): string {
+  const units = Math.floor(cents / 100);
+  const rest = cents % 100;
+  return \`\${units}.\${String(rest).padStart(2, "0")}\`;
+}
+`,
+    "src/sku/parse.ts": `/** Stock keeping unit codes: VENDOR-PRODUCT-SIZE. */
+export interface Sku {
+  vendor: string;
+  product: string;
+  size: string;
+}
+
+export function parseSku(code: string): Sku {
+  const [vendor = "", product = "", size = ""] = code.split("-");
+  return { vendor: vendor.toUpperCase(), product, size: size.toLowerCase() };
+}
+`,
+    "test/sku/parse.test.ts": `import { parseSku } from "../../src/sku/parse";
+test("parseSku", () => {
+  expect(parseSku("ACME-42-XL").vendor).toBe("ACME");
+});
+`,
+  };
+  const roles = ["invoice lines", "receipt footer", "cart summary", "admin revenue report", "order confirmation mail", "price tag label"];
+  CALLERS.forEach((path, n) => {
+    out[path] = `import { formatMoney } from "../money/format";
+/** The ${roles[n]}. */
+export function render${n}(totalCents: number): string {
+  return "${roles[n]}: " + formatMoney(totalCents);
+}
+`;
+  });
+  return out;
+}
+
+let p: TmpProject;
+let session: Session;
+
+async function card(query: string) {
+  const r = (await invokeTool(
+    findTool("search_codebase")!,
+    { query, intent: "edit" },
+    {
+      session,
+      signal: new AbortController().signal,
+      deadline: Date.now() + 30_000,
+    },
+  )) as CodebaseSearchResponse;
+  return { results: r.results.map((x) => x.file), card: r.preflight! };
+}
+
+beforeAll(async () => {
+  process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
+  p = tmpProject(files());
+  session = new Session(p.root, { autoIndex: true });
+  await session.requireStore();
+});
+afterAll(() => {
+  session.close();
+  p.cleanup();
+  delete process.env.CORTEX_EMBEDDINGS_PROVIDER;
+});
+
+describe("the edit preflight on written fixtures", () => {
+  test("a broad change is not ready, and the card names a missing caller and how to list them all", async () => {
+    const { results, card: c } = await card("formatMoney rounds half cents up when formatting money");
+    expect(results[0]).toBe("src/money/format.ts");
+    expect(c.ready).toBe(false);
+    expect(c.blockers).toContain("callers-missing");
+    // a caller outside the results, by name, and the call that lists every caller
+    const missing = CALLERS.filter((f) => !results.includes(f));
+    expect(missing.length).toBeGreaterThan(0);
+    expect(missing.some((f) => c.nextAction!.includes(f) || c.whatWouldHelp!.some((w) => w.includes(f)))).toBe(true);
+    expect(c.whatWouldHelp!.some((w) => w.startsWith('cortex_graph {"operation":"callers","target":"formatMoney"}'))).toBe(true);
+  });
+
+  test("a local change is ready", async () => {
+    const { results, card: c } = await card("parseSku splits the sku code into vendor product and size");
+    expect(results[0]).toBe("src/sku/parse.ts");
+    expect(c.blockers).toBeUndefined();
+    expect(c.ready).toBe(true);
+    expect(c.signals!.definedInTop).toEqual(["parseSku"]);
+    expect(c.signals!.fanIn).toBe(0);
+  });
+});
+
+describe("the ready rule", () => {
+  const clear: EditSignals & { fanIn: number } = {
+    runnerUpRatio: 0.3,
+    nearTies: 0,
+    topCoverage: 1,
+    topMissing: [],
+    identifiers: ["parseSku"],
+    definedInTop: ["parseSku"],
+    definedElsewhere: {},
+    topScore: 2,
+    topIsTest: false,
+    siblings: 0,
+    sweepWords: [],
+    pathMatch: true,
+    fanIn: 0,
+  };
+  const strict: ReadyRule = {
+    maxRunnerUp: 0.8,
+    maxNearTies: 0,
+    minTopCoverage: 0.6,
+    maxFanIn: 2,
+    blockTopTest: true,
+    blockDefinedElsewhere: true,
+    minTopScore: 0.5,
+    maxSiblings: 1,
+    blockSweepWords: true,
+    base: ["callers-missing", "stale-memory"],
+  };
+
+  test("each signal blocks on its own", () => {
+    expect(signalBlockers(clear, strict)).toEqual([]);
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.95 }, strict)).toEqual(["close-runner-up"]);
+    expect(signalBlockers({ ...clear, nearTies: 2 }, strict)).toEqual(["close-runner-up"]);
+    expect(signalBlockers({ ...clear, topCoverage: 0.2 }, strict)).toEqual(["words-missing"]);
+    expect(signalBlockers({ ...clear, fanIn: 3 }, strict)).toEqual(["wide-fan-in"]);
+    expect(signalBlockers({ ...clear, topIsTest: true }, strict)).toEqual(["top-is-test"]);
+    expect(signalBlockers({ ...clear, topScore: 0.4 }, strict)).toEqual(["weak-top"]);
+    // the rule in the code: a clear lead (runner-up at most 60%) of a strong top (1.5: a named definition)
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.7 }, READY_RULE)).toEqual(["close-runner-up"]);
+    expect(signalBlockers({ ...clear, topScore: 1.2 }, READY_RULE)).toEqual(["weak-top"]);
+    expect(signalBlockers({ ...clear, siblings: 2 }, strict)).toEqual(["sibling-files"]);
+    expect(signalBlockers({ ...clear, sweepWords: ["all"] }, strict)).toEqual(["sweep"]);
+    expect(signalBlockers({ ...clear, definedInTop: [], definedElsewhere: { parseSku: ["src/other.ts"] } }, strict)).toEqual(["defined-elsewhere"]);
+  });
+
+  test("only the older checks the rule keeps block", () => {
+    expect(isReady(["pattern-conflict"], clear, strict)).toBe(true);
+    expect(isReady(["callers-missing"], clear, strict)).toBe(false);
+    expect(isReady([], clear, READY_RULE)).toBe(true);
+  });
+
+  test("signals read the top file's lead, words and definitions", () => {
+    const s = editSignals({
+      query: "Fix `parseSku` for lower-case vendor codes",
+      results: [
+        { file: "src/sku/parse.ts", score: 1, text: "export function parseSku(code) { vendor codes }", isTest: false },
+        { file: "test/sku/parse.test.ts", score: 0.85, text: "parseSku", isTest: true },
+      ],
+      definitions: (names) => new Map(names.map((n) => [n, ["src/sku/parse.ts"]])),
+    });
+    expect(s.runnerUpRatio).toBe(0.85);
+    expect(s.nearTies).toBe(1);
+    expect(s.definedInTop).toEqual(["parseSku"]);
+    expect(s.definedElsewhere).toEqual({});
+    expect(s.topIsTest).toBe(false);
+    expect(s.pathMatch).toBe(true); // "sku" is a word of src/sku/parse.ts
+    expect(s.topMissing).toContain("lower");
+    expect(s.sweepWords).toEqual([]);
+    expect(siblingsOf("cmd/bash_completions.go", ["cmd/fish_completions.go", "cmd/command.go", "other/zsh_completions.go"])).toBe(1);
+    expect(sweepWordsOf("Use the new logger across all handlers")).toEqual(["across", "all"]);
+  });
+});
