@@ -14,7 +14,6 @@
 import type { Database, Statement } from "bun:sqlite";
 import { TrigramExtractor, decodePostings, encodePostings, unionSorted } from "./trigrams.ts";
 import { contentBytes, contentText } from "./content-codec.ts";
-import { openDatabase } from "./db.ts";
 import { collectIfOver } from "../core/memory.ts";
 
 /** Segments per trigram: row id = trigram * SEGMENTS + segment. */
@@ -37,11 +36,6 @@ type Stmt = Statement<any, any[]>;
 export class ContentIndex {
   private readonly db: Database;
   private readonly s = new Map<string, Stmt>();
-
-  /** A reader of its own over the index at `path` (a worker thread's), closed with close(). */
-  static open(path: string): ContentIndex {
-    return new ContentIndex(openDatabase(path, { readonly: true }));
-  }
 
   /** Over a connection the store owns (IndexStore.contentIndex). */
   constructor(db: Database) {
@@ -149,7 +143,7 @@ export class ContentIndex {
     }
   }
 
-  /** Closes a reader opened with ContentIndex.open. */
+  /** Finalizes the statements and closes the connection (for a connection of its own, as in the benchmarks). */
   close(): void {
     for (const st of this.s.values()) st.finalize();
     this.s.clear();

@@ -264,10 +264,7 @@ export interface StatsReader {
   runStatsQuery(sql: string, params: Array<string | number | boolean | null>): Promise<{ columns: string[]; rows: unknown[][] }>;
 }
 
-/**
- * Everything the read path asks of an index.
- * @public (implemented by sqlite-reader.ts and the PostgreSQL reader)
- */
+/** Everything the read path asks of an index (sqlite-reader.ts implements it). */
 export interface IndexReader
   extends IndexStateReader,
     FileReader,

@@ -67,3 +67,39 @@ test("no SQL outside src/store except the files-query compiler", () => {
   const offending = outside.filter((file) => !allowed.has(file) && SQL.test(transpiler.transformSync(readFileSync(join(ROOT, file), "utf8"))));
   expect(offending).toEqual([]);
 });
+
+/**
+ * The read path's door (src/store/contract.ts): engines and tools read an index through the asynchronous
+ * reader contract, never through the synchronous SQLite modules behind it. The exceptions are the build
+ * side, which runs inside the indexer (reference resolution reads and writes through GraphStore while an
+ * index run holds the IndexStore), and the composition root's inspection handle (Session.store(): the
+ * CLI's statistics export, tests and benchmarks).
+ */
+const SYNC_READERS =
+  /(^|\/)store\/(index-store|graph-store|graph-facts|chunk-search|chunk-vectors|project-queries|content-index|sqlite-reader|reader-queries|trigram-candidates)(\.ts)?$/;
+const BUILD_SIDE: Record<string, RegExp> = {
+  "src/engines/symbols/resolve-hook.ts": /store\/(index-store|graph-store)\.ts$/,
+  "src/engines/symbols/resolve.ts": /store\/graph-store\.ts$/,
+  "src/engines/symbols/symbol-index.ts": /store\/graph-store\.ts$/,
+  "src/engines/symbols/scope.ts": /store\/graph-store\.ts$/,
+  "src/tools/session.ts": /store\/index-store\.ts$/,
+};
+
+test("the reader check sees a synchronous reader import and lets the contract through", () => {
+  expect(SYNC_READERS.test("../../store/graph-facts.ts")).toBe(true);
+  expect(SYNC_READERS.test("../store/index-store.ts")).toBe(true);
+  expect(SYNC_READERS.test("../../store/contract.ts")).toBe(false);
+  expect(SYNC_READERS.test("../../store/open-reader.ts")).toBe(false);
+});
+
+test("engines and tools read through the contract, except the documented build side", () => {
+  const readPath = outside.filter((f) => f.startsWith("src/engines/") || f.startsWith("src/tools/"));
+  expect(readPath.length).toBeGreaterThan(40);
+  const offending: string[] = [];
+  for (const file of readPath) {
+    for (const s of specifiers(readFileSync(join(ROOT, file), "utf8"))) {
+      if (SYNC_READERS.test(s) && !BUILD_SIDE[file]?.test(s)) offending.push(`${file} imports ${s}`);
+    }
+  }
+  expect(offending).toEqual([]);
+});
