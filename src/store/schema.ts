@@ -194,8 +194,10 @@ CREATE TABLE functions (
     FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
 );
 
+-- import_id ('<path>:<module>') is unique by construction (a file's imports are grouped by module) and
+-- not indexed either: import sites find their row through the file's imports (graph-store.ts).
 CREATE TABLE imports (
-    import_id TEXT PRIMARY KEY,
+    import_id TEXT NOT NULL,
     file_path TEXT NOT NULL,
     imported_module TEXT NOT NULL,
     is_standard_lib BOOLEAN NOT NULL,
