@@ -32,13 +32,22 @@ function copyCompacted(db: Database, from: string, into: string, columns: string
   const insert = db.prepare(`INSERT INTO ${into} (rowid, ${columns.join(", ")}) VALUES (?${", ?".repeat(columns.length)})`);
   try {
     // iterated, never gathered: the kernel's staged words are gigabytes; the strings each row leaves behind
-    // are collected under the memory budget (this thread's heap: the load may run on a worker)
-    let n = 0;
-    for (const row of db.query(`SELECT rowid, ${columns.join(", ")} FROM ${from} ORDER BY rowid`).iterate() as Iterable<
-      Record<string, string | number | null>
-    >) {
-      insert.run(row.rowid!, ...columns.map((c) => (typeof row[c] === "string" ? compactWords(row[c] as string) : row[c]!)));
-      if (++n % 4096 === 0) collectIfOver();
+    // are collected under the memory budget (this thread's heap: the load may run on a worker), checked
+    // every 16 M characters (a whole file's words can be megabytes)
+    let chars = 0;
+    const rows = db.query(`SELECT rowid, ${columns.join(", ")} FROM ${from} ORDER BY rowid`).iterate() as Iterable<Record<string, string | number | null>>;
+    for (const row of rows) {
+      const values = columns.map((c) => {
+        const v = row[c]!;
+        if (typeof v !== "string") return v;
+        chars += v.length;
+        return compactWords(v);
+      });
+      insert.run(row.rowid!, ...values);
+      if (chars > 16_000_000) {
+        chars = 0;
+        collectIfOver();
+      }
     }
   } finally {
     insert.finalize();

@@ -9,7 +9,7 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { PARSE_TIER_RESET, refKindCode } from "./schema.ts";
+import { PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
 import { compactWords } from "./keyword-words.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
@@ -342,7 +342,19 @@ export class IndexStore implements HasSqlite {
       exported: boolean,
       signature: string | null,
     ) => {
-      const r = s.insertSymbol.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
+      const stored = storedQualifiedName(qname, name, facts.packageName);
+      const r = s.insertSymbol.run(
+        f.fileId,
+        name,
+        stored,
+        symbolKindCode(kind),
+        container ?? null,
+        startLine,
+        startColumn,
+        endLine,
+        exported ? 1 : 0,
+        signature,
+      );
       if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
