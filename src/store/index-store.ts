@@ -9,7 +9,7 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
+import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
 import { compactWords } from "./keyword-words.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
@@ -304,7 +304,7 @@ export class IndexStore implements HasSqlite {
       const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
       const r = s.insertChunk.run(
         f.fileId,
-        c.chunkType,
+        chunkTypeCode(c.chunkType),
         keyed ? c.id.slice(idStart(c.chunkType).length) : null,
         keyed ? null : c.id,
         // the view names a definition's usual title again (schema.ts)

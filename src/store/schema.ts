@@ -12,6 +12,7 @@
  */
 
 import type { TypeKind, VariableKind } from "../lang/types.ts";
+import type { ChunkRecord } from "./types.ts";
 
 /** The statistics tables and their columns, in order: the files-query compiler validates against this. */
 export const STATS_TABLES = {
@@ -94,6 +95,9 @@ export const SYMBOL_KINDS = [
 ] as const satisfies ReadonlyArray<TypeKind | VariableKind | "function" | "method">;
 export const RESOLUTIONS = ["exact", "import", "name-only"] as const;
 
+/** A search chunk's type, stored the same way (the view "chunks" names it). */
+export const CHUNK_TYPES = ["definitions", "symbols", "data", "documentation"] as const satisfies ReadonlyArray<ChunkRecord["chunkType"]>;
+
 const REF_KIND_CODES = new Map<string, number>(REF_KINDS.map((k, i) => [k, i]));
 const SYMBOL_KIND_CODES = new Map<string, number>(SYMBOL_KINDS.map((k, i) => [k, i]));
 const RESOLUTION_CODES = new Map<string, number>(RESOLUTIONS.map((r, i) => [r, i + 1]));
@@ -110,6 +114,11 @@ export function symbolKindCode(kind: string): number {
   const code = SYMBOL_KIND_CODES.get(kind);
   if (code === undefined) throw new Error(`definition kind '${kind}' is not one the index stores (${SYMBOL_KINDS.join(", ")})`);
   return code;
+}
+
+/** The stored code of a chunk type. */
+export function chunkTypeCode(type: ChunkRecord["chunkType"]): number {
+  return CHUNK_TYPES.indexOf(type);
 }
 
 /** The stored code of a resolution (NULL for none). */
@@ -389,7 +398,8 @@ END;
 CREATE TABLE chunk_rows (
     chunk_rowid INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
-    chunk_type TEXT NOT NULL,
+    -- a code (CHUNK_TYPES)
+    chunk_type INTEGER NOT NULL,
     -- the id after '<type>:<path>#' (the chunker's form); id_full holds an id of any other form
     id_key TEXT,
     id_full TEXT,
@@ -414,8 +424,8 @@ CREATE TABLE chunk_tag_sets (
     tags TEXT NOT NULL UNIQUE
 );
 CREATE VIEW chunks AS
-    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, c.chunk_type || ':' || f.file_path || '#' || c.id_key) AS chunk_id, f.file_path AS file_path,
-        c.chunk_type AS chunk_type, COALESCE(c.title, c.symbol_path || ' (' || (c.metadata ->> '$.kind') || ')') AS title, c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
+    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || c.id_key) AS chunk_id,
+        f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type, COALESCE(c.title, c.symbol_path || ' (' || (c.metadata ->> '$.kind') || ')') AS title, c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
         c.end_line AS end_line, t.tags AS tags, c.prefix AS prefix, c.spans AS spans, c.text_hash AS text_hash, c.metadata AS metadata
     FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id JOIN chunk_tag_sets t ON t.tag_set = c.tag_set;
 
