@@ -74,10 +74,10 @@ export function keywordSearch(store: IndexStore, terms: string[], weights: Colum
   const where = filterClause(filters, params);
   params.push(limit);
   const sql = `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath,
-      -bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body}) AS score
+      -bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path}) AS score
     FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ?${where}
-    ORDER BY bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body}) LIMIT ?`;
+    ORDER BY bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path}) LIMIT ?`;
   return sqliteOf(store)
     .query(sql)
     .all(...params) as KeywordHit[];
@@ -157,7 +157,7 @@ export function weightedChunkScores(
 ): Map<string, { filePath: string; score: number }> {
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  const rank = `bm25(chunks_fts, ${weights.symbols}, ${weights.title}, ${weights.path}, ${weights.body})`;
+  const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
   const sql = `SELECT c.rowid AS rowid, -${rank} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
   const byRow = weightedRows(store, sql, terms, params);
   const out = new Map<string, { filePath: string; score: number }>();
@@ -200,7 +200,7 @@ export function weightedFileScores(
     },
     params,
   ).replace(/c\.language/g, "c.language");
-  const rank = `bm25(files_fts, ${weights.path}, ${weights.defs}, ${weights.doc}, ${weights.code})`;
+  const rank = `bm25(files_fts, ${weights.code}, ${weights.path}, ${weights.defs}, ${weights.doc})`;
   const sql = `SELECT s.file_id AS rowid, -${rank} AS s FROM files_fts JOIN file_state s ON s.file_id = files_fts.rowid JOIN files c ON c.file_path = s.file_path WHERE files_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
   const byId = weightedRows(store, sql, terms, params);
   const out = new Map<string, number>();

@@ -60,16 +60,27 @@ export function decodeSpans(encoded: string): ChunkSpan[] {
 }
 
 /**
- * How a prefix is stored: as text when short (a header line), zstd-compressed when long (a file overview
- * lists every definition with its signature: 2.4 KB on average in the kernel, 134 MB in all).
+ * How a prefix is stored: its file's path (in every header: `method Server.Serve (net/http/server.go:120-180)`)
+ * as a placeholder, and zstd-compressed when long (a file overview lists every definition with its
+ * signature: 2.4 KB on average in the kernel, 134 MB in all). A prefix that holds either control
+ * character used here is stored as it is after a leading RAW_MARK.
  */
-export function storedPrefix(prefix: string): string | Uint8Array {
-  return prefix.length > 240 ? compressText(prefix) : prefix;
+export function storedPrefix(prefix: string, path: string): string | Uint8Array {
+  const stored = prefix.includes(PATH_MARK) || prefix.includes(RAW_MARK) ? RAW_MARK + prefix : path ? prefix.replaceAll(path, PATH_MARK) : prefix;
+  return stored.length > 240 ? compressText(stored) : stored;
 }
 
-export function prefixText(stored: string | Uint8Array): string {
-  return typeof stored === "string" ? stored : contentText(stored);
+/** The prefix `stored` (storedPrefix) of a chunk of the file at `path`. */
+export function prefixText(stored: string | Uint8Array, path: string): string {
+  const text = typeof stored === "string" ? stored : contentText(stored);
+  if (text.startsWith(RAW_MARK)) return text.slice(1);
+  return text.includes(PATH_MARK) ? text.replaceAll(PATH_MARK, path) : text;
 }
+
+/** Stands for the file's path in a stored prefix. */
+const PATH_MARK = "\u0001";
+/** Starts a prefix stored as it is. */
+const RAW_MARK = "\u0002";
 
 /** The stored parts of a chunk. */
 export interface StoredChunkText {
@@ -87,7 +98,7 @@ export function chunkTexts<T extends StoredChunkText>(rows: Iterable<T>, content
   const out = new Map<T, string>();
   for (const r of rows) {
     const spans = decodeSpans(r.spans);
-    const prefix = prefixText(r.prefix);
+    const prefix = prefixText(r.prefix, r.filePath);
     if (spans.length === 0) {
       out.set(r, prefix);
       continue;

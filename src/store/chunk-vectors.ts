@@ -30,8 +30,9 @@ export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): C
 /** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */
 export function chunkTextsByHash(store: IndexStore, hashes: string[]): Map<string, string> {
   const out = new Map<string, string>();
+  // found through the index on the hashes' first 8 bytes (schema.ts), then compared whole
   const stmt = sqliteOf(store).prepare(`SELECT lower(hex(text_hash)) AS hash, file_path AS filePath, prefix, spans FROM chunks
-    WHERE text_hash IN (SELECT unhex(value) FROM json_each(?)) ORDER BY file_path`);
+    WHERE substr(text_hash, 1, 8) IN (SELECT substr(unhex(value), 1, 8) FROM json_each(?1)) AND text_hash IN (SELECT unhex(value) FROM json_each(?1)) ORDER BY file_path`);
   try {
     for (let i = 0; i < hashes.length; i += 5000) {
       const rows = stmt.all(JSON.stringify(hashes.slice(i, i + 5000))) as Array<{ hash: string; filePath: string; prefix: string | Uint8Array; spans: string }>;

@@ -6,8 +6,14 @@
  */
 import { Database } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
+import { compactWords } from "./keyword-words.ts";
+import { collectIfOver } from "../core/memory.ts";
 
-/** Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one transaction. */
+/**
+ * Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one
+ * transaction, each field compacted on the way (keyword-words.ts: staged whole, so the parse's writer
+ * thread does not pay for it).
+ */
 export function loadStagedWords(db: Database): void {
   db.transaction(() => {
     // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
@@ -15,17 +21,46 @@ export function loadStagedWords(db: Database): void {
     // on, the merges the bulk load had put off came due in the next writes, about 2 s per transaction on
     // the kernel (an incremental run changing one file took 5.3 s); crisis merges (16 segments of a level)
     // still bound the segment count.
-    db.exec(`INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);
-      INSERT INTO chunks_fts (rowid, symbols, title, path, body) SELECT rowid, symbols, title, path, body FROM stage.chunk_words ORDER BY rowid;
-      INSERT INTO files_fts (rowid, path, defs, doc, code) SELECT rowid, path, defs, doc, code FROM stage.file_words ORDER BY rowid;`);
+    db.exec("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);");
+    copyCompacted(db, "stage.chunk_words", "chunks_fts", ["symbols", "title", "path", "body"]);
+    copyCompacted(db, "stage.file_words", "files_fts", ["path", "defs", "doc", "code"]);
   })();
+}
+
+/** Inserts every staged row of `from` into the FTS5 table `into`, its fields compacted, in rowid order. */
+function copyCompacted(db: Database, from: string, into: string, columns: string[]): void {
+  const insert = db.prepare(`INSERT INTO ${into} (rowid, ${columns.join(", ")}) VALUES (?${", ?".repeat(columns.length)})`);
+  try {
+    // iterated, never gathered: the kernel's staged words are gigabytes; the strings each row leaves behind
+    // are collected under the memory budget (this thread's heap: the load may run on a worker), checked
+    // every 16 M characters (a whole file's words can be megabytes)
+    let chars = 0;
+    const rows = db.query(`SELECT rowid, ${columns.join(", ")} FROM ${from} ORDER BY rowid`).iterate() as Iterable<Record<string, string | number | null>>;
+    for (const row of rows) {
+      const values = columns.map((c) => {
+        const v = row[c]!;
+        if (typeof v !== "string") return v;
+        chars += v.length;
+        return compactWords(v);
+      });
+      insert.run(row.rowid!, ...values);
+      if (chars > 16_000_000) {
+        chars = 0;
+        collectIfOver();
+      }
+    }
+  } finally {
+    insert.finalize();
+  }
 }
 
 /** The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it. */
 export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
   const db = new Database(dbPath, { strict: true });
   try {
-    db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -65536;");
+    // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
+    // reads again come from the system's file cache)
+    db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384;");
     db.query("ATTACH DATABASE ? AS stage").run(stagePath);
     loadStagedWords(db);
     db.exec("DETACH DATABASE stage");

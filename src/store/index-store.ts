@@ -9,8 +9,9 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { PARSE_TIER_RESET, refKindCode } from "./schema.ts";
+import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
+import { compactWords } from "./keyword-words.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
@@ -25,9 +26,9 @@ function prepareStatements(db: Database) {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
     insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
       lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT OR IGNORE INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
+    insertType: q(`INSERT INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
       field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT OR IGNORE INTO functions (function_id, name, file_path, module_path, start_line, end_line,
+    insertFunction: q(`INSERT INTO functions (function_id, name, file_path, module_path, start_line, end_line,
       is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?,?)`),
@@ -43,8 +44,10 @@ function prepareStatements(db: Database) {
     deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
-    insertChunk: q(`INSERT INTO chunks (chunk_id, file_path, chunk_type, title, symbol_path, language, start_line,
-      end_line, tags, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, language, start_line,
+      end_line, tag_set, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    // the upsert hands back the id of a list stored before as well as of a new one
+    tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
     insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
     touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
@@ -278,25 +281,33 @@ export class IndexStore implements HasSqlite {
       importsByModule.size,
     );
     s.markParsed.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
-    if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
+    // staged words are compacted when they are loaded (full-text-load.ts), others here
+    const compact = this.stagePath ? (t: string) => t : compactWords;
+    if (f.words) this.words.push([s.insertFileWords, [f.fileId, compact(f.words.path), compact(f.words.defs), compact(f.words.doc), compact(f.words.code)]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
+    const idStart = (type: string) => `${type}:${f.path}#`;
     for (const c of f.chunks ?? []) {
+      const keyed = c.id.startsWith(idStart(c.chunkType));
+      const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
       const r = s.insertChunk.run(
-        c.id,
-        f.path,
-        c.chunkType,
-        c.title,
+        f.fileId,
+        chunkTypeCode(c.chunkType),
+        keyed ? c.id.slice(idStart(c.chunkType).length) : null,
+        keyed ? null : c.id,
+        // the view names a definition's usual title again (schema.ts)
+        typeof c.metadata?.kind === "string" && c.symbolPath != null && c.title === `${c.symbolPath} (${c.metadata.kind})` ? null : c.title,
         c.symbolPath ?? null,
         c.language,
         c.startLine,
         c.endLine,
-        JSON.stringify(c.tags),
-        storedPrefix(c.prefix),
+        tagSet,
+        storedPrefix(c.prefix, f.path),
         c.spans,
         Buffer.from(c.textHash, "hex"),
         c.metadata ? JSON.stringify(c.metadata) : null,
       );
-      if (c.words) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), c.words.symbols, c.words.title, c.words.path, c.words.body]]);
+      const w = c.words;
+      if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), compact(w.symbols), compact(w.title), compact(w.path), compact(w.body)]]);
     }
   }
 
@@ -318,40 +329,52 @@ export class IndexStore implements HasSqlite {
       exported: boolean,
       signature: string | null,
     ) => {
-      const r = s.insertSymbol.run(f.fileId, name, qname, kind, container ?? null, startLine, startColumn, endLine, exported ? 1 : 0, signature);
+      const stored = storedQualifiedName(qname, name, facts.packageName);
+      const r = s.insertSymbol.run(
+        f.fileId,
+        name,
+        stored,
+        symbolKindCode(kind),
+        container ?? null,
+        startLine,
+        startColumn,
+        endLine,
+        exported ? 1 : 0,
+        signature,
+      );
       if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
     };
+    // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
+    const typeIds = new Set<string>();
+    const functionIds = new Set<string>();
     for (const t of facts.types) {
-      s.insertType.run(
-        `${f.path}:${t.startLine}:${t.name}`,
-        t.name,
-        t.kind,
-        f.path,
-        f.modulePath,
-        t.startLine,
-        t.endLine,
-        t.exported ? 1 : 0,
-        t.fieldCount,
-        t.methodCount,
-      );
+      const typeId = `${f.path}:${t.startLine}:${t.name}`;
+      if (!typeIds.has(typeId)) {
+        typeIds.add(typeId);
+        s.insertType.run(typeId, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+      }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
     for (const fn of facts.functions) {
-      s.insertFunction.run(
-        `${f.path}:${fn.startLine}:${fn.name}`,
-        fn.name,
-        f.path,
-        f.modulePath,
-        fn.startLine,
-        fn.endLine,
-        fn.exported ? 1 : 0,
-        fn.isMethod ? 1 : 0,
-        fn.receiverType ?? null,
-        fn.paramCount,
-        fn.returnCount,
-        fn.bodyLines,
-        fn.complexity,
-      );
+      const functionId = `${f.path}:${fn.startLine}:${fn.name}`;
+      if (!functionIds.has(functionId)) {
+        functionIds.add(functionId);
+        s.insertFunction.run(
+          functionId,
+          fn.name,
+          f.path,
+          f.modulePath,
+          fn.startLine,
+          fn.endLine,
+          fn.exported ? 1 : 0,
+          fn.isMethod ? 1 : 0,
+          fn.receiverType ?? null,
+          fn.paramCount,
+          fn.returnCount,
+          fn.bodyLines,
+          fn.complexity,
+        );
+      }
       const container = fn.isMethod ? fn.qualifiedName.slice(0, Math.max(0, fn.qualifiedName.lastIndexOf("."))) || undefined : undefined;
       addSymbol(fn.name, fn.qualifiedName, fn.isMethod ? "method" : "function", container, fn.startLine, fn.startColumn, fn.endLine, fn.exported, fn.signature);
     }

@@ -11,6 +11,9 @@
  * older than the first migration we still carry, or newer than SCHEMA_VERSION, is rebuilt.
  */
 
+import type { TypeKind, VariableKind } from "../lang/types.ts";
+import type { ChunkRecord } from "./types.ts";
+
 /** The statistics tables and their columns, in order: the files-query compiler validates against this. */
 export const STATS_TABLES = {
   files: [
@@ -69,9 +72,34 @@ export type StatsTable = keyof typeof STATS_TABLES;
  * took about 11 bytes a row.
  */
 export const REF_KINDS = ["call", "type", "inherit", "implement", "import", "read"] as const;
+/** A definition's kind, stored the same way (the view "symbols" names it): the kinds lang/types.ts defines. */
+export const SYMBOL_KINDS = [
+  "function",
+  "method",
+  "constant",
+  "variable",
+  "enum_member",
+  "field",
+  "property",
+  "struct",
+  "interface",
+  "class",
+  "enum",
+  "type_alias",
+  "trait",
+  "union",
+  "record",
+  "object",
+  "module",
+  "namespace",
+] as const satisfies ReadonlyArray<TypeKind | VariableKind | "function" | "method">;
 export const RESOLUTIONS = ["exact", "import", "name-only"] as const;
 
+/** A search chunk's type, stored the same way (the view "chunks" names it). */
+export const CHUNK_TYPES = ["definitions", "symbols", "data", "documentation"] as const satisfies ReadonlyArray<ChunkRecord["chunkType"]>;
+
 const REF_KIND_CODES = new Map<string, number>(REF_KINDS.map((k, i) => [k, i]));
+const SYMBOL_KIND_CODES = new Map<string, number>(SYMBOL_KINDS.map((k, i) => [k, i]));
 const RESOLUTION_CODES = new Map<string, number>(RESOLUTIONS.map((r, i) => [r, i + 1]));
 
 /** The stored code of a reference kind; a kind the schema does not name is a bug in a language module. */
@@ -79,6 +107,18 @@ export function refKindCode(kind: string): number {
   const code = REF_KIND_CODES.get(kind);
   if (code === undefined) throw new Error(`reference kind '${kind}' is not one the index stores (${REF_KINDS.join(", ")})`);
   return code;
+}
+
+/** The stored code of a definition's kind; a kind the schema does not name is a bug in a language module. */
+export function symbolKindCode(kind: string): number {
+  const code = SYMBOL_KIND_CODES.get(kind);
+  if (code === undefined) throw new Error(`definition kind '${kind}' is not one the index stores (${SYMBOL_KINDS.join(", ")})`);
+  return code;
+}
+
+/** The stored code of a chunk type. */
+export function chunkTypeCode(type: ChunkRecord["chunkType"]): number {
+  return CHUNK_TYPES.indexOf(type);
 }
 
 /** The stored code of a resolution (NULL for none). */
@@ -92,6 +132,19 @@ export function resolutionCode(resolution: string | null): number | null {
 /** A CASE expression naming the codes of `column` (`names[i]` is code i + `first`). */
 function namedCodes(column: string, names: readonly string[], first: number): string {
   return `CASE ${column} ${names.map((n, i) => `WHEN ${i + first} THEN '${n}'`).join(" ")} END`;
+}
+
+/**
+ * A definition's qualified name from its row `s` and its file's state `f` (see symbol_rows); NULL when `s`
+ * is (a reference outside any definition). IndexStore.insertParsed stores the name as the same rule reads it.
+ */
+function qualifiedName(s: string, f: string): string {
+  return `CASE WHEN ${s}.qualified_name IS NOT NULL THEN ${s}.qualified_name WHEN ${s}.name IS NULL THEN NULL WHEN ${f}.package_name IS NULL THEN ${s}.name ELSE ${f}.package_name || '.' || ${s}.name END`;
+}
+
+/** The qualified name stored for a definition of `name` in a file of package `pkg` (NULL: the usual one). */
+export function storedQualifiedName(qualified: string, name: string, pkg: string | null | undefined): string | null {
+  return qualified === (pkg == null ? name : `${pkg}.${name}`) ? null : qualified;
 }
 
 /** The text tier: file state, content and the trigram index (everything exact search needs). */
@@ -160,8 +213,11 @@ CREATE TABLE files (
     import_count INTEGER NOT NULL
 );
 
+-- type_id and function_id ('<path>:<line>:<name>') are unique by construction (IndexStore.insertParsed
+-- keeps a file's first of each) and not indexed: nothing looks them up, and go-src's 67,789 functions
+-- took 4.3 MiB of index on the key alone.
 CREATE TABLE types (
-    type_id TEXT PRIMARY KEY,
+    type_id TEXT NOT NULL,
     name TEXT NOT NULL,
     kind TEXT NOT NULL,
     file_path TEXT NOT NULL,
@@ -175,7 +231,7 @@ CREATE TABLE types (
 );
 
 CREATE TABLE functions (
-    function_id TEXT PRIMARY KEY,
+    function_id TEXT NOT NULL,
     name TEXT NOT NULL,
     file_path TEXT NOT NULL,
     module_path TEXT NOT NULL,
@@ -191,8 +247,10 @@ CREATE TABLE functions (
     FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
 );
 
+-- import_id ('<path>:<module>') is unique by construction (a file's imports are grouped by module) and
+-- not indexed either: import sites find their row through the file's imports (graph-store.ts).
 CREATE TABLE imports (
-    import_id TEXT PRIMARY KEY,
+    import_id TEXT NOT NULL,
     file_path TEXT NOT NULL,
     imported_module TEXT NOT NULL,
     is_standard_lib BOOLEAN NOT NULL,
@@ -222,12 +280,14 @@ CREATE TABLE modules (
 -- language in every row cost the kernel's index 110 MiB, their index 150 MiB.)
 -- AUTOINCREMENT: an id is never handed out twice, so a reference resolved to a symbol that was since
 -- deleted can never silently point at another one (see dead_symbols).
+-- qualified_name is NULL where it is the usual one, the file's package name and the name ('unix.SYS_SHMDT')
+-- or the name alone in a file without a package (242,000 of go-src's 264,000); kind is a code (SYMBOL_KINDS).
 CREATE TABLE symbol_rows (
     symbol_id INTEGER PRIMARY KEY AUTOINCREMENT,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
     name TEXT NOT NULL,
-    qualified_name TEXT NOT NULL,
-    kind TEXT NOT NULL,
+    qualified_name TEXT,
+    kind INTEGER NOT NULL,
     container TEXT,
     start_line INTEGER NOT NULL,
     start_column INTEGER NOT NULL,
@@ -236,7 +296,7 @@ CREATE TABLE symbol_rows (
     signature TEXT
 );
 CREATE VIEW symbols AS
-    SELECT s.symbol_id AS symbol_id, f.file_path AS file_path, s.name AS name, s.qualified_name AS qualified_name, s.kind AS kind,
+    SELECT s.symbol_id AS symbol_id, f.file_path AS file_path, s.name AS name, ${qualifiedName("s", "f")} AS qualified_name, ${namedCodes("s.kind", SYMBOL_KINDS, 0)} AS kind,
         s.container AS container, f.language AS language, s.start_line AS start_line, s.start_column AS start_column,
         s.end_line AS end_line, s.is_exported AS is_exported, s.signature AS signature
     FROM symbol_rows s JOIN file_state f ON f.file_id = s.file_id;
@@ -263,8 +323,9 @@ CREATE TABLE ref_rows (
 );
 CREATE VIEW refs AS
     SELECT r.ref_id AS ref_id, f.file_path AS file_path, r.name AS name, r.qualifier AS qualifier, r.qualifier_type AS qualifier_type,
-        ${namedCodes("r.kind", REF_KINDS, 0)} AS kind, r.line AS line, r."column" AS "column", COALESCE(r.enclosing, e.qualified_name) AS enclosing,
-        r.enclosing_symbol_id AS enclosing_symbol_id, r.target_symbol_id AS target_symbol_id, ${namedCodes("r.resolution", RESOLUTIONS, 1)} AS resolution
+        ${namedCodes("r.kind", REF_KINDS, 0)} AS kind, r.line AS line, r."column" AS "column", COALESCE(r.enclosing, ${qualifiedName("e", "f")}) AS enclosing,
+        r.enclosing_symbol_id AS enclosing_symbol_id, r.target_symbol_id AS target_symbol_id, ${namedCodes("r.resolution", RESOLUTIONS, 1)} AS resolution,
+        r.file_id AS file_id
     FROM ref_rows r JOIN file_state f ON f.file_id = r.file_id LEFT JOIN symbol_rows e ON e.symbol_id = r.enclosing_symbol_id;
 
 -- Every import statement with its position (for graphs and cycles); the files it resolves to are in
@@ -326,39 +387,62 @@ CREATE TABLE dead_symbols (
 -- (IndexStore.deleteFile deletes a file's definitions before its file_state row, which gives their path)
 CREATE TRIGGER symbols_dead AFTER DELETE ON symbol_rows BEGIN
     INSERT OR IGNORE INTO dead_symbols (symbol_id, file_path, name, qualified_name, kind, language)
-    SELECT old.symbol_id, f.file_path, old.name, old.qualified_name, old.kind, f.language FROM file_state f WHERE f.file_id = old.file_id;
+    SELECT old.symbol_id, f.file_path, old.name, ${qualifiedName("old", "f")}, ${namedCodes("old.kind", SYMBOL_KINDS, 0)}, f.language FROM file_state f WHERE f.file_id = old.file_id;
 END;
 
--- Search chunks (symbols, definitions, data, documentation) of the hybrid search.
--- rowid is the key of the keyword index chunks_fts (below)
-CREATE TABLE chunks (
-    chunk_id TEXT NOT NULL,
-    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
-    chunk_type TEXT NOT NULL,
-    title TEXT NOT NULL,
+-- Search chunks (symbols, definitions, data, documentation) of the hybrid search, by file id: the view
+-- "chunks" adds the path, the chunk id and the tags. chunk_rowid is the key of the keyword index
+-- chunks_fts (below); rows leave with their file. On go-src's 121,612 chunks, the path, the whole id
+-- ('<type>:<path>#<key>'), the tags' JSON (2,690 distinct lists) and the path again in every header took
+-- 150 bytes a row, 17 MiB.
+CREATE TABLE chunk_rows (
+    chunk_rowid INTEGER PRIMARY KEY,
+    file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
+    -- a code (CHUNK_TYPES)
+    chunk_type INTEGER NOT NULL,
+    -- the id after '<type>:<path>#' (the chunker's form); id_full holds an id of any other form
+    id_key TEXT,
+    id_full TEXT,
+    -- NULL where it is the usual '<symbol path> (<kind>)' (a definition's title)
+    title TEXT,
     symbol_path TEXT,
     language TEXT NOT NULL,
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
-    tags TEXT NOT NULL,
-    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts)
+    tag_set INTEGER NOT NULL,
+    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts); the
+    -- prefix holds its file's path as a placeholder
     prefix TEXT NOT NULL,
     spans TEXT NOT NULL,
     -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
     text_hash BLOB NOT NULL,
     metadata TEXT
 );
+-- Each distinct list of tags (a JSON array) once.
+CREATE TABLE chunk_tag_sets (
+    tag_set INTEGER PRIMARY KEY,
+    tags TEXT NOT NULL UNIQUE
+);
+CREATE VIEW chunks AS
+    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || c.id_key) AS chunk_id,
+        f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type, COALESCE(c.title, c.symbol_path || ' (' || (c.metadata ->> '$.kind') || ')') AS title, c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
+        c.end_line AS end_line, t.tags AS tags, c.prefix AS prefix, c.spans AS spans, c.text_hash AS text_hash, c.metadata AS metadata
+    FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id JOIN chunk_tag_sets t ON t.tag_set = c.tag_set;
 
--- Keyword search over chunks (BM25): identifier words whole and split, porter-stemmed. Contentless: the
+-- Keyword search over chunks (BM25): identifier words whole and split, porter-stemmed, each word's
+-- occurrences in a field compacted to 1 + log2 of their count (store/keyword-words.ts). Contentless: the
 -- words are computed at index time and not stored twice; rows leave with their chunk (trigger).
-CREATE VIRTUAL TABLE chunks_fts USING fts5(symbols, title, path, body, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
-CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunks BEGIN
+-- The big column comes first (here and in files_fts): FTS5 marks every other column's entries with its
+-- number, two bytes for each word of each row (go-src: chunks_fts 46 -> 35 MiB, files_fts 19 -> 17 MiB).
+-- bm25() takes its weights in this order.
+CREATE VIRTUAL TABLE chunks_fts USING fts5(body, symbols, title, path, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunk_rows BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.rowid;
 END;
 
 -- Keyword search over whole files (file-level ranking): path, defined names, comments, code. Rowid is the
 -- file's file_state.file_id; rows leave with the file.
-CREATE VIRTUAL TABLE files_fts USING fts5(path, defs, doc, code, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
+CREATE VIRTUAL TABLE files_fts USING fts5(code, path, defs, doc, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
 CREATE TRIGGER files_fts_delete AFTER DELETE ON file_state BEGIN
     DELETE FROM files_fts WHERE rowid = old.file_id;
 END;
@@ -376,7 +460,8 @@ const V1_TABLES = TEXT_TIER_TABLES + PARSE_TIER_TABLES;
 export const PARSE_TIER_RESET = `
 DROP TRIGGER IF EXISTS files_fts_delete;
 DROP VIEW IF EXISTS import_edge_files; DROP VIEW IF EXISTS import_edges; DROP VIEW IF EXISTS refs; DROP VIEW IF EXISTS symbols;
-DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunks;
+DROP VIEW IF EXISTS chunks;
+DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunk_rows; DROP TABLE IF EXISTS chunk_tag_sets;
 DROP TABLE IF EXISTS dead_symbols; DROP TABLE IF EXISTS import_digests; DROP TABLE IF EXISTS import_components;
 DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP TABLE IF EXISTS import_sites; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS symbol_rows;
 DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS imports; DROP TABLE IF EXISTS functions; DROP TABLE IF EXISTS types;
@@ -406,16 +491,15 @@ CREATE INDEX idx_modules_depth ON modules(depth);
 CREATE INDEX idx_modules_file_count ON modules(file_count);
 CREATE INDEX idx_modules_total_lines ON modules(total_lines);
 CREATE INDEX idx_symbols_name ON symbol_rows(name);
-CREATE INDEX idx_symbols_qualified_name ON symbol_rows(qualified_name);
 CREATE INDEX idx_symbols_file ON symbol_rows(file_id);
 CREATE INDEX idx_refs_name ON ref_rows(name);
 CREATE INDEX idx_refs_file ON ref_rows(file_id);
 CREATE INDEX idx_refs_target ON ref_rows(target_symbol_id);
-CREATE INDEX idx_refs_enclosing ON ref_rows(enclosing_symbol_id);
 CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
 CREATE INDEX idx_import_edges_target ON import_edge_rows(target_id);
-CREATE INDEX idx_chunks_file_path ON chunks(file_path);
-CREATE INDEX idx_chunks_text_hash ON chunks(text_hash);
+CREATE INDEX idx_chunks_file ON chunk_rows(file_id);
+-- the first 8 bytes of a text hash find its chunks (the whole 32 took 4.8 MiB on go-src)
+CREATE INDEX idx_chunks_text_hash ON chunk_rows(substr(text_hash, 1, 8));
 `;
 
 /** MIGRATIONS[i] upgrades user_version i to i + 1. */

@@ -8,7 +8,7 @@ import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { chunkIdPaths, chunksById } from "../../src/store/chunk-search.ts";
 import { sha256 } from "../../src/core/hash.ts";
-import { decodeSpans, encodeSpans, renderChunk, contentLines, MAX_LINE_CHARS, type ChunkSpan } from "../../src/store/chunk-text.ts";
+import { decodeSpans, encodeSpans, renderChunk, contentLines, MAX_LINE_CHARS, prefixText, storedPrefix, type ChunkSpan } from "../../src/store/chunk-text.ts";
 
 describe("chunk text read back from the index", () => {
   let p: TmpProject;
@@ -75,5 +75,22 @@ describe("chunk ids", () => {
     expect(chunkIdPaths("definitions:lib/user.rb#User#save")).toEqual(["lib/user.rb", "lib/user.rb#User"]);
     expect(chunkIdPaths("data:odd#dir/x.json#values@1")).toEqual(["odd", "odd#dir/x.json"]);
     expect(chunkIdPaths("no-colon-here#x")).toEqual([]);
+  });
+});
+
+describe("stored prefixes", () => {
+  const path = "net/http/server.go";
+  test("the file's path is stored once as a placeholder and read back in place", () => {
+    const header = `method Server.Serve (${path}:120-180)\n`;
+    const stored = storedPrefix(header, path);
+    expect(typeof stored === "string" && stored.includes(path)).toBe(false);
+    expect(prefixText(stored, path)).toBe(header);
+  });
+  test("a long prefix is compressed and a prefix holding the placeholder characters is kept as it is", () => {
+    const overview = `${path}\n` + Array.from({ length: 40 }, (_, i) => `func f${i}() // in ${path}`).join("\n");
+    const long = storedPrefix(overview, path);
+    expect(long).toBeInstanceOf(Uint8Array);
+    expect(prefixText(long, path)).toBe(overview);
+    for (const odd of [`a\u0001b (${path})`, `\u0002${path}`, "\u0001", ""]) expect(prefixText(storedPrefix(odd, path), path)).toBe(odd);
   });
 });
