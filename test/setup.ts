@@ -7,8 +7,9 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, setDefaultTimeout } from "bun:test";
 
-// bunfig.toml's [test] timeout is not applied by this Bun version; tests that start workers, build the
-// executable or index a project need more than the 5 s default on a busy 2-core machine.
+// Tests that start workers, build the executable or index a project need more than the 5 s default on a
+// busy 2-core machine. bunfig.toml's [test] timeout is not applied by this Bun version and this call does
+// not reach every file of a multi-file run, so `npm test` also passes `bun test --timeout 60000`.
 setDefaultTimeout(60_000);
 
 const home = mkdtempSync(join(tmpdir(), "cortex-test-home-"));
