@@ -23,7 +23,7 @@ import { testFiles } from "../../store/project-queries.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
-import { FUNCTION_RANKING, promoteFunctions } from "./function-promotion.ts";
+import { promoteFunctions } from "./function-promotion.ts";
 import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
 import { GraphStore } from "../../store/graph-store.ts";
 import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
@@ -191,8 +191,7 @@ export class SearchEngine {
         .filter((c): c is Candidate => c !== undefined);
     } else {
       // a function that answers leads its file's overview, its class and its neighbours (function-promotion.ts)
-      const files = await this.searchFiles(opts.query, FUNCTION_RANKING.files, opts);
-      top = collapse(promoteFunctions(ranked, q, files), false).slice(0, opts.limit);
+      top = collapse(promoteFunctions(ranked, q), false).slice(0, opts.limit);
     }
     const rows = chunksById(
       this.store,
