@@ -144,12 +144,12 @@ function noise(word: string): () => number {
   };
 }
 
-interface Vocabulary {
+export interface Vocabulary {
   tokens: string[];
   vectors: Float32Array;
 }
 
-function buildVocabulary(): Vocabulary {
+export function buildVocabulary(): Vocabulary {
   const tokens: string[] = [];
   const rows: number[][] = [];
   const seen = new Set<string>();

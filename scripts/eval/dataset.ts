@@ -107,6 +107,8 @@ function fromSetRow(raw: Record<string, unknown>, where: string): Instance {
       set: "commit",
       language: r.language,
       split: r.split,
+      // the parent's functions the commit's hunks touch: the commit set's function-level figures
+      ...(r.functions.length > 0 ? { gold_functions: r.functions } : {}),
       corpus: "source",
     };
   }

@@ -59,6 +59,8 @@ export interface InstanceResult {
   top: string[];
   /** 0-based rank of each labelled function among the ranker's chunks (chunk-ranking rankers only). */
   function_ranks?: Rank[];
+  /** The ranker's first five chunks (`type path:start-end kind name`), to see what outranks a labelled function. */
+  function_top?: string[];
   corpus: { written: number; deleted: number; unchanged: number; missing: number };
   index?: IndexStep;
   rank_ms: number;
@@ -181,7 +183,13 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
             const ranked = await ranker.rank(request);
             result.ranks = goldRanks(ranked, instance.gold_files);
             result.top = ranked.slice(0, 10);
-            if (labelled && ranker.rankChunks) result.function_ranks = functionRanks(await ranker.rankChunks(request), labelled);
+            if (labelled && ranker.rankChunks) {
+              const chunks = await ranker.rankChunks(request);
+              result.function_ranks = functionRanks(chunks, labelled);
+              result.function_top = chunks
+                .slice(0, 5)
+                .map((c) => `${c.chunk_type} ${c.path}:${c.start_line}-${c.end_line} ${c.kind ?? ""} ${c.name ?? ""}`.trim());
+            }
             result.rank_ms = Math.round(performance.now() - t0);
           } catch (e) {
             // a failing instance is a miss with its reason, never the end of the run

@@ -24,6 +24,24 @@ const embeddingSchema = z
   })
   .strict();
 
+/**
+ * The optional cross-encoder that reorders a search's top results when their scores are close
+ * (src/embed/rerank/, src/engines/search/rerank.ts). Off unless enabled: the default model is a download.
+ */
+const rerankSchema = z
+  .object({
+    enabled: z.boolean().default(false),
+    /** A Hugging Face cross-encoder (sequence classification, one relevance logit per pair). */
+    model: z.string().min(1).default("Xenova/ms-marco-MiniLM-L-6-v2"),
+    /** A local folder holding the cross-encoder's files (config.json, tokenizer.json, onnx/model.onnx). */
+    model_path: z.string().optional(),
+    /** How many of the top results the cross-encoder reorders. */
+    top_k: z.number().int().min(2).max(50).default(10),
+    /** Rerank only when the second result scores within this share of the first: (s1 - s2) / s1 < min_gap. */
+    min_gap: z.number().min(0).max(1).default(0.15),
+  })
+  .strict();
+
 export const configSchema = z
   .object({
     index: z
@@ -39,6 +57,10 @@ export const configSchema = z
       .strict()
       .default({ max_file_size: 1024 * 1024, exclude: [] }),
     embeddings: embeddingSchema.default(embeddingSchema.parse({})),
+    search: z
+      .object({ rerank: rerankSchema.default(rerankSchema.parse({})) })
+      .strict()
+      .default({ rerank: rerankSchema.parse({}) }),
     watch: z
       .object({ debounce_ms: z.number().int().min(10).max(60000).default(500) })
       .strict()
@@ -64,6 +86,12 @@ function fromEnvironment(cfg: CortexConfig): CortexConfig {
   if (env.CORTEX_EMBEDDINGS_MODEL) cfg.embeddings.model = env.CORTEX_EMBEDDINGS_MODEL;
   if (env.CORTEX_EMBEDDINGS_MODEL_PATH) cfg.embeddings.model_path = env.CORTEX_EMBEDDINGS_MODEL_PATH;
   if (env.CORTEX_EMBEDDINGS_URL) cfg.embeddings.url = env.CORTEX_EMBEDDINGS_URL;
+  if (env.CORTEX_RERANK !== undefined && env.CORTEX_RERANK !== "") {
+    if (env.CORTEX_RERANK !== "1" && env.CORTEX_RERANK !== "0")
+      throw new CortexError("INVALID_INPUT", `CORTEX_RERANK must be 1 or 0, got '${env.CORTEX_RERANK}'`);
+    cfg.search.rerank.enabled = env.CORTEX_RERANK === "1";
+  }
+  if (env.CORTEX_RERANK_MODEL_PATH) cfg.search.rerank.model_path = env.CORTEX_RERANK_MODEL_PATH;
   return cfg;
 }
 

@@ -25,3 +25,5 @@ export { Embedder, embeddingsLabel, type ChunkText } from "./embedder.ts";
 export { VectorIndex } from "./vector-index.ts";
 // ./models.ts
 export { modelSpec } from "./models.ts";
+// ./rerank/cross-encoder.ts
+export { CrossEncoder, createCrossEncoder, locateCrossEncoder } from "./rerank/cross-encoder.ts";

@@ -46,13 +46,13 @@ class DisabledProvider implements EmbeddingProvider {
   async close(): Promise<void> {}
 }
 
-function backendFrom(env: Record<string, string | undefined>): OnnxBackend {
+export function backendFrom(env: Record<string, string | undefined>): OnnxBackend {
   const b = env.CORTEX_ONNX_BACKEND ?? "native";
   if (b !== "native" && b !== "wasm") throw new CortexError("INVALID_INPUT", `CORTEX_ONNX_BACKEND must be native or wasm, got '${b}'`);
   return b;
 }
 
-function hubUrlOf(options: ProviderOptions, env: Record<string, string | undefined>): string {
+export function hubUrlOf(options: ProviderOptions, env: Record<string, string | undefined>): string {
   const raw = options.hubUrl ?? env.HF_ENDPOINT ?? "https://huggingface.co";
   try {
     const u = new URL(raw);

@@ -45,6 +45,7 @@ const output = z.object({
   total: z.number().int(),
   mode: z.enum(["hybrid", "keyword", "vector"]),
   embeddings: z.string(),
+  rerank: z.string().optional(),
   took_ms: z.number(),
   query_condensed: queryCondensedSchema.optional(),
 });
@@ -55,7 +56,9 @@ export const searchTool = defineTool({
   description:
     "Find the code and documentation relevant to a question or concept: ranked chunks (file overviews, " +
     "function/type definitions with bodies, constants/config, documentation sections) with file path, lines and " +
-    "text. Hybrid keyword + semantic ranking; a definition of a symbol you name comes first; tests rank lower " +
+    "text; a function or type hit names its qualified_name and whole span (definition_lines), also when the chunk " +
+    "is one part of a long definition. Hybrid keyword + semantic ranking; a definition of a symbol you name comes first; the function that " +
+    "answers leads its file's overview and its class; tests rank lower " +
     "unless you ask about tests. Filter by chunk_types, tags (all must match), language and paths. Use " +
     "cortex_exact for exact strings, cortex_pattern for code structure.",
   input,
@@ -92,13 +95,18 @@ export const searchTool = defineTool({
     return condensed ? { ...response, query_condensed: condensed } : response;
   },
   render(r) {
-    const lines = [`${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}; ${r.took_ms} ms)`];
+    const lines = [
+      `${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}${r.rerank ? `; rerank ${r.rerank}` : ""}; ${r.took_ms} ms)`,
+    ];
     if (r.query_condensed) lines.push(r.query_condensed.note);
     for (const h of r.results) {
       const m = h.chunk.metadata;
+      const whole = m.definition_lines as { start_line: number; end_line: number } | undefined;
+      // one window of a long definition: say where the whole of it is
+      const span = whole && typeof m.parts === "number" && m.parts > 1 ? `  (part ${m.part} of ${m.parts}; whole: ${whole.start_line}-${whole.end_line})` : "";
       lines.push(
         "",
-        `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`,
+        `${m.file_path}:${m.start_line}-${m.end_line}  [${h.chunk.chunk_type}] ${h.chunk.title}${span}  (${h.combined_score.toFixed(4)})${h.stale ? "  STALE" : ""}`,
       );
       const body = h.chunk.text.split("\n").slice(1, 7);
       for (const l of body) lines.push("    " + l.slice(0, 160));

@@ -27,10 +27,10 @@ import { GraphEngine } from "../engines/graph/index.ts";
 import { CodebaseSearch } from "../engines/codebase-search/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
 import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
-import { createEmbeddingProvider, Embedder } from "../embed/index.ts";
+import { createCrossEncoder, createEmbeddingProvider, Embedder, type CrossEncoder } from "../embed/index.ts";
 import { EmbeddingCache } from "../store/embedding-cache.ts";
 import { EmbeddingVectorChannel } from "../engines/search/vector-channel.ts";
-import type { VectorChannel } from "../engines/search/index.ts";
+import type { Reranker, RerankSettings, VectorChannel } from "../engines/search/index.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
 
@@ -59,6 +59,7 @@ export class Session {
   private memoryEngine: MemoryEngine | undefined;
   private embedderInstance: Embedder | undefined;
   private vectorChannel: EmbeddingVectorChannel | undefined;
+  private crossEncoderInstance: CrossEncoder | undefined;
   /** Progress of the run in progress, for `indexing_required` answers. */
   progress: { done: number; total: number } | undefined;
 
@@ -235,8 +236,43 @@ export class Session {
         log.warn(`embeddings: ${why}`);
         vectors = { state: () => `unavailable: ${why}`, search: async () => [] };
       }
-      return new SearchEngine(s, this.root, vectors, { waitForVectors: this.options.oneShot === true });
+      const rerank = this.reranker();
+      return new SearchEngine(s, this.root, vectors, { waitForVectors: this.options.oneShot === true, ...(rerank ? { rerank } : {}) });
     });
+  }
+
+  /**
+   * The cross-encoder reranker (search.rerank), created on first use and kept for the session (one model
+   * per process, like the embedder); undefined when reranking is off or its configuration cannot work.
+   */
+  private reranker(): { reranker: Reranker; settings: RerankSettings } | undefined {
+    const config = this.config.search.rerank;
+    if (!config.enabled) return undefined;
+    if (!this.crossEncoderInstance) {
+      try {
+        this.crossEncoderInstance = createCrossEncoder(config, { home: cortexHome(), root: this.root });
+      } catch (e) {
+        log.warn(`reranker: ${(e as Error).message}`);
+        return undefined;
+      }
+    }
+    const encoder = this.crossEncoderInstance;
+    if (!encoder) return undefined;
+    const reranker: Reranker = {
+      state: () => {
+        const st = encoder.state();
+        return st.status === "ready"
+          ? "ready"
+          : st.status === "unavailable"
+            ? `unavailable: ${st.reason}`
+            : st.status === "loading"
+              ? `loading: ${st.detail}`
+              : "idle";
+      },
+      ready: () => encoder.ready(),
+      score: (query, passages, signal) => encoder.score(query, passages, signal),
+    };
+    return { reranker, settings: { topK: config.top_k, minGap: config.min_gap } };
   }
 
   /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */
@@ -303,5 +339,7 @@ export class Session {
     this.vectorChannel = undefined;
     void this.embedderInstance?.close();
     this.embedderInstance = undefined;
+    this.crossEncoderInstance?.close();
+    this.crossEncoderInstance = undefined;
   }
 }

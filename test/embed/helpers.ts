@@ -28,11 +28,10 @@ export interface HubServer {
 }
 
 /**
- * Serves the tiny model under any model id in the hub layout (`/<id>/resolve/main/<file>`).
+ * Serves the tiny model (or the given files) under any model id in the hub layout (`/<id>/resolve/main/<file>`).
  * `mode: "stall"` accepts requests and never answers; `"missing"` answers 404 for everything.
  */
-export function hubServer(mode: "serve" | "stall" | "missing" = "serve"): HubServer {
-  const files = tinyModelFiles();
+export function hubServer(mode: "serve" | "stall" | "missing" = "serve", files: Record<string, string | Uint8Array> = tinyModelFiles()): HubServer {
   const requests: string[] = [];
   const server = Bun.serve({
     hostname: "127.0.0.1",

@@ -291,6 +291,10 @@ describe("docstring rows and the stripped copy", () => {
     expect(failed.ranks).toEqual([null]);
     expect(r2.instances[0]!.error).toBeUndefined();
     expect(r2.instances[0]!.ranks).toEqual([0]);
+    // a commit's touched functions are its function labels; the first chunks are kept to see what outranks them
+    expect(commitRowsOk[0]!.functions.length).toBeGreaterThan(0);
+    expect(r2.instances[0]!.function_ranks).toHaveLength(commitRowsOk[0]!.functions.length);
+    expect(r2.instances[0]!.function_top!.length).toBeGreaterThan(0);
     expect(r2.groups[0]).toMatchObject({ key: "commit / dev / go", n: 2, errors: 1 });
     expect(lines.some((l) => l.includes("FAILED"))).toBe(true);
   });

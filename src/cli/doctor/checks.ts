@@ -17,6 +17,7 @@ import type { IndexReader } from "../../store/contract.ts";
 import { indexStatus } from "../../indexer/status.ts";
 import { modelSpec } from "../../embed/models.ts";
 import { locateModel } from "../../embed/local/model-files.ts";
+import { locateCrossEncoder } from "../../embed/rerank/cross-encoder.ts";
 import { AST_GREP_VERSION, currentRelease, manualInstallHint } from "../../engines/structural/release.ts";
 import { versionOf } from "../../engines/structural/install.ts";
 import { CLIENTS, type ClientEnv } from "../setup/clients.ts";
@@ -24,7 +25,7 @@ import { readClientConfig } from "../setup/config-file.ts";
 import { cortexServerCommand } from "../setup/server-command.ts";
 
 export interface Problem {
-  area: "runtime" | "index" | "embeddings" | "ast-grep" | "client";
+  area: "runtime" | "index" | "embeddings" | "reranker" | "ast-grep" | "client";
   /** error: something does not work; warning: works, with less than it could. */
   severity: "error" | "warning";
   message: string;
@@ -202,6 +203,43 @@ export function embeddingsInfo(root: string, config: CortexConfig | undefined, p
   }
 }
 
+/** What search loses without the cross-encoder, said once for the human and the JSON output. */
+export const WITHOUT_RERANKER =
+  "searches keep their first-stage order (keywords, vectors and code structure) when their top results score close together; nothing else changes";
+
+export function rerankerInfo(root: string, config: CortexConfig | undefined, problems: Problem[]) {
+  if (!config) return { enabled: false };
+  const r = config.search.rerank;
+  if (!r.enabled)
+    return { enabled: false, model: r.model, note: `off (search.rerank.enabled: false in .cortex/config.yml, or CORTEX_RERANK=0): ${WITHOUT_RERANKER}` };
+  try {
+    const loc = locateCrossEncoder({ model: r.model, modelsDir: homePaths.models(), ...(r.model_path !== undefined ? { modelPath: r.model_path } : {}), root });
+    const present = loc.missing.length === 0;
+    if (!present) {
+      const offline = process.env.CORTEX_OFFLINE === "1";
+      problems.push({
+        area: "reranker",
+        severity: "warning",
+        message: `the reranker model ${r.model} is not in ${loc.dir} (missing ${loc.missing.join(", ")})${offline ? " and CORTEX_OFFLINE=1 forbids the download" : ""}: ${WITHOUT_RERANKER}`,
+        fix: offline
+          ? "unset CORTEX_OFFLINE and search once (the model downloads on first use), or set search.rerank.model_path to a folder holding the model"
+          : loc.fromConfig
+            ? "put the model's files in search.rerank.model_path, or remove the setting to download the default model"
+            : `search once (cortex search "…" --root ${q(root)}): the model downloads on first use`,
+      });
+    }
+    return { enabled: true, model: r.model, folder: loc.dir, present, ...(present ? {} : { missing: loc.missing, without_it: WITHOUT_RERANKER }) };
+  } catch (err) {
+    problems.push({
+      area: "reranker",
+      severity: "error",
+      message: errorMessage(err),
+      fix: "correct search.rerank.model or search.rerank.model_path in .cortex/config.yml",
+    });
+    return { enabled: true, model: r.model, present: false, error: errorMessage(err) };
+  }
+}
+
 export async function astGrepInfo(problems: Problem[]) {
   const fromEnv = process.env.CORTEX_AST_GREP;
   let path: string;
@@ -319,7 +357,8 @@ export async function runChecks(rootArg: string, env: ClientEnv) {
   const project = config ? await projectIndex(root, config, problems) : { root, state: "unreadable" as const };
   const indexes = keptIndexes(problems);
   const embeddings = embeddingsInfo(root, config, problems);
+  const reranker = rerankerInfo(root, config, problems);
   const astGrep = await astGrepInfo(problems);
   const clients = clientReports(env, problems);
-  return { ok: !problems.some((p) => p.severity === "error"), runtime, project, indexes, embeddings, ast_grep: astGrep, clients, problems };
+  return { ok: !problems.some((p) => p.severity === "error"), runtime, project, indexes, embeddings, reranker, ast_grep: astGrep, clients, problems };
 }

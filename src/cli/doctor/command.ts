@@ -54,6 +54,9 @@ function render(r: Report): string {
   if (e.provider === "local") out.push(`Embeddings: ${e.model} ${e.present ? `present (${e.folder})` : "not downloaded"}`);
   else if (e.provider === "openai") out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
   else out.push(`Embeddings: ${e.provider}${e.note ? ` (${e.note})` : ""}`);
+  const rr = r.reranker as { enabled: boolean; model?: string; present?: boolean; folder?: string; error?: string };
+  if (!rr.enabled) out.push("Reranker: off (search.rerank.enabled)");
+  else out.push(`Reranker: ${rr.model} ${rr.present ? `present (${rr.folder})` : rr.error ? "misconfigured" : "not downloaded (downloads on first search)"}`);
   const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
   out.push(
     `ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`,

@@ -4,11 +4,14 @@
  * re-ranked with structural signals (src/engines/search/rank.ts). Keyword search never waits for
  * embeddings; every response says how complete the embeddings are.
  */
-import type { ChunkFilters, IndexReader } from "../../store/contract.ts";
+import type { ChunkFilters, ChunkRow, IndexReader } from "../../store/contract.ts";
 import { hasFilters } from "../../store/chunk-filters.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
+import { promoteFunctions } from "./function-promotion.ts";
+import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
+import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
 
 export type SearchMode = "hybrid" | "keyword" | "vector";
 
@@ -64,6 +67,8 @@ export interface SearchResponse {
   total: number;
   mode: SearchMode;
   embeddings: EmbeddingsState;
+  /** What the cross-encoder did to the order, when one is configured (search.rerank.enabled). */
+  rerank?: string;
   took_ms: number;
 }
 
@@ -74,12 +79,13 @@ const UNAVAILABLE: VectorChannel = {
 
 export class SearchEngine {
   private prepared = false;
+  private rerankPrepared = false;
 
   constructor(
     private readonly store: IndexReader,
     private readonly root: string,
     private readonly vectors: VectorChannel = UNAVAILABLE,
-    private readonly options: { waitForVectors?: boolean } = {},
+    private readonly options: { waitForVectors?: boolean; rerank?: { reranker: Reranker; settings: RerankSettings } } = {},
   ) {}
 
   async embeddingsState(): Promise<EmbeddingsState> {
@@ -141,6 +147,10 @@ export class SearchEngine {
       c.chunkType = r.chunk_type as string;
       c.symbolPath = (r.symbol_path as string | null) ?? null;
       c.isTest = r.is_test === 1;
+      if (c.chunkType === "definitions" && typeof r.metadata === "string") {
+        const kind = (JSON.parse(r.metadata) as { kind?: unknown }).kind;
+        if (typeof kind === "string") c.kind = kind;
+      }
     }
     return { ranked: fuse(byId, q, opts.intent, definitionIds), mode };
   }
@@ -163,16 +173,41 @@ export class SearchEngine {
           return c ? { ...c, score: f.score } : undefined;
         })
         .filter((c): c is Candidate => c !== undefined);
-    } else top = collapse(ranked, false).slice(0, opts.limit);
+    } else {
+      // a function that answers leads its file's overview, its class and its neighbours (function-promotion.ts)
+      top = collapse(promoteFunctions(ranked, q), false).slice(0, opts.limit);
+    }
     const rows = await this.store.chunksById(top.map((c) => c.id));
+    let rerank: string | undefined;
+    if (this.options.rerank) {
+      const { reranker, settings } = this.options.rerank;
+      // a one-shot caller (the CLI) waits for the model once, as it does for the embeddings
+      if (this.options.waitForVectors && !this.rerankPrepared) {
+        this.rerankPrepared = true;
+        await reranker.ready().catch(() => {});
+      }
+      const outcome = await rerankIfUnsure(
+        top,
+        opts.query,
+        reranker,
+        settings,
+        (c) => c.score,
+        (c) => (rows.get(c.id)?.text as string | undefined) ?? "",
+        opts.signal,
+      );
+      top = outcome.order;
+      rerank = outcome.note;
+    }
     const stale = await staleFiles(
       this.store,
       this.root,
       top.map((c) => c.filePath),
     );
     const indexedAt = (await this.store.meta("last_run")) ?? new Date(0).toISOString();
-    const results: SearchHit[] = top.map((c) => {
+    const spans = await this.definitionSpansOf(top, rows);
+    const results: SearchHit[] = top.map((c, i) => {
       const r = rows.get(c.id)!;
+      const definition = spans[i];
       const metadata = {
         source: r.chunk_type === "documentation" ? "documentation" : "code",
         file_path: c.filePath,
@@ -181,6 +216,10 @@ export class SearchEngine {
         end_line: r.end_line as number,
         ...(r.symbol_path ? { symbol_path: r.symbol_path as string } : {}),
         ...(r.metadata ? (JSON.parse(r.metadata as string) as Record<string, unknown>) : {}),
+        // the whole definition, where the chunk is one (or a window of one)
+        ...(definition
+          ? { qualified_name: definition.qualified_name, definition_lines: { start_line: definition.start_line, end_line: definition.end_line } }
+          : {}),
       };
       const hit: SearchHit = {
         chunk: {
@@ -198,7 +237,36 @@ export class SearchEngine {
       if (stale.has(c.filePath)) hit.stale = true;
       return hit;
     });
-    return { results, total: results.length, mode, embeddings: this.vectors.state(), took_ms: Math.round((performance.now() - started) * 10) / 10 };
+    return {
+      results,
+      total: results.length,
+      mode,
+      embeddings: this.vectors.state(),
+      ...(rerank !== undefined ? { rerank } : {}),
+      took_ms: Math.round((performance.now() - started) * 10) / 10,
+    };
+  }
+
+  /** The definitions the definition chunks among `top` show, by position (undefined for other chunks). */
+  private async definitionSpansOf(top: Candidate[], rows: Map<string, ChunkRow>): Promise<Array<DefinitionSpan | undefined>> {
+    const wanted: Array<{ at: number; chunk: DefinitionChunk }> = [];
+    top.forEach((c, at) => {
+      const r = rows.get(c.id);
+      if (r?.chunk_type !== "definitions" || !c.symbolPath || typeof r.metadata !== "string") return;
+      const name = (JSON.parse(r.metadata) as { name?: unknown }).name;
+      if (typeof name !== "string") return;
+      wanted.push({ at, chunk: { filePath: c.filePath, symbolPath: c.symbolPath, name, startLine: r.start_line as number, endLine: r.end_line as number } });
+    });
+    const out: Array<DefinitionSpan | undefined> = top.map(() => undefined);
+    if (wanted.length === 0) return out;
+    const symbols = await this.store.symbolsOfFiles([...new Set(wanted.map((w) => w.chunk.filePath))]);
+    definitionSpans(
+      symbols,
+      wanted.map((w) => w.chunk),
+    ).forEach((span, i) => {
+      out[wanted[i]!.at] = span;
+    });
+    return out;
   }
 
   /**
@@ -322,3 +390,4 @@ function mentionMatches(path: string, mention: string): boolean {
 
 export type { ChunkFilters } from "../../store/contract.ts";
 export type { Intent } from "./rank.ts";
+export type { Reranker, RerankSettings } from "./rerank.ts";

@@ -37,6 +37,8 @@ export interface Candidate {
   filePath: string;
   chunkType: string;
   symbolPath: string | null;
+  /** What a definition chunk defines (function, method, class…), from the chunk's metadata. */
+  kind?: string;
   isTest: boolean;
   keywordRank?: number;
   keywordScore?: number;

@@ -1,0 +1,86 @@
+import { describe, expect, test } from "bun:test";
+import { fileSupport, lastSegment, nameMatch, promoteFunctions, stem } from "../../src/engines/search/function-promotion.ts";
+import { analyzeQuery } from "../../src/engines/search/query.ts";
+import type { Candidate } from "../../src/engines/search/rank.ts";
+
+const candidate = (id: string, fields: Partial<Candidate>): Candidate => ({
+  id,
+  filePath: "a.py",
+  chunkType: "definitions",
+  symbolPath: null,
+  isTest: false,
+  score: 1,
+  ...fields,
+});
+
+describe("function promotion", () => {
+  test("stems meet a verb's forms and keep short words whole", () => {
+    expect(stem("writes")).toBe(stem("write"));
+    expect(stem("writing")).toBe(stem("write"));
+    expect(stem("adds")).toBe("add");
+    expect(stem("added")).toBe("add");
+    expect(stem("class")).toBe("class");
+    expect(stem("is")).toBe("is");
+  });
+
+  test("the last segment of a symbol path, whatever the language's separator", () => {
+    expect(lastSegment("HelpFormatter.write_dl")).toBe("write_dl");
+    expect(lastSegment("de::Deserializer::parse")).toBe("parse");
+    expect(lastSegment("Rack::Request#params")).toBe("params");
+    expect(lastSegment("main")).toBe("main");
+  });
+
+  test("a name's share of words the query uses", () => {
+    const q = new Set(["add", "option", "parser"].map(stem));
+    expect(nameMatch("add_option", q)).toBe(1);
+    expect(nameMatch("addArgument", q)).toBe(0.5);
+    expect(nameMatch("render", q)).toBe(0);
+  });
+
+  test("a method the query describes leads the class that lists it, and the file overview", () => {
+    const q = analyzeQuery("Adds a new option to the parser");
+    const ranked = [
+      candidate("class", { symbolPath: "OptionParser", kind: "class", score: 1, keywordScore: 9 }),
+      candidate("overview", { chunkType: "symbols", score: 0.95, keywordScore: 8 }),
+      candidate("method", { symbolPath: "OptionParser.add_option", kind: "method", score: 0.9, keywordScore: 6 }),
+      candidate("other", { symbolPath: "OptionParser.process", kind: "method", score: 0.92, keywordScore: 7 }),
+    ];
+    const order = promoteFunctions(ranked, q).map((c) => c.id);
+    expect(order[0]).toBe("method");
+    expect(order.indexOf("class")).toBeGreaterThan(order.indexOf("other"));
+    expect(order.indexOf("overview")).toBeGreaterThan(order.indexOf("method"));
+  });
+
+  test("a type whose members are not candidates keeps its place: it may be the answer", () => {
+    const q = analyzeQuery("the parsed options");
+    const ranked = [
+      candidate("class", { symbolPath: "Options", kind: "class", score: 1 }),
+      candidate("fn", { symbolPath: "parse", kind: "function", score: 0.9 }),
+    ];
+    expect(promoteFunctions(ranked, q).map((c) => c.id)).toEqual(["class", "fn"]);
+  });
+
+  test("a file's support is its two best chunks, keyword and vector scores alike, as a share of the best file's", () => {
+    const support = fileSupport([
+      candidate("a1", { filePath: "a.go", keywordScore: 10 }),
+      candidate("a2", { filePath: "a.go", keywordScore: 5 }),
+      candidate("a3", { filePath: "a.go", keywordScore: 5 }),
+      candidate("b1", { filePath: "b.go", keywordScore: 6, vectorScore: 0.4 }),
+      candidate("c1", { filePath: "c.go", vectorScore: 0.8 }),
+    ]);
+    // a: 1 + 0.5 = 1.5; b: 0.6 + 0.5 = 1.1; c: 1.0
+    expect(support.get("a.go")).toBe(1);
+    expect(support.get("b.go")).toBeCloseTo(1.1 / 1.5, 6);
+    expect(support.get("c.go")).toBeCloseTo(1 / 1.5, 6);
+  });
+
+  test("chunks of the file the candidates support lift over a lone chunk of a weak file", () => {
+    const q = analyzeQuery("flush the buffer");
+    const ranked = [
+      candidate("weak", { filePath: "weak.go", symbolPath: "drain", kind: "function", score: 1, keywordScore: 5 }),
+      candidate("strong", { filePath: "strong.go", symbolPath: "sync", kind: "function", score: 0.8, keywordScore: 4.5 }),
+      candidate("strong2", { filePath: "strong.go", symbolPath: "reset", kind: "function", score: 0.7, keywordScore: 4.5 }),
+    ];
+    expect(promoteFunctions(ranked, q).map((c) => c.id)[0]).toBe("strong");
+  });
+});
