@@ -181,26 +181,33 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const peers = [...(await ripgrepPeer(corpus.root, searchableMs)), ...(await ctagsPeer(corpus.root, report.files, cold.ms))];
   const noop = await runCortex(["index", corpus.root, "--json"], env);
   // change one file the index parses: append a comment line to the first source file it reported
-  const sources = JSON.parse(
-    (
-      await runCortex(
-        [
-          "files",
-          "--json",
-          JSON.stringify({
-            from: "files",
-            fields: ["file_path", "language"],
-            where: { field: "function_count", operator: ">", value: 0 },
-            orderBy: [{ field: "file_path", direction: "ASC" }],
-            limit: 5000,
-          }),
-          "--root",
-          corpus.root,
-        ],
-        env,
-      )
-    ).stdout,
-  ).rows as Array<[string, string]>;
+  const sources: Array<[string, string]> = [];
+  // up to 5,000, a page of 1,000 at a time (the files query's limit)
+  for (let offset = 0; offset < 5000; offset += 1000) {
+    const page = JSON.parse(
+      (
+        await runCortex(
+          [
+            "files",
+            "--json",
+            JSON.stringify({
+              from: "files",
+              fields: ["file_path", "language"],
+              where: { field: "function_count", operator: ">", value: 0 },
+              orderBy: [{ field: "file_path", direction: "ASC" }],
+              limit: 1000,
+              offset,
+            }),
+            "--root",
+            corpus.root,
+          ],
+          env,
+        )
+      ).stdout,
+    ).rows as Array<[string, string]>;
+    sources.push(...page);
+    if (page.length < 1000) break;
+  }
   touch(corpus.root, sources[0]!);
   const one = await runCortex(["index", corpus.root, "--json"], env);
   const oneReport = JSON.parse(one.stdout);
