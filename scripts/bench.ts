@@ -4,7 +4,7 @@
  * markdown table to paste into docs/benchmarks.md (with the command line, corpus and machine).
  *
  *   bun scripts/bench.ts <suite> [corpus]      suites: index, parse, embed, pattern, search, exact, graph, server, live
- *   corpus: go | django | go+django | <path>   (Debian golang-1.19-src / python3-django, or any folder)
+ *   corpus: go | django | go+django | kernel | jdk17 | glibc | boost | <path>   (Debian packages: scripts/bench/corpora.ts)
  */
 import { cpus, tmpdir, totalmem } from "node:os";
 import { mkdtempSync, rmSync } from "node:fs";

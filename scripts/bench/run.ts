@@ -1,4 +1,4 @@
-/** Runs the cortex CLI as a child process and measures wall time and peak memory (GNU time). */
+/** Runs the cortex CLI as a child process and measures wall time, CPU time and peak memory (GNU time). */
 import { join, resolve } from "node:path";
 import { existsSync } from "node:fs";
 
@@ -16,6 +16,8 @@ export interface RunResult {
   stdout: string;
   stderr: string;
   ms: number;
+  /** User + system CPU time of the process and its threads (on a shared machine, steadier than wall time). */
+  cpuMs: number;
   maxRssMb: number;
 }
 
@@ -26,17 +28,17 @@ export async function runCortex(args: string[], env: Record<string, string> = {}
   return runTimed(cmd, env);
 }
 
-/** Runs any command under /usr/bin/time to read its peak resident memory. */
+/** Runs any command under /usr/bin/time to read its peak resident memory and CPU time. */
 export async function runTimed(cmd: string[], env: Record<string, string> = {}, cwd?: string): Promise<RunResult> {
-  const timeBin = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "__MAXRSS__%M"] : [];
+  const timeBin = existsSync("/usr/bin/time") ? ["/usr/bin/time", "-f", "__MAXRSS__%M %U %S"] : [];
   const started = performance.now();
   const proc = Bun.spawn([...timeBin, ...cmd], { env: { ...process.env, ...env }, stdout: "pipe", stderr: "pipe", ...(cwd ? { cwd } : {}) });
   const [stdout, stderrRaw, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   const ms = performance.now() - started;
-  const m = /__MAXRSS__(\d+)/.exec(stderrRaw);
-  const stderr = stderrRaw.replace(/__MAXRSS__\d+\n?/, "");
+  const m = /__MAXRSS__(\d+) ([\d.]+) ([\d.]+)/.exec(stderrRaw);
+  const stderr = stderrRaw.replace(/__MAXRSS__[\d. ]+\n?/, "");
   if (code !== 0 && code !== 1) throw new Error(`${cmd.join(" ")} exited with ${code}: ${stderr}`);
-  return { stdout, stderr, ms, maxRssMb: m ? Number(m[1]) / 1024 : NaN };
+  return { stdout, stderr, ms, cpuMs: m ? (Number(m[2]) + Number(m[3])) * 1000 : NaN, maxRssMb: m ? Number(m[1]) / 1024 : NaN };
 }
 
 /** The p-th percentile (nearest rank) of some timings. */

@@ -180,6 +180,8 @@ class IndexRun {
   private removals: Array<() => void> = [];
   private writes: Array<() => void> = [];
   private writeMs = 0;
+  private readonly cpuAtStart = process.cpuUsage();
+  private readonly threadCpuAtStart = process.threadCpuUsage();
 
   constructor(
     private readonly store: IndexStore,
@@ -192,8 +194,14 @@ class IndexRun {
   ) {}
 
   private trace(message: string): void {
-    // the process's resident memory with each step: where the peak comes from (parse workers included)
-    if (process.env.CORTEX_TRACE) log.warn(`${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB]`);
+    // with each step the process's resident memory (where the peak comes from, parse workers included)
+    // and CPU seconds since the run began, of every thread and of this one: on a shared machine a
+    // step's CPU time says more than its wall time, and the difference is the workers' share
+    if (!process.env.CORTEX_TRACE) return;
+    const all = process.cpuUsage(this.cpuAtStart);
+    const mine = process.threadCpuUsage(this.threadCpuAtStart);
+    const s = (u: { user: number; system: number }) => ((u.user + u.system) / 1e6).toFixed(2);
+    log.warn(`${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB, cpu ${s(all)} s, this thread ${s(mine)} s]`);
   }
 
   async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {

@@ -44,7 +44,7 @@ const QUERY = `
 (type_identifier) @type.bare
 (selector_expression) @selector
 (expression_list) @values
-(literal_element) @values
+(literal_element (identifier) @value)
 (short_var_declaration) @local
 (var_spec) @local
 `;
@@ -477,7 +477,8 @@ interface GoUses {
   qualifieds: Node[];
   bares: Node[];
   selectors: Node[];
-  valueLists: Node[];
+  /** Expression lists (their identifiers are read) and single identifiers of literal elements, in match order. */
+  valueLists: Array<Node | [Node]>;
   locals: Node[];
 }
 
@@ -490,6 +491,7 @@ function sortMatches(matches: QueryMatch[]): GoUses {
     else if (m["type.bare"]) u.bares.push(m["type.bare"]);
     else if (m.selector) u.selectors.push(m.selector);
     else if (m.values) u.valueLists.push(m.values);
+    else if (m.value) u.valueLists.push([m.value]);
     else if (m.local) u.locals.push(m.local);
   }
   return u;
@@ -501,7 +503,11 @@ function usesFromMatches(u: GoUses, st: GoState): void {
   const callFunctions = callReferences(u.calls, st, topLevelValues);
   typeReferences(u.qualifieds, u.bares, st);
   packageReads(u.selectors, callFunctions, st);
-  if (topLevelValues.size > 0) for (const list of u.valueLists) for (const c of list.namedChildren) if (c) readValue(c, topLevelValues, st);
+  if (topLevelValues.size === 0) return;
+  for (const list of u.valueLists) {
+    if (Array.isArray(list)) readValue(list[0], topLevelValues, st);
+    else for (const c of list.namedChildren) if (c) readValue(c, topLevelValues, st);
+  }
 }
 
 function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {

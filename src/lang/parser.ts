@@ -130,7 +130,7 @@ export class FactsParser {
       }
       const lines = countLines(text, comments);
       let syntaxErrors = 0;
-      if (root.hasError) syntaxErrors = root.descendantsOfType("ERROR").length + countMissing(root);
+      if (root.hasError) syntaxErrors = countSyntaxErrors(root);
       let extracted: Extracted;
       try {
         extracted = m.extract(tree, { path, source: text, project }, matches);
@@ -145,24 +145,25 @@ export class FactsParser {
   }
 }
 
-/** Counts MISSING nodes (tokens the parser inserted to recover). Cursors live in WASM memory: delete them. */
-function countMissing(root: Node): number {
+/**
+ * Counts ERROR and MISSING nodes (MISSING: tokens the parser inserted to recover). Only subtrees that
+ * hold an error are entered (`hasError` is true on every ancestor of one): the whole-tree walks this
+ * replaced (descendantsOfType("ERROR") in WASM, then every node through a cursor in JavaScript) took
+ * 9.6 of 48.7 s of parse-tier CPU on a sixth of the kernel, where 43 % of the files have errors (macros).
+ * Cursors live in WASM memory: delete them.
+ */
+export function countSyntaxErrors(root: Node): number {
   let n = 0;
   const cursor = root.walk();
   try {
-    let done = false;
-    while (!done) {
-      if (cursor.currentNode.isMissing) n++;
-      if (cursor.gotoFirstChild()) continue;
-      while (!cursor.gotoNextSibling()) {
-        if (!cursor.gotoParent()) {
-          done = true;
-          break;
-        }
-      }
+    for (;;) {
+      const node = cursor.currentNode;
+      // an ERROR node can have no error cost of its own (hasError false): counted where it is met
+      if (node.isError || node.isMissing) n++;
+      if (node.hasError && cursor.gotoFirstChild()) continue;
+      while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return n;
     }
   } finally {
     cursor.delete();
   }
-  return n;
 }

@@ -188,7 +188,13 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     // 2. references → definitions
     const index = new SymbolIndex(g);
     const loader = new ScopeLoader(g, files, deferred ? fullEdges : undefined);
-    const resolver = new Resolver(g, index, files, (p) => loader.scope(p));
+    const resolver = new Resolver(
+      g,
+      index,
+      files,
+      (p) => loader.scope(p),
+      (paths) => void loader.prepare(paths),
+    );
     let refs = 0;
     let updated = 0;
     // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
