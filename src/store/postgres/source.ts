@@ -1,0 +1,110 @@
+/**
+ * Reading a finished SQLite index for publication: every file's state, and one file's rows at a time in
+ * the shapes the shared store's tables take (booleans as booleans, text decompressed, chunk texts
+ * rendered from their spans). Store-internal: it reads the index's connection.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import { wordsText } from "../../core/words.ts";
+import { chunkTexts } from "../chunk-text.ts";
+import { contentText } from "../content-codec.ts";
+import type { IndexStore } from "../index-store.ts";
+import { sqliteOf } from "../sqlite-access.ts";
+
+export interface SourceFile {
+  fileId: number;
+  path: string;
+  language: string;
+  contentHash: string;
+  sizeBytes: number;
+}
+
+type Row = Record<string, unknown>;
+
+/** SQLite's 0/1 as JSON booleans for the named columns. */
+function booleans(rows: Row[], columns: string[]): Row[] {
+  for (const r of rows) for (const c of columns) r[c] = r[c] === null ? null : Boolean(r[c]);
+  return rows;
+}
+
+/** The rows of one file, keyed by the shared store's table. */
+export interface FileRows {
+  content: string;
+  statFile: Row | undefined;
+  types: Row[];
+  functions: Row[];
+  imports: Row[];
+  symbols: Row[];
+  chunks: Row[];
+}
+
+export class IndexSource {
+  private readonly db: Database;
+  private readonly st: Record<"content" | "file" | "types" | "functions" | "imports" | "symbols" | "chunks", Statement<Row, [string | number]>>;
+
+  constructor(store: IndexStore) {
+    this.db = sqliteOf(store);
+    const q = (sql: string) => this.db.prepare<Row, [string | number]>(sql);
+    this.st = {
+      content: q("SELECT z FROM contents WHERE file_id = ?"),
+      file: q(`SELECT is_test, module_path, lines_total, lines_code, lines_comment, lines_blank, last_modified, type_count,
+        function_count, import_count FROM files WHERE file_path = ?`),
+      types: q(`SELECT type_id, name, kind, module_path, start_line, end_line, is_exported, field_count, method_count
+        FROM types WHERE file_path = ?`),
+      functions: q(`SELECT function_id, name, module_path, start_line, end_line, is_exported, is_method, receiver_type,
+        param_count, return_count, lines, complexity FROM functions WHERE file_path = ?`),
+      imports: q(`SELECT import_id, imported_module, is_standard_lib, is_external, is_relative, symbol_count
+        FROM imports WHERE file_path = ?`),
+      symbols: q(`SELECT symbol_id, name, qualified_name, kind, container, start_line, start_column, end_line, is_exported, signature
+        FROM symbol_rows WHERE file_id = ?`),
+      chunks: q(`SELECT chunk_id, chunk_type, title, symbol_path, language, start_line, end_line, tags, prefix, spans
+        FROM chunks WHERE file_path = ?`),
+    };
+  }
+
+  /** Files the parse tier has still to do: a build must be complete before it is published. */
+  unparsedCount(): number {
+    return (this.db.query("SELECT count(*) AS n FROM file_state WHERE parsed = 0").get() as { n: number }).n;
+  }
+
+  files(): SourceFile[] {
+    return this.db
+      .query("SELECT file_id AS fileId, file_path AS path, language, content_hash AS contentHash, size_bytes AS sizeBytes FROM file_state ORDER BY file_path")
+      .all() as SourceFile[];
+  }
+
+  modules(): Row[] {
+    return this.db.query("SELECT * FROM modules").all() as Row[];
+  }
+
+  rowsOf(f: SourceFile): FileRows {
+    const z = this.st.content.get(f.fileId) as { z: Uint8Array } | null;
+    // PostgreSQL text cannot hold NUL; the indexer refuses binary files, so this is a stray byte in text
+    const content = z === null ? "" : contentText(z.z).replaceAll("\u0000", "\uFFFD");
+    const stored = this.st.chunks
+      .all(f.path)
+      .map((r) => ({ ...r, filePath: f.path }) as Row & { filePath: string; prefix: string | Uint8Array; spans: string });
+    const texts = chunkTexts(stored, () => content);
+    const chunks = stored.map((c) => {
+      const text = texts.get(c)!.replaceAll("\u0000", "\uFFFD");
+      const { prefix: _p, spans: _s, filePath: _f, ...rest } = c;
+      return {
+        ...rest,
+        text,
+        w_symbols: wordsText(`${String(c.symbol_path ?? "")}`),
+        w_title: wordsText(String(c.title)),
+        w_path: wordsText(f.path),
+        w_body: wordsText(text),
+      };
+    });
+    const statFile = this.st.file.get(f.path);
+    return {
+      content,
+      statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],
+      types: booleans(this.st.types.all(f.path), ["is_exported"]),
+      functions: booleans(this.st.functions.all(f.path), ["is_exported", "is_method"]),
+      imports: booleans(this.st.imports.all(f.path), ["is_standard_lib", "is_external", "is_relative"]),
+      symbols: booleans(this.st.symbols.all(f.fileId), ["is_exported"]),
+      chunks,
+    };
+  }
+}
