@@ -11,8 +11,9 @@
  */
 import type { RegexNode } from "./regex-parse.ts";
 import { trigramsOf, trigramText } from "../../store/trigrams.ts";
+import type { TrigramQuery } from "../../store/contract.ts";
 
-export type TrigramQuery = { op: "all" } | { op: "tri"; t: number } | { op: "and"; args: TrigramQuery[] } | { op: "or"; args: TrigramQuery[] };
+export type { TrigramQuery };
 
 export interface SearchPlan {
   /** Files that may match: those satisfying this query (`all` means every file). */
