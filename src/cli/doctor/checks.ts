@@ -20,9 +20,10 @@ import { versionOf } from "../../engines/structural/install.ts";
 import { CLIENTS, type ClientEnv } from "../setup/clients.ts";
 import { readClientConfig } from "../setup/config-file.ts";
 import { cortexServerCommand } from "../setup/server-command.ts";
+import { sharedStoreInfo } from "./shared-store.ts";
 
 export interface Problem {
-  area: "runtime" | "index" | "embeddings" | "ast-grep" | "client";
+  area: "runtime" | "index" | "embeddings" | "ast-grep" | "client" | "store";
   /** error: something does not work; warning: works, with less than it could. */
   severity: "error" | "warning";
   message: string;
@@ -319,5 +320,16 @@ export async function runChecks(rootArg: string, env: ClientEnv) {
   const embeddings = embeddingsInfo(root, config, problems);
   const astGrep = await astGrepInfo(problems);
   const clients = clientReports(env, problems);
-  return { ok: !problems.some((p) => p.severity === "error"), runtime, project, indexes, embeddings, ast_grep: astGrep, clients, problems };
+  const sharedStore = await sharedStoreInfo(process.env, problems);
+  return {
+    ok: !problems.some((p) => p.severity === "error"),
+    runtime,
+    project,
+    indexes,
+    embeddings,
+    ast_grep: astGrep,
+    clients,
+    ...(sharedStore ? { shared_store: sharedStore } : {}),
+    problems,
+  };
 }

@@ -54,6 +54,12 @@ function render(r: Report): string {
   if (e.provider === "local") out.push(`Embeddings: ${e.model} ${e.present ? `present (${e.folder})` : "not downloaded"}`);
   else if (e.provider === "openai") out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
   else out.push(`Embeddings: ${e.provider}${e.note ? ` (${e.note})` : ""}`);
+  if (r.shared_store) {
+    const s = r.shared_store;
+    out.push(
+      `Shared store: ${s.url} ${"server_version" in s ? `PostgreSQL ${s.server_version}, ${s.repos} repositories, pg_trgm ${s.pg_trgm ? "available" : "missing"}, ${s.vectors}` : s.state}`,
+    );
+  }
   const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
   out.push(
     `ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`,
