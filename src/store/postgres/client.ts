@@ -13,6 +13,8 @@ export type PgValue = string | number | boolean | null;
 export interface PgQueryable {
   /** Runs one statement with bound parameters ($1, $2…) and returns its rows. */
   query<R = Record<string, unknown>>(sql: string, params?: PgValue[]): Promise<R[]>;
+  /** Runs one statement and returns its column names and rows as arrays (columns known even without rows). */
+  queryArrays(sql: string, params?: PgValue[]): Promise<{ columns: string[]; rows: unknown[][] }>;
   /** Runs several statements without parameters (schema creation). */
   exec(sql: string): Promise<void>;
 }
@@ -35,6 +37,17 @@ export interface PgClient extends PgConnection {
 type Sql = postgres.Sql<Record<string, never>>;
 type ReservedSql = postgres.ReservedSql<Record<string, never>>;
 
+/** Type ids of PostgreSQL's int8 and numeric: drivers hand them over as text (or BigInt), statistics want numbers. */
+const NUMERIC_TYPES = new Set([20, 1700]);
+
+/** Rows with int8 and numeric columns (sums, counts, averages) as JavaScript numbers. */
+export function numericRows(types: readonly number[], rows: unknown[][]): unknown[][] {
+  const idx = types.flatMap((t, i) => (NUMERIC_TYPES.has(t) ? [i] : []));
+  if (idx.length === 0) return rows;
+  for (const r of rows) for (const i of idx) if (r[i] !== null && r[i] !== undefined) r[i] = Number(r[i]);
+  return rows;
+}
+
 /** A driver error, worded without the connection URL (it may carry a password). */
 function storeError(e: unknown, url: string): CortexError {
   if (e instanceof CortexError) return e;
@@ -47,6 +60,21 @@ function queryable(sql: Sql | ReservedSql | postgres.TransactionSql<Record<strin
     async query<R>(text: string, params: PgValue[] = []): Promise<R[]> {
       try {
         return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as R[];
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
+    async queryArrays(text: string, params: PgValue[] = []) {
+      try {
+        const result = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]).values();
+        const columns = result.columns;
+        return {
+          columns: columns.map((c) => c.name),
+          rows: numericRows(
+            columns.map((c) => c.type),
+            [...result] as unknown[][],
+          ),
+        };
       } catch (e) {
         throw storeError(e, url);
       }

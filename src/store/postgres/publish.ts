@@ -108,6 +108,7 @@ const CHUNKS: Columns = [
   ["start_line", "integer"],
   ["end_line", "integer"],
   ["tags", "text"],
+  ["is_test", "boolean"],
   ["text", "text"],
 ];
 const MODULES: Columns = [
@@ -175,12 +176,13 @@ async function writeBatch(tx: PgQueryable, s: string, repoId: number, gen: numbe
     language: f.language,
     content_hash: f.contentHash,
     size_bytes: f.sizeBytes,
+    mtime_ms: f.mtimeMs,
     content: rows.get(f.path)!.content,
   }));
   const ids = await tx.query<{ file_id: string | number; path: string }>(
-    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, $2::int, content
-     FROM json_to_recordset($3::text::json) AS x(path text, language text, content_hash text, size_bytes bigint, content text)
+    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, gen_from, content)
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, $2::int, content
+     FROM json_to_recordset($3::text::json) AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, content text)
      RETURNING file_id, path`,
     [repoId, gen, JSON.stringify(versions)],
   );
@@ -204,13 +206,13 @@ async function writeBatch(tx: PgQueryable, s: string, repoId: number, gen: numbe
   await insertRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
   await insertRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
   if (children.chunks.length > 0) {
-    // keyword words weighted like the local index's fields: defined names and titles above paths above text
+    // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C, body D
     const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
     await tx.query(
       `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, words)
        SELECT file_id, ${names(CHUNKS)},
-         setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'A') ||
-         setweight(to_tsvector('english', w_path), 'B') || setweight(to_tsvector('english', w_body), 'D')
+         setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
+         setweight(to_tsvector('english', w_path), 'C') || setweight(to_tsvector('english', w_body), 'D')
        FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`,
       [JSON.stringify(children.chunks)],
     );

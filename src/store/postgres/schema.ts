@@ -43,6 +43,7 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     language text NOT NULL,
     content_hash text NOT NULL,
     size_bytes bigint NOT NULL,
+    mtime_ms bigint NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
     content text NOT NULL
@@ -100,9 +101,10 @@ CREATE INDEX IF NOT EXISTS symbols_name ON ${s}.symbols (name);
 
 -- Search chunks with their text, and its words for keyword ranking in SQL.
 CREATE TABLE IF NOT EXISTS ${s}.chunks (
+    row_id bigserial PRIMARY KEY,
     file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
     chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
-    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, text text NOT NULL, words tsvector NOT NULL
+    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text text NOT NULL, words tsvector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
 CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);

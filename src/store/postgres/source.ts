@@ -16,6 +16,7 @@ export interface SourceFile {
   language: string;
   contentHash: string;
   sizeBytes: number;
+  mtimeMs: number;
 }
 
 type Row = Record<string, unknown>;
@@ -68,7 +69,9 @@ export class IndexSource {
 
   files(): SourceFile[] {
     return this.db
-      .query("SELECT file_id AS fileId, file_path AS path, language, content_hash AS contentHash, size_bytes AS sizeBytes FROM file_state ORDER BY file_path")
+      .query(
+        "SELECT file_id AS fileId, file_path AS path, language, content_hash AS contentHash, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state ORDER BY file_path",
+      )
       .all() as SourceFile[];
   }
 
@@ -97,6 +100,7 @@ export class IndexSource {
       };
     });
     const statFile = this.st.file.get(f.path);
+    for (const c of chunks) (c as Row).is_test = statFile !== null && Boolean(statFile.is_test);
     return {
       content,
       statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],

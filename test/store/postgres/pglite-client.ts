@@ -6,16 +6,30 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
-import type { PgClient, PgQueryable, PgValue } from "../../../src/store/postgres/client.ts";
+import { numericRows, type PgClient, type PgQueryable, type PgValue } from "../../../src/store/postgres/client.ts";
 
 interface PgliteLike {
-  query<R>(sql: string, params?: unknown[]): Promise<{ rows: R[] }>;
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    options?: { rowMode?: "array" | "object" },
+  ): Promise<{ rows: R[]; fields: Array<{ name: string; dataTypeID: number }> }>;
   exec(sql: string): Promise<unknown>;
 }
 
 function queryable(db: PgliteLike): PgQueryable {
   return {
     query: async <R>(sql: string, params: PgValue[] = []) => (await db.query<R>(sql, params)).rows,
+    queryArrays: async (sql: string, params: PgValue[] = []) => {
+      const r = await db.query<unknown[]>(sql, params, { rowMode: "array" });
+      return {
+        columns: r.fields.map((f) => f.name),
+        rows: numericRows(
+          r.fields.map((f) => f.dataTypeID),
+          r.rows,
+        ),
+      };
+    },
     exec: async (sql: string) => {
       await db.exec(sql);
     },
