@@ -24,7 +24,6 @@ export function schemaIdent(name: string): string {
 
 function tables(s: string): string {
   return `
-CREATE SCHEMA IF NOT EXISTS ${s};
 CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL);
 CREATE TABLE IF NOT EXISTS ${s}.repos (
     repo_id serial PRIMARY KEY,
@@ -124,7 +123,14 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
   const s = schemaIdent(schema);
   await client.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex schema ${schema}`]);
-    await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    // Created only when missing: a writer role that owns a schema an administrator made for it (README)
+    // has no right to create schemas or extensions, and PostgreSQL checks that right even for IF NOT EXISTS.
+    const [have] = await tx.query<{ trgm: boolean; schema: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm, EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema",
+      [schema],
+    );
+    if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await tx.exec(tables(s));
     const rows = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
     if (rows.length === 0) {
