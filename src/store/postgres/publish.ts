@@ -3,7 +3,7 @@
  *
  * Under the repository's advisory lock (a second publisher of the same repository waits; other
  * repositories go on), the publisher removes what a killed predecessor left of an unswitched generation,
- * compares the index's files with the live generation by content hash, writes the changed files' rows
+ * compares the index's files with the live generation by a digest of each file's content and rows (resolution of its references included), writes the changed files' rows
  * aside in batches (one transaction each, invisible to readers: their gen_from is the next generation),
  * and then in one transaction closes the replaced and deleted files' versions, writes the modules and
  * switches repos.generation. Readers see the old generation until that commit and the new one after it;
@@ -99,6 +99,31 @@ const SYMBOLS: Columns = [
   ["is_exported", "boolean"],
   ["signature", "text"],
 ];
+const REFS: Columns = [
+  ["ref_id", "bigint"],
+  ["name", "text"],
+  ["qualifier", "text"],
+  ["qualifier_type", "text"],
+  ["kind", "text"],
+  ["line", "integer"],
+  ["column", "integer"],
+  ["enclosing", "text"],
+  ["enclosing_symbol_id", "bigint"],
+  ["target_symbol_id", "bigint"],
+  ["resolution", "text"],
+];
+const SITES: Columns = [
+  ["site_id", "bigint"],
+  ["imported_module", "text"],
+  ["alias", "text"],
+  ["symbols", "text"],
+  ["line", "integer"],
+  ["column", "integer"],
+];
+const EDGES: Columns = [
+  ["site_id", "bigint"],
+  ["target_file", "text"],
+];
 const CHUNKS: Columns = [
   ["chunk_id", "text"],
   ["chunk_type", "text"],
@@ -109,6 +134,7 @@ const CHUNKS: Columns = [
   ["end_line", "integer"],
   ["tags", "text"],
   ["is_test", "boolean"],
+  ["text_hash", "text"],
   ["text", "text"],
 ];
 const MODULES: Columns = [
@@ -126,8 +152,8 @@ const MODULES: Columns = [
   ["depth", "integer"],
 ];
 
-const names = (cols: Columns): string => cols.map(([c]) => c).join(", ");
-const recordType = (cols: Columns): string => cols.map(([c, t]) => `${c} ${t}`).join(", ");
+const names = (cols: Columns): string => cols.map(([c]) => `"${c}"`).join(", ");
+const recordType = (cols: Columns): string => cols.map(([c, t]) => `"${c}" ${t}`).join(", ");
 
 /** One multi-row INSERT of `rows` (objects with file_id and the columns) through one JSON parameter. */
 async function insertRows(tx: PgQueryable, table: string, cols: Columns, rows: Record<string, unknown>[]): Promise<void> {
@@ -168,7 +194,15 @@ function batches(files: SourceFile[], maxFiles: number): SourceFile[][] {
 }
 
 /** Writes one batch of files as versions of generation `gen`, with every row that hangs off them. */
-async function writeBatch(tx: PgQueryable, s: string, repoId: number, gen: number, files: SourceFile[], source: IndexSource): Promise<void> {
+async function writeBatch(
+  tx: PgQueryable,
+  s: string,
+  repoId: number,
+  gen: number,
+  files: SourceFile[],
+  source: IndexSource,
+  digests: Map<string, string>,
+): Promise<void> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
   const versions = files.map((f) => ({
@@ -177,12 +211,14 @@ async function writeBatch(tx: PgQueryable, s: string, repoId: number, gen: numbe
     content_hash: f.contentHash,
     size_bytes: f.sizeBytes,
     mtime_ms: f.mtimeMs,
+    rows_digest: digests.get(f.path)!,
     content: rows.get(f.path)!.content,
   }));
   const ids = await tx.query<{ file_id: string | number; path: string }>(
-    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, $2::int, content
-     FROM json_to_recordset($3::text::json) AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, content text)
+    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, gen_from, content)
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest, $2::int, content
+     FROM json_to_recordset($3::text::json)
+       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, content text)
      RETURNING file_id, path`,
     [repoId, gen, JSON.stringify(versions)],
   );
@@ -192,19 +228,26 @@ async function writeBatch(tx: PgQueryable, s: string, repoId: number, gen: numbe
     functions: [] as Record<string, unknown>[],
     imports: [] as Record<string, unknown>[],
     symbols: [] as Record<string, unknown>[],
+    refs: [] as Record<string, unknown>[],
+    sites: [] as Record<string, unknown>[],
+    edges: [] as Record<string, unknown>[],
     chunks: [] as Record<string, unknown>[],
   };
   for (const { file_id, path } of ids) {
     const r = rows.get(path)!;
     const id = Number(file_id);
     if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
-    for (const key of ["types", "functions", "imports", "symbols", "chunks"] as const) for (const row of r[key]) children[key].push({ file_id: id, ...row });
+    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks"] as const)
+      for (const row of r[key]) children[key].push({ file_id: id, ...row });
   }
   await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
   await insertRows(tx, `${s}.stat_types`, TYPES, children.types);
   await insertRows(tx, `${s}.stat_functions`, FUNCTIONS, children.functions);
   await insertRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
   await insertRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
+  await insertRows(tx, `${s}.refs`, REFS, children.refs);
+  await insertRows(tx, `${s}.import_sites`, SITES, children.sites);
+  await insertRows(tx, `${s}.import_edges`, EDGES, children.edges);
   if (children.chunks.length > 0) {
     // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C, body D
     const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
@@ -255,21 +298,23 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_from > $2::int`, [repoId, live]);
     await tx.query(`UPDATE ${s}.file_versions SET gen_to = NULL WHERE repo_id = $1::int AND gen_to > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
+    await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
   });
   const liveFiles = new Map(
     (
-      await conn.query<{ path: string; content_hash: string }>(`SELECT path, content_hash FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`, [
+      await conn.query<{ path: string; rows_digest: string }>(`SELECT path, rows_digest FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`, [
         repoId,
       ])
-    ).map((r) => [r.path, r.content_hash]),
+    ).map((r) => [r.path, r.rows_digest]),
   );
   const files = source.files();
   const present = new Set(files.map((f) => f.path));
-  const changed = files.filter((f) => liveFiles.get(f.path) !== f.contentHash);
+  const digests = new Map(files.map((f) => [f.path, source.digest(f)]));
+  const changed = files.filter((f) => liveFiles.get(f.path) !== digests.get(f.path));
   const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
   let written = 0;
   for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
-    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source));
+    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, digests));
     written += batch.length;
     await options.onBatch?.(written, changed.length);
   }
@@ -287,6 +332,14 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
         JSON.stringify(modules),
       ]);
     }
+    const components = source.components().map((c) => ({ ...c, repo_id: repoId, generation: next }));
+    if (components.length > 0) {
+      await tx.query(
+        `INSERT INTO ${s}.import_components (repo_id, generation, file_path, component)
+         SELECT repo_id, generation, file_path, component FROM json_to_recordset($1::text::json) AS x(repo_id integer, generation integer, file_path text, component integer)`,
+        [JSON.stringify(components)],
+      );
+    }
     await tx.query(`UPDATE ${s}.repos SET generation = $2::int, "commit" = $3, indexed_at = now(), file_count = $4::int WHERE repo_id = $1::int`, [
       repoId,
       next,
@@ -298,6 +351,7 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   await conn.transaction(async (tx) => {
     await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NOT NULL AND gen_to <= $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+    await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
   });
   return { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
 }

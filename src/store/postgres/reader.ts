@@ -9,11 +9,29 @@
  *
  * Implemented here: the index state, files and their text, literal and regex candidates (pg_trgm),
  * keyword search ranked in SQL (tsvector, ts_rank), and cortex_files statistics (the files-query compiler
- * in the PostgreSQL dialect). The symbol, reference and import-graph questions need the reference rows,
- * which publication does not carry yet.
+ * in the PostgreSQL dialect), definitions, references and the import graph as reference resolution left
+ * them, and the chunk texts vectors are computed from. Symbol and reference ids are the building index's,
+ * unique within one repository: questions by id need a reader of one repository.
  */
 import { CortexError } from "../../core/errors.ts";
-import type { ChunkRow, FileInfo, FileReader, FileState, IndexStateReader, StatsReader, TextSearchReader, TrigramQuery } from "../contract.ts";
+import type {
+  ChunkHash,
+  ChunkRow,
+  EdgeRow,
+  FileInfo,
+  FileReader,
+  FileState,
+  ImportGraphReader,
+  IndexStateReader,
+  RefIntoFile,
+  RefRow,
+  StatsReader,
+  SymbolReader,
+  SymbolRow,
+  TextSearchReader,
+  TrigramQuery,
+  VectorReader,
+} from "../contract.ts";
 import type { ChunkFilters, ColumnWeights, KeywordHit } from "../chunk-search.ts";
 import type { ContentFileRow } from "../content-index.ts";
 import { STATS_TABLES, type StatsTable } from "../schema.ts";
@@ -39,7 +57,7 @@ const likeLiteral = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** Is this trigram three ASCII bytes (pg_trgm and ILIKE fold ASCII case as cortex's index does)? */
 const asciiTrigram = (t: number): boolean => (t & 0x808080) === 0;
 
-export class PgIndexReader implements IndexStateReader, FileReader, TextSearchReader, StatsReader {
+export class PgIndexReader implements IndexStateReader, FileReader, TextSearchReader, StatsReader, SymbolReader, ImportGraphReader, VectorReader {
   readonly dialect: SqlDialect = POSTGRES_DIALECT;
   private readonly s: string;
   private readonly single: boolean;
@@ -309,7 +327,7 @@ export class PgIndexReader implements IndexStateReader, FileReader, TextSearchRe
     const from = this.live(params);
     const rows = await this.rows<Omit<ChunkRow, "is_test"> & { is_test: boolean }>(
       `SELECT c.chunk_id, ${this.pathSql} AS file_path, c.chunk_type, c.title, c.symbol_path, c.language, c.start_line, c.end_line, c.tags,
-         NULL AS metadata, encode(sha256(convert_to(c.text, 'UTF8')), 'hex') AS text_hash, c.is_test, c.text
+         NULL AS metadata, c.text_hash, c.is_test, c.text
        FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE c.chunk_id IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(ids))}::text::json))`,
       params,
     );
@@ -353,5 +371,242 @@ export class PgIndexReader implements IndexStateReader, FileReader, TextSearchRe
     const all: Params = [...params];
     const ctes = this.statsTables(all);
     return this.db.queryArrays(`WITH ${ctes}\n${sql}`, all);
+  }
+
+  // --- definitions and references ---
+
+  /** Refuses id questions across repositories (ids are unique within one repository only). */
+  private oneRepository(what: string): void {
+    if (!this.single) throw new CortexError("INVALID_INPUT", `${what}: symbol ids are unique within one repository; ask a reader of one repository`);
+  }
+
+  private async symbols(where: (params: Params) => string): Promise<SymbolRow[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const cond = where(params);
+    const rows = await this.rows<Record<string, unknown>>(
+      `SELECT y.symbol_id AS id, ${this.pathSql} AS file, y.name, y.qualified_name AS qname, y.kind, y.container, f.language,
+         y.start_line AS line, y.start_column AS "column", y.end_line AS "endLine", y.is_exported AS exported, y.signature
+       FROM ${from} JOIN ${this.s}.symbols y ON y.file_id = f.file_id WHERE ${cond}
+       ORDER BY file, y.start_line, y.start_column, y.symbol_id`,
+      params,
+    );
+    return rows.map((r) => ({ ...(r as unknown as SymbolRow), id: Number(r.id), exported: r.exported ? 1 : 0 }));
+  }
+
+  symbolsNamed(names: readonly string[]): Promise<SymbolRow[]> {
+    return this.symbols((p) => this.inPaths(p, "y.name", names));
+  }
+
+  symbolsOfFiles(paths: readonly string[]): Promise<SymbolRow[]> {
+    return this.symbols((p) => this.inPaths(p, this.pathSql, paths));
+  }
+
+  symbolsById(ids: readonly number[]): Promise<SymbolRow[]> {
+    this.oneRepository("symbolsById");
+    return this.symbols((p) => `y.symbol_id IN (SELECT json_array_elements_text(${bind(p, JSON.stringify(ids))}::text::json)::bigint)`);
+  }
+
+  private async refs(where: (params: Params) => string): Promise<RefRow[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const cond = where(params);
+    const rows = await this.rows<Record<string, unknown>>(
+      `SELECT r.ref_id AS id, ${this.pathSql} AS file, r.name, r.qualifier, r.qualifier_type AS "qualifierType", r.kind, r.line, r."column",
+         r.enclosing, r.enclosing_symbol_id AS "enclosingId", r.target_symbol_id AS "targetId", r.resolution
+       FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id WHERE ${cond} ORDER BY r.ref_id`,
+      params,
+    );
+    const num = (v: unknown) => (v === null ? null : Number(v));
+    return rows.map((r) => ({ ...(r as unknown as RefRow), id: Number(r.id), enclosingId: num(r.enclosingId), targetId: num(r.targetId) }));
+  }
+
+  private idList(params: Params, ids: readonly number[]): string {
+    return `(SELECT json_array_elements_text(${bind(params, JSON.stringify(ids))}::text::json)::bigint)`;
+  }
+
+  refsByTargets(ids: readonly number[]): Promise<RefRow[]> {
+    this.oneRepository("refsByTargets");
+    return this.refs((p) => `r.target_symbol_id IN ${this.idList(p, ids)}`);
+  }
+
+  refsInside(ids: readonly number[]): Promise<RefRow[]> {
+    this.oneRepository("refsInside");
+    return this.refs((p) => `r.enclosing_symbol_id IN ${this.idList(p, ids)}`);
+  }
+
+  unresolvedNamed(name: string): Promise<RefRow[]> {
+    return this.refs((p) => `r.name = ${bind(p, name)} AND r.target_symbol_id IS NULL`);
+  }
+
+  async refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const targetPath = this.single ? "tf.path" : "(tf.repo || '/' || tf.path)";
+    const rows = await this.rows<Record<string, unknown>>(
+      `SELECT r.ref_id AS id, ${this.pathSql} AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS "targetId", ${targetPath} AS "targetFile"
+       FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id
+         JOIN ${this.s}.symbols t ON t.symbol_id = r.target_symbol_id
+         JOIN ${this.s}.live_files tf ON tf.file_id = t.file_id AND tf.repo_id = f.repo_id
+       WHERE ${this.inPaths(params, targetPath, paths)} AND f.path <> tf.path ORDER BY r.ref_id`,
+      params,
+    );
+    return rows.map((r) => ({ ...(r as unknown as RefIntoFile), id: Number(r.id), targetId: Number(r.targetId) }));
+  }
+
+  async methodOwners(language: string, names: readonly string[]): Promise<Array<{ container: string; name: string; file: string }>> {
+    const params: Params = [];
+    const from = this.live(params);
+    return this.rows(
+      `SELECT DISTINCT y.container, y.name, ${this.pathSql} AS file FROM ${from} JOIN ${this.s}.symbols y ON y.file_id = f.file_id
+       WHERE f.language = ${bind(params, language)} AND y.kind = 'method' AND y.container IS NOT NULL AND ${this.inPaths(params, "y.name", names)}
+       ORDER BY file, y.container, y.name`,
+      params,
+    );
+  }
+
+  private async names(cond: (params: Params) => string, limit: number | undefined): Promise<string[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const where = cond(params);
+    const rows = await this.rows<{ name: string }>(
+      `SELECT DISTINCT y.name FROM ${from} JOIN ${this.s}.symbols y ON y.file_id = f.file_id WHERE ${where} ORDER BY y.name${limit === undefined ? "" : ` LIMIT ${limit}`}`,
+      params,
+    );
+    return rows.map((r) => r.name);
+  }
+
+  /** Names equal ignoring ASCII case (SQLite's NOCASE). */
+  namesIgnoringCase(name: string): Promise<string[]> {
+    return this.names(
+      (p) =>
+        `translate(y.name, 'ABCDEFGHIJKLMNOPQRSTUVWXYZ', 'abcdefghijklmnopqrstuvwxyz') = ${bind(
+          p,
+          name.replace(/[A-Z]/g, (c) => c.toLowerCase()),
+        )}`,
+      20,
+    );
+  }
+
+  namesContaining(fragment: string): Promise<string[]> {
+    return this.names((p) => `y.name ILIKE ${bind(p, `%${likeLiteral(fragment)}%`)}`, 50);
+  }
+
+  namesOfLength(min: number, max: number): Promise<string[]> {
+    return this.names((p) => `length(y.name) BETWEEN ${bind(p, min)}::int AND ${bind(p, max)}::int`, undefined);
+  }
+
+  // --- the import graph ---
+
+  /** Edges (one row per import statement and target) of the live files, with a condition on them. */
+  private async edges(where: (params: Params, target: string) => string): Promise<EdgeRow[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const target = this.single ? "e.target_file" : "(f.repo || '/' || e.target_file)";
+    const rows = await this.rows<Record<string, unknown>>(
+      `SELECT e.site_id AS "siteId", ${this.pathSql} AS file, ${target} AS target, s.line, s."column", s.imported_module AS module
+       FROM ${from} JOIN ${this.s}.import_edges e ON e.file_id = f.file_id
+         JOIN ${this.s}.import_sites s ON s.file_id = e.file_id AND s.site_id = e.site_id
+       WHERE ${where(params, target)} ORDER BY file, s.line, s."column", target`,
+      params,
+    );
+    return rows.map((r) => ({ ...(r as unknown as EdgeRow), siteId: Number(r.siteId) }));
+  }
+
+  edgesOf(paths: readonly string[]): Promise<EdgeRow[]> {
+    return this.edges((p) => this.inPaths(p, this.pathSql, paths));
+  }
+
+  edgesInto(paths: readonly string[]): Promise<EdgeRow[]> {
+    return this.edges((p, target) => this.inPaths(p, target, paths));
+  }
+
+  /** One edge per pair of files among `files`: its first import statement (as the local index answers). */
+  async edgesAmong(files: readonly string[]): Promise<EdgeRow[]> {
+    const all = await this.edges((p, target) => `${this.inPaths(p, this.pathSql, files)} AND ${this.inPaths(p, target, files)}`);
+    const pairs = new Map<string, EdgeRow>();
+    for (const e of all) {
+      const key = `${e.file}\0${e.target}`;
+      const seen = pairs.get(key);
+      if (!seen) pairs.set(key, { ...e, column: 1, module: "" });
+      else {
+        seen.siteId = Math.min(seen.siteId, e.siteId);
+        seen.line = Math.min(seen.line, e.line);
+      }
+    }
+    return [...pairs.values()];
+  }
+
+  async firstImports(pairs: ReadonlyArray<readonly [string, string]>): Promise<Map<string, { line: number; column: number; module: string }>> {
+    const files = [...new Set(pairs.map(([f]) => f))];
+    const wanted = new Set(pairs.map(([f, t]) => `${f}\0${t}`));
+    const out = new Map<string, { line: number; column: number; module: string }>();
+    // edges come in (file, line, column) order: the first one seen for a pair is its first import statement
+    for (const e of await this.edgesOf(files)) {
+      const key = `${e.file}\0${e.target}`;
+      if (wanted.has(key) && !out.has(key)) out.set(key, { line: e.line, column: e.column, module: e.module });
+    }
+    return out;
+  }
+
+  async componentFiles(dir: string | undefined): Promise<Map<number, string[]>> {
+    const params: Params = [];
+    const scope = this.scope === "all" ? "" : ` AND r.name IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
+    const path = this.single ? "c.file_path" : "(r.name || '/' || c.file_path)";
+    const under = dir === undefined || dir === "" ? "" : ` AND ${path} LIKE ${bind(params, `${likeLiteral(dir.replace(/\/+$/, ""))}/%`)}`;
+    const rows = await this.rows<{ file: string; component: number; repo_id: number }>(
+      `SELECT ${path} AS file, c.component, r.repo_id FROM ${this.s}.import_components c
+         JOIN ${this.s}.repos r ON r.repo_id = c.repo_id AND c.generation = r.generation
+       WHERE TRUE${scope}${under} ORDER BY file`,
+      params,
+    );
+    // components are numbered per repository: several repositories' numbers are kept apart
+    const out = new Map<number, string[]>();
+    for (const r of rows) {
+      const key = this.single ? r.component : r.repo_id * 1_000_000 + r.component;
+      const list = out.get(key);
+      if (list) list.push(r.file);
+      else out.set(key, [r.file]);
+    }
+    return out;
+  }
+
+  async importGraphSize(dir: string): Promise<{ files: number; edges: number }> {
+    const prefix = dir.replace(/\/+$/, "");
+    const pairs = new Set<string>();
+    const files = new Set<string>();
+    const under = (p: string) => prefix === "" || p.startsWith(`${prefix}/`);
+    for (const e of await this.edges(() => "TRUE")) {
+      if (!under(e.file) || !under(e.target)) continue;
+      pairs.add(`${e.file}\0${e.target}`);
+      files.add(e.file);
+    }
+    return { files: files.size, edges: pairs.size };
+  }
+
+  // --- chunk texts for vectors ---
+
+  async chunkHashes(filters?: ChunkFilters): Promise<ChunkHash[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    const where = filters === undefined ? "" : this.chunkFilter(filters, params);
+    const rows = await this.rows<{ id: string; hash: string }>(
+      `SELECT c.chunk_id AS id, c.text_hash AS hash
+       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE TRUE${where} ORDER BY c.row_id`,
+      params,
+    );
+    return rows.map((r) => ({ id: r.id, hash: r.hash }));
+  }
+
+  async chunkTextsByHash(hashes: readonly string[]): Promise<Map<string, string>> {
+    const params: Params = [];
+    const from = this.live(params);
+    const rows = await this.rows<{ hash: string; text: string }>(
+      `SELECT DISTINCT ON (c.text_hash) c.text_hash AS hash, c.text
+       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id
+       WHERE c.text_hash IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(hashes))}::text::json))`,
+      params,
+    );
+    return new Map(rows.map((r) => [r.hash, r.text]));
   }
 }

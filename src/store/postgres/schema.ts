@@ -43,6 +43,9 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     content_hash text NOT NULL,
     size_bytes bigint NOT NULL,
     mtime_ms bigint NOT NULL,
+    -- a digest of the content and of every row published for the file (its references' resolution
+    -- included, which changes when other files do): what the next publication compares
+    rows_digest text NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
     content text NOT NULL
@@ -98,14 +101,45 @@ CREATE TABLE IF NOT EXISTS ${s}.symbols (
 CREATE INDEX IF NOT EXISTS symbols_file ON ${s}.symbols (file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON ${s}.symbols (name);
 
+-- Uses of names, as reference resolution left them in the building index (ids are that index's, unique
+-- within the repository's generation; kind and resolution as text).
+CREATE TABLE IF NOT EXISTS ${s}.refs (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    ref_id bigint NOT NULL, name text NOT NULL, qualifier text, qualifier_type text, kind text NOT NULL, line integer NOT NULL,
+    "column" integer NOT NULL, enclosing text, enclosing_symbol_id bigint, target_symbol_id bigint, resolution text
+);
+CREATE INDEX IF NOT EXISTS refs_file ON ${s}.refs (file_id);
+CREATE INDEX IF NOT EXISTS refs_name ON ${s}.refs (name);
+CREATE INDEX IF NOT EXISTS refs_target ON ${s}.refs (target_symbol_id);
+CREATE INDEX IF NOT EXISTS refs_enclosing ON ${s}.refs (enclosing_symbol_id);
+-- Import statements of a file and the files of the same repository each reaches.
+CREATE TABLE IF NOT EXISTS ${s}.import_sites (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    site_id bigint NOT NULL, imported_module text NOT NULL, alias text, symbols text, line integer NOT NULL, "column" integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_sites_file ON ${s}.import_sites (file_id);
+CREATE TABLE IF NOT EXISTS ${s}.import_edges (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    site_id bigint NOT NULL, target_file text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_edges_file ON ${s}.import_edges (file_id);
+CREATE INDEX IF NOT EXISTS import_edges_target ON ${s}.import_edges (target_file);
+-- Import cycles: a whole set per generation, like modules.
+CREATE TABLE IF NOT EXISTS ${s}.import_components (
+    repo_id integer NOT NULL REFERENCES ${s}.repos(repo_id) ON DELETE CASCADE,
+    generation integer NOT NULL, file_path text NOT NULL, component integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_components_gen ON ${s}.import_components (repo_id, generation);
+
 -- Search chunks with their text, and its words for keyword ranking in SQL.
 CREATE TABLE IF NOT EXISTS ${s}.chunks (
     row_id bigserial PRIMARY KEY,
     file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
     chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
-    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text text NOT NULL, words tsvector NOT NULL
+    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text_hash text NOT NULL, text text NOT NULL, words tsvector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
+CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
 CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
 
 -- What readers see: every repository's live generation.

@@ -35,12 +35,18 @@ export interface FileRows {
   functions: Row[];
   imports: Row[];
   symbols: Row[];
+  refs: Row[];
+  sites: Row[];
+  edges: Row[];
   chunks: Row[];
 }
 
 export class IndexSource {
   private readonly db: Database;
-  private readonly st: Record<"content" | "file" | "types" | "functions" | "imports" | "symbols" | "chunks", Statement<Row, [string | number]>>;
+  private readonly st: Record<
+    "content" | "file" | "types" | "functions" | "imports" | "symbols" | "refs" | "sites" | "edges" | "chunks",
+    Statement<Row, [string | number]>
+  >;
 
   constructor(store: IndexStore) {
     this.db = sqliteOf(store);
@@ -57,7 +63,11 @@ export class IndexSource {
         FROM imports WHERE file_path = ?`),
       symbols: q(`SELECT symbol_id, name, qualified_name, kind, container, start_line, start_column, end_line, is_exported, signature
         FROM symbol_rows WHERE file_id = ?`),
-      chunks: q(`SELECT chunk_id, chunk_type, title, symbol_path, language, start_line, end_line, tags, prefix, spans
+      refs: q(`SELECT ref_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id, target_symbol_id,
+        resolution FROM refs WHERE file_path = ? ORDER BY ref_id`),
+      sites: q(`SELECT site_id, imported_module, alias, symbols, line, "column" FROM import_sites WHERE file_path = ? ORDER BY site_id`),
+      edges: q("SELECT site_id, target_file FROM import_edge_files WHERE file_path = ? ORDER BY site_id, target_file"),
+      chunks: q(`SELECT chunk_id, chunk_type, title, symbol_path, language, start_line, end_line, tags, lower(hex(text_hash)) AS text_hash, prefix, spans
         FROM chunks WHERE file_path = ?`),
     };
   }
@@ -73,6 +83,21 @@ export class IndexSource {
         "SELECT file_id AS fileId, file_path AS path, language, content_hash AS contentHash, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state ORDER BY file_path",
       )
       .all() as SourceFile[];
+  }
+
+  /** Import cycles: each file in one with its component number. */
+  components(): Row[] {
+    return this.db.query("SELECT file_path, component FROM import_components").all() as Row[];
+  }
+
+  /**
+   * What the shared store compares to decide whether a file is published again: its content and its
+   * graph rows (definitions with their ids, references with their resolution, imports with their edges),
+   * which change when other files do.
+   */
+  digest(f: SourceFile): string {
+    const parts = [f.contentHash, this.st.symbols.all(f.fileId), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path)];
+    return Bun.hash(JSON.stringify(parts)).toString(36);
   }
 
   modules(): Row[] {
@@ -108,6 +133,9 @@ export class IndexSource {
       functions: booleans(this.st.functions.all(f.path), ["is_exported", "is_method"]),
       imports: booleans(this.st.imports.all(f.path), ["is_standard_lib", "is_external", "is_relative"]),
       symbols: booleans(this.st.symbols.all(f.fileId), ["is_exported"]),
+      refs: this.st.refs.all(f.path),
+      sites: this.st.sites.all(f.path),
+      edges: this.st.edges.all(f.path),
       chunks,
     };
   }
