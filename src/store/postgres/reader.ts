@@ -21,7 +21,12 @@ import type {
   FileInfo,
   FileReader,
   FileState,
+  GraphFactsReader,
   ImportGraphReader,
+  LanguageShare,
+  ProjectReader,
+  ProjectTotals,
+  CountedFile,
   IndexStateReader,
   RefIntoFile,
   RefRow,
@@ -57,7 +62,9 @@ const likeLiteral = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** Is this trigram three ASCII bytes (pg_trgm and ILIKE fold ASCII case as cortex's index does)? */
 const asciiTrigram = (t: number): boolean => (t & 0x808080) === 0;
 
-export class PgIndexReader implements IndexStateReader, FileReader, TextSearchReader, StatsReader, SymbolReader, ImportGraphReader, VectorReader {
+export class PgIndexReader
+  implements IndexStateReader, FileReader, TextSearchReader, StatsReader, SymbolReader, ImportGraphReader, VectorReader, GraphFactsReader, ProjectReader
+{
   readonly dialect: SqlDialect = POSTGRES_DIALECT;
   private readonly s: string;
   private readonly single: boolean;
@@ -609,4 +616,145 @@ export class PgIndexReader implements IndexStateReader, FileReader, TextSearchRe
     );
     return new Map(rows.map((r) => [r.hash, r.text]));
   }
+
+  // --- graph facts per search result ---
+
+  async importers(file: string): Promise<CountedFile[]> {
+    const edges = await this.edgesInto([file]);
+    return counted(edges.filter((e) => e.file !== file).map((e) => e.file));
+  }
+
+  async symbolIdsNamedWithin(file: string, name: string, startLine: number, endLine: number): Promise<number[]> {
+    this.oneRepository("symbolIdsNamedWithin");
+    return (await this.symbolsOfFiles([file])).filter((y) => y.name === name && y.line >= startLine && y.line <= endLine).map((y) => y.id);
+  }
+
+  async symbolIdsOf(file: string): Promise<number[]> {
+    this.oneRepository("symbolIdsOf");
+    return (await this.symbolsOfFiles([file])).map((y) => y.id);
+  }
+
+  async users(ids: readonly number[], except: string): Promise<CountedFile[]> {
+    if (ids.length === 0) return [];
+    return counted((await this.refsByTargets(ids)).filter((r) => r.kind !== "import" && r.file !== except).map((r) => r.file));
+  }
+
+  async unresolvedCallers(name: string, except: string): Promise<string[]> {
+    const refs = await this.unresolvedNamed(name);
+    return [...new Set(refs.filter((r) => r.kind === "call" && r.file !== except).map((r) => r.file))].sort().slice(0, 500);
+  }
+
+  async importedModules(): Promise<Array<{ file: string; module: string }>> {
+    const params: Params = [];
+    const from = this.live(params);
+    return this.rows(
+      `SELECT ${this.pathSql} AS file, i.imported_module AS module FROM ${from} JOIN ${this.s}.stat_imports i ON i.file_id = f.file_id ORDER BY file, module`,
+      params,
+    );
+  }
+
+  async topLevelNames(file: string, limit: number): Promise<string[]> {
+    const defs = (await this.symbolsOfFiles([file])).filter((y) => y.container === null);
+    // exported first, then by position (a stable sort keeps source order within each group)
+    return defs
+      .sort((a, b) => b.exported - a.exported)
+      .slice(0, limit)
+      .map((y) => y.name);
+  }
+
+  async inImportCycles(files: readonly string[]): Promise<string[]> {
+    if (files.length === 0) return [];
+    const wanted = new Set(files);
+    return [...(await this.componentFiles(undefined)).values()].flat().filter((f) => wanted.has(f));
+  }
+
+  // --- whole-project facts ---
+
+  async languageShares(): Promise<LanguageShare[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    return this.rows(
+      `SELECT f.language, count(*)::int AS files, sum(s.lines_code)::int AS code_lines, sum(s.lines_comment)::int AS comment_lines,
+         sum(s.is_test::int)::int AS test_files
+       FROM ${from} JOIN ${this.s}.stat_files s ON s.file_id = f.file_id GROUP BY f.language ORDER BY code_lines DESC, files DESC, f.language`,
+      params,
+    );
+  }
+
+  async importUsage(): Promise<Array<{ module: string; files: number; external: boolean; std: boolean }>> {
+    const params: Params = [];
+    const from = this.live(params);
+    return this.rows(
+      `SELECT i.imported_module AS module, count(DISTINCT ${this.pathSql})::int AS files, bool_or(i.is_external) AS external, bool_or(i.is_standard_lib) AS std
+       FROM ${from} JOIN ${this.s}.stat_imports i ON i.file_id = f.file_id GROUP BY i.imported_module ORDER BY files DESC, module`,
+      params,
+    );
+  }
+
+  async projectTotals(): Promise<ProjectTotals> {
+    const params: Params = [];
+    const from = this.live(params);
+    const [r] = await this.rows<Record<string, number>>(
+      `WITH lf AS (SELECT f.file_id, f.size_bytes FROM ${from})
+       SELECT (SELECT count(*)::int FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS files,
+         (SELECT coalesce(sum(s.lines_code), 0)::int FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS code_lines,
+         (SELECT coalesce(sum(s.lines_comment), 0)::int FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS comment_lines,
+         (SELECT coalesce(sum(s.lines_blank), 0)::int FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS blank_lines,
+         (SELECT coalesce(sum(s.is_test::int), 0)::int FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS test_files,
+         (SELECT coalesce(sum(lf.size_bytes), 0)::float8 FROM lf JOIN ${this.s}.stat_files s USING (file_id)) AS size_bytes,
+         (SELECT count(*)::int FROM lf JOIN ${this.s}.stat_types t USING (file_id)) AS types,
+         (SELECT count(*)::int FROM lf JOIN ${this.s}.stat_functions t USING (file_id)) AS functions,
+         (SELECT coalesce(sum(t.is_exported::int), 0)::int FROM lf JOIN ${this.s}.stat_functions t USING (file_id)) AS exported_functions,
+         (SELECT coalesce(avg(t.complexity), 0)::float8 FROM lf JOIN ${this.s}.stat_functions t USING (file_id)) AS avg_complexity`,
+      params,
+    );
+    const modules = (await this.runStatsQuery('SELECT count(*) AS n FROM "modules"', [])).rows[0]![0] as number;
+    return {
+      files: r!.files!,
+      code_lines: r!.code_lines!,
+      comment_lines: r!.comment_lines!,
+      blank_lines: r!.blank_lines!,
+      test_files: r!.test_files!,
+      types: r!.types!,
+      functions: r!.functions!,
+      exported_functions: r!.exported_functions!,
+      modules,
+      average_complexity: Math.round(Number(r!.avg_complexity) * 100) / 100,
+      size_bytes: Number(r!.size_bytes),
+    };
+  }
+
+  async importsByFile(): Promise<Map<string, string[]>> {
+    const out = new Map<string, string[]>();
+    for (const r of await this.importedModules()) {
+      const list = out.get(r.file);
+      if (list) list.push(r.module);
+      else out.set(r.file, [r.module]);
+    }
+    return out;
+  }
+
+  async callsByFile(): Promise<Map<string, Set<string>>> {
+    const params: Params = [];
+    const from = this.live(params);
+    const rows = await this.rows<{ file: string; name: string; qualifier: string | null }>(
+      `SELECT ${this.pathSql} AS file, r.name, r.qualifier FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id WHERE r.kind = 'call'`,
+      params,
+    );
+    const out = new Map<string, Set<string>>();
+    for (const r of rows) {
+      let set = out.get(r.file);
+      if (!set) out.set(r.file, (set = new Set()));
+      set.add(r.name);
+      if (r.qualifier) set.add(`${r.qualifier}.${r.name}`);
+    }
+    return out;
+  }
+}
+
+/** Files counted by how often they occur, most first, then by path. */
+function counted(files: string[]): CountedFile[] {
+  const n = new Map<string, number>();
+  for (const f of files) n.set(f, (n.get(f) ?? 0) + 1);
+  return [...n].map(([file, count]) => ({ file, count })).sort((a, b) => b.count - a.count || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
 }

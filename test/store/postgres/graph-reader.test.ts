@@ -9,6 +9,8 @@ import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import { IndexStore } from "../../../src/store/index-store.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import { chunkHashes, chunkTextsByHash } from "../../../src/store/chunk-vectors.ts";
+import { GraphFacts } from "../../../src/store/graph-facts.ts";
+import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "../../../src/store/project-queries.ts";
 import { indexLocation } from "../../../src/store/location.ts";
 import { Session } from "../../../src/tools/session.ts";
 import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
@@ -117,4 +119,42 @@ test("id questions need a reader of one repository", async () => {
   const all = new PgIndexReader(client, "all", SCHEMA);
   expect(() => all.symbolsById([1])).toThrow("symbol ids are unique within one repository");
   expect((await all.symbolsNamed(["main"])).every((s) => s.file.startsWith("graph/"))).toBe(true);
+});
+
+test("graph facts per file: importers, users, unresolved callers, top-level names, cycles", async () => {
+  const facts = new GraphFacts(store);
+  const targets = [...new Set(graph.allEdges().map((e) => e.target))];
+  let importers = 0;
+  for (const t of targets) {
+    const local = facts.importers(t);
+    importers += local.length;
+    expect(await reader.importers(t)).toEqual(local);
+  }
+  expect(importers).toBeGreaterThan(5);
+  const files = [...new Set(graph.allSymbols().map((s) => s.file))];
+  for (const f of files.slice(0, 25)) {
+    const ids = facts.symbolIdsOf(f);
+    expect((await reader.symbolIdsOf(f)).sort()).toEqual([...ids].sort());
+    expect(await reader.users(ids, f)).toEqual(facts.users(ids, f));
+    expect((await reader.topLevelNames(f, 5)).sort()).toEqual(facts.topLevelNames(f, 5).sort());
+    const first = graph.symbolsOfFiles([f])[0];
+    if (first) expect(await reader.symbolIdsNamedWithin(f, first.name, 1, 10_000)).toEqual(facts.symbolIdsNamedWithin(f, first.name, 1, 10_000));
+  }
+  const unresolved: string[] = [];
+  graph.forEachRef((r) => {
+    if (r.targetId === null && r.kind === "call" && unresolved.length < 10) unresolved.push(r.name);
+  });
+  for (const name of unresolved) expect(await reader.unresolvedCallers(name, "")).toEqual(facts.unresolvedCallers(name, ""));
+  expect(sorted(await reader.importedModules())).toEqual(sorted(facts.importedModules()));
+  expect((await reader.inImportCycles(files)).sort()).toEqual(facts.inImportCycles(files).sort());
+});
+
+test("whole-project facts: language shares, import usage, totals, imports and calls per file", async () => {
+  expect(sorted(await reader.languageShares())).toEqual(sorted(languageShares(store)));
+  expect(sorted(await reader.importUsage())).toEqual(sorted(importUsage(store)));
+  expect(await reader.projectTotals()).toEqual(projectTotals(store));
+  const byFile = (m: Map<string, string[]>) => [...m].map(([f, l]) => [f, [...l].sort()]).sort();
+  expect(byFile(await reader.importsByFile())).toEqual(byFile(importsByFile(store)));
+  const calls = (m: Map<string, Set<string>>) => [...m].map(([f, l]) => [f, [...l].sort()]).sort();
+  expect(calls(await reader.callsByFile())).toEqual(calls(callsByFile(store)));
 });
