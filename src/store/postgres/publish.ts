@@ -212,13 +212,18 @@ async function writeBatch(
     size_bytes: f.sizeBytes,
     mtime_ms: f.mtimeMs,
     rows_digest: digests.get(f.path)!,
+    w_path: rows.get(f.path)!.words.path,
+    w_defs: rows.get(f.path)!.words.defs,
+    w_code: rows.get(f.path)!.words.code,
     content: rows.get(f.path)!.content,
   }));
   const ids = await tx.query<{ file_id: string | number; path: string }>(
-    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest, $2::int, content
+    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words, gen_from, content)
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest,
+       setweight(to_tsvector('english', w_path), 'A') || setweight(to_tsvector('english', w_defs), 'B') || setweight(to_tsvector('english', w_code), 'D'),
+       $2::int, content
      FROM json_to_recordset($3::text::json)
-       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, content text)
+       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, w_path text, w_defs text, w_code text, content text)
      RETURNING file_id, path`,
     [repoId, gen, JSON.stringify(versions)],
   );

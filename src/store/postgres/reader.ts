@@ -7,11 +7,13 @@
  * answers, line for line); a reader of several names each file `<repo>/<path>`, so every hit names its
  * repository.
  *
- * Implemented here: the index state, files and their text, literal and regex candidates (pg_trgm),
- * keyword search ranked in SQL (tsvector, ts_rank), and cortex_files statistics (the files-query compiler
- * in the PostgreSQL dialect), definitions, references and the import graph as reference resolution left
- * them, and the chunk texts vectors are computed from. Symbol and reference ids are the building index's,
- * unique within one repository: questions by id need a reader of one repository.
+ * The whole reader contract: the index state, files and their text, literal and regex candidates
+ * (pg_trgm), keyword search and scores ranked in SQL (tsvector, ts_rank), cortex_files statistics (the
+ * files-query compiler in the PostgreSQL dialect), definitions, references and the import graph as
+ * reference resolution left them, graph and project facts, and the chunk texts vectors are computed
+ * from. Symbol and reference ids are the building index's, unique within one repository: questions by
+ * id need a reader of one repository. Keyword scores are ts_rank's, not BM25's: they rank alike within
+ * one store, not across the two.
  */
 import { CortexError } from "../../core/errors.ts";
 import type {
@@ -19,25 +21,18 @@ import type {
   ChunkRow,
   EdgeRow,
   FileInfo,
-  FileReader,
   FileState,
-  GraphFactsReader,
-  ImportGraphReader,
+  IndexReader,
   LanguageShare,
-  ProjectReader,
+  OverviewChunk,
   ProjectTotals,
   CountedFile,
-  IndexStateReader,
   RefIntoFile,
   RefRow,
-  StatsReader,
-  SymbolReader,
   SymbolRow,
-  TextSearchReader,
   TrigramQuery,
-  VectorReader,
 } from "../contract.ts";
-import type { ChunkFilters, ColumnWeights, KeywordHit } from "../chunk-search.ts";
+import type { ChunkFilters, ColumnWeights, FileColumnWeights, KeywordHit } from "../chunk-search.ts";
 import type { ContentFileRow } from "../content-index.ts";
 import { STATS_TABLES, type StatsTable } from "../schema.ts";
 import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
@@ -62,9 +57,7 @@ const likeLiteral = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`)
 /** Is this trigram three ASCII bytes (pg_trgm and ILIKE fold ASCII case as cortex's index does)? */
 const asciiTrigram = (t: number): boolean => (t & 0x808080) === 0;
 
-export class PgIndexReader
-  implements IndexStateReader, FileReader, TextSearchReader, StatsReader, SymbolReader, ImportGraphReader, VectorReader, GraphFactsReader, ProjectReader
-{
+export class PgIndexReader implements IndexReader {
   readonly dialect: SqlDialect = POSTGRES_DIALECT;
   private readonly s: string;
   private readonly single: boolean;
@@ -749,6 +742,112 @@ export class PgIndexReader
       if (r.qualifier) set.add(`${r.qualifier}.${r.name}`);
     }
     return out;
+  }
+
+  // --- keyword scores for ranking ---
+
+  /** Definition chunks of symbols named exactly one of `names` (the chunk spans the definition's first line). */
+  async definitionsNamed(names: readonly string[], filters: ChunkFilters, limit: number): Promise<Array<{ id: string; filePath: string; name: string }>> {
+    if (names.length === 0) return [];
+    const params: Params = [];
+    const from = this.live(params);
+    return this.rows(
+      `SELECT c.chunk_id AS id, ${this.pathSql} AS "filePath", y.name FROM ${from}
+         JOIN ${this.s}.symbols y ON y.file_id = f.file_id
+         JOIN ${this.s}.chunks c ON c.file_id = f.file_id AND c.chunk_type = 'definitions' AND c.start_line <= y.start_line AND c.end_line >= y.start_line
+           AND (c.symbol_path = y.name OR c.symbol_path LIKE '%.' || y.name)
+       WHERE ${this.inPaths(params, "y.name", names)}${this.chunkFilter(filters, params)} LIMIT ${bind(params, limit)}::int`,
+      params,
+    );
+  }
+
+  /** Each weighted term asked alone (its best `perTermLimit` chunks), its rank times its weight summed per chunk. */
+  async weightedChunkScores(
+    terms: ReadonlyMap<string, number>,
+    weights: ColumnWeights,
+    filters: ChunkFilters,
+    perTermLimit = 1000,
+  ): Promise<Map<string, { filePath: string; score: number }>> {
+    const out = new Map<string, { filePath: string; score: number }>();
+    for (const [term, w] of terms) {
+      if (w === 0) continue;
+      for (const h of await this.keywordSearch([term], weights, filters, perTermLimit)) {
+        const seen = out.get(h.id);
+        if (seen) seen.score += w * h.score;
+        else out.set(h.id, { filePath: h.filePath, score: w * h.score });
+      }
+    }
+    return out;
+  }
+
+  /**
+   * The same over whole files: path (A), defined names (B) and text (D) weighed by ts_rank. Comments are
+   * not told apart from code here (the building index keeps no comment ranges), so `doc` weighs nothing.
+   */
+  async weightedFileScores(
+    terms: ReadonlyMap<string, number>,
+    weights: FileColumnWeights,
+    filters: ChunkFilters,
+    perTermLimit = 2000,
+  ): Promise<Map<string, number>> {
+    const out = new Map<string, number>();
+    const top = Math.max(weights.path, weights.defs, weights.code, 1e-9);
+    const w = `{${[weights.code / top, 0, weights.defs / top, weights.path / top].join(",")}}`;
+    for (const [term, tw] of terms) {
+      if (tw === 0 || !/^[\p{L}\p{N}_]+$/u.test(term)) continue;
+      const params: Params = [];
+      const from = this.live(params);
+      const conds: string[] = [];
+      if (filters.languages?.length) conds.push(this.inPaths(params, "f.language", filters.languages));
+      if (filters.files?.length) conds.push(this.inPaths(params, this.pathSql, filters.files));
+      if (filters.pathPrefixes?.length) {
+        conds.push(`(${filters.pathPrefixes.map((p) => `${this.pathSql} LIKE ${bind(params, `${likeLiteral(p.replace(/\/+$/, ""))}/%`)}`).join(" OR ")})`);
+      }
+      if (filters.excludeTests) conds.push(`NOT EXISTS (SELECT 1 FROM ${this.s}.stat_files t WHERE t.file_id = f.file_id AND t.is_test)`);
+      const q = bind(params, `'${term}'`);
+      const rows = await this.rows<{ path: string; score: number }>(
+        `SELECT ${this.pathSql} AS path, ts_rank(${bind(params, w)}::float4[], f.words, q) AS score
+         FROM ${from}, to_tsquery('english', ${q}) q WHERE f.words @@ q${conds.map((c) => ` AND ${c}`).join("")}
+         ORDER BY score DESC LIMIT ${bind(params, perTermLimit)}::int`,
+        params,
+      );
+      for (const r of rows) out.set(r.path, (out.get(r.path) ?? 0) + tw * Number(r.score));
+    }
+    return out;
+  }
+
+  async definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>> {
+    const out = new Map<string, Set<string>>();
+    for (const y of await this.symbolsNamed(names)) {
+      const set = out.get(y.name);
+      if (set) set.add(y.file);
+      else out.set(y.name, new Set([y.file]));
+    }
+    return out;
+  }
+
+  /** Each file's overview chunk (type "symbols"), else its first chunk. */
+  async fileOverviewChunks(paths: readonly string[]): Promise<Map<string, OverviewChunk>> {
+    const params: Params = [];
+    const from = this.live(params);
+    const rows = await this.rows<{ id: string; path: string; type: string; symbol_path: string | null; is_test: boolean }>(
+      `SELECT DISTINCT ON (path) c.chunk_id AS id, ${this.pathSql} AS path, c.chunk_type AS type, c.symbol_path, c.is_test
+       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE ${this.inPaths(params, this.pathSql, paths)}
+       ORDER BY path, (c.chunk_type = 'symbols') DESC, c.start_line`,
+      params,
+    );
+    return new Map(rows.map((r) => [r.path, { id: r.id, filePath: r.path, chunkType: r.type, symbolPath: r.symbol_path, isTest: r.is_test, score: 0 }]));
+  }
+
+  async filesPassing(paths: readonly string[], filters: ChunkFilters): Promise<Set<string>> {
+    const params: Params = [];
+    const from = this.live(params);
+    const rows = await this.rows<{ path: string }>(
+      `SELECT DISTINCT ${this.pathSql} AS path FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id
+       WHERE ${this.inPaths(params, this.pathSql, paths)}${this.chunkFilter(filters, params)}`,
+      params,
+    );
+    return new Set(rows.map((r) => r.path));
   }
 }
 

@@ -46,6 +46,8 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     -- a digest of the content and of every row published for the file (its references' resolution
     -- included, which changes when other files do): what the next publication compares
     rows_digest text NOT NULL,
+    -- keyword words of the whole file: path A, defined names B, text D (file-level ranking)
+    words tsvector NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
     content text NOT NULL
@@ -53,6 +55,7 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
 CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;
 CREATE INDEX IF NOT EXISTS file_versions_gen ON ${s}.file_versions (repo_id, gen_from);
 -- literal and regex search: trigrams of the text (pg_trgm folds case, as cortex's own index does)
+CREATE INDEX IF NOT EXISTS file_versions_words ON ${s}.file_versions USING gin (words);
 CREATE INDEX IF NOT EXISTS file_versions_trgm ON ${s}.file_versions USING gin (content gin_trgm_ops);
 
 -- The statistics of cortex_files, by file version (the path and repository come from file_versions).

@@ -21,6 +21,12 @@ export interface SourceFile {
 
 type Row = Record<string, unknown>;
 
+/**
+ * Keyword words kept of one text: a tsvector holds at most 1 MB, and a minified file's words would
+ * exceed it; the first 256 K characters of words rank a file as well as all of them.
+ */
+const MAX_WORDS_CHARS = 256 * 1024;
+
 /** SQLite's 0/1 as JSON booleans for the named columns. */
 function booleans(rows: Row[], columns: string[]): Row[] {
   for (const r of rows) for (const c of columns) r[c] = r[c] === null ? null : Boolean(r[c]);
@@ -30,6 +36,8 @@ function booleans(rows: Row[], columns: string[]): Row[] {
 /** The rows of one file, keyed by the shared store's table. */
 export interface FileRows {
   content: string;
+  /** Keyword words of the whole file: its path, the names it defines, its text. */
+  words: { path: string; defs: string; code: string };
   statFile: Row | undefined;
   types: Row[];
   functions: Row[];
@@ -121,18 +129,20 @@ export class IndexSource {
         w_symbols: wordsText(`${String(c.symbol_path ?? "")}`),
         w_title: wordsText(String(c.title)),
         w_path: wordsText(f.path),
-        w_body: wordsText(text),
+        w_body: wordsText(text).slice(0, MAX_WORDS_CHARS),
       };
     });
     const statFile = this.st.file.get(f.path);
     for (const c of chunks) (c as Row).is_test = statFile !== null && Boolean(statFile.is_test);
+    const symbols = booleans(this.st.symbols.all(f.fileId), ["is_exported"]);
     return {
       content,
+      words: { path: wordsText(f.path), defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: wordsText(content).slice(0, MAX_WORDS_CHARS) },
       statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],
       types: booleans(this.st.types.all(f.path), ["is_exported"]),
       functions: booleans(this.st.functions.all(f.path), ["is_exported", "is_method"]),
       imports: booleans(this.st.imports.all(f.path), ["is_standard_lib", "is_external", "is_relative"]),
-      symbols: booleans(this.st.symbols.all(f.fileId), ["is_exported"]),
+      symbols,
       refs: this.st.refs.all(f.path),
       sites: this.st.sites.all(f.path),
       edges: this.st.edges.all(f.path),

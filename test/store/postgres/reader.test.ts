@@ -16,6 +16,7 @@ import { Session } from "../../../src/tools/session.ts";
 import { IndexStore as Store } from "../../../src/store/index-store.ts";
 import { indexLocation } from "../../../src/store/location.ts";
 import { startPglite } from "./pglite-client.ts";
+import { definingFiles, definitionsNamed, fileOverviewChunks, filesPassing } from "../../../src/store/chunk-search.ts";
 
 const SCHEMA = "t_reader";
 let client: PgClient;
@@ -146,4 +147,45 @@ test("keyword search ranks in SQL: every hit holds a term, names outrank mention
   expect([...new Set([...filteredRows.values()].map((r) => r.language))]).toEqual([lang]);
   expect(await reader.keywordSearch(["zzzznothing"], weights, {}, 20)).toEqual([]);
   expect(await reader.chunkCount()).toBeGreaterThan(hits.length);
+});
+
+test("definition chunks, defining files, overview chunks and files passing filters are the local index's", async () => {
+  const names = ["Server", "main", "parse", "handle", "User", "run", "helper"];
+  const sortById = (rows: Array<{ id: string }>) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+  expect(sortById(await reader.definitionsNamed(names, {}, 100))).toEqual(sortById(definitionsNamed(store, names, {}, 100)));
+  const defining = await reader.definingFiles(names);
+  expect(defining.size).toBeGreaterThan(0);
+  expect(defining).toEqual(definingFiles(store, names));
+  const paths = [...store.fileStates().keys()];
+  const overview = await reader.fileOverviewChunks(paths);
+  const localOverview = fileOverviewChunks(store, paths);
+  expect(overview.size).toBeGreaterThan(10);
+  expect(new Map([...overview].map(([p, o]) => [p, o.id]))).toEqual(new Map([...localOverview].map(([p, o]) => [p, o.id])));
+  for (const filters of [{ languages: ["go"] }, { excludeTests: true }, { chunkTypes: ["definitions"] }, { pathPrefixes: ["python"] }]) {
+    expect(await reader.filesPassing(paths, filters)).toEqual(filesPassing(store, paths, filters));
+  }
+});
+
+test("weighted scores add each term's rank times its weight; files rank by path, names and text", async () => {
+  const weights = { symbols: 10, title: 5, path: 2, body: 1 };
+  const one = await reader.weightedChunkScores(new Map([["server", 1]]), weights, {});
+  const twice = await reader.weightedChunkScores(new Map([["server", 2]]), weights, {});
+  expect(one.size).toBeGreaterThan(0);
+  for (const [id, { score }] of one) expect(twice.get(id)!.score).toBeCloseTo(2 * score, 5);
+  const both = await reader.weightedChunkScores(
+    new Map([
+      ["server", 1],
+      ["user", 1],
+    ]),
+    weights,
+    {},
+  );
+  expect(both.size).toBeGreaterThanOrEqual(one.size);
+  const files = await reader.weightedFileScores(new Map([["server", 1]]), { path: 3, defs: 2, doc: 1, code: 1 }, {});
+  expect(files.size).toBeGreaterThan(0);
+  const texts = await reader.contents([...files.keys()]);
+  for (const p of files.keys()) expect(`${p} ${texts.get(p)}`.toLowerCase()).toContain("server");
+  // a file whose path names the term outranks one that only mentions it
+  const ranked = [...files].sort((a, b) => b[1] - a[1]);
+  expect(ranked[0]![0].toLowerCase()).toContain("server");
 });
