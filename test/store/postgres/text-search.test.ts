@@ -5,7 +5,7 @@
  * engine's own line matcher. Against PGlite always; the repository scope and the `<repo>/<path>` naming
  * of a reader over several repositories too.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -17,130 +17,137 @@ import { invokeTool } from "../../../src/tools/invoke.ts";
 import { compilePattern } from "../../../src/engines/exact/text-query.ts";
 import { LineMatcher } from "../../../src/engines/exact/line-scan.ts";
 import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
-import { startPglite } from "./pglite-client.ts";
+import { BACKENDS } from "./backends.ts";
 
 const SCHEMA = "t_text";
-let client: PgClient;
-const projects: Record<string, { p: TmpProject; session: Session }> = {};
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip !== undefined)(backend.name, () => {
+    let client: PgClient;
+    let stopDb: () => Promise<void> = async () => {};
+    const projects: Record<string, { p: TmpProject; session: Session }> = {};
 
-beforeAll(async () => {
-  client = (await startPglite()).client;
-  for (const [repo, fixture] of [
-    ["parity", "grep-parity"],
-    ["polyglot", "polyglot"],
-  ] as const) {
-    const p = copyFixture(fixture);
-    // a line with LIKE's own special characters and one with non-ASCII text, to search for below
-    p.write("notes/special.txt", "100% of a_b and c\\d match; 50%_off\nCafé Ünïcödé naïve façade\n");
-    const session = new Session(p.root);
-    await session.index();
-    const store = IndexStore.open(indexLocation(p.root).current()!, { readonly: true });
-    await publishIndex(client, repo, store, { schema: SCHEMA });
-    store.close();
-    projects[repo] = { p, session };
-  }
-}, 180_000);
+    beforeAll(async () => {
+      const db = await backend.start();
+      client = db.client;
+      stopDb = db.stop;
+      for (const [repo, fixture] of [
+        ["parity", "grep-parity"],
+        ["polyglot", "polyglot"],
+      ] as const) {
+        const p = copyFixture(fixture);
+        // a line with LIKE's own special characters and one with non-ASCII text, to search for below
+        p.write("notes/special.txt", "100% of a_b and c\\d match; 50%_off\nCafé Ünïcödé naïve façade\n");
+        const session = new Session(p.root);
+        await session.index();
+        const store = IndexStore.open(indexLocation(p.root).current()!, { readonly: true });
+        await publishIndex(client, repo, store, { schema: SCHEMA });
+        store.close();
+        projects[repo] = { p, session };
+      }
+    }, 180_000);
 
-afterAll(async () => {
-  for (const { p, session } of Object.values(projects)) {
-    session.close();
-    p.cleanup();
-  }
-  await client.close();
-});
+    afterAll(async () => {
+      for (const { p, session } of Object.values(projects)) {
+        session.close();
+        p.cleanup();
+      }
+      await stopDb();
+    });
 
-interface Case {
-  query: string;
-  regex?: boolean;
-  cs?: boolean;
-}
-
-const CASES: Case[] = [
-  { query: "apiKey", cs: true },
-  { query: "API_KEY" },
-  { query: "return" },
-  { query: "func" },
-  { query: "ünïcödé" },
-  { query: "100%" },
-  { query: "a_b" },
-  { query: "c\\d" },
-  { query: "%_off" },
-  { query: "class", cs: true },
-  { query: "s\\.mu\\.R?(Un)?[Ll]ock", regex: true, cs: true },
-  { query: "\\bkey\\b", regex: true },
-  { query: "def \\w+\\(self", regex: true },
-  { query: "(import|include|require)\\b", regex: true },
-  { query: "[A-Z][a-z]+Error", regex: true, cs: true },
-  { query: "caf[eé]", regex: true },
-  { query: "^\\s*//", regex: true },
-  { query: "x{2,}|zz", regex: true },
-  { query: "(?<=func )[A-Z]\\w*", regex: true },
-];
-
-const line = (path: string, n: number, text: string) => `${path}:${n}:${text}`;
-
-async function localLines(repo: string, c: Case): Promise<string[]> {
-  const tool = findTool("search_text_pattern")!;
-  const r = (await invokeTool(
-    tool,
-    { query: c.query, is_regex: c.regex ?? false, case_sensitive: c.cs ?? false, context_lines: 0, max_tokens: 50_000 },
-    { session: projects[repo]!.session, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
-  )) as { matches: Array<{ file_path: string; line_number: number; matched_line: string }>; truncated: boolean };
-  expect(r.truncated).toBe(false);
-  return r.matches.map((m) => line(m.file_path, m.line_number, m.matched_line));
-}
-
-/** The shared store's side: candidates from the reader, verified by the engine's matcher, in path order. */
-async function sharedLines(reader: PgIndexReader, c: Case): Promise<string[]> {
-  const { spec, plan } = compilePattern(c.query, c.regex ?? false, c.cs ?? false);
-  const ids = await reader.textCandidates(plan.query);
-  const rows = (await reader.textFiles(ids, false)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
-  const texts = await reader.texts(
-    rows.map((r) => r.fileId),
-    "string",
-  );
-  const matcher = new LineMatcher(spec);
-  const out: string[] = [];
-  rows.forEach((r, i) => {
-    for (const h of matcher.scan(texts[i]!, 0, 1000)) out.push(line(r.path, h.line, h.text));
-  });
-  return out;
-}
-
-test("every pattern finds the same lines in the shared store as in the local index", async () => {
-  let compared = 0;
-  for (const repo of ["parity", "polyglot"]) {
-    const reader = new PgIndexReader(client, [repo], SCHEMA);
-    for (const c of CASES) {
-      const local = await localLines(repo, c);
-      const shared = await sharedLines(reader, c);
-      expect({ repo, ...c, lines: shared }).toEqual({ repo, ...c, lines: local });
-      compared += local.length;
+    interface Case {
+      query: string;
+      regex?: boolean;
+      cs?: boolean;
     }
-  }
-  // the cases are not vacuous
-  expect(compared).toBeGreaterThan(100);
-});
 
-test("pg_trgm narrows the candidates: a selective literal admits few files, an unplannable regex every file", async () => {
-  const reader = new PgIndexReader(client, ["polyglot"], SCHEMA);
-  const total = await reader.textFileCount();
-  const few = await reader.textCandidates(compilePattern("100% of a_b", false, false).plan.query);
-  expect(few).not.toBeNull();
-  expect(few!.length).toBe(1);
-  expect(await reader.textCandidates(compilePattern("\\w", true, false).plan.query)).toBeNull();
-  expect(total).toBeGreaterThan(50);
-});
+    const CASES: Case[] = [
+      { query: "apiKey", cs: true },
+      { query: "API_KEY" },
+      { query: "return" },
+      { query: "func" },
+      { query: "ünïcödé" },
+      { query: "100%" },
+      { query: "a_b" },
+      { query: "c\\d" },
+      { query: "%_off" },
+      { query: "class", cs: true },
+      { query: "s\\.mu\\.R?(Un)?[Ll]ock", regex: true, cs: true },
+      { query: "\\bkey\\b", regex: true },
+      { query: "def \\w+\\(self", regex: true },
+      { query: "(import|include|require)\\b", regex: true },
+      { query: "[A-Z][a-z]+Error", regex: true, cs: true },
+      { query: "caf[eé]", regex: true },
+      { query: "^\\s*//", regex: true },
+      { query: "x{2,}|zz", regex: true },
+      { query: "(?<=func )[A-Z]\\w*", regex: true },
+    ];
 
-test("a reader over several repositories names every file <repo>/<path>; a reader of one only sees its own", async () => {
-  const both = new PgIndexReader(client, "all", SCHEMA);
-  const plan = compilePattern("100% of a_b", false, false).plan.query;
-  const rows = await both.textFiles(await both.textCandidates(plan), false);
-  expect(rows.map((r) => r.path).sort()).toEqual(["parity/notes/special.txt", "polyglot/notes/special.txt"]);
-  const one = new PgIndexReader(client, ["parity"], SCHEMA);
-  expect((await one.textFiles(await one.textCandidates(plan), false)).map((r) => r.path)).toEqual(["notes/special.txt"]);
-  expect(await new PgIndexReader(client, ["parity", "polyglot"], SCHEMA).textFileCount()).toBe(
-    (await one.textFileCount()) + (await new PgIndexReader(client, ["polyglot"], SCHEMA).textFileCount()),
-  );
-  expect(() => new PgIndexReader(client, [], SCHEMA)).toThrow("repo: name at least one repository");
-});
+    const line = (path: string, n: number, text: string) => `${path}:${n}:${text}`;
+
+    async function localLines(repo: string, c: Case): Promise<string[]> {
+      const tool = findTool("search_text_pattern")!;
+      const r = (await invokeTool(
+        tool,
+        { query: c.query, is_regex: c.regex ?? false, case_sensitive: c.cs ?? false, context_lines: 0, max_tokens: 50_000 },
+        { session: projects[repo]!.session, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+      )) as { matches: Array<{ file_path: string; line_number: number; matched_line: string }>; truncated: boolean };
+      expect(r.truncated).toBe(false);
+      return r.matches.map((m) => line(m.file_path, m.line_number, m.matched_line));
+    }
+
+    /** The shared store's side: candidates from the reader, verified by the engine's matcher, in path order. */
+    async function sharedLines(reader: PgIndexReader, c: Case): Promise<string[]> {
+      const { spec, plan } = compilePattern(c.query, c.regex ?? false, c.cs ?? false);
+      const ids = await reader.textCandidates(plan.query);
+      const rows = (await reader.textFiles(ids, false)).sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
+      const texts = await reader.texts(
+        rows.map((r) => r.fileId),
+        "string",
+      );
+      const matcher = new LineMatcher(spec);
+      const out: string[] = [];
+      rows.forEach((r, i) => {
+        for (const h of matcher.scan(texts[i]!, 0, 1000)) out.push(line(r.path, h.line, h.text));
+      });
+      return out;
+    }
+
+    test("every pattern finds the same lines in the shared store as in the local index", async () => {
+      let compared = 0;
+      for (const repo of ["parity", "polyglot"]) {
+        const reader = new PgIndexReader(client, [repo], SCHEMA);
+        for (const c of CASES) {
+          const local = await localLines(repo, c);
+          const shared = await sharedLines(reader, c);
+          expect({ repo, ...c, lines: shared }).toEqual({ repo, ...c, lines: local });
+          compared += local.length;
+        }
+      }
+      // the cases are not vacuous
+      expect(compared).toBeGreaterThan(100);
+    });
+
+    test("pg_trgm narrows the candidates: a selective literal admits few files, an unplannable regex every file", async () => {
+      const reader = new PgIndexReader(client, ["polyglot"], SCHEMA);
+      const total = await reader.textFileCount();
+      const few = await reader.textCandidates(compilePattern("100% of a_b", false, false).plan.query);
+      expect(few).not.toBeNull();
+      expect(few!.length).toBe(1);
+      expect(await reader.textCandidates(compilePattern("\\w", true, false).plan.query)).toBeNull();
+      expect(total).toBeGreaterThan(50);
+    });
+
+    test("a reader over several repositories names every file <repo>/<path>; a reader of one only sees its own", async () => {
+      const both = new PgIndexReader(client, "all", SCHEMA);
+      const plan = compilePattern("100% of a_b", false, false).plan.query;
+      const rows = await both.textFiles(await both.textCandidates(plan), false);
+      expect(rows.map((r) => r.path).sort()).toEqual(["parity/notes/special.txt", "polyglot/notes/special.txt"]);
+      const one = new PgIndexReader(client, ["parity"], SCHEMA);
+      expect((await one.textFiles(await one.textCandidates(plan), false)).map((r) => r.path)).toEqual(["notes/special.txt"]);
+      expect(await new PgIndexReader(client, ["parity", "polyglot"], SCHEMA).textFileCount()).toBe(
+        (await one.textFileCount()) + (await new PgIndexReader(client, ["polyglot"], SCHEMA).textFileCount()),
+      );
+      expect(() => new PgIndexReader(client, [], SCHEMA)).toThrow("repo: name at least one repository");
+    });
+  });
+}
