@@ -86,7 +86,7 @@ async function storageComparison(indexDb: string): Promise<BenchRow[]> {
   const { Database } = await import("bun:sqlite");
   const { updateTrigramIndex, ContentIndex } = await import("../../src/store/content-index.ts");
   const { planLiteral } = await import("../../src/engines/exact/plan.ts");
-  const { CandidateFinder } = await import("../../src/engines/exact/candidates.ts");
+  const { CandidateFinder } = await import("../../src/store/trigram-candidates.ts");
   const { trigramText } = await import("../../src/store/trigrams.ts");
   const dir = mkdtempSync(join(tmpdir(), "cortex-bench-fts-"));
   const own = new Database(join(dir, "own.db"), { create: true });
@@ -250,7 +250,7 @@ export async function exactSuite(corpus: Corpus): Promise<BenchRow[]> {
     let hits = 0;
     for (let r = 0; r < ROUNDS + WARMUP; r++) {
       const t0 = performance.now();
-      const res = engine.searchKeywords({ query: q, limit: 15, contextLines: 2, paths: PathFilter.ALL, languages: [], deadline: Date.now() + 120_000 });
+      const res = await engine.searchKeywords({ query: q, limit: 15, contextLines: 2, paths: PathFilter.ALL, languages: [], deadline: Date.now() + 120_000 });
       if (r >= WARMUP) times.push(performance.now() - t0);
       hits = res.total_lines;
     }

@@ -50,24 +50,28 @@ export async function graphSuite(corpus: Corpus): Promise<BenchRow[]> {
   const files = spread(imported, SAMPLES).map((r) => r.f);
   const names = functions.map((q) => q.slice(q.lastIndexOf(".") + 1));
 
-  const time = (fn: () => unknown): number[] => {
-    fn(); // warm
+  const time = async (fn: () => Promise<unknown>): Promise<number[]> => {
+    await fn(); // warm
     const out: number[] = [];
     for (let i = 0; i < REPEAT; i++) {
       const t = performance.now();
-      fn();
+      await fn();
       out.push(performance.now() - t);
     }
     return out;
   };
-  const measure = (targets: string[], fn: (t: string) => unknown): number[] => targets.flatMap((t) => time(() => fn(t)));
+  const measure = async (targets: string[], fn: (t: string) => Promise<unknown>): Promise<number[]> => {
+    const out: number[] = [];
+    for (const t of targets) out.push(...(await time(() => fn(t))));
+    return out;
+  };
   const req = { maxResults: 100, level: "file" as const, includeContext: false, contextLines: 2 };
-  const callers1 = measure(functions, (t) => graph.run({ operation: "callers", target: t, depth: 1, ...req }));
-  const callers3 = measure(functions, (t) => graph.run({ operation: "callers", target: t, depth: 3, ...req }));
-  const dependents = measure(files, (t) => graph.run({ operation: "dependents", target: t, depth: 1, ...req }));
-  const cycles = time(() => graph.cycles({ limit: 100 }));
-  const lookup = measure(functions, (t) => symbols.occurrences({ name: t }, { definitions: true, references: true, limit: 200 }));
-  const cyclesResult = graph.cycles({ limit: 100 });
+  const callers1 = await measure(functions, (t) => graph.run({ operation: "callers", target: t, depth: 1, ...req }));
+  const callers3 = await measure(functions, (t) => graph.run({ operation: "callers", target: t, depth: 3, ...req }));
+  const dependents = await measure(files, (t) => graph.run({ operation: "dependents", target: t, depth: 1, ...req }));
+  const cycles = await time(() => graph.cycles({ limit: 100 }));
+  const lookup = await measure(functions, (t) => symbols.occurrences({ name: t }, { definitions: true, references: true, limit: 200 }));
+  const cyclesResult = await graph.cycles({ limit: 100 });
   const edges = g.importGraphSize("");
   session.close();
 

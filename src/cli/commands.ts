@@ -132,7 +132,7 @@ async function runStatsCommand(argv: string[]): Promise<number> {
     const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
     try {
       const engine = new FilesEngine(stats);
-      const summary = engine.query({
+      const summary = await engine.query({
         from: "files",
         aggregations: [
           { function: "COUNT", alias: "files" },
@@ -217,7 +217,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   // a first index run can take minutes: the command's deadline starts once the index is there
   if (tool.needsIndex) {
     try {
-      await session.requireStore();
+      await session.requireReader();
     } catch (e) {
       bar.done();
       session.close();

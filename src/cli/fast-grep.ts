@@ -13,7 +13,8 @@ import { parseInput } from "../core/zod-issues.ts";
 import { isCortexError } from "../core/errors.ts";
 import { canonicalRoot } from "../core/paths.ts";
 import { indexLocation } from "../store/location.ts";
-import { IndexStore } from "../store/index-store.ts";
+import { openIndexReader } from "../store/open-reader.ts";
+import type { IndexReader } from "../store/contract.ts";
 import { ExactEngine } from "../engines/exact/index.ts";
 
 export async function runFastGrep(argv: string[]): Promise<number | undefined> {
@@ -24,9 +25,9 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
   const root = canonicalRoot(parsed.root ?? process.cwd());
   const current = indexLocation(root).current();
   if (!current) return undefined;
-  let store: IndexStore;
+  let store: IndexReader;
   try {
-    store = IndexStore.open(current, { readonly: true });
+    store = openIndexReader(current);
   } catch (e) {
     if (isCortexError(e) && e.code === "INDEX_CORRUPT") return undefined;
     throw e;
@@ -38,6 +39,6 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
     const session = { root, exact: async () => engine } as unknown as ToolContext["session"];
     return await runToolForCli(tool, parsed.input, outputMode(parsed), session);
   } finally {
-    store.close();
+    await store.close();
   }
 }

@@ -1,16 +1,19 @@
 /**
  * Whether hits are still true on disk: a hit is stale when its file's size or mtime differs from what
- * the index recorded (or the file is gone). One stat per distinct file; shared by every engine that
+ * the index recorded (or the file is gone). One question to the store for all files, one stat per distinct
+ * file; shared by every engine that
  * returns stored content.
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { IndexStore } from "../store/index-store.ts";
+import type { IndexReader } from "../store/contract.ts";
 
-export function staleFiles(store: IndexStore, root: string, paths: Iterable<string>): Set<string> {
+export async function staleFiles(store: IndexReader, root: string, paths: Iterable<string>): Promise<Set<string>> {
   const stale = new Set<string>();
-  for (const p of new Set(paths)) {
-    const st = store.fileState(p);
+  const unique = [...new Set(paths)];
+  const states = await store.fileStates(unique);
+  for (const p of unique) {
+    const st = states.get(p);
     try {
       const disk = statSync(join(root, p));
       if (!st || st.sizeBytes !== disk.size || st.mtimeMs !== Math.trunc(disk.mtimeMs)) stale.add(p);

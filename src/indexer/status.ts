@@ -3,7 +3,7 @@
  * the tree changed on disk since (a walk and a stat per file; no content is read).
  */
 import { statSync, existsSync } from "node:fs";
-import type { IndexStore } from "../store/index-store.ts";
+import type { IndexReader } from "../store/contract.ts";
 import type { IndexLocation } from "../store/location.ts";
 import type { CortexConfig } from "../core/config.ts";
 import { walkProject } from "./walk.ts";
@@ -21,24 +21,30 @@ export interface IndexStatus {
   changed_since_index?: { modified: number; added: number; deleted: number; examples: string[] };
 }
 
-export function indexStatus(root: string, location: IndexLocation, store: IndexStore | undefined, config: CortexConfig, indexing: boolean): IndexStatus {
+export async function indexStatus(
+  root: string,
+  location: IndexLocation,
+  store: IndexReader | undefined,
+  config: CortexConfig,
+  indexing: boolean,
+): Promise<IndexStatus> {
   const dbPath = location.current();
   if (!store || !dbPath) return { root, state: indexing ? "indexing" : "missing" };
   const status: IndexStatus = { root, state: indexing ? "indexing" : "ready", database: dbPath };
   try {
     status.database_bytes = statSync(dbPath).size + (existsSync(dbPath + "-wal") ? statSync(dbPath + "-wal").size : 0);
   } catch {}
-  const meta = (k: string) => store.getMeta(k);
-  const lastRun = meta("last_run");
+  const meta = (k: string) => store.meta(k);
+  const lastRun = await meta("last_run");
   if (lastRun) status.last_run = lastRun;
-  const branch = meta("branch");
+  const branch = await meta("branch");
   if (branch) status.branch = branch;
-  const commit = meta("commit");
+  const commit = await meta("commit");
   if (commit) status.commit = commit;
-  const languages = store.languageCounts();
+  const languages = await store.languageCounts();
   status.languages = languages;
   status.files = Object.values(languages).reduce((a, b) => a + b, 0);
-  const states = store.fileStates();
+  const states = await store.fileStates();
   const walked = walkProject(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
   let modified = 0;
   let added = 0;
@@ -57,6 +63,6 @@ export function indexStatus(root: string, location: IndexLocation, store: IndexS
   let deleted = 0;
   for (const p of states.keys()) if (!seen.has(p)) deleted++;
   // Files never indexed because they are binary show up as "added" every time; they are not news.
-  status.changed_since_index = { modified, added: Math.max(0, added - store.binaryCount()), deleted, examples };
+  status.changed_since_index = { modified, added: Math.max(0, added - Number((await meta("binary_files")) ?? 0)), deleted, examples };
   return status;
 }

@@ -7,16 +7,16 @@ import { FilesEngine } from "../engines/files/index.ts";
 
 export const CONTEXT_URI = "codebase://context";
 
-export function contextResource(session: Session, progress?: { done: number; total: number }): string {
+export async function contextResource(session: Session, progress?: { done: number; total: number }): Promise<string> {
   const name = session.root.split("/").pop() ?? session.root;
   const lines = [`# ${name}`, "", `Root: ${session.root}`];
-  const store = session.store();
+  const store = session.reader();
   if (!store) {
     lines.push("", progress ? `The index is being built: ${progress.done}/${progress.total} files.` : "No index yet: it is being built.");
     return lines.join("\n");
   }
   const files = new FilesEngine(store);
-  const langs = files.query({
+  const langs = await files.query({
     from: "files",
     groupBy: ["language"],
     aggregations: [
@@ -26,7 +26,7 @@ export function contextResource(session: Session, progress?: { done: number; tot
     orderBy: [{ field: "code", direction: "DESC" }],
     limit: 12,
   });
-  const total = files.query({
+  const total = await files.query({
     from: "files",
     aggregations: [
       { function: "COUNT", alias: "files" },
@@ -37,12 +37,12 @@ export function contextResource(session: Session, progress?: { done: number; tot
   });
   const [nFiles, code, fns, types] = total.rows[0] as number[];
   lines.push(`Size: ${nFiles} files, ${code ?? 0} lines of code, ${fns ?? 0} functions, ${types ?? 0} types.`);
-  const lastRun = store.getMeta("last_run");
-  const branch = store.getMeta("branch");
+  const lastRun = await store.meta("last_run");
+  const branch = await store.meta("branch");
   lines.push(`Index: built ${lastRun ?? "?"}${branch ? ` on branch ${branch}` : ""}; kept current as files change.`);
   lines.push("", "## Languages", "", "| language | files | code lines |", "|---|---:|---:|");
   for (const [lang, n, c] of langs.rows as Array<[string, number, number]>) lines.push(`| ${lang} | ${n} | ${c ?? 0} |`);
-  const mods = files.query({
+  const mods = await files.query({
     from: "modules",
     fields: ["module_path", "file_count", "code_lines", "function_count"],
     where: { field: "module_path", operator: "!=", value: "." },

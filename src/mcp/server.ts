@@ -97,7 +97,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
               },
       };
       // a missing index is answered here, where the indexer's progress is known
-      const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.store() !== undefined;
+      const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.reader() !== undefined;
       const args = request.params.arguments ?? {};
       const result = offThread ? await opts.reader!.call(tool, args, call) : await invokeTool(tool, args, { session: opts.session, ...call });
       const text = JSON.stringify(result);
@@ -134,7 +134,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== CONTEXT_URI) throw new McpError(ErrorCode.InvalidParams, `unknown resource '${request.params.uri}'`);
-    return { contents: [{ uri: CONTEXT_URI, mimeType: "text/markdown", text: contextResource(opts.session, opts.indexProgress?.()) }] };
+    return { contents: [{ uri: CONTEXT_URI, mimeType: "text/markdown", text: await contextResource(opts.session, opts.indexProgress?.()) }] };
   });
 
   return server;

@@ -38,10 +38,6 @@ export function matchExpression(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
 }
 
-export function hasFilters(f: ChunkFilters): boolean {
-  return Boolean(f.chunkTypes?.length || f.tags?.length || f.languages?.length || f.pathPrefixes?.length || f.files || f.excludeTests);
-}
-
 export function filterClause(f: ChunkFilters, params: Array<string | number>): string {
   const parts: string[] = [];
   if (f.chunkTypes?.length) {
@@ -239,19 +235,6 @@ export function definingFiles(store: IndexStore, names: string[]): Map<string, S
 /** Number of indexed files (for idf). */
 export function fileCount(store: IndexStore): number {
   return (sqliteOf(store).query("SELECT COUNT(*) AS n FROM files").get() as { n: number }).n;
-}
-
-/** The indexed files among candidate paths. */
-export function existingFiles(store: IndexStore, paths: string[]): string[] {
-  if (paths.length === 0) return [];
-  const out: string[] = [];
-  const stmt = sqliteOf(store).prepare("SELECT 1 FROM files WHERE file_path = ?");
-  try {
-    for (const p of paths) if (stmt.get(p)) out.push(p);
-  } finally {
-    stmt.finalize();
-  }
-  return out;
 }
 
 /** A representative chunk per file (its overview, else its first chunk), for files ranked as a whole. */

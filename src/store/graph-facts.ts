@@ -69,20 +69,6 @@ export class GraphFacts {
     ).map((r) => r.f);
   }
 
-  isTest(file: string): boolean {
-    return (this.q("SELECT is_test AS t FROM files WHERE file_path = ?").get(file) as { t: number } | null)?.t === 1;
-  }
-
-  /** Every test file's path. */
-  testFilePaths(): string[] {
-    return (this.q("SELECT file_path AS p FROM files WHERE is_test = 1").all() as Array<{ p: string }>).map((r) => r.p);
-  }
-
-  /** Every file with whether it is a test. */
-  filesWithTestFlag(): Array<{ path: string; isTest: boolean }> {
-    return (this.q("SELECT file_path AS p, is_test AS t FROM files").all() as Array<{ p: string; t: number }>).map((r) => ({ path: r.p, isTest: r.t === 1 }));
-  }
-
   /** Every import statement's file and module. */
   importedModules(): Array<{ file: string; module: string }> {
     return this.q("SELECT file_path AS file, imported_module AS module FROM imports").all() as Array<{ file: string; module: string }>;
@@ -105,10 +91,5 @@ export class GraphFacts {
         p: string;
       }>
     ).map((r) => r.p);
-  }
-
-  /** The language of an indexed file. */
-  languageOf(file: string): string | undefined {
-    return (this.q("SELECT language AS l FROM files WHERE file_path = ?").get(file) as { l: string } | null)?.l;
   }
 }

@@ -156,10 +156,7 @@ function graphStatements(db: Database) {
     refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
       t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
       WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
-    fileLanguage: q("SELECT language, module_path AS modulePath FROM files WHERE file_path = ?"),
     filesUnder: q(`SELECT file_path AS path FROM files WHERE file_path LIKE ? ESCAPE '\\' ORDER BY file_path`),
-    filesOfModule: q("SELECT file_path AS path FROM files WHERE module_path = ? ORDER BY file_path"),
-    modulesOfFiles: q("SELECT file_path AS path, module_path AS modulePath FROM files WHERE file_path IN (SELECT value FROM json_each(?))"),
     namesNocase: q("SELECT DISTINCT name FROM symbols WHERE name = ? COLLATE NOCASE LIMIT 20"),
     namesLike: q("SELECT DISTINCT name FROM symbols WHERE name LIKE ? ESCAPE '\\' LIMIT 50"),
     namesByLength: q("SELECT DISTINCT name FROM symbols WHERE length(name) BETWEEN ? AND ?"),
@@ -359,24 +356,10 @@ export class GraphStore {
     }>;
   }
 
-  /** An indexed file's language and module, or undefined when it is not indexed. */
-  file(path: string): { language: string; modulePath: string } | undefined {
-    return (this.s.fileLanguage.get(path) as { language: string; modulePath: string } | null) ?? undefined;
-  }
-
   /** Indexed files under a folder ("" for all). */
   filesUnder(dir: string): string[] {
     const prefix = dir === "" ? "" : dir.replace(/[\\%_]/g, (c) => "\\" + c) + "/";
     return (this.s.filesUnder.all(prefix + "%") as Array<{ path: string }>).map((r) => r.path);
-  }
-
-  /** Files whose module (folder) is exactly this one. */
-  filesOfModule(module: string): string[] {
-    return (this.s.filesOfModule.all(module) as Array<{ path: string }>).map((r) => r.path);
-  }
-
-  modulesOf(paths: Iterable<string>): Map<string, string> {
-    return new Map((this.s.modulesOfFiles.all(json(paths)) as Array<{ path: string; modulePath: string }>).map((r) => [r.path, r.modulePath]));
   }
 
   /** Distinct definition names equal to `name` ignoring case. */

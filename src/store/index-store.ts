@@ -48,9 +48,6 @@ function prepareStatements(db: Database) {
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
     insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
     touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
-    fileState: q(
-      "SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state WHERE file_path = ?",
-    ),
     getMeta: q("SELECT value FROM meta WHERE key = ?"),
     setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
     moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
@@ -156,11 +153,6 @@ export class IndexStore implements HasSqlite {
     return new Map(rows.map((r) => [r.path, r]));
   }
 
-  /** One file's recorded state, or undefined when it is not indexed. */
-  fileState(path: string): FileState | undefined {
-    return (this.st.fileState.get(path) as FileState | null) ?? undefined;
-  }
-
   /** Records a new mtime for a file whose content hash did not change. */
   touch(path: string, mtimeMs: number): void {
     this.st.touchState.run(mtimeMs, path);
@@ -173,11 +165,6 @@ export class IndexStore implements HasSqlite {
       n: number;
     }>;
     return Object.fromEntries(rows.map((r) => [r.language, r.n]));
-  }
-
-  /** Binary files the last run saw and skipped (recorded in meta by the indexer). */
-  binaryCount(): number {
-    return Number(this.getMeta("binary_files") ?? 0);
   }
 
   moduleOf(path: string): string | undefined {

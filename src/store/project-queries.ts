@@ -1,10 +1,6 @@
-/** Whole-project facts from the index: file paths, language shares, import usage, totals. */
+/** Whole-project facts from the index: language shares, import usage, totals, per-file imports and calls. */
 import type { IndexStore } from "./index-store.ts";
 import { sqliteOf } from "./sqlite-access.ts";
-
-export function allFilePaths(store: IndexStore): string[] {
-  return (sqliteOf(store).query("SELECT file_path FROM files ORDER BY file_path").all() as Array<{ file_path: string }>).map((r) => r.file_path);
-}
 
 export interface LanguageShare {
   language: string;
@@ -72,17 +68,6 @@ export function projectTotals(store: IndexStore): ProjectTotals {
   };
 }
 
-/** Code files (those with parsed facts) with their language and test flag. */
-export function codeFiles(store: IndexStore): Array<{ path: string; language: string; isTest: boolean }> {
-  return (
-    sqliteOf(store)
-      .query(
-        "SELECT f.file_path AS path, f.language, f.is_test AS isTest FROM files f JOIN file_state s ON s.file_path = f.file_path WHERE EXISTS (SELECT 1 FROM symbols x WHERE x.file_path = f.file_path) OR EXISTS (SELECT 1 FROM imports i WHERE i.file_path = f.file_path) ORDER BY f.file_path",
-      )
-      .all() as Array<{ path: string; language: string; isTest: number }>
-  ).map((r) => ({ path: r.path, language: r.language, isTest: r.isTest === 1 }));
-}
-
 /** Imported modules per file. */
 export function importsByFile(store: IndexStore): Map<string, string[]> {
   const m = new Map<string, string[]>();
@@ -108,16 +93,4 @@ export function callsByFile(store: IndexStore): Map<string, Set<string>> {
     if (r.qualifier) set.add(`${r.qualifier}.${r.name}`);
   }
   return m;
-}
-
-/** Which of these files are test files. */
-export function testFiles(store: IndexStore, paths: string[]): Set<string> {
-  const out = new Set<string>();
-  const stmt = sqliteOf(store).prepare("SELECT is_test FROM files WHERE file_path = ?");
-  try {
-    for (const p of paths) if ((stmt.get(p) as { is_test: number } | null)?.is_test) out.add(p);
-  } finally {
-    stmt.finalize();
-  }
-  return out;
 }

@@ -251,7 +251,8 @@ export class MemoryStats {
     return new MemoryStats(parseStats(text, label));
   }
 
-  runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] } {
+  /** The reader contract's statistics question (contract.ts StatsReader), answered from memory. */
+  async runStatsQuery(sql: string, params: Array<string | number | boolean | null>): Promise<{ columns: string[]; rows: unknown[][] }> {
     return runOnce(this.db, sql, params);
   }
 

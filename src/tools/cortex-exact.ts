@@ -77,7 +77,7 @@ export const exactTool = defineTool({
     const engine = await ctx.session.exact();
     const languages = args.language ?? [];
     if (languages.length > 0) {
-      const known = engine.languages();
+      const known = await engine.languages();
       languages.forEach((l, i) => {
         if (!known.includes(l)) {
           throw new CortexError("INVALID_INPUT", `language[${i}]: no indexed file has language '${l}' (indexed: ${known.sort().join(", ")})`);

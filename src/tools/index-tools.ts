@@ -23,8 +23,8 @@ export const statusTool = defineTool({
   example: {},
   async handler(_args, ctx): Promise<IndexStatus & { progress?: { done: number; total: number }; embeddings?: string }> {
     const s = ctx.session;
-    const store = s.store();
-    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = indexStatus(
+    const store = s.reader();
+    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = await indexStatus(
       s.root,
       s.location,
       store,
@@ -32,7 +32,7 @@ export const statusTool = defineTool({
       s.isIndexing,
     );
     if (s.progress) status.progress = s.progress;
-    if (store) status.embeddings = (await s.search()).embeddingsState();
+    if (store) status.embeddings = await (await s.search()).embeddingsState();
     return status;
   },
   render(st) {

@@ -34,16 +34,16 @@ export async function invokeTool(tool: ToolDefinition, rawArgs: unknown, ctx: To
   const parsed = parseInput(exposedInput(tool), rawArgs ?? {}) as Record<string, unknown>;
   const { max_tokens, ...input } = parsed;
   const result = await tool.handler("max_tokens" in tool.input.shape ? parsed : input, ctx);
-  return applyBudget(noteIncompleteIndex(tool, result, ctx), typeof max_tokens === "number" ? max_tokens : undefined);
+  return applyBudget(await noteIncompleteIndex(tool, result, ctx), typeof max_tokens === "number" ? max_tokens : undefined);
 }
 
 /**
  * A tool answering from the parse tier while it is still being built says how far it is: nothing is
  * silently incomplete. Exact and regex search (the text tier) are complete as soon as the index exists.
  */
-function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: ToolContext): unknown {
+async function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: ToolContext): Promise<unknown> {
   if (!tool.needsIndex || tool.tier === "text" || !result || typeof result !== "object" || Array.isArray(result)) return result;
-  const state = ctx.session.parseTierState();
+  const state = await ctx.session.parseTierState();
   if (!state) return result;
   const message = state.finishing
     ? `every file is parsed; the keyword index and reference resolution are still being built (${state.total} files), so search ranks and references may be incomplete`

@@ -61,7 +61,7 @@ export const semanticTool = defineTool({
       ...(args.language ? { languages: [args.language] } : {}),
       ...(args.target_paths ? { pathPrefixes: args.target_paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
     };
-    const state = engine.embeddingsState();
+    const state = await engine.embeddingsState();
     const ready = state === "ready";
     const r = await engine.search({
       query: args.concept_description,

@@ -8,7 +8,9 @@ import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { CortexError, isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
-import { IndexStore, type ParseTierState } from "../store/index-store.ts";
+import { openIndexReader } from "../store/open-reader.ts";
+import { IndexStore } from "../store/index-store.ts";
+import type { IndexReader, ParseTierState } from "../store/contract.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { runIndexOnThread } from "./index-thread.ts";
 import { INDEX_HOOKS } from "./index-hooks.ts";
@@ -46,7 +48,9 @@ export class Session {
   readonly config: CortexConfig;
   readonly location: IndexLocation;
   private readonly options: SessionOptions;
-  private reader: { path: string; store: IndexStore } | undefined;
+  private current: { path: string; reader: IndexReader } | undefined;
+  /** The current database as a synchronous store, opened only when asked for (store()). */
+  private inspected: { path: string; store: IndexStore } | undefined;
   private engines = new Map<string, unknown>();
   private indexing: Promise<IndexReport> | undefined;
   private statsFiles = new Map<string, { mtimeMs: number; stats: MemoryStats; engine: FilesEngine }>();
@@ -64,16 +68,16 @@ export class Session {
     this.options = options;
   }
 
-  /** The current index for reading, or undefined when none has been built. */
-  store(): IndexStore | undefined {
+  /** The current index's reader, or undefined when none has been built. */
+  reader(): IndexReader | undefined {
     const path = this.location.current();
     if (!path) return undefined;
-    if (this.reader?.path === path) return this.reader.store;
-    this.reader?.store.close();
-    this.reader = undefined;
+    if (this.current?.path === path) return this.current.reader;
+    void this.current?.reader.close();
+    this.current = undefined;
     this.engines.clear();
     try {
-      this.reader = { path, store: IndexStore.open(path, { readonly: true }) };
+      this.current = { path, reader: openIndexReader(path) };
     } catch (e) {
       // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
       if (isCortexError(e) && e.code === "INDEX_CORRUPT") {
@@ -82,21 +86,41 @@ export class Session {
       }
       throw e;
     }
-    return this.reader.store;
+    return this.current.reader;
+  }
+
+  /**
+   * The current index as its synchronous SQLite store, for what inspects the database itself: the CLI's
+   * statistics export, tests and benchmarks. Engines and tools read through reader() instead.
+   */
+  store(): IndexStore | undefined {
+    const path = this.reader()?.source;
+    if (!path) return undefined;
+    if (this.inspected?.path !== path) {
+      this.inspected?.store.close();
+      this.inspected = { path, store: IndexStore.open(path, { readonly: true }) };
+    }
+    return this.inspected.store;
+  }
+
+  /** The current index as its synchronous store (see store()), building the index first when allowed and missing. */
+  async requireStore(): Promise<IndexStore> {
+    await this.requireReader();
+    return this.store()!;
   }
 
   /** How far the current index's parse tier is; undefined when it is complete or there is no index. */
-  parseTierState(): ParseTierState | undefined {
-    return this.store()?.parseTierState();
+  async parseTierState(): Promise<ParseTierState | undefined> {
+    return this.reader()?.parseTierState();
   }
 
-  /** The current index, building it first when allowed and missing. */
-  async requireStore(): Promise<IndexStore> {
-    let s = this.store();
+  /** The current index's reader, building the index first when allowed and missing. */
+  async requireReader(): Promise<IndexReader> {
+    let s = this.reader();
     if (s) return s;
     if (this.options.autoIndex) {
       await this.index();
-      s = this.store();
+      s = this.reader();
       if (s) return s;
     }
     if (this.indexing) {
@@ -150,8 +174,8 @@ export class Session {
   }
 
   /** An engine over the current index, created once per index database. */
-  async engine<T>(key: string, make: (store: IndexStore) => T): Promise<T> {
-    const store = await this.requireStore();
+  async engine<T>(key: string, make: (reader: IndexReader) => T): Promise<T> {
+    const store = await this.requireReader();
     const cached = this.engines.get(key) as T | undefined;
     if (cached !== undefined) return cached;
     const e = make(store);
@@ -213,7 +237,7 @@ export class Session {
   async embedAll(onState: (state: string) => void): Promise<string> {
     await this.search();
     if (!this.vectorChannel) {
-      const s = (await this.search()).embeddingsState();
+      const s = await (await this.search()).embeddingsState();
       onState(s);
       return s;
     }
@@ -264,8 +288,10 @@ export class Session {
   close(): void {
     for (const s of this.statsFiles.values()) s.stats.close();
     this.statsFiles.clear();
-    this.reader?.store.close();
-    this.reader = undefined;
+    void this.current?.reader.close();
+    this.current = undefined;
+    this.inspected?.store.close();
+    this.inspected = undefined;
     this.engines.clear();
     this.vectorChannel?.close();
     this.vectorChannel = undefined;

@@ -92,9 +92,9 @@ export const findSymbolOccurrencesTool = defineTool({
       const paths = args.target_paths?.map((p) => resolveInsideRoot(ctx.session.root, p));
       const engine = await ctx.session.symbols();
       const q = { name: args.symbol_name, ...(paths ? { paths } : {}), ...(args.language ? { language: args.language } : {}) };
-      const r = engine.occurrences(q, { definitions: args.find_definitions, references: args.find_references, limit: args.max_results });
+      const r = await engine.occurrences(q, { definitions: args.find_definitions, references: args.find_references, limit: args.max_results });
       if (r.total === 0) {
-        const suggestions = engine.suggestions(args.symbol_name);
+        const suggestions = await engine.suggestions(args.symbol_name);
         const scope = [paths?.length ? `in ${paths.join(", ")}` : "", args.language ? `in ${args.language} files` : ""].filter(Boolean).join(" ");
         return {
           status: "no_occurrences_found",
@@ -176,14 +176,15 @@ export const getSymbolReferencesTool = defineTool({
   async handler(args, ctx): Promise<ReferencesOutput> {
     const engine = await ctx.session.symbols();
     const q = { name: args.symbol };
-    const defs = engine.definitions(q);
-    const refs = engine.references(q, defs);
+    const defs = await engine.definitions(q);
+    const refs = await engine.references(q, defs);
     const isTest = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
     const ranked = [...refs].sort(
       (a, b) => (RESOLUTION_RANK[a.resolution ?? ""] ?? 2) - (RESOLUTION_RANK[b.resolution ?? ""] ?? 2) || Number(isTest(a.file)) - Number(isTest(b.file)),
     );
-    const lines = new SourceLines(engine.store);
-    const usages = ranked.slice(0, args.limit).map((r) => {
+    const shown = ranked.slice(0, args.limit);
+    const lines = await new SourceLines(engine.store).load(shown.map((r) => r.file));
+    const usages = shown.map((r) => {
       const w = lines.window(r.file, r.line, 1);
       return {
         file: r.file,
@@ -205,7 +206,7 @@ export const getSymbolReferencesTool = defineTool({
       isComplete: usages.length === refs.length,
     };
     if (defs.length === 0 && refs.length === 0) {
-      const suggestions = engine.suggestions(args.symbol);
+      const suggestions = await engine.suggestions(args.symbol);
       out.suggestions = suggestions;
       out.message = `no definition or reference of '${args.symbol}'${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`;
     }

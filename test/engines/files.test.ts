@@ -18,10 +18,10 @@ afterAll(() => {
   p.cleanup();
 });
 
-const rows = (q: object) => files.query(q as never).rows;
-const fails = (q: object): string => {
+const rows = async (q: object) => (await files.query(q as never)).rows;
+const fails = async (q: object): Promise<string> => {
   try {
-    files.query(q as never);
+    await files.query(q as never);
   } catch (e) {
     expect(e).toBeInstanceOf(CortexError);
     return (e as CortexError).message;
@@ -30,8 +30,8 @@ const fails = (q: object): string => {
 };
 
 describe("cortex_files query language", () => {
-  test("simple select with where, orderBy and limit; booleans come back as booleans", () => {
-    const r = files.query({
+  test("simple select with where, orderBy and limit; booleans come back as booleans", async () => {
+    const r = await files.query({
       from: "files",
       fields: ["file_path", "is_test", "lines_total"],
       where: { field: "language", operator: "=", value: "go" },
@@ -50,27 +50,28 @@ describe("cortex_files query language", () => {
     );
   });
 
-  test("every comparison operator", () => {
-    const names = (where: object) => rows({ from: "functions", fields: ["name"], where, orderBy: [{ field: "name", direction: "ASC" }] }).map((r) => r[0]);
+  test("every comparison operator", async () => {
+    const names = async (where: object) =>
+      (await rows({ from: "functions", fields: ["name"], where, orderBy: [{ field: "name", direction: "ASC" }] })).map((r) => r[0]);
     // Authenticator.Check (an interface method, no body) takes 2 as well
-    expect(names({ field: "param_count", operator: "=", value: 2 })).toEqual(["Check", "Login", "ServeHTTP"]);
-    expect(names({ field: "param_count", operator: "!=", value: 2 })).toEqual(["Get", "TestLogin", "greet"]);
-    expect(names({ field: "complexity", operator: ">", value: 2 })).toEqual(["Get", "ServeHTTP"]);
-    expect(names({ field: "complexity", operator: ">=", value: 3 })).toEqual(["Get", "ServeHTTP"]);
-    expect(names({ field: "complexity", operator: "<", value: 2 })).toEqual(["Check", "Login", "greet"]);
-    expect(names({ field: "complexity", operator: "<=", value: 2 })).toEqual(["Check", "Login", "TestLogin", "greet"]);
-    expect(names({ field: "name", operator: "LIKE", value: "%Log%" })).toEqual(["Login", "TestLogin"]);
-    expect(names({ field: "name", operator: "NOT LIKE", value: "%Log%" })).toEqual(["Check", "Get", "ServeHTTP", "greet"]);
-    expect(names({ field: "name", operator: "IN", value: ["greet", "Get", "nope"] })).toEqual(["Get", "greet"]);
-    expect(names({ field: "name", operator: "NOT IN", value: ["greet", "Get"] })).toEqual(["Check", "Login", "ServeHTTP", "TestLogin"]);
-    expect(names({ field: "receiver_type", operator: "IS NULL" })).toEqual(["Login", "TestLogin"]);
-    expect(names({ field: "receiver_type", operator: "IS NOT NULL" })).toEqual(["Check", "Get", "ServeHTTP", "greet"]);
-    expect(names({ field: "lines", operator: "BETWEEN", value: [3, 9] })).toEqual(["Get", "Login", "TestLogin", "greet"]);
-    expect(names({ field: "is_exported", operator: "=", value: false })).toEqual(["greet"]);
+    expect(await names({ field: "param_count", operator: "=", value: 2 })).toEqual(["Check", "Login", "ServeHTTP"]);
+    expect(await names({ field: "param_count", operator: "!=", value: 2 })).toEqual(["Get", "TestLogin", "greet"]);
+    expect(await names({ field: "complexity", operator: ">", value: 2 })).toEqual(["Get", "ServeHTTP"]);
+    expect(await names({ field: "complexity", operator: ">=", value: 3 })).toEqual(["Get", "ServeHTTP"]);
+    expect(await names({ field: "complexity", operator: "<", value: 2 })).toEqual(["Check", "Login", "greet"]);
+    expect(await names({ field: "complexity", operator: "<=", value: 2 })).toEqual(["Check", "Login", "TestLogin", "greet"]);
+    expect(await names({ field: "name", operator: "LIKE", value: "%Log%" })).toEqual(["Login", "TestLogin"]);
+    expect(await names({ field: "name", operator: "NOT LIKE", value: "%Log%" })).toEqual(["Check", "Get", "ServeHTTP", "greet"]);
+    expect(await names({ field: "name", operator: "IN", value: ["greet", "Get", "nope"] })).toEqual(["Get", "greet"]);
+    expect(await names({ field: "name", operator: "NOT IN", value: ["greet", "Get"] })).toEqual(["Check", "Login", "ServeHTTP", "TestLogin"]);
+    expect(await names({ field: "receiver_type", operator: "IS NULL" })).toEqual(["Login", "TestLogin"]);
+    expect(await names({ field: "receiver_type", operator: "IS NOT NULL" })).toEqual(["Check", "Get", "ServeHTTP", "greet"]);
+    expect(await names({ field: "lines", operator: "BETWEEN", value: [3, 9] })).toEqual(["Get", "Login", "TestLogin", "greet"]);
+    expect(await names({ field: "is_exported", operator: "=", value: false })).toEqual(["greet"]);
   });
 
-  test("and / or / not nest", () => {
-    const r = rows({
+  test("and / or / not nest", async () => {
+    const r = await rows({
       from: "functions",
       fields: ["name"],
       where: {
@@ -84,8 +85,8 @@ describe("cortex_files query language", () => {
     expect(r).toEqual([["ServeHTTP"], ["greet"]]);
   });
 
-  test("aggregations with groupBy, having, distinct and ordering by alias", () => {
-    const r = files.query({
+  test("aggregations with groupBy, having, distinct and ordering by alias", async () => {
+    const r = await files.query({
       from: "functions",
       groupBy: ["module_path"],
       aggregations: [
@@ -104,9 +105,9 @@ describe("cortex_files query language", () => {
     expect(r.rows).toEqual([["auth", 5, 11, 1.6, 0, 14, 2]]);
   });
 
-  test("joins of every type with column-to-column conditions", () => {
+  test("joins of every type with column-to-column conditions", async () => {
     const on = { field: "files.file_path", operator: "=", value: "types.file_path" };
-    const inner = rows({
+    const inner = await rows({
       fields: ["files.file_path", "types.name"],
       from: "files",
       joins: [{ table: "types", type: "INNER", on }],
@@ -117,29 +118,29 @@ describe("cortex_files query language", () => {
       ["store/store.go", "DB"],
       ["auth/handler.go", "Handler"],
     ]);
-    const left = rows({
+    const left = await rows({
       fields: ["files.file_path", "types.name"],
       from: "files",
       joins: [{ table: "types", type: "LEFT", on }],
       where: { field: "files.language", operator: "=", value: "go" },
     });
     expect(left.filter((r) => r[1] === null).map((r) => r[0])).toEqual(["auth/handler_test.go"]);
-    const right = rows({ fields: ["types.name"], from: "files", joins: [{ table: "types", type: "RIGHT", on }] });
+    const right = await rows({ fields: ["types.name"], from: "files", joins: [{ table: "types", type: "RIGHT", on }] });
     expect(right.length).toBe(3);
-    const full = rows({ fields: ["files.file_path"], from: "files", joins: [{ table: "types", type: "FULL", on }] });
-    expect(full.length).toBe(inner.length + rows({ from: "files", fields: ["file_path"] }).length - 2);
+    const full = await rows({ fields: ["files.file_path"], from: "files", joins: [{ table: "types", type: "FULL", on }] });
+    expect(full.length).toBe(inner.length + (await rows({ from: "files", fields: ["file_path"] })).length - 2);
   });
 
-  test("offset pages through results; select * returns every column", () => {
-    const all = rows({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path", direction: "ASC" }] });
-    const page = rows({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path", direction: "ASC" }], limit: 2, offset: 1 });
+  test("offset pages through results; select * returns every column", async () => {
+    const all = await rows({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path", direction: "ASC" }] });
+    const page = await rows({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path", direction: "ASC" }], limit: 2, offset: 1 });
     expect(page).toEqual(all.slice(1, 3));
-    const star = files.query({ from: "modules", limit: 1 });
+    const star = await files.query({ from: "modules", limit: 1 });
     expect(star.columns).toHaveLength(12);
   });
 
-  test("modules are aggregated from files", () => {
-    const r = files.query({
+  test("modules are aggregated from files", async () => {
+    const r = await files.query({
       from: "modules",
       fields: [
         "module_path",
@@ -164,53 +165,59 @@ describe("cortex_files query language", () => {
 });
 
 describe("cortex_files refuses bad queries with a message naming the problem", () => {
-  test("unknown table, field, join table and qualified field", () => {
-    expect(fails({ from: "users" })).toBe("invalid table 'users': expected one of files, types, functions, imports, modules");
-    expect(fails({ from: "files", fields: ["foo"] })).toBe("invalid field 'foo' for table 'files'");
-    expect(fails({ from: "files", where: { field: "types.name", operator: "=", value: "x" } })).toBe(
+  test("unknown table, field, join table and qualified field", async () => {
+    expect(await fails({ from: "users" })).toBe("invalid table 'users': expected one of files, types, functions, imports, modules");
+    expect(await fails({ from: "files", fields: ["foo"] })).toBe("invalid field 'foo' for table 'files'");
+    expect(await fails({ from: "files", where: { field: "types.name", operator: "=", value: "x" } })).toBe(
       "table 'types' is not in the query (add it to joins) in field 'types.name'",
     );
-    expect(fails({ from: "files", joins: [{ table: "secrets", type: "INNER", on: { field: "file_path", operator: "=", value: "x" } }] })).toContain(
+    expect(await fails({ from: "files", joins: [{ table: "secrets", type: "INNER", on: { field: "file_path", operator: "=", value: "x" } }] })).toContain(
       "invalid join table 'secrets'",
     );
-    expect(fails({ from: "files", orderBy: [{ field: "nope", direction: "ASC" }] })).toBe("invalid field 'nope' for table 'files'");
-    expect(fails({ from: "files", orderBy: [{ field: "lines_total", direction: "SIDEWAYS" }] })).toBe(
+    expect(await fails({ from: "files", orderBy: [{ field: "nope", direction: "ASC" }] })).toBe("invalid field 'nope' for table 'files'");
+    expect(await fails({ from: "files", orderBy: [{ field: "lines_total", direction: "SIDEWAYS" }] })).toBe(
       'query.orderBy[0].direction: must be one of "ASC", "DESC"',
     );
   });
 
-  test("operators and their values", () => {
-    expect(fails({ from: "files", where: { field: "lines_total", operator: "BETWEEN", value: [1] } })).toContain("BETWEEN needs an array of exactly 2 values");
-    expect(fails({ from: "files", where: { field: "lines_total", operator: "BETWEEN", value: 5 } })).toContain("BETWEEN needs an array of exactly 2 values");
-    expect(fails({ from: "files", where: { field: "language", operator: "IN", value: [] } })).toContain("IN needs a non-empty array");
-    expect(fails({ from: "files", where: { field: "language", operator: "LIKE", value: 3 } })).toContain("LIKE needs a string pattern");
-    expect(fails({ from: "files", where: { field: "language", operator: "=", value: ["a"] } })).toContain("not an array (use IN)");
-    expect(fails({ from: "files", where: { field: "language", operator: "IS NULL", value: "x" } })).toContain("IS NULL takes no value");
-    expect(fails({ from: "files", where: { field: "language", operator: "~=", value: "x" } })).toContain("query.where");
+  test("operators and their values", async () => {
+    expect(await fails({ from: "files", where: { field: "lines_total", operator: "BETWEEN", value: [1] } })).toContain(
+      "BETWEEN needs an array of exactly 2 values",
+    );
+    expect(await fails({ from: "files", where: { field: "lines_total", operator: "BETWEEN", value: 5 } })).toContain(
+      "BETWEEN needs an array of exactly 2 values",
+    );
+    expect(await fails({ from: "files", where: { field: "language", operator: "IN", value: [] } })).toContain("IN needs a non-empty array");
+    expect(await fails({ from: "files", where: { field: "language", operator: "LIKE", value: 3 } })).toContain("LIKE needs a string pattern");
+    expect(await fails({ from: "files", where: { field: "language", operator: "=", value: ["a"] } })).toContain("not an array (use IN)");
+    expect(await fails({ from: "files", where: { field: "language", operator: "IS NULL", value: "x" } })).toContain("IS NULL takes no value");
+    expect(await fails({ from: "files", where: { field: "language", operator: "~=", value: "x" } })).toContain("query.where");
   });
 
-  test("limit bounds: 0 and 5000 are refused", () => {
-    expect(fails({ from: "files", limit: 0 })).toBe("query.limit: must be at least 1");
-    expect(fails({ from: "files", limit: 5000 })).toBe("query.limit: must be at most 1000");
+  test("limit bounds: 0 and 5000 are refused", async () => {
+    expect(await fails({ from: "files", limit: 0 })).toBe("query.limit: must be at least 1");
+    expect(await fails({ from: "files", limit: 5000 })).toBe("query.limit: must be at most 1000");
   });
 
-  test("injection attempts in identifiers are refused; in values they are inert data", () => {
-    expect(fails({ from: "files; DROP TABLE files" })).toContain("invalid table");
-    expect(fails({ from: "files", fields: ['file_path" FROM files; --'] })).toContain("invalid field");
-    expect(fails({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path; DELETE FROM files", direction: "ASC" }] })).toContain("invalid field");
-    expect(fails({ from: "files", aggregations: [{ function: "COUNT", alias: 'n"; DROP TABLE files; --' }] })).toContain("invalid alias");
-    const r = rows({ from: "files", fields: ["file_path"], where: { field: "file_path", operator: "=", value: "x' OR '1'='1" } });
+  test("injection attempts in identifiers are refused; in values they are inert data", async () => {
+    expect(await fails({ from: "files; DROP TABLE files" })).toContain("invalid table");
+    expect(await fails({ from: "files", fields: ['file_path" FROM files; --'] })).toContain("invalid field");
+    expect(await fails({ from: "files", fields: ["file_path"], orderBy: [{ field: "file_path; DELETE FROM files", direction: "ASC" }] })).toContain(
+      "invalid field",
+    );
+    expect(await fails({ from: "files", aggregations: [{ function: "COUNT", alias: 'n"; DROP TABLE files; --' }] })).toContain("invalid alias");
+    const r = await rows({ from: "files", fields: ["file_path"], where: { field: "file_path", operator: "=", value: "x' OR '1'='1" } });
     expect(r).toEqual([]);
-    expect(rows({ from: "files", fields: ["file_path"] }).length).toBeGreaterThan(0);
+    expect((await rows({ from: "files", fields: ["file_path"] })).length).toBeGreaterThan(0);
   });
 
-  test("aggregation rules", () => {
-    expect(fails({ from: "files", fields: ["language", "file_path"], groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "n" }] })).toBe(
+  test("aggregation rules", async () => {
+    expect(await fails({ from: "files", fields: ["language", "file_path"], groupBy: ["language"], aggregations: [{ function: "COUNT", alias: "n" }] })).toBe(
       "field 'file_path' must be in groupBy when aggregations are used",
     );
-    expect(fails({ from: "files", aggregations: [{ function: "SUM", alias: "s" }] })).toBe("aggregation 's': SUM needs a field");
+    expect(await fails({ from: "files", aggregations: [{ function: "SUM", alias: "s" }] })).toBe("aggregation 's': SUM needs a field");
     expect(
-      fails({
+      await fails({
         from: "files",
         aggregations: [
           { function: "COUNT", alias: "n" },
@@ -218,25 +225,25 @@ describe("cortex_files refuses bad queries with a message naming the problem", (
         ],
       }),
     ).toContain("appears twice");
-    expect(fails({ from: "files", having: { field: "lines_total", operator: ">", value: 1 } })).toBe("having needs groupBy or aggregations");
+    expect(await fails({ from: "files", having: { field: "lines_total", operator: ">", value: 1 } })).toBe("having needs groupBy or aggregations");
   });
 });
 
 describe("pre-defined operations", () => {
-  test("top_files orders by the chosen measure and leaves tests out by default", () => {
-    const r = files.topFiles({ limit: 10, orderBy: "functions", includeTests: false });
+  test("top_files orders by the chosen measure and leaves tests out by default", async () => {
+    const r = await files.topFiles({ limit: 10, orderBy: "functions", includeTests: false });
     expect(r.rows.map((x) => x[0])).toEqual(["auth/handler.go", "store/store.go", "go.mod"]);
-    const withTests = files.topFiles({ limit: 10, orderBy: "lines", includeTests: true, language: "go" });
+    const withTests = await files.topFiles({ limit: 10, orderBy: "lines", includeTests: true, language: "go" });
     expect(withTests.rows.map((x) => x[0])).toEqual(["auth/handler.go", "store/store.go", "auth/handler_test.go"]);
   });
 
-  test("module_stats gives a module and the ones below it", () => {
-    expect(files.moduleStats({ modulePath: "auth", limit: 10 }).rows.map((r) => r[0])).toEqual(["auth"]);
-    expect(files.moduleStats({ limit: 10 }).rows.length).toBe(3);
+  test("module_stats gives a module and the ones below it", async () => {
+    expect((await files.moduleStats({ modulePath: "auth", limit: 10 })).rows.map((r) => r[0])).toEqual(["auth"]);
+    expect((await files.moduleStats({ limit: 10 })).rows.length).toBe(3);
   });
 
-  test("test_coverage counts test and source files and lines per language", () => {
-    const r = files.testCoverage({ by: "language", limit: 10 });
+  test("test_coverage counts test and source files and lines per language", async () => {
+    const r = await files.testCoverage({ by: "language", limit: 10 });
     expect(r.columns).toEqual([
       "language",
       "files",

@@ -17,7 +17,7 @@ beforeAll(async () => {
     "README.md": "# Shop\n",
   });
   session = new Session(p.root, { autoIndex: true });
-  meta = (await session.metadata()).metadata();
+  meta = await (await session.metadata()).metadata();
 });
 afterAll(() => {
   session.close();

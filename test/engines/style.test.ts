@@ -44,46 +44,43 @@ afterAll(() => {
   p.cleanup();
 });
 
-const rulesOf = (file: string) =>
-  style
-    .allRules()
-    .filter((r) => r.source.file === file)
-    .map((r) => `${r.source.line}: ${r.rule} [${r.category}]`);
+const rulesOf = async (file: string) =>
+  (await style.allRules()).filter((r) => r.source.file === file).map((r) => `${r.source.line}: ${r.rule} [${r.category}]`);
 
 describe("get_style_guide", () => {
-  test("rules from CONTRIBUTING with their line and section; code blocks are not rules", () => {
-    expect(rulesOf("CONTRIBUTING.md")).toEqual([
+  test("rules from CONTRIBUTING with their line and section; code blocks are not rules", async () => {
+    expect(await rulesOf("CONTRIBUTING.md")).toEqual([
       "7: Use snake_case for function names. [naming]",
       "8: Errors are returned, never panicked on. [errors]",
       "9: Keep functions short [general]",
       "13: Commit messages must follow Conventional Commits. [git]",
     ]);
-    expect(style.allRules().find((r) => r.source.line === 7)!.source.section).toBe("Contributing > Code style");
+    expect((await style.allRules()).find((r) => r.source.line === 7)!.source.section).toBe("Contributing > Code style");
   });
 
-  test("the decision of an ADR is a rule", () => {
-    expect(rulesOf("docs/adr/0001-sqlite.md")).toEqual(["5: We use SQLite in WAL mode for the index. [architecture]"]);
+  test("the decision of an ADR is a rule", async () => {
+    expect(await rulesOf("docs/adr/0001-sqlite.md")).toEqual(["5: We use SQLite in WAL mode for the index. [architecture]"]);
   });
 
-  test("tool configs become readable rules with the line where each is set", () => {
-    expect(rulesOf(".editorconfig")).toEqual([
+  test("tool configs become readable rules with the line where each is set", async () => {
+    expect(await rulesOf(".editorconfig")).toEqual([
       "4: Indent with spaces (files *) [formatting]",
       "5: Indent width 2 (files *) [formatting]",
       "8: Indent with tabs (files *.go) [formatting]",
     ]);
-    expect(rulesOf(".prettierrc.json")).toEqual([
+    expect(await rulesOf(".prettierrc.json")).toEqual([
       "2: Lines at most 100 characters (Prettier) [formatting]",
       "3: No semicolons (Prettier) [formatting]",
       "4: Single quotes for strings (Prettier) [formatting]",
     ]);
-    expect(rulesOf("pyproject.toml")).toEqual([
+    expect(await rulesOf("pyproject.toml")).toEqual([
       "2: Lines at most 88 characters (Ruff) [formatting]",
       "5: Ruff rule sets enforced: E, F, I [general]",
       "2: Lines at most 88 characters (Black) [formatting]",
     ]);
-    expect(rulesOf(".golangci.yml")).toEqual(["2: golangci-lint linters enabled: errcheck, revive [general]"]);
-    expect(rulesOf("tsconfig.json")).toEqual(["4: TypeScript strict is on [types]", "5: TypeScript noUncheckedIndexedAccess is on [types]"]);
-    expect(rulesOf(".eslintrc.json")).toEqual(["1: ESLint no-console: error [general]", '1: ESLint max-len: warn [{"code":120}] [formatting]']);
+    expect(await rulesOf(".golangci.yml")).toEqual(["2: golangci-lint linters enabled: errcheck, revive [general]"]);
+    expect(await rulesOf("tsconfig.json")).toEqual(["4: TypeScript strict is on [types]", "5: TypeScript noUncheckedIndexedAccess is on [types]"]);
+    expect(await rulesOf(".eslintrc.json")).toEqual(["1: ESLint no-console: error [general]", '1: ESLint max-len: warn [{"code":120}] [formatting]']);
   });
 
   test("category and query filters", async () => {

@@ -52,9 +52,9 @@ function configFor(): string {
 /** Waits until the session's embedder has embedded everything the channel handed it. */
 async function settle(session: Session, engine: SearchEngine): Promise<void> {
   const embedder = session.embedder()!;
-  engine.embeddingsState();
+  await engine.embeddingsState();
   await embedder.provider.ready();
-  for (let i = 0; i < 100 && engine.embeddingsState() !== "ready"; i++) {
+  for (let i = 0; i < 100 && (await engine.embeddingsState()) !== "ready"; i++) {
     await embedder.idle();
     await Bun.sleep(10);
   }
@@ -78,9 +78,9 @@ describe("search with embeddings", () => {
   });
 
   test("starts partial, embeds in the background, then reports ready", async () => {
-    expect(engine.embeddingsState()).toMatch(/^partial \d+%$/);
+    expect(await engine.embeddingsState()).toMatch(/^partial \d+%$/);
     await settle(session, engine);
-    expect(engine.embeddingsState()).toBe("ready");
+    expect(await engine.embeddingsState()).toBe("ready");
     expect(session.embedder()!.progress().embedded).toBeGreaterThan(0);
   });
 
@@ -111,7 +111,7 @@ describe("search with embeddings", () => {
     await session.index();
     const after = await session.search();
     await settle(session, after);
-    expect(after.embeddingsState()).toBe("ready");
+    expect(await after.embeddingsState()).toBe("ready");
     const r = await after.search({ query: "http request router", limit: 1, mode: "vector" });
     expect(r.results[0]!.chunk.metadata.file_path).toBe("web/handler.go");
   });
@@ -125,7 +125,7 @@ describe("search with embeddings", () => {
       await other.index();
       const e = await other.search();
       await settle(other, e);
-      expect(e.embeddingsState()).toBe("ready");
+      expect(await e.embeddingsState()).toBe("ready");
       expect(other.embedder()!.progress().embedded).toBe(0);
       const r = await e.search({ query: "add up the sum", limit: 1, mode: "vector" });
       expect(r.results[0]!.chunk.metadata.file_path).toBe("billing/invoice.go");
@@ -143,7 +143,7 @@ describe("search without a usable model", () => {
     try {
       await session.index();
       const engine = await session.search();
-      engine.embeddingsState(); // the first look asks the provider to get ready: offline, it cannot
+      await engine.embeddingsState(); // the first look asks the provider to get ready: offline, it cannot
       await session
         .embedder()!
         .provider.ready()

@@ -17,7 +17,7 @@ afterEach(() => p?.cleanup());
 async function query(root: string, q: object): Promise<unknown[][]> {
   const s = new Session(root);
   try {
-    return (await s.files()).query(q as never).rows;
+    return (await (await s.files()).query(q as never)).rows;
   } finally {
     s.close();
   }
@@ -145,7 +145,7 @@ describe("tiers", () => {
     // once the run is done, nothing is incomplete
     const s = new Session(p.root);
     try {
-      expect(s.parseTierState()).toBeUndefined();
+      expect(await s.parseTierState()).toBeUndefined();
       const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
       const files = (await invokeTool(
         findTool("cortex_files")!,
@@ -179,7 +179,7 @@ describe("tiers", () => {
     const s = new Session(p.root);
     try {
       // published after its text tier: the parse tier is reported unfinished
-      const state = s.parseTierState()!;
+      const state = (await s.parseTierState())!;
       expect(state.total).toBe(307);
       expect(state.parsed).toBeLessThan(307);
     } finally {
@@ -191,7 +191,7 @@ describe("tiers", () => {
     expect(await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] })).toEqual([[306]]);
     const s2 = new Session(p.root);
     try {
-      expect(s2.parseTierState()).toBeUndefined();
+      expect(await s2.parseTierState()).toBeUndefined();
       const db = sqliteOf(await s2.requireStore());
       // resolved as a first build resolves: every call reached its package's helper
       const calls = db.query("SELECT r.resolution AS how FROM refs r WHERE r.name = 'Helper' AND r.kind = 'call'").all() as Array<{ how: string | null }>;

@@ -14,7 +14,7 @@ afterEach(() => p?.cleanup());
 async function query(root: string, q: object): Promise<unknown[][]> {
   const s = new Session(root);
   try {
-    return (await s.files()).query(q as never).rows;
+    return (await (await s.files()).query(q as never)).rows;
   } finally {
     s.close();
   }

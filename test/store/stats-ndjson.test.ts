@@ -42,8 +42,8 @@ describe("statistics as NDJSON", () => {
     const mem = MemoryStats.fromFile(out);
     try {
       const q = { from: "modules", orderBy: [{ field: "module_path", direction: "ASC" as const }] };
-      const live = (await session.files()).query(q);
-      const imported = new FilesEngine(mem).query(q);
+      const live = await (await session.files()).query(q);
+      const imported = await new FilesEngine(mem).query(q);
       expect(imported.rows).toEqual(live.rows);
       const join2 = {
         fields: ["files.file_path", "functions.name"],
@@ -51,7 +51,7 @@ describe("statistics as NDJSON", () => {
         joins: [{ table: "functions", type: "INNER" as const, on: { field: "files.file_path", operator: "=" as const, value: "functions.file_path" } }],
         orderBy: [{ field: "functions.name", direction: "ASC" as const }],
       };
-      expect(new FilesEngine(mem).query(join2).rows).toEqual((await session.files()).query(join2).rows);
+      expect((await new FilesEngine(mem).query(join2)).rows).toEqual((await (await session.files()).query(join2)).rows);
     } finally {
       mem.close();
     }

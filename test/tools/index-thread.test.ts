@@ -40,8 +40,8 @@ test("a run on the index thread reports both tiers' progress and the same counts
   // the index it wrote is this thread's current index, whole
   const s = new Session(p.root);
   try {
-    expect(s.parseTierState()).toBeUndefined();
-    expect((await s.files()).query({ from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] }).rows).toEqual([[200]]);
+    expect(await s.parseTierState()).toBeUndefined();
+    expect((await (await s.files()).query({ from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] })).rows).toEqual([[200]]);
   } finally {
     s.close();
   }

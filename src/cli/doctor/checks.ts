@@ -12,6 +12,8 @@ import { loadConfig, type CortexConfig } from "../../core/config.ts";
 import { errorMessage } from "../../core/errors.ts";
 import { indexLocation } from "../../store/location.ts";
 import { IndexStore } from "../../store/index-store.ts";
+import { openIndexReader } from "../../store/open-reader.ts";
+import type { IndexReader } from "../../store/contract.ts";
 import { indexStatus } from "../../indexer/status.ts";
 import { modelSpec } from "../../embed/models.ts";
 import { locateModel } from "../../embed/local/model-files.ts";
@@ -58,7 +60,7 @@ export interface ProjectIndex {
 }
 
 /** The project's index in detail: state, size, the parse tier, and what changed on disk since. */
-export function projectIndex(root: string, config: CortexConfig | undefined, problems: Problem[]): ProjectIndex {
+export async function projectIndex(root: string, config: CortexConfig | undefined, problems: Problem[]): Promise<ProjectIndex> {
   const location = indexLocation(root);
   const current = location.current();
   if (!current) {
@@ -70,15 +72,15 @@ export function projectIndex(root: string, config: CortexConfig | undefined, pro
     });
     return { root, state: "missing" };
   }
-  let store: IndexStore | undefined;
+  let store: IndexReader | undefined;
   try {
-    store = IndexStore.open(current, { readonly: true });
-    const s = indexStatus(root, location, store, config ?? loadConfig(root), false);
+    store = openIndexReader(current);
+    const s = await indexStatus(root, location, store, config ?? loadConfig(root), false);
     const out: ProjectIndex = { root, state: "ready" };
     if (s.files !== undefined) out.files = s.files;
     if (s.last_run) out.last_run = s.last_run;
     if (s.branch) out.branch = s.branch;
-    const tier = store.parseTierState();
+    const tier = await store.parseTierState();
     out.parse_tier = tier ? `${tier.parsed} of ${tier.total} files parsed${tier.finishing ? " (finishing)" : ""}` : "complete";
     if (tier)
       problems.push({
@@ -109,7 +111,7 @@ export function projectIndex(root: string, config: CortexConfig | undefined, pro
     });
     return { root, state: "unreadable", error: errorMessage(e) };
   } finally {
-    store?.close();
+    await store?.close();
   }
 }
 
@@ -315,7 +317,7 @@ export async function runChecks(rootArg: string, env: ClientEnv) {
   } catch (e) {
     problems.push({ area: "runtime", severity: "error", message: errorMessage(e), fix: "correct .cortex/config.yml (or the path given with --root)" });
   }
-  const project = config ? projectIndex(root, config, problems) : { root, state: "unreadable" as const };
+  const project = config ? await projectIndex(root, config, problems) : { root, state: "unreadable" as const };
   const indexes = keptIndexes(problems);
   const embeddings = embeddingsInfo(root, config, problems);
   const astGrep = await astGrepInfo(problems);

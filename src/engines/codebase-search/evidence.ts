@@ -1,9 +1,10 @@
 /**
  * The graph facts search_codebase attaches to a result: who imports a file, who calls what it defines,
  * which tests cover it. Read straight from the resolved references and import edges (reference
- * resolution, src/engines/symbols/), one small query per result, so enrichment costs milliseconds.
+ * resolution, src/engines/symbols/), a few small questions per result, so enrichment costs milliseconds.
+ * Which files are tests is read once per search (load).
  */
-import type { GraphFacts } from "../../store/graph-facts.ts";
+import type { FileReader, GraphFactsReader } from "../../store/contract.ts";
 import { testSubject } from "../../lang/registry.ts";
 
 export interface Counted {
@@ -22,32 +23,42 @@ export interface DefinitionTarget {
 
 export class Evidence {
   private testNames: Map<string, string[]> | undefined;
-  constructor(private readonly facts: GraphFacts) {}
+
+  private constructor(
+    private readonly facts: GraphFactsReader,
+    /** Every test file's path. */
+    private readonly testFiles: Set<string>,
+  ) {}
+
+  /** Evidence over a reader, with the project's test files read once. */
+  static async load(facts: GraphFactsReader & FileReader): Promise<Evidence> {
+    return new Evidence(facts, new Set((await facts.allFiles()).filter((f) => f.isTest).map((f) => f.path)));
+  }
 
   /** Files importing `file` (other than itself), most import statements first. */
-  importers(file: string): Counted[] {
+  importers(file: string): Promise<Counted[]> {
     return this.facts.importers(file);
   }
 
   /** The symbol ids a target names: the definition named within the chunk's lines, or every definition of the file. */
-  symbolIds(t: DefinitionTarget): number[] {
+  symbolIds(t: DefinitionTarget): Promise<number[]> {
     return t.name !== undefined && t.startLine !== undefined && t.endLine !== undefined
       ? this.facts.symbolIdsNamedWithin(t.file, t.name, t.startLine, t.endLine)
       : this.facts.symbolIdsOf(t.file);
   }
 
   /** Files whose code uses (calls, types, inherits from, reads) the given definitions, outside `except`. */
-  users(ids: number[], except: string): Counted[] {
+  users(ids: number[], except: string): Promise<Counted[]> {
     return this.facts.users(ids, except);
   }
 
   /** Files calling a name that resolution could not bind to any definition (dynamic dispatch, missing types). */
-  unresolvedCallers(name: string, except: string): string[] {
+  unresolvedCallers(name: string, except: string): Promise<string[]> {
     return this.facts.unresolvedCallers(name, except);
   }
 
   isTest(file: string): boolean {
-    return this.facts.isTest(file);
+    return this.testFiles.has(file);
   }
 
   /**
@@ -65,7 +76,7 @@ export class Evidence {
   private testsNamedAfter(file: string): string[] {
     if (!this.testNames) {
       this.testNames = new Map();
-      for (const p of this.facts.testFilePaths()) {
+      for (const p of this.testFiles) {
         const key = testSubject(p);
         if (!key) continue;
         const list = this.testNames.get(key) ?? [];

@@ -6,16 +6,14 @@
  * or breaks — and the list with a judgement of its own quality. For edit, refactor and migrate the
  * preflight card (preflight.ts) says whether the evidence is enough to change the code.
  */
-import type { IndexStore } from "../../store/index-store.ts";
+import type { ChunkFilters, IndexReader } from "../../store/contract.ts";
 import type { SearchEngine, SearchHit, EmbeddingsState, Intent } from "../search/index.ts";
 import type { PatternsEngine, TeamPatterns } from "../team-patterns/index.ts";
 import type { MemoryEngine, RecalledMemory } from "../memory/index.ts";
-import type { ChunkFilters } from "../../store/chunk-search.ts";
 import { CortexError } from "../../core/errors.ts";
 import { FRAMEWORKS, matches } from "../metadata/frameworks.ts";
 import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
-import { GraphFacts } from "../../store/graph-facts.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
@@ -75,20 +73,20 @@ const PATTERNS_TTL_MS = 30_000;
 
 export class CodebaseSearch {
   private patternsCache: { at: number; value: TeamPatterns } | undefined;
-  private readonly facts: GraphFacts;
+  private readonly facts: IndexReader;
 
   constructor(
-    private readonly store: IndexStore,
+    private readonly store: IndexReader,
     private readonly search: SearchEngine,
     private readonly patterns: PatternsEngine,
     private readonly memory: MemoryEngine,
   ) {
-    this.facts = new GraphFacts(store);
+    this.facts = store;
   }
 
   async run(req: CodebaseSearchRequest): Promise<CodebaseSearchResponse> {
     const started = performance.now();
-    const filters = this.filters(req.filters);
+    const filters = await this.filters(req.filters);
     const empty = filters.files !== undefined && filters.files.length === 0;
     const response = empty
       ? undefined
@@ -101,11 +99,12 @@ export class CodebaseSearch {
           ...(req.signal ? { signal: req.signal } : {}),
         });
     const hits = response?.results ?? [];
-    const evidence = new Evidence(this.facts);
+    const evidence = await Evidence.load(this.facts);
     const analysis = await this.teamPatterns();
     const byFile = analysis.by_file ?? {};
 
-    const results = hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets));
+    const texts = await this.store.contents([...new Set(hits.map((h) => h.chunk.metadata.file_path))]);
+    const results = await Promise.all(hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets, texts.get(h.chunk.metadata.file_path))));
     let quality = assessQuality(
       req.query,
       hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
@@ -121,23 +120,23 @@ export class CodebaseSearch {
       totalResults: results.length,
       searchQuality: quality,
       relatedMemories: memories.map((m) => ({ id: m.id, type: m.type, category: m.category, memory: m.memory, confidence: m.confidence, stale: m.stale })),
-      embeddings: response?.embeddings ?? this.search.embeddingsState(),
+      embeddings: response?.embeddings ?? (await this.search.embeddingsState()),
       took_ms: 0,
     };
-    if (req.intent !== "explore") out.preflight = this.preflight(hits, results, quality, analysis, memories, evidence);
+    if (req.intent !== "explore") out.preflight = await this.preflight(hits, results, quality, analysis, memories, evidence);
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }
 
   /** The filters as chunk filters; framework and layer become the list of files that qualify. */
-  private filters(f: CodebaseSearchRequest["filters"]): ChunkFilters {
+  private async filters(f: CodebaseSearchRequest["filters"]): Promise<ChunkFilters> {
     const out: ChunkFilters = {};
     if (f.language) out.languages = [f.language.toLowerCase()];
     if (f.paths?.length) out.pathPrefixes = f.paths;
     let files: Set<string> | undefined;
-    if (f.framework) files = this.filesUsingFramework(f.framework);
+    if (f.framework) files = await this.filesUsingFramework(f.framework);
     if (f.layer) {
-      const all = this.facts.filesWithTestFlag();
+      const all = await this.facts.allFiles();
       const inLayer = new Set(all.filter((r) => classifyFile(r.path, r.isTest).layer === f.layer).map((r) => r.path));
       files = files ? new Set([...files].filter((p) => inLayer.has(p))) : inLayer;
     }
@@ -146,8 +145,8 @@ export class CodebaseSearch {
   }
 
   /** Files importing a framework, named as get_codebase_metadata names it (React, Django…) or by module prefix. */
-  private filesUsingFramework(name: string): Set<string> {
-    const rows = this.facts.importedModules().map((r) => ({ p: r.file, m: r.module }));
+  private async filesUsingFramework(name: string): Promise<Set<string>> {
+    const rows = (await this.facts.importedModules()).map((r) => ({ p: r.file, m: r.module }));
     const rule = FRAMEWORKS.find((r) => r.name.toLowerCase() === name.toLowerCase());
     const patterns = rule ? rule.imports : [name, `${name}/*`, `${name}.*`];
     const hit = (m: string) => patterns.some((p) => matches(p, m) || matches(p.toLowerCase(), m.toLowerCase()));
@@ -170,13 +169,22 @@ export class CodebaseSearch {
     return value;
   }
 
-  private enrich(h: SearchHit, evidence: Evidence, byFile: NonNullable<TeamPatterns["by_file"]>, snippets: boolean): CodebaseResult {
+  private async enrich(
+    h: SearchHit,
+    evidence: Evidence,
+    byFile: NonNullable<TeamPatterns["by_file"]>,
+    snippets: boolean,
+    text: string | undefined,
+  ): Promise<CodebaseResult> {
     const m = h.chunk.metadata;
     const file = m.file_path;
     const isTest = evidence.isTest(file);
     const cls = classifyFile(file, isTest);
-    const importers = evidence.importers(file);
-    const users = evidence.users(evidence.symbolIds({ file }), file);
+    const [importers, users, summary] = await Promise.all([
+      evidence.importers(file),
+      evidence.symbolIds({ file }).then((ids) => evidence.users(ids, file)),
+      this.summary(file, h, text),
+    ]);
     const tests = evidence.tests(file, importers, users);
     const symbol = typeof m.symbol_path === "string" && h.chunk.chunk_type === "definitions" ? m.symbol_path : undefined;
     const r: CodebaseResult = {
@@ -185,7 +193,7 @@ export class CodebaseSearch {
       endLine: m.end_line,
       ...(symbol ? { symbol } : {}),
       chunkType: h.chunk.chunk_type,
-      summary: this.summary(file, h),
+      summary,
       score: Math.round(h.combined_score * 10_000) / 10_000,
       type: typeLabel(cls),
       language: m.language,
@@ -211,37 +219,36 @@ export class CodebaseSearch {
     return r;
   }
 
-  private summary(file: string, h: SearchHit): string {
-    const text = this.store.contentOf(file);
+  private async summary(file: string, h: SearchHit, text: string | undefined): Promise<string> {
     const header = text ? headerComment(text) : undefined;
     if (header) return header;
-    const names = this.facts.topLevelNames(file, 12);
+    const names = await this.facts.topLevelNames(file, 12);
     const defines = definesLine([...new Set(names)]);
     const kind = typeof h.chunk.metadata.kind === "string" ? h.chunk.metadata.kind : h.chunk.chunk_type;
     return defines ?? `${h.chunk.metadata.language} ${kind}: ${h.chunk.title}`;
   }
 
-  private preflight(
+  private async preflight(
     hits: SearchHit[],
     results: CodebaseResult[],
     quality: SearchQuality,
     analysis: TeamPatterns,
     memories: RecalledMemory[],
     evidence: Evidence,
-  ): Preflight {
+  ): Promise<Preflight> {
     const top = hits[0];
     let target: PreflightInput["target"];
     if (top) {
       const m = top.chunk.metadata;
       const isDefinition = top.chunk.chunk_type === "definitions" && typeof m.name === "string";
       const ids = isDefinition
-        ? evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line })
-        : evidence.symbolIds({ file: m.file_path });
-      const callers = evidence.users(ids, m.file_path).map((u) => u.file);
+        ? await evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line })
+        : await evidence.symbolIds({ file: m.file_path });
+      const callers = (await evidence.users(ids, m.file_path)).map((u) => u.file);
       // a definition is reached through its callers; a whole file (overview, docs) also through its importers
-      const importers = isDefinition ? [] : evidence.importers(m.file_path).map((u) => u.file);
+      const importers = isDefinition ? [] : (await evidence.importers(m.file_path)).map((u) => u.file);
       // no resolved caller may mean none, or calls resolution could not bind (an interface, a dynamic receiver)
-      const unresolved = isDefinition && callers.length === 0 ? evidence.unresolvedCallers(m.name as string, m.file_path) : [];
+      const unresolved = isDefinition && callers.length === 0 ? await evidence.unresolvedCallers(m.name as string, m.file_path) : [];
       target = {
         label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path,
         name: isDefinition ? String(m.name) : undefined,
@@ -251,7 +258,9 @@ export class CodebaseSearch {
       };
     }
     const resultFiles = results.map((r) => r.file);
-    const inCycles = this.facts.inImportCycles(resultFiles);
+    const inCycles = await this.facts.inImportCycles(resultFiles);
+    // the languages of the golden files, read at once for the preflight's synchronous look-up
+    const golden = await this.facts.filesInfo(analysis.golden_files.map((g) => g.file));
     return preflight({
       quality,
       resultFiles,
@@ -261,7 +270,7 @@ export class CodebaseSearch {
       filePatterns: analysis.by_file ?? {},
       memories,
       inCycles,
-      goldenLanguage: (f) => this.facts.languageOf(f),
+      goldenLanguage: (f) => golden.get(f)?.language,
     });
   }
 }

@@ -1,9 +1,9 @@
 /**
  * The exact-search engine: keyword queries with BM25-ranked lines (cortex_exact) and literal or regex
  * search (search_text_pattern, `cortex grep`), both over the indexed content, both choosing candidate
- * files with the trigram index.
+ * files through the store's text candidates (a trigram query).
  */
-import type { IndexStore } from "../../store/index-store.ts";
+import type { IndexReader } from "../../store/contract.ts";
 import { ExactIndexView } from "./view.ts";
 import { searchText, type TextSearchRequest, type TextSearchOutcome } from "./text-search.ts";
 import { searchKeywords, type KeywordSearchRequest, type KeywordSearchOutcome } from "./keyword-search.ts";
@@ -16,10 +16,10 @@ export class ExactEngine {
   private readonly view: ExactIndexView;
 
   constructor(
-    private readonly store: IndexStore,
+    private readonly reader: IndexReader,
     root: string,
   ) {
-    this.view = new ExactIndexView(store.contentIndex(), root, store.path);
+    this.view = new ExactIndexView(reader, root, reader.source);
   }
 
   /** Literal or regex search; matching lines in path order. */
@@ -28,12 +28,12 @@ export class ExactEngine {
   }
 
   /** Boolean keyword search; lines ranked by BM25, then position. */
-  searchKeywords(req: KeywordSearchRequest): KeywordSearchOutcome {
+  searchKeywords(req: KeywordSearchRequest): Promise<KeywordSearchOutcome> {
     return searchKeywords(this.view, req);
   }
 
   /** Languages present in the index (to validate language filters). */
-  languages(): string[] {
-    return Object.keys(this.store.languageCounts());
+  async languages(): Promise<string[]> {
+    return Object.keys(await this.reader.languageCounts());
   }
 }

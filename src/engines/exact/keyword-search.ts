@@ -9,7 +9,7 @@
  * not `blogin`; `mutex` finds `sync.RWMutex`; `handle*` finds `handler`; quoted phrases match as written
  * (whitespace runs are flexible) with no boundary rule.
  */
-import type { ContentFileRow } from "../../store/content-index.ts";
+import type { ContentFileRow } from "../../store/contract.ts";
 import { and, or, planLiteral, type TrigramQuery } from "./plan.ts";
 import { escapeRegex } from "./regex-parse.ts";
 import { describeKeywordQuery, parseKeywordQuery, positiveTerms, type KeywordNode } from "./keyword-query.ts";
@@ -173,7 +173,7 @@ function countTokens(s: string): number {
   return n;
 }
 
-export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest): KeywordSearchOutcome {
+export async function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest): Promise<KeywordSearchOutcome> {
   const started = performance.now();
   const ast = parseKeywordQuery(req.query);
   const positiveKeys = new Set(positiveTerms(ast).map(termKey));
@@ -189,15 +189,16 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
 
   const languages = new Set(req.languages);
   const keep = (r: ContentFileRow) => req.paths.matches(r.path) && (languages.size === 0 || languages.has(r.language!));
-  const rows = view.rows(view.candidates(candidateQuery(ast, terms)), languages.size > 0).filter(keep);
+  const rows = (await view.rows(await view.candidates(candidateQuery(ast, terms)), languages.size > 0)).filter(keep);
   rows.sort((a, b) => (a.path < b.path ? -1 : a.path > b.path ? 1 : 0));
 
-  const n = Math.max(1, view.fileCount());
-  for (const t of termList) {
-    if (!t.positive) continue;
-    const df = Math.min(n, Math.max(1, view.candidateCount(t.query)));
+  const n = Math.max(1, await view.fileCount());
+  const positive = termList.filter((t) => t.positive);
+  const counts = await view.candidateCounts(positive.map((t) => t.query));
+  positive.forEach((t, i) => {
+    const df = Math.min(n, Math.max(1, counts[i]!));
     t.idf = Math.log(1 + (n - df + 0.5) / (df + 0.5));
-  }
+  });
 
   const records: LineRecord[] = [];
   let filesMatched = 0;
@@ -213,7 +214,7 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
       }
       // stored texts are read 64 files per statement
       batchStart = f;
-      batch = view.texts(
+      batch = await view.texts(
         rows.slice(f, f + 64).map((r) => r.fileId),
         "string",
       );
@@ -271,14 +272,12 @@ export function searchKeywords(view: ExactIndexView, req: KeywordSearchRequest):
     (a, b) => b.score - a.score || (rows[a.file]!.path < rows[b.file]!.path ? -1 : rows[a.file]!.path > rows[b.file]!.path ? 1 : 0) || a.line - b.line,
   );
 
-  // Only the returned lines are cut out (with their context), from the stored text read once more.
-  const texts = new Map<number, string>();
-  const textOf = (fileId: number) => {
-    let t = texts.get(fileId);
-    if (t === undefined) texts.set(fileId, (t = view.text(fileId) ?? ""));
-    return t;
-  };
-  const results = records.slice(0, req.limit).map((r) => hitOf(view, textOf(rows[r.file]!.fileId), rows[r.file]!, r, termList, req.contextLines));
+  // Only the returned lines are cut out (with their context), from the stored texts read once more, in one batch.
+  const shown = records.slice(0, req.limit);
+  const ids = [...new Set(shown.map((r) => rows[r.file]!.fileId))];
+  const stored = await view.texts(ids, "string");
+  const texts = new Map(ids.map((id, i) => [id, stored[i] ?? ""]));
+  const results = shown.map((r) => hitOf(view, texts.get(rows[r.file]!.fileId)!, rows[r.file]!, r, termList, req.contextLines));
   return {
     query: describeKeywordQuery(ast),
     results,

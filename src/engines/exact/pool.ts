@@ -16,7 +16,8 @@ import type { LineHit } from "./line-scan.ts";
 /** A verification job as a worker receives it. */
 export interface VerifyJob {
   jobId: number;
-  dbPath: string;
+  /** Where the worker opens the index (a reader's source, store/open-reader.ts). */
+  source: string;
   spec: PatternSpec;
   /** File ids in result order. */
   ids: Uint32Array;

@@ -6,7 +6,7 @@
  * handing many hits back from workers costs more than a second core saves).
  */
 import { join } from "node:path";
-import type { ContentFileRow } from "../../store/content-index.ts";
+import type { ContentFileRow } from "../../store/contract.ts";
 import { compilePattern } from "./text-query.ts";
 import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
 import { verifyPool } from "./pool.ts";
@@ -82,24 +82,21 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   const { spec, plan } = compilePattern(req.query, req.isRegex, req.caseSensitive);
   if (req.isRegex) verifyPool().warm();
   const keep = (r: ContentFileRow) => req.paths.matches(r.path) && hasExtension(r.path, req.extensions);
-  const candidates = view.candidates(plan.query);
+  const candidates = await view.candidates(plan.query);
 
   let items: Item[];
   if (req.fresh) {
     // Every file that changed on disk is searched as it is now; unchanged ones only when they are candidates.
     const candidateSet = candidates === null ? undefined : new Set(candidates);
     items = [];
-    for (const row of view.allFiles().filter(keep)) {
+    for (const row of (await view.allFiles()).filter(keep)) {
       const state = view.diskState(row);
       if (state === "deleted") continue;
       if (state === "changed") items.push({ row, disk: join(view.root, row.path) });
       else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
     }
   } else {
-    items = view
-      .rows(candidates)
-      .filter(keep)
-      .map((row) => ({ row }));
+    items = (await view.rows(candidates)).filter(keep).map((row) => ({ row }));
   }
   items.sort((a, b) => (a.row.path < b.row.path ? -1 : a.row.path > b.row.path ? 1 : 0));
 
@@ -151,7 +148,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
     });
     const run = await verifyPool().run(
       {
-        dbPath: view.dbPath,
+        source: view.source,
         spec,
         ids: Uint32Array.from(items, (it) => it.row.fileId),
         disk,
@@ -164,7 +161,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
     searched = run.verified;
     for (const { item, hits } of run.hits) if (!accept(item, hits)) break;
   } else {
-    ({ partial, searched } = verifyInline(view, items, spec, req, accept));
+    ({ partial, searched } = await verifyInline(view, items, spec, req, accept));
   }
 
   return {
@@ -184,13 +181,13 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
  * Literal searches: linear-time matching on this thread, polling the deadline between batches of files;
  * each file's hits go to `accept` as soon as the file is scanned (false: stop).
  */
-function verifyInline(
+async function verifyInline(
   view: ExactIndexView,
   items: Item[],
   spec: ReturnType<typeof compilePattern>["spec"],
   req: TextSearchRequest,
   accept: (item: number, hits: LineHit[]) => boolean,
-) {
+): Promise<{ partial: boolean; searched: number }> {
   const matcher = new LineMatcher(spec);
   const bytes = ByteLiteralScanner.for(spec);
   let total = 0;
@@ -205,7 +202,7 @@ function verifyInline(
     }
     const slice = items.slice(from, from + batch);
     const stored = slice.map((it) => (it.disk ? -1 : it.row.fileId));
-    const contents: Array<string | Uint8Array | undefined> = bytes ? view.texts(stored, "bytes") : view.texts(stored, "string");
+    const contents: Array<string | Uint8Array | undefined> = bytes ? await view.texts(stored, "bytes") : await view.texts(stored, "string");
     for (let k = 0; k < slice.length && total <= req.maxMatches; k++) {
       const it = slice[k]!;
       const left = req.maxMatches + 1 - total;

@@ -6,28 +6,29 @@
  *   out: { type: "ready" } once, then per job { type: "chunk", … } for each chunk taken and { type: "idle", jobId }
  * Workers take chunks from the shared counter, so two of them balance the load without a coordinator.
  */
-import { ContentIndex } from "../../store/content-index.ts";
+import { openIndexReader } from "../../store/open-reader.ts";
+import type { IndexReader } from "../../store/contract.ts";
 import { LineMatcher } from "./line-scan.ts";
 import { readDiskText } from "./disk-text.ts";
 import type { VerifyJob, ChunkResult } from "./pool.ts";
 
 declare const self: Worker;
 
-let open: { path: string; index: ContentIndex } | undefined;
+let open: { source: string; index: IndexReader } | undefined;
 
-function indexAt(path: string): ContentIndex {
-  if (open?.path !== path) {
-    open?.index.close();
-    open = { path, index: ContentIndex.open(path) };
+function indexAt(source: string): IndexReader {
+  if (open?.source !== source) {
+    void open?.index.close();
+    open = { source, index: openIndexReader(source) };
   }
   return open.index;
 }
 
-function run(job: VerifyJob): void {
+async function run(job: VerifyJob): Promise<void> {
   const control = new Int32Array(job.control);
   const stopped = () => Atomics.load(control, 0) !== 0;
   const matcher = new LineMatcher(job.spec);
-  const index = indexAt(job.dbPath);
+  const index = indexAt(job.source);
   const chunks = Math.ceil(job.ids.length / job.chunkSize);
   for (;;) {
     if (stopped()) break;
@@ -36,7 +37,7 @@ function run(job: VerifyJob): void {
     const result: ChunkResult = { type: "chunk", jobId: job.jobId, chunk, files: [], complete: true };
     const start = chunk * job.chunkSize;
     const end = Math.min(job.ids.length, (chunk + 1) * job.chunkSize);
-    const stored = index.texts(job.ids.subarray(start, end), "string");
+    const stored = await index.texts(job.ids.subarray(start, end), "string");
     for (let i = start; i < end; i++) {
       if (stopped()) {
         result.complete = false;
@@ -60,11 +61,7 @@ function run(job: VerifyJob): void {
 
 self.onmessage = (ev: MessageEvent) => {
   const msg = ev.data as VerifyJob;
-  try {
-    run(msg);
-  } catch (e) {
-    self.postMessage({ type: "error", jobId: msg.jobId, error: (e as Error).message });
-  }
+  run(msg).catch((e: Error) => self.postMessage({ type: "error", jobId: msg.jobId, error: e.message }));
 };
 
 self.postMessage({ type: "ready" });

@@ -5,7 +5,7 @@
 import { CortexError } from "../../core/errors.ts";
 import { formatIssues } from "../../core/zod-issues.ts";
 import { compileQuery } from "./compile.ts";
-import type { SqlDialect } from "../../store/sql-dialect.ts";
+import type { StatsReader } from "../../store/contract.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "./query-schema.ts";
 import { moduleStatsQuery, testCoverageQueries, topFilesQuery, type TopFilesOrder } from "./operations.ts";
 
@@ -19,18 +19,14 @@ export interface FilesResult {
   metadata: { took_ms: number; query: string; source: "stats" };
 }
 
-/** Anything that runs a compiled statistics query: the index, or an NDJSON export loaded in memory. */
-export interface StatsSource {
-  /** The SQL the source runs: queries are compiled for it. */
-  readonly dialect: SqlDialect;
-  runStatsQuery(sql: string, params: Array<string | number | boolean | null>): { columns: string[]; rows: unknown[][] };
-}
+/** Anything that runs a compiled statistics query: the index's reader, or an NDJSON export loaded in memory. */
+export type StatsSource = StatsReader;
 
 export class FilesEngine {
   constructor(private readonly store: StatsSource) {}
 
   /** Validates, compiles and runs one query definition. */
-  query(input: QueryDefinitionInput): FilesResult {
+  async query(input: QueryDefinitionInput): Promise<FilesResult> {
     const started = performance.now();
     const parsed = queryDefinitionSchema.safeParse(input);
     if (!parsed.success) {
@@ -38,7 +34,7 @@ export class FilesEngine {
       throw new CortexError("INVALID_INPUT", formatIssues(issues));
     }
     const compiled = compileQuery(parsed.data, this.store.dialect);
-    const { columns, rows } = this.store.runStatsQuery(compiled.sql, compiled.params);
+    const { columns, rows } = await this.store.runStatsQuery(compiled.sql, compiled.params);
     if (compiled.booleanColumns.size > 0) {
       const idx = columns.map((c, i) => (compiled.booleanColumns.has(c) ? i : -1)).filter((i) => i >= 0);
       for (const r of rows) for (const i of idx) if (r[i] === 0 || r[i] === 1) r[i] = r[i] === 1;
@@ -51,19 +47,19 @@ export class FilesEngine {
     };
   }
 
-  topFiles(o: { limit: number; orderBy: TopFilesOrder; language?: string; includeTests: boolean }): FilesResult {
+  topFiles(o: { limit: number; orderBy: TopFilesOrder; language?: string; includeTests: boolean }): Promise<FilesResult> {
     return this.query(topFilesQuery(o));
   }
 
-  moduleStats(o: { modulePath?: string; limit: number }): FilesResult {
+  moduleStats(o: { modulePath?: string; limit: number }): Promise<FilesResult> {
     return this.query(moduleStatsQuery(o));
   }
 
-  testCoverage(o: { by: "language" | "module_path"; limit: number }): FilesResult {
+  async testCoverage(o: { by: "language" | "module_path"; limit: number }): Promise<FilesResult> {
     const started = performance.now();
     const q = testCoverageQueries(o);
-    const all = this.query(q.all);
-    const tests = this.query(q.tests);
+    const all = await this.query(q.all);
+    const tests = await this.query(q.tests);
     const testsBy = new Map(tests.rows.map((r) => [r[0], r]));
     const ratio = (a: number, b: number) => (b > 0 ? Math.round((a / b) * 1000) / 1000 : 0);
     const rows = all.rows.map((r) => {

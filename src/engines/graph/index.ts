@@ -5,8 +5,7 @@
  * query) at a time with a visited set, so any depth terminates on cyclic graphs, stops at the result
  * limit (truncated) or the deadline (partial), and reports each edge with the site that makes it.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import type { RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { IndexReader, RefRow, SymbolRow } from "../../store/contract.ts";
 import { CortexError } from "../../core/errors.ts";
 import { SymbolsEngine } from "../symbols/index.ts";
 import { TYPE_KINDS } from "../symbols/kinds.ts";
@@ -95,37 +94,42 @@ const symNode = (s: SymbolRow): GraphNode => ({ kind: "symbol", name: s.qname, s
 const fileNode = (f: string): GraphNode => ({ kind: "file", name: f, file_path: f });
 
 export class GraphEngine {
-  private readonly store: IndexStore;
+  private readonly store: IndexReader;
   private readonly root: string;
   readonly symbols: SymbolsEngine;
   private readonly resolvePath: (p: string) => string;
 
-  constructor(store: IndexStore, root: string, resolvePath: (p: string) => string) {
+  constructor(store: IndexReader, root: string, resolvePath: (p: string) => string) {
     this.store = store;
     this.root = root;
     this.symbols = new SymbolsEngine(store, root);
     this.resolvePath = resolvePath;
   }
 
-  private get g() {
-    return this.symbols.graph;
+  private get g(): IndexReader {
+    return this.store;
+  }
+
+  /** Whether a path is an indexed (parse-tier) file. */
+  private async isFile(path: string): Promise<boolean> {
+    return (await this.g.filesInfo([path])).has(path);
   }
 
   /** A target: a path (file or folder) when it looks like one or names an indexed file, else a symbol. */
-  private target(input: string, field: string, want: "symbols" | "files" | "either"): Target {
+  private async target(input: string, field: string, want: "symbols" | "files" | "either"): Promise<Target> {
     const text = input.trim();
     if (text.length === 0) throw new CortexError("INVALID_INPUT", `${field}: must not be empty`);
-    const looksLikePath = text.includes("/") || text === "." || this.g.file(text) !== undefined;
+    const looksLikePath = text.includes("/") || text === "." || (await this.isFile(text));
     if (looksLikePath || want === "files") {
       const rel = this.resolvePath(text);
-      if (this.g.file(rel)) return { kind: "files", files: [rel] };
-      const under = this.g.filesUnder(rel);
+      if (await this.isFile(rel)) return { kind: "files", files: [rel] };
+      const under = await this.g.filesUnder(rel);
       if (under.length > 0) return { kind: "files", files: under, module: rel };
       if (looksLikePath) throw new CortexError("NOT_FOUND", `${field}: no indexed file or folder '${text}'`);
     }
-    const defs = this.symbols.definitions({ name: text });
+    const defs = await this.symbols.definitions({ name: text });
     if (defs.length === 0) {
-      const hint = this.symbols.suggestions(text);
+      const hint = await this.symbols.suggestions(text);
       throw new CortexError(
         "NOT_FOUND",
         `${field}: no definition named '${text}'${hint.length ? ` (did you mean ${hint.map((h) => `'${h}'`).join(", ")}?)` : ""}`,
@@ -136,7 +140,7 @@ export class GraphEngine {
     return { kind: "symbols", symbols: defs };
   }
 
-  run(req: GraphRequest): GraphResult {
+  async run(req: GraphRequest): Promise<GraphResult> {
     const started = performance.now();
     const ctx = new Traversal(req);
     let targets: GraphNode[] = [];
@@ -146,31 +150,31 @@ export class GraphEngine {
       case "callees":
       case "type_usages":
       case "implementations": {
-        const t = this.target(req.target, "target", "symbols");
+        const t = await this.target(req.target, "target", "symbols");
         if (t.kind !== "symbols") throw new CortexError("INVALID_INPUT", `target: ${req.operation} needs a symbol name, not a path`);
         targets = t.symbols.map(symNode);
-        if (req.operation === "callers") this.callers(t.symbols, ctx);
-        else if (req.operation === "callees") this.callees(t.symbols, ctx);
-        else if (req.operation === "type_usages") this.typeUsages(t.symbols, ctx);
-        else this.implementations(t.symbols, ctx);
+        if (req.operation === "callers") await this.callers(t.symbols, ctx);
+        else if (req.operation === "callees") await this.callees(t.symbols, ctx);
+        else if (req.operation === "type_usages") await this.typeUsages(t.symbols, ctx);
+        else await this.implementations(t.symbols, ctx);
         break;
       }
       case "dependencies":
       case "dependents": {
-        const t = this.target(req.target, "target", "files");
+        const t = await this.target(req.target, "target", "files");
         if (t.kind !== "files") throw new CortexError("INVALID_INPUT", "target: expected a file or folder");
         targets = t.module !== undefined && req.level === "module" ? [{ kind: "module", name: t.module }] : t.files.map(fileNode);
-        this.imports(t.files, req.operation === "dependencies" ? "out" : "in", req.level, ctx);
+        await this.imports(t.files, req.operation === "dependencies" ? "out" : "in", req.level, ctx);
         break;
       }
       case "impact": {
-        const t = this.target(req.target, "target", "either");
+        const t = await this.target(req.target, "target", "either");
         if (t.kind === "symbols") {
           targets = t.symbols.map(symNode);
-          this.symbolImpact(t.symbols, ctx);
+          await this.symbolImpact(t.symbols, ctx);
         } else {
           targets = t.files.map(fileNode);
-          this.fileImpact(t.files, ctx);
+          await this.fileImpact(t.files, ctx);
         }
         const files = new Set<string>();
         for (const e of ctx.edges) if (e.from.file_path) files.add(e.from.file_path);
@@ -179,19 +183,19 @@ export class GraphEngine {
       }
       case "path": {
         if (!req.to) throw new CortexError("INVALID_INPUT", "to: required for operation 'path' (the end of the path)");
-        const a = this.target(req.target, "target", "either");
-        const b = this.target(req.to, "to", a.kind === "files" ? "files" : "either");
+        const a = await this.target(req.target, "target", "either");
+        const b = await this.target(req.to, "to", a.kind === "files" ? "files" : "either");
         targets = a.kind === "symbols" ? a.symbols.map(symNode) : a.files.map(fileNode);
-        if (a.kind === "symbols" && b.kind === "symbols") extra = { found: this.callPath(a.symbols, b.symbols, ctx) };
+        if (a.kind === "symbols" && b.kind === "symbols") extra = { found: await this.callPath(a.symbols, b.symbols, ctx) };
         else {
           const af = a.kind === "files" ? a.files : [...new Set(a.symbols.map((s) => s.file))];
           const bf = b.kind === "files" ? b.files : [...new Set(b.symbols.map((s) => s.file))];
-          extra = { found: this.importPath(af, bf, ctx) };
+          extra = { found: await this.importPath(af, bf, ctx) };
         }
         break;
       }
     }
-    this.decorate(ctx.edges, req);
+    await this.decorate(ctx.edges, req);
     return {
       operation: req.operation,
       targets,
@@ -205,10 +209,10 @@ export class GraphEngine {
   }
 
   /** Adds context lines and stale marks to edges that have a site. */
-  private decorate(edges: GraphEdge[], req: GraphRequest): void {
+  private async decorate(edges: GraphEdge[], req: GraphRequest): Promise<void> {
     const sites = edges.filter((e) => e.site).map((e) => e.site!.file_path);
-    const stale = staleFiles(this.store, this.root, sites);
-    const lines = req.includeContext ? new SourceLines(this.store) : undefined;
+    const stale = await staleFiles(this.store, this.root, sites);
+    const lines = req.includeContext ? await new SourceLines(this.store).load(sites) : undefined;
     for (const e of edges) {
       if (!e.site) continue;
       if (stale.has(e.site.file_path)) e.stale = true;
@@ -216,9 +220,9 @@ export class GraphEngine {
     }
   }
 
-  private loadSymbols(ids: Iterable<number>, known: Map<number, SymbolRow>): void {
+  private async loadSymbols(ids: Iterable<number>, known: Map<number, SymbolRow>): Promise<void> {
     const missing = [...new Set(ids)].filter((id) => !known.has(id));
-    for (let i = 0; i < missing.length; i += 900) for (const s of this.g.symbolsById(missing.slice(i, i + 900))) known.set(s.id, s);
+    for (let i = 0; i < missing.length; i += 900) for (const s of await this.g.symbolsById(missing.slice(i, i + 900))) known.set(s.id, s);
   }
 
   private site(r: RefRow) {
@@ -226,22 +230,22 @@ export class GraphEngine {
   }
 
   /** Who calls the targets, then who calls those, up to the depth. */
-  private callers(targets: SymbolRow[], ctx: Traversal): void {
-    this.reverse(targets, ctx, (r) => r.kind === "call");
+  private callers(targets: SymbolRow[], ctx: Traversal): Promise<void> {
+    return this.reverse(targets, ctx, (r) => r.kind === "call");
   }
 
   /** Everything that uses the targets (any reference), transitively. */
-  private symbolImpact(targets: SymbolRow[], ctx: Traversal): void {
-    this.reverse(targets, ctx, (r) => r.kind !== "import");
+  private symbolImpact(targets: SymbolRow[], ctx: Traversal): Promise<void> {
+    return this.reverse(targets, ctx, (r) => r.kind !== "import");
   }
 
-  private reverse(targets: SymbolRow[], ctx: Traversal, keep: (r: RefRow) => boolean): void {
+  private async reverse(targets: SymbolRow[], ctx: Traversal, keep: (r: RefRow) => boolean): Promise<void> {
     const known = new Map(targets.map((s) => [s.id, s]));
     const visited = new Set(targets.map((s) => s.id));
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
-      const rows = this.g.refsByTargets(frontier).filter(keep);
-      this.loadSymbols(
+      const rows = (await this.g.refsByTargets(frontier)).filter(keep);
+      await this.loadSymbols(
         rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
         known,
       );
@@ -260,13 +264,13 @@ export class GraphEngine {
   }
 
   /** What the targets call (resolved calls are followed; unresolved ones are listed at their level). */
-  private callees(targets: SymbolRow[], ctx: Traversal): void {
+  private async callees(targets: SymbolRow[], ctx: Traversal): Promise<void> {
     const known = new Map(targets.map((s) => [s.id, s]));
     const visited = new Set(targets.map((s) => s.id));
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
-      const rows = this.g.refsInside(frontier).filter((r) => r.kind === "call");
-      this.loadSymbols(
+      const rows = (await this.g.refsInside(frontier)).filter((r) => r.kind === "call");
+      await this.loadSymbols(
         rows.flatMap((r) => (r.targetId === null ? [] : [r.targetId])),
         known,
       );
@@ -286,15 +290,15 @@ export class GraphEngine {
   }
 
   /** Where the types are named; deeper levels add the usages of their subtypes. */
-  private typeUsages(targets: SymbolRow[], ctx: Traversal): void {
+  private async typeUsages(targets: SymbolRow[], ctx: Traversal): Promise<void> {
     const types = targets.filter((s) => TYPE_KINDS.has(s.kind));
     if (types.length === 0) throw new CortexError("INVALID_INPUT", `target: '${targets[0]!.qname}' is a ${targets[0]!.kind}, not a type`);
     const known = new Map(types.map((s) => [s.id, s]));
     const visited = new Set(types.map((s) => s.id));
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
-      const rows = this.g.refsByTargets(frontier).filter((r) => r.kind !== "import");
-      this.loadSymbols(
+      const rows = (await this.g.refsByTargets(frontier)).filter((r) => r.kind !== "import");
+      await this.loadSymbols(
         rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
         known,
       );
@@ -318,7 +322,7 @@ export class GraphEngine {
    * interface when its methods include every method the interface declares by name (signatures are not
    * compared; methods of embedded interfaces and types are not counted), so those come from the method sets.
    */
-  private implementations(targets: SymbolRow[], ctx: Traversal): void {
+  private async implementations(targets: SymbolRow[], ctx: Traversal): Promise<void> {
     const types = targets.filter((s) => TYPE_KINDS.has(s.kind));
     if (types.length === 0) throw new CortexError("INVALID_INPUT", `target: '${targets[0]!.qname}' is a ${targets[0]!.kind}, not a type`);
     const known = new Map(types.map((s) => [s.id, s]));
@@ -326,8 +330,8 @@ export class GraphEngine {
     let frontier = types;
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const next: SymbolRow[] = [];
-      const rows = this.g.refsByTargets(frontier.map((t) => t.id)).filter((r) => r.kind === "inherit" || r.kind === "implement");
-      this.loadSymbols(
+      const rows = (await this.g.refsByTargets(frontier.map((t) => t.id))).filter((r) => r.kind === "inherit" || r.kind === "implement");
+      await this.loadSymbols(
         rows.flatMap((r) => (r.enclosingId === null ? [] : [r.enclosingId])),
         known,
       );
@@ -341,7 +345,7 @@ export class GraphEngine {
         }
       }
       for (const iface of frontier.filter((t) => t.kind === "interface" && rulesOf(t.language).implicitInterfaces)) {
-        for (const impl of this.methodSetImplementers(iface)) {
+        for (const impl of await this.methodSetImplementers(iface)) {
           if (visited.has(impl.id)) continue;
           if (!ctx.add({ depth, from: symNode(impl), to: symNode(iface), relation: "method-set" })) return;
           visited.add(impl.id);
@@ -356,14 +360,11 @@ export class GraphEngine {
    * Named types (not interfaces) of the interface's language whose declared methods, in one folder, cover
    * every method of the interface: implementations where a language declares none (Go).
    */
-  private methodSetImplementers(iface: SymbolRow): SymbolRow[] {
-    const methods = this.g
-      .symbolsOfFiles([iface.file])
-      .filter((s) => s.container === iface.qname && s.kind === "method")
-      .map((s) => s.name);
+  private async methodSetImplementers(iface: SymbolRow): Promise<SymbolRow[]> {
+    const methods = (await this.g.symbolsOfFiles([iface.file])).filter((s) => s.container === iface.qname && s.kind === "method").map((s) => s.name);
     if (methods.length === 0) return [];
     const have = new Map<string, { names: Set<string>; dir: string }>();
-    for (const r of this.g.methodOwners(iface.language, [...new Set(methods)])) {
+    for (const r of await this.g.methodOwners(iface.language, [...new Set(methods)])) {
       if (r.container === iface.qname) continue;
       const dir = dirOf(r.file);
       const key = `${dir}\u0000${r.container}`;
@@ -372,12 +373,15 @@ export class GraphEngine {
       entry.names.add(r.name);
     }
     const out: SymbolRow[] = [];
-    for (const [key, entry] of have) {
-      if (entry.names.size < new Set(methods).size) continue;
+    const complete = [...have].filter(([, entry]) => entry.names.size >= new Set(methods).size);
+    const lastOf = (qname: string) => qname.slice(qname.lastIndexOf(".") + 1);
+    // the candidate types by name, in one question
+    const named = await this.g.symbolsNamed([...new Set(complete.map(([key]) => lastOf(key.slice(key.indexOf("\u0000") + 1))))]);
+    for (const [key, entry] of complete) {
       const qname = key.slice(key.indexOf("\u0000") + 1);
-      const last = qname.slice(qname.lastIndexOf(".") + 1);
-      const type = this.g
-        .symbolsNamed([last])
+      const last = lastOf(qname);
+      const type = named
+        .filter((s) => s.name === last)
         .find(
           (s) =>
             s.qname === qname &&
@@ -393,15 +397,16 @@ export class GraphEngine {
   }
 
   /** Import edges out of (dependencies) or into (dependents) the files, at file or module level. */
-  private imports(files: string[], direction: "out" | "in", level: "file" | "module", ctx: Traversal): void {
-    const moduleOf = (paths: string[]) => this.g.modulesOf(paths);
-    const visited = new Set<string>(level === "module" ? [...new Set(moduleOf(files).values())] : files);
+  private async imports(files: string[], direction: "out" | "in", level: "file" | "module", ctx: Traversal): Promise<void> {
+    const moduleOf = async (paths: string[]) => new Map([...(await this.g.filesInfo([...new Set(paths)]))].map(([p, f]) => [p, f.modulePath]));
+    const visited = new Set<string>(level === "module" ? [...new Set((await moduleOf(files)).values())] : files);
     let frontier = files;
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
-      const rows = direction === "out" ? this.g.edgesOf(frontier) : this.g.edgesInto(frontier);
+      const rows = direction === "out" ? await this.g.edgesOf(frontier) : await this.g.edgesInto(frontier);
       rows.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || (a.target < b.target ? -1 : 1)));
-      const modules = level === "module" ? moduleOf(rows.flatMap((r) => [r.file, r.target])) : undefined;
+      const modules = level === "module" ? await moduleOf(rows.flatMap((r) => [r.file, r.target])) : undefined;
       const next: string[] = [];
+      const reachedModules: string[] = [];
       const seenEdge = new Set<string>();
       for (const r of rows) {
         const site = { file_path: r.file, line: r.line, column: r.column };
@@ -414,7 +419,7 @@ export class GraphEngine {
           const reached = direction === "out" ? to : from;
           if (!visited.has(reached)) {
             visited.add(reached);
-            next.push(...this.g.filesOfModule(reached));
+            reachedModules.push(reached);
           }
         } else {
           if (!ctx.add({ depth, from: fileNode(r.file), to: fileNode(r.target), relation: "import", site })) return;
@@ -425,22 +430,25 @@ export class GraphEngine {
           }
         }
       }
+      // the files of the modules reached at this level, in one question
+      if (reachedModules.length > 0) next.push(...(await this.g.filesOfModules(reachedModules)));
       frontier = next;
     }
   }
 
   /** Files that import the targets or use their definitions, transitively. */
-  private fileImpact(files: string[], ctx: Traversal): void {
+  private async fileImpact(files: string[], ctx: Traversal): Promise<void> {
     const visited = new Set(files);
     let frontier = files;
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const next: string[] = [];
       const pairs = new Map<string, { from: string; to: string; file: string; line: number; column: number; relation: string }>();
-      for (const e of this.g.edgesInto(frontier)) {
+      const [into, refs] = await Promise.all([this.g.edgesInto(frontier), this.g.refsIntoFiles(frontier)]);
+      for (const e of into) {
         const k = `${e.file}\u0000${e.target}`;
         if (!pairs.has(k)) pairs.set(k, { from: e.file, to: e.target, file: e.file, line: e.line, column: e.column, relation: "import" });
       }
-      for (const r of this.g.refsIntoFiles(frontier)) {
+      for (const r of refs) {
         const k = `${r.file}\u0000${r.targetFile}`;
         if (!pairs.has(k)) pairs.set(k, { from: r.file, to: r.targetFile, file: r.file, line: r.line, column: r.column, relation: r.kind });
       }
@@ -458,7 +466,7 @@ export class GraphEngine {
   }
 
   /** The shortest chain of calls from any of `from` to any of `to`, as edges in order. */
-  private callPath(from: SymbolRow[], to: SymbolRow[], ctx: Traversal): boolean {
+  private async callPath(from: SymbolRow[], to: SymbolRow[], ctx: Traversal): Promise<boolean> {
     const goal = new Set(to.map((s) => s.id));
     const known = new Map([...from, ...to].map((s) => [s.id, s]));
     const parent = new Map<number, { prev: number; ref: RefRow }>();
@@ -466,7 +474,7 @@ export class GraphEngine {
     let frontier = [...visited];
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const next: number[] = [];
-      for (const r of sortRefs(this.g.refsInside(frontier).filter((r) => r.kind === "call" && r.targetId !== null))) {
+      for (const r of sortRefs((await this.g.refsInside(frontier)).filter((r) => r.kind === "call" && r.targetId !== null))) {
         const t = r.targetId!;
         if (visited.has(t)) continue;
         visited.add(t);
@@ -475,7 +483,7 @@ export class GraphEngine {
           const chain: Array<{ prev: number; ref: RefRow; id: number }> = [];
           for (let at: number | undefined = t; at !== undefined && parent.has(at); at = parent.get(at)!.prev) chain.push({ ...parent.get(at)!, id: at });
           chain.reverse();
-          this.loadSymbols(
+          await this.loadSymbols(
             chain.flatMap((c) => [c.prev, c.id]),
             known,
           );
@@ -492,14 +500,14 @@ export class GraphEngine {
   }
 
   /** The shortest chain of imports from any of `from` to any of `to`. */
-  private importPath(from: string[], to: string[], ctx: Traversal): boolean {
+  private async importPath(from: string[], to: string[], ctx: Traversal): Promise<boolean> {
     const goal = new Set(to);
     const parent = new Map<string, { prev: string; line: number; column: number }>();
     const visited = new Set(from);
     let frontier = from;
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const next: string[] = [];
-      const rows = this.g.edgesOf(frontier).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
+      const rows = (await this.g.edgesOf(frontier)).sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line));
       for (const e of rows) {
         if (visited.has(e.target)) continue;
         visited.add(e.target);
@@ -531,17 +539,16 @@ export class GraphEngine {
    * components reference resolution keeps; within a scope, a component's files are split again by the
    * edges among them alone (a scope can cut a cycle).
    */
-  cycles(opts: { scope?: string; limit: number; deadline?: number }): CyclesResult {
+  async cycles(opts: { scope?: string; limit: number; deadline?: number }): Promise<CyclesResult> {
     const started = performance.now();
     const scope = opts.scope !== undefined ? this.resolvePath(opts.scope) : undefined;
     const dir = scope === undefined || scope === "" ? "" : scope;
-    const lines = new SourceLines(this.store);
     const found: Array<{ comp: string[]; out: Map<string, string[]>; first: Map<string, ImportEdge> }> = [];
-    for (const files of this.g.componentFiles(dir === "" ? undefined : dir).values()) {
+    for (const files of (await this.g.componentFiles(dir === "" ? undefined : dir)).values()) {
       if (files.length < 2) continue;
       const out = new Map<string, string[]>();
       const first = new Map<string, ImportEdge>();
-      for (const e of this.g.edgesAmong(files)) {
+      for (const e of await this.g.edgesAmong(files)) {
         if (e.file === e.target) continue;
         const key = `${e.file}\u0000${e.target}`;
         const prev = first.get(key);
@@ -558,11 +565,15 @@ export class GraphEngine {
     }
     found.sort((a, b) => b.comp.length - a.comp.length || (a.comp[0]! < b.comp[0]! ? -1 : 1));
     const cycles: CycleReport[] = [];
-    for (const { comp, out, first } of found.slice(0, opts.limit)) {
-      const chain = shortestCycle(comp[0]!, new Set(comp), out);
+    const shown = found.slice(0, opts.limit).map((c) => ({ ...c, chain: shortestCycle(c.comp[0]!, new Set(c.comp), c.out) }));
+    // every cycle's import statements and their lines, in one question each
+    const pairs = shown.flatMap(({ chain }) => chain.slice(0, -1).map((f, i) => [f, chain[i + 1]!] as const));
+    const firstImports = await this.g.firstImports(pairs);
+    const lines = await new SourceLines(this.store).load(pairs.map(([f]) => f));
+    for (const { comp, first, chain } of shown) {
       const imports = chain.slice(0, -1).map((f, i) => {
         const to = chain[i + 1]!;
-        const e = this.g.firstImport(f, to) ?? { line: first.get(`${f}\u0000${to}`)!.line, column: 1, module: "" };
+        const e = firstImports.get(`${f}\u0000${to}`) ?? { line: first.get(`${f}\u0000${to}`)!.line, column: 1, module: "" };
         return { file_path: f, line: e.line, column: e.column, imports: e.module, statement: lines.line(f, e.line).trim(), target: to };
       });
       const length = chain.length - 1;
@@ -575,7 +586,7 @@ export class GraphEngine {
         imports,
       });
     }
-    const size = dir === "" ? this.wholeGraphSize() : this.g.importGraphSize(dir);
+    const size = dir === "" ? await this.wholeGraphSize() : await this.g.importGraphSize(dir);
     const where = scope ? ` in scope: ${scope}` : " in the codebase";
     const n = found.length;
     return {
@@ -596,8 +607,8 @@ export class GraphEngine {
     };
   }
 
-  private wholeGraphSize(): { files: number; edges: number } {
-    const stored = this.store.getMeta(IMPORT_GRAPH_SIZE_KEY);
+  private async wholeGraphSize(): Promise<{ files: number; edges: number }> {
+    const stored = await this.store.meta(IMPORT_GRAPH_SIZE_KEY);
     return stored ? (JSON.parse(stored) as { files: number; edges: number }) : this.g.importGraphSize("");
   }
 }

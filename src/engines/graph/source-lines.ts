@@ -1,24 +1,30 @@
 /**
  * Lines of indexed files, cut from the stored content (not the disk, so positions always agree with the
  * facts). Lines are JavaScript strings, so multi-byte UTF-8 text comes out whole; a trailing CR is
- * dropped. One split per file per request.
+ * dropped. The files a request needs are read from the store in one batch (load), then split once each.
  */
-import type { IndexStore } from "../../store/index-store.ts";
+import type { FileReader } from "../../store/contract.ts";
 
 export class SourceLines {
-  private readonly store: IndexStore;
+  private readonly store: FileReader;
   private readonly cache = new Map<string, string[]>();
 
-  constructor(store: IndexStore) {
+  constructor(store: FileReader) {
     this.store = store;
   }
 
+  /** Reads the files not read yet, in one batch: call it with every file whose lines will be asked for. */
+  async load(files: Iterable<string>): Promise<this> {
+    const missing = [...new Set(files)].filter((f) => !this.cache.has(f));
+    if (missing.length === 0) return this;
+    const texts = await this.store.contents(missing);
+    for (const f of missing) this.cache.set(f, (texts.get(f) ?? "").split("\n"));
+    return this;
+  }
+
   private linesOf(file: string): string[] {
-    let lines = this.cache.get(file);
-    if (!lines) {
-      lines = (this.store.contentOf(file) ?? "").split("\n");
-      this.cache.set(file, lines);
-    }
+    const lines = this.cache.get(file);
+    if (!lines) throw new Error(`SourceLines: ${file} was not loaded`);
     return lines;
   }
 

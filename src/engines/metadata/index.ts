@@ -3,8 +3,7 @@
  * and libraries (from manifests and from what the code imports), dependencies with versions, and
  * project statistics — all read from the index.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import { allFilePaths, importUsage, languageShares, projectTotals, type LanguageShare, type ProjectTotals } from "../../store/project-queries.ts";
+import type { IndexReader, LanguageShare, ProjectTotals } from "../../store/contract.ts";
 import { isManifest, parseManifest, type Manifest } from "./manifests.ts";
 import { FRAMEWORKS, matches, type FrameworkCategory } from "./frameworks.ts";
 
@@ -31,25 +30,26 @@ export interface CodebaseMetadata {
 
 export class MetadataEngine {
   constructor(
-    private readonly store: IndexStore,
+    private readonly store: IndexReader,
     private readonly root: string,
   ) {}
 
-  manifests(): Manifest[] {
+  async manifests(): Promise<Manifest[]> {
     const out: Manifest[] = [];
-    for (const p of allFilePaths(this.store)) {
-      if (!isManifest(p)) continue;
-      const text = this.store.contentOf(p);
+    const paths = (await this.store.allFiles()).map((f) => f.path).filter(isManifest);
+    const texts = await this.store.contents(paths);
+    for (const p of paths) {
+      const text = texts.get(p);
       const m = text === undefined ? undefined : parseManifest(p, text);
       if (m) out.push(m);
     }
     return out;
   }
 
-  metadata(): CodebaseMetadata {
-    const manifests = this.manifests();
-    const usage = importUsage(this.store);
-    const langs = languageShares(this.store);
+  async metadata(): Promise<CodebaseMetadata> {
+    const manifests = await this.manifests();
+    const usage = await this.store.importUsage();
+    const langs = await this.store.languageShares();
     const totalCode = langs.reduce((a, l) => a + l.code_lines, 0) || 1;
     const frameworks: FrameworkFinding[] = [];
     for (const rule of FRAMEWORKS) {
@@ -85,7 +85,13 @@ export class MetadataEngine {
       }),
     );
     const name = manifests.find((m) => m.name && !m.path.includes("/"))?.name ?? this.root.split("/").pop() ?? this.root;
-    const meta = (k: string) => this.store.getMeta(k) || undefined;
+    const [lastRun, branch, commit, statistics] = await Promise.all([
+      this.store.meta("last_run"),
+      this.store.meta("branch"),
+      this.store.meta("commit"),
+      this.store.projectTotals(),
+    ]);
+    const meta = (k: string) => ({ last_run: lastRun, branch, commit })[k] || undefined;
     return {
       name,
       root: this.root,
@@ -99,7 +105,7 @@ export class MetadataEngine {
         dev_dependencies: m.dependencies.filter((d) => d.dev).length,
       })),
       dependencies,
-      statistics: projectTotals(this.store),
+      statistics,
       top_imports: usage.slice(0, 25).map((u) => ({ module: u.module, files: u.files, kind: u.std ? "std" : u.external ? "external" : "project" })),
       index: {
         ...(meta("last_run") ? { last_run: meta("last_run") } : {}),

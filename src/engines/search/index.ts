@@ -4,22 +4,8 @@
  * re-ranked with structural signals (src/engines/search/rank.ts). Keyword search never waits for
  * embeddings; every response says how complete the embeddings are.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import {
-  chunksById,
-  fileOverviewChunks,
-  definingFiles,
-  definitionsNamed,
-  existingFiles,
-  fileCount,
-  filesPassing,
-  hasFilters,
-  keywordSearch,
-  weightedChunkScores,
-  weightedFileScores,
-  type ChunkFilters,
-} from "../../store/chunk-search.ts";
-import { testFiles } from "../../store/project-queries.ts";
+import type { ChunkFilters, IndexReader } from "../../store/contract.ts";
+import { hasFilters } from "../../store/chunk-filters.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
@@ -32,6 +18,8 @@ export type EmbeddingsState = "ready" | `partial ${number}%` | `unavailable: ${s
 /** Where vector candidates come from; the embeddings subsystem implements it. */
 export interface VectorChannel {
   state(): EmbeddingsState;
+  /** Catches up with the index (its chunks may have changed) before state() is read; optional. */
+  refresh?(): Promise<void>;
   /**
    * For one-shot callers (the CLI): waits until the cached vectors are loaded and, when there are any, the
    * model can embed a query — at most `timeoutMs`. A long-running server never calls it.
@@ -88,13 +76,14 @@ export class SearchEngine {
   private prepared = false;
 
   constructor(
-    private readonly store: IndexStore,
+    private readonly store: IndexReader,
     private readonly root: string,
     private readonly vectors: VectorChannel = UNAVAILABLE,
     private readonly options: { waitForVectors?: boolean } = {},
   ) {}
 
-  embeddingsState(): EmbeddingsState {
+  async embeddingsState(): Promise<EmbeddingsState> {
+    await this.vectors.refresh?.();
     return this.vectors.state();
   }
 
@@ -105,6 +94,7 @@ export class SearchEngine {
       await this.vectors.prepare(60_000);
       this.prepared = true;
     }
+    await this.vectors.refresh?.();
     const state = this.vectors.state();
     const wantVector = opts.mode !== "keyword" && state !== undefined && !state.startsWith("unavailable");
     const wantKeyword = opts.mode !== "vector";
@@ -116,7 +106,7 @@ export class SearchEngine {
       return c;
     };
     if (wantKeyword) {
-      keywordSearch(this.store, q.terms, KEYWORD_WEIGHTS, filters, pool).forEach((h, i) => {
+      (await this.store.keywordSearch(q.terms, KEYWORD_WEIGHTS, filters, pool)).forEach((h, i) => {
         const c = ensure(h.id, h.filePath);
         c.keywordRank = i + 1;
         c.keywordScore = h.score;
@@ -132,8 +122,7 @@ export class SearchEngine {
         c.vectorScore = h.score;
       });
     }
-    const definitions = definitionsNamed(
-      this.store,
+    const definitions = await this.store.definitionsNamed(
       q.symbols.map((s) => s.split(".").pop()!),
       filters,
       100,
@@ -141,7 +130,7 @@ export class SearchEngine {
     const definitionIds = new Set(definitions.map((d) => d.id));
     // named definitions join the pool even when the keyword index ranked them low
     for (const d of definitions) ensure(d.id, d.filePath);
-    const rows = chunksById(this.store, [...byId.keys()]);
+    const rows = await this.store.chunksById([...byId.keys()]);
     for (const [id, c] of byId) {
       const r = rows.get(id);
       if (!r) {
@@ -167,10 +156,7 @@ export class SearchEngine {
       const files = await this.searchFiles(opts.query, opts.limit, opts);
       const best = new Map<string, Candidate>();
       for (const c of ranked) if (!best.has(c.filePath)) best.set(c.filePath, c);
-      const overview = fileOverviewChunks(
-        this.store,
-        files.map((f) => f.filePath).filter((p) => !best.has(p)),
-      );
+      const overview = await this.store.fileOverviewChunks(files.map((f) => f.filePath).filter((p) => !best.has(p)));
       top = files
         .map((f) => {
           const c = best.get(f.filePath) ?? overview.get(f.filePath);
@@ -178,16 +164,13 @@ export class SearchEngine {
         })
         .filter((c): c is Candidate => c !== undefined);
     } else top = collapse(ranked, false).slice(0, opts.limit);
-    const rows = chunksById(
-      this.store,
-      top.map((c) => c.id),
-    );
-    const stale = staleFiles(
+    const rows = await this.store.chunksById(top.map((c) => c.id));
+    const stale = await staleFiles(
       this.store,
       this.root,
       top.map((c) => c.filePath),
     );
-    const indexedAt = this.store.getMeta("last_run") ?? new Date(0).toISOString();
+    const indexedAt = (await this.store.meta("last_run")) ?? new Date(0).toISOString();
     const results: SearchHit[] = top.map((c) => {
       const r = rows.get(c.id)!;
       const metadata = {
@@ -239,16 +222,16 @@ export class SearchEngine {
       for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
     };
     if (opts.mode !== "vector") {
-      add(weightedFileScores(this.store, q.weights, w.fields, filters), 1);
+      add(await this.store.weightedFileScores(q.weights, w.fields, filters), 1);
       const bestChunk = new Map<string, number>();
-      for (const { filePath, score } of weightedChunkScores(this.store, q.weights, KEYWORD_WEIGHTS, filters).values()) {
+      for (const { filePath, score } of (await this.store.weightedChunkScores(q.weights, KEYWORD_WEIGHTS, filters)).values()) {
         if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
       }
       add(bestChunk, w.chunk);
       // definitions of the identifiers the query names, each weighted by how rare its definition is
-      const defined = definingFiles(this.store, q.identifiers);
+      const defined = await this.store.definingFiles(q.identifiers);
       if (defined.size > 0) {
-        const n = fileCount(this.store);
+        const n = await this.store.fileCount();
         const defScores = new Map<string, number>();
         for (const files of defined.values()) {
           const idf = Math.log(1 + n / files.size);
@@ -256,11 +239,11 @@ export class SearchEngine {
         }
         add(defScores, w.definitions);
       }
-      const named = existingFiles(this.store, [...q.modulePaths]);
+      const named = await existingFiles(this.store, [...q.modulePaths]);
       const mentions = new Map<string, number>(named.map((p) => [p, 1]));
       if (q.paths.length > 0) {
         for (const p of total.keys()) if (q.paths.some((m) => mentionMatches(p, m))) mentions.set(p, 1);
-        for (const p of existingFiles(
+        for (const p of await existingFiles(
           this.store,
           q.paths.map((m) => m.replace(/^\.?\//, "")),
         ))
@@ -268,14 +251,12 @@ export class SearchEngine {
       }
       add(mentions, w.mentions);
     }
+    await this.vectors.refresh?.();
     if (opts.mode !== "keyword" && !this.vectors.state().startsWith("unavailable")) {
       const bestVector = new Map<string, number>();
       const hits = await this.vectors.search(q.raw, Math.max(200, limit * 10), filters, opts.signal);
       if (hits.length > 0) {
-        const rows = chunksById(
-          this.store,
-          hits.map((h) => h.id),
-        );
+        const rows = await this.store.chunksById(hits.map((h) => h.id));
         for (const h of hits) {
           const fp = rows.get(h.id)?.file_path as string | undefined;
           if (fp && h.score > (bestVector.get(fp) ?? -Infinity)) bestVector.set(fp, Math.max(0, h.score));
@@ -285,10 +266,10 @@ export class SearchEngine {
     }
     // definitions and mentions are found outside the filters: drop the files the filters exclude
     if (hasFilters(filters)) {
-      const passing = filesPassing(this.store, [...total.keys()], filters);
+      const passing = await this.store.filesPassing([...total.keys()], filters);
       for (const p of [...total.keys()]) if (!passing.has(p)) total.delete(p);
     }
-    const tests = testFiles(this.store, [...total.keys()]);
+    const tests = await testFiles(this.store, [...total.keys()]);
     for (const [p, v] of total) {
       let x = v;
       if (isNonSource(p)) x *= w.nonSource;
@@ -300,6 +281,19 @@ export class SearchEngine {
       .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath))
       .slice(0, limit);
   }
+}
+
+/** The indexed files among candidate paths, in the order given. */
+async function existingFiles(store: IndexReader, paths: string[]): Promise<string[]> {
+  if (paths.length === 0) return [];
+  const known = await store.filesInfo(paths);
+  return paths.filter((p) => known.has(p));
+}
+
+/** Which of these files are test files. */
+async function testFiles(store: IndexReader, paths: string[]): Promise<Set<string>> {
+  const info = await store.filesInfo(paths);
+  return new Set(paths.filter((p) => info.get(p)?.isTest === true));
 }
 
 /** Weights of file-level ranking, tuned on the SWE-bench splits (docs/benchmarks.md, "Retrieval"). */
@@ -326,5 +320,5 @@ function mentionMatches(path: string, mention: string): boolean {
   return m === path || path.endsWith("/" + m) || m.endsWith("/" + path);
 }
 
-export type { ChunkFilters } from "../../store/chunk-search.ts";
+export type { ChunkFilters } from "../../store/contract.ts";
 export type { Intent } from "./rank.ts";

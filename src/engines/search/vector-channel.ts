@@ -3,21 +3,21 @@
  * cache and the Embedder, held in an in-memory VectorIndex keyed by text hash (chunks with equal text share
  * one vector), kept in step with the index database.
  *
- * Nothing here makes a search wait. When the index changes (its `last_run` moves), the channel re-reads the
- * chunks' hashes, loads the vectors the cache already has a slice at a time in the background, and — once
- * the provider is ready — submits the texts the cache lacks to the Embedder; vectors it stores arrive
- * through its listener. state() is O(1); search() answers [] until a query can be embedded.
+ * Nothing here makes a search wait. When the index changes (its `last_run` moves, seen by refresh(), which
+ * searches and state readers await first), the channel re-reads the chunks' hashes, loads the vectors the
+ * cache already has a slice at a time in the background, and — once the provider is ready — submits the
+ * texts the cache lacks to the Embedder; vectors it stores arrive through its listener. state() is O(1);
+ * search() answers [] until a query can be embedded.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import { hasFilters, type ChunkFilters } from "../../store/chunk-search.ts";
-import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "../../store/chunk-vectors.ts";
+import type { ChunkFilters, VectorReader, IndexStateReader } from "../../store/contract.ts";
+import { hasFilters } from "../../store/chunk-filters.ts";
 import { embeddingsLabel, VectorIndex, type Embedder } from "../../embed/index.ts";
 import { isCortexError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
 import type { EmbeddingsState, VectorChannel } from "./index.ts";
 
 export class EmbeddingVectorChannel implements VectorChannel {
-  private readonly store: IndexStore;
+  private readonly store: VectorReader & IndexStateReader;
   private readonly embedder: Embedder;
   private index: VectorIndex | undefined;
   /** chunk ids by text hash, for the chunks of the current index */
@@ -30,8 +30,10 @@ export class EmbeddingVectorChannel implements VectorChannel {
   /** The hashes in `index`. */
   private readonly indexed = new Set<string>();
   private readonly unsubscribe: () => void;
+  /** The refresh in progress, shared by concurrent callers. */
+  private refreshing: Promise<void> | undefined;
 
-  constructor(store: IndexStore, embedder: Embedder) {
+  constructor(store: VectorReader & IndexStateReader, embedder: Embedder) {
     this.store = store;
     this.embedder = embedder;
     this.unsubscribe = embedder.onVectors((entries) => {
@@ -39,14 +41,14 @@ export class EmbeddingVectorChannel implements VectorChannel {
     });
   }
 
+  /** The state as of the last refresh (callers refresh first: SearchEngine does). */
   state(): EmbeddingsState {
-    this.sync();
     const { label } = embeddingsLabel(this.embedder.provider.state(), this.index?.size ?? 0, this.idsByHash.size);
     return label as EmbeddingsState;
   }
 
   async search(query: string, k: number, filters: ChunkFilters, signal?: AbortSignal): Promise<Array<{ id: string; score: number }>> {
-    this.sync();
+    await this.refresh();
     if (!this.index || this.index.size === 0) return [];
     let vector: Float32Array;
     try {
@@ -56,7 +58,7 @@ export class EmbeddingVectorChannel implements VectorChannel {
       throw e;
     }
     const filtered = hasFilters(filters);
-    const allowedIds = filtered ? new Set(chunkHashesMatching(this.store, filters).map((c) => c.id)) : undefined;
+    const allowedIds = filtered ? new Set((await this.store.chunkHashes(filters)).map((c) => c.id)) : undefined;
     const accept = allowedIds ? (hash: string) => (this.idsByHash.get(hash) ?? []).some((id) => allowedIds.has(id)) : undefined;
     const out: Array<{ id: string; score: number }> = [];
     // several chunks may share a text: expand each hash to its (allowed) chunks until k are found
@@ -84,6 +86,7 @@ export class EmbeddingVectorChannel implements VectorChannel {
    */
   async embedAll(onState: (state: EmbeddingsState) => void, signal?: AbortSignal): Promise<EmbeddingsState> {
     for (;;) {
+      await this.refresh();
       const s = this.state();
       onState(s);
       if (s === "ready" || s.startsWith("unavailable") || signal?.aborted) return s;
@@ -97,12 +100,18 @@ export class EmbeddingVectorChannel implements VectorChannel {
   }
 
   /** Re-reads the chunks when the index has changed, and hands missing texts on once they can be embedded. */
-  private sync(): void {
-    const run = this.store.getMeta("last_run") ?? "";
+  refresh(): Promise<void> {
+    this.refreshing ??= this.sync().finally(() => (this.refreshing = undefined));
+    return this.refreshing;
+  }
+
+  private async sync(): Promise<void> {
+    const run = (await this.store.meta("last_run")) ?? "";
     if (run !== this.syncedRun) {
+      const chunks = await this.store.chunkHashes();
       this.syncedRun = run;
       const byHash = new Map<string, string[]>();
-      for (const c of chunkHashes(this.store)) {
+      for (const c of chunks) {
         const ids = byHash.get(c.hash);
         if (ids) ids.push(c.id);
         else byHash.set(c.hash, [c.id]);
@@ -166,13 +175,15 @@ export class EmbeddingVectorChannel implements VectorChannel {
     }
     const hashes = this.toSubmit;
     this.toSubmit = [];
-    const texts = chunkTextsByHash(this.store, hashes);
-    this.embedder.submit([...texts].map(([textHash, text]) => ({ textHash, text })));
+    this.store.chunkTextsByHash(hashes).then(
+      (texts) => this.embedder.submit([...texts].map(([textHash, text]) => ({ textHash, text }))),
+      (e: Error) => log.warn(`reading chunk texts to embed failed: ${e.message}`),
+    );
   }
 
   /** Resolves when the vectors the cache had at the last index change are loaded (for tests and benchmarks). */
   async loaded(): Promise<void> {
-    this.sync();
+    await this.refresh();
     await this.loading;
   }
 }

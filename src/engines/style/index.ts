@@ -2,8 +2,7 @@
  * get_style_guide: the project's own rules, from its documents and its tool configurations, each with
  * its source file and line; filtered by category and by the words of a query.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import { allFilePaths } from "../../store/project-queries.ts";
+import type { IndexReader } from "../../store/contract.ts";
 import { documentRules, isStyleDocument, type StyleRule } from "./documents.ts";
 import { configRules, isStyleConfig } from "./configs.ts";
 import type { StyleCategory } from "./categories.ts";
@@ -20,16 +19,18 @@ export interface StyleGuide {
 }
 
 export class StyleEngine {
-  constructor(private readonly store: IndexStore) {}
+  constructor(private readonly store: IndexReader) {}
 
-  allRules(): StyleRule[] {
+  async allRules(): Promise<StyleRule[]> {
     const rules: StyleRule[] = [];
-    for (const p of allFilePaths(this.store)) {
-      if (p.includes("node_modules/") || p.includes("/vendor/") || p.startsWith("vendor/")) continue;
+    const paths = (await this.store.allFiles())
+      .map((f) => f.path)
+      .filter((p) => !(p.includes("node_modules/") || p.includes("/vendor/") || p.startsWith("vendor/")) && (isStyleDocument(p) || isStyleConfig(p)));
+    const texts = await this.store.contents(paths);
+    for (const p of paths) {
       const doc = isStyleDocument(p);
       const cfg = isStyleConfig(p);
-      if (!doc && !cfg) continue;
-      const text = this.store.contentOf(p);
+      const text = texts.get(p);
       if (text === undefined) continue;
       if (doc) rules.push(...documentRules(p, text));
       if (cfg) rules.push(...configRules(p, text));
@@ -38,7 +39,7 @@ export class StyleEngine {
   }
 
   async guide(o: { query?: string; category?: StyleCategory; limit: number }): Promise<StyleGuide> {
-    let rules = this.allRules();
+    let rules = await this.allRules();
     if (o.category) rules = rules.filter((r) => r.category === o.category);
     if (o.query) {
       const scores = await rankText(

@@ -3,8 +3,7 @@
  * unresolved ones that carry the same name), and near-miss suggestions when a name matches nothing. It
  * reads what reference resolution stored; snippets are cut from the stored content.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import { GraphStore, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import type { IndexReader, RefRow, SymbolRow } from "../../store/contract.ts";
 import { staleFiles } from "../freshness.ts";
 import { SourceLines } from "../graph/source-lines.ts";
 import { languageSelector } from "../../lang/registry.ts";
@@ -55,49 +54,47 @@ export function inPaths(file: string, paths: string[] | undefined): boolean {
 }
 
 export class SymbolsEngine {
-  readonly store: IndexStore;
-  readonly graph: GraphStore;
+  readonly store: IndexReader;
   private readonly root: string;
 
-  constructor(store: IndexStore, root: string) {
+  constructor(store: IndexReader, root: string) {
     this.store = store;
-    this.graph = new GraphStore(store);
     this.root = root;
   }
 
   /** Definitions matching a qualified or partial name (in `paths` and `language` when given). */
-  definitions(q: SymbolQuery): SymbolRow[] {
+  async definitions(q: SymbolQuery): Promise<SymbolRow[]> {
     const lang = languageMatcher(q.language);
-    return this.allDefinitions(q.name).filter((s) => (!lang || lang(s.language)) && inPaths(s.file, q.paths));
+    return (await this.allDefinitions(q.name)).filter((s) => (!lang || lang(s.language)) && inPaths(s.file, q.paths));
   }
 
   /** Every definition matching a qualified or partial name, wherever it is. */
-  allDefinitions(name: string): SymbolRow[] {
+  async allDefinitions(name: string): Promise<SymbolRow[]> {
     const parts = nameParts(name);
     const last = parts[parts.length - 1];
     if (!last) return [];
     const suffix = parts.join(".");
-    return this.graph
-      .symbolsNamed([last])
-      .filter((s) => parts.length === 1 || s.qname === suffix || s.qname.endsWith("." + suffix))
-      .sort(bySite);
+    return (await this.store.symbolsNamed([last])).filter((s) => parts.length === 1 || s.qname === suffix || s.qname.endsWith("." + suffix)).sort(bySite);
   }
 
   /**
    * References to a name: those resolved to one of `defs`, and unresolved ones with the same name whose
    * qualifier agrees with the qualified part of the query (`auth.Login` admits `auth.Login(…)` only).
    */
-  references(q: SymbolQuery, defs: SymbolRow[]): Array<RefRow & { target?: SymbolRow }> {
+  async references(q: SymbolQuery, defs: SymbolRow[]): Promise<Array<RefRow & { target?: SymbolRow }>> {
     const parts = nameParts(q.name);
     const last = parts[parts.length - 1];
     if (!last) return [];
     const byId = new Map(defs.map((d) => [d.id, d]));
     const lang = languageMatcher(q.language);
     const out: Array<RefRow & { target?: SymbolRow }> = [];
-    const keep = (r: RefRow) => inPaths(r.file, q.paths) && (!lang || lang(this.languageOf(r.file)));
-    if (defs.length) for (const r of this.graph.refsByTargets(byId.keys())) if (keep(r)) out.push({ ...r, target: byId.get(r.targetId!)! });
+    const [resolved, unresolved] = await Promise.all([defs.length ? this.store.refsByTargets([...byId.keys()]) : [], this.store.unresolvedNamed(last)]);
+    // the languages of the referring files, in one question (a language filter needs them)
+    const languages = lang ? await this.store.filesInfo([...new Set([...resolved, ...unresolved].map((r) => r.file))]) : undefined;
+    const keep = (r: RefRow) => inPaths(r.file, q.paths) && (!lang || lang(languages?.get(r.file)?.language ?? ""));
+    for (const r of resolved) if (keep(r)) out.push({ ...r, target: byId.get(r.targetId!)! });
     const owner = parts.length > 1 ? parts[parts.length - 2]! : undefined;
-    for (const r of this.graph.unresolvedNamed(last)) {
+    for (const r of unresolved) {
       if (!keep(r)) continue;
       if (owner !== undefined) {
         const qp = r.qualifier ? nameParts(r.qualifier) : [];
@@ -108,22 +105,13 @@ export class SymbolsEngine {
     return out.sort(bySite);
   }
 
-  private languages = new Map<string, string>();
-  private languageOf(file: string): string {
-    let l = this.languages.get(file);
-    if (l === undefined) {
-      l = this.graph.file(file)?.language ?? "";
-      this.languages.set(file, l);
-    }
-    return l;
-  }
-
   /** find_symbol_occurrences: definitions and references of a name, definitions first. */
-  occurrences(q: SymbolQuery, opts: { definitions: boolean; references: boolean; limit: number }): { occurrences: Occurrence[]; total: number } {
-    const defs = this.definitions(q);
+  async occurrences(q: SymbolQuery, opts: { definitions: boolean; references: boolean; limit: number }): Promise<{ occurrences: Occurrence[]; total: number }> {
+    const defs = await this.definitions(q);
     // references in the paths asked for may point at definitions elsewhere
-    const targets = q.paths || q.language ? this.allDefinitions(q.name) : defs;
-    const lines = new SourceLines(this.store);
+    const targets = q.paths || q.language ? await this.allDefinitions(q.name) : defs;
+    const refs = opts.references ? await this.references(q, targets) : [];
+    const lines = await new SourceLines(this.store).load([...(opts.definitions ? defs : []), ...refs].map((o) => o.file));
     const out: Occurrence[] = [];
     if (opts.definitions) {
       for (const d of defs) {
@@ -139,7 +127,7 @@ export class SymbolsEngine {
       }
     }
     if (opts.references) {
-      for (const r of this.references(q, targets)) {
+      for (const r of refs) {
         out.push({
           file_path: r.file,
           line_number: r.line,
@@ -154,7 +142,7 @@ export class SymbolsEngine {
     }
     const total = out.length;
     const shown = out.slice(0, opts.limit);
-    const stale = staleFiles(
+    const stale = await staleFiles(
       this.store,
       this.root,
       shown.map((o) => o.file_path),
@@ -164,13 +152,15 @@ export class SymbolsEngine {
   }
 
   /** Names close to one that matched nothing: other case, containing it, a typo away. */
-  suggestions(name: string, max = 5): string[] {
+  async suggestions(name: string, max = 5): Promise<string[]> {
     const parts = nameParts(name);
     const last = parts[parts.length - 1] ?? name;
-    const names = suggestNames(last, this.graph, max);
+    const names = await suggestNames(last, this.store, max);
     // show each suggestion as a qualified name where it is unique enough to help
+    const byName = new Map<string, SymbolRow[]>();
+    for (const s of await this.store.symbolsNamed(names)) byName.set(s.name, [...(byName.get(s.name) ?? []), s]);
     return names.map((n) => {
-      const defs = this.graph.symbolsNamed([n]);
+      const defs = byName.get(n) ?? [];
       return defs.length === 1 ? defs[0]!.qname : n;
     });
   }

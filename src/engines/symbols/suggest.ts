@@ -3,7 +3,7 @@
  * (or contained in it), and names a couple of edits away. Runs only on a miss, so it may scan the
  * distinct names of similar length.
  */
-import type { GraphStore } from "../../store/graph-store.ts";
+import type { SymbolReader } from "../../store/contract.ts";
 
 /** Levenshtein distance, giving up (returning max + 1) once it must exceed `max`. */
 export function editDistance(a: string, b: string, max: number): number {
@@ -23,23 +23,21 @@ export function editDistance(a: string, b: string, max: number): number {
   return prev[b.length]!;
 }
 
-export function suggestNames(name: string, store: GraphStore, max: number): string[] {
+export async function suggestNames(name: string, store: SymbolReader, max: number): Promise<string[]> {
   const out: string[] = [];
   const add = (n: string) => {
     if (n !== name && !out.includes(n) && out.length < max) out.push(n);
   };
-  for (const n of store.namesIgnoringCase(name)) add(n);
+  for (const n of await store.namesIgnoringCase(name)) add(n);
   const lower = name.toLowerCase();
   const budget = name.length <= 4 ? 1 : 2;
-  const scored = store
-    .namesOfLength(Math.max(1, name.length - budget), name.length + budget)
+  const scored = (await store.namesOfLength(Math.max(1, name.length - budget), name.length + budget))
     .map((n) => ({ n, d: editDistance(lower, n.toLowerCase(), budget) }))
     .filter((x) => x.d <= budget)
     .sort((a, b) => a.d - b.d || a.n.localeCompare(b.n));
   for (const x of scored) add(x.n);
   if (name.length >= 3) {
-    const escaped = name.replace(/[\\%_]/g, (c) => "\\" + c);
-    const containing = store.namesLike(`%${escaped}%`).sort((a, b) => a.length - b.length || a.localeCompare(b));
+    const containing = (await store.namesContaining(name)).sort((a, b) => a.length - b.length || a.localeCompare(b));
     for (const n of containing) add(n);
   }
   return out;

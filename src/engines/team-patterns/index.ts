@@ -5,8 +5,7 @@
  * (rising, declining, stable). A group where two patterns each pass 20% is a conflict. Golden files are
  * the files that use the most preferred patterns.
  */
-import type { IndexStore } from "../../store/index-store.ts";
-import { callsByFile, codeFiles, importsByFile } from "../../store/project-queries.ts";
+import type { IndexReader } from "../../store/contract.ts";
 import { importMatches, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
 
 export { PATTERN_CATEGORIES, type PatternCategory } from "./catalog.ts";
@@ -78,7 +77,7 @@ async function recentlyChanged(root: string, days: number): Promise<Set<string> 
 
 export class PatternsEngine {
   constructor(
-    private readonly store: IndexStore,
+    private readonly store: IndexReader,
     private readonly root: string,
   ) {}
 
@@ -86,12 +85,17 @@ export class PatternsEngine {
     const asked = o.files === "all" ? "all" : o.files ? new Set(o.files) : undefined;
     const byFile: Record<string, FilePattern[]> = {};
     const windowDays = o.windowDays ?? 90;
-    const imports = importsByFile(this.store);
-    const calls = callsByFile(this.store);
-    const files: FileFacts[] = codeFiles(this.store).map((f) => {
-      let text: string | undefined;
-      return { ...f, imports: imports.get(f.path) ?? [], calls: calls.get(f.path) ?? new Set(), text: () => (text ??= this.store.contentOf(f.path) ?? "") };
-    });
+    const [imports, calls, code] = await Promise.all([this.store.importsByFile(), this.store.callsByFile(), this.store.codeFiles()]);
+    // texts are read in one batch per group whose patterns look at content, before its files are judged
+    const texts = new Map<string, string>();
+    const files: FileFacts[] = code.map((f) => ({
+      path: f.path,
+      language: f.language,
+      isTest: f.isTest,
+      imports: imports.get(f.path) ?? [],
+      calls: calls.get(f.path) ?? new Set(),
+      text: () => texts.get(f.path) ?? "",
+    }));
     const recent = await recentlyChanged(this.root, windowDays);
     const groups: GroupReport[] = [];
     const preferredHits = new Map<string, string[]>();
@@ -100,6 +104,11 @@ export class PatternsEngine {
       const langFiles = files.filter(
         (f) => g.languages.includes(f.language) && (!g.within || f.imports.some((m) => g.within!.some((w) => importMatches(w, m)))),
       );
+      if (g.patterns.some((p) => p.content)) {
+        const missing = langFiles.filter((f) => !texts.has(f.path)).map((f) => f.path);
+        const read = await this.store.contents(missing);
+        for (const p of missing) texts.set(p, read.get(p) ?? "");
+      }
       const users = g.patterns.map((p) => langFiles.filter((f) => shows(p, f)));
       const involved = new Set(users.flatMap((u) => u.map((f) => f.path)));
       if (involved.size === 0) continue;

@@ -104,14 +104,17 @@ export function truthSuite(lang: string): void {
       const callerPairs = new Set<string>();
       const calleePairs = new Set<string>();
       for (const f of symbols) {
-        for (const e of run("callers", f.qname).edges) if (e.from.kind === "symbol" && e.to.name === f.qname) callerPairs.add(`${e.from.name} -> ${e.to.name}`);
-        for (const e of run("callees", f.qname).edges) if (e.to.kind === "symbol" && e.from.name === f.qname) calleePairs.add(`${e.from.name} -> ${e.to.name}`);
+        for (const e of (await run("callers", f.qname)).edges)
+          if (e.from.kind === "symbol" && e.to.name === f.qname) callerPairs.add(`${e.from.name} -> ${e.to.name}`);
+        for (const e of (await run("callees", f.qname)).edges)
+          if (e.to.kind === "symbol" && e.from.name === f.qname) calleePairs.add(`${e.from.name} -> ${e.to.name}`);
       }
       const implPairs = new Set<string>();
       for (const t of symbols.filter((s) => TYPE_KINDS.has(s.kind))) {
-        for (const e of run("implementations", t.qname).edges) if (e.depth === 1 && e.to.name === t.qname) implPairs.add(`${e.from.name} -> ${e.to.name}`);
+        for (const e of (await run("implementations", t.qname)).edges)
+          if (e.depth === 1 && e.to.name === t.qname) implPairs.add(`${e.from.name} -> ${e.to.name}`);
       }
-      const cycles = engine.cycles({ limit: 500 }).cycles.map((c) => [...(c.component ?? c.files.slice(0, -1))].sort().join(" "));
+      const cycles = (await engine.cycles({ limit: 500 })).cycles.map((c) => [...(c.component ?? c.files.slice(0, -1))].sort().join(" "));
 
       const scores: Record<string, Score> = {
         definitions: score(defs, truth.defs),

@@ -1,10 +1,11 @@
 /**
- * Evaluates a trigram query against the index: the ids of the files that may match, ascending, or null
- * for "every file". ANDs intersect the shortest lists first and stop as soon as nothing is left.
+ * Evaluates a trigram query against SQLite's own trigram index (content-index.ts): the ids of the files
+ * that may match, ascending, or null for "every file". ANDs intersect the shortest lists first and stop
+ * as soon as nothing is left.
  */
-import type { ContentIndex } from "../../store/content-index.ts";
-import { intersectSorted, unionSorted } from "../../store/trigrams.ts";
-import type { TrigramQuery } from "./plan.ts";
+import type { ContentIndex } from "./content-index.ts";
+import { intersectSorted, unionSorted } from "./trigrams.ts";
+import type { TrigramQuery } from "./contract.ts";
 
 export class CandidateFinder {
   private readonly lists = new Map<number, Uint32Array>();
