@@ -66,14 +66,17 @@ export class PgIndexReader implements IndexReader {
     private readonly db: PgQueryable,
     readonly scope: RepoScope,
     readonly schema = "cortex",
+    /** What closing the reader releases (a connection it owns); nothing when the caller owns the client. */
+    private readonly owned: { close(): Promise<void> } | undefined = undefined,
   ) {
     this.s = schemaIdent(schema);
     if (scope !== "all" && scope.length === 0) throw new CortexError("INVALID_INPUT", "repo: name at least one repository");
     this.single = scope !== "all" && scope.length === 1;
   }
 
+  /** Where a worker opens the same reader (postgres/open.ts): schema and repositories, never the server's URL. */
   get source(): string {
-    return `postgres:${this.schema}:${this.scope === "all" ? "*" : this.scope.join(",")}`;
+    return `postgres:${this.schema}:${this.scope === "all" ? "*" : JSON.stringify(this.scope)}`;
   }
 
   /** The file's path as this reader names it (SQL over the live view aliased `f`). */
@@ -134,7 +137,9 @@ export class PgIndexReader implements IndexReader {
     return new Map(rows.map((r) => [r.path, { fileId: Number(r.id), path: r.path, contentHash: r.hash, mtimeMs: Number(r.mtime), sizeBytes: Number(r.size) }]));
   }
 
-  async close(): Promise<void> {}
+  async close(): Promise<void> {
+    await this.owned?.close();
+  }
 
   // --- files and their text ---
 

@@ -11,7 +11,8 @@ export interface Backend {
   name: "pglite" | "server";
   /** Why this backend cannot run here, or undefined. */
   skip: string | undefined;
-  start(): Promise<{ client: PgClient; stop(): Promise<void> }>;
+  /** The database, and for a server its URL (a second process or a worker can connect to it; PGlite cannot be shared). */
+  start(): Promise<{ client: PgClient; url?: string; stop(): Promise<void> }>;
 }
 
 const serverSkip = serverSkipReason();
@@ -34,6 +35,7 @@ export const BACKENDS: Backend[] = [
       const client = connectPostgres(server.url(), { maxConnections: 4 });
       return {
         client,
+        url: server.url(),
         async stop() {
           await client.close();
           server.stop();

@@ -16,6 +16,7 @@ import { findTool } from "../../../src/tools/index.ts";
 import { invokeTool } from "../../../src/tools/invoke.ts";
 import { compilePattern } from "../../../src/engines/exact/text-query.ts";
 import { LineMatcher } from "../../../src/engines/exact/line-scan.ts";
+import { ExactEngine, PathFilter } from "../../../src/engines/exact/index.ts";
 import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
 import { BACKENDS } from "./backends.ts";
 
@@ -24,6 +25,7 @@ for (const backend of BACKENDS) {
   describe.skipIf(backend.skip !== undefined)(backend.name, () => {
     let client: PgClient;
     let stopDb: () => Promise<void> = async () => {};
+    let serverUrl: string | undefined;
     const projects: Record<string, { p: TmpProject; session: Session }> = {};
 
     beforeAll(async () => {
@@ -148,6 +150,41 @@ for (const backend of BACKENDS) {
         (await one.textFileCount()) + (await new PgIndexReader(client, ["polyglot"], SCHEMA).textFileCount()),
       );
       expect(() => new PgIndexReader(client, [], SCHEMA)).toThrow("repo: name at least one repository");
+    });
+
+    test("the exact engine itself over the shared store's reader: the local results, regexes verified in its worker pool", async () => {
+      const saved = process.env.CORTEX_DATABASE_URL;
+      // the verification workers open the reader by its source, which names no server: they take this one
+      if (serverUrl !== undefined) process.env.CORTEX_DATABASE_URL = serverUrl;
+      try {
+        let compared = 0;
+        for (const repo of ["parity", "polyglot"]) {
+          const engine = new ExactEngine(new PgIndexReader(client, [repo], SCHEMA), projects[repo]!.p.root);
+          // PGlite lives in this process only: a worker cannot reach it, so regexes run against the server
+          for (const c of CASES.filter((c) => serverUrl !== undefined || !c.regex)) {
+            const out = await engine.searchText({
+              query: c.query,
+              isRegex: c.regex ?? false,
+              caseSensitive: c.cs ?? false,
+              contextLines: 0,
+              paths: PathFilter.ALL,
+              extensions: [],
+              fresh: false,
+              maxMatches: 1000,
+              maxChars: 1_000_000,
+              deadline: Date.now() + 30_000,
+            });
+            expect(out.partial).toBe(false);
+            const shared = out.matches.map((m) => line(m.file_path, m.line_number, m.matched_line));
+            expect({ repo, ...c, lines: shared }).toEqual({ repo, ...c, lines: await localLines(repo, c) });
+            compared += shared.length;
+          }
+        }
+        expect(compared).toBeGreaterThan(50);
+      } finally {
+        if (saved === undefined) delete process.env.CORTEX_DATABASE_URL;
+        else process.env.CORTEX_DATABASE_URL = saved;
+      }
     });
   });
 }
