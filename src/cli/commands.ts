@@ -205,6 +205,7 @@ async function runMemoryRemove(argv: string[]): Promise<number> {
 }
 
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
+  if (rest.some((a) => /^--(repo|store)(=|$)/.test(a))) return (await import("./shared-store.ts")).runToolOnSharedStore(tool, rest);
   const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) {
     printText(toolHelp(tool));

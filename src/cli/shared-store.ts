@@ -5,7 +5,14 @@
  * never printed.
  */
 import { CortexError } from "../core/errors.ts";
-import { Session } from "../tools/index.ts";
+import { parseInput } from "../core/zod-issues.ts";
+import { Session, type ToolDefinition } from "../tools/index.ts";
+import { exposedInput } from "../tools/invoke.ts";
+import { connectPostgres } from "../store/postgres/client.ts";
+import { PgIndexReader, type RepoScope } from "../store/postgres/reader.ts";
+import { outputMode, parseToolArgs } from "./args.ts";
+import { runToolForCli } from "./run-tool.ts";
+import { toolHelp } from "./render.ts";
 import { indexLocation } from "../store/location.ts";
 import { SharedStore } from "../store/postgres/shared-store.ts";
 import { storeUrl } from "../store/postgres/url.ts";
@@ -123,5 +130,55 @@ export async function runReposCommand(argv: string[]): Promise<number> {
     return 0;
   } finally {
     await store.close();
+  }
+}
+
+/**
+ * A tool command over the shared store: `cortex <command> … --repo <name>[,<name>…|all] [--store URL]`.
+ * The tool answers from the named repositories' live generations; with several, every path is
+ * `<repo>/<path>`, so each hit names its repository.
+ */
+export async function runToolOnSharedStore(tool: ToolDefinition, argv: string[]): Promise<number> {
+  const rest: string[] = [];
+  let flag: string | undefined;
+  let repos: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--(repo|store)(?:=(.*))?$/.exec(a);
+    if (!m) {
+      rest.push(a);
+      continue;
+    }
+    const v = m[2] ?? argv[++i];
+    if (v === undefined || v === "") throw new CortexError("INVALID_INPUT", `--${m[1]} needs a value`);
+    if (m[1] === "repo") repos = v;
+    else flag = v;
+  }
+  const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
+  if (parsed.help) {
+    printText(toolHelp(tool));
+    return 0;
+  }
+  parseInput(exposedInput(tool), parsed.input);
+  const url = storeUrl(flag);
+  if (url === undefined) throw new CortexError("INVALID_INPUT", "no shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
+  if (repos === undefined) throw new CortexError("INVALID_INPUT", "--repo: name the repositories to search (a name, several separated by commas, or all)");
+  const scope: RepoScope =
+    repos === "all"
+      ? "all"
+      : repos
+          .split(",")
+          .map((r) => r.trim())
+          .filter((r) => r !== "");
+  // worker threads (regex verification) open their own reader by source, with this process's URL
+  process.env.CORTEX_DATABASE_URL = url;
+  const client = connectPostgres(url);
+  const reader = new PgIndexReader(client, scope, "cortex", { close: () => client.close() });
+  const session = new Session(parsed.root ?? process.cwd(), { oneShot: true, sharedReader: reader });
+  try {
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), session, () => {});
+  } finally {
+    session.close();
+    await reader.close();
   }
 }

@@ -99,3 +99,42 @@ test.skipIf(skip !== undefined)("doctor describes the shared store and never sho
     project.cleanup();
   }
 });
+
+test.skipIf(skip !== undefined)("tools answer from the shared store with --repo: one repository, several, all; every hit names its repository", () => {
+  const url = server.url("postgres");
+  const a = tmpProject({ "main.go": "package main\n\nfunc main() { Help() }\n", "util/util.go": "package util\n\nfunc Help() int { return 1 }\n" });
+  const b = tmpProject({ "app.py": "def Help():\n    return 0\n" });
+  try {
+    expect(cortex(["index", "--repo", "tools-a", a.root, "--store", url]).code).toBe(0);
+    expect(cortex(["index", "--repo", "tools-b", b.root, "--store", url]).code).toBe(0);
+    const oneRun = cortex(["grep", "Help", "--repo", "tools-a", "--store", url, "--json"]);
+    expect(oneRun.stderr).toBe("");
+    const one = JSON.parse(oneRun.stdout);
+    expect(one.matches.map((m: { file_path: string; line_number: number }) => `${m.file_path}:${m.line_number}`)).toEqual(["main.go:3", "util/util.go:3"]);
+    const both = cortex(["grep", "-e", "def|func", "--repo", "tools-a,tools-b", "--json"], { CORTEX_DATABASE_URL: url });
+    expect(both.code).toBe(0);
+    expect(JSON.parse(both.stdout).matches.map((m: { file_path: string }) => m.file_path)).toEqual([
+      "tools-a/main.go",
+      "tools-a/util/util.go",
+      "tools-b/app.py",
+    ]);
+    const files = cortex([
+      "files",
+      JSON.stringify({ from: "files", fields: ["file_path", "language"], orderBy: [{ field: "file_path" }] }),
+      "--repo",
+      "all",
+      "--store",
+      url,
+      "--json",
+    ]);
+    expect(files.code).toBe(0);
+    const rows = JSON.parse(files.stdout).rows as unknown[][];
+    expect(rows.map((r) => r[0])).toEqual(expect.arrayContaining(["tools-a/main.go", "tools-a/util/util.go", "tools-b/app.py"]));
+    const missing = cortex(["grep", "Help", "--store", url]);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain("--repo: name the repositories to search");
+  } finally {
+    a.cleanup();
+    b.cleanup();
+  }
+});
