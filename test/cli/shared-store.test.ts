@@ -2,11 +2,14 @@
  * `cortex index --repo` and `cortex repos` against a real PostgreSQL server the test starts (skipped, with
  * the reason printed, only where the machine has no server binaries), through the CLI process itself.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { serverSkipReason, startServer, type TestServer } from "../store/postgres/server.ts";
 import { tmpProject } from "../helpers/tmp-project.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const skip = serverSkipReason();
 if (skip !== undefined) console.warn(`skipping the PostgreSQL server tests: ${skip}`);

@@ -22,7 +22,6 @@ import { versionOf } from "../../engines/structural/install.ts";
 import { CLIENTS, type ClientEnv } from "../setup/clients.ts";
 import { readClientConfig } from "../setup/config-file.ts";
 import { cortexServerCommand } from "../setup/server-command.ts";
-import { sharedStoreInfo } from "./shared-store.ts";
 
 export interface Problem {
   area: "runtime" | "index" | "embeddings" | "ast-grep" | "client" | "store";
@@ -322,7 +321,8 @@ export async function runChecks(rootArg: string, env: ClientEnv) {
   const embeddings = embeddingsInfo(root, config, problems);
   const astGrep = await astGrepInfo(problems);
   const clients = clientReports(env, problems);
-  const sharedStore = await sharedStoreInfo(process.env, problems);
+  // the PostgreSQL driver is loaded only when a shared store is configured
+  const sharedStore = process.env.CORTEX_DATABASE_URL ? await (await import("./shared-store.ts")).sharedStoreInfo(process.env, problems) : undefined;
   return {
     ok: !problems.some((p) => p.severity === "error"),
     runtime,

@@ -2,7 +2,7 @@
  * Definitions, references, the import graph and chunk texts from the shared store, beside the local
  * index's own answers (GraphStore, chunk-vectors) on the polyglot and graph fixtures, published to PGlite.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -15,6 +15,9 @@ import { indexLocation } from "../../../src/store/location.ts";
 import { Session } from "../../../src/tools/session.ts";
 import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
 import { BACKENDS } from "./backends.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const SCHEMA = "t_graph";
 for (const backend of BACKENDS) {

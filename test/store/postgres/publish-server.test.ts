@@ -3,7 +3,7 @@
  * the reason printed, only where the machine has no server binaries): two publishers of one repository
  * at once, readers querying meanwhile, and a publisher process killed midway.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { connectPostgres, type PgClient } from "../../../src/store/postgres/client.ts";
@@ -12,6 +12,9 @@ import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { indexedProject } from "./fixture.ts";
 import { liveState, type LiveState } from "./live-state.ts";
 import { serverSkipReason, startServer, type TestServer } from "./server.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const skip = serverSkipReason();
 if (skip !== undefined) console.warn(`skipping the PostgreSQL server tests: ${skip}`);

@@ -3,13 +3,16 @@
  * incremental publications, a publisher stopped midway — and the concurrency cases against a real
  * server (publish-server.test.ts).
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { startPglite } from "./pglite-client.ts";
 import { indexedProject } from "./fixture.ts";
 import { liveState } from "./live-state.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 let client: PgClient;
 let schemas = 0;

@@ -3,7 +3,7 @@
  * for each dialect give the same rows; file state, contents and keyword search answer from the live
  * generation.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -17,6 +17,9 @@ import { IndexStore as Store } from "../../../src/store/index-store.ts";
 import { indexLocation } from "../../../src/store/location.ts";
 import { BACKENDS } from "./backends.ts";
 import { definingFiles, definitionsNamed, fileOverviewChunks, filesPassing } from "../../../src/store/chunk-search.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const SCHEMA = "t_reader";
 for (const backend of BACKENDS) {

@@ -3,7 +3,7 @@
  * only without server binaries): the SQL block of its "One index for many repositories" section is run
  * as written; the writer publishes, the reader reads, and the server refuses the reader's writes.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { connectPostgres, type PgClient } from "../../../src/store/postgres/client.ts";
@@ -12,6 +12,9 @@ import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { indexedProject } from "./fixture.ts";
 import { serverSkipReason, startServer, type TestServer } from "./server.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const skip = serverSkipReason();
 if (skip !== undefined) console.warn(`skipping the PostgreSQL server tests: ${skip}`);

@@ -5,7 +5,7 @@
  * engine's own line matcher. Against PGlite always; the repository scope and the `<repo>/<path>` naming
  * of a reader over several repositories too.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -19,6 +19,9 @@ import { LineMatcher } from "../../../src/engines/exact/line-scan.ts";
 import { ExactEngine, PathFilter } from "../../../src/engines/exact/index.ts";
 import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
 import { BACKENDS } from "./backends.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 const SCHEMA = "t_text";
 for (const backend of BACKENDS) {

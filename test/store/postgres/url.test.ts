@@ -1,7 +1,10 @@
 /** The shared store's address: selection by flag or environment, and passwords never shown. */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import { connectPostgres } from "../../../src/store/postgres/client.ts";
 import { maskUrl, storeUrl } from "../../../src/store/postgres/url.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
 
 test("a URL's password is masked; a URL without one is unchanged", () => {
   expect(maskUrl("postgres://indexer:s3cret@db.internal:5432/cortex")).toBe("postgres://indexer:***@db.internal:5432/cortex");
