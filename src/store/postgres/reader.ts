@@ -37,7 +37,7 @@ import type { ContentFileRow } from "../content-index.ts";
 import { STATS_TABLES, type StatsTable } from "../schema.ts";
 import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
 import { trigramText } from "../trigrams.ts";
-import type { PgQueryable, PgValue } from "./client.ts";
+import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
 
 /** Which repositories a reader sees: names, or every repository of the store. */
@@ -63,7 +63,7 @@ export class PgIndexReader implements IndexReader {
   private readonly single: boolean;
 
   constructor(
-    private readonly db: PgQueryable,
+    private readonly db: PgConnection,
     readonly scope: RepoScope,
     readonly schema = "cortex",
     /** What closing the reader releases (a connection it owns); nothing when the caller owns the client. */
@@ -97,6 +97,18 @@ export class PgIndexReader implements IndexReader {
 
   private async rows<R>(sql: string, params: Params): Promise<R[]> {
     return this.db.query<R>(sql, params);
+  }
+
+  /**
+   * A text-candidate statement, planned to use the trigram index. The planner does not count reading
+   * TOASTed text into a sequential scan: on 827 files (60 MiB) it scanned every text, 230-340 ms for a
+   * selective literal, against 41 ms through the GIN index's bitmap.
+   */
+  private candidateRows<R>(sql: string, params: Params): Promise<R[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off");
+      return tx.query<R>(sql, params);
+    });
   }
 
   // --- the index state ---
@@ -222,7 +234,10 @@ export class PgIndexReader implements IndexReader {
     if (query.op === "all") return null;
     const params: Params = [];
     const from = this.live(params);
-    const rows = await this.rows<{ id: string }>(`SELECT f.file_id AS id FROM ${from} WHERE ${this.condition(query, params)} ORDER BY f.file_id`, params);
+    const rows = await this.candidateRows<{ id: string }>(
+      `SELECT f.file_id AS id FROM ${from} WHERE ${this.condition(query, params)} ORDER BY f.file_id`,
+      params,
+    );
     return Uint32Array.from(rows, (r) => Number(r.id));
   }
 
@@ -231,7 +246,7 @@ export class PgIndexReader implements IndexReader {
     for (const q of queries) {
       const params: Params = [];
       const from = this.live(params);
-      const [r] = await this.rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${this.condition(q, params)}`, params);
+      const [r] = await this.candidateRows<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${this.condition(q, params)}`, params);
       out.push(r!.n);
     }
     return out;
