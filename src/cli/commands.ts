@@ -205,6 +205,7 @@ async function runMemoryRemove(argv: string[]): Promise<number> {
 }
 
 async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
+  if (rest.some((a) => /^--(repo|store)(=|$)/.test(a))) return (await import("./shared-store.ts")).runToolOnSharedStore(tool, rest);
   const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) {
     printText(toolHelp(tool));
@@ -243,7 +244,10 @@ export async function runCommand(argv: string[]): Promise<number> {
     printText(`cortex ${VERSION}`);
     return 0;
   }
+  if (cmd === "index" && argv.some((a) => a === "--repo" || a.startsWith("--repo=")))
+    return (await import("./shared-store.ts")).runIndexRepoCommand(argv.slice(1));
   if (cmd === "index") return runIndexCommand(argv.slice(1));
+  if (cmd === "repos") return (await import("./shared-store.ts")).runReposCommand(argv.slice(1));
   if (cmd === "stats") return runStatsCommand(argv.slice(1));
   if (cmd === "mcp") return runMcpCommand(argv.slice(1));
   if (cmd === "setup") return (await import("./setup/command.ts")).runSetupCommand(argv.slice(1));

@@ -9,7 +9,8 @@
 import { reportError } from "./output.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  if (argv[0] === "grep") {
+  // (a grep over the shared store, --repo/--store, takes the full command)
+  if (argv[0] === "grep" && !argv.some((a) => /^--(repo|store)(=|$)/.test(a))) {
     const { runFastGrep } = await import("./fast-grep.ts");
     const code = await runFastGrep(argv.slice(1));
     if (code !== undefined) return code;

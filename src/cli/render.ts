@@ -66,7 +66,9 @@ export function toolHelp(t: ToolDefinition): string {
 
 const CLI_ONLY: Record<string, string> = {
   index:
-    "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.",
+    "cortex index [path] [--dry-run] [--full] [--embed] [--json]\n\n  Index a project (incremental; --full rebuilds aside and swaps in).\n  --dry-run prints what would be indexed and what is excluded and why, writing nothing.\n  --embed also computes the embeddings of every chunk (downloading the model on first use) and waits for them.\n\ncortex index --repo <name> [path] [--store postgres://…] [--full] [--json]\n  Index the project locally, then publish it as repository <name> of the shared PostgreSQL store (--store or\n  CORTEX_DATABASE_URL): changed and deleted files only, switched in one transaction; concurrent publishers of\n  one repository wait for each other.",
+  repos:
+    "cortex repos [--store postgres://…] [--json]\n\n  List the repositories of the shared PostgreSQL store (--store or CORTEX_DATABASE_URL): commit, generation,\n  files, when published and how long ago.",
   mcp: "cortex mcp [--root <path>] [--tools <names|profile>] [--http HOST:PORT] [--allow-origin <origin>] [--no-watch]\n\n  Serve the tools over MCP: stdio by default, Streamable HTTP at http://HOST:PORT/mcp with --http (loopback\n  only unless you bind elsewhere; Host and Origin are checked against DNS rebinding).\n  --tools: comma-separated tool names and/or profiles: default, cortex, kit, codebase-context, all.\n  The index is built or refreshed in the background and kept current as files change.",
   stats:
     "cortex stats export [--output <path>] [--root <path>] [--json]\n  Write the statistics (one JSON object per file with its types, functions and imports) to\n  .cortex/stats.ndjson (or --output), atomically.\n\ncortex stats import <file.ndjson> [--json]\n  Validate an export and summarise it; query one with: cortex files --stats-file <file> '<json>'.",
@@ -78,6 +80,8 @@ export function helpText(topic?: string): string {
   if (tool) return toolHelp(tool);
   const lines = ["cortex: code context for coding agents and people", "", "Usage: cortex <command> [options]", "", "Commands:"];
   lines.push("  index [path]".padEnd(28) + "index a project (--dry-run shows the plan)");
+  lines.push("  index --repo <name> [path]".padEnd(28) + "index a project into the shared PostgreSQL store");
+  lines.push("  repos".padEnd(28) + "list the shared store's repositories");
   lines.push("  stats export|import".padEnd(28) + "statistics as NDJSON (.cortex/stats.ndjson)");
   lines.push("  mcp".padEnd(28) + "serve the tools over MCP (stdio, or --http HOST:PORT)");
   lines.push("  memory remove <id>".padEnd(28) + "forget a team memory");

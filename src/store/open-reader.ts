@@ -5,8 +5,13 @@
  */
 import type { IndexReader } from "./contract.ts";
 import { SqliteIndexReader } from "./sqlite-reader.ts";
+import { openPostgresReader, POSTGRES_SOURCE_PREFIX } from "./postgres/open.ts";
 
-/** A reader over the index at `source` (a database path); throws INDEX_CORRUPT when it is not a usable index. */
+/**
+ * A reader over the index at `source`: a database path, or a shared store's `postgres:<schema>:<repos>`
+ * (postgres/open.ts); throws INDEX_CORRUPT when a path is not a usable index.
+ */
 export function openIndexReader(source: string): IndexReader {
+  if (source.startsWith(POSTGRES_SOURCE_PREFIX)) return openPostgresReader(source);
   return SqliteIndexReader.open(source);
 }

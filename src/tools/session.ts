@@ -42,6 +42,8 @@ export interface SessionOptions {
   /** Run index runs on a thread of their own (a long-lived server: tool calls never wait behind the indexer). */
   indexOnThread?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
+  /** Answer from this reader instead of the project's own index (a shared store's repositories). */
+  sharedReader?: IndexReader;
 }
 
 export class Session {
@@ -72,6 +74,7 @@ export class Session {
 
   /** The current index's reader, or undefined when none has been built. */
   reader(): IndexReader | undefined {
+    if (this.options.sharedReader) return this.options.sharedReader;
     const path = this.location.current();
     if (!path) return undefined;
     if (this.current?.path === path) return this.current.reader;

@@ -25,7 +25,7 @@ import { readClientConfig } from "../setup/config-file.ts";
 import { cortexServerCommand } from "../setup/server-command.ts";
 
 export interface Problem {
-  area: "runtime" | "index" | "embeddings" | "reranker" | "ast-grep" | "client";
+  area: "runtime" | "index" | "embeddings" | "reranker" | "ast-grep" | "client" | "store";
   /** error: something does not work; warning: works, with less than it could. */
   severity: "error" | "warning";
   message: string;
@@ -360,5 +360,18 @@ export async function runChecks(rootArg: string, env: ClientEnv) {
   const reranker = rerankerInfo(root, config, problems);
   const astGrep = await astGrepInfo(problems);
   const clients = clientReports(env, problems);
-  return { ok: !problems.some((p) => p.severity === "error"), runtime, project, indexes, embeddings, reranker, ast_grep: astGrep, clients, problems };
+  // the PostgreSQL driver is loaded only when a shared store is configured
+  const sharedStore = process.env.CORTEX_DATABASE_URL ? await (await import("./shared-store.ts")).sharedStoreInfo(process.env, problems) : undefined;
+  return {
+    ok: !problems.some((p) => p.severity === "error"),
+    runtime,
+    project,
+    indexes,
+    embeddings,
+    reranker,
+    ast_grep: astGrep,
+    clients,
+    ...(sharedStore ? { shared_store: sharedStore } : {}),
+    problems,
+  };
 }

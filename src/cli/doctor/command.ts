@@ -57,6 +57,12 @@ function render(r: Report): string {
   const rr = r.reranker as { enabled: boolean; model?: string; present?: boolean; folder?: string; error?: string };
   if (!rr.enabled) out.push("Reranker: off (search.rerank.enabled)");
   else out.push(`Reranker: ${rr.model} ${rr.present ? `present (${rr.folder})` : rr.error ? "misconfigured" : "not downloaded (downloads on first search)"}`);
+  if (r.shared_store) {
+    const s = r.shared_store;
+    out.push(
+      `Shared store: ${s.url} ${"server_version" in s ? `PostgreSQL ${s.server_version}, ${s.repos} repositories, pg_trgm ${s.pg_trgm ? "available" : "missing"}, ${s.vectors}` : s.state}`,
+    );
+  }
   const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
   out.push(
     `ast-grep: ${a.cached ? `${a.version ?? "present"} at ${a.path}${a.source === "env" ? " (CORTEX_AST_GREP)" : ""}` : "not cached (downloaded on first use)"}`,

@@ -1,0 +1,45 @@
+/**
+ * doctor's look at the shared store (PostgreSQL), when CORTEX_DATABASE_URL names one: reachable or not,
+ * the server's version, pg_trgm (literal and regex search need it), pgvector (without it vectors stay in
+ * each process's own vector index), how many repositories. The URL is shown with its password masked, and
+ * an error's text is the store's own, which never carries it (src/store/postgres/client.ts).
+ */
+import { errorMessage } from "../../core/errors.ts";
+import { SharedStore, type SharedStoreInfo } from "../../store/postgres/shared-store.ts";
+import { maskUrl, storeUrl } from "../../store/postgres/url.ts";
+import type { Problem } from "./checks.ts";
+
+export type SharedStoreReport = { url: string; state: "ready" } & Omit<SharedStoreInfo, "url"> & { vectors: string };
+
+export async function sharedStoreInfo(
+  env: Record<string, string | undefined>,
+  problems: Problem[],
+): Promise<SharedStoreReport | { url: string; state: "unreachable" | "invalid" } | undefined> {
+  let url: string | undefined;
+  try {
+    url = storeUrl(undefined, env);
+  } catch (e) {
+    problems.push({ area: "store", severity: "error", message: errorMessage(e), fix: "set CORTEX_DATABASE_URL to postgres://user@host:port/database" });
+    return { url: maskUrl(env.CORTEX_DATABASE_URL ?? ""), state: "invalid" };
+  }
+  if (url === undefined) return undefined;
+  const store = SharedStore.connect(url);
+  try {
+    const { url: masked, ...info } = await store.describe();
+    if (!info.pg_trgm) {
+      problems.push({
+        area: "store",
+        severity: "error",
+        message: `the shared store ${masked} has no pg_trgm extension: literal and regex search need it`,
+        fix: "install PostgreSQL's contrib package on the server (pg_trgm is part of it)",
+      });
+    }
+    const vectors = info.vector ? "pgvector available" : "pgvector not installed: vectors stay in each process's own vector index";
+    return { url: masked, state: "ready", ...info, vectors };
+  } catch (e) {
+    problems.push({ area: "store", severity: "error", message: errorMessage(e), fix: "check CORTEX_DATABASE_URL, the server and the role's rights" });
+    return { url: store.maskedUrl, state: "unreachable" };
+  } finally {
+    await store.close();
+  }
+}

@@ -1,0 +1,184 @@
+/**
+ * The command line of the shared store (PostgreSQL): `cortex index --repo <name> [path]` builds the
+ * local index as always and publishes it as that repository's next generation; `cortex repos` lists
+ * what the store holds. The store is `--store postgres://…` or CORTEX_DATABASE_URL; its password is
+ * never printed.
+ */
+import { CortexError } from "../core/errors.ts";
+import { parseInput } from "../core/zod-issues.ts";
+import { Session, type ToolDefinition } from "../tools/index.ts";
+import { exposedInput } from "../tools/invoke.ts";
+import { connectPostgres } from "../store/postgres/client.ts";
+import { PgIndexReader, type RepoScope } from "../store/postgres/reader.ts";
+import { outputMode, parseToolArgs } from "./args.ts";
+import { runToolForCli } from "./run-tool.ts";
+import { toolHelp } from "./render.ts";
+import { indexLocation } from "../store/location.ts";
+import { SharedStore } from "../store/postgres/shared-store.ts";
+import { storeUrl } from "../store/postgres/url.ts";
+import type { RepoInfo } from "../store/postgres/repos.ts";
+import { printJson, printText } from "./output.ts";
+import { indexProgressBar } from "./progress.ts";
+import { helpText } from "./render.ts";
+
+interface Parsed {
+  positionals: string[];
+  values: Map<string, string>;
+  flags: Set<string>;
+}
+
+function parse(argv: string[], valued: string[], flags: string[]): Parsed {
+  const out: Parsed = { positionals: [], values: new Map(), flags: new Set() };
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    if (!a.startsWith("--")) {
+      out.positionals.push(a);
+      continue;
+    }
+    const eq = a.indexOf("=");
+    const name = eq < 0 ? a : a.slice(0, eq);
+    if (valued.includes(name)) {
+      const v = eq < 0 ? argv[++i] : a.slice(eq + 1);
+      if (v === undefined || v === "") throw new CortexError("INVALID_INPUT", `${name} needs a value`);
+      out.values.set(name, v);
+    } else if (flags.includes(name)) out.flags.add(name);
+    else throw new CortexError("INVALID_INPUT", `unknown option ${name} (see cortex help index, cortex help repos)`);
+  }
+  return out;
+}
+
+function requireStore(flag: string | undefined): SharedStore {
+  const url = storeUrl(flag);
+  if (url === undefined) {
+    throw new CortexError("INVALID_INPUT", "no shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
+  }
+  return SharedStore.connect(url);
+}
+
+/** `cortex index --repo <name> [--store URL] [--full] [--json] [path]`. */
+export async function runIndexRepoCommand(argv: string[]): Promise<number> {
+  const { positionals, values, flags } = parse(argv, ["--repo", "--store"], ["--full", "--json", "--help"]);
+  if (flags.has("--help")) {
+    printText(helpText("index"));
+    return 0;
+  }
+  if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
+  const repo = values.get("--repo")!;
+  const json = flags.has("--json");
+  const store = requireStore(values.get("--store"));
+  const bar = indexProgressBar(!json);
+  const session = new Session(positionals[0] ?? process.cwd(), { onIndexProgress: (p) => bar.update(p) });
+  try {
+    const report = await session.index({ full: flags.has("--full") });
+    bar.done();
+    const path = indexLocation(session.root).current();
+    if (path === undefined) throw new CortexError("INDEX_MISSING", `the index of ${session.root} was not written`);
+    const published = await store.publish(repo, path, {
+      onWait: () => {
+        if (!json) process.stderr.write(`cortex: another indexer is publishing ${repo}; waiting for it\n`);
+      },
+    });
+    if (json) printJson({ ...published, store: store.maskedUrl, index: report });
+    else {
+      printText(
+        `published ${repo} generation ${published.generation} to ${store.maskedUrl}: ${published.changed} files written, ${published.deleted} removed, ${published.unchanged} unchanged`,
+      );
+    }
+    return 0;
+  } finally {
+    bar.done();
+    session.close();
+    await store.close();
+  }
+}
+
+/** How long ago, in words (freshness at a glance). */
+function age(iso: string | null, now = Date.now()): string {
+  if (iso === null) return "never";
+  const s = Math.max(0, Math.round((now - Date.parse(iso)) / 1000));
+  if (s < 120) return `${s} s ago`;
+  if (s < 7200) return `${Math.round(s / 60)} min ago`;
+  if (s < 172_800) return `${Math.round(s / 3600)} h ago`;
+  return `${Math.round(s / 86_400)} days ago`;
+}
+
+function renderRepos(repos: RepoInfo[], url: string): string {
+  if (repos.length === 0) return `no repositories in ${url} yet (publish one with: cortex index --repo <name> <path>)`;
+  const rows = repos.map((r) => [r.name, (r.commit ?? "-").slice(0, 12), String(r.generation), String(r.files), r.indexedAt ?? "-", age(r.indexedAt)]);
+  const head = ["repo", "commit", "generation", "files", "indexed at", "freshness"];
+  const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
+  const line = (cells: string[]) =>
+    cells
+      .map((c, i) => c.padEnd(widths[i]!))
+      .join("  ")
+      .trimEnd();
+  return [line(head), ...rows.map(line)].join("\n");
+}
+
+/** `cortex repos [--store URL] [--json]`. */
+export async function runReposCommand(argv: string[]): Promise<number> {
+  const { positionals, values, flags } = parse(argv, ["--store"], ["--json", "--help"]);
+  if (flags.has("--help")) {
+    printText(helpText("repos"));
+    return 0;
+  }
+  if (positionals.length > 0) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.join(" ")}`);
+  const store = requireStore(values.get("--store"));
+  try {
+    const repos = await store.repos();
+    flags.has("--json") ? printJson({ store: store.maskedUrl, repos }) : printText(renderRepos(repos, store.maskedUrl));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * A tool command over the shared store: `cortex <command> … --repo <name>[,<name>…|all] [--store URL]`.
+ * The tool answers from the named repositories' live generations; with several, every path is
+ * `<repo>/<path>`, so each hit names its repository.
+ */
+export async function runToolOnSharedStore(tool: ToolDefinition, argv: string[]): Promise<number> {
+  const rest: string[] = [];
+  let flag: string | undefined;
+  let repos: string | undefined;
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    const m = /^--(repo|store)(?:=(.*))?$/.exec(a);
+    if (!m) {
+      rest.push(a);
+      continue;
+    }
+    const v = m[2] ?? argv[++i];
+    if (v === undefined || v === "") throw new CortexError("INVALID_INPUT", `--${m[1]} needs a value`);
+    if (m[1] === "repo") repos = v;
+    else flag = v;
+  }
+  const parsed = parseToolArgs(rest, exposedInput(tool).shape as Record<string, any>, tool.cli);
+  if (parsed.help) {
+    printText(toolHelp(tool));
+    return 0;
+  }
+  parseInput(exposedInput(tool), parsed.input);
+  const url = storeUrl(flag);
+  if (url === undefined) throw new CortexError("INVALID_INPUT", "no shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
+  if (repos === undefined) throw new CortexError("INVALID_INPUT", "--repo: name the repositories to search (a name, several separated by commas, or all)");
+  const scope: RepoScope =
+    repos === "all"
+      ? "all"
+      : repos
+          .split(",")
+          .map((r) => r.trim())
+          .filter((r) => r !== "");
+  // worker threads (regex verification) open their own reader by source, with this process's URL
+  process.env.CORTEX_DATABASE_URL = url;
+  const client = connectPostgres(url);
+  const reader = new PgIndexReader(client, scope, "cortex", { close: () => client.close() });
+  const session = new Session(parsed.root ?? process.cwd(), { oneShot: true, sharedReader: reader });
+  try {
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), session, () => {});
+  } finally {
+    session.close();
+    await reader.close();
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * The one small query interface the PostgreSQL store talks through. Production code connects to a real
+ * server with the `postgres` driver (connectPostgres, below); the tests run the same store code through
+ * an adapter of PGlite (PostgreSQL compiled to WASM) that implements this interface as well.
+ */
+import postgres from "postgres";
+import { CortexError } from "../../core/errors.ts";
+import { maskUrl } from "./url.ts";
+
+/** A bound value. Integers are bound as text: every statement casts its parameters (`$1::int`). */
+export type PgValue = string | number | boolean | null;
+
+export interface PgQueryable {
+  /** Runs one statement with bound parameters ($1, $2…) and returns its rows. */
+  query<R = Record<string, unknown>>(sql: string, params?: PgValue[]): Promise<R[]>;
+  /** Runs one statement and returns its column names and rows as arrays (columns known even without rows). */
+  queryArrays(sql: string, params?: PgValue[]): Promise<{ columns: string[]; rows: unknown[][] }>;
+  /** Runs several statements without parameters (schema creation). */
+  exec(sql: string): Promise<void>;
+}
+
+/** A connection that runs transactions: everything `fn` runs commits together or not at all. */
+export interface PgConnection extends PgQueryable {
+  transaction<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T>;
+}
+
+/** One connection held apart from the pool: session state (an advisory lock) lives and dies with it. */
+export interface PgReserved extends PgConnection {
+  release(): Promise<void>;
+}
+
+export interface PgClient extends PgConnection {
+  reserve(): Promise<PgReserved>;
+  close(): Promise<void>;
+}
+
+type Sql = postgres.Sql<Record<string, never>>;
+type ReservedSql = postgres.ReservedSql<Record<string, never>>;
+
+/** Type ids of PostgreSQL's int8 and numeric: drivers hand them over as text (or BigInt), statistics want numbers. */
+const NUMERIC_TYPES = new Set([20, 1700]);
+
+/** Rows with int8 and numeric columns (sums, counts, averages) as JavaScript numbers. */
+export function numericRows(types: readonly number[], rows: unknown[][]): unknown[][] {
+  const idx = types.flatMap((t, i) => (NUMERIC_TYPES.has(t) ? [i] : []));
+  if (idx.length === 0) return rows;
+  for (const r of rows) for (const i of idx) if (r[i] !== null && r[i] !== undefined) r[i] = Number(r[i]);
+  return rows;
+}
+
+/** A driver error, worded without the connection URL (it may carry a password). */
+function storeError(e: unknown, url: string): CortexError {
+  if (e instanceof CortexError) return e;
+  const message = e instanceof Error ? e.message : String(e);
+  return new CortexError("IO", `PostgreSQL store ${maskUrl(url)}: ${message.split(url).join(maskUrl(url))}`, { cause: e });
+}
+
+function queryable(sql: Sql | ReservedSql | postgres.TransactionSql<Record<string, never>>, url: string): PgQueryable {
+  return {
+    async query<R>(text: string, params: PgValue[] = []): Promise<R[]> {
+      try {
+        return (await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[])) as unknown as R[];
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
+    async queryArrays(text: string, params: PgValue[] = []) {
+      try {
+        const result = await sql.unsafe(text, params as postgres.ParameterOrJSON<never>[]).values();
+        const columns = result.columns;
+        return {
+          columns: columns.map((c) => c.name),
+          rows: numericRows(
+            columns.map((c) => c.type),
+            [...result] as unknown[][],
+          ),
+        };
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
+    async exec(text: string): Promise<void> {
+      try {
+        await sql.unsafe(text).simple();
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
+  };
+}
+
+/** BEGIN … COMMIT on one connection (a reserved connection has no `begin` of its own). */
+async function inTransaction<T>(q: PgQueryable, fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
+  await q.exec("BEGIN");
+  try {
+    const out = await fn(q);
+    await q.exec("COMMIT");
+    return out;
+  } catch (e) {
+    await q.exec("ROLLBACK").catch(() => {});
+    throw e;
+  }
+}
+
+/**
+ * libpq's way of naming a Unix socket folder, `?host=/path` (the driver reads a socket folder only from
+ * its options, and would send an unknown URL parameter to the server as a setting).
+ */
+function splitSocket(url: string): { driverUrl: string; socketDir: string | undefined } {
+  const u = new URL(url);
+  const host = u.searchParams.get("host");
+  if (host === null || !host.startsWith("/")) return { driverUrl: url, socketDir: undefined };
+  u.searchParams.delete("host");
+  return { driverUrl: u.toString(), socketDir: host };
+}
+
+/**
+ * Connects to the server of a `postgres://` URL (host, port, database, user, password; a Unix socket
+ * folder as `?host=/path`). Nothing is sent until the first query. Notices are not printed: the store
+ * reports what it does itself.
+ */
+export function connectPostgres(url: string, options: { maxConnections?: number } = {}): PgClient {
+  let sql: Sql;
+  try {
+    const { driverUrl, socketDir } = splitSocket(url);
+    sql = postgres(driverUrl, {
+      max: options.maxConnections ?? 4,
+      onnotice: () => {},
+      connection: { application_name: "cortex" },
+      ...(socketDir === undefined ? {} : { host: socketDir }),
+    }) as Sql;
+  } catch (e) {
+    throw new CortexError("INVALID_INPUT", `cannot use the PostgreSQL URL ${maskUrl(url)}: ${(e as Error).message}`);
+  }
+  const base = queryable(sql, url);
+  return {
+    ...base,
+    async transaction<T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> {
+      try {
+        return (await sql.begin((tx) => fn(queryable(tx, url)))) as T;
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
+    async reserve(): Promise<PgReserved> {
+      let reserved: ReservedSql;
+      try {
+        reserved = await sql.reserve();
+      } catch (e) {
+        throw storeError(e, url);
+      }
+      const q = queryable(reserved, url);
+      return {
+        ...q,
+        transaction: (fn) => inTransaction(q, fn),
+        release: async () => reserved.release(),
+      };
+    },
+    close: () => sql.end({ timeout: 5 }),
+  };
+}

@@ -1,0 +1,362 @@
+/**
+ * Publishing a finished SQLite index into the shared store as a repository's next generation.
+ *
+ * Under the repository's advisory lock (a second publisher of the same repository waits; other
+ * repositories go on), the publisher removes what a killed predecessor left of an unswitched generation,
+ * compares the index's files with the live generation by a digest of each file's content and rows (resolution of its references included), writes the changed files' rows
+ * aside in batches (one transaction each, invisible to readers: their gen_from is the next generation),
+ * and then in one transaction closes the replaced and deleted files' versions, writes the modules and
+ * switches repos.generation. Readers see the old generation until that commit and the new one after it;
+ * a publisher killed before it leaves the old generation whole. Replaced versions are deleted after the
+ * switch (a statement already running keeps its snapshot).
+ */
+import { CortexError } from "../../core/errors.ts";
+import type { IndexStore } from "../index-store.ts";
+import type { PgClient, PgQueryable, PgReserved } from "./client.ts";
+import { ensureSchema, schemaIdent } from "./schema.ts";
+import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
+
+/** Text bytes written per transaction (a few MB keeps each statement's JSON small and the batches many). */
+const BATCH_BYTES = 4 << 20;
+const BATCH_FILES = 500;
+
+export interface PublishOptions {
+  schema?: string;
+  commit?: string;
+  /** Told when the repository is locked by another publisher and this one waits. */
+  onWait?: () => void;
+  /** Files per transaction at most (500; tests take fewer to have several batches). */
+  batchFiles?: number;
+  /** Called after each batch written aside (tests stop a publisher here). */
+  onBatch?: (written: number, total: number) => Promise<void> | void;
+}
+
+export interface PublishResult {
+  repo: string;
+  generation: number;
+  changed: number;
+  deleted: number;
+  unchanged: number;
+}
+
+/** A table's columns and their PostgreSQL types, as json_to_recordset reads them. */
+type Columns = ReadonlyArray<readonly [string, string]>;
+
+const STAT_FILE: Columns = [
+  ["is_test", "boolean"],
+  ["module_path", "text"],
+  ["lines_total", "integer"],
+  ["lines_code", "integer"],
+  ["lines_comment", "integer"],
+  ["lines_blank", "integer"],
+  ["last_modified", "text"],
+  ["type_count", "integer"],
+  ["function_count", "integer"],
+  ["import_count", "integer"],
+];
+const TYPES: Columns = [
+  ["type_id", "text"],
+  ["name", "text"],
+  ["kind", "text"],
+  ["module_path", "text"],
+  ["start_line", "integer"],
+  ["end_line", "integer"],
+  ["is_exported", "boolean"],
+  ["field_count", "integer"],
+  ["method_count", "integer"],
+];
+const FUNCTIONS: Columns = [
+  ["function_id", "text"],
+  ["name", "text"],
+  ["module_path", "text"],
+  ["start_line", "integer"],
+  ["end_line", "integer"],
+  ["is_exported", "boolean"],
+  ["is_method", "boolean"],
+  ["receiver_type", "text"],
+  ["param_count", "integer"],
+  ["return_count", "integer"],
+  ["lines", "integer"],
+  ["complexity", "integer"],
+];
+const IMPORTS: Columns = [
+  ["import_id", "text"],
+  ["imported_module", "text"],
+  ["is_standard_lib", "boolean"],
+  ["is_external", "boolean"],
+  ["is_relative", "boolean"],
+  ["symbol_count", "integer"],
+];
+const SYMBOLS: Columns = [
+  ["symbol_id", "bigint"],
+  ["name", "text"],
+  ["qualified_name", "text"],
+  ["kind", "text"],
+  ["container", "text"],
+  ["start_line", "integer"],
+  ["start_column", "integer"],
+  ["end_line", "integer"],
+  ["is_exported", "boolean"],
+  ["signature", "text"],
+];
+const REFS: Columns = [
+  ["ref_id", "bigint"],
+  ["name", "text"],
+  ["qualifier", "text"],
+  ["qualifier_type", "text"],
+  ["kind", "text"],
+  ["line", "integer"],
+  ["column", "integer"],
+  ["enclosing", "text"],
+  ["enclosing_symbol_id", "bigint"],
+  ["target_symbol_id", "bigint"],
+  ["resolution", "text"],
+];
+const SITES: Columns = [
+  ["site_id", "bigint"],
+  ["imported_module", "text"],
+  ["alias", "text"],
+  ["symbols", "text"],
+  ["line", "integer"],
+  ["column", "integer"],
+];
+const EDGES: Columns = [
+  ["site_id", "bigint"],
+  ["target_file", "text"],
+];
+const CHUNKS: Columns = [
+  ["chunk_id", "text"],
+  ["chunk_type", "text"],
+  ["title", "text"],
+  ["symbol_path", "text"],
+  ["language", "text"],
+  ["start_line", "integer"],
+  ["end_line", "integer"],
+  ["tags", "text"],
+  ["is_test", "boolean"],
+  ["text_hash", "text"],
+  ["text", "text"],
+];
+const MODULES: Columns = [
+  ["module_path", "text"],
+  ["file_count", "integer"],
+  ["total_lines", "integer"],
+  ["code_lines", "integer"],
+  ["test_file_count", "integer"],
+  ["type_count", "integer"],
+  ["function_count", "integer"],
+  ["exported_type_count", "integer"],
+  ["exported_function_count", "integer"],
+  ["import_count", "integer"],
+  ["external_import_count", "integer"],
+  ["depth", "integer"],
+];
+
+const names = (cols: Columns): string => cols.map(([c]) => `"${c}"`).join(", ");
+const recordType = (cols: Columns): string => cols.map(([c, t]) => `"${c}" ${t}`).join(", ");
+
+/** One multi-row INSERT of `rows` (objects with file_id and the columns) through one JSON parameter. */
+async function insertRows(tx: PgQueryable, table: string, cols: Columns, rows: Record<string, unknown>[]): Promise<void> {
+  if (rows.length === 0) return;
+  const all: Columns = [["file_id", "bigint"], ...cols];
+  await tx.query(`INSERT INTO ${table} (${names(all)}) SELECT ${names(all)} FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`, [
+    JSON.stringify(rows),
+  ]);
+}
+
+/** The advisory lock key of a repository (two int4: a constant for cortex, the hash of schema and name). */
+const LOCK_CLASS = 0x636f72; // "cor"
+
+async function lockRepository(conn: PgReserved, schema: string, name: string, onWait: (() => void) | undefined): Promise<void> {
+  const key = `${schema}/${name}`;
+  const [got] = await conn.query<{ ok: boolean }>("SELECT pg_try_advisory_lock($1::int, hashtext($2)) AS ok", [LOCK_CLASS, key]);
+  if (got?.ok) return;
+  onWait?.();
+  await conn.query("SELECT pg_advisory_lock($1::int, hashtext($2))", [LOCK_CLASS, key]);
+}
+
+/** Batches of files bounded by count and text size. */
+function batches(files: SourceFile[], maxFiles: number): SourceFile[][] {
+  const out: SourceFile[][] = [];
+  let cur: SourceFile[] = [];
+  let bytes = 0;
+  for (const f of files) {
+    if (cur.length > 0 && (cur.length >= maxFiles || bytes + f.sizeBytes > BATCH_BYTES)) {
+      out.push(cur);
+      cur = [];
+      bytes = 0;
+    }
+    cur.push(f);
+    bytes += f.sizeBytes;
+  }
+  if (cur.length > 0) out.push(cur);
+  return out;
+}
+
+/** Writes one batch of files as versions of generation `gen`, with every row that hangs off them. */
+async function writeBatch(
+  tx: PgQueryable,
+  s: string,
+  repoId: number,
+  gen: number,
+  files: SourceFile[],
+  source: IndexSource,
+  digests: Map<string, string>,
+): Promise<void> {
+  const rows = new Map<string, FileRows>();
+  for (const f of files) rows.set(f.path, source.rowsOf(f));
+  const versions = files.map((f) => ({
+    path: f.path,
+    language: f.language,
+    content_hash: f.contentHash,
+    size_bytes: f.sizeBytes,
+    mtime_ms: f.mtimeMs,
+    rows_digest: digests.get(f.path)!,
+    w_path: rows.get(f.path)!.words.path,
+    w_defs: rows.get(f.path)!.words.defs,
+    w_code: rows.get(f.path)!.words.code,
+    content: rows.get(f.path)!.content,
+  }));
+  const ids = await tx.query<{ file_id: string | number; path: string }>(
+    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words, gen_from, content)
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest,
+       setweight(to_tsvector('english', w_path), 'A') || setweight(to_tsvector('english', w_defs), 'B') || setweight(to_tsvector('english', w_code), 'D'),
+       $2::int, content
+     FROM json_to_recordset($3::text::json)
+       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, w_path text, w_defs text, w_code text, content text)
+     RETURNING file_id, path`,
+    [repoId, gen, JSON.stringify(versions)],
+  );
+  const statFiles: Record<string, unknown>[] = [];
+  const children = {
+    types: [] as Record<string, unknown>[],
+    functions: [] as Record<string, unknown>[],
+    imports: [] as Record<string, unknown>[],
+    symbols: [] as Record<string, unknown>[],
+    refs: [] as Record<string, unknown>[],
+    sites: [] as Record<string, unknown>[],
+    edges: [] as Record<string, unknown>[],
+    chunks: [] as Record<string, unknown>[],
+  };
+  for (const { file_id, path } of ids) {
+    const r = rows.get(path)!;
+    const id = Number(file_id);
+    if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
+    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks"] as const)
+      for (const row of r[key]) children[key].push({ file_id: id, ...row });
+  }
+  await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
+  await insertRows(tx, `${s}.stat_types`, TYPES, children.types);
+  await insertRows(tx, `${s}.stat_functions`, FUNCTIONS, children.functions);
+  await insertRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
+  await insertRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
+  await insertRows(tx, `${s}.refs`, REFS, children.refs);
+  await insertRows(tx, `${s}.import_sites`, SITES, children.sites);
+  await insertRows(tx, `${s}.import_edges`, EDGES, children.edges);
+  if (children.chunks.length > 0) {
+    // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C, body D
+    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
+    await tx.query(
+      `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, words)
+       SELECT file_id, ${names(CHUNKS)},
+         setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
+         setweight(to_tsvector('english', w_path), 'C') || setweight(to_tsvector('english', w_body), 'D')
+       FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`,
+      [JSON.stringify(children.chunks)],
+    );
+  }
+}
+
+/**
+ * Publishes the finished index in `store` as repository `repo`'s next generation (see the module
+ * comment). Throws INVALID_INPUT when the index's parse tier is not complete.
+ */
+export async function publishIndex(client: PgClient, repo: string, store: IndexStore, options: PublishOptions = {}): Promise<PublishResult> {
+  if (repo.trim() === "") throw new CortexError("INVALID_INPUT", "repo: a repository needs a name");
+  const schema = options.schema ?? "cortex";
+  const s = schemaIdent(schema);
+  const source = new IndexSource(store);
+  const unparsed = source.unparsedCount();
+  if (unparsed > 0) throw new CortexError("INVALID_INPUT", `the index is not complete (${unparsed} files not parsed yet): run cortex index first`);
+  await ensureSchema(client, schema);
+  const conn = await client.reserve();
+  try {
+    await lockRepository(conn, schema, repo, options.onWait);
+    try {
+      return await publishLocked(conn, s, repo, source, options);
+    } finally {
+      await conn.query("SELECT pg_advisory_unlock($1::int, hashtext($2))", [LOCK_CLASS, `${schema}/${repo}`]);
+    }
+  } finally {
+    await conn.release();
+  }
+}
+
+async function publishLocked(conn: PgReserved, s: string, repo: string, source: IndexSource, options: PublishOptions): Promise<PublishResult> {
+  await conn.query(`INSERT INTO ${s}.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [repo]);
+  const [row] = await conn.query<{ repo_id: number; generation: number }>(`SELECT repo_id, generation FROM ${s}.repos WHERE name = $1`, [repo]);
+  const repoId = row!.repo_id;
+  const live = row!.generation;
+  const next = live + 1;
+  // what a killed publisher left of a generation it never switched to
+  await conn.transaction(async (tx) => {
+    await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_from > $2::int`, [repoId, live]);
+    await tx.query(`UPDATE ${s}.file_versions SET gen_to = NULL WHERE repo_id = $1::int AND gen_to > $2::int`, [repoId, live]);
+    await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
+    await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
+  });
+  const liveFiles = new Map(
+    (
+      await conn.query<{ path: string; rows_digest: string }>(`SELECT path, rows_digest FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`, [
+        repoId,
+      ])
+    ).map((r) => [r.path, r.rows_digest]),
+  );
+  const files = source.files();
+  const present = new Set(files.map((f) => f.path));
+  const digests = new Map(files.map((f) => [f.path, source.digest(f)]));
+  const changed = files.filter((f) => liveFiles.get(f.path) !== digests.get(f.path));
+  const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
+  let written = 0;
+  for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
+    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, digests));
+    written += batch.length;
+    await options.onBatch?.(written, changed.length);
+  }
+  const replaced = [...changed.map((f) => f.path).filter((p) => liveFiles.has(p)), ...deleted];
+  await conn.transaction(async (tx) => {
+    await tx.query(
+      `UPDATE ${s}.file_versions SET gen_to = $2::int
+       WHERE repo_id = $1::int AND gen_to IS NULL AND gen_from <= $3::int AND path IN (SELECT json_array_elements_text($4::text::json))`,
+      [repoId, next, live, JSON.stringify(replaced)],
+    );
+    const modules = source.modules().map((m) => ({ ...m, repo_id: repoId, generation: next }));
+    if (modules.length > 0) {
+      const all: Columns = [["repo_id", "integer"], ["generation", "integer"], ...MODULES];
+      await tx.query(`INSERT INTO ${s}.stat_modules (${names(all)}) SELECT ${names(all)} FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`, [
+        JSON.stringify(modules),
+      ]);
+    }
+    const components = source.components().map((c) => ({ ...c, repo_id: repoId, generation: next }));
+    if (components.length > 0) {
+      await tx.query(
+        `INSERT INTO ${s}.import_components (repo_id, generation, file_path, component)
+         SELECT repo_id, generation, file_path, component FROM json_to_recordset($1::text::json) AS x(repo_id integer, generation integer, file_path text, component integer)`,
+        [JSON.stringify(components)],
+      );
+    }
+    await tx.query(`UPDATE ${s}.repos SET generation = $2::int, "commit" = $3, indexed_at = now(), file_count = $4::int WHERE repo_id = $1::int`, [
+      repoId,
+      next,
+      options.commit ?? null,
+      files.length,
+    ]);
+  });
+  // versions no generation shows any more
+  await conn.transaction(async (tx) => {
+    await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NOT NULL AND gen_to <= $2::int`, [repoId, next]);
+    await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+    await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+  });
+  return { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
+}

@@ -1,0 +1,179 @@
+/**
+ * The shared store's tables in PostgreSQL. One database holds many repositories; each has a live
+ * generation (repos.generation). A file's rows hang off one row of file_versions, which is visible in the
+ * generations [gen_from, gen_to): a publisher writes the next generation's versions aside (gen_from =
+ * next), closes the replaced ones (gen_to = next) and switches repos.generation in one transaction, so a
+ * reader, whose statement joins repos, sees one whole generation or the other. Rows of a killed
+ * publisher's unfinished generation are invisible and removed by the next publisher.
+ *
+ * Tables live in a schema of their own ("cortex" unless told otherwise: the tests use one per case).
+ */
+import { CortexError } from "../../core/errors.ts";
+import type { PgClient } from "./client.ts";
+
+/** Bumped when the tables change shape: a database of another version is refused, not misread. */
+export const PG_SCHEMA_VERSION = 1;
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+/** A schema name as SQL (validated: it is spliced into statements, never bound). */
+export function schemaIdent(name: string): string {
+  if (!SCHEMA_NAME.test(name)) throw new CortexError("INVALID_INPUT", `store schema '${name}' must be lower-case letters, digits and _`);
+  return `"${name}"`;
+}
+
+function tables(s: string): string {
+  return `
+CREATE TABLE IF NOT EXISTS ${s}.meta (key text PRIMARY KEY, value text NOT NULL);
+CREATE TABLE IF NOT EXISTS ${s}.repos (
+    repo_id serial PRIMARY KEY,
+    name text NOT NULL UNIQUE,
+    "commit" text,
+    indexed_at timestamptz,
+    generation integer NOT NULL DEFAULT 0,
+    file_count integer NOT NULL DEFAULT 0
+);
+-- One version of a file: its state and text. Visible in generation g of its repository when
+-- gen_from <= g and (gen_to IS NULL or gen_to > g).
+CREATE TABLE IF NOT EXISTS ${s}.file_versions (
+    file_id bigserial PRIMARY KEY,
+    repo_id integer NOT NULL REFERENCES ${s}.repos(repo_id) ON DELETE CASCADE,
+    path text NOT NULL,
+    language text NOT NULL,
+    content_hash text NOT NULL,
+    size_bytes bigint NOT NULL,
+    mtime_ms bigint NOT NULL,
+    -- a digest of the content and of every row published for the file (its references' resolution
+    -- included, which changes when other files do): what the next publication compares
+    rows_digest text NOT NULL,
+    -- keyword words of the whole file: path A, defined names B, text D (file-level ranking)
+    words tsvector NOT NULL,
+    gen_from integer NOT NULL,
+    gen_to integer,
+    content text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;
+CREATE INDEX IF NOT EXISTS file_versions_gen ON ${s}.file_versions (repo_id, gen_from);
+-- literal and regex search: trigrams of the text (pg_trgm folds case, as cortex's own index does)
+CREATE INDEX IF NOT EXISTS file_versions_words ON ${s}.file_versions USING gin (words);
+CREATE INDEX IF NOT EXISTS file_versions_trgm ON ${s}.file_versions USING gin (content gin_trgm_ops);
+
+-- The statistics of cortex_files, by file version (the path and repository come from file_versions).
+CREATE TABLE IF NOT EXISTS ${s}.stat_files (
+    file_id bigint PRIMARY KEY REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    is_test boolean NOT NULL, module_path text NOT NULL, lines_total integer NOT NULL, lines_code integer NOT NULL,
+    lines_comment integer NOT NULL, lines_blank integer NOT NULL, last_modified text NOT NULL,
+    type_count integer NOT NULL, function_count integer NOT NULL, import_count integer NOT NULL
+);
+CREATE TABLE IF NOT EXISTS ${s}.stat_types (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    type_id text NOT NULL, name text NOT NULL, kind text NOT NULL, module_path text NOT NULL, start_line integer NOT NULL,
+    end_line integer NOT NULL, is_exported boolean NOT NULL, field_count integer NOT NULL, method_count integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stat_types_file ON ${s}.stat_types (file_id);
+CREATE TABLE IF NOT EXISTS ${s}.stat_functions (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    function_id text NOT NULL, name text NOT NULL, module_path text NOT NULL, start_line integer NOT NULL, end_line integer NOT NULL,
+    is_exported boolean NOT NULL, is_method boolean NOT NULL, receiver_type text, param_count integer NOT NULL,
+    return_count integer NOT NULL, lines integer NOT NULL, complexity integer
+);
+CREATE INDEX IF NOT EXISTS stat_functions_file ON ${s}.stat_functions (file_id);
+CREATE TABLE IF NOT EXISTS ${s}.stat_imports (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    import_id text NOT NULL, imported_module text NOT NULL, is_standard_lib boolean NOT NULL, is_external boolean NOT NULL,
+    is_relative boolean NOT NULL, symbol_count integer
+);
+CREATE INDEX IF NOT EXISTS stat_imports_file ON ${s}.stat_imports (file_id);
+-- Modules aggregate many files: a whole set per generation.
+CREATE TABLE IF NOT EXISTS ${s}.stat_modules (
+    repo_id integer NOT NULL REFERENCES ${s}.repos(repo_id) ON DELETE CASCADE,
+    generation integer NOT NULL,
+    module_path text NOT NULL, file_count integer NOT NULL, total_lines integer NOT NULL, code_lines integer NOT NULL,
+    test_file_count integer NOT NULL, type_count integer NOT NULL, function_count integer NOT NULL,
+    exported_type_count integer NOT NULL, exported_function_count integer NOT NULL, import_count integer NOT NULL,
+    external_import_count integer NOT NULL, depth integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS stat_modules_gen ON ${s}.stat_modules (repo_id, generation);
+
+-- Definitions (symbol_id is the building index's id, unique within a file version's repository generation).
+CREATE TABLE IF NOT EXISTS ${s}.symbols (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    symbol_id bigint NOT NULL, name text NOT NULL, qualified_name text NOT NULL, kind text NOT NULL, container text,
+    start_line integer NOT NULL, start_column integer NOT NULL, end_line integer NOT NULL, is_exported boolean NOT NULL, signature text
+);
+CREATE INDEX IF NOT EXISTS symbols_file ON ${s}.symbols (file_id);
+CREATE INDEX IF NOT EXISTS symbols_name ON ${s}.symbols (name);
+
+-- Uses of names, as reference resolution left them in the building index (ids are that index's, unique
+-- within the repository's generation; kind and resolution as text).
+CREATE TABLE IF NOT EXISTS ${s}.refs (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    ref_id bigint NOT NULL, name text NOT NULL, qualifier text, qualifier_type text, kind text NOT NULL, line integer NOT NULL,
+    "column" integer NOT NULL, enclosing text, enclosing_symbol_id bigint, target_symbol_id bigint, resolution text
+);
+CREATE INDEX IF NOT EXISTS refs_file ON ${s}.refs (file_id);
+CREATE INDEX IF NOT EXISTS refs_name ON ${s}.refs (name);
+CREATE INDEX IF NOT EXISTS refs_target ON ${s}.refs (target_symbol_id);
+CREATE INDEX IF NOT EXISTS refs_enclosing ON ${s}.refs (enclosing_symbol_id);
+-- Import statements of a file and the files of the same repository each reaches.
+CREATE TABLE IF NOT EXISTS ${s}.import_sites (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    site_id bigint NOT NULL, imported_module text NOT NULL, alias text, symbols text, line integer NOT NULL, "column" integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_sites_file ON ${s}.import_sites (file_id);
+CREATE TABLE IF NOT EXISTS ${s}.import_edges (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    site_id bigint NOT NULL, target_file text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_edges_file ON ${s}.import_edges (file_id);
+CREATE INDEX IF NOT EXISTS import_edges_target ON ${s}.import_edges (target_file);
+-- Import cycles: a whole set per generation, like modules.
+CREATE TABLE IF NOT EXISTS ${s}.import_components (
+    repo_id integer NOT NULL REFERENCES ${s}.repos(repo_id) ON DELETE CASCADE,
+    generation integer NOT NULL, file_path text NOT NULL, component integer NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_components_gen ON ${s}.import_components (repo_id, generation);
+
+-- Search chunks with their text, and its words for keyword ranking in SQL.
+CREATE TABLE IF NOT EXISTS ${s}.chunks (
+    row_id bigserial PRIMARY KEY,
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
+    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text_hash text NOT NULL, text text NOT NULL, words tsvector NOT NULL
+);
+CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
+CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
+CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
+
+-- What readers see: every repository's live generation.
+CREATE OR REPLACE VIEW ${s}.live_files AS
+    SELECT f.*, r.name AS repo FROM ${s}.file_versions f JOIN ${s}.repos r ON r.repo_id = f.repo_id
+    WHERE f.gen_from <= r.generation AND (f.gen_to IS NULL OR f.gen_to > r.generation);
+`;
+}
+
+/**
+ * Creates the store's tables when they are missing (idempotent; concurrent callers wait on one
+ * transaction-level advisory lock) and checks the version of a store that exists.
+ */
+export async function ensureSchema(client: PgClient, schema: string): Promise<void> {
+  const s = schemaIdent(schema);
+  await client.transaction(async (tx) => {
+    await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex schema ${schema}`]);
+    // Created only when missing: a writer role that owns a schema an administrator made for it (README)
+    // has no right to create schemas or extensions, and PostgreSQL checks that right even for IF NOT EXISTS.
+    const [have] = await tx.query<{ trgm: boolean; schema: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm, EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema",
+      [schema],
+    );
+    if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    await tx.exec(tables(s));
+    const rows = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
+    if (rows.length === 0) {
+      await tx.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', $1)`, [String(PG_SCHEMA_VERSION)]);
+    } else if (rows[0]!.value !== String(PG_SCHEMA_VERSION)) {
+      throw new CortexError("INDEX_CORRUPT", `the shared store has schema ${rows[0]!.value}, this cortex knows ${PG_SCHEMA_VERSION}`);
+    }
+  });
+}

@@ -1,0 +1,67 @@
+/**
+ * The shared store as the command line uses it: connect by URL, publish a finished local index as a
+ * repository, list the repositories, describe the server (for doctor). Everything it reports names the
+ * server by its masked URL.
+ */
+import { IndexStore } from "../index-store.ts";
+import { connectPostgres, type PgClient } from "./client.ts";
+import { publishIndex, type PublishOptions, type PublishResult } from "./publish.ts";
+import { listRepos, type RepoInfo } from "./repos.ts";
+import { maskUrl } from "./url.ts";
+
+export interface SharedStoreInfo {
+  /** The URL with its password masked. */
+  url: string;
+  server_version: string;
+  /** pg_trgm is installed or installable (literal and regex search need it). */
+  pg_trgm: boolean;
+  /** pgvector is available; without it vectors stay in each process's own vector index. */
+  vector: boolean;
+  repos: number;
+}
+
+export class SharedStore {
+  private constructor(
+    private readonly client: PgClient,
+    readonly url: string,
+    readonly schema: string,
+  ) {}
+
+  static connect(url: string, options: { schema?: string } = {}): SharedStore {
+    return new SharedStore(connectPostgres(url), url, options.schema ?? "cortex");
+  }
+
+  /** The server as `doctor` shows it: never the password. */
+  get maskedUrl(): string {
+    return maskUrl(this.url);
+  }
+
+  /** Publishes the finished local index at `indexPath` as repository `repo`'s next generation. */
+  async publish(repo: string, indexPath: string, options: Omit<PublishOptions, "schema"> = {}): Promise<PublishResult> {
+    const store = IndexStore.open(indexPath, { readonly: true });
+    try {
+      return await publishIndex(this.client, repo, store, {
+        ...options,
+        schema: this.schema,
+        commit: options.commit ?? (store.getMeta("commit") || undefined),
+      });
+    } finally {
+      store.close();
+    }
+  }
+
+  repos(): Promise<RepoInfo[]> {
+    return listRepos(this.client, this.schema);
+  }
+
+  async describe(): Promise<SharedStoreInfo> {
+    const [v] = await this.client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
+    const ext = await this.client.query<{ name: string }>("SELECT name FROM pg_available_extensions WHERE name IN ('pg_trgm', 'vector')");
+    const names = new Set(ext.map((e) => e.name));
+    return { url: this.maskedUrl, server_version: v!.v, pg_trgm: names.has("pg_trgm"), vector: names.has("vector"), repos: (await this.repos()).length };
+  }
+
+  close(): Promise<void> {
+    return this.client.close();
+  }
+}

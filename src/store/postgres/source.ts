@@ -1,0 +1,152 @@
+/**
+ * Reading a finished SQLite index for publication: every file's state, and one file's rows at a time in
+ * the shapes the shared store's tables take (booleans as booleans, text decompressed, chunk texts
+ * rendered from their spans). Store-internal: it reads the index's connection.
+ */
+import type { Database, Statement } from "bun:sqlite";
+import { wordsText } from "../../core/words.ts";
+import { chunkTexts } from "../chunk-text.ts";
+import { contentText } from "../content-codec.ts";
+import type { IndexStore } from "../index-store.ts";
+import { sqliteOf } from "../sqlite-access.ts";
+
+export interface SourceFile {
+  fileId: number;
+  path: string;
+  language: string;
+  contentHash: string;
+  sizeBytes: number;
+  mtimeMs: number;
+}
+
+type Row = Record<string, unknown>;
+
+/**
+ * Keyword words kept of one text: a tsvector holds at most 1 MB, and a minified file's words would
+ * exceed it; the first 256 K characters of words rank a file as well as all of them.
+ */
+const MAX_WORDS_CHARS = 256 * 1024;
+
+/** SQLite's 0/1 as JSON booleans for the named columns. */
+function booleans(rows: Row[], columns: string[]): Row[] {
+  for (const r of rows) for (const c of columns) r[c] = r[c] === null ? null : Boolean(r[c]);
+  return rows;
+}
+
+/** The rows of one file, keyed by the shared store's table. */
+export interface FileRows {
+  content: string;
+  /** Keyword words of the whole file: its path, the names it defines, its text. */
+  words: { path: string; defs: string; code: string };
+  statFile: Row | undefined;
+  types: Row[];
+  functions: Row[];
+  imports: Row[];
+  symbols: Row[];
+  refs: Row[];
+  sites: Row[];
+  edges: Row[];
+  chunks: Row[];
+}
+
+export class IndexSource {
+  private readonly db: Database;
+  private readonly st: Record<
+    "content" | "file" | "types" | "functions" | "imports" | "symbols" | "refs" | "sites" | "edges" | "chunks",
+    Statement<Row, [string | number]>
+  >;
+
+  constructor(store: IndexStore) {
+    this.db = sqliteOf(store);
+    const q = (sql: string) => this.db.prepare<Row, [string | number]>(sql);
+    this.st = {
+      content: q("SELECT z FROM contents WHERE file_id = ?"),
+      file: q(`SELECT is_test, module_path, lines_total, lines_code, lines_comment, lines_blank, last_modified, type_count,
+        function_count, import_count FROM files WHERE file_path = ?`),
+      types: q(`SELECT type_id, name, kind, module_path, start_line, end_line, is_exported, field_count, method_count
+        FROM types WHERE file_path = ?`),
+      functions: q(`SELECT function_id, name, module_path, start_line, end_line, is_exported, is_method, receiver_type,
+        param_count, return_count, lines, complexity FROM functions WHERE file_path = ?`),
+      imports: q(`SELECT import_id, imported_module, is_standard_lib, is_external, is_relative, symbol_count
+        FROM imports WHERE file_path = ?`),
+      symbols: q(`SELECT symbol_id, name, qualified_name, kind, container, start_line, start_column, end_line, is_exported, signature
+        FROM symbol_rows WHERE file_id = ?`),
+      refs: q(`SELECT ref_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id, target_symbol_id,
+        resolution FROM refs WHERE file_path = ? ORDER BY ref_id`),
+      sites: q(`SELECT site_id, imported_module, alias, symbols, line, "column" FROM import_sites WHERE file_path = ? ORDER BY site_id`),
+      edges: q("SELECT site_id, target_file FROM import_edge_files WHERE file_path = ? ORDER BY site_id, target_file"),
+      chunks: q(`SELECT chunk_id, chunk_type, title, symbol_path, language, start_line, end_line, tags, lower(hex(text_hash)) AS text_hash, prefix, spans
+        FROM chunks WHERE file_path = ?`),
+    };
+  }
+
+  /** Files the parse tier has still to do: a build must be complete before it is published. */
+  unparsedCount(): number {
+    return (this.db.query("SELECT count(*) AS n FROM file_state WHERE parsed = 0").get() as { n: number }).n;
+  }
+
+  files(): SourceFile[] {
+    return this.db
+      .query(
+        "SELECT file_id AS fileId, file_path AS path, language, content_hash AS contentHash, size_bytes AS sizeBytes, mtime_ms AS mtimeMs FROM file_state ORDER BY file_path",
+      )
+      .all() as SourceFile[];
+  }
+
+  /** Import cycles: each file in one with its component number. */
+  components(): Row[] {
+    return this.db.query("SELECT file_path, component FROM import_components").all() as Row[];
+  }
+
+  /**
+   * What the shared store compares to decide whether a file is published again: its content and its
+   * graph rows (definitions with their ids, references with their resolution, imports with their edges),
+   * which change when other files do.
+   */
+  digest(f: SourceFile): string {
+    const parts = [f.contentHash, this.st.symbols.all(f.fileId), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path)];
+    return Bun.hash(JSON.stringify(parts)).toString(36);
+  }
+
+  modules(): Row[] {
+    return this.db.query("SELECT * FROM modules").all() as Row[];
+  }
+
+  rowsOf(f: SourceFile): FileRows {
+    const z = this.st.content.get(f.fileId) as { z: Uint8Array } | null;
+    // PostgreSQL text cannot hold NUL; the indexer refuses binary files, so this is a stray byte in text
+    const content = z === null ? "" : contentText(z.z).replaceAll("\u0000", "\uFFFD");
+    const stored = this.st.chunks
+      .all(f.path)
+      .map((r) => ({ ...r, filePath: f.path }) as Row & { filePath: string; prefix: string | Uint8Array; spans: string });
+    const texts = chunkTexts(stored, () => content);
+    const chunks = stored.map((c) => {
+      const text = texts.get(c)!.replaceAll("\u0000", "\uFFFD");
+      const { prefix: _p, spans: _s, filePath: _f, ...rest } = c;
+      return {
+        ...rest,
+        text,
+        w_symbols: wordsText(`${String(c.symbol_path ?? "")}`),
+        w_title: wordsText(String(c.title)),
+        w_path: wordsText(f.path),
+        w_body: wordsText(text).slice(0, MAX_WORDS_CHARS),
+      };
+    });
+    const statFile = this.st.file.get(f.path);
+    for (const c of chunks) (c as Row).is_test = statFile !== null && Boolean(statFile.is_test);
+    const symbols = booleans(this.st.symbols.all(f.fileId), ["is_exported"]);
+    return {
+      content,
+      words: { path: wordsText(f.path), defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: wordsText(content).slice(0, MAX_WORDS_CHARS) },
+      statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],
+      types: booleans(this.st.types.all(f.path), ["is_exported"]),
+      functions: booleans(this.st.functions.all(f.path), ["is_exported", "is_method"]),
+      imports: booleans(this.st.imports.all(f.path), ["is_standard_lib", "is_external", "is_relative"]),
+      symbols,
+      refs: this.st.refs.all(f.path),
+      sites: this.st.sites.all(f.path),
+      edges: this.st.edges.all(f.path),
+      chunks,
+    };
+  }
+}

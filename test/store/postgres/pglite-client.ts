@@ -1,0 +1,51 @@
+/**
+ * The store's query interface (src/store/postgres/client.ts) over PGlite, PostgreSQL compiled to WASM:
+ * the tests run the production store code against a real PostgreSQL without a server. One PGlite is one
+ * connection, so `reserve` hands out the same connection (its advisory locks are then re-entrant: lock
+ * contention is tested against the real server, test/store/postgres/server.ts).
+ */
+import { PGlite } from "@electric-sql/pglite";
+import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { numericRows, type PgClient, type PgQueryable, type PgValue } from "../../../src/store/postgres/client.ts";
+
+interface PgliteLike {
+  query<R>(
+    sql: string,
+    params?: unknown[],
+    options?: { rowMode?: "array" | "object" },
+  ): Promise<{ rows: R[]; fields: Array<{ name: string; dataTypeID: number }> }>;
+  exec(sql: string): Promise<unknown>;
+}
+
+function queryable(db: PgliteLike): PgQueryable {
+  return {
+    query: async <R>(sql: string, params: PgValue[] = []) => (await db.query<R>(sql, params)).rows,
+    queryArrays: async (sql: string, params: PgValue[] = []) => {
+      const r = await db.query<unknown[]>(sql, params, { rowMode: "array" });
+      return {
+        columns: r.fields.map((f) => f.name),
+        rows: numericRows(
+          r.fields.map((f) => f.dataTypeID),
+          r.rows,
+        ),
+      };
+    },
+    exec: async (sql: string) => {
+      await db.exec(sql);
+    },
+  };
+}
+
+/** Starts a PGlite with pg_trgm (several seconds on a loaded machine: share one per test file). */
+export async function startPglite(): Promise<{ client: PgClient; db: PGlite }> {
+  const db = await PGlite.create({ extensions: { pg_trgm } });
+  const q = queryable(db);
+  const transaction = <T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> => db.transaction((tx) => fn(queryable(tx)));
+  const client: PgClient = {
+    ...q,
+    transaction,
+    reserve: async () => ({ ...q, transaction, release: async () => {} }),
+    close: async () => {},
+  };
+  return { client, db };
+}

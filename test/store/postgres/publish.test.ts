@@ -1,0 +1,153 @@
+/**
+ * Publishing finished SQLite indexes into the shared store, against PGlite (always) — first and
+ * incremental publications, a publisher stopped midway — and the concurrency cases against a real
+ * server (publish-server.test.ts).
+ */
+import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
+import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { publishIndex } from "../../../src/store/postgres/publish.ts";
+import { listRepos } from "../../../src/store/postgres/repos.ts";
+import { startPglite } from "./pglite-client.ts";
+import { indexedProject } from "./fixture.ts";
+import { liveState } from "./live-state.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
+
+let client: PgClient;
+let schemas = 0;
+const freshSchema = () => `t_publish_${++schemas}`;
+
+beforeAll(async () => {
+  client = (await startPglite()).client;
+}, 120_000);
+
+afterAll(async () => {
+  await client.close();
+});
+
+test("a first publication writes every file and its rows; the repository is listed at generation 1", async () => {
+  const schema = freshSchema();
+  const p = indexedProject();
+  const store = await p.index();
+  try {
+    const r = await publishIndex(client, "demo", store, { schema, commit: "abc123" });
+    expect(r).toEqual({ repo: "demo", generation: 1, changed: 4, deleted: 0, unchanged: 0 });
+    const repos = await listRepos(client, schema);
+    expect(repos.map(({ indexedAt: _, ...rest }) => rest)).toEqual([{ name: "demo", commit: "abc123", generation: 1, files: 4 }]);
+    expect(repos[0]!.indexedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
+    const live = await liveState(client, schema, "demo");
+    expect(Object.keys(live.files).sort()).toEqual(["README.md", "src/http/header.ts", "src/server.ts", "src/util.go"]);
+    expect(live.files["src/util.go"]).toContain("func Upper(s string) string");
+    expect(live.functions).toContain("src/util.go:Upper");
+    expect(live.functions).toContain("src/http/header.ts:parseHeader");
+    expect(live.symbols).toContain("src/server.ts:Server");
+    expect(live.chunks).toBeGreaterThan(3);
+    expect(live.modules.length).toBeGreaterThan(0);
+  } finally {
+    store.close();
+    p.project.cleanup();
+  }
+});
+
+test("a second publication writes only changed and deleted files and removes the replaced versions", async () => {
+  const schema = freshSchema();
+  const p = indexedProject();
+  let store = await p.index();
+  await publishIndex(client, "demo", store, { schema });
+  store.close();
+  p.project.write("src/util.go", 'package util\n\n// Upper shouts louder.\nfunc Upper(s string) string { return s + "!" }\n');
+  p.project.remove("README.md");
+  p.project.write("src/new.ts", "export const added = 1;\n");
+  store = await p.index();
+  try {
+    const r = await publishIndex(client, "demo", store, { schema, commit: "def456" });
+    expect(r).toEqual({ repo: "demo", generation: 2, changed: 2, deleted: 1, unchanged: 2 });
+    const live = await liveState(client, schema, "demo");
+    expect(Object.keys(live.files).sort()).toEqual(["src/http/header.ts", "src/new.ts", "src/server.ts", "src/util.go"]);
+    expect(live.files["src/util.go"]).toContain("shouts louder");
+    expect(live.functions.filter((f) => f === "src/util.go:lower")).toEqual([]);
+    // no version outlives its generation: one row per live file
+    const [{ n }] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.file_versions`)) as [{ n: number }];
+    expect(n).toBe(4);
+    // an unchanged index publishes nothing new but still a generation
+    const again = await publishIndex(client, "demo", store, { schema });
+    expect(again).toEqual({ repo: "demo", generation: 3, changed: 0, deleted: 0, unchanged: 4 });
+    expect((await liveState(client, schema, "demo")).files).toEqual(live.files);
+  } finally {
+    store.close();
+    p.project.cleanup();
+  }
+});
+
+test("a publisher stopped midway leaves the previous generation whole; the next one cleans up and finishes", async () => {
+  const schema = freshSchema();
+  const p = indexedProject();
+  let store = await p.index();
+  await publishIndex(client, "demo", store, { schema });
+  store.close();
+  const before = await liveState(client, schema, "demo");
+  p.project.write("src/util.go", "package util\n\nfunc Changed() {}\n");
+  p.project.write("src/server.ts", "export const replaced = true;\n");
+  p.project.remove("README.md");
+  store = await p.index();
+  try {
+    const stopped = publishIndex(client, "demo", store, {
+      schema,
+      batchFiles: 1,
+      onBatch: (written) => {
+        if (written === 1) throw new Error("publisher killed");
+      },
+    });
+    await expect(stopped).rejects.toThrow("publisher killed");
+    // the unswitched generation's rows exist but no reader sees them
+    const [{ n }] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.file_versions WHERE gen_from = 2`)) as [{ n: number }];
+    expect(n).toBe(1);
+    expect(await liveState(client, schema, "demo")).toEqual(before);
+    expect((await listRepos(client, schema))[0]!.generation).toBe(1);
+
+    const r = await publishIndex(client, "demo", store, { schema });
+    expect(r).toEqual({ repo: "demo", generation: 2, changed: 2, deleted: 1, unchanged: 1 });
+    const after = await liveState(client, schema, "demo");
+    expect(after.files["src/server.ts"]).toBe("export const replaced = true;\n");
+    expect(after.files["README.md"]).toBeUndefined();
+  } finally {
+    store.close();
+    p.project.cleanup();
+  }
+});
+
+test("repositories are apart: publishing one leaves the other as it was", async () => {
+  const schema = freshSchema();
+  const a = indexedProject();
+  const b = indexedProject({ "lib.py": "def helper():\n    return 42\n" });
+  const sa = await a.index();
+  const sb = await b.index();
+  try {
+    await publishIndex(client, "service-a", sa, { schema });
+    await publishIndex(client, "lib-b", sb, { schema });
+    await publishIndex(client, "service-a", sa, { schema });
+    expect((await listRepos(client, schema)).map((r) => [r.name, r.generation, r.files])).toEqual([
+      ["lib-b", 1, 1],
+      ["service-a", 2, 4],
+    ]);
+    expect(Object.keys((await liveState(client, schema, "lib-b")).files)).toEqual(["lib.py"]);
+  } finally {
+    sa.close();
+    sb.close();
+    a.project.cleanup();
+    b.project.cleanup();
+  }
+});
+
+test("bad input is refused with the problem named", async () => {
+  const p = indexedProject();
+  const store = await p.index();
+  try {
+    await expect(publishIndex(client, " ", store)).rejects.toThrow("repo: a repository needs a name");
+    await expect(publishIndex(client, "x", store, { schema: "Robert'); DROP" })).rejects.toThrow("must be lower-case letters");
+  } finally {
+    store.close();
+    p.project.cleanup();
+  }
+});

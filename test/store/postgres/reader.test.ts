@@ -1,0 +1,208 @@
+/**
+ * The shared store's reader beside the local index on one project (PGlite): cortex_files queries compiled
+ * for each dialect give the same rows; file state, contents and keyword search answer from the live
+ * generation.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { publishIndex } from "../../../src/store/postgres/publish.ts";
+import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import type { IndexStore } from "../../../src/store/index-store.ts";
+import { compileQuery } from "../../../src/engines/files/compile.ts";
+import { queryDefinitionSchema, type QueryDefinitionInput } from "../../../src/engines/files/query-schema.ts";
+import { POSTGRES_DIALECT, SQLITE_DIALECT } from "../../../src/store/sql-dialect.ts";
+import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
+import { Session } from "../../../src/tools/session.ts";
+import { IndexStore as Store } from "../../../src/store/index-store.ts";
+import { indexLocation } from "../../../src/store/location.ts";
+import { BACKENDS } from "./backends.ts";
+import { definingFiles, definitionsNamed, fileOverviewChunks, filesPassing } from "../../../src/store/chunk-search.ts";
+
+// builds local indexes, starts databases and command-line processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
+
+const SCHEMA = "t_reader";
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip !== undefined)(backend.name, () => {
+    let client: PgClient;
+    let stopDb: () => Promise<void> = async () => {};
+    let project: TmpProject;
+    let store: IndexStore;
+    let reader: PgIndexReader;
+
+    beforeAll(async () => {
+      const db = await backend.start();
+      client = db.client;
+      stopDb = db.stop;
+      project = copyFixture("polyglot");
+      const session = new Session(project.root);
+      await session.index();
+      session.close();
+      store = Store.open(indexLocation(project.root).current()!, { readonly: true });
+      await publishIndex(client, "polyglot", store, { schema: SCHEMA });
+      reader = new PgIndexReader(client, ["polyglot"], SCHEMA);
+    }, 180_000);
+
+    afterAll(async () => {
+      store.close();
+      project.cleanup();
+      await stopDb();
+    });
+
+    const QUERIES: QueryDefinitionInput[] = [
+      { from: "files", fields: ["file_path", "language", "lines_code", "is_test", "module_path"], orderBy: [{ field: "file_path" }], limit: 1000 },
+      {
+        from: "files",
+        fields: ["language"],
+        aggregations: [
+          { function: "COUNT", alias: "n" },
+          { function: "SUM", field: "lines_code", alias: "code" },
+          { function: "MAX", field: "size_bytes", alias: "biggest" },
+        ],
+        groupBy: ["language"],
+        orderBy: [{ field: "language" }],
+      },
+      {
+        from: "functions",
+        fields: ["name", "file_path", "param_count", "is_exported"],
+        where: {
+          and: [
+            { field: "param_count", operator: ">=", value: 1 },
+            { field: "name", operator: "LIKE", value: "%E%" },
+          ],
+        },
+        orderBy: [{ field: "file_path" }, { field: "name" }],
+      },
+      {
+        from: "types",
+        fields: ["types.name", "types.kind", "files.language"],
+        joins: [{ table: "files", on: { field: "types.file_path", operator: "=", value: "files.file_path" } }],
+        where: { field: "files.language", operator: "IN", value: ["go", "java", "rust"] },
+        orderBy: [{ field: "types.name" }, { field: "types.kind" }],
+      },
+      {
+        from: "imports",
+        fields: ["file_path", "imported_module", "is_external"],
+        where: { field: "is_relative", operator: "=", value: false },
+        orderBy: [{ field: "file_path" }, { field: "imported_module" }],
+      },
+      { from: "modules", orderBy: [{ field: "module_path" }] },
+      {
+        from: "functions",
+        fields: ["name"],
+        where: { field: "lines", operator: "BETWEEN", value: [3, 10] },
+        orderBy: [{ field: "name" }],
+        limit: 5,
+        offset: 2,
+      },
+    ];
+
+    const asNumbers = (rows: unknown[][]) => rows.map((r) => r.map((v) => (typeof v === "boolean" ? Number(v) : v)));
+
+    test("cortex_files queries compiled for PostgreSQL give the local index's rows", async () => {
+      let rows = 0;
+      for (const input of QUERIES) {
+        const q = queryDefinitionSchema.parse(input);
+        const local = store.runStatsQuery(compileQuery(q, SQLITE_DIALECT).sql, compileQuery(q, SQLITE_DIALECT).params);
+        const pg = compileQuery(q, POSTGRES_DIALECT);
+        const shared = await reader.runStatsQuery(pg.sql, pg.params);
+        expect({ query: input, columns: shared.columns, rows: asNumbers(shared.rows) }).toEqual({
+          query: input,
+          columns: local.columns,
+          rows: asNumbers(local.rows),
+        });
+        rows += local.rows.length;
+      }
+      expect(rows).toBeGreaterThan(50);
+    });
+
+    test("a value cannot become SQL: it is bound, and an identifier outside the schema is refused before any SQL", async () => {
+      const q = queryDefinitionSchema.parse({
+        from: "files",
+        fields: ["file_path"],
+        where: { field: "file_path", operator: "=", value: "x'; DROP TABLE t_reader.repos; --" },
+      });
+      const pg = compileQuery(q, POSTGRES_DIALECT);
+      expect((await reader.runStatsQuery(pg.sql, pg.params)).rows).toEqual([]);
+      expect((await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${SCHEMA}.repos`))[0]!.n).toBe(1);
+      expect(() => compileQuery(queryDefinitionSchema.parse({ from: "repos" }), POSTGRES_DIALECT)).toThrow();
+    });
+
+    test("file state, contents and languages are the local index's", async () => {
+      const local = store.fileStates();
+      const shared = await reader.fileStates();
+      expect([...shared.keys()].sort()).toEqual([...local.keys()].sort());
+      for (const [path, st] of local) {
+        expect(shared.get(path)).toMatchObject({ contentHash: st.contentHash, mtimeMs: st.mtimeMs, sizeBytes: st.sizeBytes });
+      }
+      const some = [...local.keys()].slice(0, 5);
+      const texts = await reader.contents(some);
+      for (const p of some) expect(texts.get(p)).toBe(store.contentOf(p)!);
+      expect(await reader.languageCounts()).toEqual(store.languageCounts());
+      expect(await reader.parseTierState()).toBeUndefined();
+      expect((await reader.filesUnder("go")).every((p) => p.startsWith("go/"))).toBe(true);
+    });
+
+    test("keyword search ranks in SQL: every hit holds a term, names outrank mentions, filters apply", async () => {
+      const weights = { symbols: 10, title: 5, path: 2, body: 1 };
+      const hits = await reader.keywordSearch(["server"], weights, {}, 20);
+      expect(hits.length).toBeGreaterThan(0);
+      const rows = await reader.chunksById(hits.map((h) => h.id));
+      for (const h of hits) expect(`${rows.get(h.id)!.title} ${rows.get(h.id)!.text} ${h.filePath}`.toLowerCase()).toContain("server");
+      for (let i = 1; i < hits.length; i++) expect(hits[i]!.score).toBeLessThanOrEqual(hits[i - 1]!.score);
+      // a chunk whose title names the term ranks above one that only mentions it in its body
+      const top = rows.get(hits[0]!.id)!;
+      expect(`${top.title} ${top.symbol_path ?? ""}`.toLowerCase()).toContain("server");
+      const languages = new Set(hits.map((h) => rows.get(h.id)!.language));
+      expect(languages.size).toBeGreaterThan(1);
+      const lang = rows.get(hits.at(-1)!.id)!.language;
+      const filtered = await reader.keywordSearch(["server"], weights, { languages: [lang] }, 20);
+      expect(filtered.length).toBeGreaterThan(0);
+      const filteredRows = await reader.chunksById(filtered.map((h) => h.id));
+      expect([...new Set([...filteredRows.values()].map((r) => r.language))]).toEqual([lang]);
+      expect(await reader.keywordSearch(["zzzznothing"], weights, {}, 20)).toEqual([]);
+      expect(await reader.chunkCount()).toBeGreaterThan(hits.length);
+    });
+
+    test("definition chunks, defining files, overview chunks and files passing filters are the local index's", async () => {
+      const names = ["Server", "main", "parse", "handle", "User", "run", "helper"];
+      const sortById = (rows: Array<{ id: string }>) => [...rows].sort((a, b) => (a.id < b.id ? -1 : 1));
+      expect(sortById(await reader.definitionsNamed(names, {}, 100))).toEqual(sortById(definitionsNamed(store, names, {}, 100)));
+      const defining = await reader.definingFiles(names);
+      expect(defining.size).toBeGreaterThan(0);
+      expect(defining).toEqual(definingFiles(store, names));
+      const paths = [...store.fileStates().keys()];
+      const overview = await reader.fileOverviewChunks(paths);
+      const localOverview = fileOverviewChunks(store, paths);
+      expect(overview.size).toBeGreaterThan(10);
+      expect(new Map([...overview].map(([p, o]) => [p, o.id]))).toEqual(new Map([...localOverview].map(([p, o]) => [p, o.id])));
+      for (const filters of [{ languages: ["go"] }, { excludeTests: true }, { chunkTypes: ["definitions"] }, { pathPrefixes: ["python"] }]) {
+        expect(await reader.filesPassing(paths, filters)).toEqual(filesPassing(store, paths, filters));
+      }
+    });
+
+    test("weighted scores add each term's rank times its weight; files rank by path, names and text", async () => {
+      const weights = { symbols: 10, title: 5, path: 2, body: 1 };
+      const one = await reader.weightedChunkScores(new Map([["server", 1]]), weights, {});
+      const twice = await reader.weightedChunkScores(new Map([["server", 2]]), weights, {});
+      expect(one.size).toBeGreaterThan(0);
+      for (const [id, { score }] of one) expect(twice.get(id)!.score).toBeCloseTo(2 * score, 5);
+      const both = await reader.weightedChunkScores(
+        new Map([
+          ["server", 1],
+          ["user", 1],
+        ]),
+        weights,
+        {},
+      );
+      expect(both.size).toBeGreaterThanOrEqual(one.size);
+      const files = await reader.weightedFileScores(new Map([["server", 1]]), { path: 3, defs: 2, doc: 1, code: 1 }, {});
+      expect(files.size).toBeGreaterThan(0);
+      const texts = await reader.contents([...files.keys()]);
+      for (const p of files.keys()) expect(`${p} ${texts.get(p)}`.toLowerCase()).toContain("server");
+      // a file whose path names the term outranks one that only mentions it
+      const ranked = [...files].sort((a, b) => b[1] - a[1]);
+      expect(ranked[0]![0].toLowerCase()).toContain("server");
+    });
+  });
+}
