@@ -70,7 +70,7 @@ export class IndexSource {
       imports: q(`SELECT import_id, imported_module, is_standard_lib, is_external, is_relative, symbol_count
         FROM imports WHERE file_path = ?`),
       symbols: q(`SELECT symbol_id, name, qualified_name, kind, container, start_line, start_column, end_line, is_exported, signature
-        FROM symbol_rows WHERE file_id = ?`),
+        FROM symbols WHERE file_path = ? ORDER BY symbol_id`),
       refs: q(`SELECT ref_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id, target_symbol_id,
         resolution FROM refs WHERE file_path = ? ORDER BY ref_id`),
       sites: q(`SELECT site_id, imported_module, alias, symbols, line, "column" FROM import_sites WHERE file_path = ? ORDER BY site_id`),
@@ -104,7 +104,7 @@ export class IndexSource {
    * which change when other files do.
    */
   digest(f: SourceFile): string {
-    const parts = [f.contentHash, this.st.symbols.all(f.fileId), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path)];
+    const parts = [f.contentHash, this.st.symbols.all(f.path), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path)];
     return Bun.hash(JSON.stringify(parts)).toString(36);
   }
 
@@ -134,7 +134,7 @@ export class IndexSource {
     });
     const statFile = this.st.file.get(f.path);
     for (const c of chunks) (c as Row).is_test = statFile !== null && Boolean(statFile.is_test);
-    const symbols = booleans(this.st.symbols.all(f.fileId), ["is_exported"]);
+    const symbols = booleans(this.st.symbols.all(f.path), ["is_exported"]);
     return {
       content,
       words: { path: wordsText(f.path), defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: wordsText(content).slice(0, MAX_WORDS_CHARS) },
