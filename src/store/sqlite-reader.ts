@@ -66,6 +66,8 @@ export class SqliteIndexReader implements IndexReader {
   private uncovered: Uint32Array = new Uint32Array(0);
   private all: ContentFileRow[] | undefined;
   private allWithLanguage: ContentFileRow[] | undefined;
+  /** Every parse-tier file (search_codebase reads them per call to know the tests), for one data version. */
+  private parseTierFiles: FileInfo[] | undefined;
 
   /** A read-only reader over the index database at `path` (INDEX_CORRUPT when it is not a usable index). */
   static open(path: string): SqliteIndexReader {
@@ -121,7 +123,9 @@ export class SqliteIndexReader implements IndexReader {
   }
 
   async allFiles(): Promise<FileInfo[]> {
-    return allFiles(this.store);
+    this.refresh();
+    this.parseTierFiles ??= allFiles(this.store);
+    return this.parseTierFiles.slice();
   }
 
   async fileCount(): Promise<number> {
@@ -152,6 +156,7 @@ export class SqliteIndexReader implements IndexReader {
     this.version = v;
     this.all = undefined;
     this.allWithLanguage = undefined;
+    this.parseTierFiles = undefined;
     this.hasTrigrams = this.content.available();
     this.uncovered = this.hasTrigrams ? Uint32Array.from(this.content.uncovered()).sort() : new Uint32Array(0);
   }
