@@ -73,11 +73,17 @@ export function keywordSearch(store: IndexStore, terms: string[], weights: Colum
   const params: Array<string | number> = [matchExpression(terms)];
   const where = filterClause(filters, params);
   params.push(limit);
-  const sql = `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath,
-      -bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path}) AS score
+  const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
+  // without filters the best rows are chosen from the keyword index alone and only they are joined: the
+  // chunks view joins three tables, and joining every match before the sort doubled a common word's cost
+  const sql = where
+    ? `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath, -${rank} AS score
     FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
     WHERE chunks_fts MATCH ?${where}
-    ORDER BY bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path}) LIMIT ?`;
+    ORDER BY ${rank} LIMIT ?`
+    : `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath, h.score AS score
+    FROM (SELECT rowid, -${rank} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY ${rank} LIMIT ?) h
+    JOIN chunks c ON c.rowid = h.rowid ORDER BY h.score DESC`;
   return sqliteOf(store)
     .query(sql)
     .all(...params) as KeywordHit[];
@@ -158,19 +164,17 @@ export function weightedChunkScores(
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
   const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
-  const sql = `SELECT c.rowid AS rowid, -${rank} AS s FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
+  // the chunks view (three tables) is joined only when a filter needs its columns (see keywordSearch)
+  const from = where ? "chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid" : "chunks_fts";
+  const sql = `SELECT chunks_fts.rowid AS rowid, -${rank} AS s FROM ${from} WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
   const byRow = weightedRows(store, sql, terms, params);
   const out = new Map<string, { filePath: string; score: number }>();
   if (byRow.size === 0) return out;
-  const stmt = sqliteOf(store).prepare("SELECT chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid = ?");
-  try {
-    for (const [rowid, score] of byRow) {
-      const r = stmt.get(rowid) as { id: string; filePath: string } | null;
-      if (r) out.set(r.id, { filePath: r.filePath, score });
-    }
-  } finally {
-    stmt.finalize();
-  }
+  // one statement for every row (thousands for a few common terms): a look-up per row cost 10 µs each
+  const rows = sqliteOf(store)
+    .query("SELECT rowid, chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))")
+    .all(JSON.stringify([...byRow.keys()])) as Array<{ rowid: number; id: string; filePath: string }>;
+  for (const r of rows) out.set(r.id, { filePath: r.filePath, score: byRow.get(r.rowid)! });
   return out;
 }
 
