@@ -10,6 +10,7 @@ import { resolutionCode } from "./schema.ts";
 import { withSortsOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
+import type { RefIntoFile } from "./contract.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -351,19 +352,8 @@ export class GraphStore {
   }
 
   /** References from other files into definitions of these files. */
-  refsIntoFiles(
-    paths: Iterable<string>,
-  ): Array<{ id: number; file: string; name: string; kind: string; line: number; column: number; targetId: number; targetFile: string }> {
-    return this.s.refsIntoFiles.all(json(paths)) as Array<{
-      id: number;
-      file: string;
-      name: string;
-      kind: string;
-      line: number;
-      column: number;
-      targetId: number;
-      targetFile: string;
-    }>;
+  refsIntoFiles(paths: Iterable<string>): RefIntoFile[] {
+    return this.s.refsIntoFiles.all(json(paths)) as RefIntoFile[];
   }
 
   /** Indexed files under a folder ("" for all). */
