@@ -20,10 +20,25 @@ export function postgresBinaries(): string | undefined {
   return candidates.find((d) => existsSync(join(d, "initdb")) && existsSync(join(d, "pg_ctl")) && existsSync(join(d, "postgres")));
 }
 
+/**
+ * runuser by absolute path: CI runs the tests with a bare PATH (/usr/local/bin:/usr/bin:/bin) that leaves
+ * out the sbin folders it lives in.
+ */
+function runuserPath(): string | undefined {
+  return ["/usr/sbin/runuser", "/sbin/runuser", "/usr/bin/runuser", "/bin/runuser"].find((p) => existsSync(p));
+}
+
+function hasPostgresUser(): boolean {
+  return spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).status === 0;
+}
+
 /** Why the server tests cannot run here, or undefined when they can. */
 export function serverSkipReason(): string | undefined {
   if (postgresBinaries() === undefined) {
     return "PostgreSQL server binaries (initdb, pg_ctl, postgres) not found in /usr/lib/postgresql/*/bin, /usr/local/bin or /usr/bin";
+  }
+  if (process.getuid?.() === 0 && (runuserPath() === undefined || !hasPostgresUser())) {
+    return "running as root, and PostgreSQL refuses root: the server would run as the 'postgres' user through runuser, and this machine lacks one of them";
   }
   return undefined;
 }
@@ -39,12 +54,12 @@ export interface TestServer {
 /** PostgreSQL refuses to run as root: then the server runs as the `postgres` user. */
 function asServerUser(cmd: string, args: string[]): string[] {
   if (process.getuid?.() !== 0) return [cmd, ...args];
-  return ["runuser", "-u", "postgres", "--", cmd, ...args];
+  return [runuserPath() ?? "runuser", "-u", "postgres", "--", cmd, ...args];
 }
 
 function run(argv: string[]): void {
   const r = spawnSync(argv[0]!, argv.slice(1), { encoding: "utf8" });
-  if (r.status !== 0) throw new Error(`${argv.join(" ")} failed (${r.status}): ${r.stderr || r.stdout}`);
+  if (r.status !== 0) throw new Error(`${argv.join(" ")} failed (${r.error?.message ?? r.status}): ${r.stderr || r.stdout}`);
 }
 
 /** Starts a fresh server (about a second); throws when the binaries are missing. */
