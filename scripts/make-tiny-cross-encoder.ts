@@ -16,9 +16,7 @@
  *
  *   bun scripts/make-tiny-cross-encoder.ts <folder>     writes the model files into <folder>
  */
-import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
-import { BERT_TOKENIZER_CONFIG, buildVocabulary, TINY_DIMENSIONS, wordPieceTokenizer } from "./make-tiny-model.ts";
+import { BERT_TOKENIZER_CONFIG, buildVocabulary, TINY_DIMENSIONS, wordPieceTokenizer, writeModelFiles } from "./make-tiny-model.ts";
 import { DataType, writeOnnxModel } from "./tiny-model/onnx-proto.ts";
 
 /** ONNX's TensorProto data type for Cast's `to`. */
@@ -100,12 +98,7 @@ export function tinyCrossEncoderFiles(): Record<string, string | Uint8Array> {
 
 /** Writes the tiny cross-encoder into `dir` (created if needed) and returns `dir`. */
 export function writeTinyCrossEncoder(dir: string): string {
-  for (const [rel, content] of Object.entries(tinyCrossEncoderFiles())) {
-    const abs = join(dir, rel);
-    mkdirSync(join(abs, ".."), { recursive: true });
-    writeFileSync(abs, content);
-  }
-  return dir;
+  return writeModelFiles(dir, tinyCrossEncoderFiles());
 }
 
 if (import.meta.main) {

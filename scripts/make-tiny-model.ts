@@ -271,14 +271,19 @@ export function tinyModelFiles(): Record<string, string | Uint8Array> {
   };
 }
 
-/** Writes the tiny model into `dir` (created if needed) and returns `dir`. */
-export function writeTinyModel(dir: string): string {
-  for (const [rel, content] of Object.entries(tinyModelFiles())) {
+/** Writes a model's files (relative path → content) into `dir`, creating folders; returns `dir`. */
+export function writeModelFiles(dir: string, files: Record<string, string | Uint8Array>): string {
+  for (const [rel, content] of Object.entries(files)) {
     const abs = join(dir, rel);
     mkdirSync(join(abs, ".."), { recursive: true });
     writeFileSync(abs, content);
   }
   return dir;
+}
+
+/** Writes the tiny model into `dir` (created if needed) and returns `dir`. */
+export function writeTinyModel(dir: string): string {
+  return writeModelFiles(dir, tinyModelFiles());
 }
 
 if (import.meta.main) {

@@ -24,13 +24,7 @@ for (const backend of BACKENDS) {
     } finally {
       store.close();
     }
-    const reader = new PgIndexReader(db.client, ["contract"], SCHEMA);
     // the suite closes the reader; the database it reads goes with it
-    const close = reader.close.bind(reader);
-    reader.close = async () => {
-      await close();
-      await db.stop();
-    };
-    return reader;
+    return new PgIndexReader(db.client, ["contract"], SCHEMA, { close: db.stop });
   });
 }

@@ -9,6 +9,7 @@
  */
 import { git } from "../git-snapshot.ts";
 import { judgeCommit, MAX_CHANGED_FILES, type CommitCandidate, type Verdict } from "./commit-filter.ts";
+import type { CommitRow } from "../build-sets.ts";
 import type { FunctionLabel } from "./hunks.ts";
 import { isLabelSource } from "./source-paths.ts";
 import { seedOf, shuffled } from "./sample.ts";
@@ -28,23 +29,12 @@ const MIN_NAME = 4;
 const PROTOCOL_NAME =
   /^(__\w+__|constructor|__construct|initialize|init|main|toString|to_s|inspect|equals|hashCode|compareTo|String|Error|fmt|drop|clone|default|from|into|call|render|handle|__invoke|__get|__set|__call|__toString|offsetGet|offsetSet|getIterator|count|jsonSerialize|serialize|deserialize)$/;
 
-export interface EditTaskRow {
+/**
+ * A commit row as an edit task: the task is the commit's subject (`query`), and the evidence is complete
+ * when the card names every modified non-test source file (`files`).
+ */
+export interface EditTaskRow extends CommitLike {
   kind: "edit";
-  id: string;
-  repo: string;
-  language: string;
-  split: string;
-  /** The parent: the commit to index. */
-  commit: string;
-  change: string;
-  /** The task: the commit's subject. */
-  query: string;
-  /** Modified non-test source files: the evidence is complete when the card names all of them. */
-  files: string[];
-  functions: FunctionLabel[];
-  test_files: string[];
-  added_files: string[];
-  deleted_files: string[];
   scope: "local" | "broad";
   /** Why a task is broad: "12 source files", "parse named in 23 files". */
   broad_because: string[];
@@ -116,20 +106,7 @@ export function scopeOf(row: Pick<EditTaskRow, "files" | "added_files" | "delete
   return { scope: because.length > 0 ? ("broad" as const) : ("local" as const), broad_because: because.slice(0, 3) };
 }
 
-interface CommitLike {
-  id: string;
-  repo: string;
-  language: string;
-  split: string;
-  commit: string;
-  change: string;
-  query: string;
-  files: string[];
-  functions: FunctionLabel[];
-  test_files: string[];
-  added_files: string[];
-  deleted_files: string[];
-}
+type CommitLike = Omit<CommitRow, "kind">;
 
 /**
  * One repository's edit tasks: `perRepo` rows of its commit set (a seeded sample) and the sweeps (broad by

@@ -2,7 +2,11 @@
 import { Session } from "../../../src/tools/session.ts";
 import { IndexStore } from "../../../src/store/index-store.ts";
 import { indexLocation } from "../../../src/store/location.ts";
-import { tmpProject, type TmpProject } from "../../helpers/tmp-project.ts";
+import { copyFixture, tmpProject, type TmpProject } from "../../helpers/tmp-project.ts";
+import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { publishIndex } from "../../../src/store/postgres/publish.ts";
+import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import type { Backend } from "./backends.ts";
 
 export const FILES: Record<string, string> = {
   "src/server.ts": `import { parseHeader } from "./http/header.ts";\n\n/** Serves requests. */\nexport class Server {\n  handle(raw: string): string {\n    return parseHeader(raw).name;\n  }\n}\n`,
@@ -26,6 +30,39 @@ export function indexedProject(files: Record<string, string> = FILES): IndexedPr
       await session.index();
       session.close();
       return IndexStore.open(indexLocation(project.root).current()!, { readonly: true });
+    },
+  };
+}
+
+/** A test fixture indexed locally and published into a fresh database, with a reader of that repository. */
+export interface PublishedFixture {
+  client: PgClient;
+  project: TmpProject;
+  /** The local index it was published from (to compare answers with). */
+  store: IndexStore;
+  reader: PgIndexReader;
+  /** Closes the local index, removes the project and stops the database. */
+  stop(): Promise<void>;
+}
+
+/** Copies test/fixtures/<name>, indexes it and publishes it as repository `name` into `backend` (schema `schema`). */
+export async function publishedFixture(backend: Backend, name: string, schema: string): Promise<PublishedFixture> {
+  const db = await backend.start();
+  const project = copyFixture(name);
+  const session = new Session(project.root);
+  await session.index();
+  session.close();
+  const store = IndexStore.open(indexLocation(project.root).current()!, { readonly: true });
+  await publishIndex(db.client, name, store, { schema });
+  return {
+    client: db.client,
+    project,
+    store,
+    reader: new PgIndexReader(db.client, [name], schema),
+    async stop() {
+      store.close();
+      project.cleanup();
+      await db.stop();
     },
   };
 }

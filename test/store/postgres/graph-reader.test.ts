@@ -4,17 +4,14 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
-import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
-import { IndexStore } from "../../../src/store/index-store.ts";
+import type { IndexStore } from "../../../src/store/index-store.ts";
 import { GraphStore } from "../../../src/store/graph-store.ts";
 import { chunkHashes, chunkTextsByHash } from "../../../src/store/chunk-vectors.ts";
 import { GraphFacts } from "../../../src/store/graph-facts.ts";
 import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "../../../src/store/project-queries.ts";
-import { indexLocation } from "../../../src/store/location.ts";
-import { Session } from "../../../src/tools/session.ts";
-import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
 import { BACKENDS } from "./backends.ts";
+import { publishedFixture, type PublishedFixture } from "./fixture.ts";
 
 // builds local indexes, starts databases and command-line processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -22,31 +19,20 @@ setDefaultTimeout(120_000);
 const SCHEMA = "t_graph";
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip !== undefined)(backend.name, () => {
+    let fixture: PublishedFixture | undefined;
     let client: PgClient;
-    let stopDb: () => Promise<void> = async () => {};
-    let project: TmpProject;
     let store: IndexStore;
     let graph: GraphStore;
     let reader: PgIndexReader;
 
     beforeAll(async () => {
-      const db = await backend.start();
-      client = db.client;
-      stopDb = db.stop;
-      project = copyFixture("graph");
-      const session = new Session(project.root);
-      await session.index();
-      session.close();
-      store = IndexStore.open(indexLocation(project.root).current()!, { readonly: true });
+      fixture = await publishedFixture(backend, "graph", SCHEMA);
+      ({ client, store, reader } = fixture);
       graph = new GraphStore(store);
-      await publishIndex(client, "graph", store, { schema: SCHEMA });
-      reader = new PgIndexReader(client, ["graph"], SCHEMA);
     }, 180_000);
 
     afterAll(async () => {
-      store.close();
-      project.cleanup();
-      await stopDb();
+      await fixture?.stop();
     });
 
     const sorted = <T>(rows: T[]): T[] =>

@@ -5,17 +5,13 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
-import { publishIndex } from "../../../src/store/postgres/publish.ts";
-import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import type { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import type { IndexStore } from "../../../src/store/index-store.ts";
 import { compileQuery } from "../../../src/engines/files/compile.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "../../../src/engines/files/query-schema.ts";
 import { POSTGRES_DIALECT, SQLITE_DIALECT } from "../../../src/store/sql-dialect.ts";
-import { copyFixture, type TmpProject } from "../../helpers/tmp-project.ts";
-import { Session } from "../../../src/tools/session.ts";
-import { IndexStore as Store } from "../../../src/store/index-store.ts";
-import { indexLocation } from "../../../src/store/location.ts";
 import { BACKENDS } from "./backends.ts";
+import { publishedFixture, type PublishedFixture } from "./fixture.ts";
 import { definingFiles, definitionsNamed, fileOverviewChunks, filesPassing } from "../../../src/store/chunk-search.ts";
 
 // builds local indexes, starts databases and command-line processes: seconds each on a busy machine
@@ -24,29 +20,18 @@ setDefaultTimeout(120_000);
 const SCHEMA = "t_reader";
 for (const backend of BACKENDS) {
   describe.skipIf(backend.skip !== undefined)(backend.name, () => {
+    let fixture: PublishedFixture | undefined;
     let client: PgClient;
-    let stopDb: () => Promise<void> = async () => {};
-    let project: TmpProject;
     let store: IndexStore;
     let reader: PgIndexReader;
 
     beforeAll(async () => {
-      const db = await backend.start();
-      client = db.client;
-      stopDb = db.stop;
-      project = copyFixture("polyglot");
-      const session = new Session(project.root);
-      await session.index();
-      session.close();
-      store = Store.open(indexLocation(project.root).current()!, { readonly: true });
-      await publishIndex(client, "polyglot", store, { schema: SCHEMA });
-      reader = new PgIndexReader(client, ["polyglot"], SCHEMA);
+      fixture = await publishedFixture(backend, "polyglot", SCHEMA);
+      ({ client, store, reader } = fixture);
     }, 180_000);
 
     afterAll(async () => {
-      store.close();
-      project.cleanup();
-      await stopDb();
+      await fixture?.stop();
     });
 
     const QUERIES: QueryDefinitionInput[] = [
