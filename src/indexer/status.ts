@@ -37,7 +37,10 @@ export async function indexStatus(
   location: IndexLocation,
   store: IndexReader | undefined,
   config: CortexConfig,
+  /** This process is indexing the project now. */
   indexing: boolean,
+  /** Some process (this one included) holds the project's writer lock: an incomplete parse tier is being built, not interrupted. */
+  runActive = indexing,
 ): Promise<IndexStatus> {
   const dbPath = location.current();
   if (!store || !dbPath) return { root, state: indexing ? "indexing" : "missing" };
@@ -59,7 +62,7 @@ export async function indexStatus(
   status.tiers = {
     text: "complete",
     parse: parse
-      ? { state: indexing ? "building" : "interrupted", parsed_files: parse.parsed, total_files: parse.total, ...(parse.finishing ? { finishing: true } : {}) }
+      ? { state: runActive ? "building" : "interrupted", parsed_files: parse.parsed, total_files: parse.total, ...(parse.finishing ? { finishing: true } : {}) }
       : { state: "complete", parsed_files: status.files, total_files: status.files },
   };
   const states = await store.fileStates();

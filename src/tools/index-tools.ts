@@ -29,6 +29,7 @@ export const statusTool = defineTool({
       s.location,
       store,
       s.config,
+      s.isIndexing,
       s.indexRunActive,
     );
     if (s.progress) status.progress = s.progress;
