@@ -175,6 +175,8 @@ async function runMcpCommand(argv: string[]): Promise<number> {
     else if (a === "--http") opts.http = value();
     else if (a === "--allow-origin") origins.push(value());
     else if (a === "--no-watch") opts.watch = false;
+    else if (a === "--store") opts.store = value();
+    else if (a === "--repo") opts.repo = value();
     else if (a === "--help" || a === "-h") {
       printText(helpText("mcp"));
       return 0;

@@ -9,13 +9,13 @@ import { parseInput } from "../core/zod-issues.ts";
 import { Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { connectPostgres } from "../store/postgres/client.ts";
-import { PgIndexReader, type RepoScope } from "../store/postgres/reader.ts";
+import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
 import { outputMode, parseToolArgs } from "./args.ts";
 import { runToolForCli } from "./run-tool.ts";
 import { toolHelp } from "./render.ts";
 import { indexLocation } from "../store/location.ts";
 import { SharedStore } from "../store/postgres/shared-store.ts";
-import { storeUrl } from "../store/postgres/url.ts";
+import { maskUrl, storeUrl } from "../store/postgres/url.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
 import { printJson, printText } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
@@ -160,25 +160,24 @@ export async function runToolOnSharedStore(tool: ToolDefinition, argv: string[])
     return 0;
   }
   parseInput(exposedInput(tool), parsed.input);
+  const mode = tool.sharedStore;
+  if (typeof mode === "object") throw new CortexError("UNSUPPORTED", `${tool.name} does not work on the shared store: ${mode.unavailable}`);
   const url = storeUrl(flag);
   if (url === undefined) throw new CortexError("INVALID_INPUT", "no shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
   if (repos === undefined) throw new CortexError("INVALID_INPUT", "--repo: name the repositories to search (a name, several separated by commas, or all)");
-  const scope: RepoScope =
-    repos === "all"
-      ? "all"
-      : repos
-          .split(",")
-          .map((r) => r.trim())
-          .filter((r) => r !== "");
+  const scope = parseRepoScope(repos, "--repo");
   // worker threads (regex verification) open their own reader by source, with this process's URL
   process.env.CORTEX_DATABASE_URL = url;
   const client = connectPostgres(url);
-  const reader = new PgIndexReader(client, scope, "cortex", { close: () => client.close() });
-  const session = new Session(parsed.root ?? process.cwd(), { oneShot: true, sharedReader: reader });
+  const scopes = new RepoScopes(client, { root: parsed.root ?? process.cwd(), url: maskUrl(url), defaultScope: scope, session: { oneShot: true } });
   try {
-    return await runToolForCli(tool, parsed.input, outputMode(parsed), session, () => {});
+    return await scopes.withSession(
+      undefined,
+      (session) => runToolForCli(tool, parsed.input, outputMode(parsed), session, () => {}),
+      mode === "one-repository" ? tool.name : undefined,
+    );
   } finally {
-    session.close();
-    await reader.close();
+    await scopes.close();
+    await client.close();
   }
 }

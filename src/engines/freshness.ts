@@ -7,9 +7,11 @@
 import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { IndexReader } from "../store/contract.ts";
+import { describesLocalTree } from "../store/open-reader.ts";
 
 export async function staleFiles(store: IndexReader, root: string, paths: Iterable<string>): Promise<Set<string>> {
   const stale = new Set<string>();
+  if (!describesLocalTree(store.source)) return stale;
   const unique = [...new Set(paths)];
   const states = await store.fileStates(unique);
   for (const p of unique) {

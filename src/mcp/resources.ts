@@ -8,8 +8,11 @@ import { FilesEngine } from "../engines/files/index.ts";
 export const CONTEXT_URI = "codebase://context";
 
 export async function contextResource(session: Session, progress?: { done: number; total: number }): Promise<string> {
+  const shared = session.sharedStore;
   const name = session.root.split("/").pop() ?? session.root;
-  const lines = [`# ${name}`, "", `Root: ${session.root}`];
+  const lines = shared
+    ? [`# Shared store ${shared.url}`, "", `Repositories: ${(await shared.repos()).map((r) => `${r.name} (generation ${r.generation})`).join(", ")}`]
+    : [`# ${name}`, "", `Root: ${session.root}`];
   const store = session.reader();
   if (!store) {
     lines.push("", progress ? `The index is being built: ${progress.done}/${progress.total} files.` : "No index yet: it is being built.");
@@ -37,9 +40,11 @@ export async function contextResource(session: Session, progress?: { done: numbe
   });
   const [nFiles, code, fns, types] = total.rows[0] as number[];
   lines.push(`Size: ${nFiles} files, ${code ?? 0} lines of code, ${fns ?? 0} functions, ${types ?? 0} types.`);
-  const lastRun = await store.meta("last_run");
-  const branch = await store.meta("branch");
-  lines.push(`Index: built ${lastRun ?? "?"}${branch ? ` on branch ${branch}` : ""}; kept current as files change.`);
+  if (!shared) {
+    const lastRun = await store.meta("last_run");
+    const branch = await store.meta("branch");
+    lines.push(`Index: built ${lastRun ?? "?"}${branch ? ` on branch ${branch}` : ""}; kept current as files change.`);
+  }
   lines.push("", "## Languages", "", "| language | files | code lines |", "|---|---:|---:|");
   for (const [lang, n, c] of langs.rows as Array<[string, number, number]>) lines.push(`| ${lang} | ${n} | ${c ?? 0} |`);
   const mods = await files.query({

@@ -2,7 +2,9 @@
  * `cortex mcp`: serves the tools over stdio (default) or Streamable HTTP. It answers initialize and
  * tools/list at once, builds or refreshes the index in the background, keeps it current while files
  * change, forwards log records as logging notifications, and shuts down cleanly on SIGTERM / SIGINT or
- * when the client closes stdin.
+ * when the client closes stdin. With a shared store (`--store postgres://…` or CORTEX_DATABASE_URL) it
+ * serves the store's repositories instead: no local index, no watcher; every tool that reads the index
+ * takes `repo` (default: `--repo`, else all).
  */
 import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Session } from "../tools/session.ts";
@@ -14,6 +16,10 @@ import { LiveIndex } from "../indexer/live.ts";
 import { ReaderThread } from "../tools/reader-thread.ts";
 import { LineStdioTransport } from "./stdio.ts";
 import { log, type LogLevel } from "../core/log.ts";
+import { CortexError } from "../core/errors.ts";
+import { storeUrl, maskUrl } from "../store/postgres/url.ts";
+import { connectPostgres } from "../store/postgres/client.ts";
+import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
 
 export interface McpRunOptions {
   root: string;
@@ -21,6 +27,41 @@ export interface McpRunOptions {
   http?: string;
   allowedOrigins?: string[];
   watch?: boolean;
+  /** The shared store's URL (`--store`); CORTEX_DATABASE_URL when absent. */
+  store?: string;
+  /** The repositories calls without `repo` read (`--repo a,b` or all); needs a shared store. */
+  repo?: string;
+}
+
+/** The shared store to serve, checked before anything is served: a `--repo` default naming unknown repositories fails at once. */
+async function sharedScopes(opts: McpRunOptions): Promise<{ scopes: RepoScopes; close(): Promise<void> } | undefined> {
+  const url = storeUrl(opts.store);
+  if (url === undefined) {
+    if (opts.repo !== undefined)
+      throw new CortexError("INVALID_INPUT", "--repo needs a shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
+    return undefined;
+  }
+  // verification workers open their own readers by source, with this process's URL
+  process.env.CORTEX_DATABASE_URL = url;
+  const client = connectPostgres(url);
+  const scopes = new RepoScopes(client, {
+    root: opts.root,
+    url: maskUrl(url),
+    ...(opts.repo !== undefined ? { defaultScope: parseRepoScope(opts.repo, "--repo") } : {}),
+  });
+  const close = async () => {
+    await scopes.close().catch(() => {});
+    await client.close().catch(() => {});
+  };
+  if (opts.repo !== undefined) {
+    try {
+      await scopes.check(scopes.defaultScope, "--repo");
+    } catch (e) {
+      await close();
+      throw e;
+    }
+  }
+  return { scopes, close };
 }
 
 const MCP_LEVEL: Record<LogLevel, "debug" | "info" | "warning" | "error"> = { debug: "debug", info: "info", warning: "warning", error: "error" };
@@ -32,11 +73,17 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   console.debug = console.error;
 
   const tools = selectTools(TOOLS, opts.tools);
+  const shared = await sharedScopes(opts);
   const session = new Session(opts.root, { autoIndex: false, indexOnThread: true });
-  const reader = new ReaderThread(session.root);
+  // a shared store's readers wait on the network, not on this thread: no reader thread, no local index to keep
+  const reader = shared ? undefined : new ReaderThread(session.root);
   const servers = new Set<Server>();
   const newServer = () => {
-    const s = createMcpServer({ session, tools, indexProgress: () => session.progress, reader, changedOnDisk: () => live.changedOnDisk() });
+    const s = createMcpServer(
+      shared
+        ? { session, tools, scopes: shared.scopes }
+        : { session, tools, indexProgress: () => session.progress, ...(reader ? { reader } : {}), changedOnDisk: () => live?.changedOnDisk() },
+    );
     servers.add(s);
     s.onclose = () => servers.delete(s);
     return s;
@@ -47,23 +94,30 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
       void s.sendLoggingMessage({ level: MCP_LEVEL[r.level], logger: "cortex", data: r.data ? { message: r.message, ...r.data } : r.message }).catch(() => {});
   });
 
-  const live = new LiveIndex(session, opts.watch !== false);
+  const live = shared ? undefined : new LiveIndex(session, opts.watch !== false);
   let stopHttp: (() => Promise<void>) | undefined;
   let shuttingDown = false;
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
     shuttingDown = true;
     removeSink();
-    await live.stop().catch(() => {});
+    await live?.stop().catch(() => {});
     for (const s of servers) await s.close().catch(() => {});
     await stopHttp?.();
-    reader.close();
+    reader?.close();
+    await shared?.close();
     session.close();
     process.exit(code);
   };
   process.on("SIGTERM", () => void shutdown(0));
   process.on("SIGINT", () => void shutdown(0));
 
+  if (shared) {
+    const scope = shared.scopes.defaultScope;
+    process.stderr.write(
+      `cortex: serving the shared store ${maskUrl(storeUrl(opts.store)!)} (default repositories: ${scope === "all" ? "all" : scope.join(", ")})\n`,
+    );
+  }
   if (opts.http) {
     const { host, port } = parseListen(opts.http);
     const h = serveHttp({ host, port, newServer, ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}) });
@@ -77,6 +131,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     process.stdin.on("end", () => void shutdown(0));
     // The freshness check walks the project synchronously (0.1 s on 8,000 files): start it once the client
     // is initialized, so the walk never delays the initialize answer; a client that never says so waits 1 s.
+    if (!live) return;
     const fallback = setTimeout(() => live.start(), 1000);
     server.oninitialized = () => {
       clearTimeout(fallback);
@@ -84,5 +139,5 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     };
     return;
   }
-  live.start();
+  live?.start();
 }

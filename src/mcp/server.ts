@@ -23,6 +23,7 @@ import { log } from "../core/log.ts";
 import { VERSION } from "../core/version.ts";
 import { contextResource, CONTEXT_URI } from "./resources.ts";
 import type { ReaderThread } from "../tools/reader-thread.ts";
+import { repoArgument, type RepoScopes } from "../tools/repo-scope.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
 
@@ -35,6 +36,11 @@ export interface McpServerOptions {
   changedOnDisk?: () => readonly string[] | undefined;
   /** Where heavy tools run (a long-lived server's reader thread); on the session's own thread when absent. */
   reader?: ReaderThread;
+  /**
+   * Serve a shared store's repositories instead of `session`'s project: each call runs on the session of
+   * the scope its `repo` names. Tools that cannot read a shared store are left out of the list.
+   */
+  scopes?: RepoScopes;
 }
 
 const INSTRUCTIONS = `cortex answers questions about this codebase. Pick the tool by the question:
@@ -43,6 +49,29 @@ a regular expression → search_text_pattern; a code structure (AST pattern) →
 calls, imports or depends on something → find_symbol_occurrences / cortex_graph; counts and sizes →
 cortex_files; before changing code → search_codebase with intent edit (is the evidence complete?). Paths are relative to the project root. Results carry 'stale' when a file changed after
 indexing and 'truncated' when cut to the output budget (raise max_tokens or narrow the query).`;
+
+/** What an agent of a shared-store server is told once, besides each tool's `repo` field. */
+function sharedInstructions(scopes: RepoScopes): string {
+  const dflt = scopes.defaultScope === "all" ? "all of them" : scopes.defaultScope.join(", ");
+  return `${INSTRUCTIONS}
+
+This server reads a shared store of many repositories, not a working tree. Every tool takes 'repo': a name,
+several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With more than one
+repository every path is <repo>/<path>, in results and in path filters. Symbol references, graphs and
+search_codebase answer within one repository: name it in 'repo'.`;
+}
+
+/** What a tool's description adds on a shared-store server: how its `repo` argument reads. */
+function sharedNote(t: ToolDefinition): string {
+  return t.sharedStore === "one-repository"
+    ? " On this shared store 'repo' must name one repository: symbol ids and resolved references belong to one repository's index."
+    : " On this shared store 'repo' picks the repositories; with several, every path is <repo>/<path>.";
+}
+
+/** The error a local server answers `repo` with (the argument is not listed there, but a client may send it anyway). */
+function repoNeedsStore(root: string): string {
+  return `invalid arguments: repo: this server reads the index of one project (${root}); choosing repositories needs a shared store: start the server with 'cortex mcp --store postgres://…' or with CORTEX_DATABASE_URL set`;
+}
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
   const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
@@ -57,25 +86,31 @@ function errorResult(message: string): CallToolResult {
 export function createMcpServer(opts: McpServerOptions): Server {
   const server = new Server(
     { name: "cortex", version: VERSION, title: "cortex code context" },
-    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: INSTRUCTIONS },
+    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: opts.scopes ? sharedInstructions(opts.scopes) : INSTRUCTIONS },
   );
+  const scopes = opts.scopes;
   const byName = new Map(opts.tools.map((t) => [t.name, t]));
+  // On a shared store only the tools that read it are listed: an agent is not offered what cannot work
+  // (a call to one of the others still gets an answer saying why). On a local server `repo` is not
+  // listed at all: an argument that can only fail there would cost every agent's context for nothing.
+  const listed = scopes ? opts.tools.filter((t) => t.sharedStore === "reads" || t.sharedStore === "one-repository") : opts.tools;
   // JSON schemas are derived once, on the first tools/list rather than here: deriving them for every tool
   // takes tens of milliseconds, and `initialize` is answered before anything else
   let listing: ReturnType<typeof describe>[] | undefined;
   const describe = (t: ToolDefinition) => {
     const out = exposedOutput(t);
+    const input = scopes ? exposedInput(t).extend({ repo: repoArgument.optional() }) : exposedInput(t);
     return {
       name: t.name,
       title: t.title,
-      description: t.description,
-      inputSchema: jsonSchema(exposedInput(t), "input") as { type: "object"; [k: string]: unknown },
+      description: scopes ? t.description + sharedNote(t) : t.description,
+      inputSchema: jsonSchema(input, "input") as { type: "object"; [k: string]: unknown },
       ...(out ? { outputSchema: jsonSchema(out, "output") as { type: "object"; [k: string]: unknown } } : {}),
       annotations: { title: t.title, ...t.annotations },
     };
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listing ??= opts.tools.map(describe)) }));
+  server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listing ??= listed.map(describe)) }));
 
   server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
@@ -100,10 +135,20 @@ export function createMcpServer(opts: McpServerOptions): Server {
                   .catch(() => {});
               },
       };
-      // a missing index is answered here, where the indexer's progress is known
-      const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.reader() !== undefined;
       const args = request.params.arguments ?? {};
-      const result = offThread ? await opts.reader!.call(tool, args, call) : await invokeTool(tool, args, { session: opts.session, ...call });
+      let result: unknown;
+      if (scopes) {
+        const mode = tool.sharedStore;
+        if (typeof mode === "object") return errorResult(`${tool.name} does not work on this server, which reads a shared store: ${mode.unavailable}`);
+        const { repo, ...rest } = args;
+        // the store answers over the network: its readers wait on a socket, not on this thread, so no reader thread
+        result = await scopes.withSession(repo, (session) => invokeTool(tool, rest, { session, ...call }), mode === "one-repository" ? tool.name : undefined);
+      } else {
+        if ("repo" in args) return errorResult(repoNeedsStore(opts.session.root));
+        // a missing index is answered here, where the indexer's progress is known
+        const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.reader() !== undefined;
+        result = offThread ? await opts.reader!.call(tool, args, call) : await invokeTool(tool, args, { session: opts.session, ...call });
+      }
       const text = JSON.stringify(result);
       const structured = tool.output && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
       return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}) };
@@ -138,7 +183,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
 
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== CONTEXT_URI) throw new McpError(ErrorCode.InvalidParams, `unknown resource '${request.params.uri}'`);
-    return { contents: [{ uri: CONTEXT_URI, mimeType: "text/markdown", text: await contextResource(opts.session, opts.indexProgress?.()) }] };
+    const text = scopes
+      ? await scopes.withSession(undefined, (session) => contextResource(session))
+      : await contextResource(opts.session, opts.indexProgress?.());
+    return { contents: [{ uri: CONTEXT_URI, mimeType: "text/markdown", text }] };
   });
 
   return server;

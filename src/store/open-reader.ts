@@ -15,3 +15,12 @@ export function openIndexReader(source: string): IndexReader {
   if (source.startsWith(POSTGRES_SOURCE_PREFIX)) return openPostgresReader(source);
   return SqliteIndexReader.open(source);
 }
+
+/**
+ * Whether the index at `source` describes a working tree on this machine. A shared store's repositories
+ * were indexed elsewhere (CI, another developer's checkout): their hits are never compared with local
+ * files, which would call every one of them stale, or read a file of the same name from disk.
+ */
+export function describesLocalTree(source: string): boolean {
+  return !source.startsWith(POSTGRES_SOURCE_PREFIX);
+}

@@ -62,6 +62,7 @@ export const exactTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   tier: "text",

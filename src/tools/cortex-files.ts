@@ -53,6 +53,7 @@ export const filesTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: "reads",
   needsIndex: true,
   cli: { command: ["files"], positionals: ["query"], fromFile: "query", summary: "query code statistics: cortex files '<json query>'" },
   example: {

@@ -90,6 +90,7 @@ export const graphTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: "one-repository",
   needsIndex: true,
   heavy: true,
   cli: {

@@ -115,6 +115,10 @@ export const patternTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: {
+    unavailable:
+      "cortex_pattern runs ast-grep over the files of a working tree, and the shared store holds indexes, not working trees: use cortex_exact or search_text_pattern across repositories",
+  },
   needsIndex: false,
   cli: {
     command: ["pattern"],

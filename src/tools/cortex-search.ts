@@ -65,6 +65,7 @@ export const searchTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: {

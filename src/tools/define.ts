@@ -42,6 +42,15 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
   cli: CliSpec;
   /** An input the schema accepts, used by the registry tests and docs/tools.md. */
   example: z.input<I>;
+  /**
+   * What the tool does over a shared store (PostgreSQL, many repositories): "reads" when it answers from
+   * the index alone (it takes `repo`, and with several repositories every path is `<repo>/<path>`);
+   * "one-repository" when it also follows symbol ids and resolved references, which belong to one
+   * repository's index (its `repo` must name one); otherwise why it cannot work there (it writes, or
+   * reads a working tree the store does not have), which a shared-store server and a `--repo` command
+   * answer with.
+   */
+  sharedStore: "reads" | "one-repository" | { unavailable: string };
   /** Whether the handler needs the index (the server answers with indexing progress while it builds). */
   needsIndex: boolean;
   /**

@@ -66,6 +66,7 @@ export const cyclesTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: { command: ["cycles"], positionals: ["scope"], summary: "import cycles: cortex cycles [scope] (also: --scope <path>)" },

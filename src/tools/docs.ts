@@ -6,6 +6,7 @@ import { z } from "zod";
 import { TOOLS } from "./index.ts";
 import type { ToolDefinition } from "./define.ts";
 import { exposedInput } from "./invoke.ts";
+import { repoArgument } from "./repo-scope.ts";
 
 function typeOf(schema: Record<string, unknown>): string {
   if (schema.enum) return (schema.enum as unknown[]).map((v) => JSON.stringify(v)).join(" \\| ");
@@ -78,6 +79,36 @@ The others do not apply:
 | server-sse-polling | SHOULD-level resumability (an event store and retry hints); cortex answers each call on its own stream and keeps no event log |
 `;
 
+/** The shared store's section: the `repo` parameter and what each tool does there, from the registry. */
+function sharedStoreSection(): string {
+  const names = (mode: string) =>
+    TOOLS.filter((t) => t.sharedStore === mode)
+      .map((t) => `\`${t.name}\``)
+      .join(", ");
+  return [
+    "## Many repositories (shared store)",
+    "",
+    "Over a shared store (PostgreSQL: `cortex mcp --store postgres://…`, or CORTEX_DATABASE_URL set; on the CLI",
+    "`--repo <name>[,<name>…]|all` with `--store` or CORTEX_DATABASE_URL) the tools read published repositories",
+    "instead of a working tree, and take one more parameter. A server's `--repo` sets the default scope (else all);",
+    "names the store does not hold are an error naming them and listing those it holds. A local server does not",
+    "list `repo`, and answers a call passing it with an error saying a shared store is needed.",
+    "",
+    "| parameter | type | required | description |",
+    "|---|---|---|---|",
+    `| \`repo\` | string \\| string[] | no | ${String(repoArgument.description).replace(/\|/g, "\\|")} |`,
+    "",
+    `Read every repository of the scope: ${names("reads")}.`,
+    "",
+    `Answer within one repository, which \`repo\` must name (they follow symbol ids and resolved references, which belong to one repository's index): ${names("one-repository")}.`,
+    "",
+    "Not served on a shared store (a call says why):",
+    "",
+    ...TOOLS.flatMap((t) => (typeof t.sharedStore === "object" ? [`- \`${t.name}\`: ${t.sharedStore.unavailable}.`] : [])),
+    "",
+  ].join("\n");
+}
+
 export function toolsMarkdown(): string {
   const head = [
     "# cortex tools",
@@ -96,7 +127,8 @@ export function toolsMarkdown(): string {
     ...TOOLS.map((t) => `| [${t.name}](#${t.name}) | \`cortex ${t.cli.command.join(" ")}\` | ${t.profiles.join(", ")} |`),
     "",
     "CLI-only commands: `cortex index [path] [--dry-run] [--full]`, `cortex stats export|import`,",
-    "`cortex memory remove <id>`, `cortex mcp [--tools <names|profile>] [--http HOST:PORT]`,",
+    "`cortex memory remove <id>`, `cortex mcp [--tools <names|profile>] [--http HOST:PORT] [--store URL [--repo <names>|all]]`,",
+    "`cortex repos`, `cortex index --repo <name> [path]`,",
     "`cortex setup [<client>] [--write]`, `cortex doctor [--json]` (see `cortex <command> --help`).",
     "",
     "## Rows and exit codes",
@@ -115,5 +147,5 @@ export function toolsMarkdown(): string {
     "| 2 | an error: bad input, a failed search (an invalid regex), an unreadable index |",
     "",
   ];
-  return [...head, ...TOOLS.map(toolSection), CONFORMANCE].join("\n");
+  return [...head, sharedStoreSection(), ...TOOLS.map(toolSection), CONFORMANCE].join("\n");
 }

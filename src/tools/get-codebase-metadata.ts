@@ -14,6 +14,7 @@ export const metadataTool = defineTool({
   input: z.object({}).strict(),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "reads",
   needsIndex: true,
   cli: { command: ["metadata"], summary: "project overview: languages, frameworks, dependencies, statistics" },
   example: {},

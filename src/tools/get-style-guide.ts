@@ -20,6 +20,7 @@ export const styleTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "reads",
   needsIndex: true,
   cli: { command: ["style-guide"], summary: "the project's style rules: cortex style-guide [--query q] [--category c]" },
   example: { category: "formatting" },

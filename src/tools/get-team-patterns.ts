@@ -22,6 +22,7 @@ export const patternsTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: { command: ["patterns"], summary: "team patterns with trends: cortex patterns [--category testing]" },

@@ -7,6 +7,15 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { indexStatus, type IndexStatus } from "../indexer/status.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
+import type { RepoInfo } from "../store/postgres/repos.ts";
+
+type LocalStatus = IndexStatus & { progress?: { done: number; total: number }; embeddings?: string };
+/** Over a shared store: the repositories the call reads, each with its commit, generation and freshness. */
+interface SharedStatus {
+  state: "ready";
+  store: string;
+  repos: RepoInfo[];
+}
 
 export const statusTool = defineTool({
   name: "get_indexing_status",
@@ -14,29 +23,33 @@ export const statusTool = defineTool({
   description:
     "Report the state of the project's index: ready, missing or indexing (with progress), when it was last built " +
     "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
-    "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty.",
+    "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty. " +
+    "On a shared store it lists the repositories instead: name, commit, generation, files and when each was published.",
   input: z.object({}).strict(),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "reads",
   needsIndex: false,
   cli: { command: ["status"], summary: "state of the index and how much changed on disk since it was built" },
   example: {},
-  async handler(_args, ctx): Promise<IndexStatus & { progress?: { done: number; total: number }; embeddings?: string }> {
+  async handler(_args, ctx): Promise<LocalStatus | SharedStatus> {
     const s = ctx.session;
+    if (s.sharedStore) return { state: "ready", store: s.sharedStore.url, repos: await s.sharedStore.repos() };
     const store = s.reader();
-    const status: IndexStatus & { progress?: { done: number; total: number }; embeddings?: string } = await indexStatus(
-      s.root,
-      s.location,
-      store,
-      s.config,
-      s.isIndexing,
-      s.indexRunActive,
-    );
+    const status: LocalStatus = await indexStatus(s.root, s.location, store, s.config, s.isIndexing, s.indexRunActive);
     if (s.progress) status.progress = s.progress;
     if (store) status.embeddings = await (await s.search()).embeddingsState();
     return status;
   },
   render(st) {
+    if ("repos" in st)
+      return [
+        `${st.store}: ${st.repos.length} repositories`,
+        ...st.repos.map(
+          (r) =>
+            `  ${r.name}: generation ${r.generation}, ${r.files} files${r.commit ? ` @ ${r.commit.slice(0, 10)}` : ""}, published ${r.indexedAt ?? "never"}`,
+        ),
+      ].join("\n");
     if (st.state !== "ready")
       return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
     const lines = [`${st.root}: index ready`];
@@ -78,6 +91,7 @@ export const refreshTool = defineTool({
     .strict(),
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   profiles: ["codebase-context"],
+  sharedStore: { unavailable: "refresh_index rebuilds this machine's index; the shared store is written by indexers (cortex index --repo <name> <path>)" },
   needsIndex: false,
   cli: { command: ["reindex"], summary: "rebuild the index (--incremental for changed files only) and import commit memories" },
   example: { incremental: true, reason: "pulled new commits" },

@@ -54,6 +54,7 @@ export const searchCodebaseTool = defineTool({
   input,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "one-repository",
   needsIndex: true,
   heavy: true,
   cli: {

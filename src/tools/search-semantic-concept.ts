@@ -46,6 +46,7 @@ export const semanticTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["kit"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: {

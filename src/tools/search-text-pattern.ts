@@ -7,7 +7,7 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { budgetField, DEFAULT_MAX_TOKENS } from "./budget.ts";
-import { isCortexError } from "../core/errors.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
 import { PathFilter, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
 
 /** Matching lines returned at most; beyond this the result says truncated. */
@@ -98,6 +98,7 @@ export const searchTextPatternTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["kit"],
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   tier: "text",
@@ -112,7 +113,11 @@ export const searchTextPatternTool = defineTool({
   async handler(args, ctx): Promise<Output> {
     try {
       const engine = await ctx.session.exact();
-      const paths = PathFilter.parse(ctx.session.root, args.target_paths, "target_paths", true);
+      // a shared store's files are not on this machine: its paths are checked by the search, not on disk
+      const shared = ctx.session.sharedStore !== undefined;
+      if (shared && args.fresh)
+        throw new CortexError("INVALID_INPUT", "fresh: reads a working tree from disk, and the shared store holds indexes only; leave it out");
+      const paths = PathFilter.parse(ctx.session.root, args.target_paths, "target_paths", !shared);
       const extensions = normaliseExtensions(args.file_extensions, "file_extensions");
       // Whole matches are kept, in order, while the JSON result fits the output budget. The envelope is
       // counted before the search (its stats come after), so that the matches streamed to the CLI's

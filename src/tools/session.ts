@@ -12,6 +12,7 @@ import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openIndexReader } from "../store/open-reader.ts";
 import { IndexStore } from "../store/index-store.ts";
 import type { IndexReader, ParseTierState } from "../store/contract.ts";
+import type { RepoInfo } from "../store/postgres/repos.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { runIndexOnThread } from "./index-thread.ts";
 import { INDEX_HOOKS } from "./index-hooks.ts";
@@ -42,8 +43,23 @@ export interface SessionOptions {
   /** Run index runs on a thread of their own (a long-lived server: tool calls never wait behind the indexer). */
   indexOnThread?: boolean;
   onIndexProgress?: IndexOptions["onProgress"];
-  /** Answer from this reader instead of the project's own index (a shared store's repositories). */
-  sharedReader?: IndexReader;
+  /**
+   * Answer from a shared store's repositories (`reader`) instead of the project's own index;
+   * get_indexing_status reports the store's repositories.
+   */
+  shared?: { reader: IndexReader; store: SharedStoreView };
+  /**
+   * Use this session's embedding model and cross-encoder rather than loading new ones: a shared-store
+   * server keeps a session per repository scope, and one model per process is enough for all of them.
+   */
+  models?: Session;
+}
+
+/** A shared store as a session reading it sees it (the URL with its password masked). */
+export interface SharedStoreView {
+  url: string;
+  /** The repositories this session reads, with their commit, generation and freshness. */
+  repos(): Promise<RepoInfo[]>;
 }
 
 export class Session {
@@ -72,9 +88,17 @@ export class Session {
     this.options = options;
   }
 
+  /**
+   * The shared store this session reads instead of a working tree's index, or undefined for a local
+   * project. Its files are nowhere on this machine: tools neither compare them with the disk nor read it.
+   */
+  get sharedStore(): SharedStoreView | undefined {
+    return this.options.shared?.store;
+  }
+
   /** The current index's reader, or undefined when none has been built. */
   reader(): IndexReader | undefined {
-    if (this.options.sharedReader) return this.options.sharedReader;
+    if (this.options.shared) return this.options.shared.reader;
     const path = this.location.current();
     if (!path) return undefined;
     if (this.current?.path === path) return this.current.reader;
@@ -216,6 +240,7 @@ export class Session {
    * something to embed); undefined when embeddings are turned off. One per session, so one model per process.
    */
   embedder(): Embedder | undefined {
+    if (this.options.models) return this.options.models.embedder();
     if (this.config.embeddings.provider === "none") return undefined;
     if (!this.embedderInstance) {
       const home = cortexHome();
@@ -251,15 +276,7 @@ export class Session {
   private reranker(): { reranker: Reranker; settings: RerankSettings } | undefined {
     const config = this.config.search.rerank;
     if (!config.enabled) return undefined;
-    if (!this.crossEncoderInstance) {
-      try {
-        this.crossEncoderInstance = createCrossEncoder(config, { home: cortexHome(), root: this.root });
-      } catch (e) {
-        log.warn(`reranker: ${(e as Error).message}`);
-        return undefined;
-      }
-    }
-    const encoder = this.crossEncoderInstance;
+    const encoder = this.crossEncoder();
     if (!encoder) return undefined;
     const reranker: Reranker = {
       state: () => {
@@ -276,6 +293,20 @@ export class Session {
       score: (query, passages, signal) => encoder.score(query, passages, signal),
     };
     return { reranker, settings: { topK: config.top_k, minGap: config.min_gap } };
+  }
+
+  /** The session's cross-encoder (or the one of `models`), created on first use; undefined when it cannot work. */
+  private crossEncoder(): CrossEncoder | undefined {
+    if (this.options.models) return this.options.models.crossEncoder();
+    if (!this.crossEncoderInstance) {
+      try {
+        this.crossEncoderInstance = createCrossEncoder(this.config.search.rerank, { home: cortexHome(), root: this.root });
+      } catch (e) {
+        log.warn(`reranker: ${(e as Error).message}`);
+        return undefined;
+      }
+    }
+    return this.crossEncoderInstance;
   }
 
   /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */

@@ -70,6 +70,7 @@ export const findSymbolOccurrencesTool = defineTool({
   output: occurrencesOutput,
   annotations: READ_ONLY,
   profiles: ["kit"],
+  sharedStore: "one-repository",
   needsIndex: true,
   heavy: true,
   cli: {
@@ -169,6 +170,7 @@ export const getSymbolReferencesTool = defineTool({
   output: referencesOutput,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
+  sharedStore: "one-repository",
   needsIndex: true,
   heavy: true,
   cli: { command: ["refs"], positionals: ["symbol"], summary: "usages of a symbol: cortex refs <symbol> [--limit n] (also: --symbol <name>)" },

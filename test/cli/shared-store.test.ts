@@ -136,6 +136,15 @@ test.skipIf(skip !== undefined)("tools answer from the shared store with --repo:
     const missing = cortex(["grep", "Help", "--store", url]);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain("--repo: name the repositories to search");
+    // a name the store does not hold is an error listing those it holds, not an empty answer
+    const unknown = cortex(["grep", "Help", "--repo", "tools-a,tools-z", "--store", url]);
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain("--repo: unknown repository 'tools-z'");
+    expect(unknown.stderr).toMatch(/holds: .*tools-a, tools-b/);
+    // a tool that reads a working tree says so rather than answering from the current folder
+    const memory = cortex(["memory", "list", "--repo", "all", "--store", url]);
+    expect(memory.code).toBe(2);
+    expect(memory.stderr).toContain("get_memory does not work on the shared store");
   } finally {
     a.cleanup();
     b.cleanup();

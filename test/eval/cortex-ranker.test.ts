@@ -19,6 +19,7 @@ const searchTool = defineTool({
     .strict(),
   annotations: READ_ONLY,
   profiles: ["cortex"],
+  sharedStore: "reads",
   needsIndex: true,
   cli: { command: ["search"], summary: "search" },
   example: { query: "x", mode: "hybrid", limit: 10, one_per_file: true },

@@ -6,16 +6,21 @@ import { statSync } from "node:fs";
 import { join } from "node:path";
 import type { ContentFileRow, TextSearchReader } from "../../store/contract.ts";
 import type { TrigramQuery } from "./plan.ts";
+import { describesLocalTree } from "../../store/open-reader.ts";
 
 export type DiskState = "same" | "changed" | "deleted";
 
 export class ExactIndexView {
+  private readonly local: boolean;
+
   constructor(
     readonly index: TextSearchReader,
     readonly root: string,
     /** Where a verification worker opens the same index (store/open-reader.ts). */
     readonly source: string,
-  ) {}
+  ) {
+    this.local = describesLocalTree(source);
+  }
 
   /** Candidate file ids (ascending) for a query, or null for every file. */
   candidates(q: TrigramQuery): Promise<Uint32Array | null> {
@@ -50,6 +55,8 @@ export class ExactIndexView {
 
   /** Whether a file on disk still is what was indexed (same size and modification time, as the indexer decides). */
   diskState(row: ContentFileRow): DiskState {
+    // a shared store's files are not on this machine: the indexed text is the truth
+    if (!this.local) return "same";
     try {
       const st = statSync(join(this.root, row.path));
       return Math.trunc(st.mtimeMs) === row.mtimeMs && st.size === row.sizeBytes ? "same" : "changed";

@@ -1,0 +1,207 @@
+/**
+ * Which repositories of a shared store (PostgreSQL) a tool call reads. The MCP `repo` argument and the
+ * CLI's `--repo` flag are parsed and checked here, in one place: a name, several, or "all"; names the
+ * store does not hold are an error naming them and listing what it does hold, never an empty answer.
+ * RepoScopes keeps a long-lived server's sessions, one per distinct scope, over one connection pool.
+ */
+import { z } from "zod";
+import { CortexError } from "../core/errors.ts";
+import { PgIndexReader, type RepoScope } from "../store/postgres/reader.ts";
+import { listRepos, type RepoInfo } from "../store/postgres/repos.ts";
+import type { PgConnection } from "../store/postgres/client.ts";
+import { Session, type SessionOptions } from "./session.ts";
+
+export type { RepoScope };
+
+/** The `repo` argument every tool that reads the index takes on a shared store. */
+export const repoArgument = z
+  .union([z.string().min(1), z.array(z.string().min(1)).min(1).max(500)])
+  .describe(
+    'Which repositories of the shared store to read: one name ("payments"), several (["payments", "web"] or "payments,web"), ' +
+      'or "all". Default: the server\'s own scope (its --repo), else all. With more than one repository every path, in results ' +
+      "and in path filters, is <repo>/<path>; with one, paths are the repository's own. get_indexing_status lists the repositories.",
+  );
+
+/** A scope from what a user typed: `"all"`, a name, names separated by commas, or an array of names. */
+export function parseRepoScope(value: string | readonly string[], field = "repo"): RepoScope {
+  const names = (typeof value === "string" ? [value] : value).flatMap((v) => v.split(",")).map((n) => n.trim());
+  if (names.includes("all")) return "all";
+  const unique = [...new Set(names.filter((n) => n !== ""))].sort();
+  if (unique.length === 0) throw new CortexError("INVALID_INPUT", `${field}: name a repository, several separated by commas, or all`);
+  return unique;
+}
+
+/** A scope's key: the same repositories in any order or spelling share one reader. */
+export function scopeKey(scope: RepoScope): string {
+  return scope === "all" ? "*" : JSON.stringify([...new Set(scope)].sort());
+}
+
+const LISTED = 50;
+
+/** The repositories' names for a message: all of them, or the first LISTED and how many more. */
+function listNames(repos: readonly string[]): string {
+  if (repos.length === 0) return "none yet";
+  const shown = repos.slice(0, LISTED).join(", ");
+  return repos.length > LISTED ? `${shown} and ${repos.length - LISTED} more (get_indexing_status or cortex repos lists them)` : shown;
+}
+
+/**
+ * Checks a scope against the store's repositories (`held`, by name): throws naming every unknown one
+ * and what the store holds, or, for "all", that the store holds nothing yet.
+ */
+export function requireKnownRepos(scope: RepoScope, held: readonly string[], field = "repo", url = "the shared store"): void {
+  if (held.length === 0) {
+    throw new CortexError("NOT_FOUND", `${url} holds no repositories yet: publish one with 'cortex index --repo <name> <path>'`);
+  }
+  if (scope === "all") return;
+  const known = new Set(held);
+  const unknown = scope.filter((n) => !known.has(n));
+  if (unknown.length === 0) return;
+  const what = unknown.length === 1 ? `unknown repository '${unknown[0]}'` : `unknown repositories ${unknown.map((n) => `'${n}'`).join(", ")}`;
+  throw new CortexError("INVALID_INPUT", `${field}: ${what}; ${url} holds: ${listNames(held)}`, { data: { unknown, repos: held } });
+}
+
+/** The repositories of a scope, as get_indexing_status reports them. */
+function reposOf(all: RepoInfo[], scope: RepoScope): RepoInfo[] {
+  if (scope === "all") return all;
+  const wanted = new Set(scope);
+  return all.filter((r) => wanted.has(r.name));
+}
+
+export interface RepoScopesOptions {
+  /** The folder the server runs in: its .cortex/config.yml (embeddings, search settings) applies. */
+  root: string;
+  /** The store's URL with the password masked (for messages). */
+  url: string;
+  schema?: string;
+  /** Calls without `repo` read this (the server's --repo); "all" when absent. */
+  defaultScope?: RepoScope;
+  /** Options for each scope's session (oneShot for the CLI). */
+  session?: Omit<SessionOptions, "shared" | "models">;
+  /** Sessions kept at once; the least recently used idle one is closed beyond it. */
+  maxSessions?: number;
+}
+
+interface Entry {
+  session: Session;
+  reader: PgIndexReader;
+  /** Calls running on it: an entry is closed only when none is. */
+  active: number;
+}
+
+/**
+ * A server's view of the shared store: a session (and its reader and engines) per distinct scope, built on
+ * first use and kept, so a second call over the same repositories reuses what the first loaded; all of
+ * them share one connection pool and one embedding model.
+ */
+export class RepoScopes {
+  readonly defaultScope: RepoScope;
+  private readonly entries = new Map<string, Entry>();
+  /** Names known to exist: a name outside it sends one query to the store (a repository published since). */
+  private known: string[] | undefined;
+  private readonly models: Session;
+  private readonly maxSessions: number;
+  private closed = false;
+
+  constructor(
+    private readonly client: PgConnection,
+    private readonly opts: RepoScopesOptions,
+  ) {
+    this.defaultScope = opts.defaultScope ?? "all";
+    this.maxSessions = opts.maxSessions ?? 8;
+    // a session that never reads an index: it only owns the models the scopes' sessions borrow
+    this.models = new Session(opts.root, opts.session ?? {});
+  }
+
+  /** The store's repositories now. */
+  repos(): Promise<RepoInfo[]> {
+    return listRepos(this.client, this.opts.schema ?? "cortex");
+  }
+
+  /** Checks a scope's names against the store (asking it again only when a name is not known yet). */
+  async check(scope: RepoScope, field = "repo"): Promise<void> {
+    const allKnown = (names: string[] | undefined) => names !== undefined && names.length > 0 && (scope === "all" || scope.every((n) => names.includes(n)));
+    if (allKnown(this.known)) return;
+    this.known = (await this.repos()).map((r) => r.name);
+    requireKnownRepos(scope, this.known, field, this.opts.url);
+  }
+
+  /** The scope a call's `repo` names (validated, not yet checked against the store); the default when absent. */
+  scopeOf(repo: unknown): RepoScope {
+    if (repo === undefined) return this.defaultScope;
+    const parsed = repoArgument.safeParse(repo);
+    if (!parsed.success) throw new CortexError("INVALID_INPUT", 'repo: must be a repository name, an array of names, or "all"');
+    return parseRepoScope(parsed.data);
+  }
+
+  /**
+   * Runs `fn` on the session of the scope `repo` names (see scopeOf), checked against the store. With
+   * `oneRepository` (a tool's name), the scope must be one repository: that tool follows symbol ids and
+   * resolved references, which belong to one repository's index.
+   */
+  async withSession<T>(repo: unknown, fn: (session: Session) => Promise<T>, oneRepository?: string): Promise<T> {
+    const scope = this.scopeOf(repo);
+    const field = repo === undefined ? "--repo" : "repo";
+    await this.check(scope, field);
+    if (oneRepository !== undefined && (scope === "all" || scope.length !== 1)) {
+      const asked = scope === "all" ? "'all'" : scope.map((n) => `'${n}'`).join(", ");
+      throw new CortexError(
+        "INVALID_INPUT",
+        `${field}: ${oneRepository} answers within one repository (symbol ids and resolved references belong to one repository's index), and ${asked} names several: call it with one of ${listNames(this.known ?? [])}`,
+      );
+    }
+    const entry = this.entry(scope);
+    entry.active++;
+    try {
+      return await fn(entry.session);
+    } finally {
+      entry.active--;
+    }
+  }
+
+  /** The sessions kept now, by scope key (for tests and the status line). */
+  get scopes(): string[] {
+    return [...this.entries.keys()];
+  }
+
+  private entry(scope: RepoScope): Entry {
+    if (this.closed) throw new CortexError("UNSUPPORTED", "the server is shutting down");
+    const key = scopeKey(scope);
+    let e = this.entries.get(key);
+    if (e) {
+      // most recently used last
+      this.entries.delete(key);
+      this.entries.set(key, e);
+      return e;
+    }
+    const reader = new PgIndexReader(this.client, scope === "all" ? "all" : [...scope].sort(), this.opts.schema ?? "cortex");
+    const store = { url: this.opts.url, repos: async () => reposOf(await this.repos(), scope) };
+    const session = new Session(this.opts.root, { ...this.opts.session, shared: { reader, store }, models: this.models });
+    e = { session, reader, active: 0 };
+    this.entries.set(key, e);
+    this.evict(key);
+    return e;
+  }
+
+  /** Closes the least recently used idle sessions beyond maxSessions (never `keep`, about to be used). */
+  private evict(keep: string): void {
+    for (const [key, e] of this.entries) {
+      if (this.entries.size <= this.maxSessions) return;
+      if (e.active > 0 || key === keep) continue;
+      this.entries.delete(key);
+      e.session.close();
+      void e.reader.close();
+    }
+  }
+
+  /** Closes every session and reader (the connection pool belongs to the caller). */
+  async close(): Promise<void> {
+    this.closed = true;
+    for (const e of this.entries.values()) {
+      e.session.close();
+      await e.reader.close();
+    }
+    this.entries.clear();
+    this.models.close();
+  }
+}

@@ -1,0 +1,268 @@
+/**
+ * `cortex mcp --store URL` serves a shared store's repositories: the real server process over stdio, driven
+ * by the MCP SDK's client, against a real PostgreSQL server the test starts (skipped, with the reason
+ * printed, only where the machine has no server binaries). Two small repositories are published; tools
+ * are called with `repo` naming one, several, all, and names the store does not hold.
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { spawnSync } from "node:child_process";
+import { join } from "node:path";
+import { serverSkipReason, startServer, type TestServer } from "../store/postgres/server.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { Session } from "../../src/tools/session.ts";
+import { indexLocation } from "../../src/store/location.ts";
+import { SharedStore } from "../../src/store/postgres/shared-store.ts";
+
+// starts a database, indexes two projects and starts server processes: seconds each on a busy machine
+setDefaultTimeout(120_000);
+
+const skip = serverSkipReason();
+if (skip !== undefined) console.warn(`skipping the PostgreSQL server tests: ${skip}`);
+const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
+
+const PAYMENTS = {
+  "charge.go": "package payments\n\n// Charge bills a card.\nfunc Charge(amount int) int { return ParseHeader(amount) }\n",
+  "header/header.go": "package header\n\n// ParseHeader reads the amount header.\nfunc ParseHeader(v int) int { return v }\n",
+};
+const WEB = {
+  "server.ts": 'import { parseHeader } from "./header.ts";\n\nexport function serve(raw: string): string {\n  return parseHeader(raw);\n}\n',
+  "header.ts": "// parseHeader reads a header line\nexport function parseHeader(line: string): string {\n  return line.trim();\n}\n",
+};
+
+let server: TestServer;
+let url: string;
+let work: TmpProject;
+const projects: TmpProject[] = [];
+
+async function publish(name: string, files: Record<string, string>): Promise<void> {
+  const p = tmpProject(files);
+  projects.push(p);
+  const session = new Session(p.root);
+  await session.index();
+  session.close();
+  const store = SharedStore.connect(url);
+  try {
+    await store.publish(name, indexLocation(p.root).current()!);
+  } finally {
+    await store.close();
+  }
+}
+
+beforeAll(async () => {
+  // the folder the server runs in: a project of its own, which a shared-store server must not read
+  work = tmpProject({ "local.go": "package local\n\nfunc ParseHeader() {}\n" });
+  if (skip !== undefined) return;
+  server = startServer();
+  url = server.url("postgres");
+  await publish("payments", PAYMENTS);
+  await publish("web", WEB);
+});
+
+afterAll(() => {
+  for (const p of projects) p.cleanup();
+  work?.cleanup();
+  server?.stop();
+});
+
+interface Running {
+  client: Client;
+  stderr: () => string;
+  close(): Promise<void>;
+}
+
+async function serve(args: string[], env: Record<string, string> = {}): Promise<Running> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [MAIN, "mcp", "--root", work.root, "--tools", "all", ...args],
+    env: { ...(process.env as Record<string, string>), CORTEX_DATABASE_URL: "", ...env },
+    stderr: "pipe",
+  });
+  let err = "";
+  transport.stderr?.on("data", (d: Buffer) => (err += d.toString()));
+  const client = new Client({ name: "shared-store-test", version: "1" });
+  await client.connect(transport);
+  return { client, stderr: () => err, close: () => client.close() };
+}
+
+interface ToolAnswer {
+  isError: boolean;
+  text: string;
+  json: any;
+}
+
+async function call(c: Client, name: string, args: Record<string, unknown>): Promise<ToolAnswer> {
+  const r = (await c.callTool({ name, arguments: args })) as { isError?: boolean; content: Array<{ text: string }> };
+  const text = r.content[0]!.text;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {}
+  return { isError: r.isError === true, text, json };
+}
+
+/** The files a cortex_exact answer hits (one result per matching line). */
+const exactPaths = (a: ToolAnswer) => [...new Set((a.json.results as Array<{ file_path: string }>).map((h) => h.file_path))].sort();
+
+describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
+  let s: Running;
+  beforeAll(async () => {
+    s = await serve(["--store", url]);
+  });
+  afterAll(() => s?.close());
+
+  test("lists the tools that read the store, each with an optional repo argument; tools that write or read a working tree are left out", async () => {
+    const { tools } = await s.client.listTools();
+    const names = tools.map((t) => t.name);
+    expect(names).toEqual(expect.arrayContaining(["cortex_exact", "cortex_search", "search_text_pattern", "find_symbol_occurrences", "get_indexing_status"]));
+    for (const gone of ["cortex_pattern", "remember", "get_memory", "refresh_index"]) expect(names).not.toContain(gone);
+    for (const t of tools) {
+      const repo = (t.inputSchema.properties as Record<string, { description?: string }>).repo;
+      expect(`${t.name}: ${repo?.description?.slice(0, 38)}`).toBe(`${t.name}: Which repositories of the shared store`);
+      expect(t.inputSchema.required ?? []).not.toContain("repo");
+      expect(t.description).toContain("On this shared store 'repo'");
+    }
+  });
+
+  test("repo names one repository: its hits only, with the repository's own paths", async () => {
+    const a = await call(s.client, "cortex_exact", { query: "ParseHeader", repo: "payments" });
+    expect(a.isError).toBe(false);
+    expect(exactPaths(a)).toEqual(["charge.go", "header/header.go"]);
+    const b = await call(s.client, "cortex_exact", { query: "parseHeader", repo: "web" });
+    expect(exactPaths(b)).toEqual(["header.ts", "server.ts"]);
+  });
+
+  test("repo names several (an array or commas) or all: every hit names its repository as <repo>/<path>", async () => {
+    const expected = ["payments/charge.go", "payments/header/header.go", "web/header.ts", "web/server.ts"];
+    for (const repo of [["payments", "web"], "web,payments", "all"]) {
+      const a = await call(s.client, "cortex_exact", { query: "parseheader", repo });
+      expect(a.isError).toBe(false);
+      expect(exactPaths(a)).toEqual(expected);
+    }
+    // without repo and without --repo the server reads every repository, never the folder it runs in
+    const dflt = await call(s.client, "cortex_exact", { query: "parseheader" });
+    expect(exactPaths(dflt)).toEqual(expected);
+
+    const grep = await call(s.client, "search_text_pattern", { query: "func \\w+", is_regex: true, repo: "all", context_lines: 0 });
+    const matches = grep.json.matches as Array<{ file_path: string; stale?: boolean }>;
+    expect(matches.map((m) => m.file_path).sort()).toEqual(["payments/charge.go", "payments/header/header.go"]);
+    // the files are not on this machine: a hit is never called stale for that
+    expect(matches.every((m) => m.stale === undefined)).toBe(true);
+
+    // path filters name files as results do, <repo>/<path>, and need no such folder on disk
+    const filtered = await call(s.client, "search_text_pattern", { query: "parseHeader", repo: "all", target_paths: ["web/header.ts"], context_lines: 0 });
+    expect(filtered.json.status).toBe("success");
+    expect((filtered.json.matches as Array<{ file_path: string }>).map((m) => m.file_path)).toEqual(["web/header.ts", "web/header.ts"]);
+
+    const search = await call(s.client, "cortex_search", { query: "parse header", mode: "keyword", repo: ["payments", "web"] });
+    const files = new Set((search.json.results as Array<{ chunk: { metadata: { file_path: string } } }>).map((r) => r.chunk.metadata.file_path));
+    expect([...files].every((f) => f.startsWith("payments/") || f.startsWith("web/"))).toBe(true);
+    expect([...files].some((f) => f.startsWith("payments/"))).toBe(true);
+    expect([...files].some((f) => f.startsWith("web/"))).toBe(true);
+  });
+
+  test("symbol tools answer within the one repository repo names, and say so when it names several", async () => {
+    const one = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", repo: "payments" });
+    expect(one.isError).toBe(false);
+    const occ = one.json.occurrences as Array<{ file_path: string }>;
+    expect(new Set(occ.map((o) => o.file_path))).toEqual(new Set(["charge.go", "header/header.go"]));
+    const refs = await call(s.client, "get_symbol_references", { symbol: "parseHeader", repo: "web" });
+    expect(refs.isError).toBe(false);
+    expect((refs.json.usages as Array<{ file: string }>).map((u) => u.file)).toContain("server.ts");
+
+    for (const repo of ["all", ["payments", "web"], undefined]) {
+      const many = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", ...(repo ? { repo } : {}) });
+      expect(many.isError).toBe(true);
+      expect(many.text).toContain("find_symbol_occurrences answers within one repository");
+      expect(many.text).toContain("call it with one of payments, web");
+    }
+  });
+
+  test("an unknown repository is an error naming it and listing the store's repositories", async () => {
+    const one = await call(s.client, "cortex_exact", { query: "x", repo: "paymnts" });
+    expect(one.isError).toBe(true);
+    expect(one.text).toBe(
+      `invalid arguments: repo: unknown repository 'paymnts'; postgres://cortex@localhost/postgres?host=${encodeURIComponent(server.dir)} holds: payments, web`,
+    );
+    const two = await call(s.client, "cortex_search", { query: "x", repo: ["web", "nope", "zz"] });
+    expect(two.isError).toBe(true);
+    expect(two.text).toContain("unknown repositories 'nope', 'zz'; ");
+    expect(two.text).toEndWith("holds: payments, web");
+    const bad = await call(s.client, "cortex_exact", { query: "x", repo: 42 });
+    expect(bad.text).toBe('invalid arguments: repo: must be a repository name, an array of names, or "all"');
+  });
+
+  test("get_indexing_status lists the repositories of the scope; tools that cannot work on a store say why", async () => {
+    const st = await call(s.client, "get_indexing_status", {});
+    expect(st.json.repos.map((r: { name: string; generation: number; files: number }) => [r.name, r.generation, r.files])).toEqual([
+      ["payments", 1, 2],
+      ["web", 1, 2],
+    ]);
+    const one = await call(s.client, "get_indexing_status", { repo: "web" });
+    expect(one.json.repos.map((r: { name: string }) => r.name)).toEqual(["web"]);
+    const remember = await call(s.client, "remember", { type: "decision", category: "x", memory: "y", reason: "z" });
+    expect(remember.isError).toBe(true);
+    expect(remember.text).toStartWith("remember does not work on this server, which reads a shared store: ");
+    const pattern = await call(s.client, "cortex_pattern", { pattern: "func $F() {}" });
+    expect(pattern.text).toContain("use cortex_exact or search_text_pattern across repositories");
+  });
+});
+
+describe.skipIf(skip !== undefined)("cortex mcp --store --repo", () => {
+  test("--repo sets the default scope; a call's repo overrides it; CORTEX_DATABASE_URL names the store", async () => {
+    const s = await serve(["--repo", "web"], { CORTEX_DATABASE_URL: url });
+    try {
+      expect(s.stderr()).toContain("default repositories: web");
+      expect(exactPaths(await call(s.client, "cortex_exact", { query: "parseheader" }))).toEqual(["header.ts", "server.ts"]);
+      expect(exactPaths(await call(s.client, "cortex_exact", { query: "parseheader", repo: "payments" }))).toEqual(["charge.go", "header/header.go"]);
+      const refs = await call(s.client, "get_symbol_references", { symbol: "parseHeader" });
+      expect(refs.isError).toBe(false);
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("a --repo naming an unknown repository stops the server at start, naming it", () => {
+    const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", work.root, "--store", url, "--repo", "web,paymnts"], {
+      encoding: "utf8",
+      input: "",
+      timeout: 60_000,
+    });
+    expect(r.status).toBe(2);
+    expect(r.stderr).toContain("--repo: unknown repository 'paymnts'");
+    expect(r.stderr).toContain("holds: payments, web");
+  });
+});
+
+describe("cortex mcp without a store", () => {
+  test("lists no repo argument, and a call passing one says a shared store is needed", async () => {
+    const s = await serve([]);
+    try {
+      const { tools } = await s.client.listTools();
+      for (const t of tools) expect(Object.keys(t.inputSchema.properties ?? {})).not.toContain("repo");
+      const r = await call(s.client, "cortex_exact", { query: "ParseHeader", repo: "payments" });
+      expect(r.isError).toBe(true);
+      expect(r.text).toContain("invalid arguments: repo: this server reads the index of one project");
+      expect(r.text).toContain("needs a shared store: start the server with 'cortex mcp --store postgres://…' or with CORTEX_DATABASE_URL set");
+    } finally {
+      await s.close();
+    }
+  });
+
+  test("--repo without a store is refused at start", () => {
+    const project = tmpProject({ "a.go": "package a\n" });
+    try {
+      const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", project.root, "--repo", "web"], {
+        encoding: "utf8",
+        input: "",
+        env: { ...process.env, CORTEX_DATABASE_URL: "" },
+        timeout: 60_000,
+      });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain("--repo needs a shared store");
+    } finally {
+      project.cleanup();
+    }
+  });
+});
