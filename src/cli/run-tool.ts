@@ -25,7 +25,8 @@ export async function runToolForCli(
   tool: ToolDefinition,
   input: unknown,
   mode: OutputMode,
-  session: ToolContext["session"],
+  /** The session the tool runs on, or how to run it (a shared store's scopes: RepoScopes.invoke). */
+  target: ToolContext["session"] | ((ctx: Omit<ToolContext, "session">) => Promise<unknown>),
   beforePrint?: () => void,
 ): Promise<number> {
   if (mode === "ndjson" && !tool.rows) {
@@ -36,7 +37,7 @@ export async function runToolForCli(
   const timer = setTimeout(() => controller.abort(new CortexError("DEADLINE", "the command ran out of time")), DEFAULT_DEADLINE_MS);
   // rows a tool streams while it searches are printed at once; the rest when the result is in
   let streamed = 0;
-  const ctx: ToolContext = { session, signal: controller.signal, deadline };
+  const ctx: Omit<ToolContext, "session"> = { signal: controller.signal, deadline };
   if (mode === "ndjson") {
     ctx.onRow = (row) => {
       if (streamed === 0) beforePrint?.();
@@ -45,7 +46,7 @@ export async function runToolForCli(
     };
   }
   try {
-    const result = await invokeTool(tool, input, ctx);
+    const result = typeof target === "function" ? await target(ctx) : await invokeTool(tool, input, { ...ctx, session: target });
     beforePrint?.();
     const failure = tool.failure?.(result);
     if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);

@@ -161,7 +161,8 @@ export async function runToolOnSharedStore(tool: ToolDefinition, argv: string[])
   }
   parseInput(exposedInput(tool), parsed.input);
   const mode = tool.sharedStore;
-  if (typeof mode === "object") throw new CortexError("UNSUPPORTED", `${tool.name} does not work on the shared store: ${mode.unavailable}`);
+  if (typeof mode === "object" && "unavailable" in mode)
+    throw new CortexError("UNSUPPORTED", `${tool.name} does not work on the shared store: ${mode.unavailable}`);
   const url = storeUrl(flag);
   if (url === undefined) throw new CortexError("INVALID_INPUT", "no shared store: pass --store postgres://user@host/database or set CORTEX_DATABASE_URL");
   if (repos === undefined) throw new CortexError("INVALID_INPUT", "--repo: name the repositories to search (a name, several separated by commas, or all)");
@@ -171,11 +172,7 @@ export async function runToolOnSharedStore(tool: ToolDefinition, argv: string[])
   const client = connectPostgres(url);
   const scopes = new RepoScopes(client, { root: parsed.root ?? process.cwd(), url: maskUrl(url), defaultScope: scope, session: { oneShot: true } });
   try {
-    return await scopes.withSession(
-      undefined,
-      (session) => runToolForCli(tool, parsed.input, outputMode(parsed), session, () => {}),
-      mode === "one-repository" ? tool.name : undefined,
-    );
+    return await runToolForCli(tool, parsed.input, outputMode(parsed), (ctx) => scopes.invoke(tool, parsed.input as Record<string, unknown>, ctx));
   } finally {
     await scopes.close();
     await client.close();

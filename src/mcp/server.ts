@@ -57,8 +57,8 @@ function sharedInstructions(scopes: RepoScopes): string {
 
 This server reads a shared store of many repositories, not a working tree. Every tool takes 'repo': a name,
 several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With more than one
-repository every path is <repo>/<path>, in results and in path filters. Symbol references, graphs and
-search_codebase answer within one repository: name it in 'repo'.`;
+repository every path is <repo>/<path>, in results and in path filters. cortex_graph and search_codebase
+answer within one repository: name it in 'repo'.`;
 }
 
 /** What a tool's description adds on a shared-store server: how its `repo` argument reads. */
@@ -93,7 +93,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
   // On a shared store only the tools that read it are listed: an agent is not offered what cannot work
   // (a call to one of the others still gets an answer saying why). On a local server `repo` is not
   // listed at all: an argument that can only fail there would cost every agent's context for nothing.
-  const listed = scopes ? opts.tools.filter((t) => t.sharedStore === "reads" || t.sharedStore === "one-repository") : opts.tools;
+  const listed = scopes ? opts.tools.filter((t) => typeof t.sharedStore !== "object" || !("unavailable" in t.sharedStore)) : opts.tools;
   // JSON schemas are derived once, on the first tools/list rather than here: deriving them for every tool
   // takes tens of milliseconds, and `initialize` is answered before anything else
   let listing: ReturnType<typeof describe>[] | undefined;
@@ -139,10 +139,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
       let result: unknown;
       if (scopes) {
         const mode = tool.sharedStore;
-        if (typeof mode === "object") return errorResult(`${tool.name} does not work on this server, which reads a shared store: ${mode.unavailable}`);
-        const { repo, ...rest } = args;
+        if (typeof mode === "object" && "unavailable" in mode)
+          return errorResult(`${tool.name} does not work on this server, which reads a shared store: ${mode.unavailable}`);
         // the store answers over the network: its readers wait on a socket, not on this thread, so no reader thread
-        result = await scopes.withSession(repo, (session) => invokeTool(tool, rest, { session, ...call }), mode === "one-repository" ? tool.name : undefined);
+        result = await scopes.invoke(tool, args, call);
       } else {
         if ("repo" in args) return errorResult(repoNeedsStore(opts.session.root));
         // a missing index is answered here, where the indexer's progress is known

@@ -10,6 +10,11 @@ import { PgIndexReader, type RepoScope } from "../store/postgres/reader.ts";
 import { listRepos, type RepoInfo } from "../store/postgres/repos.ts";
 import type { PgConnection } from "../store/postgres/client.ts";
 import { Session, type SessionOptions } from "./session.ts";
+import type { ToolDefinition } from "./define.ts";
+import type { ToolContext } from "./context.ts";
+import { invokeTool, exposedInput } from "./invoke.ts";
+import { parseInput } from "../core/zod-issues.ts";
+import { applyBudget } from "./budget.ts";
 
 export type { RepoScope };
 
@@ -29,6 +34,31 @@ export function parseRepoScope(value: string | readonly string[], field = "repo"
   const unique = [...new Set(names.filter((n) => n !== ""))].sort();
   if (unique.length === 0) throw new CortexError("INVALID_INPUT", `${field}: name a repository, several separated by commas, or all`);
   return unique;
+}
+
+/** A path of repository `repo` as a reader of several names it. */
+export function repoPath(repo: string, path: string): string {
+  return `${repo}/${path}`;
+}
+
+/**
+ * Path arguments named `<repo>/<path>` (over several repositories) as repository `repo`'s own: undefined
+ * when none is in it (the repository was not asked for), `["."]` for the repository itself. A path
+ * naming no repository of the scope is an error, not a filter that silently matches nothing.
+ */
+export function pathsInRepo(paths: readonly string[], repo: string, scope: readonly string[], field: string): string[] | undefined {
+  const own: string[] = [];
+  // the longest name first: a repository named "org/web" owns "org/web/x", not one named "org"
+  const byLength = [...scope].sort((a, b) => b.length - a.length);
+  for (const p of paths) {
+    const clean = p.replace(/^\.\//, "");
+    const owner = byLength.find((r) => clean === r || clean.startsWith(`${r}/`));
+    if (owner === undefined) {
+      throw new CortexError("INVALID_INPUT", `${field}: '${p}' is in none of the repositories ${scope.join(", ")}: over several, paths are <repo>/<path>`);
+    }
+    if (owner === repo) own.push(clean === repo ? "." : clean.slice(repo.length + 1));
+  }
+  return own.length > 0 ? own : undefined;
 }
 
 /** A scope's key: the same repositories in any order or spelling share one reader. */
@@ -108,7 +138,7 @@ export class RepoScopes {
     private readonly opts: RepoScopesOptions,
   ) {
     this.defaultScope = opts.defaultScope ?? "all";
-    this.maxSessions = opts.maxSessions ?? 8;
+    this.maxSessions = opts.maxSessions ?? 16;
     // a session that never reads an index: it only owns the models the scopes' sessions borrow
     this.models = new Session(opts.root, opts.session ?? {});
   }
@@ -157,6 +187,37 @@ export class RepoScopes {
     } finally {
       entry.active--;
     }
+  }
+
+  /**
+   * Runs a tool call on the shared store: `repo` picks the scope (see scopeOf), the rest are the tool's
+   * arguments. What the tool declares (ToolDefinition.sharedStore) decides how: over the scope's session,
+   * within one repository, or once per repository with the answers merged; or it is refused with why.
+   */
+  async invoke(tool: ToolDefinition, rawArgs: Record<string, unknown>, ctx: Omit<ToolContext, "session">): Promise<unknown> {
+    const { repo, ...args } = rawArgs;
+    const mode = tool.sharedStore;
+    if (typeof mode === "object" && "unavailable" in mode) {
+      throw new CortexError("UNSUPPORTED", `${tool.name} does not work on a shared store: ${mode.unavailable}`);
+    }
+    const scope = this.scopeOf(repo);
+    const single = scope !== "all" && scope.length === 1;
+    if (mode === "reads" || single) return this.withSession(repo, (session) => invokeTool(tool, args, { ...ctx, session }));
+    if (mode === "one-repository") return this.withSession(repo, async () => undefined, tool.name);
+    // once per repository of the scope: the index's ids are unique within one repository only
+    const field = repo === undefined ? "--repo" : "repo";
+    await this.check(scope, field);
+    const names = scope === "all" ? [...(this.known ?? [])].sort() : scope;
+    const parsed = parseInput(exposedInput(tool), args) as Record<string, unknown>;
+    const { max_tokens, ...rest } = parsed;
+    const input = "max_tokens" in tool.input.shape ? parsed : rest;
+    const parts: Array<{ repo: string; result: unknown }> = [];
+    for (const name of names) {
+      const own = mode.perRepository.inputFor(input, name, names);
+      if (own === undefined) continue;
+      parts.push({ repo: name, result: await this.withSession([name], (session) => Promise.resolve(tool.handler(own, { ...ctx, session }))) });
+    }
+    return applyBudget(mode.perRepository.merge(parts, input), typeof max_tokens === "number" ? max_tokens : undefined);
   }
 
   /** The sessions kept now, by scope key (for tests and the status line). */

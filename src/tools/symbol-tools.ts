@@ -10,6 +10,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { SourceLines } from "../engines/graph/source-lines.ts";
+import { pathsInRepo, repoPath } from "./repo-scope.ts";
 
 const occurrencesInput = z
   .object({
@@ -55,6 +56,29 @@ const occurrencesOutput = z.object({
 });
 
 type OccurrencesOutput = z.infer<typeof occurrencesOutput>;
+type OccurrencesInput = z.output<typeof occurrencesInput>;
+
+/** find_symbol_occurrences over several repositories: each repository's definitions first, then the rest, every path <repo>/<path>. */
+function mergeOccurrences(parts: Array<{ repo: string; result: OccurrencesOutput }>, input: OccurrencesInput): OccurrencesOutput {
+  const failed = parts.find((p) => p.result.status === "error" || p.result.status === "indexing_required");
+  if (failed) return { ...failed.result, error_message: `${failed.repo}: ${failed.result.error_message ?? failed.result.status}` };
+  const named = parts.flatMap((p) => p.result.occurrences.map((o) => ({ ...o, file_path: repoPath(p.repo, o.file_path) })));
+  const all = [...named.filter((o) => o.type === "definition"), ...named.filter((o) => o.type !== "definition")];
+  const total = parts.reduce((n, p) => n + p.result.occurrence_count, 0);
+  const occurrences = all.slice(0, input.max_results);
+  if (total === 0) {
+    const suggestions = [...new Set(parts.flatMap((p) => p.result.suggestions ?? []))];
+    return {
+      status: "no_occurrences_found",
+      occurrences: [],
+      occurrence_count: 0,
+      truncated: false,
+      suggestions,
+      error_message: `no definition or reference of '${input.symbol_name}' in ${parts.map((p) => p.repo).join(", ") || "the repositories asked for"}${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`,
+    };
+  }
+  return { status: "success", occurrences, occurrence_count: total, truncated: total > occurrences.length };
+}
 
 export const findSymbolOccurrencesTool = defineTool({
   name: "find_symbol_occurrences",
@@ -70,7 +94,16 @@ export const findSymbolOccurrencesTool = defineTool({
   output: occurrencesOutput,
   annotations: READ_ONLY,
   profiles: ["kit"],
-  sharedStore: "one-repository",
+  sharedStore: {
+    perRepository: {
+      inputFor(input, repo, scope) {
+        if (!input.target_paths) return input;
+        const own = pathsInRepo(input.target_paths, repo, scope, "target_paths");
+        return own ? { ...input, target_paths: own } : undefined;
+      },
+      merge: mergeOccurrences,
+    },
+  },
   needsIndex: true,
   heavy: true,
   cli: {
@@ -156,7 +189,38 @@ const referencesOutput = z.object({
 
 type ReferencesOutput = z.infer<typeof referencesOutput>;
 
+/**
+ * get_symbol_references over several repositories: the counts added up, the top usages of all (each
+ * repository's answer holds its own top `limit`, so the top `limit` of all is among them), every path
+ * <repo>/<path>.
+ */
+function mergeReferences(parts: Array<{ repo: string; result: ReferencesOutput }>, input: z.output<typeof referencesInput>): ReferencesOutput {
+  const usages = parts
+    .flatMap((p) => p.result.usages.map((u) => ({ ...u, file: repoPath(p.repo, u.file) })))
+    .sort((a, b) => usageRank(a.resolution, a.file) - usageRank(b.resolution, b.file))
+    .slice(0, input.limit);
+  const usageCount = parts.reduce((n, p) => n + p.result.usageCount, 0);
+  const out: ReferencesOutput = {
+    status: "success",
+    symbol: input.symbol,
+    usageCount,
+    usages,
+    definitions: parts.flatMap((p) => p.result.definitions.map((d) => ({ ...d, file: repoPath(p.repo, d.file) }))),
+    confidence: "syntactic",
+    isComplete: usages.length === usageCount,
+  };
+  if (usageCount === 0 && out.definitions.length === 0) {
+    const suggestions = [...new Set(parts.flatMap((p) => p.result.suggestions ?? []))];
+    out.suggestions = suggestions;
+    out.message = `no definition or reference of '${input.symbol}' in ${parts.map((p) => p.repo).join(", ")}${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`;
+  }
+  return out;
+}
+
 const RESOLUTION_RANK: Record<string, number> = { exact: 0, import: 0, "name-only": 1 };
+const isTestPath = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
+/** How a usage ranks: resolved ones first, then unresolved, tests after the rest at each level (lower first). */
+const usageRank = (resolution: string | null | undefined, file: string) => (RESOLUTION_RANK[resolution ?? ""] ?? 2) * 2 + Number(isTestPath(file));
 
 export const getSymbolReferencesTool = defineTool({
   name: "get_symbol_references",
@@ -170,7 +234,7 @@ export const getSymbolReferencesTool = defineTool({
   output: referencesOutput,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
-  sharedStore: "one-repository",
+  sharedStore: { perRepository: { inputFor: (input) => input, merge: mergeReferences } },
   needsIndex: true,
   heavy: true,
   cli: { command: ["refs"], positionals: ["symbol"], summary: "usages of a symbol: cortex refs <symbol> [--limit n] (also: --symbol <name>)" },
@@ -180,10 +244,7 @@ export const getSymbolReferencesTool = defineTool({
     const q = { name: args.symbol };
     const defs = await engine.definitions(q);
     const refs = await engine.references(q, defs);
-    const isTest = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
-    const ranked = [...refs].sort(
-      (a, b) => (RESOLUTION_RANK[a.resolution ?? ""] ?? 2) - (RESOLUTION_RANK[b.resolution ?? ""] ?? 2) || Number(isTest(a.file)) - Number(isTest(b.file)),
-    );
+    const ranked = [...refs].sort((a, b) => usageRank(a.resolution, a.file) - usageRank(b.resolution, b.file));
     const shown = ranked.slice(0, args.limit);
     const lines = await new SourceLines(engine.store).load(shown.map((r) => r.file));
     const usages = shown.map((r) => {

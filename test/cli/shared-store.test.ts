@@ -141,6 +141,10 @@ test.skipIf(skip !== undefined)("tools answer from the shared store with --repo:
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("--repo: unknown repository 'tools-z'");
     expect(unknown.stderr).toMatch(/holds: .*tools-a, tools-b/);
+    // symbol look-ups run once per repository, merged, every path <repo>/<path>
+    const occurrences = cortex(["occurrences", "Help", "--no-find-references", "--repo", "tools-b,tools-a", "--store", url, "--json"]);
+    expect(occurrences.stderr).toBe("");
+    expect(JSON.parse(occurrences.stdout).occurrences.map((o: { file_path: string }) => o.file_path)).toEqual(["tools-a/util/util.go", "tools-b/app.py"]);
     // a tool that reads a working tree says so rather than answering from the current folder
     const memory = cortex(["memory", "list", "--repo", "all", "--store", url]);
     expect(memory.code).toBe(2);

@@ -24,11 +24,11 @@ const MAIN = join(import.meta.dir, "..", "..", "src", "cli", "main.ts");
 
 const PAYMENTS = {
   "charge.go": "package payments\n\n// Charge bills a card.\nfunc Charge(amount int) int { return ParseHeader(amount) }\n",
-  "header/header.go": "package header\n\n// ParseHeader reads the amount header.\nfunc ParseHeader(v int) int { return v }\n",
+  "header.go": "package payments\n\n// ParseHeader reads the amount header.\nfunc ParseHeader(v int) int { return v }\n",
 };
 const WEB = {
-  "server.ts": 'import { parseHeader } from "./header.ts";\n\nexport function serve(raw: string): string {\n  return parseHeader(raw);\n}\n',
-  "header.ts": "// parseHeader reads a header line\nexport function parseHeader(line: string): string {\n  return line.trim();\n}\n",
+  "server.ts": 'import { ParseHeader } from "./header.ts";\n\nexport function serve(raw: string): string {\n  return ParseHeader(raw);\n}\n',
+  "header.ts": "// ParseHeader reads a header line\nexport function ParseHeader(line: string): string {\n  return line.trim();\n}\n",
 };
 
 let server: TestServer;
@@ -128,13 +128,13 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
   test("repo names one repository: its hits only, with the repository's own paths", async () => {
     const a = await call(s.client, "cortex_exact", { query: "ParseHeader", repo: "payments" });
     expect(a.isError).toBe(false);
-    expect(exactPaths(a)).toEqual(["charge.go", "header/header.go"]);
+    expect(exactPaths(a)).toEqual(["charge.go", "header.go"]);
     const b = await call(s.client, "cortex_exact", { query: "parseHeader", repo: "web" });
     expect(exactPaths(b)).toEqual(["header.ts", "server.ts"]);
   });
 
   test("repo names several (an array or commas) or all: every hit names its repository as <repo>/<path>", async () => {
-    const expected = ["payments/charge.go", "payments/header/header.go", "web/header.ts", "web/server.ts"];
+    const expected = ["payments/charge.go", "payments/header.go", "web/header.ts", "web/server.ts"];
     for (const repo of [["payments", "web"], "web,payments", "all"]) {
       const a = await call(s.client, "cortex_exact", { query: "parseheader", repo });
       expect(a.isError).toBe(false);
@@ -146,7 +146,7 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
 
     const grep = await call(s.client, "search_text_pattern", { query: "func \\w+", is_regex: true, repo: "all", context_lines: 0 });
     const matches = grep.json.matches as Array<{ file_path: string; stale?: boolean }>;
-    expect(matches.map((m) => m.file_path).sort()).toEqual(["payments/charge.go", "payments/header/header.go"]);
+    expect(matches.map((m) => m.file_path).sort()).toEqual(["payments/charge.go", "payments/header.go"]);
     // the files are not on this machine: a hit is never called stale for that
     expect(matches.every((m) => m.stale === undefined)).toBe(true);
 
@@ -162,21 +162,45 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     expect([...files].some((f) => f.startsWith("web/"))).toBe(true);
   });
 
-  test("symbol tools answer within the one repository repo names, and say so when it names several", async () => {
+  test("symbol look-ups run once per repository and merge, every path <repo>/<path>; graphs answer within one repository", async () => {
     const one = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", repo: "payments" });
     expect(one.isError).toBe(false);
-    const occ = one.json.occurrences as Array<{ file_path: string }>;
-    expect(new Set(occ.map((o) => o.file_path))).toEqual(new Set(["charge.go", "header/header.go"]));
-    const refs = await call(s.client, "get_symbol_references", { symbol: "parseHeader", repo: "web" });
-    expect(refs.isError).toBe(false);
-    expect((refs.json.usages as Array<{ file: string }>).map((u) => u.file)).toContain("server.ts");
+    const occ = one.json.occurrences as Array<{ file_path: string; type: string; line_number: number }>;
+    expect(occ.map((o) => `${o.type} ${o.file_path}:${o.line_number}`)).toEqual(["definition header.go:4", "reference charge.go:4"]);
 
+    // "who uses this, in any repository": a Go function and a TypeScript one of the same name
     for (const repo of ["all", ["payments", "web"], undefined]) {
       const many = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", ...(repo ? { repo } : {}) });
-      expect(many.isError).toBe(true);
-      expect(many.text).toContain("find_symbol_occurrences answers within one repository");
-      expect(many.text).toContain("call it with one of payments, web");
+      expect(many.isError).toBe(false);
+      const found = many.json.occurrences as Array<{ file_path: string; type: string }>;
+      expect(found.filter((o) => o.type === "definition").map((o) => o.file_path)).toEqual(["payments/header.go", "web/header.ts"]);
+      expect(new Set(found.map((o) => o.file_path))).toEqual(new Set(["payments/header.go", "payments/charge.go", "web/header.ts", "web/server.ts"]));
+      expect(many.json.occurrence_count).toBe(found.length);
     }
+    // path filters are <repo>/<path>: a repository none of them names is not asked
+    const filtered = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", target_paths: ["web/server.ts"] });
+    expect((filtered.json.occurrences as Array<{ file_path: string }>).map((o) => o.file_path)).toEqual(["web/server.ts", "web/server.ts"]);
+    const nowhere = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", target_paths: ["server.ts"] });
+    expect(nowhere.text).toBe(
+      "invalid arguments: target_paths: 'server.ts' is in none of the repositories payments, web: over several, paths are <repo>/<path>",
+    );
+
+    const refs = await call(s.client, "get_symbol_references", { symbol: "ParseHeader", repo: "all" });
+    expect(refs.isError).toBe(false);
+    expect(refs.json.definitions.map((d: { file: string }) => d.file)).toEqual(["payments/header.go", "web/header.ts"]);
+    expect(refs.json.usages.map((u: { file: string }) => u.file).sort()).toEqual(["payments/charge.go", "web/server.ts", "web/server.ts"]);
+    expect(refs.json.usageCount).toBe(3);
+    const own = await call(s.client, "get_symbol_references", { symbol: "ParseHeader", repo: "web" });
+    expect(own.json.usages.map((u: { file: string }) => u.file)).toEqual(["server.ts", "server.ts"]);
+
+    const graph = await call(s.client, "cortex_graph", { operation: "callers", target: "ParseHeader", repo: "payments" });
+    expect(graph.isError).toBe(false);
+    expect(JSON.stringify(graph.json.edges)).toContain("charge.go");
+    const graphs = await call(s.client, "cortex_graph", { operation: "callers", target: "ParseHeader", repo: "all" });
+    expect(graphs.isError).toBe(true);
+    expect(graphs.text).toBe(
+      "invalid arguments: repo: cortex_graph answers within one repository (symbol ids and resolved references belong to one repository's index), and 'all' names several: call it with one of payments, web",
+    );
   });
 
   test("an unknown repository is an error naming it and listing the store's repositories", async () => {
@@ -215,8 +239,8 @@ describe.skipIf(skip !== undefined)("cortex mcp --store --repo", () => {
     try {
       expect(s.stderr()).toContain("default repositories: web");
       expect(exactPaths(await call(s.client, "cortex_exact", { query: "parseheader" }))).toEqual(["header.ts", "server.ts"]);
-      expect(exactPaths(await call(s.client, "cortex_exact", { query: "parseheader", repo: "payments" }))).toEqual(["charge.go", "header/header.go"]);
-      const refs = await call(s.client, "get_symbol_references", { symbol: "parseHeader" });
+      expect(exactPaths(await call(s.client, "cortex_exact", { query: "parseheader", repo: "payments" }))).toEqual(["charge.go", "header.go"]);
+      const refs = await call(s.client, "get_symbol_references", { symbol: "ParseHeader" });
       expect(refs.isError).toBe(false);
     } finally {
       await s.close();

@@ -4,7 +4,7 @@
  * reused, the least recently used idle one closed beyond the limit, everything closed at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseRepoScope, repoArgument, requireKnownRepos, RepoScopes, scopeKey } from "../../src/tools/repo-scope.ts";
+import { parseRepoScope, pathsInRepo, repoArgument, requireKnownRepos, RepoScopes, scopeKey } from "../../src/tools/repo-scope.ts";
 import { isCortexError } from "../../src/core/errors.ts";
 import { publishIndex } from "../../src/store/postgres/publish.ts";
 import type { PgClient } from "../../src/store/postgres/client.ts";
@@ -21,6 +21,15 @@ describe("parseRepoScope", () => {
     expect(parseRepoScope(["web", "all"])).toBe("all");
     expect(() => parseRepoScope(" , ", "--repo")).toThrow("--repo: name a repository, several separated by commas, or all");
     expect(scopeKey(["web", "payments"])).toBe(scopeKey(["payments", "web"]));
+  });
+
+  test("path arguments over several repositories are split by their <repo>/ prefix", () => {
+    const scope = ["web", "web-admin"];
+    expect(pathsInRepo(["web/src", "./web-admin/a.ts", "web"], "web", scope, "paths")).toEqual(["src", "."]);
+    expect(pathsInRepo(["web/src"], "web-admin", scope, "paths")).toBeUndefined();
+    expect(() => pathsInRepo(["src/a.ts"], "web", scope, "target_paths")).toThrow(
+      "target_paths: 'src/a.ts' is in none of the repositories web, web-admin: over several, paths are <repo>/<path>",
+    );
   });
 
   test("the MCP schema takes a string or a non-empty array of strings", () => {
