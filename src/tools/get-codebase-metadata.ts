@@ -19,7 +19,10 @@ export const metadataTool = defineTool({
   cli: { command: ["metadata"], summary: "project overview: languages, frameworks, dependencies, statistics" },
   example: {},
   async handler(_args, ctx): Promise<CodebaseMetadata> {
-    return (await ctx.session.metadata()).metadata();
+    const m = await (await ctx.session.metadata()).metadata();
+    // over a shared store the folder the server runs in is not what is described: the repositories are
+    const shared = ctx.session.sharedStore;
+    return shared ? { ...m, name: (await shared.repos()).map((r) => r.name).join(", "), root: shared.url } : m;
   },
   render(m) {
     const lines = [

@@ -217,7 +217,7 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     expect(bad.text).toBe('invalid arguments: repo: must be a repository name, an array of names, or "all"');
   });
 
-  test("get_indexing_status lists the repositories of the scope; tools that cannot work on a store say why", async () => {
+  test("status, metadata, team patterns and the context resource describe the repositories; tools that cannot work on a store say why", async () => {
     const st = await call(s.client, "get_indexing_status", {});
     expect(st.json.repos.map((r: { name: string; generation: number; files: number }) => [r.name, r.generation, r.files])).toEqual([
       ["payments", 1, 2],
@@ -225,6 +225,19 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     ]);
     const one = await call(s.client, "get_indexing_status", { repo: "web" });
     expect(one.json.repos.map((r: { name: string }) => r.name)).toEqual(["web"]);
+    // what describes the project describes the repositories, never the folder the server runs in
+    const meta = await call(s.client, "get_codebase_metadata", { repo: ["web", "payments"] });
+    expect(meta.json).toMatchObject({ name: "payments, web", root: `postgres://cortex@localhost/postgres?host=${encodeURIComponent(server.dir)}` });
+    expect(meta.json.languages.map((l: { language: string }) => l.language).sort()).toEqual(["go", "typescript"]);
+    const patterns = await call(s.client, "get_team_patterns", {});
+    expect(patterns.json.history).toEqual({ unavailable: "a shared store holds indexes, not git history" });
+    const resource = await s.client.readResource({ uri: "codebase://context" });
+    const overview = (resource.contents[0] as { text: string }).text;
+    expect(overview).toContain("# Shared store postgres://cortex@localhost/");
+    expect(overview).toContain("Repositories: payments (generation 1), web (generation 1)");
+    expect(overview).toContain("Size: 4 files");
+    expect(overview).not.toContain(work.root);
+
     const remember = await call(s.client, "remember", { type: "decision", category: "x", memory: "y", reason: "z" });
     expect(remember.isError).toBe(true);
     expect(remember.text).toStartWith("remember does not work on this server, which reads a shared store: ");

@@ -5,6 +5,7 @@
  * (rising, declining, stable). A group where two patterns each pass 20% is a conflict. Golden files are
  * the files that use the most preferred patterns.
  */
+import { describesLocalTree } from "../../store/open-reader.ts";
 import type { IndexReader } from "../../store/contract.ts";
 import { importMatches, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
 
@@ -96,7 +97,8 @@ export class PatternsEngine {
       calls: calls.get(f.path) ?? new Set(),
       text: () => texts.get(f.path) ?? "",
     }));
-    const recent = await recentlyChanged(this.root, windowDays);
+    // a shared store's repositories have no history here (the folder's own git log would describe another project)
+    const recent = describesLocalTree(this.store.source) ? await recentlyChanged(this.root, windowDays) : "a shared store holds indexes, not git history";
     const groups: GroupReport[] = [];
     const preferredHits = new Map<string, string[]>();
     for (const g of PATTERN_GROUPS) {
