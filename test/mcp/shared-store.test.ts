@@ -14,6 +14,7 @@ import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { SharedStore } from "../../src/store/postgres/shared-store.ts";
+import { TOOLS } from "../../src/tools/index.ts";
 
 // starts a database, indexes two projects and starts server processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -122,6 +123,25 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
       expect(`${t.name}: ${repo?.description?.slice(0, 38)}`).toBe(`${t.name}: Which repositories of the shared store`);
       expect(t.inputSchema.required ?? []).not.toContain("repo");
       expect(t.description).toContain("On this shared store 'repo'");
+    }
+  });
+
+  test("every listed tool answers its own example over one repository, and all but the one-repository ones over all", async () => {
+    const { tools } = await s.client.listTools();
+    // (cortex_graph's example names a definition these repositories do not have: it says so, as a local server would)
+    const verdict = (a: ToolAnswer) => (!a.isError ? "ok" : a.text === "target: no definition named 'auth.Login'" ? "ok" : a.text);
+    for (const t of tools) {
+      const tool = TOOLS.find((x) => x.name === t.name)!;
+      const one = await call(s.client, t.name, { ...(tool.example as Record<string, unknown>), repo: "payments" });
+      expect(`${t.name}: ${verdict(one)}`).toBe(`${t.name}: ok`);
+      if (tool.sharedStore === "one-repository") continue;
+      // over several repositories path filters are <repo>/<path>; the per-repository look-ups refuse others
+      const { target_paths: _, ...pathless } = tool.example as Record<string, unknown>;
+      const all = await call(s.client, t.name, {
+        ...(typeof tool.sharedStore === "object" ? pathless : (tool.example as Record<string, unknown>)),
+        repo: "all",
+      });
+      expect(`${t.name} over all: ${verdict(all)}`).toBe(`${t.name} over all: ok`);
     }
   });
 
@@ -260,15 +280,18 @@ describe.skipIf(skip !== undefined)("cortex mcp --store --repo", () => {
     }
   });
 
-  test("a --repo naming an unknown repository stops the server at start, naming it", () => {
-    const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", work.root, "--store", url, "--repo", "web,paymnts"], {
+  test("a --repo naming an unknown repository stops the server at start, naming it; the URL's password is never shown", () => {
+    // trust authentication ignores the password: it is here to be masked
+    const secret = url.replace("cortex@", "cortex:hunter2@");
+    const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", work.root, "--store", secret, "--repo", "web,paymnts"], {
       encoding: "utf8",
       input: "",
       timeout: 60_000,
     });
     expect(r.status).toBe(2);
-    expect(r.stderr).toContain("--repo: unknown repository 'paymnts'");
+    expect(r.stderr).toContain("--repo: unknown repository 'paymnts'; postgres://cortex:***@localhost/");
     expect(r.stderr).toContain("holds: payments, web");
+    expect(r.stderr + r.stdout).not.toContain("hunter2");
   });
 });
 
