@@ -207,6 +207,8 @@ export class RepoScopes {
     // once per repository of the scope: the index's ids are unique within one repository only
     const field = repo === undefined ? "--repo" : "repo";
     await this.check(scope, field);
+    // "all" is what the store holds now, as a reader of all sees it (not the names known from earlier calls)
+    if (scope === "all") this.known = (await this.repos()).map((r) => r.name);
     const names = scope === "all" ? [...(this.known ?? [])].sort() : scope;
     const parsed = parseInput(exposedInput(tool), args) as Record<string, unknown>;
     const { max_tokens, ...rest } = parsed;

@@ -11,6 +11,7 @@ import type { PgClient } from "../../src/store/postgres/client.ts";
 import { startPglite } from "../store/postgres/pglite-client.ts";
 import { indexedProject, type IndexedProject } from "../store/postgres/fixture.ts";
 import type { Session } from "../../src/tools/session.ts";
+import { findSymbolOccurrencesTool } from "../../src/tools/symbol-tools.ts";
 
 describe("parseRepoScope", () => {
   test("a name, names separated by commas, an array, and all", () => {
@@ -118,6 +119,21 @@ describe("RepoScopes", () => {
     await publishIndex(client, "d", store, {});
     store.close();
     expect((await (await sessionOf("d")).reader()!.allFiles()).map((f) => f.path)).toContain("src/server.ts");
+  });
+
+  test("a per-repository tool over all asks every repository the store holds now, each path <repo>/<path>", async () => {
+    const ctx = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
+    const definitions = async () => {
+      const r = (await scopes.invoke(findSymbolOccurrencesTool, { symbol_name: "parseHeader", find_references: false, repo: "all" }, ctx)) as {
+        occurrences: Array<{ file_path: string }>;
+      };
+      return r.occurrences.map((o) => o.file_path);
+    };
+    expect(await definitions()).toEqual(["a/src/http/header.ts", "b/src/http/header.ts", "c/src/http/header.ts", "d/src/http/header.ts"]);
+    const store = await project.index();
+    await publishIndex(client, "e", store, {});
+    store.close();
+    expect(await definitions()).toContain("e/src/http/header.ts");
   });
 
   test("closing closes every session; nothing is opened after", async () => {
