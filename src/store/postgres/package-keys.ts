@@ -66,9 +66,9 @@ export class ProvidedKeys {
     return [];
   }
 
-  /** A Go package: the module path and the folder inside the module (commands and external tests are not importable). */
+  /** A Go package: the module path and the folder inside the module (commands and test files are not importable, as in go.ts). */
   private go(path: string, pkg: string | null): ProvidedKey[] {
-    if (pkg === null || pkg === "main" || pkg.endsWith("_test")) return [];
+    if (pkg === null || pkg === "main" || path.endsWith("_test.go")) return [];
     const dir = dirOf(path);
     const m = this.project.goModules.filter((g) => g.module !== "std" && under(g.dir, path)).sort((a, b) => b.dir.length - a.dir.length)[0];
     if (!m) return [];

@@ -103,6 +103,8 @@ CREATE TABLE IF NOT EXISTS ${s}.symbols (
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON ${s}.symbols (file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON ${s}.symbols (name);
+-- definitions by id (callers and callees load the definitions their references name)
+CREATE INDEX IF NOT EXISTS symbols_id ON ${s}.symbols (symbol_id);
 
 -- Uses of names, as reference resolution left them in the building index (ids are that index's, unique
 -- within the repository's generation; kind and resolution as text).

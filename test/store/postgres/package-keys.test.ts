@@ -29,6 +29,7 @@ test("Go: the module path and folder of the innermost module; commands, external
   expect(p.of("tools/gen/gen.go", "go", "gen")).toEqual([{ key: "example.com/lib/tools/gen", binds: "gen" }]);
   expect(p.of("cmd/app/main.go", "go", "main")).toEqual([]);
   expect(p.of("strs/x_test.go", "go", "strs_test")).toEqual([]);
+  expect(p.of("strs/strs_test.go", "go", "strs")).toEqual([]);
   expect(p.of("vendor/github.com/x/y/y.go", "go", "y")).toEqual([]);
   expect(requestedKeys("go", { module: "example.com/lib/strs", symbols: [] })).toEqual(["example.com/lib/strs"]);
 });
