@@ -42,7 +42,10 @@ const occurrence = z.object({
   symbol_fqn: z.string().describe("Qualified name of the definition (for references: of the definition they resolve to, else the name as written)"),
   snippet: z.string().describe("The line, trimmed"),
   kind: z.string().describe("Definition kind (function, method, class…) or reference kind (call, type, inherit, implement, import, read)"),
-  resolution: z.string().optional().describe("References: exact, import, name-only, or unresolved"),
+  resolution: z
+    .string()
+    .optional()
+    .describe("References: exact, import, name-only, cross-repo (through an import of another repository's package, shared store), or unresolved"),
   stale: z.literal(true).optional().describe("The file changed on disk since it was indexed"),
 });
 
@@ -175,7 +178,7 @@ const referencesOutput = z.object({
         column: z.number().int(),
         preview: z.string().describe("The line before, the line and the line after"),
         kind: z.string().describe("call, type, inherit, implement, import or read"),
-        resolution: z.string().describe("exact, import, name-only or unresolved"),
+        resolution: z.string().describe("exact, import, name-only, cross-repo (shared store) or unresolved"),
         enclosing: z.string().optional().describe("The definition the usage is written in"),
       }),
     )
@@ -217,7 +220,7 @@ function mergeReferences(parts: Array<{ repo: string; result: ReferencesOutput }
   return out;
 }
 
-const RESOLUTION_RANK: Record<string, number> = { exact: 0, import: 0, "name-only": 1 };
+const RESOLUTION_RANK: Record<string, number> = { exact: 0, import: 0, "cross-repo": 0, "name-only": 1 };
 const isTestPath = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
 /** How a usage ranks: resolved ones first, then unresolved, tests after the rest at each level (lower first). */
 const usageRank = (resolution: string | null | undefined, file: string) => (RESOLUTION_RANK[resolution ?? ""] ?? 2) * 2 + Number(isTestPath(file));

@@ -20,7 +20,7 @@ export interface Occurrence {
   snippet: string;
   /** definition kind (function, class…) or reference kind (call, type, inherit, implement, import, read) */
   kind: string;
-  /** How a reference was tied to its definition: exact, import, name-only, or unresolved. */
+  /** How a reference was tied to its definition: exact, import, name-only, cross-repo (shared store), or unresolved. */
   resolution?: string;
   stale?: true;
 }

@@ -124,6 +124,14 @@ const EDGES: Columns = [
   ["site_id", "bigint"],
   ["target_file", "text"],
 ];
+const PACKAGE_KEYS: Columns = [
+  ["key", "text"],
+  ["binds", "text"],
+];
+const IMPORT_KEYS: Columns = [
+  ["site_id", "bigint"],
+  ["key", "text"],
+];
 const CHUNKS: Columns = [
   ["chunk_id", "text"],
   ["chunk_type", "text"],
@@ -237,12 +245,14 @@ async function writeBatch(
     sites: [] as Record<string, unknown>[],
     edges: [] as Record<string, unknown>[],
     chunks: [] as Record<string, unknown>[],
+    packageKeys: [] as Record<string, unknown>[],
+    importKeys: [] as Record<string, unknown>[],
   };
   for (const { file_id, path } of ids) {
     const r = rows.get(path)!;
     const id = Number(file_id);
     if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
-    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks"] as const)
+    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks", "packageKeys", "importKeys"] as const)
       for (const row of r[key]) children[key].push({ file_id: id, ...row });
   }
   await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
@@ -253,6 +263,8 @@ async function writeBatch(
   await insertRows(tx, `${s}.refs`, REFS, children.refs);
   await insertRows(tx, `${s}.import_sites`, SITES, children.sites);
   await insertRows(tx, `${s}.import_edges`, EDGES, children.edges);
+  await insertRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
+  await insertRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
   if (children.chunks.length > 0) {
     // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C, body D
     const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];

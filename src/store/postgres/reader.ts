@@ -11,8 +11,10 @@
  * (pg_trgm), keyword search and scores ranked in SQL (tsvector, ts_rank), cortex_files statistics (the
  * files-query compiler in the PostgreSQL dialect), definitions, references and the import graph as
  * reference resolution left them, graph and project facts, and the chunk texts vectors are computed
- * from. Symbol and reference ids are the building index's, unique within one repository: questions by
- * id need a reader of one repository. Keyword scores are ts_rank's, not BM25's: they rank alike within
+ * from. Symbol and reference ids are the building index's, unique within one repository: a reader of
+ * several repositories names them `repo_id * 2^32 + id` instead, and adds what resolves across its
+ * repositories (imports of another repository's package and the references through them,
+ * cross-repo.ts). Keyword scores are ts_rank's, not BM25's: they rank alike within
  * one store, not across the two.
  */
 import { CortexError } from "../../core/errors.ts";
@@ -39,11 +41,13 @@ import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
 import { trigramText } from "../trigrams.ts";
 import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
+import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
 
 type Params = PgValue[];
+type Cond = (params: Params) => string;
 
 /** Binds a value and returns its placeholder. */
 const bind = (params: Params, v: PgValue): string => {
@@ -61,6 +65,8 @@ export class PgIndexReader implements IndexReader {
   readonly dialect: SqlDialect = POSTGRES_DIALECT;
   private readonly s: string;
   private readonly single: boolean;
+  /** Cross-repository edges and references (readers of several repositories only). */
+  private readonly cross: CrossRepoSql;
 
   constructor(
     private readonly db: PgConnection,
@@ -72,6 +78,24 @@ export class PgIndexReader implements IndexReader {
     this.s = schemaIdent(schema);
     if (scope !== "all" && scope.length === 0) throw new CortexError("INVALID_INPUT", "repo: name at least one repository");
     this.single = scope !== "all" && scope.length === 1;
+    this.cross = new CrossRepoSql(this.s, (params, alias) => this.inScope(params, alias));
+  }
+
+  // --- ids and scope across repositories (see cross-repo.ts) ---
+
+  /** A live file `alias` is in the reader's repositories. */
+  private inScope(params: Params, alias: string): string {
+    return this.scope === "all" ? "TRUE" : `${alias}.repo IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
+  }
+
+  /** A definition's or reference's id as this reader names it (`col` of a row of live file `f`). */
+  private idSql(col: string): string {
+    return this.single ? col : crossIdSql("f.repo_id", col);
+  }
+
+  /** `col` (an id column of a row of live file `f`) is one of `ids` as this reader names them. */
+  private idIn(params: Params, col: string, ids: readonly number[]): string {
+    return this.single ? `${col} IN ${this.idList(params, ids)}` : pairIn(params, "f.repo_id", col, ids);
   }
 
   /** Where a worker opens the same reader (postgres/open.ts): schema and repositories, never the server's URL. */
@@ -395,17 +419,12 @@ export class PgIndexReader implements IndexReader {
 
   // --- definitions and references ---
 
-  /** Refuses id questions across repositories (ids are unique within one repository only). */
-  private oneRepository(what: string): void {
-    if (!this.single) throw new CortexError("INVALID_INPUT", `${what}: symbol ids are unique within one repository; ask a reader of one repository`);
-  }
-
   private async symbols(where: (params: Params) => string): Promise<SymbolRow[]> {
     const params: Params = [];
     const from = this.live(params);
     const cond = where(params);
     const rows = await this.rows<Record<string, unknown>>(
-      `SELECT y.symbol_id AS id, ${this.pathSql} AS file, y.name, y.qualified_name AS qname, y.kind, y.container, f.language,
+      `SELECT ${this.idSql("y.symbol_id")} AS id, ${this.pathSql} AS file, y.name, y.qualified_name AS qname, y.kind, y.container, f.language,
          y.start_line AS line, y.start_column AS "column", y.end_line AS "endLine", y.is_exported AS exported, y.signature
        FROM ${from} JOIN ${this.s}.symbols y ON y.file_id = f.file_id WHERE ${cond}
        ORDER BY file, y.start_line, y.start_column, y.symbol_id`,
@@ -423,8 +442,7 @@ export class PgIndexReader implements IndexReader {
   }
 
   symbolsById(ids: readonly number[]): Promise<SymbolRow[]> {
-    this.oneRepository("symbolsById");
-    return this.symbols((p) => `y.symbol_id IN (SELECT json_array_elements_text(${bind(p, JSON.stringify(ids))}::text::json)::bigint)`);
+    return this.symbols((p) => this.idIn(p, "y.symbol_id", ids));
   }
 
   private async refs(where: (params: Params) => string): Promise<RefRow[]> {
@@ -432,11 +450,32 @@ export class PgIndexReader implements IndexReader {
     const from = this.live(params);
     const cond = where(params);
     const rows = await this.rows<Record<string, unknown>>(
-      `SELECT r.ref_id AS id, ${this.pathSql} AS file, r.name, r.qualifier, r.qualifier_type AS "qualifierType", r.kind, r.line, r."column",
-         r.enclosing, r.enclosing_symbol_id AS "enclosingId", r.target_symbol_id AS "targetId", r.resolution
-       FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id WHERE ${cond} ORDER BY r.ref_id`,
+      `SELECT ${this.refColumns()} FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id WHERE ${cond} ORDER BY f.repo_id, r.ref_id`,
       params,
     );
+    return this.refRows(rows);
+  }
+
+  /** A reference's columns (`r` of live file `f`) as RefRow names them; its target and resolution as stored unless given. */
+  private refColumns(target = `${this.idSql("r.target_symbol_id")} AS "targetId", r.resolution`): string {
+    return `${this.idSql("r.ref_id")} AS id, ${this.pathSql} AS file, r.name, r.qualifier, r.qualifier_type AS "qualifierType", r.kind, r.line, r."column",
+         r.enclosing, ${this.idSql("r.enclosing_symbol_id")} AS "enclosingId", ${target}`;
+  }
+
+  /**
+   * References of other repositories resolved across repositories (cross-repo.ts): `ref` filters the
+   * references, `def` the definitions, `importer` and `target` the files the edges join. Resolution
+   * `cross-repo`, the target's id as this reader names it.
+   */
+  private async crossRefs(ref?: Cond, def?: Cond, importer?: Cond, target?: Cond): Promise<RefRow[]> {
+    if (this.single) return [];
+    const params: Params = [];
+    const columns = this.refColumns(`${crossIdSql("tf.repo_id", "y.symbol_id")} AS "targetId", 'cross-repo' AS resolution`);
+    const sql = this.cross.refs(params, columns, ref, def, importer, target);
+    return this.refRows(await this.rows<Record<string, unknown>>(sql, params));
+  }
+
+  private refRows(rows: Record<string, unknown>[]): RefRow[] {
     const num = (v: unknown) => (v === null ? null : Number(v));
     return rows.map((r) => ({ ...(r as unknown as RefRow), id: Number(r.id), enclosingId: num(r.enclosingId), targetId: num(r.targetId) }));
   }
@@ -445,18 +484,44 @@ export class PgIndexReader implements IndexReader {
     return `(SELECT json_array_elements_text(${bind(params, JSON.stringify(ids))}::text::json)::bigint)`;
   }
 
-  refsByTargets(ids: readonly number[]): Promise<RefRow[]> {
-    this.oneRepository("refsByTargets");
-    return this.refs((p) => `r.target_symbol_id IN ${this.idList(p, ids)}`);
+  /** References resolved to these definitions, those of other repositories through their imports included. */
+  async refsByTargets(ids: readonly number[]): Promise<RefRow[]> {
+    const local = await this.refs((p) => this.idIn(p, "r.target_symbol_id", ids));
+    const into = (p: Params) => pairIn(p, "tf.repo_id", "y.symbol_id", ids);
+    const hasTarget = (p: Params) =>
+      `EXISTS (SELECT 1 FROM ${this.s}.symbols y2 WHERE y2.file_id = tf.file_id AND ${pairIn(p, "tf.repo_id", "y2.symbol_id", ids)})`;
+    return [...local, ...(await this.crossRefs(undefined, into, undefined, hasTarget))];
   }
 
-  refsInside(ids: readonly number[]): Promise<RefRow[]> {
-    this.oneRepository("refsInside");
-    return this.refs((p) => `r.enclosing_symbol_id IN ${this.idList(p, ids)}`);
+  /** References inside these definitions; in a reader of several repositories, with what resolves across them. */
+  async refsInside(ids: readonly number[]): Promise<RefRow[]> {
+    return this.withCrossTargets(await this.refs((p) => this.idIn(p, "r.enclosing_symbol_id", ids)));
   }
 
-  unresolvedNamed(name: string): Promise<RefRow[]> {
-    return this.refs((p) => `r.name = ${bind(p, name)} AND r.target_symbol_id IS NULL`);
+  /** Unresolved references of this name; those a reader of several repositories resolves across them are not. */
+  async unresolvedNamed(name: string): Promise<RefRow[]> {
+    const open = await this.refs((p) => `r.name = ${bind(p, name)} AND r.target_symbol_id IS NULL`);
+    if (this.single || open.length === 0) return open;
+    const resolved = new Set((await this.crossTargets(open)).keys());
+    return open.filter((r) => !resolved.has(r.id));
+  }
+
+  /** The cross-repository targets of these references that their own index left unresolved, by reference id. */
+  private async crossTargets(refs: RefRow[]): Promise<Map<number, RefRow>> {
+    const open = refs.filter((r) => r.targetId === null).map((r) => r.id);
+    if (this.single || open.length === 0) return new Map();
+    const rows = await this.crossRefs(
+      (p) => pairIn(p, "f.repo_id", "r.ref_id", open),
+      undefined,
+      (p) => `EXISTS (SELECT 1 FROM ${this.s}.refs r2 WHERE r2.file_id = f.file_id AND ${pairIn(p, "f.repo_id", "r2.ref_id", open)})`,
+    );
+    return new Map(rows.map((r) => [r.id, r]));
+  }
+
+  /** These references with the targets a reader of several repositories finds across them. */
+  private async withCrossTargets(refs: RefRow[]): Promise<RefRow[]> {
+    const cross = await this.crossTargets(refs);
+    return cross.size === 0 ? refs : refs.map((r) => cross.get(r.id) ?? r);
   }
 
   async refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]> {
@@ -464,14 +529,34 @@ export class PgIndexReader implements IndexReader {
     const from = this.live(params);
     const targetPath = this.single ? "tf.path" : "(tf.repo || '/' || tf.path)";
     const rows = await this.rows<Record<string, unknown>>(
-      `SELECT r.ref_id AS id, ${this.pathSql} AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS "targetId", ${targetPath} AS "targetFile"
+      `SELECT ${this.idSql("r.ref_id")} AS id, ${this.pathSql} AS file, r.name, r.kind, r.line, r."column", ${this.idSql("r.target_symbol_id")} AS "targetId",
+         ${targetPath} AS "targetFile"
        FROM ${from} JOIN ${this.s}.refs r ON r.file_id = f.file_id
          JOIN ${this.s}.symbols t ON t.symbol_id = r.target_symbol_id
          JOIN ${this.s}.live_files tf ON tf.file_id = t.file_id AND tf.repo_id = f.repo_id
-       WHERE ${this.inPaths(params, targetPath, paths)} AND f.path <> tf.path ORDER BY r.ref_id`,
+       WHERE ${this.inPaths(params, targetPath, paths)} AND f.path <> tf.path ORDER BY f.repo_id, r.ref_id`,
       params,
     );
-    return rows.map((r) => ({ ...(r as unknown as RefIntoFile), id: Number(r.id), targetId: Number(r.targetId) }));
+    const local = rows.map((r) => ({ ...(r as unknown as RefIntoFile), id: Number(r.id), targetId: Number(r.targetId) }));
+    if (this.single) return local;
+    // and the references of other repositories through their imports
+    const into = (p: Params) => this.inPaths(p, targetPath, paths);
+    const cross = await this.crossRefs(undefined, into, undefined, into);
+    const files = await this.symbolsById([...new Set(cross.map((r) => r.targetId!))]);
+    const fileOf = new Map(files.map((y) => [y.id, y.file]));
+    return [
+      ...local,
+      ...cross.map((r) => ({
+        id: r.id,
+        file: r.file,
+        name: r.name,
+        kind: r.kind,
+        line: r.line,
+        column: r.column,
+        targetId: r.targetId!,
+        targetFile: fileOf.get(r.targetId!)!,
+      })),
+    ];
   }
 
   async methodOwners(language: string, names: readonly string[]): Promise<Array<{ container: string; name: string; file: string }>> {
@@ -519,31 +604,36 @@ export class PgIndexReader implements IndexReader {
   // --- the import graph ---
 
   /** Edges (one row per import statement and target) of the live files, with a condition on them. */
-  private async edges(where: (params: Params, target: string) => string): Promise<EdgeRow[]> {
+  private async edges(where: (params: Params, file: string, target: string) => string): Promise<EdgeRow[]> {
     const params: Params = [];
     const from = this.live(params);
     const target = this.single ? "e.target_file" : "(f.repo || '/' || e.target_file)";
-    const rows = await this.rows<Record<string, unknown>>(
-      `SELECT e.site_id AS "siteId", ${this.pathSql} AS file, ${target} AS target, s.line, s."column", s.imported_module AS module
+    const local = `SELECT e.site_id AS "siteId", ${this.pathSql} AS file, ${target} AS target, s.line, s."column", s.imported_module AS module
        FROM ${from} JOIN ${this.s}.import_edges e ON e.file_id = f.file_id
-         JOIN ${this.s}.import_sites s ON s.file_id = e.file_id AND s.site_id = e.site_id
-       WHERE ${where(params, target)} ORDER BY file, s.line, s."column", target`,
+         JOIN ${this.s}.import_sites s ON s.file_id = e.file_id AND s.site_id = e.site_id`;
+    // a reader of several repositories adds the imports of another repository's package (cross-repo.ts)
+    const cross = this.single
+      ? ""
+      : ` UNION ALL SELECT e.site_id, (e.repo || '/' || e.path), (e.t_repo || '/' || e.t_path), s.line, s."column", s.imported_module
+       FROM ${this.cross.edges(params)} JOIN ${this.s}.import_sites s ON s.file_id = e.file_id AND s.site_id = e.site_id`;
+    const rows = await this.rows<Record<string, unknown>>(
+      `SELECT * FROM (${local}${cross}) x WHERE ${where(params, "x.file", "x.target")} ORDER BY x.file, x.line, x."column", x.target`,
       params,
     );
     return rows.map((r) => ({ ...(r as unknown as EdgeRow), siteId: Number(r.siteId) }));
   }
 
   edgesOf(paths: readonly string[]): Promise<EdgeRow[]> {
-    return this.edges((p) => this.inPaths(p, this.pathSql, paths));
+    return this.edges((p, file) => this.inPaths(p, file, paths));
   }
 
   edgesInto(paths: readonly string[]): Promise<EdgeRow[]> {
-    return this.edges((p, target) => this.inPaths(p, target, paths));
+    return this.edges((p, _file, target) => this.inPaths(p, target, paths));
   }
 
   /** One edge per pair of files among `files`: its first import statement (as the local index answers). */
   async edgesAmong(files: readonly string[]): Promise<EdgeRow[]> {
-    const all = await this.edges((p, target) => `${this.inPaths(p, this.pathSql, files)} AND ${this.inPaths(p, target, files)}`);
+    const all = await this.edges((p, file, target) => `${this.inPaths(p, file, files)} AND ${this.inPaths(p, target, files)}`);
     const pairs = new Map<string, EdgeRow>();
     for (const e of all) {
       const key = `${e.file}\0${e.target}`;
@@ -638,12 +728,10 @@ export class PgIndexReader implements IndexReader {
   }
 
   async symbolIdsNamedWithin(file: string, name: string, startLine: number, endLine: number): Promise<number[]> {
-    this.oneRepository("symbolIdsNamedWithin");
     return (await this.symbolsOfFiles([file])).filter((y) => y.name === name && y.line >= startLine && y.line <= endLine).map((y) => y.id);
   }
 
   async symbolIdsOf(file: string): Promise<number[]> {
-    this.oneRepository("symbolIdsOf");
     return (await this.symbolsOfFiles([file])).map((y) => y.id);
   }
 

@@ -12,7 +12,7 @@ import { CortexError } from "../../core/errors.ts";
 import type { PgClient } from "./client.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
-export const PG_SCHEMA_VERSION = 1;
+export const PG_SCHEMA_VERSION = 2;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -103,6 +103,8 @@ CREATE TABLE IF NOT EXISTS ${s}.symbols (
 );
 CREATE INDEX IF NOT EXISTS symbols_file ON ${s}.symbols (file_id);
 CREATE INDEX IF NOT EXISTS symbols_name ON ${s}.symbols (name);
+-- definitions by id (callers and callees load the definitions their references name)
+CREATE INDEX IF NOT EXISTS symbols_id ON ${s}.symbols (symbol_id);
 
 -- Uses of names, as reference resolution left them in the building index (ids are that index's, unique
 -- within the repository's generation; kind and resolution as text).
@@ -144,6 +146,22 @@ CREATE TABLE IF NOT EXISTS ${s}.chunks (
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
 CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
 CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
+
+-- Cross-repository resolution (package-keys.ts, cross-repo.ts): the package keys a file provides to
+-- importers in other repositories (with the name an import binds when it gives none), and the keys each
+-- import site that reached no file of its own repository asks for. Readers join them at query time.
+CREATE TABLE IF NOT EXISTS ${s}.package_keys (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    key text NOT NULL, binds text
+);
+CREATE INDEX IF NOT EXISTS package_keys_key ON ${s}.package_keys (key);
+CREATE INDEX IF NOT EXISTS package_keys_file ON ${s}.package_keys (file_id);
+CREATE TABLE IF NOT EXISTS ${s}.import_keys (
+    file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
+    site_id bigint NOT NULL, key text NOT NULL
+);
+CREATE INDEX IF NOT EXISTS import_keys_key ON ${s}.import_keys (key);
+CREATE INDEX IF NOT EXISTS import_keys_file ON ${s}.import_keys (file_id);
 
 -- What readers see: every repository's live generation.
 CREATE OR REPLACE VIEW ${s}.live_files AS

@@ -9,6 +9,9 @@ import { chunkTexts } from "../chunk-text.ts";
 import { contentText } from "../content-codec.ts";
 import type { IndexStore } from "../index-store.ts";
 import { sqliteOf } from "../sqlite-access.ts";
+import { emptyProjectInfo, type ProjectInfo } from "../../lang/project.ts";
+import { dirOf } from "../../core/rel-path.ts";
+import { ProvidedKeys, requestedKeys } from "./package-keys.ts";
 
 export interface SourceFile {
   fileId: number;
@@ -47,12 +50,15 @@ export interface FileRows {
   sites: Row[];
   edges: Row[];
   chunks: Row[];
+  /** Cross-repository resolution (package-keys.ts): the keys the file provides, and those its unresolved imports ask for. */
+  packageKeys: Row[];
+  importKeys: Row[];
 }
 
 export class IndexSource {
   private readonly db: Database;
   private readonly st: Record<
-    "content" | "file" | "types" | "functions" | "imports" | "symbols" | "refs" | "sites" | "edges" | "chunks",
+    "content" | "file" | "types" | "functions" | "imports" | "symbols" | "refs" | "sites" | "edges" | "chunks" | "openSites" | "pkg",
     Statement<Row, [string | number]>
   >;
 
@@ -77,7 +83,44 @@ export class IndexSource {
       edges: q("SELECT site_id, target_file FROM import_edge_files WHERE file_path = ? ORDER BY site_id, target_file"),
       chunks: q(`SELECT chunk_id, chunk_type, title, symbol_path, language, start_line, end_line, tags, lower(hex(text_hash)) AS text_hash, prefix, spans
         FROM chunks WHERE file_path = ?`),
+      // import sites that reached no file of this repository and are neither relative nor standard library
+      openSites: q(`SELECT s.site_id, s.imported_module, s.symbols FROM import_sites s WHERE s.file_path = ?1
+        AND NOT EXISTS (SELECT 1 FROM import_edge_rows e WHERE e.site_id = s.site_id)
+        AND NOT EXISTS (SELECT 1 FROM imports i WHERE i.file_path = s.file_path AND i.imported_module = s.imported_module AND (i.is_standard_lib OR i.is_relative))
+        ORDER BY s.site_id`),
+      pkg: q("SELECT package_name FROM file_state WHERE file_path = ?"),
     };
+  }
+
+  private provided: ProvidedKeys | undefined;
+
+  /** What the repository provides to importers elsewhere, from its ProjectInfo and file list (built once). */
+  private providedKeys(): ProvidedKeys {
+    if (this.provided) return this.provided;
+    const row = this.db.query("SELECT value FROM meta WHERE key = 'project_info'").get() as { value: string } | null;
+    const project: ProjectInfo = row ? (JSON.parse(row.value) as ProjectInfo) : emptyProjectInfo();
+    const paths = this.files().map((f) => f.path);
+    const set = new Set(paths);
+    const byDir = new Map<string, string[]>();
+    for (const p of paths) {
+      const list = byDir.get(dirOf(p));
+      if (list) list.push(p);
+      else byDir.set(dirOf(p), [p]);
+    }
+    this.provided = new ProvidedKeys(project, { project, has: (p) => set.has(p), inDir: (d) => byDir.get(d) ?? [] });
+    return this.provided;
+  }
+
+  /** The file's package keys and its open import sites' keys (package-keys.ts). */
+  private crossKeys(f: SourceFile): { packageKeys: Row[]; importKeys: Row[] } {
+    const pkg = (this.st.pkg.get(f.path) as { package_name: string | null } | null)?.package_name ?? null;
+    const packageKeys = this.providedKeys().of(f.path, f.language, pkg) as unknown as Row[];
+    const importKeys: Row[] = [];
+    for (const s of this.st.openSites.all(f.path)) {
+      const symbols = s.symbols ? (JSON.parse(String(s.symbols)) as string[]) : [];
+      for (const key of requestedKeys(f.language, { module: String(s.imported_module), symbols })) importKeys.push({ site_id: s.site_id, key });
+    }
+    return { packageKeys, importKeys };
   }
 
   /** Files the parse tier has still to do: a build must be complete before it is published. */
@@ -101,10 +144,17 @@ export class IndexSource {
   /**
    * What the shared store compares to decide whether a file is published again: its content and its
    * graph rows (definitions with their ids, references with their resolution, imports with their edges),
-   * which change when other files do.
+   * which change when other files do, and its package keys (a new module path in go.mod changes them).
    */
   digest(f: SourceFile): string {
-    const parts = [f.contentHash, this.st.symbols.all(f.path), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path)];
+    const parts = [
+      f.contentHash,
+      this.st.symbols.all(f.path),
+      this.st.refs.all(f.path),
+      this.st.sites.all(f.path),
+      this.st.edges.all(f.path),
+      this.crossKeys(f),
+    ];
     return Bun.hash(JSON.stringify(parts)).toString(36);
   }
 
@@ -147,6 +197,7 @@ export class IndexSource {
       sites: this.st.sites.all(f.path),
       edges: this.st.edges.all(f.path),
       chunks,
+      ...this.crossKeys(f),
     };
   }
 }

@@ -110,10 +110,19 @@ for (const backend of BACKENDS) {
       expect(await reader.chunkTextsByHash(some)).toEqual(chunkTextsByHash(store, some));
     });
 
-    test("id questions need a reader of one repository", async () => {
+    test("a reader of several repositories names ids with their repository, and answers id questions with them", async () => {
       const all = new PgIndexReader(client, "all", SCHEMA);
-      expect(() => all.symbolsById([1])).toThrow("symbol ids are unique within one repository");
-      expect((await all.symbolsNamed(["main"])).every((s) => s.file.startsWith("graph/"))).toBe(true);
+      const mains = await all.symbolsNamed(["main"]);
+      expect(mains.length).toBeGreaterThan(0);
+      expect(mains.every((s) => s.file.startsWith("graph/"))).toBe(true);
+      const local = graph.symbolsNamed(["main"]);
+      // repo_id * 2^32 + the building index's id
+      expect(mains.map((s) => s.id % 2 ** 32).sort()).toEqual(local.map((s) => s.id).sort());
+      expect(mains.every((s) => s.id >= 2 ** 32)).toBe(true);
+      expect((await all.symbolsById(mains.map((s) => s.id))).map((s) => s.id).sort()).toEqual(mains.map((s) => s.id).sort());
+      const refs = await all.refsByTargets(mains.map((s) => s.id));
+      expect(refs.length).toBe(graph.refsByTargets(local.map((s) => s.id)).length);
+      expect(refs.every((r) => mains.some((m) => m.id === r.targetId))).toBe(true);
     });
 
     test("graph facts per file: importers, users, unresolved callers, top-level names, cycles", async () => {
