@@ -57,16 +57,12 @@ function sharedInstructions(scopes: RepoScopes): string {
 
 This server reads a shared store of many repositories, not a working tree. Every tool takes 'repo': a name,
 several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With more than one
-repository every path is <repo>/<path>, in results and in path filters. cortex_graph and search_codebase
-answer within one repository: name it in 'repo'.`;
+repository every path is <repo>/<path>, in results and in path filters; imports, references and graphs
+resolve across the repositories of the scope.`;
 }
 
 /** What a tool's description adds on a shared-store server: how its `repo` argument reads. */
-function sharedNote(t: ToolDefinition): string {
-  return t.sharedStore === "one-repository"
-    ? " On this shared store 'repo' must name one repository: symbol ids and resolved references belong to one repository's index."
-    : " On this shared store 'repo' picks the repositories; with several, every path is <repo>/<path>.";
-}
+const SHARED_NOTE = " On this shared store 'repo' picks the repositories; with several, every path is <repo>/<path>.";
 
 /** The error a local server answers `repo` with (the argument is not listed there, but a client may send it anyway). */
 function repoNeedsStore(root: string): string {
@@ -103,7 +99,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     return {
       name: t.name,
       title: t.title,
-      description: scopes ? t.description + sharedNote(t) : t.description,
+      description: scopes ? t.description + SHARED_NOTE : t.description,
       inputSchema: jsonSchema(input, "input") as { type: "object"; [k: string]: unknown },
       ...(out ? { outputSchema: jsonSchema(out, "output") as { type: "object"; [k: string]: unknown } } : {}),
       annotations: { title: t.title, ...t.annotations },

@@ -90,7 +90,7 @@ export const graphTool = defineTool({
   output,
   annotations: READ_ONLY,
   profiles: ["cortex"],
-  sharedStore: "one-repository",
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: {

@@ -30,18 +30,6 @@ export interface CliSpec {
   summary: string;
 }
 
-/** How a tool that follows symbol ids answers over several repositories: once per repository, merged. */
-export interface PerRepository<In, Out> {
-  /**
-   * The input of one repository's call: path arguments, named `<repo>/<path>` over several repositories,
-   * become that repository's own; undefined leaves the repository out (its paths were not asked for).
-   * `scope` is every repository of the call.
-   */
-  inputFor(input: In, repo: string, scope: readonly string[]): In | undefined;
-  /** One answer from the repositories' (each in its own paths): the merge names every path `<repo>/<path>`. */
-  merge(parts: Array<{ repo: string; result: Out }>, input: In): Out;
-}
-
 export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown> {
   name: string;
   title: string;
@@ -56,14 +44,12 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
   example: z.input<I>;
   /**
    * What the tool does over a shared store (PostgreSQL, many repositories): "reads" when it answers from
-   * the index alone (it takes `repo`, and with several repositories every path is `<repo>/<path>`);
-   * "one-repository" when it also follows symbol ids and resolved references, which belong to one
-   * repository's index (its `repo` must name one); `perRepository` when it follows them too but its
-   * answers add up: it runs once per repository of the scope and the answers are merged; otherwise why
-   * it cannot work there (it writes, or reads a working tree the store does not have), which a
+   * the store's index (it takes `repo`, and with several repositories every path is `<repo>/<path>`; a
+   * reader of several names symbol ids reader-wide and resolves imports across repositories); otherwise
+   * why it cannot work there (it writes, or reads a working tree the store does not have), which a
    * shared-store server and a `--repo` command answer with.
    */
-  sharedStore: "reads" | "one-repository" | { perRepository: PerRepository<z.output<I>, O> } | { unavailable: string };
+  sharedStore: "reads" | { unavailable: string };
   /** Whether the handler needs the index (the server answers with indexing progress while it builds). */
   needsIndex: boolean;
   /**

@@ -100,14 +100,6 @@ function sharedStoreSection(): string {
     "",
     `Read every repository of the scope: ${names("reads")}.`,
     "",
-    `Run once per repository of the scope, the answers merged (they follow symbol ids, unique within one repository): ${TOOLS.filter(
-      (t) => typeof t.sharedStore === "object" && "perRepository" in t.sharedStore,
-    )
-      .map((t) => `\`${t.name}\``)
-      .join(", ")}.`,
-    "",
-    `Answer within one repository, which \`repo\` must name (they follow symbol ids and resolved references, which belong to one repository's index): ${names("one-repository")}.`,
-    "",
     "Not served on a shared store (a call says why):",
     "",
     ...TOOLS.flatMap((t) => (typeof t.sharedStore === "object" && "unavailable" in t.sharedStore ? [`- \`${t.name}\`: ${t.sharedStore.unavailable}.`] : [])),

@@ -36,29 +36,21 @@ export function parseRepoScope(value: string | readonly string[], field = "repo"
   return unique;
 }
 
-/** A path of repository `repo` as a reader of several names it. */
-export function repoPath(repo: string, path: string): string {
-  return `${repo}/${path}`;
-}
-
 /**
- * Path arguments named `<repo>/<path>` (over several repositories) as repository `repo`'s own: undefined
- * when none is in it (the repository was not asked for), `["."]` for the repository itself. A path
- * naming no repository of the scope is an error, not a filter that silently matches nothing.
+ * Path filters over several repositories are `<repo>/<path>`: each must name a repository of the scope,
+ * or it is an error (a filter that silently matches nothing would read as "no such code").
  */
-export function pathsInRepo(paths: readonly string[], repo: string, scope: readonly string[], field: string): string[] | undefined {
-  const own: string[] = [];
-  // the longest name first: a repository named "org/web" owns "org/web/x", not one named "org"
-  const byLength = [...scope].sort((a, b) => b.length - a.length);
+export function requireRepoPaths(paths: readonly unknown[], scope: readonly string[], field: string): void {
   for (const p of paths) {
+    if (typeof p !== "string") continue;
     const clean = p.replace(/^\.\//, "");
-    const owner = byLength.find((r) => clean === r || clean.startsWith(`${r}/`));
-    if (owner === undefined) {
-      throw new CortexError("INVALID_INPUT", `${field}: '${p}' is in none of the repositories ${scope.join(", ")}: over several, paths are <repo>/<path>`);
+    if (!scope.some((r) => clean === r || clean.startsWith(`${r}/`))) {
+      throw new CortexError(
+        "INVALID_INPUT",
+        `${field}: '${p}' is in none of the repositories ${[...scope].sort().join(", ")}: over several, paths are <repo>/<path>`,
+      );
     }
-    if (owner === repo) own.push(clean === repo ? "." : clean.slice(repo.length + 1));
   }
-  return own.length > 0 ? own : undefined;
 }
 
 /** A scope's key: the same repositories in any order or spelling share one reader. */
@@ -165,20 +157,19 @@ export class RepoScopes {
   }
 
   /**
-   * Runs `fn` on the session of the scope `repo` names (see scopeOf), checked against the store. With
-   * `oneRepository` (a tool's name), the scope must be one repository: that tool follows symbol ids and
-   * resolved references, which belong to one repository's index.
+   * Runs `fn` on the session of the scope `repo` names (see scopeOf), checked against the store. Over
+   * several repositories, the path filters (`paths`, `target_paths`) must each name one of them
+   * (`<repo>/<path>`): a path naming none would silently match nothing.
    */
-  async withSession<T>(repo: unknown, fn: (session: Session) => Promise<T>, oneRepository?: string): Promise<T> {
+  async withSession<T>(repo: unknown, fn: (session: Session) => Promise<T>, pathFilters: Record<string, unknown> = {}): Promise<T> {
     const scope = this.scopeOf(repo);
     const field = repo === undefined ? "--repo" : "repo";
     await this.check(scope, field);
-    if (oneRepository !== undefined && (scope === "all" || scope.length !== 1)) {
-      const asked = scope === "all" ? "'all'" : scope.map((n) => `'${n}'`).join(", ");
-      throw new CortexError(
-        "INVALID_INPUT",
-        `${field}: ${oneRepository} answers within one repository (symbol ids and resolved references belong to one repository's index), and ${asked} names several: call it with one of ${listNames(this.known ?? [])}`,
-      );
+    const names = scope === "all" ? (this.known ?? []) : scope;
+    if (scope === "all" || scope.length > 1) {
+      for (const [name, value] of Object.entries(pathFilters)) {
+        if (Array.isArray(value)) requireRepoPaths(value, names, name);
+      }
     }
     const entry = this.entry(scope);
     entry.active++;
@@ -200,26 +191,8 @@ export class RepoScopes {
     if (typeof mode === "object" && "unavailable" in mode) {
       throw new CortexError("UNSUPPORTED", `${tool.name} does not work on a shared store: ${mode.unavailable}`);
     }
-    const scope = this.scopeOf(repo);
-    const single = scope !== "all" && scope.length === 1;
-    if (mode === "reads" || single) return this.withSession(repo, (session) => invokeTool(tool, args, { ...ctx, session }));
-    if (mode === "one-repository") return this.withSession(repo, async () => undefined, tool.name);
-    // once per repository of the scope: the index's ids are unique within one repository only
-    const field = repo === undefined ? "--repo" : "repo";
-    await this.check(scope, field);
-    // "all" is what the store holds now, as a reader of all sees it (not the names known from earlier calls)
-    if (scope === "all") this.known = (await this.repos()).map((r) => r.name);
-    const names = scope === "all" ? [...(this.known ?? [])].sort() : scope;
-    const parsed = parseInput(exposedInput(tool), args) as Record<string, unknown>;
-    const { max_tokens, ...rest } = parsed;
-    const input = "max_tokens" in tool.input.shape ? parsed : rest;
-    const parts: Array<{ repo: string; result: unknown }> = [];
-    for (const name of names) {
-      const own = mode.perRepository.inputFor(input, name, names);
-      if (own === undefined) continue;
-      parts.push({ repo: name, result: await this.withSession([name], (session) => Promise.resolve(tool.handler(own, { ...ctx, session }))) });
-    }
-    return applyBudget(mode.perRepository.merge(parts, input), typeof max_tokens === "number" ? max_tokens : undefined);
+    const { paths, target_paths } = args;
+    return this.withSession(repo, (session) => invokeTool(tool, args, { ...ctx, session }), { paths, target_paths });
   }
 
   /** The sessions kept now, by scope key (for tests and the status line). */

@@ -54,7 +54,7 @@ export const searchCodebaseTool = defineTool({
   input,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
-  sharedStore: "one-repository",
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: {

@@ -10,7 +10,6 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { SourceLines } from "../engines/graph/source-lines.ts";
-import { pathsInRepo, repoPath } from "./repo-scope.ts";
 
 const occurrencesInput = z
   .object({
@@ -61,28 +60,6 @@ const occurrencesOutput = z.object({
 type OccurrencesOutput = z.infer<typeof occurrencesOutput>;
 type OccurrencesInput = z.output<typeof occurrencesInput>;
 
-/** find_symbol_occurrences over several repositories: each repository's definitions first, then the rest, every path <repo>/<path>. */
-function mergeOccurrences(parts: Array<{ repo: string; result: OccurrencesOutput }>, input: OccurrencesInput): OccurrencesOutput {
-  const failed = parts.find((p) => p.result.status === "error" || p.result.status === "indexing_required");
-  if (failed) return { ...failed.result, error_message: `${failed.repo}: ${failed.result.error_message ?? failed.result.status}` };
-  const named = parts.flatMap((p) => p.result.occurrences.map((o) => ({ ...o, file_path: repoPath(p.repo, o.file_path) })));
-  const all = [...named.filter((o) => o.type === "definition"), ...named.filter((o) => o.type !== "definition")];
-  const total = parts.reduce((n, p) => n + p.result.occurrence_count, 0);
-  const occurrences = all.slice(0, input.max_results);
-  if (total === 0) {
-    const suggestions = [...new Set(parts.flatMap((p) => p.result.suggestions ?? []))];
-    return {
-      status: "no_occurrences_found",
-      occurrences: [],
-      occurrence_count: 0,
-      truncated: false,
-      suggestions,
-      error_message: `no definition or reference of '${input.symbol_name}' in ${parts.map((p) => p.repo).join(", ") || "the repositories asked for"}${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`,
-    };
-  }
-  return { status: "success", occurrences, occurrence_count: total, truncated: total > occurrences.length };
-}
-
 export const findSymbolOccurrencesTool = defineTool({
   name: "find_symbol_occurrences",
   title: "Find definitions and references of a symbol",
@@ -97,16 +74,7 @@ export const findSymbolOccurrencesTool = defineTool({
   output: occurrencesOutput,
   annotations: READ_ONLY,
   profiles: ["kit"],
-  sharedStore: {
-    perRepository: {
-      inputFor(input, repo, scope) {
-        if (!input.target_paths) return input;
-        const own = pathsInRepo(input.target_paths, repo, scope, "target_paths");
-        return own ? { ...input, target_paths: own } : undefined;
-      },
-      merge: mergeOccurrences,
-    },
-  },
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: {
@@ -192,34 +160,6 @@ const referencesOutput = z.object({
 
 type ReferencesOutput = z.infer<typeof referencesOutput>;
 
-/**
- * get_symbol_references over several repositories: the counts added up, the top usages of all (each
- * repository's answer holds its own top `limit`, so the top `limit` of all is among them), every path
- * <repo>/<path>.
- */
-function mergeReferences(parts: Array<{ repo: string; result: ReferencesOutput }>, input: z.output<typeof referencesInput>): ReferencesOutput {
-  const usages = parts
-    .flatMap((p) => p.result.usages.map((u) => ({ ...u, file: repoPath(p.repo, u.file) })))
-    .sort((a, b) => usageRank(a.resolution, a.file) - usageRank(b.resolution, b.file))
-    .slice(0, input.limit);
-  const usageCount = parts.reduce((n, p) => n + p.result.usageCount, 0);
-  const out: ReferencesOutput = {
-    status: "success",
-    symbol: input.symbol,
-    usageCount,
-    usages,
-    definitions: parts.flatMap((p) => p.result.definitions.map((d) => ({ ...d, file: repoPath(p.repo, d.file) }))),
-    confidence: "syntactic",
-    isComplete: usages.length === usageCount,
-  };
-  if (usageCount === 0 && out.definitions.length === 0) {
-    const suggestions = [...new Set(parts.flatMap((p) => p.result.suggestions ?? []))];
-    out.suggestions = suggestions;
-    out.message = `no definition or reference of '${input.symbol}' in ${parts.map((p) => p.repo).join(", ")}${suggestions.length ? `; similar names: ${suggestions.join(", ")}` : ""}`;
-  }
-  return out;
-}
-
 const RESOLUTION_RANK: Record<string, number> = { exact: 0, import: 0, "cross-repo": 0, "name-only": 1 };
 const isTestPath = (p: string) => /(^|\/)(tests?|spec|__tests__)\/|_test\.|\.test\.|\.spec\.|(^|\/)test_/.test(p);
 /** How a usage ranks: resolved ones first, then unresolved, tests after the rest at each level (lower first). */
@@ -237,7 +177,7 @@ export const getSymbolReferencesTool = defineTool({
   output: referencesOutput,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
-  sharedStore: { perRepository: { inputFor: (input) => input, merge: mergeReferences } },
+  sharedStore: "reads",
   needsIndex: true,
   heavy: true,
   cli: { command: ["refs"], positionals: ["symbol"], summary: "usages of a symbol: cortex refs <symbol> [--limit n] (also: --symbol <name>)" },

@@ -126,7 +126,7 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     }
   });
 
-  test("every listed tool answers its own example over one repository, and all but the one-repository ones over all", async () => {
+  test("every listed tool answers its own example over one repository, and over all", async () => {
     const { tools } = await s.client.listTools();
     // (cortex_graph's example names a definition these repositories do not have: it says so, as a local server would)
     const verdict = (a: ToolAnswer) => (!a.isError ? "ok" : a.text === "target: no definition named 'auth.Login'" ? "ok" : a.text);
@@ -134,13 +134,9 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
       const tool = TOOLS.find((x) => x.name === t.name)!;
       const one = await call(s.client, t.name, { ...(tool.example as Record<string, unknown>), repo: "payments" });
       expect(`${t.name}: ${verdict(one)}`).toBe(`${t.name}: ok`);
-      if (tool.sharedStore === "one-repository") continue;
-      // over several repositories path filters are <repo>/<path>; the per-repository look-ups refuse others
+      // over several repositories path filters are <repo>/<path>: the examples' own paths name none
       const { target_paths: _, ...pathless } = tool.example as Record<string, unknown>;
-      const all = await call(s.client, t.name, {
-        ...(typeof tool.sharedStore === "object" ? pathless : (tool.example as Record<string, unknown>)),
-        repo: "all",
-      });
+      const all = await call(s.client, t.name, { ...pathless, repo: "all" });
       expect(`${t.name} over all: ${verdict(all)}`).toBe(`${t.name} over all: ok`);
     }
   });
@@ -182,7 +178,7 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     expect([...files].some((f) => f.startsWith("web/"))).toBe(true);
   });
 
-  test("symbol look-ups run once per repository and merge, every path <repo>/<path>; graphs answer within one repository", async () => {
+  test("symbol look-ups and graphs read the whole scope, every path <repo>/<path>", async () => {
     const one = await call(s.client, "find_symbol_occurrences", { symbol_name: "ParseHeader", repo: "payments" });
     expect(one.isError).toBe(false);
     const occ = one.json.occurrences as Array<{ file_path: string; type: string; line_number: number }>;
@@ -217,10 +213,9 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     expect(graph.isError).toBe(false);
     expect(JSON.stringify(graph.json.edges)).toContain("charge.go");
     const graphs = await call(s.client, "cortex_graph", { operation: "callers", target: "ParseHeader", repo: "all" });
-    expect(graphs.isError).toBe(true);
-    expect(graphs.text).toBe(
-      "invalid arguments: repo: cortex_graph answers within one repository (symbol ids and resolved references belong to one repository's index), and 'all' names several: call it with one of payments, web",
-    );
+    expect(graphs.isError).toBe(false);
+    expect(JSON.stringify(graphs.json.edges)).toContain("payments/charge.go");
+    expect(JSON.stringify(graphs.json)).toContain("web/");
   });
 
   test("an unknown repository is an error naming it and listing the store's repositories", async () => {

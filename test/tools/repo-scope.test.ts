@@ -4,7 +4,7 @@
  * reused, the least recently used idle one closed beyond the limit, everything closed at the end.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { parseRepoScope, pathsInRepo, repoArgument, requireKnownRepos, RepoScopes, scopeKey } from "../../src/tools/repo-scope.ts";
+import { parseRepoScope, repoArgument, requireRepoPaths, requireKnownRepos, RepoScopes, scopeKey } from "../../src/tools/repo-scope.ts";
 import { isCortexError } from "../../src/core/errors.ts";
 import { publishIndex } from "../../src/store/postgres/publish.ts";
 import type { PgClient } from "../../src/store/postgres/client.ts";
@@ -24,11 +24,10 @@ describe("parseRepoScope", () => {
     expect(scopeKey(["web", "payments"])).toBe(scopeKey(["payments", "web"]));
   });
 
-  test("path arguments over several repositories are split by their <repo>/ prefix", () => {
+  test("path filters over several repositories must name one of them", () => {
     const scope = ["web", "web-admin"];
-    expect(pathsInRepo(["web/src", "./web-admin/a.ts", "web"], "web", scope, "paths")).toEqual(["src", "."]);
-    expect(pathsInRepo(["web/src"], "web-admin", scope, "paths")).toBeUndefined();
-    expect(() => pathsInRepo(["src/a.ts"], "web", scope, "target_paths")).toThrow(
+    expect(() => requireRepoPaths(["web/src", "./web-admin/a.ts", "web"], scope, "paths")).not.toThrow();
+    expect(() => requireRepoPaths(["src/a.ts"], scope, "target_paths")).toThrow(
       "target_paths: 'src/a.ts' is in none of the repositories web, web-admin: over several, paths are <repo>/<path>",
     );
   });
@@ -106,10 +105,11 @@ describe("RepoScopes", () => {
     expect(await sessionOf("a")).not.toBe(kept);
   });
 
-  test("a tool of one repository refuses a scope of several, naming the store's repositories", async () => {
-    expect(await scopes.withSession("a", async () => "ok", "cortex_graph")).toBe("ok");
-    await expect(scopes.withSession("all", async () => "ok", "cortex_graph")).rejects.toThrow(
-      "repo: cortex_graph answers within one repository (symbol ids and resolved references belong to one repository's index), and 'all' names several: call it with one of a, b, c",
+  test("path filters over several repositories are checked against the store's names", async () => {
+    expect(await scopes.withSession("a", async () => "ok", { paths: ["src"] })).toBe("ok");
+    expect(await scopes.withSession("all", async () => "ok", { paths: ["b/src"] })).toBe("ok");
+    await expect(scopes.withSession("all", async () => "ok", { target_paths: ["src"] })).rejects.toThrow(
+      "target_paths: 'src' is in none of the repositories a, b, c: over several, paths are <repo>/<path>",
     );
   });
 
@@ -121,7 +121,7 @@ describe("RepoScopes", () => {
     expect((await (await sessionOf("d")).reader()!.allFiles()).map((f) => f.path)).toContain("src/server.ts");
   });
 
-  test("a per-repository tool over all asks every repository the store holds now, each path <repo>/<path>", async () => {
+  test("a symbol tool over all reads every repository the store holds now, each path <repo>/<path>", async () => {
     const ctx = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
     const definitions = async () => {
       const r = (await scopes.invoke(findSymbolOccurrencesTool, { symbol_name: "parseHeader", find_references: false, repo: "all" }, ctx)) as {
