@@ -69,7 +69,11 @@ async function prepareModel(conn: PgConnection, s: string, vectors: PublishVecto
   if (!ext?.installed) {
     if (!ext?.available) return { unavailable: "the server has no pgvector extension" };
     try {
-      await conn.exec("CREATE EXTENSION IF NOT EXISTS vector");
+      // under the lock the model's tables are made under: two first publishers do not race to create it
+      await conn.transaction(async (tx) => {
+        await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex vectors ${s}`]);
+        await tx.exec("CREATE EXTENSION IF NOT EXISTS vector");
+      });
     } catch (e) {
       return { unavailable: `pgvector is not installed in this database and this role cannot install it (${errorMessage(e)})` };
     }
@@ -79,6 +83,18 @@ async function prepareModel(conn: PgConnection, s: string, vectors: PublishVecto
     // HNSW indexes vectors of up to 2000 dimensions
     return { unavailable: `vectors of ${dims} dimensions cannot be indexed by pgvector's HNSW (at most 2000)` };
   }
+  try {
+    return await registerModel(conn, s, vectors);
+  } catch (e) {
+    if (e instanceof CortexError && e.code === "INVALID_INPUT") throw e;
+    // an old pgvector without HNSW (before 0.5), or a role that may not create tables here
+    return { unavailable: `the store cannot keep this model's vectors (${errorMessage(e)})` };
+  }
+}
+
+/** Numbers the model (refusing another dimension under its name) and makes its table and HNSW index. */
+function registerModel(conn: PgConnection, s: string, vectors: PublishVectors): Promise<{ modelId: number }> {
+  const dims = vectors.dimensions;
   return conn.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex vectors ${s}`]);
     await tx.query(`INSERT INTO ${s}.vector_models (model, recipe, dimensions) VALUES ($1, $2, $3::int) ON CONFLICT (model, recipe) DO NOTHING`, [
