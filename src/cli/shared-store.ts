@@ -4,7 +4,7 @@
  * what the store holds. The store is `--store postgres://…` or CORTEX_DATABASE_URL; its password is
  * never printed.
  */
-import { CortexError } from "../core/errors.ts";
+import { CortexError, errorMessage } from "../core/errors.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
@@ -75,12 +75,13 @@ export async function runIndexRepoCommand(argv: string[]): Promise<number> {
     const path = indexLocation(session.root).current();
     if (path === undefined) throw new CortexError("INDEX_MISSING", `the index of ${session.root} was not written`);
     const vectors = await vectorsToPublish(session, store, json);
-    const published = await store.publish(repo, path, {
-      ...(vectors ? { vectors } : {}),
+    const publishedIndex = await store.publish(repo, path, {
+      ...(vectors && "get" in vectors ? { vectors } : {}),
       onWait: () => {
         if (!json) process.stderr.write(`cortex: another indexer is publishing ${repo}; waiting for it\n`);
       },
     });
+    const published = vectors && "state" in vectors ? { ...publishedIndex, vectors } : publishedIndex;
     if (json) printJson({ ...published, store: store.maskedUrl, index: report });
     else {
       printText(
@@ -99,12 +100,18 @@ export async function runIndexRepoCommand(argv: string[]): Promise<number> {
 /**
  * The chunks' vectors to publish, when embeddings are on and the store can hold them (pgvector): every
  * chunk is embedded first (the local vector cache keeps what was embedded before), so the generation's
- * vectors are complete and readers need none of their own. Without pgvector nothing is embedded here:
- * each reader keeps its own vector index.
+ * vectors are complete and readers need none of their own. Without pgvector nothing is embedded here
+ * (the answer then says why): each reader keeps its own vector index.
  */
-async function vectorsToPublish(session: Session, store: SharedStore, json: boolean): Promise<PublishVectors | undefined> {
-  const embedder = session.embedder();
-  if (embedder === undefined || !(await store.holdsVectors())) return undefined;
+async function vectorsToPublish(session: Session, store: SharedStore, json: boolean): Promise<PublishVectors | PublishedVectors | undefined> {
+  let embedder: ReturnType<Session["embedder"]>;
+  try {
+    embedder = session.embedder();
+  } catch (e) {
+    return { state: "unavailable", reason: `embeddings are misconfigured (${errorMessage(e)})` };
+  }
+  if (embedder === undefined) return undefined;
+  if (!(await store.holdsVectors())) return { state: "unavailable", reason: "the server has no pgvector extension" };
   const tty = !json && process.stderr.isTTY;
   const state = await session.embedAll((s) => {
     if (tty) process.stderr.write(`\r\x1b[2Kcortex: embeddings ${s}`);
@@ -112,8 +119,7 @@ async function vectorsToPublish(session: Session, store: SharedStore, json: bool
   if (tty) process.stderr.write("\n");
   const dimensions = embedder.cache.dimensions;
   if (state !== "ready" || dimensions === undefined) {
-    if (!json) process.stderr.write(`cortex: publishing without vectors (embeddings ${state}): readers will embed the chunks themselves\n`);
-    return undefined;
+    return { state: "unavailable", reason: `the chunks could not be embedded (embeddings ${state})` };
   }
   return { model: { id: embedder.provider.id, recipe: embedder.provider.recipe }, dimensions, get: (hashes) => embedder.cache.get(hashes) };
 }

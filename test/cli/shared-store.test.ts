@@ -43,12 +43,15 @@ test.skipIf(skip !== undefined)("index --repo publishes a project; repos lists i
     expect(first.code).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out).toMatchObject({ repo: "svc-a", generation: 1, changed: 2, deleted: 0, unchanged: 0 });
+    // this server has no pgvector: nothing is embedded for the store, and the answer says so
+    expect(out.vectors).toEqual({ state: "unavailable", reason: "the server has no pgvector extension" });
     expect(out.store).toContain("cortex:***@");
     expect(first.stdout).not.toContain("hunter2");
 
     const second = cortex(["index", "--repo", "lib-b", b.root], { CORTEX_DATABASE_URL: url });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("published lib-b generation 1 to postgres://cortex:***@");
+    expect(second.stdout).toContain("vectors: not stored (the server has no pgvector extension); readers keep their own vector index");
     expect(second.stdout + second.stderr).not.toContain("hunter2");
 
     const listed = cortex(["repos", "--json"], { CORTEX_DATABASE_URL: url });
