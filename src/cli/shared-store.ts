@@ -4,7 +4,7 @@
  * what the store holds. The store is `--store postgres://…` or CORTEX_DATABASE_URL; its password is
  * never printed.
  */
-import { CortexError } from "../core/errors.ts";
+import { CortexError, errorMessage } from "../core/errors.ts";
 import { parseInput } from "../core/zod-issues.ts";
 import { Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
@@ -16,6 +16,7 @@ import { toolHelp } from "./render.ts";
 import { indexLocation } from "../store/location.ts";
 import { SharedStore } from "../store/postgres/shared-store.ts";
 import { maskUrl, storeUrl } from "../store/postgres/url.ts";
+import type { PublishedVectors, PublishVectors } from "../store/postgres/vectors.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
 import { printJson, printText } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
@@ -73,16 +74,20 @@ export async function runIndexRepoCommand(argv: string[]): Promise<number> {
     bar.done();
     const path = indexLocation(session.root).current();
     if (path === undefined) throw new CortexError("INDEX_MISSING", `the index of ${session.root} was not written`);
-    const published = await store.publish(repo, path, {
+    const vectors = await vectorsToPublish(session, store, json);
+    const publishedIndex = await store.publish(repo, path, {
+      ...(vectors && "get" in vectors ? { vectors } : {}),
       onWait: () => {
         if (!json) process.stderr.write(`cortex: another indexer is publishing ${repo}; waiting for it\n`);
       },
     });
+    const published = vectors && "state" in vectors ? { ...publishedIndex, vectors } : publishedIndex;
     if (json) printJson({ ...published, store: store.maskedUrl, index: report });
     else {
       printText(
         `published ${repo} generation ${published.generation} to ${store.maskedUrl}: ${published.changed} files written, ${published.deleted} removed, ${published.unchanged} unchanged`,
       );
+      if (published.vectors) printText(`  vectors: ${vectorsLine(published.vectors)}`);
     }
     return 0;
   } finally {
@@ -90,6 +95,39 @@ export async function runIndexRepoCommand(argv: string[]): Promise<number> {
     session.close();
     await store.close();
   }
+}
+
+/**
+ * The chunks' vectors to publish, when embeddings are on and the store can hold them (pgvector): every
+ * chunk is embedded first (the local vector cache keeps what was embedded before), so the generation's
+ * vectors are complete and readers need none of their own. Without pgvector nothing is embedded here
+ * (the answer then says why): each reader keeps its own vector index.
+ */
+async function vectorsToPublish(session: Session, store: SharedStore, json: boolean): Promise<PublishVectors | PublishedVectors | undefined> {
+  let embedder: ReturnType<Session["embedder"]>;
+  try {
+    embedder = session.embedder();
+  } catch (e) {
+    return { state: "unavailable", reason: `embeddings are misconfigured (${errorMessage(e)})` };
+  }
+  if (embedder === undefined) return undefined;
+  if (!(await store.holdsVectors())) return { state: "unavailable", reason: "the server has no pgvector extension" };
+  const tty = !json && process.stderr.isTTY;
+  const state = await session.embedAll((s) => {
+    if (tty) process.stderr.write(`\r\x1b[2Kcortex: embeddings ${s}`);
+  });
+  if (tty) process.stderr.write("\n");
+  const dimensions = embedder.cache.dimensions;
+  if (state !== "ready" || dimensions === undefined) {
+    return { state: "unavailable", reason: `the chunks could not be embedded (embeddings ${state})` };
+  }
+  return { model: { id: embedder.provider.id, recipe: embedder.provider.recipe }, dimensions, get: (hashes) => embedder.cache.get(hashes) };
+}
+
+function vectorsLine(v: PublishedVectors): string {
+  if (v.state === "unavailable") return `not stored (${v.reason}); readers keep their own vector index`;
+  if (v.state === "incomplete") return `${v.written} written, ${v.missing} chunks without a vector: readers keep their own vector index`;
+  return `${v.model} (${v.dimensions} dimensions) in pgvector, ${v.written} written`;
 }
 
 /** How long ago, in words (freshness at a glance). */

@@ -180,6 +180,23 @@ export interface VectorReader {
   chunkTextsByHash(hashes: readonly string[]): Promise<Map<string, string>>;
 }
 
+/** A model's vectors as a store tells them apart: the embedding provider's id and recipe. */
+export interface VectorModel {
+  id: string;
+  recipe: string;
+}
+
+/**
+ * Vectors the store holds itself (the shared store on a server with pgvector), so nearest neighbours are
+ * found where the vectors are; a reader without them leaves these out and each process keeps its own.
+ */
+export interface StoredVectorReader {
+  /** The dimension of `model`'s vectors when the store holds them for every chunk the reader sees, else undefined. */
+  storedVectorDimensions(model: VectorModel): Promise<number | undefined>;
+  /** The `k` chunks nearest to `vector` (cosine) among those passing the filters, best first, scored by cosine similarity. */
+  nearestChunks(model: VectorModel, vector: Float32Array, k: number, filters: ChunkFilters): Promise<Array<{ id: string; score: number }>>;
+}
+
 /** Definitions, references and import edges, by name, id or file (what reference resolution stored). */
 export interface SymbolReader {
   /** Definitions with one of these names, in source order (path, line, column). */
@@ -271,6 +288,7 @@ export interface IndexReader
     TextSearchReader,
     KeywordReader,
     VectorReader,
+    Partial<StoredVectorReader>,
     SymbolReader,
     ImportGraphReader,
     GraphFactsReader,

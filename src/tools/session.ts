@@ -11,7 +11,7 @@ import { isLockHeld } from "../core/lock.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { openIndexReader } from "../store/open-reader.ts";
 import { IndexStore } from "../store/index-store.ts";
-import type { IndexReader, ParseTierState } from "../store/contract.ts";
+import type { IndexReader, ParseTierState, StoredVectorReader } from "../store/contract.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
 import { runIndex, type IndexOptions, type IndexReport } from "../indexer/pipeline.ts";
 import { runIndexOnThread } from "./index-thread.ts";
@@ -31,6 +31,7 @@ import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
 import { createCrossEncoder, createEmbeddingProvider, Embedder, type CrossEncoder } from "../embed/index.ts";
 import { EmbeddingCache } from "../store/embedding-cache.ts";
 import { EmbeddingVectorChannel } from "../engines/search/vector-channel.ts";
+import { StoredVectorChannel } from "../engines/search/stored-vector-channel.ts";
 import type { Reranker, RerankSettings, VectorChannel } from "../engines/search/index.ts";
 import { statSync } from "node:fs";
 import { join } from "node:path";
@@ -258,6 +259,8 @@ export class Session {
       try {
         const embedder = this.embedder();
         if (embedder) vectors = this.vectorChannel = new EmbeddingVectorChannel(s, embedder);
+        // a store holding vectors itself (the shared store with pgvector) finds nearest chunks where they are
+        if (embedder && vectors && s.storedVectorDimensions && s.nearestChunks) vectors = new StoredVectorChannel(s as StoredVectorReader, embedder, vectors);
       } catch (e) {
         // a configuration that cannot work (named field and rule) costs semantic ranking, not search
         const why = (e as Error).message;

@@ -43,12 +43,15 @@ test.skipIf(skip !== undefined)("index --repo publishes a project; repos lists i
     expect(first.code).toBe(0);
     const out = JSON.parse(first.stdout);
     expect(out).toMatchObject({ repo: "svc-a", generation: 1, changed: 2, deleted: 0, unchanged: 0 });
+    // this server has no pgvector: nothing is embedded for the store, and the answer says so
+    expect(out.vectors).toEqual({ state: "unavailable", reason: "the server has no pgvector extension" });
     expect(out.store).toContain("cortex:***@");
     expect(first.stdout).not.toContain("hunter2");
 
     const second = cortex(["index", "--repo", "lib-b", b.root], { CORTEX_DATABASE_URL: url });
     expect(second.code).toBe(0);
     expect(second.stdout).toContain("published lib-b generation 1 to postgres://cortex:***@");
+    expect(second.stdout).toContain("vectors: not stored (the server has no pgvector extension); readers keep their own vector index");
     expect(second.stdout + second.stderr).not.toContain("hunter2");
 
     const listed = cortex(["repos", "--json"], { CORTEX_DATABASE_URL: url });
@@ -84,7 +87,8 @@ test.skipIf(skip !== undefined)("doctor describes the shared store and never sho
     const report = JSON.parse(json.stdout);
     expect(report.shared_store).toMatchObject({ state: "ready", pg_trgm: true, vector: false });
     expect(report.shared_store.url).toContain("cortex:***@");
-    expect(report.shared_store.vectors).toContain("pgvector not installed");
+    expect(report.shared_store.vectors).toContain("pgvector not installed: the store holds no vectors, so each process embeds the chunks it reads");
+    expect(report.shared_store.vectors).toContain("searches its own in-memory vector index");
     const text = cortex(["doctor", "--root", project.root], { CORTEX_DATABASE_URL: url });
     expect(text.stdout).toMatch(/Shared store: postgres:\/\/cortex:\*\*\*@\S+ PostgreSQL 15\.\d+[^,]*, \d+ repositories, pg_trgm available/);
     expect(text.stdout + text.stderr).not.toContain("hunter2");

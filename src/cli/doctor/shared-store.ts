@@ -1,7 +1,8 @@
 /**
  * doctor's look at the shared store (PostgreSQL), when CORTEX_DATABASE_URL names one: reachable or not,
- * the server's version, pg_trgm (literal and regex search need it), pgvector (without it vectors stay in
- * each process's own vector index), how many repositories. The URL is shown with its password masked, and
+ * the server's version, pg_trgm (literal and regex search need it), pgvector (with it the store holds the
+ * chunks' vectors; without it each process embeds what it reads and keeps its own vector index), how many
+ * repositories. The URL is shown with its password masked, and
  * an error's text is the store's own, which never carries it (src/store/postgres/client.ts).
  */
 import { errorMessage } from "../../core/errors.ts";
@@ -34,7 +35,9 @@ export async function sharedStoreInfo(
         fix: "install PostgreSQL's contrib package on the server (pg_trgm is part of it)",
       });
     }
-    const vectors = info.vector ? "pgvector available" : "pgvector not installed: vectors stay in each process's own vector index";
+    const vectors = info.vector
+      ? "pgvector available: cortex index --repo stores each chunk's vector (HNSW, cosine) and semantic search finds the nearest chunks in SQL"
+      : "pgvector not installed: the store holds no vectors, so each process embeds the chunks it reads (cached in its own ~/.cortex/embeddings) and searches its own in-memory vector index";
     return { url: masked, state: "ready", ...info, vectors };
   } catch (e) {
     problems.push({ area: "store", severity: "error", message: errorMessage(e), fix: "check CORTEX_DATABASE_URL, the server and the role's rights" });

@@ -85,6 +85,8 @@ export class EmbeddingVectorChannel implements VectorChannel {
    * state as it goes: `cortex index --embed`.
    */
   async embedAll(onState: (state: EmbeddingsState) => void, signal?: AbortSignal): Promise<EmbeddingsState> {
+    // "ready" needs a ready model: when the cache already holds every vector nothing would load it
+    this.embedder.provider.ready().catch(() => {});
     for (;;) {
       await this.refresh();
       const s = this.state();

@@ -15,6 +15,7 @@ import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved } from "./client.ts";
 import { ensureSchema, schemaIdent } from "./schema.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
+import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
 /** Text bytes written per transaction (a few MB keeps each statement's JSON small and the batches many). */
 const BATCH_BYTES = 4 << 20;
@@ -29,6 +30,8 @@ export interface PublishOptions {
   batchFiles?: number;
   /** Called after each batch written aside (tests stop a publisher here). */
   onBatch?: (written: number, total: number) => Promise<void> | void;
+  /** The chunks' vectors (the local vector cache of one model), stored where the server has pgvector (vectors.ts). */
+  vectors?: PublishVectors;
 }
 
 export interface PublishResult {
@@ -37,6 +40,8 @@ export interface PublishResult {
   changed: number;
   deleted: number;
   unchanged: number;
+  /** What became of the vectors, when some were handed over. */
+  vectors?: PublishedVectors;
 }
 
 /** A table's columns and their PostgreSQL types, as json_to_recordset reads them. */
@@ -336,7 +341,9 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await options.onBatch?.(written, changed.length);
   }
   const replaced = [...changed.map((f) => f.path).filter((p) => liveFiles.has(p)), ...deleted];
+  const vectors = options.vectors === undefined ? undefined : await publishVectors(conn, s, repoId, next, options.vectors);
   await conn.transaction(async (tx) => {
+    await vectors?.record(tx);
     await tx.query(
       `UPDATE ${s}.file_versions SET gen_to = $2::int
        WHERE repo_id = $1::int AND gen_to IS NULL AND gen_from <= $3::int AND path IN (SELECT json_array_elements_text($4::text::json))`,
@@ -369,6 +376,8 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NOT NULL AND gen_to <= $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+    await forgetOldGenerations(tx, s, repoId, next);
   });
-  return { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
+  const result: PublishResult = { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
+  return vectors === undefined ? result : { ...result, vectors: vectors.result };
 }

@@ -33,6 +33,7 @@ import type {
   RefRow,
   SymbolRow,
   TrigramQuery,
+  VectorModel,
 } from "../contract.ts";
 import type { ChunkFilters, ColumnWeights, FileColumnWeights, KeywordHit } from "../chunk-search.ts";
 import type { ContentFileRow } from "../content-index.ts";
@@ -42,6 +43,7 @@ import { trigramText } from "../trigrams.ts";
 import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
 import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
+import { nearestChunks, storedModel } from "./vectors.ts";
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -718,6 +720,29 @@ export class PgIndexReader implements IndexReader {
       params,
     );
     return new Map(rows.map((r) => [r.hash, r.text]));
+  }
+
+  // --- vectors held in the store (pgvector; postgres/vectors.ts) ---
+
+  /** The dimension of `model`'s vectors when the store holds them for every repository of this reader. */
+  async storedVectorDimensions(model: VectorModel): Promise<number | undefined> {
+    return (await this.vectorModel(model))?.dimensions;
+  }
+
+  /** The `k` chunks nearest to `vector` among those passing `filters`, in SQL; [] when the store lacks `model`'s vectors. */
+  async nearestChunks(model: VectorModel, vector: Float32Array, k: number, filters: ChunkFilters): Promise<Array<{ id: string; score: number }>> {
+    const stored = await this.vectorModel(model);
+    if (stored === undefined) return [];
+    const params: Params = [];
+    const from = this.live(params);
+    const where = this.chunkFilter(filters, params);
+    return nearestChunks(this.db, this.s, stored, { from, where, params }, vector, k);
+  }
+
+  private vectorModel(model: VectorModel) {
+    const params: Params = [];
+    const scope = this.scope === "all" ? "TRUE" : `r.name IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
+    return storedModel(this.db, this.s, this.schema, model, scope, params);
   }
 
   // --- graph facts per search result ---

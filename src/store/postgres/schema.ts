@@ -10,6 +10,7 @@
  */
 import { CortexError } from "../../core/errors.ts";
 import type { PgClient } from "./client.ts";
+import { vectorBookkeeping } from "./vectors.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
 export const PG_SCHEMA_VERSION = 2;
@@ -187,6 +188,7 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
     if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
     if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     await tx.exec(tables(s));
+    await tx.exec(vectorBookkeeping(s));
     const rows = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
     if (rows.length === 0) {
       await tx.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', $1)`, [String(PG_SCHEMA_VERSION)]);

@@ -54,6 +54,14 @@ export class SharedStore {
     return listRepos(this.client, this.schema);
   }
 
+  /** Whether the store can hold vectors: pgvector installed in the database, or offered by the server. */
+  async holdsVectors(): Promise<boolean> {
+    const [r] = await this.client.query<{ ok: boolean }>(
+      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'vector') OR EXISTS (SELECT 1 FROM pg_available_extensions WHERE name = 'vector') AS ok",
+    );
+    return r?.ok === true;
+  }
+
   async describe(): Promise<SharedStoreInfo> {
     const [v] = await this.client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
     const ext = await this.client.query<{ name: string }>("SELECT name FROM pg_available_extensions WHERE name IN ('pg_trgm', 'vector')");

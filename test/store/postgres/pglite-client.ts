@@ -6,6 +6,7 @@
  */
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
+import { vector } from "@electric-sql/pglite-pgvector";
 import { numericRows, type PgClient, type PgQueryable, type PgValue } from "../../../src/store/postgres/client.ts";
 
 interface PgliteLike {
@@ -36,9 +37,12 @@ function queryable(db: PgliteLike): PgQueryable {
   };
 }
 
-/** Starts a PGlite with pg_trgm (several seconds on a loaded machine: share one per test file). */
-export async function startPglite(): Promise<{ client: PgClient; db: PGlite }> {
-  const db = await PGlite.create({ extensions: { pg_trgm } });
+/**
+ * Starts a PGlite with pg_trgm, and with pgvector when asked (several seconds on a loaded machine: share
+ * one per test file). pgvector comes from @electric-sql/pglite-pgvector: PGlite's own contrib has none.
+ */
+export async function startPglite(options: { vector?: boolean } = {}): Promise<{ client: PgClient; db: PGlite }> {
+  const db = await PGlite.create({ extensions: options.vector ? { pg_trgm, vector } : { pg_trgm } });
   const q = queryable(db);
   const transaction = <T>(fn: (tx: PgQueryable) => Promise<T>): Promise<T> => db.transaction((tx) => fn(queryable(tx)));
   const client: PgClient = {
