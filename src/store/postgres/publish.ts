@@ -13,7 +13,7 @@
 import { CortexError } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved } from "./client.ts";
-import { ensureSchema, schemaIdent } from "./schema.ts";
+import { ensureSchema, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
@@ -300,7 +300,10 @@ export async function publishIndex(client: PgClient, repo: string, store: IndexS
   try {
     await lockRepository(conn, schema, repo, options.onWait);
     try {
-      return await publishLocked(conn, s, repo, source, options);
+      await preferLz4(conn);
+      const published = await publishLocked(conn, s, repo, source, options);
+      await mergePendingIndexEntries(conn, schema);
+      return published;
     } finally {
       await conn.query("SELECT pg_advisory_unlock($1::int, hashtext($2))", [LOCK_CLASS, `${schema}/${repo}`]);
     }

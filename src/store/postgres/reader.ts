@@ -39,11 +39,11 @@ import type { ChunkFilters, ColumnWeights, FileColumnWeights, KeywordHit } from 
 import type { ContentFileRow } from "../content-index.ts";
 import { STATS_TABLES, type StatsTable } from "../schema.ts";
 import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
-import { trigramText } from "../trigrams.ts";
 import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
 import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
+import { trigramCondition } from "./trigram-condition.ts";
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -59,9 +59,6 @@ const bind = (params: Params, v: PgValue): string => {
 
 /** `LIKE` text matching `s` literally (backslash is PostgreSQL's default LIKE escape). */
 const likeLiteral = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
-
-/** Is this trigram three ASCII bytes (pg_trgm and ILIKE fold ASCII case as cortex's index does)? */
-const asciiTrigram = (t: number): boolean => (t & 0x808080) === 0;
 
 export class PgIndexReader implements IndexReader {
   readonly dialect: SqlDialect = POSTGRES_DIALECT;
@@ -238,22 +235,9 @@ export class PgIndexReader implements IndexReader {
 
   // --- literal and regex search ---
 
-  /**
-   * The trigram query as a condition on the text: each ASCII trigram is `content ILIKE '%tri%'`, which
-   * pg_trgm's GIN index answers (and rechecks exactly). A trigram with a non-ASCII byte may be part of one
-   * character, which LIKE cannot express: it admits every file, so candidates stay a superset.
-   */
+  /** The trigram query as a condition on the live files' text (trigram-condition.ts). */
   private condition(q: TrigramQuery, params: Params): string {
-    switch (q.op) {
-      case "all":
-        return "TRUE";
-      case "tri":
-        return asciiTrigram(q.t) ? `f.content ILIKE ${bind(params, `%${likeLiteral(trigramText(q.t))}%`)}` : "TRUE";
-      case "and":
-        return q.args.length === 0 ? "TRUE" : `(${q.args.map((a) => this.condition(a, params)).join(" AND ")})`;
-      case "or":
-        return q.args.length === 0 ? "FALSE" : `(${q.args.map((a) => this.condition(a, params)).join(" OR ")})`;
-    }
+    return trigramCondition(q, "f.content", (v) => bind(params, v));
   }
 
   async textCandidates(query: TrigramQuery): Promise<Uint32Array | null> {
