@@ -6,15 +6,17 @@
  * precision reaches the target (ties: the fewest checks, then the loosest thresholds), and what the rule
  * in the code gives on each split for comparison.
  *
- *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9]
+ * With --cv it also tunes the rule once per dev repository on the other dev repositories and replays it on
+ * the one left out: pooled, that says how well the choice itself carries to a repository it never saw.
+ *
+ *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9] [--cv]
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
-import { BASE_BLOCKERS, isReady, READY_RULE, type Blocker, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
-import type { EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
+import { BASE_BLOCKERS, isReady, READY_RULE, type Blocker, type CardSignals, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
 import { confusion, type TaskResult } from "./preflight.ts";
 
-type Recorded = Omit<TaskResult, "card"> & { card?: { blockers?: Blocker[]; signals?: EditSignals & { fanIn: number } } };
+type Recorded = Omit<TaskResult, "card"> & { card?: { blockers?: Blocker[]; signals?: CardSignals } };
 
 /** Older blockers a card had, whatever rule it ran under: the signal blockers are decided again here. */
 function baseOf(t: Recorded): Blocker[] {
@@ -40,18 +42,20 @@ function* rules(): Generator<ReadyRule> {
                 for (const minTopScore of [0, 1.5, 1.9])
                   for (const maxSiblings of [0, 1, 99])
                     for (const blockSweepWords of [false, true])
-                      yield {
-                        maxRunnerUp,
-                        maxNearTies,
-                        minTopCoverage,
-                        maxFanIn,
-                        blockTopTest,
-                        blockDefinedElsewhere,
-                        minTopScore,
-                        maxSiblings,
-                        blockSweepWords,
-                        base,
-                      };
+                      for (const maxTwins of [0, 1, 1_000_000])
+                        yield {
+                          maxRunnerUp,
+                          maxNearTies,
+                          minTopCoverage,
+                          maxFanIn,
+                          blockTopTest,
+                          blockDefinedElsewhere,
+                          minTopScore,
+                          maxSiblings,
+                          blockSweepWords,
+                          maxTwins,
+                          base,
+                        };
   }
 }
 
@@ -67,6 +71,7 @@ function checks(r: ReadyRule): number {
     (r.minTopScore > 0 ? 1 : 0) +
     (r.maxSiblings < 99 ? 1 : 0) +
     (r.blockSweepWords ? 1 : 0) +
+    (r.maxTwins < 1_000_000 ? 1 : 0) +
     (r.blockDefinedElsewhere ? 1 : 0)
   );
 }
@@ -86,13 +91,30 @@ export function tune(dev: readonly Recorded[], target: number): { rule: ReadyRul
   return best;
 }
 
+/**
+ * Leave one repository out: the rule tuned on the other repositories, replayed on the one left out, all
+ * held-out replays pooled. Precision and recall of the tuning procedure on repositories it never saw.
+ */
+export function crossValidate(dev: readonly Recorded[], target: number): ReturnType<typeof confusion> {
+  const held: Array<Omit<TaskResult, "card">> = [];
+  for (const repo of new Set(dev.map((t) => t.repo))) {
+    const best = tune(
+      dev.filter((t) => t.repo !== repo),
+      target,
+    );
+    const out = dev.filter((t) => t.repo === repo);
+    held.push(...(best ? replay(out, best.rule) : out.map((t) => ({ ...t, ready: false }))));
+  }
+  return confusion(held);
+}
+
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    options: { precision: { type: "string", default: "0.9" } },
+    options: { precision: { type: "string", default: "0.9" }, cv: { type: "boolean", default: false } },
     allowPositionals: true,
   });
-  if (positionals.length !== 1) throw new Error("usage: bun scripts/eval/preflight-tune.ts <preflight run .json> [--precision 0.9]");
+  if (positionals.length !== 1) throw new Error("usage: bun scripts/eval/preflight-tune.ts <preflight run .json> [--precision 0.9] [--cv]");
   const tasks = (JSON.parse(readFileSync(positionals[0]!, "utf8")) as { tasks: Recorded[] }).tasks;
   const dev = tasks.filter((t) => t.split === "dev");
   const best = tune(dev, Number(values.precision));
@@ -103,4 +125,5 @@ if (import.meta.main) {
     console.log(split, "rule in the code:", JSON.stringify(confusion(replay(rows, READY_RULE))));
     if (best) console.log(split, "best dev rule:", JSON.stringify(confusion(replay(rows, best.rule))));
   }
+  if (values.cv) console.log("dev, each repository tuned without it:", JSON.stringify(crossValidate(dev, Number(values.precision))));
 }

@@ -12,6 +12,7 @@ import { invokeTool } from "../../src/tools/invoke.ts";
 import type { CodebaseSearchResponse } from "../../src/engines/codebase-search/index.ts";
 import { editSignals, siblingsOf, sweepWordsOf, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
 import { READY_RULE, isReady, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+import { preflight } from "../../src/engines/codebase-search/preflight.ts";
 
 const CALLERS = [
   "src/orders/invoice.ts",
@@ -138,6 +139,7 @@ describe("the ready rule", () => {
     minTopScore: 0.5,
     maxSiblings: 1,
     blockSweepWords: true,
+    maxTwins: 0,
     base: ["callers-missing", "stale-memory"],
   };
 
@@ -149,9 +151,13 @@ describe("the ready rule", () => {
     expect(signalBlockers({ ...clear, fanIn: 3 }, strict)).toEqual(["wide-fan-in"]);
     expect(signalBlockers({ ...clear, topIsTest: true }, strict)).toEqual(["top-is-test"]);
     expect(signalBlockers({ ...clear, topScore: 0.4 }, strict)).toEqual(["weak-top"]);
-    // the rule in the code: a clear lead (runner-up at most 60%) of a strong top (1.5: a named definition)
+    // the rule in the code: a clear lead (runner-up at most 60%) of a top file holding most of the task's
+    // words, no word saying the task spans many places, no other code file defining the target's name
     expect(signalBlockers({ ...clear, runnerUpRatio: 0.7 }, READY_RULE)).toEqual(["close-runner-up"]);
-    expect(signalBlockers({ ...clear, topScore: 1.2 }, READY_RULE)).toEqual(["weak-top"]);
+    expect(signalBlockers({ ...clear, topCoverage: 0.5 }, READY_RULE)).toEqual(["words-missing"]);
+    expect(signalBlockers({ ...clear, sweepWords: ["every"] }, READY_RULE)).toEqual(["sweep"]);
+    expect(signalBlockers({ ...clear, twins: 1 }, READY_RULE)).toEqual(["twin-definitions"]);
+    expect(signalBlockers({ ...clear, twins: 0 }, READY_RULE)).toEqual([]);
     expect(signalBlockers({ ...clear, siblings: 2 }, strict)).toEqual(["sibling-files"]);
     expect(signalBlockers({ ...clear, sweepWords: ["all"] }, strict)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, definedInTop: [], definedElsewhere: { parseSku: ["src/other.ts"] } }, strict)).toEqual(["defined-elsewhere"]);
@@ -161,6 +167,9 @@ describe("the ready rule", () => {
     expect(isReady(["pattern-conflict"], clear, strict)).toBe(true);
     expect(isReady(["callers-missing"], clear, strict)).toBe(false);
     expect(isReady([], clear, READY_RULE)).toBe(true);
+    expect(isReady(["unresolved-callers"], clear, READY_RULE)).toBe(false);
+    expect(isReady(["pattern-conflict"], clear, READY_RULE)).toBe(false);
+    expect(isReady(["low-confidence"], clear, READY_RULE)).toBe(true);
   });
 
   test("signals read the top file's lead, words and definitions", () => {
@@ -182,5 +191,107 @@ describe("the ready rule", () => {
     expect(s.sweepWords).toEqual([]);
     expect(siblingsOf("cmd/bash_completions.go", ["cmd/fish_completions.go", "cmd/command.go", "other/zsh_completions.go"])).toBe(1);
     expect(sweepWordsOf("Use the new logger across all handlers")).toEqual(["across", "all"]);
+  });
+});
+
+describe("a card that is not ready says what is missing", () => {
+  const quality = { status: "ok" as const, confidence: 0.8, matchedTerms: ["sku"], missingTerms: [] };
+  const patterns = { category: "all" as const, groups: [], conflicts: [], golden_files: [], analyzed_files: 0, history: { unavailable: "none" } };
+  const base = {
+    query: "uv_thread_setname sets the thread name",
+    quality,
+    resultFiles: ["src/unix/thread.c", "src/unix/core.c", "include/uv.h"],
+    testFiles: [],
+    languages: ["c"],
+    patterns,
+    filePatterns: {},
+    memories: [],
+    inCycles: [],
+    goldenLanguage: () => undefined,
+  };
+  const signals: EditSignals = {
+    runnerUpRatio: 0.3,
+    nearTies: 0,
+    topCoverage: 1,
+    topMissing: [],
+    identifiers: ["uv_thread_setname"],
+    definedInTop: ["uv_thread_setname"],
+    definedElsewhere: {},
+    topScore: 2,
+    topIsTest: false,
+    siblings: 0,
+    sweepWords: [],
+    pathMatch: true,
+  };
+  const target = { label: "uv_thread_setname", name: "uv_thread_setname", callers: [], importers: [], twins: ["src/win/thread.c"] };
+
+  test("a name defined in another code file blocks, naming that file and the call that lists every definition", () => {
+    const c = preflight({ ...base, signals, target, rule: { ...READY_RULE, maxTwins: 0 } });
+    expect(c.ready).toBe(false);
+    expect(c.blockers).toEqual(["twin-definitions"]);
+    expect(c.signals!.twins).toBe(1);
+    expect(c.nextAction).toContain("src/win/thread.c");
+    expect(c.whatWouldHelp).toEqual([
+      "read src/win/thread.c (also defines uv_thread_setname)",
+      'find_symbol_occurrences {"symbol_name":"uv_thread_setname"} lists every definition and use',
+    ]);
+    // the same card is ready when the rule lets one twin through
+    expect(preflight({ ...base, signals, target, rule: { ...READY_RULE, maxTwins: 1 } }).ready).toBe(true);
+  });
+
+  test("every blocker comes with a next step naming a file or a call to make", () => {
+    const loose: EditSignals = {
+      ...signals,
+      runnerUpRatio: 0.95,
+      nearTies: 2,
+      topCoverage: 0.2,
+      topMissing: ["name"],
+      definedInTop: [],
+      definedElsewhere: { uv_thread_setname: ["src/win/thread.c"] },
+      topScore: 0.5,
+      topIsTest: true,
+      siblings: 2,
+      sweepWords: ["all"],
+    };
+    const strict = {
+      ...READY_RULE,
+      maxRunnerUp: 0.5,
+      maxNearTies: 0,
+      minTopCoverage: 0.5,
+      maxFanIn: 0,
+      blockTopTest: true,
+      blockDefinedElsewhere: true,
+      minTopScore: 1,
+      maxSiblings: 0,
+      blockSweepWords: true,
+      maxTwins: 0,
+    };
+    const c = preflight({
+      ...base,
+      resultFiles: ["src/unix/thread_test.c", "src/unix/thread.c", "src/unix/thread_posix.c"],
+      testFiles: ["src/unix/thread_test.c"],
+      signals: loose,
+      target: { ...target, callers: ["src/a.c", "src/b.c"] },
+      rule: strict,
+    });
+    expect(c.ready).toBe(false);
+    expect(new Set(c.blockers)).toEqual(
+      new Set([
+        "callers-missing",
+        "wide-fan-in",
+        "sweep",
+        "twin-definitions",
+        "sibling-files",
+        "defined-elsewhere",
+        "top-is-test",
+        "close-runner-up",
+        "words-missing",
+        "weak-top",
+      ]),
+    );
+    // the first blocker's action names a caller the results miss; the next steps are files or tool calls
+    expect(c.nextAction).toContain("src/a.c");
+    expect(c.whatWouldHelp!.length).toBeGreaterThan(0);
+    for (const h of c.whatWouldHelp!) expect(h).toMatch(/^(read \S+|cortex_graph \{|find_symbol_occurrences \{|search_codebase \{|cortex_exact \{)/);
   });
 });

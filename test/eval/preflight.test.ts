@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { BROAD_FAN_IN, fanIn, scopeOf } from "../../scripts/eval/sets/edit-tasks.ts";
 import { cardEvidence, confusion, confusionTable, loadEditTasks, runPreflightEvaluation, type TaskResult } from "../../scripts/eval/preflight.ts";
-import { replay, tune } from "../../scripts/eval/preflight-tune.ts";
+import { crossValidate, replay, tune } from "../../scripts/eval/preflight-tune.ts";
 import { BASE_BLOCKERS, READY_RULE } from "../../src/engines/codebase-search/ready-rule.ts";
 
 let dir: string;
@@ -147,6 +147,28 @@ describe("the confusion matrix", () => {
     );
     expect(best?.precision).toBe(1);
     expect(best?.recall).toBe(1);
+  });
+
+  test("cross-validation tunes without each repository and replays the rule on it", () => {
+    const signals = {
+      ...{ runnerUpRatio: 0.1, nearTies: 0, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
+      topScore: 2,
+      topIsTest: false,
+      siblings: 0,
+      sweepWords: [],
+      pathMatch: true,
+      fanIn: 0,
+    };
+    // in every repository a clear lead is safe and a near tie is not: a rule learned on one carries to the other
+    const rows = ["a/a", "b/b"].flatMap((repo) => [
+      { ...task({ repo, id: `${repo}1` }), card: { blockers: [], signals } },
+      { ...task({ repo, id: `${repo}2`, complete: false }), card: { blockers: [], signals: { ...signals, runnerUpRatio: 0.97 } } },
+    ]);
+    const c = crossValidate(rows, 0.9);
+    expect(c).toMatchObject({ n: 4, tp: 2, fpIncomplete: 0, fn: 0, tn: 2 });
+    // a repository whose safe tasks look like the other's unsafe ones is missed when left out
+    const flipped = rows.map((r) => (r.repo === "b/b" ? { ...r, complete: !r.complete } : r));
+    expect(crossValidate(flipped, 0.9).precision).toBe(0);
   });
 });
 

@@ -66,7 +66,13 @@ const PREFLIGHT_SET: Array<[string, "edit" | "refactor" | "migrate", number, boo
     "all five callers fit, but rates.go leads its caller inbound.go by too little to say which file the task means",
   ],
   ["refactor shipping Rate", "refactor", 10, true, "same, as a refactor"],
-  ["rename the Checkout cart parameter", "refactor", 5, true, "Checkout's caller is in the results"],
+  [
+    "rename the Checkout cart parameter",
+    "refactor",
+    5,
+    false,
+    "Checkout's caller is in the results, but checkout.go holds half the task's words (not rename, parameter): the ready rule asks for 60%",
+  ],
   [
     "add a line for a SKU to the basket",
     "edit",
@@ -210,7 +216,9 @@ describe("the preflight card", () => {
     expect(card.ready).toBe(false);
     expect(card.impact!.coverage).toBe("1/5 callers in results");
     expect(card.impact!.files).toHaveLength(3);
-    expect(card.nextAction).toBe("4 of 5 callers of Rate are not in the results: read them before changing its behaviour or signature");
+    expect(card.nextAction).toBe(
+      "4 of 5 callers of Rate are not in the results (warehouse/outbound.go, warehouse/pallets.go, warehouse/returns.go, …): read them before changing its behaviour or signature",
+    );
     expect(card.whatWouldHelp!.length).toBeLessThanOrEqual(4);
     expect(card.whatWouldHelp![0]).toContain('cortex_graph {"operation":"callers","target":"Rate"}');
     expect(card.whatWouldHelp![1]).toMatch(/^read warehouse\/\w+\.go \(uses Rate\)$/);
@@ -243,7 +251,11 @@ describe("unresolved calls", () => {
     expect(card.whatWouldHelp).toEqual([
       'find_symbol_occurrences {"symbol_name":"add_line"} lists every use of the name',
       "read basket/page.py (calls 'add_line')",
+      // the wish list defines an add_line too: a change to the basket's may have to follow there
+      "read wishlist/wishes.py (also defines add_line)",
+      'find_symbol_occurrences {"symbol_name":"add_line"} lists every definition and use',
     ]);
+    expect(card.blockers).toEqual(["unresolved-callers", "twin-definitions"]);
   });
 });
 

@@ -264,12 +264,17 @@ export class CodebaseSearch {
       const importers = isDefinition ? [] : (await evidence.importers(m.file_path)).map((u) => u.file);
       // no resolved caller may mean none, or calls resolution could not bind (an interface, a dynamic receiver)
       const unresolved = isDefinition && callers.length === 0 ? await evidence.unresolvedCallers(m.name as string, m.file_path) : [];
+      // the same name defined in other code files: platform variants or implementations a change must follow
+      const twins = isDefinition
+        ? ((await this.definitionFiles([m.name as string], evidence)).get(m.name as string) ?? []).filter((f) => f !== m.file_path)
+        : [];
       target = {
         label: isDefinition ? String(m.symbol_path ?? m.name) : m.file_path,
         name: isDefinition ? String(m.name) : undefined,
         callers,
         importers,
         unresolved,
+        twins,
       };
     }
     const resultFiles = results.map((r) => r.file);

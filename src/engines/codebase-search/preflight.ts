@@ -12,7 +12,7 @@ import type { FilePattern, TeamPatterns } from "../team-patterns/index.ts";
 import type { SearchQuality } from "./quality.ts";
 import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
 import { siblingsOf, type EditSignals } from "./edit-signals.ts";
-import { BASE_BLOCKERS, READY_RULE, signalBlockers, type Blocker, type ReadyRule } from "./ready-rule.ts";
+import { BASE_BLOCKERS, READY_RULE, signalBlockers, type Blocker, type CardSignals, type ReadyRule } from "./ready-rule.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
 
@@ -32,7 +32,7 @@ export interface Preflight {
   risk: "low" | "medium" | "high";
   evidence: { score: number; codeMatch: number; patternAlignment: number; memorySupport: number };
   /** What `ready` was decided from, beside the evidence score (edit-signals.ts). */
-  signals?: EditSignals & { fanIn: number };
+  signals?: CardSignals;
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
@@ -64,6 +64,8 @@ export interface PreflightInput {
     importers: string[];
     /** Files calling the name where resolution bound no definition (only looked up when no caller resolved). */
     unresolved?: string[];
+    /** Other non-test files defining the target's name (only for a definition target). */
+    twins?: string[];
   };
   patterns: TeamPatterns;
   filePatterns: Record<string, FilePattern[]>;
@@ -103,7 +105,7 @@ export function preflight(i: PreflightInput): Preflight {
     if (callers.length > 0 && covered.length / callers.length < CALLER_COVERAGE) {
       stress.push({
         kind: "callers-missing",
-        action: `${missing.length} of ${callers.length} callers of ${i.target.label} are not in the results: read them before changing its behaviour or signature`,
+        action: `${missing.length} of ${callers.length} callers of ${i.target.label} are not in the results (${missing.slice(0, 3).join(", ")}${missing.length > 3 ? ", …" : ""}): read them before changing its behaviour or signature`,
         help: [
           `cortex_graph {"operation":"callers","target":"${i.target.label}"} lists every caller`,
           ...missing.slice(0, 2).map((f) => `read ${f} (uses ${i.target!.label})`),
@@ -194,7 +196,7 @@ export function preflight(i: PreflightInput): Preflight {
       : "low";
 
   // what the signals say (ready-rule.ts); the older checks the rule no longer counts stay on the card as advice
-  const signals = i.signals ? { ...i.signals, fanIn: missingCallers.length } : undefined;
+  const signals: CardSignals | undefined = i.signals ? { ...i.signals, fanIn: missingCallers.length, twins: (i.target?.twins ?? []).length } : undefined;
   if (signals) {
     const found = signalBlockers(signals, i.rule ?? READY_RULE);
     stress.push(...found.map((kind) => signalStress(kind, signals, i, missingCallers)));
@@ -230,6 +232,7 @@ const ORDER: Blocker[] = [
   "unresolved-callers",
   "wide-fan-in",
   "sweep",
+  "twin-definitions",
   "sibling-files",
   "defined-elsewhere",
   "top-is-test",
@@ -250,12 +253,7 @@ function nextSearch(query: string): string {
 }
 
 /** What a signal blocker says and what to do next: a named file or caller, and a concrete search. */
-function signalStress(
-  kind: Blocker,
-  s: EditSignals & { fanIn: number },
-  i: PreflightInput,
-  missingCallers: string[],
-): { kind: Blocker; action: string; help: string[] } {
+function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingCallers: string[]): { kind: Blocker; action: string; help: string[] } {
   const top = i.resultFiles[0] ?? "the top result";
   const second = i.resultFiles[1];
   const target = i.target;
@@ -270,6 +268,17 @@ function signalStress(
           ...missingCallers.slice(0, 2).map((f) => `read ${f} (uses ${target?.label ?? top})`),
         ],
       };
+    case "twin-definitions": {
+      const twins = target?.twins ?? [];
+      return {
+        kind,
+        action: `${target?.name ?? top} is also defined in ${twins.slice(0, 3).join(", ")}${twins.length > 3 ? ", …" : ""}: a change to ${target?.label ?? top} usually has to follow in each (another platform, an implementation of the same interface)`,
+        help: [
+          ...twins.slice(0, 2).map((f) => `read ${f} (also defines ${target?.name ?? top})`),
+          ...(target?.name ? [`find_symbol_occurrences ${quoted({ symbol_name: target.name })} lists every definition and use`] : []),
+        ],
+      };
+    }
     case "defined-elsewhere": {
       const [name, files] = Object.entries(s.definedElsewhere)[0]!;
       return {
