@@ -122,13 +122,24 @@ export interface FileReader {
   contents(paths: readonly string[]): Promise<Map<string, string>>;
 }
 
+/** The string a literal search looks for, as typed, and whether case matters. */
+export interface LiteralHint {
+  text: string;
+  caseSensitive: boolean;
+}
+
 /**
  * Literal and regex search: the files whose text may match a trigram query, their rows and their text
  * in batches (the caller verifies the pattern on the text).
  */
 export interface TextSearchReader {
-  /** Ids (ascending) of the files whose text may satisfy `query` (files not covered by a trigram index included); null for every file. */
-  textCandidates(query: TrigramQuery): Promise<Uint32Array | null>;
+  /**
+   * Ids (ascending) of the files whose text may satisfy `query` (files not covered by a trigram index
+   * included); null for every file. `literal`, when the search is for one literal string, lets a store
+   * that can test it in place (PostgreSQL's LIKE over pg_trgm) narrow to the files holding it; the
+   * answer stays a superset of the files that match, so a store may ignore it.
+   */
+  textCandidates(query: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null>;
   /** For each query, how many files textCandidates would admit (every file for null): idf estimates. */
   textCandidateCounts(queries: readonly TrigramQuery[]): Promise<number[]>;
   /** Number of files in the text tier. */

@@ -117,7 +117,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   const { spec, plan } = compilePattern(req.query, req.isRegex, req.caseSensitive);
   if (req.isRegex) verifyPool().warm();
   const keep = (r: ContentFileRow) => req.paths.matches(r.path) && hasExtension(r.path, req.extensions);
-  const candidates = await view.candidates(plan.query);
+  const candidates = await view.candidates(plan.query, req.isRegex ? undefined : { text: req.query, caseSensitive: req.caseSensitive });
 
   let items: Item[];
   if (req.fresh) {

@@ -4,7 +4,7 @@
  */
 import { statSync } from "node:fs";
 import { join } from "node:path";
-import type { ContentFileRow, TextSearchReader } from "../../store/contract.ts";
+import type { ContentFileRow, LiteralHint, TextSearchReader } from "../../store/contract.ts";
 import type { TrigramQuery } from "./plan.ts";
 import { describesLocalTree } from "../../store/open-reader.ts";
 
@@ -22,9 +22,9 @@ export class ExactIndexView {
     this.local = describesLocalTree(source);
   }
 
-  /** Candidate file ids (ascending) for a query, or null for every file. */
-  candidates(q: TrigramQuery): Promise<Uint32Array | null> {
-    return this.index.textCandidates(q);
+  /** Candidate file ids (ascending) for a query, or null for every file (`literal`: see TextSearchReader). */
+  candidates(q: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null> {
+    return this.index.textCandidates(q, literal);
   }
 
   /** How many files each query admits (for idf estimates): the index's answer, uncovered files included. */

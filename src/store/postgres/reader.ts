@@ -26,6 +26,7 @@ import type {
   FileState,
   IndexReader,
   LanguageShare,
+  LiteralHint,
   OverviewChunk,
   ProjectTotals,
   CountedFile,
@@ -43,7 +44,7 @@ import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
 import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
-import { trigramCondition } from "./trigram-condition.ts";
+import { likeCondition, trigramCondition } from "./trigram-condition.ts";
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -240,12 +241,13 @@ export class PgIndexReader implements IndexReader {
     return trigramCondition(q, "f.content", (v) => bind(params, v));
   }
 
-  async textCandidates(query: TrigramQuery): Promise<Uint32Array | null> {
+  async textCandidates(query: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null> {
     if (query.op === "all") return null;
     const params: Params = [];
     const from = this.live(params);
+    const like = literal ? likeCondition(literal, "f.content", (v) => bind(params, v)) : undefined;
     const rows = await this.candidateRows<{ id: string }>(
-      `SELECT f.file_id AS id FROM ${from} WHERE ${this.condition(query, params)} ORDER BY f.file_id`,
+      `SELECT f.file_id AS id FROM ${from} WHERE ${like ?? this.condition(query, params)} ORDER BY f.file_id`,
       params,
     );
     return Uint32Array.from(rows, (r) => Number(r.id));

@@ -5,7 +5,9 @@
  */
 import { expect, test } from "bun:test";
 import type { TrigramQuery } from "../../../src/store/contract.ts";
-import { simplifyTrigramQuery, trigramCondition } from "../../../src/store/postgres/trigram-condition.ts";
+import { likeCondition, simplifyTrigramQuery, trigramCondition } from "../../../src/store/postgres/trigram-condition.ts";
+import type { PgValue } from "../../../src/store/postgres/client.ts";
+import { startPglite } from "./pglite-client.ts";
 import { compilePattern } from "../../../src/engines/exact/text-query.ts";
 
 function holds(q: TrigramQuery, file: Set<number>): boolean {
@@ -67,4 +69,33 @@ test("a regex whose alternatives repeat trigrams becomes a few conditions", () =
   expect(count(sql)).toBeLessThanOrEqual(11);
   expect(params).not.toContain("%c (%");
   expect(params).toContain("%con%");
+});
+
+test("a literal is one LIKE condition in PostgreSQL, exact for the files it admits, and left to the trigram query when it could not narrow or could miss", async () => {
+  const { client } = await startPglite();
+  try {
+    const texts = ["x := ErrNotExist", "errnotexist here", "Err NotExist", "rate 100%_off", "rate 1000_off", "ÄRGER ärger", "a->b"];
+    await client.exec('CREATE TABLE t (id int, content text COLLATE "C")');
+    for (const [i, text] of texts.entries()) await client.query("INSERT INTO t VALUES ($1, $2)", [i, text]);
+    const admitted = async (text: string, caseSensitive: boolean) => {
+      const params: PgValue[] = [];
+      const cond = likeCondition({ text, caseSensitive }, "content", (v) => {
+        params.push(v);
+        return `$${params.length}`;
+      });
+      if (cond === undefined) return undefined;
+      return (await client.query<{ id: number }>(`SELECT id FROM t WHERE ${cond} ORDER BY id`, params)).map((r) => texts[r.id]);
+    };
+    expect(await admitted("ErrNotExist", true)).toEqual(["x := ErrNotExist"]);
+    expect(await admitted("ErrNotExist", false)).toEqual(["x := ErrNotExist", "errnotexist here"]);
+    // LIKE's own wildcards in the literal match themselves only
+    expect(await admitted("100%_off", true)).toEqual(["rate 100%_off"]);
+    // case-folding other letters is beyond ILIKE (it folds ASCII only): no condition, the trigram query answers
+    expect(await admitted("ärger", false)).toBeUndefined();
+    expect(await admitted("ärger", true)).toEqual(["ÄRGER ärger"]);
+    // no three letters or digits in a row: the index could not narrow it
+    expect(await admitted("->", true)).toBeUndefined();
+  } finally {
+    await client.close();
+  }
 });
