@@ -40,17 +40,77 @@ export class SymbolIndex {
     return this.byName.get(name)!;
   }
 
+  /**
+   * The positions in named(name) of the definitions of that name inside `container`, in order: a member
+   * look-up asks for one type's members, and common names (get, value, type) have thousands of
+   * definitions in other types (jdk17, boost). Grouped once per loaded name.
+   */
+  positionsIn(name: string, container: string): readonly number[] {
+    const all = this.named(name);
+    let groups = this.byContainer.get(all);
+    if (!groups) {
+      groups = new Map();
+      for (let i = 0; i < all.length; i++) {
+        const c = all[i]!.container;
+        if (c === null) continue;
+        const list = groups.get(c);
+        if (list) list.push(i);
+        else groups.set(c, [i]);
+      }
+      this.byContainer.set(all, groups);
+    }
+    return groups.get(container) ?? NONE;
+  }
+
+  /** The positions in named(name) of the definitions of that name in `file`, in order (grouped once per name). */
+  positionsInFile(name: string, file: string): readonly number[] {
+    const all = this.named(name);
+    let groups = this.byFile.get(all);
+    if (!groups) {
+      groups = new Map();
+      for (let i = 0; i < all.length; i++) {
+        const f = all[i]!.file;
+        const list = groups.get(f);
+        if (list) list.push(i);
+        else groups.set(f, [i]);
+      }
+      this.byFile.set(all, groups);
+    }
+    return groups.get(file) ?? NONE;
+  }
+
+  private byFile = new WeakMap<SymbolRow[], Map<string, number[]>>();
+
+  /** positionsIn's groups, by the array of definitions they index (dropped with it by forget). */
+  private byContainer = new WeakMap<SymbolRow[], Map<string, number[]>>();
+
   /** Definitions held now. */
   loadedCount(): number {
     return this.loaded;
   }
 
-  /** Drops every loaded definition; later look-ups load them again. */
-  forget(): void {
+  /**
+   * Drops the loaded definitions, but those named in `keep` (the next batch's names: on boost
+   * consecutive batches share most of them, and `type` or `value` alone have thousands of
+   * definitions to load again); later look-ups load the rest again.
+   */
+  forget(keep: ReadonlySet<string> = new Set()): void {
+    if (keep.size > 0) {
+      this.loaded = 0;
+      for (const [name, list] of this.byName) {
+        if (keep.has(name)) this.loaded += list.length;
+        else this.byName.delete(name);
+      }
+      return;
+    }
     this.byName.clear();
+    this.byContainer = new WeakMap();
+    this.byFile = new WeakMap();
     this.loaded = 0;
   }
 }
+
+const NONE: readonly number[] = [];
 
 /** Names a batch of references may look up, so they can be loaded in one go. */
 export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
