@@ -369,17 +369,24 @@ export class Resolver {
   private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
     const candidates = this.index.named(name).filter((s) => s.container !== null && this.fits(s, kind, fam));
     if (candidates.length === 1) return { id: candidates[0]!.id, how: "name-only" };
-    // the owners' definitions in one query per 500 names, not one query per owner (isAbstractOwner)
-    if (candidates.length > 1) {
-      const owners: string[] = [];
-      for (const s of candidates) if (!this.ownerKinds.has(`${s.file}\u0000${s.container}`)) owners.push(lastSegment(s.container!));
-      this.index.ensure(owners);
-    }
+    if (candidates.length < 2) return undefined;
     // Several, but one implementation and the rest declarations in interfaces (Class
-    // Hierarchy Analysis): a call through any of those types can only run that one.
-    const concrete = candidates.filter((s) => !this.isAbstractOwner(s));
-    if (concrete.length === 1 && candidates.length > 1) return { id: concrete[0]!.id, how: "name-only" };
-    return undefined;
+    // Hierarchy Analysis): a call through any of those types can only run that one. Asked in
+    // candidates' order and given up at the second implementation (boost's `type` and `value` have
+    // thousands, mostly implementations); the owners loaded 32 names to a query, not one each.
+    let concrete: SymbolRow | undefined;
+    for (let i = 0; i < candidates.length; i++) {
+      if (i % 32 === 0) {
+        const owners: string[] = [];
+        for (const c of candidates.slice(i, i + 32)) if (!this.ownerKinds.has(`${c.file}\u0000${c.container}`)) owners.push(lastSegment(c.container!));
+        this.index.ensure(owners);
+      }
+      const s = candidates[i]!;
+      if (this.isAbstractOwner(s)) continue;
+      if (concrete) return undefined;
+      concrete = s;
+    }
+    return concrete ? { id: concrete.id, how: "name-only" } : undefined;
   }
 
   private readonly ownerKinds = new Map<string, string | undefined>();
