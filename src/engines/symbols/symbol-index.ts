@@ -47,7 +47,7 @@ export class SymbolIndex {
    */
   positionsIn(name: string, container: string): readonly number[] {
     const all = this.named(name);
-    let groups = this.byContainer.get(all);
+    let groups = this.byContainer.get(name);
     if (!groups) {
       groups = new Map();
       for (let i = 0; i < all.length; i++) {
@@ -57,7 +57,7 @@ export class SymbolIndex {
         if (list) list.push(i);
         else groups.set(c, [i]);
       }
-      this.byContainer.set(all, groups);
+      this.byContainer.set(name, groups);
     }
     return groups.get(container) ?? NONE;
   }
@@ -65,7 +65,7 @@ export class SymbolIndex {
   /** The positions in named(name) of the definitions of that name in `file`, in order (grouped once per name). */
   positionsInFile(name: string, file: string): readonly number[] {
     const all = this.named(name);
-    let groups = this.byFile.get(all);
+    let groups = this.byFile.get(name);
     if (!groups) {
       groups = new Map();
       for (let i = 0; i < all.length; i++) {
@@ -74,15 +74,15 @@ export class SymbolIndex {
         if (list) list.push(i);
         else groups.set(f, [i]);
       }
-      this.byFile.set(all, groups);
+      this.byFile.set(name, groups);
     }
     return groups.get(file) ?? NONE;
   }
 
-  private byFile = new WeakMap<SymbolRow[], Map<string, number[]>>();
+  private readonly byFile = new Map<string, Map<string, number[]>>();
 
-  /** positionsIn's groups, by the array of definitions they index (dropped with it by forget). */
-  private byContainer = new WeakMap<SymbolRow[], Map<string, number[]>>();
+  /** positionsIn's groups by name, dropped with the name's definitions (forget). */
+  private readonly byContainer = new Map<string, Map<string, number[]>>();
 
   /** Definitions held now. */
   loadedCount(): number {
@@ -99,13 +99,17 @@ export class SymbolIndex {
       this.loaded = 0;
       for (const [name, list] of this.byName) {
         if (keep.has(name)) this.loaded += list.length;
-        else this.byName.delete(name);
+        else {
+          this.byName.delete(name);
+          this.byContainer.delete(name);
+          this.byFile.delete(name);
+        }
       }
       return;
     }
     this.byName.clear();
-    this.byContainer = new WeakMap();
-    this.byFile = new WeakMap();
+    this.byContainer.clear();
+    this.byFile.clear();
     this.loaded = 0;
   }
 }
