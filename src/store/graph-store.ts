@@ -131,8 +131,8 @@ function graphStatements(db: Database) {
     refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
     // references inside definitions are found through the definitions' files (a reference's enclosing
     // definition is in its own file): an index on enclosing_symbol_id took 8.7 MiB of go-src's index
-    refsOfEnclosing: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = (SELECT file_id FROM symbol_rows WHERE symbol_id = ?1)
-      AND enclosing_symbol_id = ?1 AND kind IN ('inherit', 'implement')`),
+    basesInFileOf: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = (SELECT file_id FROM symbol_rows WHERE symbol_id = ?1)
+      AND kind IN ('inherit', 'implement')`),
     setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
     sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
     allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
@@ -250,9 +250,19 @@ export class GraphStore {
       .all(json(names)) as RefRow[];
   }
 
-  /** The inherit / implement references written inside a type's definition (its bases). */
-  basesOf(typeId: number): RefRow[] {
-    return this.s.refsOfEnclosing.all(typeId) as RefRow[];
+  /**
+   * The inherit / implement references of every type in the file that defines `typeId`, by their type
+   * (each type's in the file's order): one scan of the file's references for all its types.
+   */
+  basesInFileOf(typeId: number): Map<number, RefRow[]> {
+    const out = new Map<number, RefRow[]>();
+    for (const r of this.s.basesInFileOf.all(typeId) as RefRow[]) {
+      if (r.enclosingId === null) continue;
+      const list = out.get(r.enclosingId);
+      if (list) list.push(r);
+      else out.set(r.enclosingId, [r]);
+    }
+    return out;
   }
 
   /** Points every reference to symbol `from` at symbol `to` instead (a definition re-created as it was). */

@@ -204,12 +204,13 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       collectIfOver();
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
+      const scopes = loader.prepare(batch.map((r) => r.file));
+      const needed = namesNeeded(batch, scopes);
       if (index.loadedCount() > MAX_LOADED_SYMBOLS) {
-        index.forget();
+        index.forget(needed);
         resolver.forgetDerived();
       }
-      const scopes = loader.prepare(batch.map((r) => r.file));
-      index.ensure(namesNeeded(batch, scopes));
+      index.ensure(needed);
       for (const r of batch) {
         const scope = loader.scope(r.file);
         if (!scope) continue;

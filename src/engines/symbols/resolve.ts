@@ -34,6 +34,8 @@ export interface Target {
   how: Resolution;
 }
 
+const NO_POSITIONS: readonly number[] = [];
+
 /** At most this many re-export answers are kept (Resolver.reexports). */
 const MAX_REEXPORT_ANSWERS = 50_000;
 
@@ -44,6 +46,8 @@ export class Resolver {
   /** Scope of a file other than the one being resolved (for a base class declared elsewhere). */
   private readonly scopeOf: (path: string) => FileScope | undefined;
   private readonly basesMemo = new Map<number, SymbolRow[]>();
+  /** The inherit / implement references of each file's types, by file (bases). */
+  private readonly basesByFile = new Map<string, Map<number, RefRow[]>>();
 
   /** Loads the scopes of several files at once (one query each for all), before scopeOf asks for them one by one. */
   private readonly prepareScopes: (paths: string[]) => void;
@@ -80,6 +84,24 @@ export class Resolver {
     let set = this.fileSets.get(files);
     if (!set) this.fileSets.set(files, (set = new Set(files)));
     if (set.size === 0) return undefined;
+    const all = this.index.named(name);
+    if (set.size * 4 < all.length) {
+      // few files, many definitions of the name elsewhere (a C++ file's includes against boost's
+      // thousands of `type` and `value`): only these files' definitions, the first in named() order
+      // winning as below
+      let top = Number.POSITIVE_INFINITY;
+      let first = Number.POSITIVE_INFINITY;
+      for (const f of set) {
+        for (const k of this.index.positionsInFile(name, f)) {
+          if (k >= top) break;
+          const s = all[k]!;
+          if (!this.fits(s, kind, fam)) continue;
+          if (s.container === null) top = k;
+          else if (k < first) first = k;
+        }
+      }
+      return all[top] ?? all[first];
+    }
     let any: SymbolRow | undefined;
     for (const s of this.index.named(name)) {
       if (!set.has(s.file) || !this.fits(s, kind, fam)) continue;
@@ -285,8 +307,13 @@ export class Resolver {
     if (bare && !info.rules.implicitThis) return undefined;
     const cls = this.enclosingClass(ref.enclosingId, scope);
     if (!cls || cls.file !== info.path || cls.endLine - cls.line > 3000) return undefined;
+    // the same for every use of the field in the class: a class body is read once per field, not per use
+    const key = `${cls.id}\u0000${m[1]!}`;
+    if (scope.fieldTypes.has(key)) return scope.fieldTypes.get(key);
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    return fieldTypeIn(scope.lines, m[1]!, cls.line, cls.endLine, info.language, info.rules);
+    const found = fieldTypeIn(scope.lines, m[1]!, cls.line, cls.endLine, info.language, info.rules);
+    scope.fieldTypes.set(key, found);
+    return found;
   }
 
   /** The type an initializer expression evidently has (see localType). */
@@ -342,11 +369,24 @@ export class Resolver {
   private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
     const candidates = this.index.named(name).filter((s) => s.container !== null && this.fits(s, kind, fam));
     if (candidates.length === 1) return { id: candidates[0]!.id, how: "name-only" };
+    if (candidates.length < 2) return undefined;
     // Several, but one implementation and the rest declarations in interfaces (Class
-    // Hierarchy Analysis): a call through any of those types can only run that one.
-    const concrete = candidates.filter((s) => !this.isAbstractOwner(s));
-    if (concrete.length === 1 && candidates.length > 1) return { id: concrete[0]!.id, how: "name-only" };
-    return undefined;
+    // Hierarchy Analysis): a call through any of those types can only run that one. Asked in
+    // candidates' order and given up at the second implementation (boost's `type` and `value` have
+    // thousands, mostly implementations); the owners loaded 32 names to a query, not one each.
+    let concrete: SymbolRow | undefined;
+    for (let i = 0; i < candidates.length; i++) {
+      if (i % 32 === 0) {
+        const owners: string[] = [];
+        for (const c of candidates.slice(i, i + 32)) if (!this.ownerKinds.has(`${c.file}\u0000${c.container}`)) owners.push(lastSegment(c.container!));
+        this.index.ensure(owners);
+      }
+      const s = candidates[i]!;
+      if (this.isAbstractOwner(s)) continue;
+      if (concrete) return undefined;
+      concrete = s;
+    }
+    return concrete ? { id: concrete.id, how: "name-only" } : undefined;
   }
 
   private readonly ownerKinds = new Map<string, string | undefined>();
@@ -427,6 +467,7 @@ export class Resolver {
   forgetDerived(): void {
     this.memos.clear();
     this.basesMemo.clear();
+    this.basesByFile.clear();
     this.ownerKinds.clear();
   }
 
@@ -515,7 +556,12 @@ export class Resolver {
   /** A member of a type by name, looking into its bases up to a few levels. */
   private member(type: SymbolRow, name: string, kind: string, depth: number): SymbolRow | undefined {
     let fallback: SymbolRow | undefined;
-    for (const s of this.index.named(name)) {
+    // only the definitions inside this type (by either name), in the order named() gives them
+    const all = this.index.named(name);
+    const inQname = this.index.positionsIn(name, type.qname);
+    const inName = type.name === type.qname ? NO_POSITIONS : this.index.positionsIn(name, type.name);
+    for (let i = 0, j = 0; i < inQname.length || j < inName.length; ) {
+      const s = all[j >= inName.length || (i < inQname.length && inQname[i]! < inName[j]!) ? inQname[i++]! : inName[j++]!]!;
       // methods carry their owner's qualified name; fields and enum members its short name
       const owned = s.container === type.qname || (s.container === type.name && s.file === type.file && s.qname === `${type.qname}.${s.name}`);
       if (!owned || !kindFits(kind, s.kind) || familyOf(s.language) !== familyOf(type.language)) continue;
@@ -541,7 +587,11 @@ export class Resolver {
     const scope = this.scopeOf(type.file);
     const out: SymbolRow[] = [];
     if (scope) {
-      for (const r of this.store.basesOf(type.id)) {
+      // a file's types are asked for together (a class and its bases, a header's many classes): one
+      // query per file, not one scan of the file's references per type (12 of boost's 96 s)
+      let inFile = this.basesByFile.get(type.file);
+      if (!inFile) this.basesByFile.set(type.file, (inFile = this.store.basesInFileOf(type.id)));
+      for (const r of inFile.get(type.id) ?? []) {
         const t = r.qualifier ? this.typeNamed(`${r.qualifier}.${r.name}`, scope) : this.typeNamed(r.name, scope);
         if (t && t.sym.id !== type.id) out.push(t.sym);
       }

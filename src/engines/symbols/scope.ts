@@ -50,6 +50,8 @@ export interface FileScope {
   byName: Map<string, SymbolRow[]>;
   /** The class around each enclosing definition, once looked up. */
   classOf: Map<number, SymbolRow | undefined>;
+  /** A field's declared type by class id and field name, once read from the class body (Resolver.fieldType). */
+  fieldTypes: Map<string, string | undefined>;
 }
 
 /** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
@@ -86,6 +88,7 @@ export function buildScope(
     wholesale: [],
     byName,
     classOf: new Map(),
+    fieldTypes: new Map(),
   };
   const strict = info.rules.strictModules;
   const wholesale = new Set<string>();

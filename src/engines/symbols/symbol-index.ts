@@ -40,17 +40,81 @@ export class SymbolIndex {
     return this.byName.get(name)!;
   }
 
+  /**
+   * The positions in named(name) of the definitions of that name inside `container`, in order: a member
+   * look-up asks for one type's members, and common names (get, value, type) have thousands of
+   * definitions in other types (jdk17, boost). Grouped once per loaded name.
+   */
+  positionsIn(name: string, container: string): readonly number[] {
+    const all = this.named(name);
+    let groups = this.byContainer.get(name);
+    if (!groups) {
+      groups = new Map();
+      for (let i = 0; i < all.length; i++) {
+        const c = all[i]!.container;
+        if (c === null) continue;
+        const list = groups.get(c);
+        if (list) list.push(i);
+        else groups.set(c, [i]);
+      }
+      this.byContainer.set(name, groups);
+    }
+    return groups.get(container) ?? NONE;
+  }
+
+  /** The positions in named(name) of the definitions of that name in `file`, in order (grouped once per name). */
+  positionsInFile(name: string, file: string): readonly number[] {
+    const all = this.named(name);
+    let groups = this.byFile.get(name);
+    if (!groups) {
+      groups = new Map();
+      for (let i = 0; i < all.length; i++) {
+        const f = all[i]!.file;
+        const list = groups.get(f);
+        if (list) list.push(i);
+        else groups.set(f, [i]);
+      }
+      this.byFile.set(name, groups);
+    }
+    return groups.get(file) ?? NONE;
+  }
+
+  private readonly byFile = new Map<string, Map<string, number[]>>();
+
+  /** positionsIn's groups by name, dropped with the name's definitions (forget). */
+  private readonly byContainer = new Map<string, Map<string, number[]>>();
+
   /** Definitions held now. */
   loadedCount(): number {
     return this.loaded;
   }
 
-  /** Drops every loaded definition; later look-ups load them again. */
-  forget(): void {
+  /**
+   * Drops the loaded definitions, but those named in `keep` (the next batch's names: on boost
+   * consecutive batches share most of them, and `type` or `value` alone have thousands of
+   * definitions to load again); later look-ups load the rest again.
+   */
+  forget(keep: ReadonlySet<string> = new Set()): void {
+    if (keep.size > 0) {
+      this.loaded = 0;
+      for (const [name, list] of this.byName) {
+        if (keep.has(name)) this.loaded += list.length;
+        else {
+          this.byName.delete(name);
+          this.byContainer.delete(name);
+          this.byFile.delete(name);
+        }
+      }
+      return;
+    }
     this.byName.clear();
+    this.byContainer.clear();
+    this.byFile.clear();
     this.loaded = 0;
   }
 }
+
+const NONE: readonly number[] = [];
 
 /** Names a batch of references may look up, so they can be loaded in one go. */
 export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {

@@ -1,0 +1,64 @@
+/**
+ * Runs a full reference resolution on a copy of a kept index and prints its CPU time and a hash of its
+ * output: every reference's target and resolution, and every import edge. Two runs of different resolver
+ * code on the same index must print the same hashes (how resolution changes are kept: issue 19).
+ *
+ *   bun scripts/resolve-check.ts <index.db>           (copies it to a temporary folder first)
+ *   bun --cpu-prof-md scripts/resolve-check.ts <index.db>   (where the CPU goes)
+ */
+import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { IndexStore } from "../src/store/index-store.ts";
+import { GraphStore } from "../src/store/graph-store.ts";
+import { resolveReferences } from "../src/engines/symbols/resolve-hook.ts";
+import { emptyProjectInfo, type ProjectInfo } from "../src/lang/project.ts";
+
+const source = process.argv[2];
+if (!source || !existsSync(source)) {
+  console.error("usage: bun scripts/resolve-check.ts <index.db> (the database of a kept index)");
+  process.exit(1);
+}
+const dir = mkdtempSync(join(tmpdir(), "cortex-resolve-check-"));
+const db = join(dir, "index.db");
+copyFileSync(source, db);
+for (const ext of ["-wal", "-shm"]) if (existsSync(source + ext)) copyFileSync(source + ext, db + ext);
+
+const store = IndexStore.open(db);
+try {
+  const stored = store.getMeta("project_info");
+  const project: ProjectInfo = stored ? (JSON.parse(stored) as ProjectInfo) : emptyProjectInfo();
+  const cpu0 = process.threadCpuUsage();
+  const report = await resolveReferences(store, { written: [], deleted: [], full: true }, project);
+  const cpu = process.threadCpuUsage(cpu0);
+  const g = new GraphStore(store);
+  const refs = new Bun.CryptoHasher("sha256");
+  let resolved = 0;
+  g.forEachRef((r) => {
+    refs.update(`${r.id}\t${r.targetId ?? ""}\t${r.resolution ?? ""}\n`);
+    if (r.targetId !== null) resolved++;
+  });
+  const edges = new Bun.CryptoHasher("sha256");
+  const rows = g.allEdges().map((e) => `${e.siteId}\t${e.file}\t${e.target}`);
+  rows.sort();
+  for (const row of rows) edges.update(row + "\n");
+  console.log(
+    JSON.stringify(
+      {
+        refs: report.refs,
+        resolved,
+        sites: report.sites,
+        edges: rows.length,
+        cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(2),
+        wallMs: report.ms,
+        refsHash: refs.digest("hex").slice(0, 16),
+        edgesHash: edges.digest("hex").slice(0, 16),
+      },
+      null,
+      2,
+    ),
+  );
+} finally {
+  store.close();
+  rmSync(dir, { recursive: true, force: true });
+}
