@@ -135,6 +135,6 @@ export function trigramCondition(q: TrigramQuery, column: string, bind: Bind): s
  */
 export function likeCondition(literal: { text: string; caseSensitive: boolean }, column: string, bind: Bind): string | undefined {
   if (!/[a-zA-Z0-9]{3}/.test(literal.text)) return undefined;
-  if (!literal.caseSensitive && /[^\x00-\x7f]/.test(literal.text)) return undefined;
+  if (!literal.caseSensitive && [...literal.text].some((c) => c.charCodeAt(0) > 0x7f)) return undefined;
   return `${column} ${literal.caseSensitive ? "LIKE" : "ILIKE"} ${bind(`%${likeLiteral(literal.text)}%`)}`;
 }
