@@ -7,8 +7,8 @@
  */
 import type { ChunkFilters, StoredVectorReader, VectorModel } from "../../store/contract.ts";
 import { embeddingsLabel, type Embedder } from "../../embed/index.ts";
-import { isCortexError } from "../../core/errors.ts";
 import type { EmbeddingsState, VectorChannel } from "./index.ts";
+import { queryVector } from "./vector-channel.ts";
 
 export class StoredVectorChannel implements VectorChannel {
   /** The dimension of the store's vectors of this model as of the last refresh; undefined: the own index answers. */
@@ -48,13 +48,8 @@ export class StoredVectorChannel implements VectorChannel {
   async search(query: string, k: number, filters: ChunkFilters, signal?: AbortSignal): Promise<Array<{ id: string; score: number }>> {
     await this.refresh();
     if (this.dimensions === undefined) return this.own.search(query, k, filters, signal);
-    let vector: Float32Array;
-    try {
-      vector = await this.embedder.embedQuery(query, signal);
-    } catch (e) {
-      if (isCortexError(e) && (e.code === "EMBEDDINGS_UNAVAILABLE" || e.code === "DEADLINE")) return [];
-      throw e;
-    }
+    const vector = await queryVector(this.embedder, query, signal);
+    if (vector === undefined) return [];
     return this.store.nearestChunks(this.model, vector, k, filters);
   }
 }

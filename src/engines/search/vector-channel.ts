@@ -16,6 +16,19 @@ import { isCortexError } from "../../core/errors.ts";
 import { log } from "../../core/log.ts";
 import type { EmbeddingsState, VectorChannel } from "./index.ts";
 
+/**
+ * The query's vector, or undefined when no model can embed it now or the call's deadline passed: the
+ * vector channel then adds nothing and the other channels answer.
+ */
+export async function queryVector(embedder: Embedder, query: string, signal?: AbortSignal): Promise<Float32Array | undefined> {
+  try {
+    return await embedder.embedQuery(query, signal);
+  } catch (e) {
+    if (isCortexError(e) && (e.code === "EMBEDDINGS_UNAVAILABLE" || e.code === "DEADLINE")) return undefined;
+    throw e;
+  }
+}
+
 export class EmbeddingVectorChannel implements VectorChannel {
   private readonly store: VectorReader & IndexStateReader;
   private readonly embedder: Embedder;
@@ -50,13 +63,8 @@ export class EmbeddingVectorChannel implements VectorChannel {
   async search(query: string, k: number, filters: ChunkFilters, signal?: AbortSignal): Promise<Array<{ id: string; score: number }>> {
     await this.refresh();
     if (!this.index || this.index.size === 0) return [];
-    let vector: Float32Array;
-    try {
-      vector = await this.embedder.embedQuery(query, signal);
-    } catch (e) {
-      if (isCortexError(e) && (e.code === "EMBEDDINGS_UNAVAILABLE" || e.code === "DEADLINE")) return [];
-      throw e;
-    }
+    const vector = await queryVector(this.embedder, query, signal);
+    if (vector === undefined) return [];
     const filtered = hasFilters(filters);
     const allowedIds = filtered ? new Set((await this.store.chunkHashes(filters)).map((c) => c.id)) : undefined;
     const accept = allowedIds ? (hash: string) => (this.idsByHash.get(hash) ?? []).some((id) => allowedIds.has(id)) : undefined;
