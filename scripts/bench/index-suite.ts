@@ -64,11 +64,12 @@ async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> 
   ];
   const rows: BenchRow[] = [];
   for (const [metric, run] of cases) {
-    run();
+    // each query is awaited: the engines read through the store's asynchronous contract
+    await run();
     const times: number[] = [];
     for (let i = 0; i < 20; i++) {
       const t = performance.now();
-      run();
+      await run();
       times.push(performance.now() - t);
     }
     rows.push({ metric, value: percentile(times, 50), unit: "ms", note: `p95 ${percentile(times, 95).toFixed(2)} ms` });
