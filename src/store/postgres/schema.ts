@@ -148,6 +148,8 @@ CREATE TABLE IF NOT EXISTS ${s}.chunks (
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
 CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
+-- search fetches its hits' chunks by id (without it, a scan of every chunk: 78 ms over twenty repositories)
+CREATE INDEX IF NOT EXISTS chunks_id ON ${s}.chunks (chunk_id);
 CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
 
 -- Cross-repository resolution (package-keys.ts, cross-repo.ts): the package keys a file provides to
