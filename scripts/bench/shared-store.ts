@@ -169,7 +169,8 @@ const files = compileQuery(
   POSTGRES_DIALECT,
 );
 const cases: Array<[string, () => Promise<unknown>]> = [
-  ['grep, selective literal ("ErrNotExist")', grep("ErrNotExist", false)],
+  ['grep, common literal ("ErrNotExist")', grep("ErrNotExist", false)],
+  ['grep, selective literal ("ErrNoDeadline")', grep("ErrNoDeadline", false)],
   ['grep, regex ("func \\(\\w+ \\*?Context\\)")', grep("func \\(\\w+ \\*?Context\\)", true)],
   ['grep, selective regex ("Err[A-Z]\\w+Timeout")', grep("Err[A-Z]\\w+Timeout", true)],
   ['keyword search ("parse header")', () => reader.keywordSearch(["parse", "header"], { symbols: 10, title: 5, path: 2, body: 1 }, {}, 20)],
