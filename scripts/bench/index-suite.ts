@@ -201,6 +201,9 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
             }),
             "--root",
             corpus.root,
+            // a page of 1,000 paths is more than the default output budget of 8,000 tokens
+            "--max-tokens",
+            "200000",
           ],
           env,
         )
