@@ -12,9 +12,7 @@ import type { PgConnection } from "../store/postgres/client.ts";
 import { Session, type SessionOptions } from "./session.ts";
 import type { ToolDefinition } from "./define.ts";
 import type { ToolContext } from "./context.ts";
-import { invokeTool, exposedInput } from "./invoke.ts";
-import { parseInput } from "../core/zod-issues.ts";
-import { applyBudget } from "./budget.ts";
+import { invokeTool } from "./invoke.ts";
 
 export type { RepoScope };
 

@@ -58,7 +58,6 @@ const occurrencesOutput = z.object({
 });
 
 type OccurrencesOutput = z.infer<typeof occurrencesOutput>;
-type OccurrencesInput = z.output<typeof occurrencesInput>;
 
 export const findSymbolOccurrencesTool = defineTool({
   name: "find_symbol_occurrences",

@@ -46,37 +46,29 @@ export class SymbolIndex {
    * definitions in other types (jdk17, boost). Grouped once per loaded name.
    */
   positionsIn(name: string, container: string): readonly number[] {
-    const all = this.named(name);
-    let groups = this.byContainer.get(name);
-    if (!groups) {
-      groups = new Map();
-      for (let i = 0; i < all.length; i++) {
-        const c = all[i]!.container;
-        if (c === null) continue;
-        const list = groups.get(c);
-        if (list) list.push(i);
-        else groups.set(c, [i]);
-      }
-      this.byContainer.set(name, groups);
-    }
-    return groups.get(container) ?? NONE;
+    return this.grouped(this.byContainer, name, (s) => s.container).get(container) ?? NONE;
   }
 
   /** The positions in named(name) of the definitions of that name in `file`, in order (grouped once per name). */
   positionsInFile(name: string, file: string): readonly number[] {
+    return this.grouped(this.byFile, name, (s) => s.file).get(file) ?? NONE;
+  }
+
+  /** named(name)'s positions grouped by `keyOf` (null: in no group), built once per name and kept in `cache`. */
+  private grouped(cache: Map<string, Map<string, number[]>>, name: string, keyOf: (s: SymbolRow) => string | null): Map<string, number[]> {
+    let groups = cache.get(name);
+    if (groups) return groups;
+    groups = new Map();
     const all = this.named(name);
-    let groups = this.byFile.get(name);
-    if (!groups) {
-      groups = new Map();
-      for (let i = 0; i < all.length; i++) {
-        const f = all[i]!.file;
-        const list = groups.get(f);
-        if (list) list.push(i);
-        else groups.set(f, [i]);
-      }
-      this.byFile.set(name, groups);
+    for (let i = 0; i < all.length; i++) {
+      const key = keyOf(all[i]!);
+      if (key === null) continue;
+      const list = groups.get(key);
+      if (list) list.push(i);
+      else groups.set(key, [i]);
     }
-    return groups.get(file) ?? NONE;
+    cache.set(name, groups);
+    return groups;
   }
 
   private readonly byFile = new Map<string, Map<string, number[]>>();
