@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { loadavg, tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
+import { warmQueryTimes } from "./warm-queries.ts";
 
 /** The 1-minute load average: the machine is shared, so wall times are read beside it. */
 function loadAverage(): string {
@@ -226,6 +227,7 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const lotsRun = lots.length ? await runCortex(["index", corpus.root, "--json"], { ...env, CORTEX_TRACE: "1" }) : undefined;
   const db = report.database as string;
   const queries = await filesQueryTimes(corpus.root, home);
+  const warm = await warmQueryTimes(corpus.name, corpus.root, home);
   const dbBytes = statSync(db).size;
   return [
     { metric: "cold index: files", value: report.files, unit: "files" },
@@ -265,5 +267,6 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
     { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB" },
     { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×" },
     ...queries,
+    ...warm,
   ];
 }

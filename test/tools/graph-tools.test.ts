@@ -78,6 +78,9 @@ describe("find_symbol_occurrences", () => {
     expect(inService.occurrences.map((o: any) => `${o.file_path}:${o.line_number}`)).toEqual(["go/service/transfer.go:23"]);
     const capped = await call("find_symbol_occurrences", { symbol_name: "Record", max_results: 1 });
     expect([capped.occurrences.length, capped.occurrence_count, capped.truncated]).toEqual([1, 3, true]);
+    // only the shown sites' lines are read, and each shown site still carries its own line
+    expect(capped.occurrences[0].snippet).toBe(defsOnly.occurrences[0].snippet);
+    expect(capped.occurrences[0].snippet).toContain("Record");
   });
 
   test("an unknown symbol is no_occurrences_found with near-miss suggestions", async () => {

@@ -111,19 +111,12 @@ export class SymbolsEngine {
     // references in the paths asked for may point at definitions elsewhere
     const targets = q.paths || q.language ? await this.allDefinitions(q.name) : defs;
     const refs = opts.references ? await this.references(q, targets) : [];
-    const lines = await new SourceLines(this.store).load([...(opts.definitions ? defs : []), ...refs].map((o) => o.file));
+    // every site counts in the total, but only the shown ones need their line: reading the files of a
+    // name called thousands of times (kmalloc: most of the kernel) cost more than the rest of the look-up
     const out: Occurrence[] = [];
     if (opts.definitions) {
       for (const d of defs) {
-        out.push({
-          file_path: d.file,
-          line_number: d.line,
-          column_number: d.column,
-          type: "definition",
-          symbol_fqn: d.qname,
-          snippet: lines.line(d.file, d.line).trim(),
-          kind: d.kind,
-        });
+        out.push({ file_path: d.file, line_number: d.line, column_number: d.column, type: "definition", symbol_fqn: d.qname, snippet: "", kind: d.kind });
       }
     }
     if (opts.references) {
@@ -134,7 +127,7 @@ export class SymbolsEngine {
           column_number: r.column,
           type: r.kind === "import" ? "import" : "reference",
           symbol_fqn: r.target ? r.target.qname : r.qualifier ? `${r.qualifier}.${r.name}` : r.name,
-          snippet: lines.line(r.file, r.line).trim(),
+          snippet: "",
           kind: r.kind,
           resolution: r.resolution ?? "unresolved",
         });
@@ -142,6 +135,8 @@ export class SymbolsEngine {
     }
     const total = out.length;
     const shown = out.slice(0, opts.limit);
+    const lines = await new SourceLines(this.store).load(shown.map((o) => o.file_path));
+    for (const o of shown) o.snippet = lines.line(o.file_path, o.line_number).trim();
     const stale = await staleFiles(
       this.store,
       this.root,
