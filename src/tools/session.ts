@@ -63,6 +63,8 @@ export interface SharedStoreView {
   repos(): Promise<RepoInfo[]>;
 }
 
+const NO_MEMORIES: Pick<MemoryEngine, "recall"> = { recall: async () => ({ memories: [], total: 0 }) };
+
 export class Session {
   readonly root: string;
   readonly config: CortexConfig;
@@ -326,7 +328,10 @@ export class Session {
   /** search_codebase: search enriched with graph facts, team patterns, memory and the edit preflight. */
   async codebaseSearch(): Promise<CodebaseSearch> {
     const [search, patterns] = await Promise.all([this.search(), this.patterns()]);
-    return this.engine("codebase-search", (s) => new CodebaseSearch(s, search, patterns, this.memory()));
+    // a shared store holds no working tree, so no team memory: the memories of whatever folder the
+    // server happens to run in belong to another project
+    const memory = this.options.shared ? NO_MEMORIES : this.memory();
+    return this.engine("codebase-search", (s) => new CodebaseSearch(s, search, patterns, memory));
   }
 
   symbols(): Promise<SymbolsEngine> {

@@ -12,6 +12,8 @@ import { startPglite } from "../store/postgres/pglite-client.ts";
 import { indexedProject, type IndexedProject } from "../store/postgres/fixture.ts";
 import type { Session } from "../../src/tools/session.ts";
 import { findSymbolOccurrencesTool } from "../../src/tools/symbol-tools.ts";
+import { searchCodebaseTool } from "../../src/tools/search-codebase.ts";
+import { MemoryEngine } from "../../src/engines/memory/index.ts";
 
 describe("parseRepoScope", () => {
   test("a name, names separated by commas, an array, and all", () => {
@@ -134,6 +136,23 @@ describe("RepoScopes", () => {
     await publishIndex(client, "e", store, {});
     store.close();
     expect(await definitions()).toContain("e/src/http/header.ts");
+  });
+
+  test("search_codebase over the store recalls no memory of the folder the server runs in", async () => {
+    const local = await new MemoryEngine(project.project.root).remember({
+      type: "gotcha",
+      category: "http",
+      memory: "parseHeader drops folded header lines",
+      reason: "a memory of the local project only",
+    });
+    expect(local.created).toBe(true);
+    const ctx = { signal: new AbortController().signal, deadline: Date.now() + 60_000 };
+    const r = (await scopes.invoke(searchCodebaseTool, { query: "parse header lines", repo: "a", intent: "explore" }, ctx)) as {
+      results: unknown[];
+      relatedMemories: unknown[];
+    };
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(r.relatedMemories).toEqual([]);
   });
 
   test("closing closes every session; nothing is opened after", async () => {

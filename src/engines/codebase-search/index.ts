@@ -80,7 +80,7 @@ export class CodebaseSearch {
     private readonly store: IndexReader,
     private readonly search: SearchEngine,
     private readonly patterns: PatternsEngine,
-    private readonly memory: MemoryEngine,
+    private readonly memory: Pick<MemoryEngine, "recall">,
   ) {
     this.facts = store;
   }
