@@ -120,7 +120,7 @@ export function chunkIdPaths(id: string): string[] {
  * are not indexed (unique per file by construction, an index on them took 9 MiB of go-src's index): the
  * rows are found through their files' index, then by id.
  */
-export function chunksById(store: IndexStore, ids: string[]): Map<string, Record<string, unknown>> {
+export function chunksById(store: IndexStore, ids: string[], withText = true): Map<string, Record<string, unknown>> {
   const out = new Map<string, Record<string, unknown>>();
   if (ids.length === 0) return out;
   const paths = [...new Set(ids.flatMap(chunkIdPaths))];
@@ -128,6 +128,10 @@ export function chunksById(store: IndexStore, ids: string[]): Map<string, Record
     .query(`SELECT c.*, lower(hex(c.text_hash)) AS text_hash, c.file_path AS filePath, f.is_test AS is_test FROM chunks c JOIN files f ON f.file_path = c.file_path
       WHERE c.file_path IN (SELECT value FROM json_each(?)) AND c.chunk_id IN (SELECT value FROM json_each(?))`)
     .all(JSON.stringify(paths), JSON.stringify(ids)) as Array<Record<string, unknown> & { filePath: string; prefix: string | Uint8Array; spans: string }>;
+  if (!withText) {
+    for (const r of rows) out.set(r.chunk_id as string, { ...r, text: "" });
+    return out;
+  }
   for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.chunk_id as string, { ...r, text });
   return out;
 }

@@ -173,8 +173,12 @@ export interface KeywordReader {
   ): Promise<Map<string, number>>;
   /** For each name, the files defining it (exact, any kind of definition); names defined nowhere are absent. */
   definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>>;
-  /** Full chunk rows by id, with their text; unknown ids are absent. */
-  chunksById(ids: readonly string[]): Promise<Map<string, ChunkRow>>;
+  /**
+   * Full chunk rows by id, with their text; with `text: false` a store may leave the text out ("": ranking
+   * needs only the rows' facts, and SQLite reads a chunk's text back by decompressing its whole file).
+   * Unknown ids are absent.
+   */
+  chunksById(ids: readonly string[], options?: { text?: boolean }): Promise<Map<string, ChunkRow>>;
   /** A representative chunk per file (its overview, else its first chunk); files without chunks are absent. */
   fileOverviewChunks(paths: readonly string[]): Promise<Map<string, OverviewChunk>>;
   /** The given files that have at least one chunk passing the filters. */

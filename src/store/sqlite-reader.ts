@@ -239,8 +239,8 @@ export class SqliteIndexReader implements IndexReader {
     return definingFiles(this.store, [...names]);
   }
 
-  async chunksById(ids: readonly string[]): Promise<Map<string, ChunkRow>> {
-    return chunksById(this.store, [...ids]) as unknown as Map<string, ChunkRow>;
+  async chunksById(ids: readonly string[], options?: { text?: boolean }): Promise<Map<string, ChunkRow>> {
+    return chunksById(this.store, [...ids], options?.text ?? true) as unknown as Map<string, ChunkRow>;
   }
 
   async fileOverviewChunks(paths: readonly string[]): Promise<Map<string, OverviewChunk>> {

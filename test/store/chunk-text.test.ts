@@ -49,6 +49,19 @@ describe("chunk text read back from the index", () => {
     const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);
     expect(stored.n * 2).toBeLessThan(texts);
   });
+
+  test("without their text, the same rows with the same facts (ranking reads no content)", async () => {
+    const store = await s.requireStore();
+    const ids = (sqliteOf(store).query("SELECT chunk_id AS id FROM chunks ORDER BY rowid LIMIT 50").all() as Array<{ id: string }>).map((r) => r.id);
+    const full = chunksById(store, ids);
+    const bare = chunksById(store, ids, false);
+    expect([...bare.keys()]).toEqual([...full.keys()]);
+    for (const [id, r] of bare) {
+      expect(r.text).toBe("");
+      const { text: _, ...facts } = full.get(id)!;
+      expect(r).toMatchObject(facts);
+    }
+  });
 });
 
 describe("spans", () => {

@@ -136,7 +136,8 @@ export class SearchEngine {
     const definitionIds = new Set(definitions.map((d) => d.id));
     // named definitions join the pool even when the keyword index ranked them low
     for (const d of definitions) ensure(d.id, d.filePath);
-    const rows = await this.store.chunksById([...byId.keys()]);
+    // the pool's facts only: the text of the few shown is read once they are chosen
+    const rows = await this.store.chunksById([...byId.keys()], { text: false });
     for (const [id, c] of byId) {
       const r = rows.get(id);
       if (!r) {
@@ -324,7 +325,10 @@ export class SearchEngine {
       const bestVector = new Map<string, number>();
       const hits = await this.vectors.search(q.raw, Math.max(200, limit * 10), filters, opts.signal);
       if (hits.length > 0) {
-        const rows = await this.store.chunksById(hits.map((h) => h.id));
+        const rows = await this.store.chunksById(
+          hits.map((h) => h.id),
+          { text: false },
+        );
         for (const h of hits) {
           const fp = rows.get(h.id)?.file_path as string | undefined;
           if (fp && h.score > (bestVector.get(fp) ?? -Infinity)) bestVector.set(fp, Math.max(0, h.score));
