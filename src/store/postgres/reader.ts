@@ -330,19 +330,35 @@ export class PgIndexReader implements IndexReader {
   /**
    * Chunks matching any of the terms, ranked in SQL by ts_rank over four weight classes (symbols A,
    * title B, path C, body D, weighted relative to the largest column weight).
+   *
+   * Ranking every chunk that holds a common word costs a ts_rank each (18,457 chunks for "parse | http |
+   * header" over twenty repositories: 190-770 ms), so the chunks whose symbols or title hold a term
+   * (their `heads`, a quarter of those) are ranked first. A chunk without a term in its heads scores at
+   * most `headlessBound` (below); when the heads' ranking fills the answer with chunks scoring above it,
+   * no other chunk can enter it and that is the answer, the same rows in the same order as ranking all.
+   * Otherwise every matching chunk is ranked.
    */
   async keywordSearch(terms: readonly string[], weights: ColumnWeights, filters: ChunkFilters, limit: number): Promise<KeywordHit[]> {
     const words = terms.filter((t) => /^[\p{L}\p{N}_]+$/u.test(t));
-    if (words.length === 0) return [];
+    if (words.length === 0 || limit <= 0) return [];
+    const top = Math.max(weights.symbols, weights.title, weights.path, weights.body, 1e-9);
+    const w = { body: weights.body / top, path: weights.path / top, title: weights.title / top, symbols: weights.symbols / top };
+    const tsq = words.map((t) => `'${t}'`).join(" | ");
+    const byHeads = await this.rankChunks("heads", tsq, w, filters, limit);
+    const last = byHeads[limit - 1];
+    if (last !== undefined && last.score > headlessBound(w) * (1 + 1e-5)) return byHeads;
+    return this.rankChunks("words", tsq, w, filters, limit);
+  }
+
+  /** The best `limit` live chunks whose `column` (heads or words) matches `tsq`, ranked by ts_rank over their words. */
+  private async rankChunks(column: "heads" | "words", tsq: string, w: ColumnWeights, filters: ChunkFilters, limit: number): Promise<KeywordHit[]> {
     const params: Params = [];
     const from = this.live(params);
-    const top = Math.max(weights.symbols, weights.title, weights.path, weights.body, 1e-9);
-    const w = [weights.body, weights.path, weights.title, weights.symbols].map((x) => String(x / top));
-    const tsq = bind(params, words.map((t) => `'${t}'`).join(" | "));
-    const ws = bind(params, `{${w.join(",")}}`);
+    const q = bind(params, tsq);
+    const ws = bind(params, `{${[w.body, w.path, w.title, w.symbols].join(",")}}`);
     const sql = `SELECT c.row_id AS rowid, c.chunk_id AS id, ${this.pathSql} AS path, ts_rank(${ws}::float4[], c.words, q) AS score
-      FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id, to_tsquery('english', ${tsq}) q
-      WHERE c.words @@ q${this.chunkFilter(filters, params)}
+      FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id, to_tsquery('english', ${q}) q
+      WHERE c.${column} @@ q${this.chunkFilter(filters, params)}
       ORDER BY score DESC, c.row_id LIMIT ${bind(params, limit)}::int`;
     const rows = await this.rows<{ rowid: string; id: string; path: string; score: number }>(sql, params);
     return rows.map((r) => ({ rowid: Number(r.rowid), id: r.id, filePath: r.path, score: Number(r.score) }));
@@ -968,6 +984,17 @@ export class PgIndexReader implements IndexReader {
     );
     return new Set(rows.map((r) => r.path));
   }
+}
+
+/**
+ * The most a chunk can score (ts_rank, weights relative to the largest) when no term is among its
+ * symbols' or title's words: every position of a term is then a path (C) or body (D) one, paths first.
+ * ts_rank gives a term (w_jm + Σ_j w_j/(j+1)² − w_jm/(jm+1)²) / (π²/6) over its positions j in order,
+ * jm the first of the heaviest, and averages over the terms. When the first position is the heaviest
+ * (path weighs at least body) that is at most its weight; otherwise below 1.61 times the heaviest.
+ */
+export function headlessBound(w: ColumnWeights): number {
+  return w.path >= w.body ? w.path : 1.61 * w.body;
 }
 
 /** Files counted by how often they occur, most first, then by path. */
