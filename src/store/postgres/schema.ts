@@ -145,8 +145,8 @@ CREATE TABLE IF NOT EXISTS ${s}.chunks (
     file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
     chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
     start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text_hash text NOT NULL, text text NOT NULL, words tsvector NOT NULL,
-    -- the words of the symbols (A) and title (B) alone, as in words: keyword search ranks the chunks
-    -- matching here first and the rest only when these cannot fill its answer (reader.ts)
+    -- the words of the symbols (A), title (B) and path (C) alone, as in words: keyword search ranks the
+    -- chunks matching here first, the rest only when these cannot fill its answer (reader.ts)
     heads tsvector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
@@ -210,12 +210,12 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
 }
 
 /**
- * Version 2 → 3: chunks gain `heads`, the symbols' and title's words of `words` (the A and B weights),
- * filled from the words already stored; the index on it is created with the tables.
+ * Version 2 → 3: chunks gain `heads`, the symbols', title's and path's words of `words` (the A, B and C
+ * weights), filled from the words already stored; the index on it is created with the tables.
  */
 async function upgradeFrom2(tx: PgQueryable, s: string): Promise<void> {
   await tx.exec(`ALTER TABLE ${s}.chunks ADD COLUMN IF NOT EXISTS heads tsvector;
-    UPDATE ${s}.chunks SET heads = ts_filter(words, '{a,b}') WHERE heads IS NULL;
+    UPDATE ${s}.chunks SET heads = ts_filter(words, '{a,b,c}') WHERE heads IS NULL;
     ALTER TABLE ${s}.chunks ALTER COLUMN heads SET NOT NULL;
     UPDATE ${s}.meta SET value = '3' WHERE key = 'schema_version';`);
 }
