@@ -336,9 +336,9 @@ export class PgIndexReader implements IndexReader {
    * most any chunk outside it can score (`headlessBound`): when its ranking fills the answer with chunks
    * scoring above that, no other chunk can enter it and that is the answer, the same rows in the same
    * order as ranking all. First the chunks whose symbols, title or path hold a term (their `heads`; a
-   * chunk without scores at most the body's weight); then those and the chunks whose words hold two of
-   * the terms (one term in the body alone scores at most the body's weight over the number of terms);
-   * else every matching chunk.
+   * chunk without scores at most the body's weight); then, merged with those, the chunks whose words
+   * hold two of the terms (one term in the body alone scores at most the body's weight over the number
+   * of terms); else every matching chunk.
    */
   async keywordSearch(terms: readonly string[], weights: ColumnWeights, filters: ChunkFilters, limit: number): Promise<KeywordHit[]> {
     const words = [...new Set(terms.filter((t) => /^[\p{L}\p{N}_]+$/u.test(t)))];
@@ -357,8 +357,10 @@ export class PgIndexReader implements IndexReader {
         const [n] = await this.rows<{ n: number }>("SELECT count(DISTINCT l)::int AS n FROM unnest(tsvector_to_array(to_tsvector('english', $1))) l", [
           words.join(" "),
         ]);
-        const byPairs = await this.rankChunks(`(c.heads @@ q OR c.words @@ to_tsquery('english', $PAIRS))`, any, w, filters, limit, pairs);
-        if (fills(byPairs, headlessBound(w) / Math.max(1, n?.n ?? 1))) return byPairs;
+        // the chunks holding two terms but none in their heads, ranked and merged with the heads' best
+        const byPairs = await this.rankChunks(`c.words @@ to_tsquery('english', $PAIRS) AND NOT c.heads @@ q`, any, w, filters, limit, pairs);
+        const merged = [...byHeads, ...byPairs].sort((a, b) => b.score - a.score || a.rowid - b.rowid).slice(0, limit);
+        if (fills(merged, headlessBound(w) / Math.max(1, n?.n ?? 1))) return merged;
       }
     }
     return this.rankChunks("c.words @@ q", any, w, filters, limit);
