@@ -15,7 +15,6 @@ import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved } from "./client.ts";
 import { ensureSchema, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
-import { LexemeMap, type WeightedWords } from "./lexemes.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
 /** Text bytes written per transaction (a few MB keeps each statement's JSON small and the batches many). */
@@ -207,21 +206,6 @@ function batches(files: SourceFile[], maxFiles: number): SourceFile[][] {
   return out;
 }
 
-/** Every words text of a batch's files and chunks (what their keyword vectors are made of). */
-function* keywordTexts(rows: Iterable<FileRows>): Iterable<string> {
-  for (const r of rows) {
-    yield r.words.path;
-    yield r.words.defs;
-    yield r.words.code;
-    for (const c of r.chunks) {
-      yield String(c.w_symbols);
-      yield String(c.w_title);
-      yield String(c.w_path);
-      yield String(c.w_body);
-    }
-  }
-}
-
 /** Writes one batch of files as versions of generation `gen`, with every row that hangs off them. */
 async function writeBatch(
   tx: PgQueryable,
@@ -231,34 +215,28 @@ async function writeBatch(
   files: SourceFile[],
   source: IndexSource,
   digests: Map<string, string>,
-  lexemes: LexemeMap,
 ): Promise<void> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
-  // keyword vectors written by the publisher (lexemes.ts): the server is asked only about new tokens
-  await lexemes.learn(tx, keywordTexts(rows.values()));
-  const versions = files.map((f) => {
-    const r = rows.get(f.path)!;
-    return {
-      path: f.path,
-      language: f.language,
-      content_hash: f.contentHash,
-      size_bytes: f.sizeBytes,
-      mtime_ms: f.mtimeMs,
-      rows_digest: digests.get(f.path)!,
-      words: lexemes.vector([
-        [r.words.path, "A"],
-        [r.words.defs, "B"],
-        [r.words.code, "D"],
-      ]),
-      content: r.content,
-    };
-  });
+  const versions = files.map((f) => ({
+    path: f.path,
+    language: f.language,
+    content_hash: f.contentHash,
+    size_bytes: f.sizeBytes,
+    mtime_ms: f.mtimeMs,
+    rows_digest: digests.get(f.path)!,
+    w_path: rows.get(f.path)!.words.path,
+    w_defs: rows.get(f.path)!.words.defs,
+    w_code: rows.get(f.path)!.words.code,
+    content: rows.get(f.path)!.content,
+  }));
   const ids = await tx.query<{ file_id: string | number; path: string }>(
     `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words::tsvector, $2::int, content
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest,
+       setweight(to_tsvector('english', w_path), 'A') || setweight(to_tsvector('english', w_defs), 'B') || setweight(to_tsvector('english', w_code), 'D'),
+       $2::int, content
      FROM json_to_recordset($3::text::json)
-       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, words text, content text)
+       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, w_path text, w_defs text, w_code text, content text)
      RETURNING file_id, path`,
     [repoId, gen, JSON.stringify(versions)],
   );
@@ -279,16 +257,8 @@ async function writeBatch(
     const r = rows.get(path)!;
     const id = Number(file_id);
     if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
-    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "packageKeys", "importKeys"] as const)
+    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks", "packageKeys", "importKeys"] as const)
       for (const row of r[key]) children[key].push({ file_id: id, ...row });
-    for (const { w_symbols, w_title, w_path, w_body, ...row } of r.chunks) {
-      const heads: WeightedWords[] = [
-        [String(w_symbols), "A"],
-        [String(w_title), "B"],
-        [String(w_path), "C"],
-      ];
-      children.chunks.push({ file_id: id, ...row, heads: lexemes.vector(heads), words: lexemes.vector([...heads, [String(w_body), "D"]]) });
-    }
   }
   await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
   await insertRows(tx, `${s}.stat_types`, TYPES, children.types);
@@ -302,11 +272,14 @@ async function writeBatch(
   await insertRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
   if (children.chunks.length > 0) {
     // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C,
-    // body D; the first three alone are the chunk's heads
-    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["heads", "text"], ["words", "text"]];
+    // body D; the first three alone are the chunk's heads, computed once for both columns
+    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
     await tx.query(
       `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, heads, words)
-       SELECT file_id, ${names(CHUNKS)}, heads::tsvector, words::tsvector FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`,
+       SELECT file_id, ${names(CHUNKS)}, heads, heads || setweight(to_tsvector('english', w_body), 'D')
+       FROM (SELECT x.*, setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
+               setweight(to_tsvector('english', w_path), 'C') AS heads
+             FROM json_to_recordset($1::text::json) AS x(${recordType(all)})) y`,
       [JSON.stringify(children.chunks)],
     );
   }
@@ -366,9 +339,8 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   const changed = files.filter((f) => liveFiles.get(f.path) !== digests.get(f.path));
   const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
   let written = 0;
-  const lexemes = new LexemeMap();
   for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
-    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, digests, lexemes));
+    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, digests));
     written += batch.length;
     await options.onBatch?.(written, changed.length);
   }
