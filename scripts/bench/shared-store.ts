@@ -11,7 +11,8 @@
  *    the server's share.
  * 2. Over every published repository at once: the database's size against the corpus, and p50/p95 of a
  *    selective literal grep, a regex grep (the exact engine over the shared reader, verification
- *    included), a keyword search and a cortex_files aggregation.
+ *    included), a keyword search, a cortex_files aggregation and cortex_search (the tool, keyword mode)
+ *    for queries of common and rarer words.
  * 3. Two indexers at once (two processes) publishing two indexes as new repositories, then each the
  *    other's index over its own, while two readers query: every answer a reader gets must show each
  *    repository whole in one generation (its file count and byte total those of one published index),
@@ -24,6 +25,8 @@ import { basename } from "node:path";
 import { loadavg } from "node:os";
 import { spawn } from "node:child_process";
 import { Session } from "../../src/tools/session.ts";
+import { invokeTool } from "../../src/tools/invoke.ts";
+import { searchTool } from "../../src/tools/cortex-search.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { connectPostgres } from "../../src/store/postgres/client.ts";
 import { SharedStore } from "../../src/store/postgres/shared-store.ts";
@@ -176,11 +179,27 @@ const cases: Array<[string, () => Promise<unknown>]> = [
   ['keyword search ("parse header")', () => reader.keywordSearch(["parse", "header"], { symbols: 10, title: 5, path: 2, body: 1 }, {}, 20)],
   ["cortex_files, files by language", () => reader.runStatsQuery(files.sql, files.params)],
 ];
+// cortex_search as an agent calls it (keyword mode: no model here), over a Session on the shared reader
+const searchSession = new Session("/nonexistent", { oneShot: true, shared: { reader, store: { url, repos: () => store.repos() } } });
+for (const query of [
+  "parse http header",
+  "where are TLS certificates verified",
+  "retry failed requests with backoff",
+  "validate json schema",
+  "if err return nil",
+  "context deadline exceeded",
+]) {
+  cases.push([
+    `cortex_search "${query}"`,
+    () => invokeTool(searchTool, { query }, { session: searchSession, signal: new AbortController().signal, deadline: Date.now() + 20_000 }),
+  ]);
+}
 /** What a query answered, to print beside its time. */
 function describeAnswer(a: unknown): string {
   if (Array.isArray(a)) return `${a.length} rows`;
-  const o = a as { matches?: unknown[]; stats?: { candidate_files: number }; rows?: unknown[] };
+  const o = a as { matches?: unknown[]; stats?: { candidate_files: number }; rows?: unknown[]; results?: unknown[] };
   if (o.matches) return `${o.matches.length} lines, ${o.stats?.candidate_files} candidate files`;
+  if (o.results) return `${o.results.length} results`;
   return `${o.rows?.length} rows`;
 }
 const lines = [`| query, all ${indexes.size} repositories | p50 ms | p95 ms | answer |`, "|---|---|---|---|"];
@@ -197,6 +216,7 @@ for (const [name, run] of cases) {
   lines.push(`| ${name} | ${times[10]!.toFixed(1)} | ${times[19]!.toFixed(1)} | ${answer} |`);
   console.error(lines.at(-1));
 }
+searchSession.close();
 out.push(`load average before the queries ${load()}`, "", lines.join("\n"), "");
 
 // 3. two indexers at once, readers querying

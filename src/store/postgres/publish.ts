@@ -271,14 +271,15 @@ async function writeBatch(
   await insertRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
   await insertRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
   if (children.chunks.length > 0) {
-    // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C, body D
+    // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C,
+    // body D; the first three alone are the chunk's heads, computed once for both columns
     const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
     await tx.query(
-      `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, words)
-       SELECT file_id, ${names(CHUNKS)},
-         setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
-         setweight(to_tsvector('english', w_path), 'C') || setweight(to_tsvector('english', w_body), 'D')
-       FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`,
+      `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, heads, words)
+       SELECT file_id, ${names(CHUNKS)}, heads, heads || setweight(to_tsvector('english', w_body), 'D')
+       FROM (SELECT x.*, setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
+               setweight(to_tsvector('english', w_path), 'C') AS heads
+             FROM json_to_recordset($1::text::json) AS x(${recordType(all)})) y`,
       [JSON.stringify(children.chunks)],
     );
   }

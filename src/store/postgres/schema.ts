@@ -13,7 +13,7 @@ import type { PgClient, PgQueryable } from "./client.ts";
 import { vectorBookkeeping } from "./vectors.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
-export const PG_SCHEMA_VERSION = 2;
+export const PG_SCHEMA_VERSION = 3;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -144,13 +144,17 @@ CREATE TABLE IF NOT EXISTS ${s}.chunks (
     row_id bigserial PRIMARY KEY,
     file_id bigint NOT NULL REFERENCES ${s}.file_versions(file_id) ON DELETE CASCADE,
     chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
-    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text_hash text NOT NULL, text text NOT NULL, words tsvector NOT NULL
+    start_line integer NOT NULL, end_line integer NOT NULL, tags text NOT NULL, is_test boolean NOT NULL, text_hash text NOT NULL, text text NOT NULL, words tsvector NOT NULL,
+    -- the words of the symbols (A), title (B) and path (C) alone, as in words: keyword search ranks the
+    -- chunks matching here first, the rest only when these cannot fill its answer (reader.ts)
+    heads tsvector NOT NULL
 );
 CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
 CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
 -- search fetches its hits' chunks by id (without it, a scan of every chunk: 78 ms over twenty repositories)
 CREATE INDEX IF NOT EXISTS chunks_id ON ${s}.chunks (chunk_id);
 CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
+CREATE INDEX IF NOT EXISTS chunks_heads ON ${s}.chunks USING gin (heads);
 
 -- Cross-repository resolution (package-keys.ts, cross-repo.ts): the package keys a file provides to
 -- importers in other repositories (with the name an import binds when it gives none), and the keys each
@@ -191,15 +195,29 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
     );
     if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
     if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
+    const [meta] = await tx.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [`${s}.meta`]);
+    const before = meta?.present ? await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`) : [];
+    if (before[0]?.value === "2") await upgradeFrom2(tx, s);
     await tx.exec(tables(s));
     await tx.exec(vectorBookkeeping(s));
-    const rows = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
-    if (rows.length === 0) {
+    const now = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
+    if (now.length === 0) {
       await tx.query(`INSERT INTO ${s}.meta (key, value) VALUES ('schema_version', $1)`, [String(PG_SCHEMA_VERSION)]);
-    } else if (rows[0]!.value !== String(PG_SCHEMA_VERSION)) {
-      throw new CortexError("INDEX_CORRUPT", `the shared store has schema ${rows[0]!.value}, this cortex knows ${PG_SCHEMA_VERSION}`);
+    } else if (now[0]!.value !== String(PG_SCHEMA_VERSION)) {
+      throw new CortexError("INDEX_CORRUPT", `the shared store has schema ${now[0]!.value}, this cortex knows ${PG_SCHEMA_VERSION}`);
     }
   });
+}
+
+/**
+ * Version 2 → 3: chunks gain `heads`, the symbols', title's and path's words of `words` (the A, B and C
+ * weights), filled from the words already stored; the index on it is created with the tables.
+ */
+async function upgradeFrom2(tx: PgQueryable, s: string): Promise<void> {
+  await tx.exec(`ALTER TABLE ${s}.chunks ADD COLUMN IF NOT EXISTS heads tsvector;
+    UPDATE ${s}.chunks SET heads = ts_filter(words, '{a,b,c}') WHERE heads IS NULL;
+    ALTER TABLE ${s}.chunks ALTER COLUMN heads SET NOT NULL;
+    UPDATE ${s}.meta SET value = '3' WHERE key = 'schema_version';`);
 }
 
 /**
@@ -211,7 +229,7 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
  */
 export async function mergePendingIndexEntries(client: PgQueryable, schema: string): Promise<void> {
   const s = schemaIdent(schema);
-  for (const index of ["file_versions_trgm", "file_versions_words", "chunks_words"]) {
+  for (const index of ["file_versions_trgm", "file_versions_words", "chunks_words", "chunks_heads"]) {
     await client.query(`SELECT gin_clean_pending_list('${s}.${index}'::regclass)`).catch(() => undefined);
   }
 }

@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
-import type { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import { headlessBound, PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import { ensureSchema, PG_SCHEMA_VERSION } from "../../../src/store/postgres/schema.ts";
 import type { IndexStore } from "../../../src/store/index-store.ts";
 import { compileQuery } from "../../../src/engines/files/compile.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "../../../src/engines/files/query-schema.ts";
@@ -147,6 +148,77 @@ for (const backend of BACKENDS) {
       expect([...new Set([...filteredRows.values()].map((r) => r.language))]).toEqual([lang]);
       expect(await reader.keywordSearch(["zzzznothing"], weights, {}, 20)).toEqual([]);
       expect(await reader.chunkCount()).toBeGreaterThan(hits.length);
+    });
+
+    test("keyword search ranks the chunks naming a term first, and answers as ranking every matching chunk does", async () => {
+      const weights = { symbols: 10, title: 5, path: 2, body: 1 };
+      const statements: string[] = [];
+      const watched = new PgIndexReader(
+        {
+          ...client,
+          query: (sql, params) => {
+            statements.push(sql);
+            return client.query(sql, params);
+          },
+        },
+        ["polyglot"],
+        SCHEMA,
+      );
+      /** Every live chunk whose words match, ranked: what keyword search answered before it ranked heads first. */
+      const rankAll = async (terms: string[], limit: number) => {
+        const rows = await client.query<{ id: string; score: number }>(
+          `SELECT c.chunk_id AS id, ts_rank('{0.1,0.2,0.5,1}'::float4[], c.words, q) AS score
+           FROM ${SCHEMA}.live_files f JOIN ${SCHEMA}.chunks c ON c.file_id = f.file_id, to_tsquery('english', $1) q
+           WHERE f.repo = 'polyglot' AND c.words @@ q ORDER BY score DESC, c.row_id LIMIT $2::int`,
+          [terms.map((t) => `'${t}'`).join(" | "), limit],
+        );
+        return rows.map((r) => r.id);
+      };
+      const ways = new Set<string>();
+      for (const terms of [["server"], ["user", "handle"], ["parse", "main", "run"], ["return"], ["self", "return"], ["func", "err"]]) {
+        for (const limit of [1, 3, 10, 200]) {
+          statements.length = 0;
+          const hits = await watched.keywordSearch(terms, weights, {}, limit);
+          expect(hits.map((h) => h.id)).toEqual(await rankAll(terms, limit));
+          const ranked = statements.filter((s) => s.includes("ts_rank"));
+          expect(ranked[0]).toContain("WHERE c.heads @@ q");
+          ways.add(ranked.at(-1)!.includes("c.words @@ to_tsquery") ? "pairs" : ranked.at(-1)!.includes("WHERE c.heads @@ q") ? "heads" : "all");
+        }
+      }
+      // every way was taken: heads that filled the answer, chunks holding two terms, every matching chunk
+      expect([...ways].sort()).toEqual(["all", "heads", "pairs"]);
+    });
+
+    test("a chunk naming no term in its symbols, title or path scores at most the bound keyword search relies on", async () => {
+      const texts = ["server", "server server server server server server server server", "a server of servers for the server user", "user"];
+      for (const weights of [
+        { symbols: 4, title: 2, path: 2, body: 1 },
+        { symbols: 1, title: 1, path: 1, body: 1 },
+        { symbols: 1, title: 1, path: 1, body: 4 },
+      ]) {
+        const top = Math.max(weights.symbols, weights.title, weights.path, weights.body);
+        const w = { symbols: weights.symbols / top, title: weights.title / top, path: weights.path / top, body: weights.body / top };
+        for (const body of texts)
+          for (const times of [1, 3, 300]) {
+            const [r] = await client.query<{ score: number }>(
+              "SELECT ts_rank($1::float4[], setweight(to_tsvector('english', $2), 'D'), to_tsquery('english', 'server | user')) AS score",
+              [`{${[w.body, w.path, w.title, w.symbols].join(",")}}`, ` ${body}`.repeat(times)],
+            );
+            expect(Number(r!.score)).toBeGreaterThan(0);
+            expect(Number(r!.score)).toBeLessThanOrEqual(headlessBound(w));
+          }
+      }
+    });
+
+    test("a store of version 2 gains the chunks' heads from their words", async () => {
+      const heads = () => client.query<{ id: string; heads: string }>(`SELECT chunk_id AS id, heads::text AS heads FROM ${SCHEMA}.chunks ORDER BY row_id`);
+      const published = await heads();
+      expect(published.some((r) => r.heads !== "")).toBe(true);
+      await client.exec(`ALTER TABLE ${SCHEMA}.chunks DROP COLUMN heads; UPDATE ${SCHEMA}.meta SET value = '2' WHERE key = 'schema_version'`);
+      await ensureSchema(client, SCHEMA);
+      expect(await heads()).toEqual(published);
+      const [v] = await client.query<{ value: string }>(`SELECT value FROM ${SCHEMA}.meta WHERE key = 'schema_version'`);
+      expect(v!.value).toBe(String(PG_SCHEMA_VERSION));
     });
 
     test("definition chunks, defining files, overview chunks and files passing filters are the local index's", async () => {
