@@ -1,6 +1,7 @@
 /** The repositories of a shared store: what `cortex repos` lists. */
+import { CortexError } from "../../core/errors.ts";
 import type { PgQueryable } from "./client.ts";
-import { schemaIdent } from "./schema.ts";
+import { PG_SCHEMA_VERSION, schemaIdent } from "./schema.ts";
 
 export interface RepoInfo {
   name: string;
@@ -16,9 +17,26 @@ export async function listRepos(db: PgQueryable, schema = "cortex"): Promise<Rep
   const s = schemaIdent(schema);
   const [exists] = await db.query<{ ok: boolean }>("SELECT to_regclass($1) IS NOT NULL AS ok", [`${s}.repos`]);
   if (!exists?.ok) return [];
+  await requireReadableSchema(db, s);
   const rows = await db.query<{ name: string; commit: string | null; generation: number; files: number; indexed_at: string | null }>(
     `SELECT name, "commit", generation, file_count AS files, to_char(indexed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS indexed_at
      FROM ${s}.repos WHERE generation > 0 ORDER BY name`,
   );
   return rows.map((r) => ({ name: r.name, commit: r.commit, generation: Number(r.generation), files: Number(r.files), indexedAt: r.indexed_at }));
+}
+
+/**
+ * Readers do not upgrade a store (publishers do, under their lock): a store of another schema would fail
+ * at its first changed column, so it is refused here, with the way out.
+ */
+async function requireReadableSchema(db: PgQueryable, s: string): Promise<void> {
+  const [row] = await db.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
+  const found = Number(row?.value);
+  if (found === PG_SCHEMA_VERSION) return;
+  throw new CortexError(
+    "INDEX_CORRUPT",
+    !(found > PG_SCHEMA_VERSION)
+      ? `the shared store has schema ${row?.value ?? "(none)"} and this cortex reads ${PG_SCHEMA_VERSION}: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place`
+      : `the shared store has schema ${found} and this cortex reads ${PG_SCHEMA_VERSION}: a newer cortex published into it; upgrade cortex`,
+  );
 }

@@ -140,6 +140,31 @@ test("repositories are apart: publishing one leaves the other as it was", async 
   }
 });
 
+test("a reader refuses a store of another schema, naming the way out; a publication upgrades an older one", async () => {
+  const schema = freshSchema();
+  const p = indexedProject();
+  const store = await p.index();
+  const setVersion = (v: string) => client.query(`UPDATE ${schema}.meta SET value = $1 WHERE key = 'schema_version'`, [v]);
+  try {
+    await publishIndex(client, "demo", store, { schema });
+    await setVersion("99");
+    await expect(listRepos(client, schema)).rejects.toThrow(
+      "the shared store has schema 99 and this cortex reads 3: a newer cortex published into it; upgrade cortex",
+    );
+    // an older store: the 2 → 3 upgrade needs the heads column gone, as a schema-2 store has it
+    await client.exec(`ALTER TABLE ${schema}.chunks DROP COLUMN heads`);
+    await setVersion("2");
+    await expect(listRepos(client, schema)).rejects.toThrow(
+      "the shared store has schema 2 and this cortex reads 3: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+    );
+    await publishIndex(client, "demo", store, { schema });
+    expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
+  } finally {
+    store.close();
+    p.project.cleanup();
+  }
+});
+
 test("bad input is refused with the problem named", async () => {
   const p = indexedProject();
   const store = await p.index();
