@@ -138,6 +138,22 @@ describe("RepoScopes", () => {
     expect(await definitions()).toContain("e/src/http/header.ts");
   });
 
+  test("over several repositories, equal chunks of equal paths are apart: each id names its repository", async () => {
+    const reader = (await sessionOf(["a", "b"])).reader()!;
+    const hits = await reader.keywordSearch(["parse", "header"], { symbols: 3, title: 2, path: 1, body: 1 }, {}, 50);
+    const ids = hits.map((h) => h.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    const fromA = hits.filter((h) => h.filePath.startsWith("a/"));
+    expect(fromA.length).toBeGreaterThan(0);
+    expect(hits.filter((h) => h.filePath.startsWith("b/")).length).toBe(fromA.length);
+    for (const h of hits) expect(h.id).toContain(`:${h.filePath}#`);
+    const rows = await reader.chunksById(ids);
+    expect([...rows.keys()].sort()).toEqual([...ids].sort());
+    for (const h of hits) expect(rows.get(h.id)!.file_path).toBe(h.filePath);
+    // an id of a repository outside the reader's scope is not found
+    expect((await reader.chunksById([fromA[0]!.id.replace(":a/", ":c/")])).size).toBe(0);
+  });
+
   test("search_codebase over the store recalls no memory of the folder the server runs in", async () => {
     const local = await new MemoryEngine(project.project.root).remember({
       type: "gotcha",

@@ -286,11 +286,27 @@ async function writeBatch(
 }
 
 /**
+ * A repository's name is what readers write in `--repo a,b` and the MCP `repo` argument and put before
+ * its paths (`<repo>/<path>`): `org/service` is fine, a comma, a space or the word `all` would be read
+ * as something else.
+ */
+function requireRepoName(repo: string): void {
+  if (repo === "") throw new CortexError("INVALID_INPUT", "repo: a repository needs a name");
+  if (repo === "all") throw new CortexError("INVALID_INPUT", "repo: 'all' means every repository to a reader; choose another name");
+  if (!/^[A-Za-z0-9_][A-Za-z0-9_.-]*(?:\/[A-Za-z0-9_][A-Za-z0-9_.-]*)*$/.test(repo)) {
+    throw new CortexError(
+      "INVALID_INPUT",
+      `repo: '${repo}' is not a repository name: letters, digits, '_', '.', '-', and '/' between parts (org/service), nothing else`,
+    );
+  }
+}
+
+/**
  * Publishes the finished index in `store` as repository `repo`'s next generation (see the module
  * comment). Throws INVALID_INPUT when the index's parse tier is not complete.
  */
 export async function publishIndex(client: PgClient, repo: string, store: IndexStore, options: PublishOptions = {}): Promise<PublishResult> {
-  if (repo.trim() === "") throw new CortexError("INVALID_INPUT", "repo: a repository needs a name");
+  requireRepoName(repo);
   const schema = options.schema ?? "cortex";
   const s = schemaIdent(schema);
   const source = new IndexSource(store);

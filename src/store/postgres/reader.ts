@@ -108,6 +108,14 @@ export class PgIndexReader implements IndexReader {
     return this.single ? "f.path" : "(f.repo || '/' || f.path)";
   }
 
+  /**
+   * A chunk's id as this reader names it (chunks `c` of live files `f`): `<type>:<path>#<key>`, with the
+   * path as pathSql names it, so that equal paths in two repositories are two chunks.
+   */
+  private get chunkIdSql(): string {
+    return this.single ? "c.chunk_id" : "(split_part(c.chunk_id, ':', 1) || ':' || f.repo || '/' || substr(c.chunk_id, strpos(c.chunk_id, ':') + 1))";
+  }
+
   /** The live files of the reader's repositories (a FROM item aliased `f`, its filter bound into `params`). */
   private live(params: Params): string {
     if (this.scope === "all") return `${this.s}.live_files f`;
@@ -376,7 +384,7 @@ export class PgIndexReader implements IndexReader {
     const q = bind(params, tsq);
     const ws = bind(params, `{${[w.body, w.path, w.title, w.symbols].join(",")}}`);
     const cond = pairs === undefined ? match : match.replace("$PAIRS", bind(params, pairs));
-    const sql = `SELECT c.row_id AS rowid, c.chunk_id AS id, ${this.pathSql} AS path, ts_rank(${ws}::float4[], c.words, q) AS score
+    const sql = `SELECT c.row_id AS rowid, ${this.chunkIdSql} AS id, ${this.pathSql} AS path, ts_rank(${ws}::float4[], c.words, q) AS score
       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id, to_tsquery('english', ${q}) q
       WHERE ${cond}${this.chunkFilter(filters, params)}
       ORDER BY score DESC, c.row_id LIMIT ${bind(params, limit)}::int`;
@@ -393,10 +401,15 @@ export class PgIndexReader implements IndexReader {
   async chunksById(ids: readonly string[]): Promise<Map<string, ChunkRow>> {
     const params: Params = [];
     const from = this.live(params);
+    // the stored ids are the repository's own: over several, an id's repository (whose name may hold '/')
+    // ends at one of the '/' after its type, so each split is looked up and the full id must match
+    const stored = this.single ? ids : [...new Set(ids.flatMap(storedChunkIds))];
+    const exact = this.single ? "" : ` AND ${this.chunkIdSql} IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(ids))}::text::json))`;
     const rows = await this.rows<Omit<ChunkRow, "is_test"> & { is_test: boolean }>(
-      `SELECT c.chunk_id, ${this.pathSql} AS file_path, c.chunk_type, c.title, c.symbol_path, c.language, c.start_line, c.end_line, c.tags,
+      `SELECT ${this.chunkIdSql} AS chunk_id, ${this.pathSql} AS file_path, c.chunk_type, c.title, c.symbol_path, c.language, c.start_line, c.end_line, c.tags,
          NULL AS metadata, c.text_hash, c.is_test, c.text
-       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE c.chunk_id IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(ids))}::text::json))`,
+       FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id
+       WHERE c.chunk_id IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(stored))}::text::json))${exact}`,
       params,
     );
     return new Map(rows.map((r) => [r.chunk_id, { ...r, is_test: r.is_test ? 1 : 0 }]));
@@ -725,7 +738,7 @@ export class PgIndexReader implements IndexReader {
     const from = this.live(params);
     const where = filters === undefined ? "" : this.chunkFilter(filters, params);
     const rows = await this.rows<{ id: string; hash: string }>(
-      `SELECT c.chunk_id AS id, c.text_hash AS hash
+      `SELECT ${this.chunkIdSql} AS id, c.text_hash AS hash
        FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE TRUE${where} ORDER BY c.row_id`,
       params,
     );
@@ -758,7 +771,7 @@ export class PgIndexReader implements IndexReader {
     const params: Params = [];
     const from = this.live(params);
     const where = this.chunkFilter(filters, params);
-    return nearestChunks(this.db, this.s, stored, { from, where, params }, vector, k);
+    return nearestChunks(this.db, this.s, stored, { from, where, params, idSql: this.chunkIdSql }, vector, k);
   }
 
   private vectorModel(model: VectorModel) {
@@ -907,7 +920,7 @@ export class PgIndexReader implements IndexReader {
     const params: Params = [];
     const from = this.live(params);
     return this.rows(
-      `SELECT c.chunk_id AS id, ${this.pathSql} AS "filePath", y.name FROM ${from}
+      `SELECT ${this.chunkIdSql} AS id, ${this.pathSql} AS "filePath", y.name FROM ${from}
          JOIN ${this.s}.symbols y ON y.file_id = f.file_id
          JOIN ${this.s}.chunks c ON c.file_id = f.file_id AND c.chunk_type = 'definitions' AND c.start_line <= y.start_line AND c.end_line >= y.start_line
            AND (c.symbol_path = y.name OR c.symbol_path LIKE '%.' || y.name)
@@ -986,7 +999,7 @@ export class PgIndexReader implements IndexReader {
     const params: Params = [];
     const from = this.live(params);
     const rows = await this.rows<{ id: string; path: string; type: string; symbol_path: string | null; is_test: boolean }>(
-      `SELECT DISTINCT ON (path) c.chunk_id AS id, ${this.pathSql} AS path, c.chunk_type AS type, c.symbol_path, c.is_test
+      `SELECT DISTINCT ON (path) ${this.chunkIdSql} AS id, ${this.pathSql} AS path, c.chunk_type AS type, c.symbol_path, c.is_test
        FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id WHERE ${this.inPaths(params, this.pathSql, paths)}
        ORDER BY path, (c.chunk_type = 'symbols') DESC, c.start_line`,
       params,
@@ -1025,4 +1038,13 @@ function counted(files: string[]): CountedFile[] {
   const n = new Map<string, number>();
   for (const f of files) n.set(f, (n.get(f) ?? 0) + 1);
   return [...n].map(([file, count]) => ({ file, count })).sort((a, b) => b.count - a.count || (a.file < b.file ? -1 : a.file > b.file ? 1 : 0));
+}
+
+/** The ids a repository may have stored for `<type>:<repo>/<path>#<key>`: one per '/' the repository's name may end at. */
+function storedChunkIds(id: string): string[] {
+  const colon = id.indexOf(":");
+  if (colon < 0) return [];
+  const out: string[] = [];
+  for (let i = id.indexOf("/", colon + 1); i >= 0; i = id.indexOf("/", i + 1)) out.push(id.slice(0, colon + 1) + id.slice(i + 1));
+  return out;
 }

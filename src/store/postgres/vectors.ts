@@ -236,7 +236,7 @@ export async function nearestChunks(
   db: PgConnection,
   s: string,
   model: StoredModel,
-  query: { from: string; where: string; params: PgValue[] },
+  query: { from: string; where: string; params: PgValue[] /** the chunk's id as the reader names it (default c.chunk_id) */; idSql?: string },
   vector: Float32Array,
   k: number,
 ): Promise<Array<{ id: string; score: number }>> {
@@ -248,7 +248,7 @@ export async function nearestChunks(
   const q = `$${params.length - 1}::vector(${model.dimensions})`;
   // ordered by the distance alone so the HNSW index can answer; equal distances (equal texts) then by row
   const sql = `SELECT id, 1 - distance AS score FROM (
-      SELECT c.chunk_id AS id, c.row_id, v.embedding <=> ${q} AS distance
+      SELECT ${query.idSql ?? "c.chunk_id"} AS id, c.row_id, v.embedding <=> ${q} AS distance
       FROM ${query.from} JOIN ${s}.chunks c ON c.file_id = f.file_id JOIN ${vectorTable(s, model.modelId)} v ON v.row_id = c.row_id
       WHERE TRUE${query.where}
       ORDER BY v.embedding <=> ${q} LIMIT $${params.length}::int) nn

@@ -169,7 +169,11 @@ test("bad input is refused with the problem named", async () => {
   const p = indexedProject();
   const store = await p.index();
   try {
-    await expect(publishIndex(client, " ", store)).rejects.toThrow("repo: a repository needs a name");
+    await expect(publishIndex(client, "", store)).rejects.toThrow("repo: a repository needs a name");
+    await expect(publishIndex(client, "all", store)).rejects.toThrow("repo: 'all' means every repository to a reader");
+    for (const bad of [" ", "a,b", "my repo", "/abs", "org//x", "x/", "../up"]) {
+      await expect(publishIndex(client, bad, store)).rejects.toThrow(`repo: '${bad}' is not a repository name`);
+    }
     await expect(publishIndex(client, "x", store, { schema: "Robert'); DROP" })).rejects.toThrow("must be lower-case letters");
   } finally {
     store.close();

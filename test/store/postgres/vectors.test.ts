@@ -167,7 +167,9 @@ describe("nearest chunks in SQL", () => {
 
     // two repositories: the best of each one's nearest chunks, merged
     const fromApp = await new PgIndexReader(client, ["app"], SCHEMA).nearestChunks(app.vectors.model, q, 4, {});
-    const merged = [...fromApp, ...hits].sort((x, y) => y.score - x.score).slice(0, 4);
+    // a reader of several repositories names a chunk `<type>:<repo>/<path>#<key>`
+    const inRepo = (repo: string) => (h: { id: string; score: number }) => ({ ...h, id: h.id.replace(":", `:${repo}/`) });
+    const merged = [...fromApp.map(inRepo("app")), ...hits.map(inRepo("other"))].sort((x, y) => y.score - x.score).slice(0, 4);
     const both = new PgIndexReader(client, ["app", "other"], SCHEMA);
     const top = await both.nearestChunks(app.vectors.model, q, 4, {});
     expect(top.map((h) => h.id)).toEqual(merged.map((h) => h.id));
