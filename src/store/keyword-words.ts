@@ -94,9 +94,14 @@ function compactWordBytes(bytes: Uint8Array): string {
           break;
         }
         const w = sl[slot]!;
-        if (wh[w] === hash && wl[w] === len && sameBytes(bytes, ws[w]!, at, len)) {
-          wc[w]!++;
-          break;
+        if (wh[w] === hash && wl[w] === len) {
+          const s = ws[w]!;
+          let i = 0;
+          while (i < len && bytes[s + i] === bytes[at + i]) i++;
+          if (i === len) {
+            wc[w]!++;
+            break;
+          }
         }
         slot = (slot + 1) & mask;
       }
@@ -117,11 +122,6 @@ function compactWordBytes(bytes: Uint8Array): string {
     }
   }
   return latin1.decode(p.subarray(0, o));
-}
-
-function sameBytes(bytes: Uint8Array, a: number, b: number, len: number): boolean {
-  for (let i = 0; i < len; i++) if (bytes[a + i] !== bytes[b + i]) return false;
-  return true;
 }
 
 /** Doubles the slots and places the first `distinct` words again; returns the new mask. */
