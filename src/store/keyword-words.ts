@@ -121,7 +121,26 @@ function compactWordBytes(bytes: Uint8Array): string {
       o += len;
     }
   }
-  return latin1.decode(p.subarray(0, o));
+  const result = latin1.decode(p.subarray(0, o));
+  if (n > KEEP_BYTES) shrink();
+  return result;
+}
+
+/**
+ * Past this many bytes of words (a generated header's megabytes) the buffers grown for them are let go
+ * after the call: a parse worker lives for the whole build, and most texts need a few kilobytes.
+ */
+const KEEP_BYTES = 1 << 22;
+
+function shrink(): void {
+  slots = new Int32Array(1 << 12);
+  stamps = new Uint32Array(1 << 12);
+  stamp = 0;
+  starts = new Int32Array(1 << 10);
+  lengths = new Int32Array(1 << 10);
+  counts = new Int32Array(1 << 10);
+  hashes = new Int32Array(1 << 10);
+  packed = new Uint8Array(1 << 16);
 }
 
 /** Doubles the slots and places the first `distinct` words again; returns the new mask. */

@@ -59,5 +59,9 @@ describe("compacted keyword words", () => {
     // a text whose words outgrow the scanner's buffer in one call
     const long = Array.from({ length: 100_000 }, (_, i) => `q${i}x`).join(" ");
     expect(keywordText(long)).toBe(reference(long));
+    // words past the size whose buffers are let go after the call, then a small text again
+    const huge = Array.from({ length: 700_000 }, (_, i) => `w${i % 300_000}z`).join(" ");
+    expect(keywordText(huge)).toBe(reference(huge));
+    expect(keywordText("alpha beta alpha")).toBe("alpha alpha beta");
   });
 });
