@@ -99,6 +99,21 @@ function putCompound(text: string, i: number, j: number, o: number): number {
  * over every chunk and file at index time, where creating a string per token cost twice as much.
  */
 export function wordsText(text: string): string {
+  const o = scanWords(text);
+  return o === 0 ? "" : latin1.decode(out.subarray(0, o));
+}
+
+/**
+ * The bytes of wordsText(text) (ASCII, words one space apart), for a caller that reworks them before
+ * decoding (store/keyword-words.ts). A view of a shared buffer: valid until the next call of either.
+ */
+export function wordBytes(text: string): Uint8Array {
+  const n = scanWords(text); // first: the scan may replace the buffer with a bigger one
+  return out.subarray(0, n);
+}
+
+/** Writes the words of `text` into `out`; returns how many bytes they took. */
+function scanWords(text: string): number {
   const n = text.length;
   let o = 0;
   let i = 0;
@@ -142,7 +157,7 @@ export function wordsText(text: string): string {
     }
     i = j;
   }
-  return o === 0 ? "" : latin1.decode(out.subarray(0, o));
+  return o;
 }
 
 /** The words of wordsText as a list, optionally without repeats (query side). */

@@ -11,7 +11,7 @@
 import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
 import { sha256 } from "../core/hash.ts";
-import { wordsText } from "../core/words.ts";
+import { keywordText } from "../store/keyword-words.ts";
 import { contentLines, encodeSpans, renderChunk, type ChunkSpan } from "../store/chunk-text.ts";
 import { parse as parseYaml } from "yaml";
 
@@ -51,7 +51,7 @@ class ChunkSink {
     private readonly lines: string[],
     private readonly baseTags: string[],
   ) {
-    this.pathWords = wordsText(input.path);
+    this.pathWords = keywordText(input.path);
   }
 
   /**
@@ -85,10 +85,10 @@ class ChunkSink {
       textHash: sha256(text),
     };
     c.words = {
-      symbols: wordsText(extra.symbolPath ?? ""),
-      title: wordsText(title),
+      symbols: keywordText(extra.symbolPath ?? ""),
+      title: keywordText(title),
       path: this.pathWords,
-      body: wordsText(text),
+      body: keywordText(text),
     };
     if (extra.symbolPath) c.symbolPath = extra.symbolPath;
     if (extra.metadata) c.metadata = extra.metadata;

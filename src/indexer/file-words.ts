@@ -2,11 +2,12 @@
  * The words of a whole file for file-level keyword search, in four fields weighted apart at query time:
  * its path, the names it defines, its comments (docstrings included: what the language module marks as
  * comments) and its code. Separating prose from code and lifting defined names and the path is what the
- * retrieval research measured to help most (docs/benchmarks.md, "Retrieval").
+ * retrieval research measured to help most (docs/benchmarks.md, "Retrieval"). Each field is in the keyword
+ * index's compacted form (store/keyword-words.ts).
  */
 import type { FileFacts } from "../lang/types.ts";
 import type { FileWords } from "../store/types.ts";
-import { wordsText } from "../core/words.ts";
+import { keywordText } from "../store/keyword-words.ts";
 
 export function fileWords(path: string, text: string, facts: FileFacts | undefined, comments: Array<[number, number]> | undefined): FileWords {
   const names = facts ? [...facts.types, ...facts.functions, ...facts.variables].map((d) => d.name).join(" ") : "";
@@ -26,5 +27,5 @@ export function fileWords(path: string, text: string, facts: FileFacts | undefin
     doc = docParts.join("\n");
     code = codeParts.join("\n");
   }
-  return { path: wordsText(path), defs: wordsText(names), doc: wordsText(doc), code: wordsText(code) };
+  return { path: keywordText(path), defs: keywordText(names), doc: keywordText(doc), code: keywordText(code) };
 }

@@ -1,5 +1,5 @@
 /**
- * Loads a full build's staged words into its keyword indexes and builds its trigram index (see
+ * Loads a full build's staged words into its keyword indexes (see
  * full-text-load.ts). Messages:
  *   in:  { dbPath, stagePath }
  *   out: { ok: true } or { ok: false, error }

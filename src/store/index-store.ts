@@ -11,7 +11,6 @@ import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts
 import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedPrefix } from "./chunk-text.ts";
-import { compactWords } from "./keyword-words.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
@@ -281,9 +280,8 @@ export class IndexStore implements HasSqlite {
       importsByModule.size,
     );
     s.markParsed.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
-    // staged words are compacted when they are loaded (full-text-load.ts), others here
-    const compact = this.stagePath ? (t: string) => t : compactWords;
-    if (f.words) this.words.push([s.insertFileWords, [f.fileId, compact(f.words.path), compact(f.words.defs), compact(f.words.doc), compact(f.words.code)]]);
+    // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
+    if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
     const idStart = (type: string) => `${type}:${f.path}#`;
     for (const c of f.chunks ?? []) {
@@ -307,7 +305,7 @@ export class IndexStore implements HasSqlite {
         c.metadata ? JSON.stringify(c.metadata) : null,
       );
       const w = c.words;
-      if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), compact(w.symbols), compact(w.title), compact(w.path), compact(w.body)]]);
+      if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), w.symbols, w.title, w.path, w.body]]);
     }
   }
 

@@ -37,7 +37,10 @@ export interface UnparsedFile {
   mtimeMs: number;
 }
 
-/** A file's words for file-level keyword search: its path, the names it defines, its comments, the rest. */
+/**
+ * A file's words for file-level keyword search: its path, the names it defines, its comments, the rest;
+ * each as the keyword index stores it (store/keyword-words.ts keywordText).
+ */
 export interface FileWords {
   path: string;
   defs: string;
@@ -60,7 +63,7 @@ export interface ChunkRecord {
   /** sha256 of the whole text (the embedding cache's key). */
   textHash: string;
   metadata?: Record<string, unknown>;
-  /** Keyword-search words (identifiers whole and split), computed where the chunk is built. */
+  /** Keyword-search words (store/keyword-words.ts keywordText), computed where the chunk is built. */
   words?: { symbols: string; title: string; path: string; body: string };
 }
 

@@ -3,12 +3,22 @@
  * and numbers not at all (src/store/keyword-words.ts).
  */
 import { describe, expect, test } from "bun:test";
-import { compactWords } from "../../src/store/keyword-words.ts";
+import { wordsText } from "../../src/core/words.ts";
+import { keywordText } from "../../src/store/keyword-words.ts";
+
+/** The same compaction written plainly over wordsText's string (slow, obviously right). */
+function reference(text: string): string {
+  const counts = new Map<string, number>();
+  for (const w of wordsText(text).split(" ")) if (w !== "" && !/^[0-9]+$/.test(w)) counts.set(w, (counts.get(w) ?? 0) + 1);
+  const out: string[] = [];
+  for (const [w, n] of counts) for (let k = n; k >= 1; k >>= 1) out.push(w);
+  return out.join(" ");
+}
 
 describe("compacted keyword words", () => {
+  const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(" ");
   test("a word's count becomes 1 + floor(log2(count)), in order of first appearance", () => {
-    const words = (n: number, w: string) => Array.from({ length: n }, () => w).join(" ");
-    expect(compactWords(`${words(1, "read")} ${words(3, "err")} ${words(8, "buf")} ${words(2, "read")}`)).toBe("read read err err buf buf buf buf");
+    expect(keywordText(`${words(1, "read")} ${words(3, "err")} ${words(8, "buf")} ${words(2, "read")}`)).toBe("read read err err buf buf buf buf");
     for (const [n, kept] of [
       [1, 1],
       [2, 2],
@@ -18,14 +28,40 @@ describe("compacted keyword words", () => {
       [16, 5],
       [1000, 10],
     ] as const) {
-      expect(compactWords(words(n, "x")).split(" ").length).toBe(kept);
+      expect(keywordText(words(n, "xy")).split(" ").length).toBe(kept);
     }
   });
-  test("numbers are left out, identifiers holding digits kept", () => {
-    expect(compactWords("func parse 2157 2188 int64 64 utf8 0x1f")).toBe("func parse int64 utf8 0x1f");
+  test("identifiers are split as wordsText splits them, then compacted", () => {
+    expect(keywordText("handleLogin(handle_login); handleLogin")).toBe("handlelogin handlelogin handle handle login login handle_login");
   });
-  test("nothing in, nothing out; stray spaces are no words", () => {
-    expect(compactWords("")).toBe("");
-    expect(compactWords("  a  b ")).toBe("a b");
+  test("numbers are left out, identifiers holding digits kept", () => {
+    expect(keywordText("func parse 2157 2188 int64 64 utf8 0x1f")).toBe("func parse int64 int utf8 utf x1f");
+  });
+  test("nothing in, nothing out", () => {
+    expect(keywordText("")).toBe("");
+    expect(keywordText("  + 7 ")).toBe("");
+  });
+  test("agrees with the plain reference on texts with many distinct words (the table grows) and repeats", () => {
+    let seed = 11; // mulberry32: a fixed sequence, so a failure reproduces
+    const next = (n: number) => {
+      seed = (seed + 0x6d2b79f5) | 0;
+      let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) % n;
+    };
+    const vocabulary = Array.from({ length: 20_000 }, (_, i) => `w${i.toString(36)}${"abcXyz_Q"[i % 8]}${i % 13}`);
+    for (const size of [1, 10, 1_000, 50_000]) {
+      const text = Array.from({ length: size }, () => vocabulary[next(size < 1_000 ? 50 : vocabulary.length)]).join(next(2) ? " " : "(");
+      expect(keywordText(text)).toBe(reference(text));
+    }
+    // a small text after a big one: the table's slots of the big one must not count
+    expect(keywordText("alpha beta alpha")).toBe("alpha alpha beta");
+    // a text whose words outgrow the scanner's buffer in one call
+    const long = Array.from({ length: 100_000 }, (_, i) => `q${i}x`).join(" ");
+    expect(keywordText(long)).toBe(reference(long));
+    // words past the size whose buffers are let go after the call, then a small text again
+    const huge = Array.from({ length: 700_000 }, (_, i) => `w${i % 300_000}z`).join(" ");
+    expect(keywordText(huge)).toBe(reference(huge));
+    expect(keywordText("alpha beta alpha")).toBe("alpha alpha beta");
   });
 });
