@@ -38,8 +38,11 @@ function prepareStatements(db: Database) {
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
     insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
       end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-    insertRef: q(`INSERT INTO ref_rows (file_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
+    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
       VALUES (?,?,?,?,?,?,?,?,?)`),
+    refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
+    insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
+    setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
@@ -78,6 +81,11 @@ export class IndexStore implements HasSqlite {
   private stagePath: string | undefined;
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
   private words: Array<[Stmt, Array<string | number>]> = [];
+  /**
+   * ref_names ids read or written in the current transaction (cleared when one starts or fails: a rolled
+   * back transaction takes its new names with it).
+   */
+  private readonly refNameIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -387,13 +395,15 @@ export class IndexStore implements HasSqlite {
     for (const imp of facts.imports) {
       s.insertImportSite.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
+    let first: number | undefined;
+    let last: number | undefined;
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
       const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      s.insertRef.run(
+      last = this.insertRef(
         f.fileId,
-        r.name,
-        r.qualifier ?? null,
+        this.refNameId(r.name),
+        r.qualifier == null ? null : this.refNameId(r.qualifier),
         r.qualifierType ?? null,
         refKindCode(r.kind),
         r.line,
@@ -401,7 +411,27 @@ export class IndexStore implements HasSqlite {
         enclosingId === null ? (r.enclosing ?? null) : null,
         enclosingId,
       );
+      first ??= last;
     }
+    // inserted one after another, nothing between: their ids are consecutive (see ref_rows)
+    if (first !== undefined) s.setRefRange.run(first, last!, f.fileId);
+  }
+
+  private insertRef(...values: Array<string | number | null>): number {
+    return Number(this.st.insertRef.run(...values).lastInsertRowid);
+  }
+
+  /** The id of a reference's name or qualifier in ref_names, added on first use. */
+  private refNameId(name: string): number {
+    let id = this.refNameIds.get(name);
+    if (id === undefined) {
+      const row = this.st.refNameId.get(name) as { id: number } | null;
+      id = row ? row.id : Number(this.st.insertRefName.run(name).lastInsertRowid);
+      // bounded: a batch's names are few, a whole corpus's are not needed at once
+      if (this.refNameIds.size >= 100_000) this.refNameIds.clear();
+      this.refNameIds.set(name, id);
+    }
+    return id;
   }
 
   /**
@@ -505,11 +535,17 @@ export class IndexStore implements HasSqlite {
 
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => {
-      const result = fn();
-      this.writeWords();
-      return result;
-    })();
+    this.refNameIds.clear();
+    try {
+      return this.db.transaction(() => {
+        const result = fn();
+        this.writeWords();
+        return result;
+      })();
+    } catch (e) {
+      this.refNameIds.clear();
+      throw e;
+    }
   }
 
   /**
