@@ -10,7 +10,7 @@ import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
-import { storedPrefix } from "./chunk-text.ts";
+import { storedChunk } from "./chunk-row.ts";
 import { compactWords } from "./keyword-words.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
@@ -48,7 +48,7 @@ function prepareStatements(db: Database) {
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
     insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, language, start_line,
-      end_line, tag_set, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     // the upsert hands back the id of a list stored before as well as of a new one
     tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
@@ -293,26 +293,28 @@ export class IndexStore implements HasSqlite {
     const compact = this.stagePath ? (t: string) => t : compactWords;
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, compact(f.words.path), compact(f.words.defs), compact(f.words.doc), compact(f.words.code)]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
-    const idStart = (type: string) => `${type}:${f.path}#`;
     for (const c of f.chunks ?? []) {
-      const keyed = c.id.startsWith(idStart(c.chunkType));
       const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
+      // what the view can name again is left NULL (chunk-row.ts)
+      const k = storedChunk(c, f.path);
       const r = s.insertChunk.run(
         f.fileId,
         chunkTypeCode(c.chunkType),
-        keyed ? c.id.slice(idStart(c.chunkType).length) : null,
-        keyed ? null : c.id,
-        // the view names a definition's usual title again (schema.ts)
-        typeof c.metadata?.kind === "string" && c.symbolPath != null && c.title === `${c.symbolPath} (${c.metadata.kind})` ? null : c.title,
+        k.idKey,
+        k.idFull,
+        k.title,
         c.symbolPath ?? null,
         c.language,
         c.startLine,
         c.endLine,
         tagSet,
-        storedPrefix(c.prefix, f.path),
+        k.prefix,
         c.spans,
         Buffer.from(c.textHash, "hex"),
-        c.metadata ? JSON.stringify(c.metadata) : null,
+        k.metadata,
+        k.defKind,
+        k.part,
+        k.parts,
       );
       const w = c.words;
       if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), compact(w.symbols), compact(w.title), compact(w.path), compact(w.body)]]);
@@ -337,7 +339,7 @@ export class IndexStore implements HasSqlite {
       exported: boolean,
       signature: string | null,
     ) => {
-      const stored = storedQualifiedName(qname, name, facts.packageName);
+      const stored = storedQualifiedName(qname, name, facts.packageName, container);
       const r = s.insertSymbol.run(
         f.fileId,
         name,

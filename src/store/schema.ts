@@ -134,17 +134,36 @@ function namedCodes(column: string, names: readonly string[], first: number): st
   return `CASE ${column} ${names.map((n, i) => `WHEN ${i + first} THEN '${n}'`).join(" ")} END`;
 }
 
+/** What follows the last '.' of `text` (all of it without one), in SQL. */
+function lastSegment(text: string): string {
+  return `substr(${text}, length(rtrim(${text}, replace(${text}, '.', ''))) + 1)`;
+}
+
+/**
+ * A chunk row's id key (after '<type>:<path>#'), from its row `c`: a definition's usual key
+ * ('<symbol path>' or '<symbol path>@<part>') where id_key is NULL, followed by id_key where that is a
+ * repeat ('~2'); see chunk_rows.
+ */
+function chunkKey(c: string): string {
+  const usual = `${c}.symbol_path || CASE WHEN ${c}.parts > 1 THEN '@' || ${c}.part ELSE '' END`;
+  return `CASE WHEN ${c}.def_kind IS NULL THEN ${c}.id_key WHEN ${c}.id_key IS NULL THEN ${usual} WHEN ${c}.id_key GLOB '~[0-9]*' THEN ${usual} || ${c}.id_key ELSE ${c}.id_key END`;
+}
+
 /**
  * A definition's qualified name from its row `s` and its file's state `f` (see symbol_rows); NULL when `s`
  * is (a reference outside any definition). IndexStore.insertParsed stores the name as the same rule reads it.
  */
 function qualifiedName(s: string, f: string): string {
-  return `CASE WHEN ${s}.qualified_name IS NOT NULL THEN ${s}.qualified_name WHEN ${s}.name IS NULL THEN NULL WHEN ${f}.package_name IS NULL THEN ${s}.name ELSE ${f}.package_name || '.' || ${s}.name END`;
+  return `CASE WHEN ${s}.qualified_name = '' THEN ${s}.container || '.' || ${s}.name WHEN ${s}.qualified_name IS NOT NULL THEN ${s}.qualified_name WHEN ${s}.name IS NULL THEN NULL WHEN ${f}.package_name IS NULL THEN ${s}.name ELSE ${f}.package_name || '.' || ${s}.name END`;
 }
 
-/** The qualified name stored for a definition of `name` in a file of package `pkg` (NULL: the usual one). */
-export function storedQualifiedName(qualified: string, name: string, pkg: string | null | undefined): string | null {
-  return qualified === (pkg == null ? name : `${pkg}.${name}`) ? null : qualified;
+/**
+ * The qualified name stored for a definition of `name` in a file of package `pkg`: NULL for the usual one
+ * (`pkg.name`, or the name), '' for the name in its container (`container.name`: a Java member's).
+ */
+export function storedQualifiedName(qualified: string, name: string, pkg: string | null | undefined, container?: string | null): string | null {
+  if (qualified === (pkg == null ? name : `${pkg}.${name}`)) return null;
+  return container != null && qualified === `${container}.${name}` ? "" : qualified;
 }
 
 /** The text tier: file state, content and the trigram index (everything exact search needs). */
@@ -285,7 +304,8 @@ CREATE TABLE modules (
 -- AUTOINCREMENT: an id is never handed out twice, so a reference resolved to a symbol that was since
 -- deleted can never silently point at another one (see dead_symbols).
 -- qualified_name is NULL where it is the usual one, the file's package name and the name ('unix.SYS_SHMDT')
--- or the name alone in a file without a package (242,000 of go-src's 264,000); kind is a code (SYMBOL_KINDS).
+-- or the name alone in a file without a package (242,000 of go-src's 264,000), and '' where it is the
+-- container and the name (every one of jdk17's other 300,000); kind is a code (SYMBOL_KINDS).
 CREATE TABLE symbol_rows (
     symbol_id INTEGER PRIMARY KEY AUTOINCREMENT,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
@@ -415,6 +435,11 @@ END;
 -- chunks_fts (below); rows leave with their file. On go-src's 121,612 chunks, the path, the whole id
 -- ('<type>:<path>#<key>'), the tags' JSON (2,690 distinct lists) and the path again in every header took
 -- 150 bytes a row, 17 MiB.
+-- A definition's chunk (IndexStore.insertParsed) keeps its kind, part and parts as codes instead of its
+-- metadata ({"kind", "name", "part", "parts"}, the name the symbol path's last segment), and NULL for the
+-- prefix, key and title its chunker makes of them: '<kind> <symbol path> (<path>:<start>-<end>)' and a
+-- newline, '<symbol path>' or '<symbol path>@<part>' (key_repeat: '~2', '~3'... after it, for repeats),
+-- '<symbol path> (<kind>)'. boost's 445,000 definition chunks: 123 -> 65 MiB.
 CREATE TABLE chunk_rows (
     chunk_rowid INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
@@ -423,7 +448,7 @@ CREATE TABLE chunk_rows (
     -- the id after '<type>:<path>#' (the chunker's form); id_full holds an id of any other form
     id_key TEXT,
     id_full TEXT,
-    -- NULL where it is the usual '<symbol path> (<kind>)' (a definition's title)
+    -- NULL where it is the usual '<symbol path> (<kind>)' (a definition's title) or '<path> symbols'
     title TEXT,
     symbol_path TEXT,
     language TEXT NOT NULL,
@@ -432,11 +457,15 @@ CREATE TABLE chunk_rows (
     tag_set INTEGER NOT NULL,
     -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts); the
     -- prefix holds its file's path as a placeholder
-    prefix TEXT NOT NULL,
+    prefix TEXT,
     spans TEXT NOT NULL,
     -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
     text_hash BLOB NOT NULL,
-    metadata TEXT
+    metadata TEXT,
+    -- a definition's kind (a code of SYMBOL_KINDS), part and parts, where its metadata is NULL
+    def_kind INTEGER,
+    part INTEGER,
+    parts INTEGER
 );
 -- Each distinct list of tags (a JSON array) once.
 CREATE TABLE chunk_tag_sets (
@@ -444,9 +473,14 @@ CREATE TABLE chunk_tag_sets (
     tags TEXT NOT NULL UNIQUE
 );
 CREATE VIEW chunks AS
-    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || c.id_key) AS chunk_id,
-        f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type, COALESCE(c.title, c.symbol_path || ' (' || (c.metadata ->> '$.kind') || ')') AS title, c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
-        c.end_line AS end_line, t.tags AS tags, c.prefix AS prefix, c.spans AS spans, c.text_hash AS text_hash, c.metadata AS metadata
+    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || ${chunkKey("c")}) AS chunk_id,
+        f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type,
+        COALESCE(c.title, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("symbols")} THEN f.file_path || ' symbols' ELSE c.symbol_path || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
+        c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
+        c.end_line AS end_line, t.tags AS tags,
+        COALESCE(c.prefix, ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || c.symbol_path || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10)) AS prefix,
+        c.spans AS spans, c.text_hash AS text_hash,
+        COALESCE(c.metadata, CASE WHEN c.def_kind IS NOT NULL THEN json_object('kind', ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, 'name', ${lastSegment("c.symbol_path")}, 'part', c.part, 'parts', c.parts) END) AS metadata
     FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id JOIN chunk_tag_sets t ON t.tag_set = c.tag_set;
 
 -- Keyword search over chunks (BM25): identifier words whole and split, porter-stemmed, each word's
