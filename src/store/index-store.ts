@@ -26,12 +26,12 @@ function prepareStatements(db: Database) {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
     insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
       lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
-      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT INTO functions (function_id, name, file_path, module_path, start_line, end_line,
-      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
-      symbol_count) VALUES (?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT INTO type_rows (name, kind, file_path, module_path, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT INTO function_rows (name, file_path, module_path, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
+      symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
@@ -361,7 +361,7 @@ export class IndexStore implements HasSqlite {
       const typeId = `${f.path}:${t.startLine}:${t.name}`;
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(typeId, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -370,7 +370,6 @@ export class IndexStore implements HasSqlite {
       if (!functionIds.has(functionId)) {
         functionIds.add(functionId);
         s.insertFunction.run(
-          functionId,
           fn.name,
           f.path,
           f.modulePath,
@@ -392,7 +391,7 @@ export class IndexStore implements HasSqlite {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
     for (const [module, imp] of importsByModule) {
-      s.insertImport.run(`${f.path}:${module}`, f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+      s.insertImport.run(f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
       s.insertImportSite.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
