@@ -22,8 +22,14 @@ export interface StoredChunk {
 const KIND_CODES = new Map<string, number>(SYMBOL_KINDS.map((k, i) => [k, i]));
 /** A repeat's suffix as the chunker adds it ("~2"), and as id_key keeps it after a usual key. */
 const REPEAT = /^~[0-9]+$/;
-/** Names json_object writes as JSON.stringify does (no quote, backslash or control character to escape). */
-const PLAIN = /^[^"\\\u0000-\u001f\u007f\u2028\u2029]*$/;
+/** Text json_object writes as JSON.stringify does: no quote, backslash or control character to escape. */
+function plain(text: string): boolean {
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c < 0x20 || c === 0x22 || c === 0x5c || c === 0x7f || c === 0x2028 || c === 0x2029) return false;
+  }
+  return true;
+}
 
 /** A definition's metadata the view can name again: its kind code, part and parts; undefined otherwise. */
 function definitionCodes(c: ChunkRecord): { kind: string; code: number; part: number; parts: number } | undefined {
@@ -33,7 +39,7 @@ function definitionCodes(c: ChunkRecord): { kind: string; code: number; part: nu
   const { kind, name, part, parts } = m as { kind: unknown; name: unknown; part: unknown; parts: unknown };
   const code = typeof kind === "string" ? KIND_CODES.get(kind) : undefined;
   if (code === undefined || !Number.isInteger(part) || !Number.isInteger(parts)) return undefined;
-  if (typeof name !== "string" || name !== path.slice(path.lastIndexOf(".") + 1) || !PLAIN.test(name) || !PLAIN.test(kind as string)) return undefined;
+  if (typeof name !== "string" || name !== path.slice(path.lastIndexOf(".") + 1) || !plain(name) || !plain(kind as string)) return undefined;
   return { kind: kind as string, code, part: part as number, parts: parts as number };
 }
 
@@ -61,7 +67,7 @@ export function storedChunk(c: ChunkRecord, path: string): StoredChunk {
   const symbolPath = c.symbolPath!;
   const usualKey = def.parts > 1 ? `${symbolPath}@${def.part}` : symbolPath;
   if (key === usualKey) out.idKey = null;
-  else if (key !== undefined && key.startsWith(usualKey) && REPEAT.test(key.slice(usualKey.length))) out.idKey = key.slice(usualKey.length);
+  else if (key?.startsWith(usualKey) && REPEAT.test(key.slice(usualKey.length))) out.idKey = key.slice(usualKey.length);
   else if (key !== undefined && REPEAT.test(key)) {
     // a key that would read as a repeat: kept whole
     out.idKey = null;
