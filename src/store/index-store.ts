@@ -10,7 +10,7 @@ import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
-import { storedPrefix } from "./chunk-text.ts";
+import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
@@ -25,26 +25,29 @@ function prepareStatements(db: Database) {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
     insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
       lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT INTO types (type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
-      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT INTO functions (function_id, name, file_path, module_path, start_line, end_line,
-      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertImport: q(`INSERT INTO imports (import_id, file_path, imported_module, is_standard_lib, is_external, is_relative,
-      symbol_count) VALUES (?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT INTO type_rows (name, kind, file_path, module_path, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT INTO function_rows (name, file_path, module_path, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
+      symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
     insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
       end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
-    insertRef: q(`INSERT INTO ref_rows (file_id, name, qualifier, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
+    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
       VALUES (?,?,?,?,?,?,?,?,?)`),
+    refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
+    insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
+    setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
     insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, language, start_line,
-      end_line, tag_set, prefix, spans, text_hash, metadata) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     // the upsert hands back the id of a list stored before as well as of a new one
     tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
@@ -77,6 +80,11 @@ export class IndexStore implements HasSqlite {
   private stagePath: string | undefined;
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
   private words: Array<[Stmt, Array<string | number>]> = [];
+  /**
+   * ref_names ids read or written in the current transaction (cleared when one starts or fails: a rolled
+   * back transaction takes its new names with it).
+   */
+  private readonly refNameIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -283,26 +291,28 @@ export class IndexStore implements HasSqlite {
     // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
-    const idStart = (type: string) => `${type}:${f.path}#`;
     for (const c of f.chunks ?? []) {
-      const keyed = c.id.startsWith(idStart(c.chunkType));
       const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
+      // what the view can name again is left NULL (chunk-row.ts)
+      const k = storedChunk(c, f.path);
       const r = s.insertChunk.run(
         f.fileId,
         chunkTypeCode(c.chunkType),
-        keyed ? c.id.slice(idStart(c.chunkType).length) : null,
-        keyed ? null : c.id,
-        // the view names a definition's usual title again (schema.ts)
-        typeof c.metadata?.kind === "string" && c.symbolPath != null && c.title === `${c.symbolPath} (${c.metadata.kind})` ? null : c.title,
+        k.idKey,
+        k.idFull,
+        k.title,
         c.symbolPath ?? null,
         c.language,
         c.startLine,
         c.endLine,
         tagSet,
-        storedPrefix(c.prefix, f.path),
+        k.prefix,
         c.spans,
         Buffer.from(c.textHash, "hex"),
-        c.metadata ? JSON.stringify(c.metadata) : null,
+        k.metadata,
+        k.defKind,
+        k.part,
+        k.parts,
       );
       const w = c.words;
       if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), w.symbols, w.title, w.path, w.body]]);
@@ -327,7 +337,7 @@ export class IndexStore implements HasSqlite {
       exported: boolean,
       signature: string | null,
     ) => {
-      const stored = storedQualifiedName(qname, name, facts.packageName);
+      const stored = storedQualifiedName(qname, name, facts.packageName, container);
       const r = s.insertSymbol.run(
         f.fileId,
         name,
@@ -349,7 +359,7 @@ export class IndexStore implements HasSqlite {
       const typeId = `${f.path}:${t.startLine}:${t.name}`;
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(typeId, t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -358,7 +368,6 @@ export class IndexStore implements HasSqlite {
       if (!functionIds.has(functionId)) {
         functionIds.add(functionId);
         s.insertFunction.run(
-          functionId,
           fn.name,
           f.path,
           f.modulePath,
@@ -380,18 +389,20 @@ export class IndexStore implements HasSqlite {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
     for (const [module, imp] of importsByModule) {
-      s.insertImport.run(`${f.path}:${module}`, f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+      s.insertImport.run(f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
       s.insertImportSite.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
+    let first: number | undefined;
+    let last: number | undefined;
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
       const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      s.insertRef.run(
+      last = this.insertRef(
         f.fileId,
-        r.name,
-        r.qualifier ?? null,
+        this.refNameId(r.name),
+        r.qualifier == null ? null : this.refNameId(r.qualifier),
         r.qualifierType ?? null,
         refKindCode(r.kind),
         r.line,
@@ -399,7 +410,27 @@ export class IndexStore implements HasSqlite {
         enclosingId === null ? (r.enclosing ?? null) : null,
         enclosingId,
       );
+      first ??= last;
     }
+    // inserted one after another, nothing between: their ids are consecutive (see ref_rows)
+    if (first !== undefined) s.setRefRange.run(first, last!, f.fileId);
+  }
+
+  private insertRef(...values: Array<string | number | null>): number {
+    return Number(this.st.insertRef.run(...values).lastInsertRowid);
+  }
+
+  /** The id of a reference's name or qualifier in ref_names, added on first use. */
+  private refNameId(name: string): number {
+    let id = this.refNameIds.get(name);
+    if (id === undefined) {
+      const row = this.st.refNameId.get(name) as { id: number } | null;
+      id = row ? row.id : Number(this.st.insertRefName.run(name).lastInsertRowid);
+      // bounded: a batch's names are few, a whole corpus's are not needed at once
+      if (this.refNameIds.size >= 100_000) this.refNameIds.clear();
+      this.refNameIds.set(name, id);
+    }
+    return id;
   }
 
   /**
@@ -503,11 +534,17 @@ export class IndexStore implements HasSqlite {
 
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
-    return this.db.transaction(() => {
-      const result = fn();
-      this.writeWords();
-      return result;
-    })();
+    this.refNameIds.clear();
+    try {
+      return this.db.transaction(() => {
+        const result = fn();
+        this.writeWords();
+        return result;
+      })();
+    } catch (e) {
+      this.refNameIds.clear();
+      throw e;
+    }
   }
 
   /**

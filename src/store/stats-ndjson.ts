@@ -165,7 +165,10 @@ export class MemoryStats {
     this.db = new Database(":memory:", { strict: true });
     this.db.exec(STATS_DDL);
     this.db.exec(
+      // the index keeps its rows in type_rows, function_rows, import_rows (the views types, functions,
+      // imports name their ids); here the tables are the statistics tables themselves
       BUILD_INDEXES.split(";")
+        .map((s) => s.replace(/ON (type|function|import)_rows\(/, "ON $1s("))
         .filter((s) => /ON (files|types|functions|imports|modules)\(/.test(s))
         .join(";"),
     );

@@ -1,0 +1,189 @@
+/**
+ * What the store leaves NULL or keeps as ids is named again by its views (src/store/schema.ts): every
+ * chunk, reference and definition reads back exactly as it was written, and a deleted file takes its
+ * references with it although ref_rows has no index on file ids.
+ */
+import { afterEach, expect, test } from "bun:test";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { compressText } from "../../src/store/content-codec.ts";
+import { IndexStore } from "../../src/store/index-store.ts";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
+import { prefixText } from "../../src/store/chunk-text.ts";
+import type { ChunkRecord, ParsedFile } from "../../src/store/types.ts";
+import type { FileFacts } from "../../src/lang/types.ts";
+
+let dir: string | undefined;
+afterEach(() => {
+  if (dir) rmSync(dir, { recursive: true, force: true });
+  dir = undefined;
+});
+
+const PATH = "src/geo/shape.hpp";
+
+/** A definition's chunk as the chunker makes it (src/indexer/chunker.ts). */
+function definition(kind: string, symbolPath: string, a: number, b: number, part = 1, parts = 1, repeat = "", signature = ""): ChunkRecord {
+  const header = `${kind} ${symbolPath} (${PATH}:${a}-${b})`;
+  return {
+    id: `definitions:${PATH}#${parts > 1 ? `${symbolPath}@${part}` : symbolPath}${repeat}`,
+    chunkType: "definitions",
+    title: `${symbolPath} (${kind})`,
+    symbolPath,
+    language: "cpp",
+    startLine: a,
+    endLine: b,
+    tags: ["src", "geo", "definitions"],
+    prefix: signature ? `${header}\n${signature} …\n` : `${header}\n`,
+    spans: `${a}-${b}`,
+    textHash: "ab".repeat(32),
+    metadata: { kind, name: symbolPath.slice(symbolPath.lastIndexOf(".") + 1), part, parts },
+  };
+}
+
+const CHUNKS: ChunkRecord[] = [
+  definition("method", "geo.Shape.area", 10, 20),
+  definition("method", "geo.Shape.area", 22, 30, 1, 1, "~2"),
+  definition("function", "geo.~Shape", 32, 35),
+  definition("class", "geo.Shape", 5, 84, 1, 2),
+  definition("class", "geo.Shape", 75, 90, 2, 2, "", "class Shape"),
+  definition("class", "geo.Shape", 75, 90, 2, 2, "~3"),
+  // no '.' in the path; a kind the store has no code for; a name that is not the path's last segment
+  definition("namespace", "geo", 1, 100),
+  { ...definition("macro", "GEO_MAX", 3, 3), metadata: { kind: "macro", name: "GEO_MAX", part: 1, parts: 1 } },
+  { ...definition("function", "geo.operator.()", 40, 41), metadata: { kind: "function", name: "operator.()", part: 1, parts: 1 } },
+  // a key that reads as a repeat, a title of its own, metadata of another shape
+  { ...definition("function", "geo.f", 50, 51), id: `definitions:${PATH}#~7` },
+  { ...definition("function", "geo.g", 52, 53), title: "g, the other one" },
+  { ...definition("function", "geo.h", 54, 55), metadata: { kind: "function", name: "h", part: 1, parts: 1, extra: true } },
+  {
+    id: `symbols:${PATH}#file`,
+    chunkType: "symbols",
+    title: `${PATH} symbols`,
+    language: "cpp",
+    startLine: 1,
+    endLine: 100,
+    tags: ["src", "geo", "symbols"],
+    prefix: `File: ${PATH}\nLanguage: cpp`,
+    spans: "",
+    textHash: "cd".repeat(32),
+    metadata: { package: null, imports_count: 0, types_count: 1, functions_count: 2 },
+  },
+  {
+    id: `data:${PATH}#values@1`,
+    chunkType: "data",
+    title: `${PATH} values: MAX`,
+    language: "cpp",
+    startLine: 3,
+    endLine: 3,
+    tags: ["src", "geo", "data"],
+    prefix: `values in ${PATH}:3-3\n`,
+    spans: "3-3",
+    textHash: "ef".repeat(32),
+    metadata: { names: ["MAX"] },
+  },
+  { ...definition("function", "other", 60, 61), id: "elsewhere:other" },
+];
+
+const FACTS: FileFacts = {
+  packageName: undefined,
+  types: [],
+  functions: [],
+  variables: [],
+  imports: [],
+  references: [
+    { name: "area", qualifier: "shape", kind: "call", line: 11, column: 3 },
+    { name: "Shape", kind: "type", line: 12, column: 5 },
+    { name: "area", kind: "call", line: 13, column: 7 },
+  ],
+  lines: { total: 100, code: 90, comment: 5, blank: 5 },
+  syntaxErrors: 0,
+} as unknown as FileFacts;
+
+function parsed(fileId: number, path: string, chunks: ChunkRecord[], facts: FileFacts): ParsedFile {
+  return {
+    fileId,
+    path,
+    language: "cpp",
+    isTest: false,
+    modulePath: "src/geo",
+    sizeBytes: 10,
+    mtimeMs: 1,
+    lines: { total: 100, code: 90, comment: 5, blank: 5 },
+    facts,
+    chunks,
+  };
+}
+
+test("chunks, references and definitions read back through the views as they were written", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-compact-rows-"));
+  const store = IndexStore.createForBuild(join(dir, "index.db"));
+  try {
+    const text = compressText("x\n".repeat(100));
+    store.transaction(() => {
+      for (const [i, path] of [PATH, "src/geo/other.hpp"].entries()) {
+        const fileId = store.insertText({ path, language: "cpp", sizeBytes: 200, mtimeMs: 1, contentHash: `h${i}`, content: text });
+        const facts = {
+          ...FACTS,
+          functions: [],
+          variables: [
+            {
+              name: "width",
+              qualifiedName: "geo.Shape.width",
+              kind: "field",
+              container: "geo.Shape",
+              startLine: 6,
+              startColumn: 3,
+              endLine: 6,
+              exported: true,
+            },
+            { name: "MAX", qualifiedName: "MAX", kind: "constant", startLine: 3, startColumn: 1, endLine: 3, exported: true },
+            { name: "y", qualifiedName: "geo.inner.y", kind: "variable", container: "geo.Shape", startLine: 7, startColumn: 1, endLine: 7, exported: false },
+          ],
+        } as unknown as FileFacts;
+        store.insertParsed(parsed(fileId, path, i === 0 ? CHUNKS : [], facts));
+      }
+    });
+    const db = sqliteOf(store);
+    const rows = db.query("SELECT * FROM chunks ORDER BY rowid").all() as Array<Record<string, unknown>>;
+    expect(rows.map((r) => r.chunk_id)).toEqual(CHUNKS.map((c) => c.id));
+    rows.forEach((r, i) => {
+      const c = CHUNKS[i]!;
+      expect(r.title).toBe(c.title);
+      expect(r.symbol_path).toBe(c.symbolPath ?? null);
+      expect(prefixText(r.prefix as string | Uint8Array, PATH)).toBe(c.prefix);
+      expect(r.metadata).toBe(JSON.stringify(c.metadata));
+      expect([r.chunk_type, r.start_line, r.end_line, r.spans]).toEqual([c.chunkType, c.startLine, c.endLine, c.spans]);
+    });
+    // the usual parts are not stored: most definition rows hold no prefix, key or metadata of their own
+    const stored = db.query("SELECT count(*) AS n FROM chunk_rows WHERE prefix IS NULL AND metadata IS NULL AND title IS NULL").get() as { n: number };
+    expect(stored.n).toBeGreaterThanOrEqual(4);
+
+    const refs = db.query('SELECT file_path, name, qualifier, kind, line, "column" FROM refs ORDER BY ref_id').all();
+    const expected = (path: string) =>
+      FACTS.references.map((r) => ({ file_path: path, name: r.name, qualifier: r.qualifier ?? null, kind: r.kind, line: r.line, column: r.column }));
+    expect(refs).toEqual([...expected(PATH), ...expected("src/geo/other.hpp")]);
+    expect((db.query("SELECT count(*) AS n FROM ref_names").get() as { n: number }).n).toBe(3);
+    expect(db.query("SELECT name, line FROM refs WHERE name = 'area' AND file_path = ? ORDER BY line").all(PATH)).toEqual([
+      { name: "area", line: 11 },
+      { name: "area", line: 13 },
+    ]);
+
+    const symbols = db.query("SELECT name, qualified_name AS q FROM symbols WHERE file_path = ? ORDER BY start_line").all(PATH);
+    expect(symbols).toEqual([
+      { name: "MAX", q: "MAX" },
+      { name: "width", q: "geo.Shape.width" },
+      { name: "y", q: "geo.inner.y" },
+    ]);
+    // a member's name in its container is stored as '' (the view names it again)
+    expect(db.query("SELECT qualified_name AS q FROM symbol_rows WHERE name = 'width'").all()).toEqual([{ q: "" }, { q: "" }]);
+
+    // a deleted file takes its references, and nothing else's, with it
+    store.transaction(() => store.deleteFile(PATH));
+    expect(db.query("SELECT DISTINCT file_path FROM refs").all()).toEqual([{ file_path: "src/geo/other.hpp" }]);
+    expect((db.query("SELECT count(*) AS n FROM ref_rows").get() as { n: number }).n).toBe(3);
+    expect((db.query("SELECT count(*) AS n FROM chunk_rows").get() as { n: number }).n).toBe(0);
+  } finally {
+    store.close();
+  }
+});
