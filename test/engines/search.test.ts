@@ -136,6 +136,16 @@ describe("hybrid search (keyword ranking, no model)", () => {
     expect(new Set(paths).size).toBe(paths.length);
   });
 
+  test("file ranking asks for the terms a caller's weighting gives (the evaluation's seam)", async () => {
+    const own = await engine.searchFiles("money owed", 5, { mode: "keyword" });
+    expect(own.map((f) => f.filePath)).not.toContain("billing/invoice.go");
+    const widened = await engine.searchFiles("money owed", 5, {
+      mode: "keyword",
+      termWeights: (q) => new Map([...q.weights, ["invoice", 0.5]]),
+    });
+    expect(widened[0]!.filePath).toBe("billing/invoice.go");
+  });
+
   test("a hit whose file changed on disk after indexing is marked stale", async () => {
     p.write("billing/invoice.go", files["billing/invoice.go"] + "\n// edited\n");
     const r = await engine.search({ query: "ComputeInvoice", limit: 1 });

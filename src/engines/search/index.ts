@@ -42,6 +42,11 @@ export interface SearchOptions {
   onePerFile?: boolean;
   mode?: SearchMode;
   signal?: AbortSignal;
+  /**
+   * The weighted terms file ranking asks for, in place of the query's own (`AnalyzedQuery.weights`): the
+   * evaluation's seam for trying other weightings through the real ranking (scripts/eval/expansion/).
+   */
+  termWeights?: (q: AnalyzedQuery) => Map<string, number>;
 }
 
 export interface SearchChunk {
@@ -291,9 +296,10 @@ export class SearchEngine {
       for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
     };
     if (opts.mode !== "vector") {
-      add(await this.store.weightedFileScores(q.weights, w.fields, filters), 1);
+      const weights = opts.termWeights?.(q) ?? q.weights;
+      add(await this.store.weightedFileScores(weights, w.fields, filters), 1);
       const bestChunk = new Map<string, number>();
-      for (const { filePath, score } of (await this.store.weightedChunkScores(q.weights, KEYWORD_WEIGHTS, filters)).values()) {
+      for (const { filePath, score } of (await this.store.weightedChunkScores(weights, KEYWORD_WEIGHTS, filters)).values()) {
         if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
       }
       add(bestChunk, w.chunk);
