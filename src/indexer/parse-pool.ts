@@ -75,6 +75,11 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
   // caller slower than the workers must slow them down, not let outcomes pile up.
   const PER_WORKER_INFLIGHT = 16;
   const MAX_WAITING = 96;
+  // and by bytes: a parsed file takes about 6 times its size until written, so 96 of the kernel's 1 MiB
+  // generated headers waiting were over 500 MiB; a file larger than the bound goes when nothing else waits
+  const MAX_WAITING_BYTES = 8 * 2 ** 20;
+  let waitingBytes = 0; // source bytes of the jobs in flight and of the outcomes not yet handed out
+  const readyBytes: number[] = []; // beside ready: each outcome's source bytes
 
   const notify = () => {
     const w = wake;
@@ -83,7 +88,13 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
   };
   const pump = () => {
     for (const slot of slots) {
-      while (slot.started && slot.inflight < PER_WORKER_INFLIGHT && next < jobs.length && ready.length - head + inflightTotal() < MAX_WAITING) {
+      while (
+        slot.started &&
+        slot.inflight < PER_WORKER_INFLIGHT &&
+        next < jobs.length &&
+        ready.length - head + inflightTotal() < MAX_WAITING &&
+        (waitingBytes === 0 || waitingBytes + jobs[next]!.sizeBytes <= MAX_WAITING_BYTES)
+      ) {
         const id = next++;
         const job = jobOf(jobs[id]!, load);
         if (!job) {
@@ -91,6 +102,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
           continue;
         }
         slot.inflight++;
+        waitingBytes += job.sizeBytes;
         slot.worker.postMessage({ type: "job", id, job });
       }
     }
@@ -108,6 +120,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
         return;
       }
       slot.inflight--;
+      if (msg.type === "done" || msg.type === "failed") readyBytes.push(jobs[msg.id as number]?.sizeBytes ?? 0);
       if (msg.type === "done") ready.push({ kind: "parsed", file: msg.file as ParsedFile });
       else if (msg.type === "failed") {
         const job = jobs[msg.id as number];
@@ -129,9 +142,11 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
     while (finished < jobs.length || head < ready.length) {
       if (head < ready.length) {
         const outcome = ready[head]!;
-        ready[head++] = undefined as unknown as ParseOutcome; // let the outcome go once handed out
+        ready[head] = undefined as unknown as ParseOutcome; // let the outcome go once handed out
+        waitingBytes -= readyBytes[head++]!;
         if (head > 1024 && head * 2 > ready.length) {
           ready.splice(0, head);
+          readyBytes.splice(0, head);
           head = 0;
         }
         pump();

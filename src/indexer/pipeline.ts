@@ -16,7 +16,7 @@ import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { acquireLock } from "../core/lock.ts";
 import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
-import { collectIfOver } from "../core/memory.ts";
+import { collectIfOver, collectNow } from "../core/memory.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { writeFailureReason } from "../store/write-failure.ts";
@@ -69,6 +69,13 @@ export interface IndexReport {
 
 /** Files written per transaction. */
 const BATCH = 256;
+/**
+ * And at most this many source bytes per transaction: a batch's parsed files wait in memory (facts,
+ * chunks, words) until it is written, about 6 times their size on this thread's heap, so 256 large files
+ * (the kernel's generated register headers, up to 1 MiB each) held over a gigabyte. go-src's batches
+ * (12 KiB a file) stay whole.
+ */
+const BATCH_BYTES = 4 * 2 ** 20;
 /** Builds of fewer files load their keyword index on this thread: a worker's start costs more. */
 const FULL_TEXT_ASIDE_FILES = 500;
 const PROJECT_INFO_KEY = "project_info";
@@ -179,6 +186,8 @@ class IndexRun {
   private unchanged = 0;
   private removals: Array<() => void> = [];
   private writes: Array<() => void> = [];
+  /** Source bytes of the files the queued writes hold. */
+  private pendingBytes = 0;
   private writeMs = 0;
   private readonly cpuAtStart = process.cpuUsage();
   private readonly threadCpuAtStart = process.threadCpuUsage();
@@ -228,6 +237,9 @@ class IndexRun {
     const searchableAfterMs = performance.now() - this.started;
 
     const parseStarted = performance.now();
+    // the text tier's garbage and pages (go-src: RSS about 300 MiB after it) go before the parse workers
+    // start beside this thread: left, the parse tier's first seconds were a peak of the build (615 MiB)
+    if (bulk) this.releaseMemory();
     await this.parseTier(project, bulk);
     await this.finish(project, bulk);
     const parseMs = performance.now() - parseStarted;
@@ -294,10 +306,15 @@ class IndexRun {
    * new segment before each delete, so a delete between two files' inserts cost a segment (and its
    * merges) per file: 64 ms per changed file on go-src's index, 4.4 of a 69-file run's 5.3 s.
    */
+  private full(): boolean {
+    return this.removals.length + this.writes.length >= BATCH || this.pendingBytes >= BATCH_BYTES;
+  }
+
   private flush(): void {
     if (this.removals.length + this.writes.length === 0) return;
     const [r, w] = [this.removals, this.writes];
     [this.removals, this.writes] = [[], []];
+    this.pendingBytes = 0;
     const t0 = performance.now();
     this.store.transaction(() => {
       r.forEach((step) => step());
@@ -319,6 +336,7 @@ class IndexRun {
           const f = outcome.file;
           if (known.has(f.path)) this.removals.push(() => this.removeRows(f.path));
           this.writes.push(() => void store.insertText(f));
+          this.pendingBytes += f.sizeBytes;
           break;
         }
         case "same-content":
@@ -335,7 +353,7 @@ class IndexRun {
           if (known.has(outcome.path)) this.removals.push(() => this.deleteFile(outcome.path));
           break;
       }
-      if (this.removals.length + this.writes.length >= BATCH) {
+      if (this.full()) {
         this.flush();
         this.options.onProgress?.({ phase: "text", done: i + 1, total: jobs.length });
       }
@@ -363,12 +381,13 @@ class IndexRun {
           this.affectedModules.add(f.modulePath);
         });
         this.changes.written.push(f.path);
+        this.pendingBytes += f.sizeBytes;
       } else {
         // the file keeps its text tier (exact search finds it); it is not parsed again until it changes
         this.errors.push({ path: outcome.path, error: outcome.error });
         this.writes.push(() => store.markParseFailed(outcome.path));
       }
-      if (this.writes.length >= BATCH) {
+      if (this.full()) {
         this.flush();
         collectIfOver();
       }
@@ -388,6 +407,8 @@ class IndexRun {
       this.trace(`secondary indexes: ${Math.round(performance.now() - finishStarted)} ms`);
     }
     store.transaction(() => store.recomputeModules(this.affectedModules));
+    // what the parse tier and the index builds leave behind goes before the two steps that use the most
+    if (bulk) this.releaseMemory();
     // A large build's keyword index loads on another thread while the hooks compute (they wait before writing).
     if (bulk) {
       const fullTextStarted = performance.now();
@@ -416,6 +437,12 @@ class IndexRun {
       store.setMeta(PARSE_STATE_KEY, "");
     }
     this.trace(`index steps done`);
+  }
+
+  /** A full collection of this thread's heap and the connection's page cache emptied, between phases. */
+  private releaseMemory(): void {
+    collectNow();
+    this.store.releaseMemory();
   }
 
   /** Records when, at which commit and with how many binary files this run indexed. */

@@ -13,7 +13,7 @@ import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symb
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
-import { createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
+import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 
 type Stmt = Statement<any, any[]>;
@@ -139,6 +139,11 @@ export class IndexStore implements HasSqlite {
   /** Ends a full build (statistics, the write-ahead log folded in). */
   finishBuild(): void {
     finishBuildDatabase(this.db);
+  }
+
+  /** Frees what this connection's page cache holds now (it fills again as pages are read). */
+  releaseMemory(): void {
+    this.db.exec("PRAGMA shrink_memory");
   }
 
   /** Folds what the write-ahead log holds into the database, without waiting for readers. */
@@ -467,7 +472,15 @@ export class IndexStore implements HasSqlite {
     }
     this.endStaging();
     this.db.exec("PRAGMA journal_mode = WAL");
-    const load = loadStagedFullTextInWorker(this.db.filename, stagePath);
+    // while the load runs beside, this connection only reads (reference resolution), and the two together
+    // are the build's peak: a quarter of the page cache meanwhile (pages it reads again come from the
+    // system's file cache), the whole of it again for the writes after
+    this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB / 4}`);
+    const load = loadStagedFullTextInWorker(this.db.filename, stagePath).finally(() => {
+      try {
+        this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+      } catch {} // closed meanwhile (a failed run)
+    });
     load.catch((e: Error) => (this.loadFailure = e)); // thrown by whenWritable / finishStagedFullText
     this.pendingWrite = load;
   }
