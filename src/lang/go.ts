@@ -46,7 +46,8 @@ const QUERY = `
 (expression_list) @values
 (literal_element (identifier) @value)
 (short_var_declaration) @local
-(var_spec) @local
+(var_spec) @local.var
+(const_spec) @const
 `;
 
 /** Predeclared types: uses of these are not references to project code. */
@@ -208,6 +209,9 @@ export const go: LanguageModule = {
 
   extract(tree, ctx, matches): Extracted {
     const st = newState(ctx.source);
+    const uses = sortMatches(matches);
+    const constSpecs = new SpecsInside(uses.constSpecs);
+    const varSpecs = new SpecsInside(uses.varSpecs);
     for (const decl of tree.rootNode.namedChildren) {
       if (!decl) continue;
       switch (decl.type) {
@@ -225,13 +229,14 @@ export const go: LanguageModule = {
           typeDeclaration(decl, st);
           break;
         case "const_declaration":
+          valueDeclaration(decl, "constant", constSpecs.of(decl), st);
+          break;
         case "var_declaration":
-          valueDeclaration(decl, st);
+          valueDeclaration(decl, "variable", varSpecs.of(decl), st);
           break;
       }
     }
     countMethods(st);
-    const uses = sortMatches(matches);
     usesFromMatches(uses, st);
     attributeComplexity(st.functions, uses.decisions);
     assignEnclosing(st.references, st.functions, st.types, st.variables);
@@ -441,10 +446,31 @@ function typeDeclaration(decl: Node, st: GoState): void {
   }
 }
 
-function valueDeclaration(decl: Node, st: GoState): void {
-  const kind = decl.type === "const_declaration" ? "constant" : "variable";
-  for (const spec of decl.descendantsOfType(kind === "constant" ? "const_spec" : "var_spec")) {
-    if (!spec) continue;
+/**
+ * The const_spec or var_spec nodes inside each top-level declaration, from the query's captures (in
+ * document order) rather than `descendantsOfType`, which walked each declaration's whole subtree a second
+ * time: the large generated tables of go-src are var blocks (0.8 s of 25 s of parse-tier CPU).
+ * Declarations are asked for in document order, so one position moves forward through the list.
+ */
+class SpecsInside {
+  private next = 0;
+  constructor(private readonly specs: Node[]) {}
+
+  /** Every spec starting inside `decl` (its descendants, nested ones included, as descendantsOfType gave). */
+  of(decl: Node): Node[] {
+    const specs = this.specs;
+    const start = decl.startIndex;
+    while (this.next < specs.length && specs[this.next]!.startIndex < start) this.next++;
+    if (this.next >= specs.length) return [];
+    const end = decl.endIndex;
+    const from = this.next;
+    while (this.next < specs.length && specs[this.next]!.startIndex < end) this.next++;
+    return specs.slice(from, this.next);
+  }
+}
+
+function valueDeclaration(decl: Node, kind: "constant" | "variable", specs: Node[], st: GoState): void {
+  for (const spec of specs) {
     for (const n of spec.childrenForFieldName("name")) {
       if (n?.type !== "identifier" || n.text === "_") continue;
       st.variables.push({
@@ -480,10 +506,13 @@ interface GoUses {
   /** Expression lists (their identifiers are read) and single identifiers of literal elements, in match order. */
   valueLists: Array<Node | [Node]>;
   locals: Node[];
+  /** var_spec and const_spec nodes anywhere, in document order. */
+  varSpecs: Node[];
+  constSpecs: Node[];
 }
 
 function sortMatches(matches: QueryMatch[]): GoUses {
-  const u: GoUses = { decisions: [], calls: [], qualifieds: [], bares: [], selectors: [], valueLists: [], locals: [] };
+  const u: GoUses = { decisions: [], calls: [], qualifieds: [], bares: [], selectors: [], valueLists: [], locals: [], varSpecs: [], constSpecs: [] };
   for (const m of matches) {
     if (m.decision) u.decisions.push(m.decision);
     else if (m.call) u.calls.push(m.call);
@@ -493,6 +522,10 @@ function sortMatches(matches: QueryMatch[]): GoUses {
     else if (m.values) u.valueLists.push(m.values);
     else if (m.value) u.valueLists.push([m.value]);
     else if (m.local) u.locals.push(m.local);
+    else if (m["local.var"]) {
+      u.locals.push(m["local.var"]);
+      u.varSpecs.push(m["local.var"]);
+    } else if (m.const) u.constSpecs.push(m.const);
   }
   return u;
 }
