@@ -229,10 +229,10 @@ export const go: LanguageModule = {
           typeDeclaration(decl, st);
           break;
         case "const_declaration":
-          valueDeclaration(decl, "constant", constSpecs.of(decl), st);
+          valueDeclaration("constant", constSpecs.of(decl), st);
           break;
         case "var_declaration":
-          valueDeclaration(decl, "variable", varSpecs.of(decl), st);
+          valueDeclaration("variable", varSpecs.of(decl), st);
           break;
       }
     }
@@ -469,7 +469,7 @@ class SpecsInside {
   }
 }
 
-function valueDeclaration(decl: Node, kind: "constant" | "variable", specs: Node[], st: GoState): void {
+function valueDeclaration(kind: "constant" | "variable", specs: Node[], st: GoState): void {
   for (const spec of specs) {
     for (const n of spec.childrenForFieldName("name")) {
       if (n?.type !== "identifier" || n.text === "_") continue;
