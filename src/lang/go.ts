@@ -544,7 +544,28 @@ function usesFromMatches(u: GoUses, st: GoState): void {
 }
 
 function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {
+  if (!mayNameValue(st.src, ident.startIndex, topLevelValues)) return;
   if (ident.type === "identifier" && topLevelValues.has(ident.text)) st.references.push({ name: ident.text, kind: "read", ...at(ident) });
+}
+
+/** An ASCII character of Go identifiers (letters, digits, `_`). */
+function isAsciiIdentifierChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * Whether a node starting at `start` can be an identifier naming one of `values`, read from the text
+ * alone: an identifier is the longest run of identifier characters there (the grammar's token is
+ * greedy), so an ASCII run that is no value's name rules it out without asking the tree for the node's
+ * type and text (two calls into WASM per value read, on millions of expression list items and
+ * arguments in go-src). A run ended by a non-ASCII character, or an empty name among the values (a
+ * name the parser had to invent), leaves the question to the tree.
+ */
+function mayNameValue(src: string, start: number, values: Set<string>): boolean {
+  let end = start;
+  while (end < src.length && isAsciiIdentifierChar(src.charCodeAt(end))) end++;
+  if (end < src.length && src.charCodeAt(end) >= 0x80) return true;
+  return values.has(src.slice(start, end)) || values.has("");
 }
 
 /** Calls: the function and the arguments are read from the call node, not matched by the query. Returns the called nodes' ids. */
