@@ -554,14 +554,15 @@ function isAsciiIdentifierChar(c: number): boolean {
 }
 
 /**
- * Whether a node starting at `start` can be an identifier naming one of `values`, read from the text
+ * Whether a node starting at `start` can be an identifier naming one of `values` (package-level values,
+ * import names), read from the text
  * alone: an identifier is the longest run of identifier characters there (the grammar's token is
  * greedy), so an ASCII run that is no value's name rules it out without asking the tree for the node's
  * type and text (two calls into WASM per value read, on millions of expression list items and
  * arguments in go-src). A run ended by a non-ASCII character, or an empty name among the values (a
  * name the parser had to invent), leaves the question to the tree.
  */
-function mayNameValue(src: string, start: number, values: Set<string>): boolean {
+function mayNameValue(src: string, start: number, values: ReadonlySet<string>): boolean {
   let end = start;
   while (end < src.length && isAsciiIdentifierChar(src.charCodeAt(end))) end++;
   if (end < src.length && src.charCodeAt(end) >= 0x80) return true;
@@ -598,15 +599,17 @@ function typeReferences(qualifieds: Node[], bares: Node[], st: GoState): void {
     st.references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
   }
   for (const bare of bares) {
-    if (st.typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
-    st.references.push({ name: bare.text, kind: "type", ...at(bare) });
+    if (st.typeNameNodes.has(bare.id)) continue;
+    const name = bare.text;
+    if (!BUILTIN_TYPES.has(name)) st.references.push({ name, kind: "type", ...at(bare) });
   }
 }
 
 /** Reads through imported packages (`http.StatusOK`); calls were taken before. */
 function packageReads(selectors: Node[], callFunctions: Set<number>, st: GoState): void {
   for (const sel of selectors) {
-    if (callFunctions.has(sel.id)) continue;
+    // the operand starts the selector: an identifier there naming no import rules the selector out
+    if (callFunctions.has(sel.id) || !mayNameValue(st.src, sel.startIndex, st.importAliases)) continue;
     const q = sel.childForFieldName("operand");
     const field = sel.childForFieldName("field");
     if (q?.type !== "identifier" || !field || !st.importAliases.has(q.text)) continue;
