@@ -20,7 +20,6 @@ const QUERY = `
  (enum_specifier name: (type_identifier) @type.def body: (_))
  (type_definition declarator: (type_identifier) @type.def)]
 (type_identifier) @type
-(identifier) @ident
 `;
 
 const DIALECT = { cpp: false, stdHeaders: C_STANDARD_HEADERS };

@@ -31,7 +31,6 @@ const QUERY = `
 (qualified_identifier scope: (_) @type.scope
   name: (qualified_identifier name: [(type_identifier) @type.qname (template_type name: (type_identifier) @type.qname)]))
 (type_identifier) @type
-(identifier) @ident
 `;
 
 const DIALECT = { cpp: true, stdHeaders: CPP_STANDARD_HEADERS };

@@ -46,7 +46,8 @@ const QUERY = `
 (expression_list) @values
 (literal_element (identifier) @value)
 (short_var_declaration) @local
-(var_spec) @local
+(var_spec) @local.var
+(const_spec) @const
 `;
 
 /** Predeclared types: uses of these are not references to project code. */
@@ -208,6 +209,9 @@ export const go: LanguageModule = {
 
   extract(tree, ctx, matches): Extracted {
     const st = newState(ctx.source);
+    const uses = sortMatches(matches);
+    const constSpecs = new SpecsInside(uses.constSpecs);
+    const varSpecs = new SpecsInside(uses.varSpecs);
     for (const decl of tree.rootNode.namedChildren) {
       if (!decl) continue;
       switch (decl.type) {
@@ -225,13 +229,14 @@ export const go: LanguageModule = {
           typeDeclaration(decl, st);
           break;
         case "const_declaration":
+          valueDeclaration("constant", constSpecs.of(decl), st);
+          break;
         case "var_declaration":
-          valueDeclaration(decl, st);
+          valueDeclaration("variable", varSpecs.of(decl), st);
           break;
       }
     }
     countMethods(st);
-    const uses = sortMatches(matches);
     usesFromMatches(uses, st);
     attributeComplexity(st.functions, uses.decisions);
     assignEnclosing(st.references, st.functions, st.types, st.variables);
@@ -441,10 +446,31 @@ function typeDeclaration(decl: Node, st: GoState): void {
   }
 }
 
-function valueDeclaration(decl: Node, st: GoState): void {
-  const kind = decl.type === "const_declaration" ? "constant" : "variable";
-  for (const spec of decl.descendantsOfType(kind === "constant" ? "const_spec" : "var_spec")) {
-    if (!spec) continue;
+/**
+ * The const_spec or var_spec nodes inside each top-level declaration, from the query's captures (in
+ * document order) rather than `descendantsOfType`, which walked each declaration's whole subtree a second
+ * time: the large generated tables of go-src are var blocks (0.8 s of 25 s of parse-tier CPU).
+ * Declarations are asked for in document order, so one position moves forward through the list.
+ */
+class SpecsInside {
+  private next = 0;
+  constructor(private readonly specs: Node[]) {}
+
+  /** Every spec starting inside `decl` (its descendants, nested ones included, as descendantsOfType gave). */
+  of(decl: Node): Node[] {
+    const specs = this.specs;
+    const start = decl.startIndex;
+    while (this.next < specs.length && specs[this.next]!.startIndex < start) this.next++;
+    if (this.next >= specs.length) return [];
+    const end = decl.endIndex;
+    const from = this.next;
+    while (this.next < specs.length && specs[this.next]!.startIndex < end) this.next++;
+    return specs.slice(from, this.next);
+  }
+}
+
+function valueDeclaration(kind: "constant" | "variable", specs: Node[], st: GoState): void {
+  for (const spec of specs) {
     for (const n of spec.childrenForFieldName("name")) {
       if (n?.type !== "identifier" || n.text === "_") continue;
       st.variables.push({
@@ -480,10 +506,13 @@ interface GoUses {
   /** Expression lists (their identifiers are read) and single identifiers of literal elements, in match order. */
   valueLists: Array<Node | [Node]>;
   locals: Node[];
+  /** var_spec and const_spec nodes anywhere, in document order. */
+  varSpecs: Node[];
+  constSpecs: Node[];
 }
 
 function sortMatches(matches: QueryMatch[]): GoUses {
-  const u: GoUses = { decisions: [], calls: [], qualifieds: [], bares: [], selectors: [], valueLists: [], locals: [] };
+  const u: GoUses = { decisions: [], calls: [], qualifieds: [], bares: [], selectors: [], valueLists: [], locals: [], varSpecs: [], constSpecs: [] };
   for (const m of matches) {
     if (m.decision) u.decisions.push(m.decision);
     else if (m.call) u.calls.push(m.call);
@@ -493,6 +522,10 @@ function sortMatches(matches: QueryMatch[]): GoUses {
     else if (m.values) u.valueLists.push(m.values);
     else if (m.value) u.valueLists.push([m.value]);
     else if (m.local) u.locals.push(m.local);
+    else if (m["local.var"]) {
+      u.locals.push(m["local.var"]);
+      u.varSpecs.push(m["local.var"]);
+    } else if (m.const) u.constSpecs.push(m.const);
   }
   return u;
 }
@@ -511,7 +544,29 @@ function usesFromMatches(u: GoUses, st: GoState): void {
 }
 
 function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {
+  if (!mayNameValue(st.src, ident.startIndex, topLevelValues)) return;
   if (ident.type === "identifier" && topLevelValues.has(ident.text)) st.references.push({ name: ident.text, kind: "read", ...at(ident) });
+}
+
+/** An ASCII character of Go identifiers (letters, digits, `_`). */
+function isAsciiIdentifierChar(c: number): boolean {
+  return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95;
+}
+
+/**
+ * Whether a node starting at `start` can be an identifier naming one of `values` (package-level values,
+ * import names), read from the text
+ * alone: an identifier is the longest run of identifier characters there (the grammar's token is
+ * greedy), so an ASCII run that is no value's name rules it out without asking the tree for the node's
+ * type and text (two calls into WASM per value read, on millions of expression list items and
+ * arguments in go-src). A run ended by a non-ASCII character, or an empty name among the values (a
+ * name the parser had to invent), leaves the question to the tree.
+ */
+function mayNameValue(src: string, start: number, values: ReadonlySet<string>): boolean {
+  let end = start;
+  while (end < src.length && isAsciiIdentifierChar(src.charCodeAt(end))) end++;
+  if (end < src.length && src.charCodeAt(end) >= 0x80) return true;
+  return values.has(src.slice(start, end)) || values.has("");
 }
 
 /** Calls: the function and the arguments are read from the call node, not matched by the query. Returns the called nodes' ids. */
@@ -544,15 +599,17 @@ function typeReferences(qualifieds: Node[], bares: Node[], st: GoState): void {
     st.references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
   }
   for (const bare of bares) {
-    if (st.typeNameNodes.has(bare.id) || BUILTIN_TYPES.has(bare.text)) continue;
-    st.references.push({ name: bare.text, kind: "type", ...at(bare) });
+    if (st.typeNameNodes.has(bare.id)) continue;
+    const name = bare.text;
+    if (!BUILTIN_TYPES.has(name)) st.references.push({ name, kind: "type", ...at(bare) });
   }
 }
 
 /** Reads through imported packages (`http.StatusOK`); calls were taken before. */
 function packageReads(selectors: Node[], callFunctions: Set<number>, st: GoState): void {
   for (const sel of selectors) {
-    if (callFunctions.has(sel.id)) continue;
+    // the operand starts the selector: an identifier there naming no import rules the selector out
+    if (callFunctions.has(sel.id) || !mayNameValue(st.src, sel.startIndex, st.importAliases)) continue;
     const q = sel.childForFieldName("operand");
     const field = sel.childForFieldName("field");
     if (q?.type !== "identifier" || !field || !st.importAliases.has(q.text)) continue;

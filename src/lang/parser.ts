@@ -56,7 +56,23 @@ export function plainLineCounts(text: string): LineCounts {
   return countLines(text, []);
 }
 
+/** CPU microseconds of the parse steps over the files parsed, for scripts/parse-check.ts. */
+export interface ParseStageClock {
+  parse: number;
+  matches: number;
+  lines: number;
+  errors: number;
+  extract: number;
+}
+
+const cpuMicros = (): number => {
+  const u = process.threadCpuUsage();
+  return u.user + u.system;
+};
+
 export class FactsParser {
+  /** When set, each step's thread CPU time is added to it (a measurement; off in indexing). */
+  stageClock: ParseStageClock | undefined;
   private readonly parser: Parser;
   private readonly languages = new Map<string, Language>();
   private readonly queries = new Map<string, Query>();
@@ -103,6 +119,14 @@ export class FactsParser {
     this.parser.setLanguage(lang);
     // A time limit per file: some grammars spend seconds recovering from errors in a pathological file
     // (a preprocessor maze, a generated table); such a file is indexed as text rather than holding up the run.
+    const clock = this.stageClock;
+    let t = clock ? cpuMicros() : 0;
+    const lap = (stage: keyof ParseStageClock): void => {
+      if (!clock) return;
+      const now = cpuMicros();
+      clock[stage] += now - t;
+      t = now;
+    };
     const deadline = performance.now() + this.timeLimitMs;
     let timedOut = false;
     const tree = this.parser.parse(text, null, {
@@ -117,6 +141,7 @@ export class FactsParser {
       this.parser.reset();
       return { language: choice.language, lines: plainLineCounts(text) };
     }
+    lap("parse");
     try {
       const root = tree.rootNode;
       const matches: QueryMatch[] = [];
@@ -128,9 +153,12 @@ export class FactsParser {
         if (comment) comments.push([comment.startIndex, comment.endIndex]);
         else matches.push(out);
       }
+      lap("matches");
       const lines = countLines(text, comments);
+      lap("lines");
       let syntaxErrors = 0;
       if (root.hasError) syntaxErrors = countSyntaxErrors(root);
+      lap("errors");
       let extracted: Extracted;
       try {
         extracted = m.extract(tree, { path, source: text, project }, matches);
@@ -138,6 +166,7 @@ export class FactsParser {
         log.warn(`could not extract facts from ${path}: ${(e as Error).message}`);
         extracted = { types: [], functions: [], variables: [], imports: [], references: [] };
       }
+      lap("extract");
       return { language: m.id, module: m, lines, comments, facts: { language: m.id, lines, syntaxErrors, ...extracted } };
     } finally {
       tree.delete();

@@ -166,6 +166,37 @@ describe("c facts (hand-counted truth)", () => {
     expect(f.functions.map((fn) => [fn.name, fn.startLine, fn.complexity])).toEqual([["g", 13, 2]]);
   }, 60_000);
 
+  test("reads of file-scope values with many values: only identifiers, not fields, types, comments, strings or longer names", async () => {
+    const parser = await inlineParser;
+    // 30 constants: the text is cut into identifier runs (below 24 names, each name is searched for)
+    const defines = Array.from({ length: 30 }, (_, i) => `#define K${i} ${i}\n`).join("");
+    const src =
+      defines +
+      "static int count;\n" +
+      "struct s { int count; };\n" +
+      "/* K1 and count in a comment */\n" +
+      "int f(struct s *p) {\n" +
+      '  const char *t = "K2 count";\n' +
+      "  int K29x = K29 + p->count + count;\n" +
+      "  return K3 + K1 * éK4 + K12;\n" +
+      "}\n";
+    const f = (await parser.parse("many.c", src, project)).facts!;
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual([
+      "K29@36:14",
+      "count@36:31",
+      "K3@37:10",
+      "K1@37:15",
+      "K12@37:26",
+    ]);
+  }, 60_000);
+
+  test("reads of file-scope values with few values, one of them used before a non-ASCII letter", async () => {
+    const parser = await inlineParser;
+    const src = "static int n;\nint f(void) { return n + nn + n_1 + sizeof(n); }\n";
+    const f = (await parser.parse("few.c", src, project)).facts!;
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}:${r.column}`)).toEqual(["n@2:22", "n@2:44"]);
+  }, 60_000);
+
   test("a 3,000-operand && / || chain is read whole (no recursion limit, no parent walks)", async () => {
     const parser = await inlineParser;
     const src = "int f(int a, int b) {\n  return a" + " && a || b".repeat(1500) + ";\n}\n";
