@@ -11,7 +11,7 @@ import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
+import { runCortex, runTimed, type BenchRow, percentile, timedRuns } from "./run.ts";
 
 const SAMPLES = 25;
 const REPEAT = 5;
@@ -50,16 +50,7 @@ export async function graphSuite(corpus: Corpus): Promise<BenchRow[]> {
   const files = spread(imported, SAMPLES).map((r) => r.f);
   const names = functions.map((q) => q.slice(q.lastIndexOf(".") + 1));
 
-  const time = async (fn: () => Promise<unknown>): Promise<number[]> => {
-    await fn(); // warm
-    const out: number[] = [];
-    for (let i = 0; i < REPEAT; i++) {
-      const t = performance.now();
-      await fn();
-      out.push(performance.now() - t);
-    }
-    return out;
-  };
+  const time = (fn: () => Promise<unknown>): Promise<number[]> => timedRuns(fn, REPEAT);
   const measure = async (targets: string[], fn: (t: string) => Promise<unknown>): Promise<number[]> => {
     const out: number[] = [];
     for (const t of targets) out.push(...(await time(() => fn(t))));

@@ -41,6 +41,18 @@ export async function runTimed(cmd: string[], env: Record<string, string> = {}, 
   return { stdout, stderr, ms, cpuMs: m ? (Number(m[2]) + Number(m[3])) * 1000 : NaN, maxRssMb: m ? Number(m[1]) / 1024 : NaN };
 }
 
+/** `run` once to warm up, then `times` more, each timed (ms). */
+export async function timedRuns(run: () => Promise<unknown>, times: number): Promise<number[]> {
+  await run();
+  const out: number[] = [];
+  for (let i = 0; i < times; i++) {
+    const t = performance.now();
+    await run();
+    out.push(performance.now() - t);
+  }
+  return out;
+}
+
 /** The p-th percentile (nearest rank) of some timings. */
 export function percentile(values: number[], p: number): number {
   const s = [...values].sort((a, b) => a - b);

@@ -12,7 +12,8 @@ import { join } from "node:path";
 import type { Corpus } from "./corpora.ts";
 import { type BenchRow, percentile } from "./run.ts";
 
-const QUERIES = [
+/** Questions about go-src (the search suite's, and the warm queries' of the index suite). */
+export const GO_QUESTIONS = [
   "how are http requests retried after a timeout",
   "parse a duration string",
   "ReadFull",
@@ -63,7 +64,7 @@ export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
   const time = async (mode: "keyword" | "hybrid", onePerFile: boolean) => {
     const ms: number[] = [];
     for (let round = 0; round < 3; round++) {
-      for (const query of QUERIES) {
+      for (const query of GO_QUESTIONS) {
         const t = performance.now();
         await engine.search({ query, limit: 15, mode, onePerFile });
         ms.push(performance.now() - t);
@@ -78,10 +79,10 @@ export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
   // the team-pattern analysis (every file read), which later calls reuse
   const codebase = await session.codebaseSearch();
   let t = performance.now();
-  await codebase.run({ query: QUERIES[0]!, intent: "edit", limit: 5, filters: {}, includeSnippets: false });
+  await codebase.run({ query: GO_QUESTIONS[0]!, intent: "edit", limit: 5, filters: {}, includeSnippets: false });
   const codebaseFirst = performance.now() - t;
   const enriched: number[] = [];
-  for (const query of QUERIES) {
+  for (const query of GO_QUESTIONS) {
     t = performance.now();
     await codebase.run({ query, intent: "edit", limit: 5, filters: {}, includeSnippets: false });
     enriched.push(performance.now() - t);
@@ -91,7 +92,7 @@ export async function searchSuite(corpus: Corpus): Promise<BenchRow[]> {
 
   // ripgrep listing the files that contain each query's longest word, same corpus, same run
   const rg: number[] = [];
-  for (const q of QUERIES) {
+  for (const q of GO_QUESTIONS) {
     const word = q.split(/\W+/).sort((a, b) => b.length - a.length)[0]!;
     const t = performance.now();
     const p = Bun.spawn(["rg", "-l", "-i", "--fixed-strings", word, corpus.root], { stdout: "ignore", stderr: "ignore" });

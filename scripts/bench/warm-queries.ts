@@ -8,7 +8,8 @@
  * developer of that code base would ask).
  */
 import type { BenchRow } from "./run.ts";
-import { percentile, runCortex } from "./run.ts";
+import { percentile, runCortex, timedRuns } from "./run.ts";
+import { GO_QUESTIONS } from "./search-suite.ts";
 
 interface QuerySet {
   /** A literal a few files contain: the selective grep. */
@@ -41,35 +42,11 @@ const SETS: Record<string, QuerySet> = {
   go: {
     selective: "ErrUnexpectedEOF",
     common: "Errorf",
-    questions: [
-      "how are http requests retried after a timeout",
-      "parse a duration string",
-      "ReadFull",
-      "tls handshake certificate verification",
-      "where is the garbage collector triggered",
-      "json encoding of struct tags",
-      "sync.RWMutex",
-      "open a file for writing and create directories",
-      "DNS resolver configuration",
-      "bufio.Scanner token too long",
-      "cookie parsing in the http server",
-      "atomic compare and swap",
-    ],
+    questions: GO_QUESTIONS,
   },
 };
 
 const ROUNDS = 3;
-
-async function timed(run: () => Promise<unknown>, times: number): Promise<number[]> {
-  await run(); // warm
-  const out: number[] = [];
-  for (let i = 0; i < times; i++) {
-    const t = performance.now();
-    await run();
-    out.push(performance.now() - t);
-  }
-  return out;
-}
 
 function p50Row(metric: string, ms: number[], note = ""): BenchRow {
   return { metric, value: percentile(ms, 50), unit: "ms", note: `p95 ${percentile(ms, 95).toFixed(1)} ms${note ? `; ${note}` : ""}` };
@@ -85,7 +62,7 @@ export async function warmQueryTimes(corpusName: string, root: string, home: str
   const rows: BenchRow[] = [];
   try {
     const exact = await session.exact();
-    const grep = await timed(
+    const grep = await timedRuns(
       () =>
         exact.searchText({
           query: set.selective,
@@ -115,7 +92,7 @@ export async function warmQueryTimes(corpusName: string, root: string, home: str
     rows.push(p50Row("warm: cortex_search, keyword mode", searchMs, `${set.questions.length} questions × ${ROUNDS}`));
 
     const symbols = await session.symbols();
-    const lookup = await timed(() => symbols.occurrences({ name: set.common }, { definitions: true, references: true, limit: 200 }), 10);
+    const lookup = await timedRuns(() => symbols.occurrences({ name: set.common }, { definitions: true, references: true, limit: 200 }), 10);
     rows.push(p50Row(`warm: find_symbol_occurrences of ${set.common}`, lookup, "definitions + references, ≤ 200"));
   } finally {
     session.close();
