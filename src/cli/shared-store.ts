@@ -142,8 +142,16 @@ function age(iso: string | null, now = Date.now()): string {
 
 function renderRepos(repos: RepoInfo[], url: string): string {
   if (repos.length === 0) return `no repositories in ${url} yet (publish one with: cortex index --repo <name> <path>)`;
-  const rows = repos.map((r) => [r.name, (r.commit ?? "-").slice(0, 12), String(r.generation), String(r.files), r.indexedAt ?? "-", age(r.indexedAt)]);
-  const head = ["repo", "commit", "generation", "files", "indexed at", "freshness"];
+  const rows = repos.map((r) => [
+    r.name,
+    (r.commit ?? "-").slice(0, 12),
+    String(r.generation),
+    String(r.files),
+    r.indexedAt ?? "-",
+    age(r.indexedAt),
+    r.vectors.length ? r.vectors.join(",") : "-",
+  ]);
+  const head = ["repo", "commit", "generation", "files", "indexed at", "freshness", "vectors"];
   const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => r[i]!.length)));
   const line = (cells: string[]) =>
     cells

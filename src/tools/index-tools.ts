@@ -24,7 +24,7 @@ export const statusTool = defineTool({
     "Report the state of the project's index: ready, missing or indexing (with progress), when it was last built " +
     "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
     "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty. " +
-    "On a shared store it lists the repositories instead: name, commit, generation, files and when each was published.",
+    "On a shared store it lists the repositories instead: name, commit, generation, files, when each was published and which embedding models its vectors cover.",
   input: z.object({}).strict(),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
@@ -47,7 +47,7 @@ export const statusTool = defineTool({
         `${st.store}: ${st.repos.length} repositories`,
         ...st.repos.map(
           (r) =>
-            `  ${r.name}: generation ${r.generation}, ${r.files} files${r.commit ? ` @ ${r.commit.slice(0, 10)}` : ""}, published ${r.indexedAt ?? "never"}`,
+            `  ${r.name}: generation ${r.generation}, ${r.files} files${r.commit ? ` @ ${r.commit.slice(0, 10)}` : ""}, published ${r.indexedAt ?? "never"}${r.vectors.length ? `, vectors of ${r.vectors.join(", ")}` : ""}`,
         ),
       ].join("\n");
     if (st.state !== "ready")

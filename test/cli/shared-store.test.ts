@@ -62,7 +62,7 @@ test.skipIf(skip !== undefined)("index --repo publishes a project; repos lists i
       ["svc-a", 1, 2],
     ]);
     const text = cortex(["repos", "--store", url]);
-    expect(text.stdout.split("\n")[0]).toMatch(/^repo\s+commit\s+generation\s+files\s+indexed at\s+freshness$/);
+    expect(text.stdout.split("\n")[0]).toMatch(/^repo\s+commit\s+generation\s+files\s+indexed at\s+freshness\s+vectors$/);
     expect(text.stdout).toMatch(/svc-a .* s ago/);
   } finally {
     a.cleanup();

@@ -10,6 +10,8 @@ export interface RepoInfo {
   files: number;
   /** When its live generation was published (ISO 8601), null before the first publication. */
   indexedAt: string | null;
+  /** The embedding models whose vectors cover its live generation (semantic search from the store), by name. */
+  vectors: string[];
 }
 
 /** Every repository with a published generation, by name. An empty list when the store has no tables yet. */
@@ -18,11 +20,20 @@ export async function listRepos(db: PgQueryable, schema = "cortex"): Promise<Rep
   const [exists] = await db.query<{ ok: boolean }>("SELECT to_regclass($1) IS NOT NULL AS ok", [`${s}.repos`]);
   if (!exists?.ok) return [];
   await requireReadableSchema(db, s);
-  const rows = await db.query<{ name: string; commit: string | null; generation: number; files: number; indexed_at: string | null }>(
-    `SELECT name, "commit", generation, file_count AS files, to_char(indexed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS indexed_at
-     FROM ${s}.repos WHERE generation > 0 ORDER BY name`,
+  const rows = await db.query<{ name: string; commit: string | null; generation: number; files: number; indexed_at: string | null; vectors: string[] }>(
+    `SELECT name, "commit", generation, file_count AS files, to_char(indexed_at AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') AS indexed_at,
+       ARRAY(SELECT m.model FROM ${s}.generation_vectors g JOIN ${s}.vector_models m ON m.model_id = g.model_id
+             WHERE g.repo_id = r.repo_id AND g.generation = r.generation ORDER BY m.model) AS vectors
+     FROM ${s}.repos r WHERE generation > 0 ORDER BY name`,
   );
-  return rows.map((r) => ({ name: r.name, commit: r.commit, generation: Number(r.generation), files: Number(r.files), indexedAt: r.indexed_at }));
+  return rows.map((r) => ({
+    name: r.name,
+    commit: r.commit,
+    generation: Number(r.generation),
+    files: Number(r.files),
+    indexedAt: r.indexed_at,
+    vectors: [...(r.vectors ?? [])],
+  }));
 }
 
 /**

@@ -34,7 +34,7 @@ test("a first publication writes every file and its rows; the repository is list
     const r = await publishIndex(client, "demo", store, { schema, commit: "abc123" });
     expect(r).toEqual({ repo: "demo", generation: 1, changed: 4, deleted: 0, unchanged: 0 });
     const repos = await listRepos(client, schema);
-    expect(repos.map(({ indexedAt: _, ...rest }) => rest)).toEqual([{ name: "demo", commit: "abc123", generation: 1, files: 4 }]);
+    expect(repos.map(({ indexedAt: _, ...rest }) => rest)).toEqual([{ name: "demo", commit: "abc123", generation: 1, files: 4, vectors: [] }]);
     expect(repos[0]!.indexedAt).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$/);
     const live = await liveState(client, schema, "demo");
     expect(Object.keys(live.files).sort()).toEqual(["README.md", "src/http/header.ts", "src/server.ts", "src/util.go"]);

@@ -13,6 +13,7 @@ import { Session } from "../../../src/tools/session.ts";
 import { openIndexReader } from "../../../src/store/open-reader.ts";
 import { publishIndex, type PublishResult } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import { listRepos } from "../../../src/store/postgres/repos.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import type { PublishVectors } from "../../../src/store/postgres/vectors.ts";
 import { EmbeddingVectorChannel } from "../../../src/engines/search/vector-channel.ts";
@@ -183,6 +184,15 @@ describe("nearest chunks in SQL", () => {
     expect(await reader.storedVectorDimensions({ ...app.vectors.model, id: "another-model" })).toBeUndefined();
     expect(await reader.nearestChunks({ ...app.vectors.model, id: "another-model" }, await embedder.embedQuery("user"), 3, {})).toEqual([]);
     expect(await new PgIndexReader(client, ["app"], PLAIN).storedVectorDimensions(app.vectors.model)).toBeUndefined();
+    // cortex repos and get_indexing_status say which model's vectors each repository's live generation has
+    expect((await listRepos(client, SCHEMA)).map((r) => [r.name, r.vectors])).toEqual([
+      ["app", [app.vectors.model.id]],
+      ["other", [other.vectors.model.id]],
+    ]);
+    expect((await listRepos(client, PLAIN)).map((r) => [r.name, r.vectors])).toEqual([
+      ["app", []],
+      ["other", []],
+    ]);
   });
 });
 
