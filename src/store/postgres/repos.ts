@@ -32,7 +32,7 @@ export async function listRepos(db: PgQueryable, schema = "cortex"): Promise<Rep
     generation: Number(r.generation),
     files: Number(r.files),
     indexedAt: r.indexed_at,
-    vectors: [...(r.vectors ?? [])],
+    vectors: r.vectors ?? [],
   }));
 }
 
@@ -42,12 +42,12 @@ export async function listRepos(db: PgQueryable, schema = "cortex"): Promise<Rep
  */
 async function requireReadableSchema(db: PgQueryable, s: string): Promise<void> {
   const [row] = await db.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
-  const found = Number(row?.value);
-  if (found === PG_SCHEMA_VERSION) return;
+  if (Number(row?.value) === PG_SCHEMA_VERSION) return;
+  const found = row?.value ?? "(none)";
   throw new CortexError(
     "INDEX_CORRUPT",
-    !(found > PG_SCHEMA_VERSION)
-      ? `the shared store has schema ${row?.value ?? "(none)"} and this cortex reads ${PG_SCHEMA_VERSION}: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place`
-      : `the shared store has schema ${found} and this cortex reads ${PG_SCHEMA_VERSION}: a newer cortex published into it; upgrade cortex`,
+    Number(row?.value) > PG_SCHEMA_VERSION
+      ? `the shared store has schema ${found} and this cortex reads ${PG_SCHEMA_VERSION}: a newer cortex published into it; upgrade cortex`
+      : `the shared store has schema ${found} and this cortex reads ${PG_SCHEMA_VERSION}: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place`,
   );
 }
