@@ -98,7 +98,9 @@ export class Embedder {
 
   /**
    * Queues the chunks whose text the cache lacks and starts embedding them in the background. Returns at
-   * once with how many were queued and how many were already cached.
+   * once with how many were queued and how many were already cached. The vectors of those already cached
+   * go to the listeners too (a slice at a time, in the background): a caller submits what it found missing,
+   * so these are texts another process stored since it looked, and its index is waiting for them.
    */
   submit(chunks: Iterable<ChunkText>): { queued: number; cached: number } {
     if (this.closed) throw new CortexError("EMBEDDINGS_UNAVAILABLE", "the embedder is closed");
@@ -109,6 +111,10 @@ export class Embedder {
       if (!this.queued.has(c.textHash)) byHash.set(c.textHash, c.text);
     }
     const missing = this.cache.missing(byHash.keys());
+    if (missing.length < byHash.size) {
+      const isMissing = new Set(missing);
+      void this.deliverCached([...byHash.keys()].filter((h) => !isMissing.has(h)));
+    }
     for (const hash of missing) {
       this.pending.push({ textHash: hash, text: byHash.get(hash)! });
       this.queued.add(hash);
@@ -120,7 +126,10 @@ export class Embedder {
     return { queued: missing.length, cached: byHash.size - missing.length };
   }
 
-  /** Calls `listener` with each stored batch (so a search index can add vectors as they arrive); returns an unsubscribe. */
+  /**
+   * Calls `listener` with each stored batch, and with the vectors of submitted texts another process
+   * stored first (so a search index can add vectors as they arrive); returns an unsubscribe.
+   */
   onVectors(listener: VectorListener): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
@@ -213,6 +222,8 @@ export class Embedder {
   private kick(): void {
     this.running ??= this.run().finally(() => {
       this.running = undefined;
+      // a submit() between the loop's last check and this moment found the run still set and did not start one
+      if (this.activity === "idle" && this.pending.length > 0 && !this.closed) this.kick();
     });
   }
 
@@ -238,9 +249,12 @@ export class Embedder {
         this.sorted = true;
       }
       let batch = this.pending.splice(0, size);
-      // Another process may have embedded some of these meanwhile (shared cache).
+      // Another process may have embedded some of these meanwhile (shared cache): their vectors are
+      // handed on as if stored here, or a search index waiting for them would never get them.
       const still = new Set(this.cache.missing(batch.map((c) => c.textHash)));
-      for (const c of batch) if (!still.has(c.textHash)) this.queued.delete(c.textHash);
+      const storedElsewhere = batch.filter((c) => !still.has(c.textHash)).map((c) => c.textHash);
+      for (const h of storedElsewhere) this.queued.delete(h);
+      if (storedElsewhere.length > 0) this.deliver([...this.cache.get(storedElsewhere)].map(([hash, vector]) => ({ hash, vector })));
       batch = batch.filter((c) => still.has(c.textHash));
       if (batch.length === 0) continue;
       this.inFlight = batch;
@@ -259,6 +273,26 @@ export class Embedder {
     this.setActivity("idle");
   }
 
+  private async deliverCached(hashes: string[]): Promise<void> {
+    try {
+      for await (const slice of this.vectorSlices(hashes)) this.deliver([...slice].map(([hash, vector]) => ({ hash, vector })));
+    } catch (e) {
+      log.warn(`reading cached vectors failed: ${errorMessage(e)}`);
+    }
+  }
+
+  /** Hands vectors now in the cache to the listeners (a listener's failure is logged, never the batch's). */
+  private deliver(entries: Array<{ hash: string; vector: Float32Array }>): void {
+    if (entries.length === 0) return;
+    for (const l of this.listeners) {
+      try {
+        l(entries);
+      } catch (e) {
+        log.error(`a vector listener failed: ${(e as Error).stack ?? e}`);
+      }
+    }
+  }
+
   /** Embeds and stores one batch, retrying transient failures. "stop" when the provider is gone. */
   private async embedBatch(batch: ChunkText[]): Promise<"done" | "stop"> {
     const attempts = this.options.attempts ?? 3;
@@ -275,13 +309,7 @@ export class Embedder {
         this.cache.put(entries);
         for (const c of batch) this.queued.delete(c.textHash);
         this.embedded += batch.length;
-        for (const l of this.listeners) {
-          try {
-            l(entries);
-          } catch (e) {
-            log.error(`a vector listener failed: ${(e as Error).stack ?? e}`);
-          }
-        }
+        this.deliver(entries);
         return "done";
       } catch (e) {
         if (signal.aborted || (e instanceof CortexError && e.code === "DEADLINE")) return "done";

@@ -259,6 +259,8 @@ describe("Embedder", () => {
     });
     const provider = httpProvider(s.url);
     const e = embedderFor(provider, home.dir);
+    const heard = new Map<string, number[]>();
+    e.onVectors((entries) => entries.forEach((x) => heard.set(x.hash, [...x.vector])));
     const [a, b] = [chunk("aa"), chunk("bbbb")];
     e.submit([a, b]);
     while (!release) await Bun.sleep(5);
@@ -270,6 +272,31 @@ describe("Embedder", () => {
     await e.idle();
     expect(s.inputs).toEqual([["ping"], ["aa"]]);
     expect(e.progress().embedded).toBe(1);
+    // the other process's vector reaches the listeners (a search index waits for it) as the embedded one does
+    expect([...heard.keys()].sort()).toEqual([a.textHash, b.textHash].sort());
+    expect(heard.get(b.textHash)).toEqual([1, 0, 0]);
+    await e.close();
+    s.stop();
+    home.remove();
+  });
+
+  test("a submitted text another process stored since the caller looked reaches the listeners from the cache", async () => {
+    const home = tempDir("home");
+    const s = vectorServer();
+    const provider = httpProvider(s.url);
+    const e = embedderFor(provider, home.dir);
+    const heard: Array<[string, number[]]> = [];
+    e.onVectors((entries) => entries.forEach((x) => heard.push([x.hash, [...x.vector]])));
+    const c = chunk("cc");
+    const other = EmbeddingCache.open(provider.id, { home: home.dir, recipe: provider.recipe });
+    other.put([{ hash: c.textHash, vector: Float32Array.from([0, 1, 0]) }]);
+    other.close();
+    expect(e.submit([c])).toEqual({ queued: 0, cached: 1 });
+    const until = Date.now() + 5_000;
+    while (heard.length === 0 && Date.now() < until) await Bun.sleep(5);
+    expect(heard).toEqual([[c.textHash, [0, 1, 0]]]);
+    // nothing was sent to the model
+    expect(s.inputs).toEqual([]);
     await e.close();
     s.stop();
     home.remove();

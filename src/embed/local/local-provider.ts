@@ -151,8 +151,6 @@ export class LocalProvider implements EmbeddingProvider {
     this.current = { status: "loading", detail: downloading ? `downloading ${this.model}` : `loading ${this.model}` };
     let worker: Worker;
     try {
-      // Not yet listed in scripts/build.ts WORKERS: transformers.js cannot run inside the executable yet
-      // (see ./onnx-runtime.ts), and there this fails and becomes the provider's state.
       worker = startWorker("embed/local/embed-worker");
     } catch (e) {
       throw this.fail(`cannot start the embedding worker: ${errorMessage(e)}`);
