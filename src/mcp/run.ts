@@ -74,9 +74,15 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
 
   const tools = selectTools(TOOLS, opts.tools);
   const shared = await sharedScopes(opts);
-  const session = new Session(opts.root, { autoIndex: false, indexOnThread: true });
+  let reader: ReaderThread | undefined;
+  const session = new Session(opts.root, {
+    autoIndex: false,
+    indexOnThread: true,
+    // searches run on the reader thread, which holds the model: one model and one embedding pass per process
+    ...(shared ? {} : { embeddingsState: () => reader!.embeddingsState() }),
+  });
   // a shared store's readers wait on the network, not on this thread: no reader thread, no local index to keep
-  const reader = shared ? undefined : new ReaderThread(session.root);
+  reader = shared ? undefined : new ReaderThread(session.root);
   const servers = new Set<Server>();
   const newServer = () => {
     const s = createMcpServer(

@@ -38,7 +38,7 @@ export const statusTool = defineTool({
     const store = s.reader();
     const status: LocalStatus = await indexStatus(s.root, s.location, store, s.config, s.isIndexing, s.indexRunActive);
     if (s.progress) status.progress = s.progress;
-    if (store) status.embeddings = await (await s.search()).embeddingsState();
+    if (store) status.embeddings = await s.embeddingsState();
     return status;
   },
   render(st) {

@@ -72,6 +72,16 @@ export class ReaderThread {
     });
   }
 
+  /** The embeddings state of the thread's search engine (starting the thread, and so its embedding, if need be). */
+  embeddingsState(): Promise<string> {
+    const worker = this.start();
+    const id = this.nextId++;
+    return new Promise<string>((resolve, reject) => {
+      this.pending.set(id, { resolve: (r) => resolve(r as string), reject, progress: undefined });
+      worker.postMessage({ type: "embeddings", id } satisfies ReaderRequest);
+    });
+  }
+
   close(): void {
     this.worker?.terminate();
     this.worker = undefined;

@@ -18,7 +18,8 @@ declare const self: Worker;
 export type ReaderRequest =
   | { type: "init"; root: string; logLevel: LogLevel }
   | { type: "call"; id: number; tool: string; args: unknown; deadline: number; changedOnDisk?: readonly string[] }
-  | { type: "abort"; id: number; reason: string };
+  | { type: "abort"; id: number; reason: string }
+  | { type: "embeddings"; id: number };
 
 let session: Session | undefined;
 const running = new Map<number, AbortController>();
@@ -46,6 +47,17 @@ async function call(id: number, name: string, args: unknown, deadline: number, c
   }
 }
 
+/** The embeddings state of this thread's search engine, which holds the process's model. */
+async function embeddingsState(id: number): Promise<void> {
+  try {
+    if (!session) throw new Error("the reader thread was not started");
+    self.postMessage({ type: "result", id, result: await session.embeddingsState() });
+  } catch (e) {
+    const err = e as Error;
+    self.postMessage({ type: "error", id, message: err?.message ?? String(e), stack: err?.stack, ...(isCortexError(e) ? { code: e.code, data: e.data } : {}) });
+  }
+}
+
 self.onmessage = (ev: MessageEvent) => {
   const msg = ev.data as ReaderRequest;
   switch (msg.type) {
@@ -60,6 +72,9 @@ self.onmessage = (ev: MessageEvent) => {
       break;
     case "abort":
       running.get(msg.id)?.abort(new Error(msg.reason));
+      break;
+    case "embeddings":
+      void embeddingsState(msg.id);
       break;
   }
 };

@@ -54,6 +54,12 @@ export interface SessionOptions {
    * server keeps a session per repository scope, and one model per process is enough for all of them.
    */
   models?: Session;
+  /**
+   * Where the project's embeddings live when not here: a long-lived server's reader thread runs the
+   * searches and holds the model, so the server's own session asks it for the embeddings state instead of
+   * loading a second model and embedding every chunk a second time.
+   */
+  embeddingsState?: () => Promise<string>;
 }
 
 /** A shared store as a session reading it sees it (the URL with its password masked). */
@@ -312,6 +318,12 @@ export class Session {
       }
     }
     return this.crossEncoderInstance;
+  }
+
+  /** The embeddings state a search would report ("ready", "partial 42%", "unavailable: <why>"). */
+  async embeddingsState(): Promise<string> {
+    if (this.options.embeddingsState) return this.options.embeddingsState();
+    return (await this.search()).embeddingsState();
   }
 
   /** Embeds every chunk the cache lacks, reporting the embeddings state until it is ready or unavailable. */

@@ -11,6 +11,9 @@ import { Session } from "../../src/tools/session.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { ReaderThread } from "../../src/tools/reader-thread.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { tinyModelFolder } from "../embed/helpers.ts";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 
 let p: TmpProject;
 let session: Session;
@@ -88,4 +91,39 @@ describe("the reader thread", () => {
     expect(r.isError).toBeFalsy();
     expect(answer(r).occurrences.length).toBeGreaterThan(0);
   });
+
+  test("the server's status asks the reader thread for the embeddings: one model and one embedding pass per process", async () => {
+    const tiny = tinyModelFolder();
+    const q = copyFixture("polyglot/go");
+    mkdirSync(join(q.root, ".cortex"), { recursive: true });
+    writeFileSync(join(q.root, ".cortex", "config.yml"), `embeddings:\n  model: tiny\n  model_path: ${tiny.dir}\n`);
+    let asked = 0;
+    let thread: ReaderThread | undefined;
+    const server = new Session(q.root, {
+      embeddingsState: () => {
+        asked++;
+        return thread!.embeddingsState();
+      },
+    });
+    thread = new ReaderThread(server.root);
+    try {
+      await server.index();
+      const status = TOOLS.find((t) => t.name === "get_indexing_status")!;
+      let state = "";
+      const until = Date.now() + 30_000;
+      while (state !== "ready" && Date.now() < until) {
+        state = ((await status.handler({}, { session: server } as never)) as { embeddings: string }).embeddings;
+        if (state !== "ready") await Bun.sleep(100);
+      }
+      // the reader thread loaded the model and embedded every chunk; the server's own session made no embedder
+      expect(state).toBe("ready");
+      expect(asked).toBeGreaterThan(0);
+      expect((server as unknown as { embedderInstance?: unknown }).embedderInstance).toBeUndefined();
+    } finally {
+      thread.close();
+      server.close();
+      q.cleanup();
+      tiny.remove();
+    }
+  }, 60_000);
 });
