@@ -45,7 +45,7 @@ const K1 = 1.2;
  * Below this many rows holding any phrase (the sum of the phrases' counts) every row is ranked at once:
  * a few thousand bm25 calls cost less than the groups' extra statements.
  */
-export const BOUNDED_MIN_ROWS = 5_000;
+const BOUNDED_MIN_ROWS = 5_000;
 
 /**
  * Each group's statement makes FTS5 count every row of each of its phrases again (for their idf), so
@@ -70,7 +70,7 @@ export interface TopK<R> {
 }
 
 /** Quotes a term as an FTS5 phrase (terms are lower-cased words). */
-export function phrase(term: string): string {
+function phrase(term: string): string {
   return `"${term.replace(/"/g, '""')}"`;
 }
 
