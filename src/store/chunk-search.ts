@@ -109,27 +109,31 @@ export function keywordTopK(
   const counted = db.query("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?");
   // bm25's weights are what make each phrase's part below idf·(k1+1): a negative one would not
   const bounded = Object.values(weights).every((w) => w >= 0);
-  const top = boundedTopK(
-    terms,
-    limit,
-    {
-      rank: (expression, n) => ranked.all(expression, ...params, n) as KeywordHit[],
-      rowsHolding: (phrase) => (counted.get(phrase) as { n: number }).n,
-      rowCount: () => (bounded ? ftsRowCount(store, "chunks_fts") : undefined),
-    },
-    minRows,
-  );
-  if (where || top.rows.length === 0) return top;
-  const rows = db
-    .query("SELECT rowid, chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))")
-    .all(JSON.stringify(top.rows.map((r) => r.rowid))) as Array<{ rowid: number; id: string; filePath: string }>;
-  const byRow = new Map(rows.map((r) => [r.rowid, r]));
-  const hits: KeywordHit[] = [];
-  for (const r of top.rows) {
-    const c = byRow.get(r.rowid);
-    if (c) hits.push({ rowid: r.rowid, id: c.id, filePath: c.filePath, score: r.score });
-  }
-  return { ...top, rows: hits };
+  // one read transaction: the counts, the bounds and every group's ranking from one snapshot of the index,
+  // which another connection may change between two statements
+  return db.transaction(() => {
+    const top = boundedTopK(
+      terms,
+      limit,
+      {
+        rank: (expression, n) => ranked.all(expression, ...params, n) as KeywordHit[],
+        rowsHolding: (phrase) => (counted.get(phrase) as { n: number }).n,
+        rowCount: () => (bounded ? ftsRowCount(store, "chunks_fts") : undefined),
+      },
+      minRows,
+    );
+    if (where || top.rows.length === 0) return top;
+    const rows = db
+      .query("SELECT rowid, chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(top.rows.map((r) => r.rowid))) as Array<{ rowid: number; id: string; filePath: string }>;
+    const byRow = new Map(rows.map((r) => [r.rowid, r]));
+    const hits: KeywordHit[] = [];
+    for (const r of top.rows) {
+      const c = byRow.get(r.rowid);
+      if (c) hits.push({ rowid: r.rowid, id: c.id, filePath: c.filePath, score: r.score });
+    }
+    return { ...top, rows: hits };
+  })();
 }
 
 /**
