@@ -20,7 +20,7 @@ interface QuerySet {
   questions: string[];
 }
 
-const SETS: Record<string, QuerySet> = {
+export const SETS: Record<string, QuerySet> = {
   kernel: {
     selective: "kmem_cache_alloc_lru",
     common: "kmalloc",

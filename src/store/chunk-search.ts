@@ -5,6 +5,7 @@
 import { chunkTexts } from "./chunk-text.ts";
 import { sqliteOf } from "./sqlite-access.ts";
 import type { IndexStore } from "./index-store.ts";
+import { boundedTopK, type TopK } from "./keyword-topk.ts";
 
 export interface ChunkFilters {
   chunkTypes?: string[];
@@ -68,25 +69,89 @@ export function filterClause(f: ChunkFilters, params: Array<string | number>): s
   return parts.length ? " AND " + parts.join(" AND ") : "";
 }
 
-export function keywordSearch(store: IndexStore, terms: string[], weights: ColumnWeights, filters: ChunkFilters, limit: number): KeywordHit[] {
-  if (terms.length === 0) return [];
-  const params: Array<string | number> = [matchExpression(terms)];
+/**
+ * The best `limit` chunks for the terms OR-ed, by weighted BM25 (FTS5's bm25 over body, symbols, title,
+ * path), ties by rowid. Ranked by groups of rows with a bound (store/keyword-topk.ts): the same rows in the
+ * same order as ranking every chunk that holds a term, without a bm25 for each of them.
+ */
+export function keywordSearch(
+  store: IndexStore,
+  terms: string[],
+  weights: ColumnWeights,
+  filters: ChunkFilters,
+  limit: number,
+  minRows?: number,
+): KeywordHit[] {
+  return keywordTopK(store, terms, weights, filters, limit, minRows).rows;
+}
+
+/** keywordSearch with the plan it took (for the tests and the benchmarks). */
+export function keywordTopK(
+  store: IndexStore,
+  terms: string[],
+  weights: ColumnWeights,
+  filters: ChunkFilters,
+  limit: number,
+  minRows?: number,
+): TopK<KeywordHit> {
+  if (terms.length === 0) return { rows: [], plan: "all", expressions: [] };
+  const db = sqliteOf(store);
+  const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  params.push(limit);
   const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
   // without filters the best rows are chosen from the keyword index alone and only they are joined: the
   // chunks view joins three tables, and joining every match before the sort doubled a common word's cost
-  const sql = where
-    ? `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath, -${rank} AS score
-    FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
-    WHERE chunks_fts MATCH ?${where}
-    ORDER BY ${rank} LIMIT ?`
-    : `SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath, h.score AS score
-    FROM (SELECT rowid, -${rank} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY ${rank} LIMIT ?) h
-    JOIN chunks c ON c.rowid = h.rowid ORDER BY h.score DESC`;
-  return sqliteOf(store)
-    .query(sql)
-    .all(...params) as KeywordHit[];
+  const ranked = where
+    ? db.query(`SELECT c.rowid AS rowid, c.chunk_id AS id, c.file_path AS filePath, -${rank} AS score
+        FROM chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid
+        WHERE chunks_fts MATCH ?${where} ORDER BY score DESC, c.rowid LIMIT ?`)
+    : db.query(`SELECT rowid, -${rank} AS score FROM chunks_fts WHERE chunks_fts MATCH ? ORDER BY score DESC, rowid LIMIT ?`);
+  const counted = db.query("SELECT count(*) AS n FROM chunks_fts WHERE chunks_fts MATCH ?");
+  // bm25's weights are what make each phrase's part below idf·(k1+1): a negative one would not
+  const bounded = Object.values(weights).every((w) => w >= 0);
+  // one read transaction: the counts, the bounds and every group's ranking from one snapshot of the index,
+  // which another connection may change between two statements
+  return db.transaction(() => {
+    const top = boundedTopK(
+      terms,
+      limit,
+      {
+        rank: (expression, n) => ranked.all(expression, ...params, n) as KeywordHit[],
+        rowsHolding: (phrase) => (counted.get(phrase) as { n: number }).n,
+        rowCount: () => (bounded ? ftsRowCount(store, "chunks_fts") : undefined),
+      },
+      minRows,
+    );
+    if (where || top.rows.length === 0) return top;
+    const rows = db
+      .query("SELECT rowid, chunk_id AS id, file_path AS filePath FROM chunks WHERE rowid IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(top.rows.map((r) => r.rowid))) as Array<{ rowid: number; id: string; filePath: string }>;
+    const byRow = new Map(rows.map((r) => [r.rowid, r]));
+    const hits: KeywordHit[] = [];
+    for (const r of top.rows) {
+      const c = byRow.get(r.rowid);
+      if (c) hits.push({ rowid: r.rowid, id: c.id, filePath: c.filePath, score: r.score });
+    }
+    return { ...top, rows: hits };
+  })();
+}
+
+/**
+ * The number of rows an FTS5 table counts for its idf: the first varint of its averages record (rowid 1 of
+ * its `_data` table, sqlite/ext/fts5/fts5_index.c), one read instead of a count of every row.
+ */
+export function ftsRowCount(store: IndexStore, table: "chunks_fts" | "files_fts"): number | undefined {
+  const r = sqliteOf(store).query(`SELECT block FROM ${table}_data WHERE id = 1`).get() as { block: Uint8Array } | null;
+  if (!r || !(r.block instanceof Uint8Array)) return undefined;
+  // SQLite's varint: seven bits a byte, high bit set on all but the last, at most nine bytes (the ninth whole)
+  let v = 0;
+  for (let i = 0; i < Math.min(r.block.length, 9); i++) {
+    const b = r.block[i]!;
+    if (i === 8) return v * 256 + b;
+    v = v * 128 + (b & 0x7f);
+    if (b < 0x80) return v;
+  }
+  return undefined;
 }
 
 /** Definitions whose symbol name is one of `names` (exact, case-sensitive), for definition-first ranking. */
