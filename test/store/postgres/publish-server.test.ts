@@ -62,9 +62,18 @@ test.skipIf(skip !== undefined)("two publishers of one repository at once: one w
       }
     })();
     let waited = 0;
+    let otherWaits: () => void = () => {};
+    const otherWaiting = new Promise<void>((r) => (otherWaits = r));
+    const onWait = () => {
+      waited++;
+      otherWaits();
+    };
+    // whichever publisher takes the lock holds it until the other has found it taken (on a loaded machine
+    // the first could otherwise finish before the second starts); 10 s at most, so a missing wait fails below
+    const onBatch = () => Promise.race([otherWaiting, Bun.sleep(10_000)]);
     const [a, b] = await Promise.all([
-      publishIndex(client, "demo", v1, { schema, batchFiles: 1, onWait: () => waited++ }),
-      publishIndex(client, "demo", v2, { schema, batchFiles: 1, onWait: () => waited++ }),
+      publishIndex(client, "demo", v1, { schema, batchFiles: 1, onWait, onBatch }),
+      publishIndex(client, "demo", v2, { schema, batchFiles: 1, onWait, onBatch }),
     ]);
     publishing = false;
     await reader;
