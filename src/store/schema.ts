@@ -463,8 +463,9 @@ CREATE TABLE chunk_rows (
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     tag_set INTEGER NOT NULL,
-    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts); the
-    -- prefix holds its file's path as a placeholder
+    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts), the
+    -- last cut at a column where another definition starts on its line; the prefix holds its file's path
+    -- as a placeholder
     prefix TEXT,
     spans TEXT NOT NULL,
     -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
