@@ -211,13 +211,16 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
   }
   for (const t of facts.types) {
     const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
-    // a type's chunk (a namespace's too) shows its members' first lines: their bodies, nested types'
-    // included, are searchable in their own chunks (boost's namespaces repeated their whole files, once
-    // per level of nesting: 175 MB of its chunk text)
+    // a type's chunk (a namespace's too) shows its members' first lines: their doc comments and bodies,
+    // nested types' included, are searchable in their own chunks (boost's namespaces repeated their whole
+    // files, once per level of nesting: 175 MB of its chunk text; jdk17's classes every method's Javadoc)
     const inside = within(t);
     const hidden = new Set<number>();
-    for (const m of facts.functions) if (inside(m)) for (let l = m.startLine + 1; l <= m.endLine; l++) hidden.add(l);
-    for (const m of facts.types) if (inside(m)) for (let l = m.startLine + 1; l <= m.endLine; l++) hidden.add(l);
+    for (const m of [...facts.functions, ...facts.types]) {
+      if (!inside(m)) continue;
+      const from = m.docStartLine !== undefined && m.docStartLine > t.startLine && m.docStartLine < m.startLine ? m.docStartLine : m.startLine + 1;
+      for (let l = from; l <= m.endLine; l++) if (l !== m.startLine) hidden.add(l);
+    }
     const end = endOf(t);
     const visible: number[] = [];
     for (let l = firstLine(t); l <= t.endLine; l++) if (!hidden.has(l)) visible.push(l);

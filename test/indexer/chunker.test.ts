@@ -189,6 +189,28 @@ describe("containers", () => {
     );
     expect(text("outer.Inner (struct)")).toContain("int unique_inner_field;");
     expect(chunks.filter((c) => c.text.includes("unique_inner_field;\n")).map((c) => c.title)).toEqual(["outer.Inner (struct)"]);
+    // a member's doc comment is in the member's chunk, not repeated in its class's
+    const java = [
+      "package p;",
+      "/** A queue. */",
+      "public class Queue {",
+      "  private int size;",
+      "  /**",
+      "   * Adds a distinctive_word element.",
+      "   */",
+      "  public void add(int x) {",
+      "    size++;",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const javaChunks = await chunksOf("src/p/Queue.java", java);
+    const queue = javaChunks.find((c) => c.title === "Queue (class)")!.text;
+    expect(queue).toContain("/** A queue. */");
+    expect(queue).toContain("private int size;");
+    expect(queue).toContain("public void add(int x) {");
+    expect(queue).not.toContain("distinctive_word");
+    expect(javaChunks.find((c) => c.title === "Queue.add (method)")!.text).toContain("distinctive_word");
     // a long container is windowed over the lines it shows: one chunk, not one per 80 lines of members
     const many = ["namespace big {", ...Array.from({ length: 60 }, (_, i) => `struct S${i} {\n  int a;\n  int b;\n};`), "}", ""].join("\n");
     const big = (await chunksOf("src/big.hpp", many)).filter((c) => c.title === "big (namespace)");
