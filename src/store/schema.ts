@@ -497,7 +497,8 @@ CREATE VIEW chunks AS
 -- words are computed at index time and not stored twice; rows leave with their chunk (trigger).
 -- The big column comes first (here and in files_fts): FTS5 marks every other column's entries with its
 -- number, two bytes for each word of each row (go-src: chunks_fts 46 -> 35 MiB, files_fts 19 -> 17 MiB).
--- bm25() takes its weights in this order.
+-- bm25() takes its weights in this order. The title column leaves out the symbol path its title repeats
+-- (the symbols column holds it; chunk-search.ts weighs that column with the title's weight added).
 CREATE VIRTUAL TABLE chunks_fts USING fts5(body, symbols, title, path, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
 CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunk_rows BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.rowid;

@@ -121,6 +121,10 @@ const (
   test("keyword words split identifiers and keep them whole", async () => {
     const chunks = await chunksOf("shop/cart.go", go);
     expect(chunks[1]!.words!.symbols).toBe("cart add");
+    // the title's words leave out the symbol path, which the symbols column holds (search weighs it for both)
+    expect(chunks[1]!.title).toBe("Cart.Add (method)");
+    expect(chunks[1]!.words!.title).toBe("method");
+    expect(chunks[0]!.words!.title).toBe("shop cart go symbols");
     expect(chunks[1]!.words!.body.split(" ")).toContain("items");
     expect(chunks[3]!.words!.body.split(" ")).toEqual(expect.arrayContaining(["maxitems", "max", "items"]));
   });
