@@ -183,7 +183,21 @@ function endColumns(
 }
 
 function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
-  const within = (t: TypeFact) => (d: { startLine: number; endLine: number }) => d.startLine > t.startLine && d.endLine <= t.endLine;
+  // every definition by its first line, to find a type's members by binary search: generated files hold
+  // thousands of one-line types, and a scan of every definition for each of them was quadratic
+  const byStart = [...facts.functions, ...facts.types].sort((a, b) => a.startLine - b.startLine);
+  const membersOf = (t: TypeFact) => {
+    let lo = 0;
+    let hi = byStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byStart[mid]!.startLine <= t.startLine) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<FileFacts["functions"][number] | TypeFact> = [];
+    for (let i = lo; i < byStart.length && byStart[i]!.startLine <= t.endLine; i++) if (byStart[i]!.endLine <= t.endLine) out.push(byStart[i]!);
+    return out;
+  };
   const endOf = endColumns(facts, lines);
   const emit = (
     kind: string,
@@ -217,10 +231,8 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
     // a type's chunk (a namespace's too) shows its members' first lines: their doc comments and bodies,
     // nested types' included, are searchable in their own chunks (boost's namespaces repeated their whole
     // files, once per level of nesting: 175 MB of its chunk text; jdk17's classes every method's Javadoc)
-    const inside = within(t);
     const hidden = new Set<number>();
-    for (const m of [...facts.functions, ...facts.types]) {
-      if (!inside(m)) continue;
+    for (const m of membersOf(t)) {
       const from = m.docStartLine !== undefined && m.docStartLine > t.startLine && m.docStartLine < m.startLine ? m.docStartLine : m.startLine + 1;
       for (let l = from; l <= m.endLine; l++) if (l !== m.startLine) hidden.add(l);
     }
