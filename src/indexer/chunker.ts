@@ -86,7 +86,10 @@ class ChunkSink {
     };
     c.words = {
       symbols: keywordText(extra.symbolPath ?? ""),
-      title: keywordText(title),
+      // the title without the symbol path its title repeats (a definition's `<symbol path> (<kind>)`, a
+      // section's `<document> > <heading path>`): the symbols column holds those words, and keyword search
+      // weighs it with the title's weight added (store/chunk-search.ts). 2.5 million of boost's positions.
+      title: keywordText(extra.symbolPath && title.includes(extra.symbolPath) ? title.replace(extra.symbolPath, " ") : title),
       path: this.pathWords,
       body: keywordText(text),
     };
@@ -112,40 +115,98 @@ class ChunkSink {
 
 /** Splits lines [from, to] (1-based, inclusive) into windows of at most MAX_LINES / MAX_CHARS with overlap. */
 function windows(lines: string[], from: number, to: number): Array<[number, number]> {
+  const all: number[] = [];
+  for (let l = from; l <= to; l++) all.push(l);
+  return windowsOver(lines, all);
+}
+
+/**
+ * Splits the listed lines (ascending 1-based numbers) into windows of at most MAX_LINES / MAX_CHARS of
+ * them, overlapping by OVERLAP; each window as its first and last line.
+ */
+function windowsOver(lines: string[], numbers: number[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
-  let start = from;
-  while (start <= to) {
+  let start = 0;
+  while (start < numbers.length) {
     let end = start;
     let chars = 0;
-    while (end <= to && end - start < MAX_LINES && chars + (lines[end - 1]?.length ?? 0) + 1 <= MAX_CHARS) {
-      chars += (lines[end - 1]?.length ?? 0) + 1;
+    while (end < numbers.length && end - start < MAX_LINES && chars + (lines[numbers[end]! - 1]?.length ?? 0) + 1 <= MAX_CHARS) {
+      chars += (lines[numbers[end]! - 1]?.length ?? 0) + 1;
       end++;
     }
     if (end === start) end = start + 1; // a single over-long line still makes progress
-    out.push([start, end - 1]);
-    if (end > to) break;
+    out.push([numbers[start]!, numbers[end - 1]!]);
+    if (end >= numbers.length) break;
     start = Math.max(start + 1, end - OVERLAP);
   }
   return out;
 }
 
-/** Lines [from, to], the first from `firstColumn` when over-long. */
-const span = (from: number, to: number, firstColumn = 1): ChunkSpan[] => [firstColumn > 1 ? { from, to, col: firstColumn } : { from, to }];
+/** Lines [from, to], the first from `firstColumn`, the last before `endColumn` when given. */
+function span(from: number, to: number, firstColumn = 1, endColumn?: number): ChunkSpan[] {
+  const s: ChunkSpan = { from, to };
+  if (firstColumn > 1) s.col = firstColumn;
+  if (endColumn !== undefined) s.end = endColumn;
+  return [s];
+}
+
+/**
+ * Where a definition's text ends on its last line: at the first column where another definition (not one
+ * of its own members) starts on that line, after its own start; or, for a one-line definition after
+ * another one on its line (not its container), at the line's end (the span then starts at its column).
+ * Facts carry no end column, and generated C++ puts hundreds of definitions on one line of thousands of
+ * characters (boost's typeof/vector100.hpp: 16,164 definitions in 321 lines); each chunk ran to the end
+ * of the line, up to MAX_LINE_CHARS, so the line's words were indexed once per definition on it (130,000
+ * of boost's chunks, 111 MB of text).
+ */
+function endColumns(
+  facts: FileFacts,
+  lines: string[],
+): (d: { qualifiedName: string; startLine: number; endLine: number; startColumn: number }) => number | undefined {
+  const starts = new Map<number, Array<{ column: number; qualifiedName: string }>>();
+  for (const d of [...facts.functions, ...facts.types]) {
+    let onLine = starts.get(d.startLine);
+    if (!onLine) starts.set(d.startLine, (onLine = []));
+    onLine.push({ column: d.startColumn, qualifiedName: d.qualifiedName });
+  }
+  for (const onLine of starts.values()) onLine.sort((a, b) => a.column - b.column);
+  return (d) => {
+    const onLine = starts.get(d.endLine);
+    if (!onLine || onLine.length < 2) return undefined;
+    const oneLine = d.startLine === d.endLine;
+    const after = oneLine ? d.startColumn : 0;
+    const member = d.qualifiedName + ".";
+    for (const o of onLine) if (o.column > after && !o.qualifiedName.startsWith(member)) return o.column;
+    const shared = oneLine && onLine.some((o) => o.column < d.startColumn && !d.qualifiedName.startsWith(o.qualifiedName + "."));
+    return shared ? (lines[d.endLine - 1]?.length ?? 0) + 1 : undefined;
+  };
+}
 
 function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
-  const methodsIn = (t: TypeFact) => facts.functions.filter((f) => f.startLine > t.startLine && f.endLine <= t.endLine);
+  // every definition by its first line, to find a type's members by binary search: generated files hold
+  // thousands of one-line types, and a scan of every definition for each of them was quadratic
+  const byStart = [...facts.functions, ...facts.types].sort((a, b) => a.startLine - b.startLine);
+  const membersOf = (t: TypeFact) => {
+    let lo = 0;
+    let hi = byStart.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if (byStart[mid]!.startLine <= t.startLine) lo = mid + 1;
+      else hi = mid;
+    }
+    const out: Array<FileFacts["functions"][number] | TypeFact> = [];
+    for (let i = lo; i < byStart.length && byStart[i]!.startLine <= t.endLine; i++) if (byStart[i]!.endLine <= t.endLine) out.push(byStart[i]!);
+    return out;
+  };
+  const endOf = endColumns(facts, lines);
   const emit = (
     kind: string,
     symbolPath: string,
     name: string,
-    startLine: number,
-    endLine: number,
-    docStart: number | undefined,
+    parts: Array<[number, number]>,
     signature: string | undefined,
     body: (from: number, to: number) => ChunkSpan[],
   ) => {
-    const from = docStart !== undefined && docStart < startLine ? docStart : startLine;
-    const parts = windows(lines, from, endLine);
     parts.forEach(([a, b], i) => {
       const header = `${kind} ${symbolPath} (${input.path}:${a}-${b})`;
       const prefix = i > 0 && signature ? `${header}\n${signature} …\n` : `${header}\n`;
@@ -156,21 +217,31 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
       });
     });
   };
+  const firstLine = (d: { startLine: number; docStartLine?: number }) =>
+    d.docStartLine !== undefined && d.docStartLine < d.startLine ? d.docStartLine : d.startLine;
   for (const fn of facts.functions) {
     const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
-    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, fn.startLine, fn.endLine, fn.docStartLine, fn.signature, (a, b) =>
-      span(a, b, a === fn.startLine ? fn.startColumn : 1),
+    const end = endOf(fn);
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, windows(lines, firstLine(fn), fn.endLine), fn.signature, (a, b) =>
+      span(a, b, a === fn.startLine ? fn.startColumn : 1, b === fn.endLine ? end : undefined),
     );
   }
   for (const t of facts.types) {
     const symbolPath = symbolPathOf(t.qualifiedName, facts.packageName);
-    const members = methodsIn(t);
-    // a type's chunk shows its members' signatures; their bodies are searchable in their own chunks
+    // a type's chunk (a namespace's too) shows its members' first lines: their doc comments and bodies,
+    // nested types' included, are searchable in their own chunks (boost's namespaces repeated their whole
+    // files, once per level of nesting: 175 MB of its chunk text; jdk17's classes every method's Javadoc)
     const hidden = new Set<number>();
-    for (const m of members) for (let l = m.startLine + 1; l <= m.endLine; l++) hidden.add(l);
+    for (const m of membersOf(t)) {
+      const from = m.docStartLine !== undefined && m.docStartLine > t.startLine && m.docStartLine < m.startLine ? m.docStartLine : m.startLine + 1;
+      for (let l = from; l <= m.endLine; l++) if (l !== m.startLine) hidden.add(l);
+    }
+    const end = endOf(t);
+    const visible: number[] = [];
+    for (let l = firstLine(t); l <= t.endLine; l++) if (!hidden.has(l)) visible.push(l);
     const body = (a: number, b: number): ChunkSpan[] => {
       const out: ChunkSpan[] = [];
-      let open: { from: number; to: number; col?: number } | undefined;
+      let open: { from: number; to: number; col?: number; end?: number } | undefined;
       for (let l = a; l <= b && l <= lines.length; l++) {
         if (hidden.has(l)) {
           if (open || out[out.length - 1] !== "…") out.push("…");
@@ -182,10 +253,11 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
           open = l === t.startLine && t.startColumn > 1 ? { from: l, to: l, col: t.startColumn } : { from: l, to: l };
           out.push(open);
         } else open.to = l;
+        if (l === t.endLine && end !== undefined) open.end = end;
       }
       return out;
     };
-    emit(t.kind, symbolPath, t.name, t.startLine, t.endLine, t.docStartLine, undefined, body);
+    emit(t.kind, symbolPath, t.name, windowsOver(lines, visible), undefined, body);
   }
 }
 

@@ -43,15 +43,28 @@ function definitionCodes(c: ChunkRecord): { kind: string; code: number; part: nu
   return { kind: kind as string, code, part: part as number, parts: parts as number };
 }
 
+/**
+ * A data chunk's usual title, `<path> values: <its first six names>[, …]` (indexer/chunker.ts), from its
+ * metadata `{names}`; undefined when the metadata is not that (the view names the title from the names).
+ */
+export function usualDataTitle(c: ChunkRecord, path: string): string | undefined {
+  const names = c.metadata?.names;
+  if (c.chunkType !== "data" || Object.keys(c.metadata ?? {}).join(",") !== "names" || !Array.isArray(names) || names.length === 0) return undefined;
+  if (!names.every((n) => typeof n === "string")) return undefined;
+  return `${path} values: ${names.slice(0, 6).join(", ")}${names.length > 6 ? ", …" : ""}`;
+}
+
 /** The stored form of chunk `c` of the file at `path`. */
 export function storedChunk(c: ChunkRecord, path: string): StoredChunk {
   const idStart = `${c.chunkType}:${path}#`;
   const key = c.id.startsWith(idStart) ? c.id.slice(idStart.length) : undefined;
   const prefix = storedPrefix(c.prefix, path);
   const kind = typeof c.metadata?.kind === "string" ? c.metadata.kind : undefined;
-  // the view names a definition's usual title, and a file overview's, again (schema.ts)
+  // the view names a definition's usual title, a file overview's and a data chunk's, again (schema.ts)
   const usualTitle =
-    (kind !== undefined && c.symbolPath != null && c.title === `${c.symbolPath} (${kind})`) || (c.chunkType === "symbols" && c.title === `${path} symbols`);
+    (kind !== undefined && c.symbolPath != null && c.title === `${c.symbolPath} (${kind})`) ||
+    (c.chunkType === "symbols" && c.title === `${path} symbols`) ||
+    (c.title !== undefined && c.title === usualDataTitle(c, path));
   const out: StoredChunk = {
     idKey: key ?? null,
     idFull: key === undefined ? c.id : null,
@@ -62,6 +75,8 @@ export function storedChunk(c: ChunkRecord, path: string): StoredChunk {
     part: null,
     parts: null,
   };
+  // a data chunk's header, `values in <path>:<start>-<end>`, too
+  if (c.chunkType === "data" && prefix === `values in \u0001:${c.startLine}-${c.endLine}\n`) out.prefix = null;
   const def = definitionCodes(c);
   if (!def) return out;
   const symbolPath = c.symbolPath!;

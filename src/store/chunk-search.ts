@@ -34,6 +34,16 @@ export interface ColumnWeights {
   body: number;
 }
 
+/**
+ * bm25() over chunks_fts with the fields' weights. The title column leaves out the symbol path's words
+ * (indexer/chunker.ts: every chunk with a symbol path has it in its title), which the symbols column holds
+ * once; so the symbols column carries the title's weight too, and a word's weighted count stays what it was
+ * with the path in both columns (4 + 2 for a definition's name).
+ */
+function chunkRank(weights: ColumnWeights): string {
+  return `bm25(chunks_fts, ${weights.body}, ${weights.symbols + weights.title}, ${weights.title}, ${weights.path})`;
+}
+
 /** Quotes each term for an FTS5 MATCH expression (terms are already lower-cased words). */
 export function matchExpression(terms: string[]): string {
   return terms.map((t) => `"${t.replace(/"/g, '""')}"`).join(" OR ");
@@ -98,7 +108,7 @@ export function keywordTopK(
   const db = sqliteOf(store);
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
+  const rank = chunkRank(weights);
   // without filters the best rows are chosen from the keyword index alone and only they are joined: the
   // chunks view joins three tables, and joining every match before the sort doubled a common word's cost
   const ranked = where
@@ -232,7 +242,7 @@ export function weightedChunkScores(
 ): Map<string, { filePath: string; score: number }> {
   const params: Array<string | number> = [];
   const where = filterClause(filters, params);
-  const rank = `bm25(chunks_fts, ${weights.body}, ${weights.symbols}, ${weights.title}, ${weights.path})`;
+  const rank = chunkRank(weights);
   // the chunks view (three tables) is joined only when a filter needs its columns (see keywordSearch)
   const from = where ? "chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid" : "chunks_fts";
   const sql = `SELECT chunks_fts.rowid AS rowid, -${rank} AS s FROM ${from} WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;

@@ -14,8 +14,12 @@ import { compressText, contentText } from "./content-codec.ts";
 /** Longest part of one line a chunk carries (minified code is a few lines of hundreds of KB). */
 export const MAX_LINE_CHARS = 2000;
 
-/** Lines [from, to] of the file (1-based, inclusive), the first from column `col` when over-long; or an elision. */
-export type ChunkSpan = { from: number; to: number; col?: number } | "…";
+/**
+ * Lines [from, to] of the file (1-based, inclusive), the first from column `col` when over-long; or an
+ * elision. With `end` (a definition sharing its line with others), the first line always from `col` and
+ * the last up to (not including) column `end`.
+ */
+export type ChunkSpan = { from: number; to: number; col?: number; end?: number } | "…";
 
 /** A file's lines as chunks count them: a final newline ends the last line rather than starting one. */
 export function contentLines(text: string): string[] {
@@ -39,23 +43,37 @@ export function renderChunk(prefix: string, spans: ChunkSpan[], lines: string[])
       out.push("    …");
       continue;
     }
-    for (let l = sp.from; l <= sp.to && l <= lines.length; l++) out.push(clipLine(lines[l - 1]!, l === sp.from ? (sp.col ?? 1) : 1));
+    for (let l = sp.from; l <= sp.to && l <= lines.length; l++) {
+      let line = lines[l - 1]!;
+      let col = l === sp.from ? (sp.col ?? 1) : 1;
+      if (sp.end !== undefined) {
+        // a part of a line shared with other definitions: exactly its columns
+        line = line.slice(l === sp.from ? col - 1 : 0, l === sp.to ? Math.max(0, sp.end - 1) : line.length);
+        col = 1;
+      }
+      out.push(clipLine(line, col));
+    }
   }
   return prefix + out.join("\n");
 }
 
-/** Spans as stored: `10-40`, `10-40@5` (first column), `…`, comma-separated. */
+/** Spans as stored: `10-40`, `10-40@5` (first column), `10-10@5:30` (last line's end column), `…`, comma-separated. */
 export function encodeSpans(spans: ChunkSpan[]): string {
-  return spans.map((s) => (s === "…" ? "…" : `${s.from}-${s.to}${s.col !== undefined && s.col > 1 ? `@${s.col}` : ""}`)).join(",");
+  return spans
+    .map((s) => (s === "…" ? "…" : `${s.from}-${s.to}${s.col !== undefined && s.col > 1 ? `@${s.col}` : ""}${s.end !== undefined ? `:${s.end}` : ""}`))
+    .join(",");
 }
 
 export function decodeSpans(encoded: string): ChunkSpan[] {
   if (encoded === "") return [];
   return encoded.split(",").map((part): ChunkSpan => {
     if (part === "…") return "…";
-    const m = /^(\d+)-(\d+)(?:@(\d+))?$/.exec(part);
+    const m = /^(\d+)-(\d+)(?:@(\d+))?(?::(\d+))?$/.exec(part);
     if (!m) throw new Error(`malformed chunk span '${part}'`);
-    return m[3] ? { from: Number(m[1]), to: Number(m[2]), col: Number(m[3]) } : { from: Number(m[1]), to: Number(m[2]) };
+    const out: ChunkSpan = { from: Number(m[1]), to: Number(m[2]) };
+    if (m[3]) out.col = Number(m[3]);
+    if (m[4]) out.end = Number(m[4]);
+    return out;
   });
 }
 

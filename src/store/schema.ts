@@ -447,7 +447,9 @@ END;
 -- metadata ({"kind", "name", "part", "parts"}, the name the symbol path's last segment), and NULL for the
 -- prefix, key and title its chunker makes of them: '<kind> <symbol path> (<path>:<start>-<end>)' and a
 -- newline, '<symbol path>' or '<symbol path>@<part>' (key_repeat: '~2', '~3'... after it, for repeats),
--- '<symbol path> (<kind>)'. boost's 445,000 definition chunks: 123 -> 65 MiB.
+-- '<symbol path> (<kind>)'. boost's 445,000 definition chunks: 123 -> 65 MiB. A data chunk's title
+-- '<path> values: <its first six names>[, …]' (from its metadata's names) and header 'values in <path>:<start>-<end>'
+-- are NULL too (jdk17's 46,000: 6 MiB).
 CREATE TABLE chunk_rows (
     chunk_rowid INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
@@ -463,8 +465,9 @@ CREATE TABLE chunk_rows (
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     tag_set INTEGER NOT NULL,
-    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts); the
-    -- prefix holds its file's path as a placeholder
+    -- the text is the prefix followed by these lines of the file's content (store/chunk-text.ts), the
+    -- last cut at a column where another definition starts on its line; the prefix holds its file's path
+    -- as a placeholder
     prefix TEXT,
     spans TEXT NOT NULL,
     -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
@@ -483,10 +486,14 @@ CREATE TABLE chunk_tag_sets (
 CREATE VIEW chunks AS
     SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || ${chunkKey("c")}) AS chunk_id,
         f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type,
-        COALESCE(c.title, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("symbols")} THEN f.file_path || ' symbols' ELSE c.symbol_path || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
+        COALESCE(c.title, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("symbols")} THEN f.file_path || ' symbols'
+            WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN f.file_path || ' values: ' || (SELECT group_concat(n.value, ', ' ORDER BY n.key) FROM json_each(c.metadata, '$.names') n WHERE n.key < 6)
+                || CASE WHEN json_array_length(c.metadata, '$.names') > 6 THEN ', …' ELSE '' END
+            ELSE c.symbol_path || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
         c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
         c.end_line AS end_line, t.tags AS tags,
-        COALESCE(c.prefix, ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || c.symbol_path || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10)) AS prefix,
+        COALESCE(c.prefix, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN 'values in ' || char(1) || ':' || c.start_line || '-' || c.end_line || char(10)
+            ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || c.symbol_path || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
         c.spans AS spans, c.text_hash AS text_hash,
         COALESCE(c.metadata, CASE WHEN c.def_kind IS NOT NULL THEN json_object('kind', ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, 'name', ${lastSegment("c.symbol_path")}, 'part', c.part, 'parts', c.parts) END) AS metadata
     FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id JOIN chunk_tag_sets t ON t.tag_set = c.tag_set;
@@ -496,7 +503,8 @@ CREATE VIEW chunks AS
 -- words are computed at index time and not stored twice; rows leave with their chunk (trigger).
 -- The big column comes first (here and in files_fts): FTS5 marks every other column's entries with its
 -- number, two bytes for each word of each row (go-src: chunks_fts 46 -> 35 MiB, files_fts 19 -> 17 MiB).
--- bm25() takes its weights in this order.
+-- bm25() takes its weights in this order. The title column leaves out the symbol path its title repeats
+-- (the symbols column holds it; chunk-search.ts weighs that column with the title's weight added).
 CREATE VIRTUAL TABLE chunks_fts USING fts5(body, symbols, title, path, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
 CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunk_rows BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.rowid;

@@ -121,6 +121,10 @@ const (
   test("keyword words split identifiers and keep them whole", async () => {
     const chunks = await chunksOf("shop/cart.go", go);
     expect(chunks[1]!.words!.symbols).toBe("cart add");
+    // the title's words leave out the symbol path, which the symbols column holds (search weighs it for both)
+    expect(chunks[1]!.title).toBe("Cart.Add (method)");
+    expect(chunks[1]!.words!.title).toBe("method");
+    expect(chunks[0]!.words!.title).toBe("shop cart go symbols");
     expect(chunks[1]!.words!.body.split(" ")).toContain("items");
     expect(chunks[3]!.words!.body.split(" ")).toEqual(expect.arrayContaining(["maxitems", "max", "items"]));
   });
@@ -144,5 +148,78 @@ describe("minified code", () => {
     const fn250 = defs.find((c) => c.title.startsWith("fn250 "))!;
     // the chunk's code starts at its function, not at the line's start
     expect(fn250.text.split("\n")[1]!.startsWith("function fn250(a){return a+250}")).toBe(true);
+  });
+
+  test("a definition's text ends where the next definition on its line starts, so the line is not indexed once per definition", async () => {
+    const line = Array.from({ length: 400 }, (_, i) => `function fn${i}(a){return a+${i}}`).join("");
+    const defs = (await chunksOf("dist/app.min.js", line + "\n")).filter((c) => c.chunkType === "definitions");
+    expect(defs.find((c) => c.title.startsWith("fn250 "))!.text.split("\n")[1]).toBe("function fn250(a){return a+250}");
+    // the line's last definition runs to the line's end
+    expect(defs.find((c) => c.title.startsWith("fn399 "))!.text.split("\n")[1]).toBe("function fn399(a){return a+399}");
+    // generated C++: members of a one-line struct stay in its text; the next struct on the line does not
+    const cpp = ["namespace gen {", "  struct v0 { typedef int item0; typedef long item1; }; struct v1 { typedef char item0; };", "}", ""].join("\n");
+    const chunks = await chunksOf("gen/vector.hpp", cpp);
+    const code = (title: string) =>
+      chunks
+        .find((c) => c.title === title)!
+        .text.split("\n")
+        .slice(1)
+        .join("\n");
+    expect(code("gen.v0 (struct)")).toBe("struct v0 { typedef int item0; typedef long item1; }; ");
+    expect(code("gen.v0.item0 (type_alias)")).toBe("typedef int item0; ");
+    expect(code("gen.v0.item1 (type_alias)")).toBe("typedef long item1; }; ");
+    expect(code("gen.v1 (struct)")).toBe("struct v1 { typedef char item0; };");
+  });
+});
+
+describe("containers", () => {
+  test("a namespace's or class's chunk shows its nested types' first lines; their bodies are in their own chunks", async () => {
+    const cpp = [
+      "namespace outer {",
+      "struct Inner {",
+      "  int unique_inner_field;",
+      "  int size() const { return unique_inner_field; }",
+      "};",
+      "int free_function(int a) {",
+      "  return a + 1;",
+      "}",
+      "}",
+      "",
+    ].join("\n");
+    const chunks = await chunksOf("src/outer.hpp", cpp);
+    const text = (title: string) => chunks.find((c) => c.title === title)!.text;
+    expect(text("outer (namespace)")).toBe(
+      ["namespace outer (src/outer.hpp:1-9)", "namespace outer {", "struct Inner {", "    …", "int free_function(int a) {", "    …", "}"].join("\n"),
+    );
+    expect(text("outer.Inner (struct)")).toContain("int unique_inner_field;");
+    expect(chunks.filter((c) => c.text.includes("unique_inner_field;\n")).map((c) => c.title)).toEqual(["outer.Inner (struct)"]);
+    // a member's doc comment is in the member's chunk, not repeated in its class's
+    const java = [
+      "package p;",
+      "/** A queue. */",
+      "public class Queue {",
+      "  private int size;",
+      "  /**",
+      "   * Adds a distinctive_word element.",
+      "   */",
+      "  public void add(int x) {",
+      "    size++;",
+      "  }",
+      "}",
+      "",
+    ].join("\n");
+    const javaChunks = await chunksOf("src/p/Queue.java", java);
+    const queue = javaChunks.find((c) => c.title === "Queue (class)")!.text;
+    expect(queue).toContain("/** A queue. */");
+    expect(queue).toContain("private int size;");
+    expect(queue).toContain("public void add(int x) {");
+    expect(queue).not.toContain("distinctive_word");
+    expect(javaChunks.find((c) => c.title === "Queue.add (method)")!.text).toContain("distinctive_word");
+    // a long container is windowed over the lines it shows: one chunk, not one per 80 lines of members
+    const many = ["namespace big {", ...Array.from({ length: 60 }, (_, i) => `struct S${i} {\n  int a;\n  int b;\n};`), "}", ""].join("\n");
+    const big = (await chunksOf("src/big.hpp", many)).filter((c) => c.title === "big (namespace)");
+    expect(big.length).toBe(1);
+    expect(big[0]!.startLine).toBe(1);
+    expect(big[0]!.endLine).toBe(242);
   });
 });

@@ -1,4 +1,5 @@
 import { afterEach, describe, expect, test } from "bun:test";
+import { Database } from "bun:sqlite";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { existsSync, readdirSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
@@ -90,6 +91,31 @@ describe("a large full build", () => {
     const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(again.mode).toBe("incremental");
     expect(again.parsed).toBe(1);
+  });
+});
+
+describe("an index of another cortex version", () => {
+  test("is rebuilt, never read: its schema fingerprint (a hash of the DDL) differs", async () => {
+    p = copyFixture("polyglot/go");
+    const first = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    // an index whose keyword tables had another shape (chunks_fts with a path column, say) records another fingerprint
+    const old = new Database(first.database);
+    try {
+      old.query("UPDATE meta SET value = 'fingerprint of an older schema' WHERE key = 'schema_fingerprint'").run();
+    } finally {
+      old.close();
+    }
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(again.mode).toBe("full");
+    expect(again.parsed).toBe(first.files);
+    const after = new Session(p.root);
+    try {
+      const db = sqliteOf(await after.requireStore());
+      expect((db.query("SELECT value FROM meta WHERE key = 'schema_fingerprint'").get() as { value: string }).value).not.toBe("fingerprint of an older schema");
+      expect((db.query("SELECT COUNT(*) AS n FROM chunks_fts WHERE chunks_fts MATCH 'auth'").get() as { n: number }).n).toBeGreaterThan(0);
+    } finally {
+      after.close();
+    }
   });
 });
 

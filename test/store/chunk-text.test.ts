@@ -66,11 +66,17 @@ describe("chunk text read back from the index", () => {
 
 describe("spans", () => {
   test("encode and decode round-trip; a malformed span is an error", () => {
-    const spans: ChunkSpan[] = [{ from: 3, to: 7, col: 12 }, "…", { from: 10, to: 10 }];
-    expect(encodeSpans(spans)).toBe("3-7@12,…,10-10");
+    const spans: ChunkSpan[] = [{ from: 3, to: 7, col: 12 }, "…", { from: 10, to: 10 }, { from: 11, to: 11, col: 5, end: 30 }, { from: 12, to: 14, end: 9 }];
+    expect(encodeSpans(spans)).toBe("3-7@12,…,10-10,11-11@5:30,12-14:9");
     expect(decodeSpans(encodeSpans(spans))).toEqual(spans);
     expect(decodeSpans("")).toEqual([]);
     expect(() => decodeSpans("3-x")).toThrow("malformed chunk span '3-x'");
+  });
+
+  test("rendering: a span's last line stops before its end column", () => {
+    const lines = contentLines("int a; int b; int c;\nx\nstruct S { int f; }; struct T {};\n");
+    expect(renderChunk("", [{ from: 1, to: 1, col: 8, end: 15 }], lines)).toBe("int b; ");
+    expect(renderChunk("", [{ from: 2, to: 3, end: 22 }], lines)).toBe("x\nstruct S { int f; }; ");
   });
 
   test("rendering: prefix, lines, elisions, an over-long first line from its column, nothing past the end", () => {

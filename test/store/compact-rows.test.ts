@@ -82,6 +82,34 @@ const CHUNKS: ChunkRecord[] = [
     textHash: "ef".repeat(32),
     metadata: { names: ["MAX"] },
   },
+  // more than six names, one needing JSON escapes: the view names the first six and an ellipsis
+  {
+    id: `data:${PATH}#values@2`,
+    chunkType: "data",
+    title: `${PATH} values: A, B\\"q, C, D, E, F, …`,
+    language: "cpp",
+    startLine: 20,
+    endLine: 27,
+    tags: ["src", "geo", "data"],
+    prefix: `values in ${PATH}:20-27\n`,
+    spans: "20-27",
+    textHash: "ab".repeat(32),
+    metadata: { names: ["A", 'B\\"q', "C", "D", "E", "F", "G", "H"] },
+  },
+  // a title and header of its own are kept
+  {
+    id: `data:${PATH}#config@1`,
+    chunkType: "data",
+    title: `${PATH} (configuration)`,
+    language: "cpp",
+    startLine: 30,
+    endLine: 31,
+    tags: ["src", "geo", "data"],
+    prefix: `configuration ${PATH}:30-31\n`,
+    spans: "30-31",
+    textHash: "ba".repeat(32),
+    metadata: { names: ["X"] },
+  },
   { ...definition("function", "other", 60, 61), id: "elsewhere:other" },
 ];
 
@@ -158,6 +186,13 @@ test("chunks, references and definitions read back through the views as they wer
     // the usual parts are not stored: most definition rows hold no prefix, key or metadata of their own
     const stored = db.query("SELECT count(*) AS n FROM chunk_rows WHERE prefix IS NULL AND metadata IS NULL AND title IS NULL").get() as { n: number };
     expect(stored.n).toBeGreaterThanOrEqual(4);
+    // a data chunk's usual title and header are not stored either
+    const data = db.query("SELECT title, prefix FROM chunk_rows WHERE chunk_type = 2 ORDER BY chunk_rowid").all();
+    expect(data).toEqual([
+      { title: null, prefix: null },
+      { title: null, prefix: null },
+      { title: `${PATH} (configuration)`, prefix: "configuration \u0001:30-31\n" },
+    ]);
 
     const refs = db.query('SELECT file_path, name, qualifier, kind, line, "column" FROM refs ORDER BY ref_id').all();
     const expected = (path: string) =>
