@@ -10,8 +10,9 @@
  * `||` (its rules for positions across classes stay its own), which costs little.
  *
  * A first try (reverted, see docs/benchmarks.md) cost the publisher more than it saved the server: a
- * regex split, and a string per position. This one scans char codes, keeps each lexeme's positions in a
- * reused array and joins them with the weight in one native call.
+ * regex split, a Map lookup of a new string per token, and a string per position. This one hashes the
+ * char codes of each token as it scans, looks learnt tokens up in a table of its own, keeps each lexeme's
+ * positions in a reused array and writes positions from texts made once.
  */
 import type { PgQueryable } from "./client.ts";
 
@@ -54,8 +55,32 @@ export function tokensOf(words: string): string[] {
 
 export type Weight = "A" | "B" | "C" | "D";
 
+/** FNV-1a over a token's char codes, as the scans compute it in their loops. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+function hashOf(token: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** Whether text[a, b) is `token`. */
+function sameAt(token: string, text: string, a: number, b: number): boolean {
+  if (token.length !== b - a) return false;
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(a + i)) return false;
+  return true;
+}
+
 export class KeywordVectors {
-  private readonly tokens = new Map<string, Token>();
+  /**
+   * Learnt tokens in an open-addressing table keyed by their hash, looked up from the words text's char
+   * codes: a string and a Map lookup per token cost three times as much over a publication's words.
+   */
+  private slots = new Int32Array(1 << 16);
+  private readonly hashes: number[] = [];
+  private readonly names: string[] = [];
+  private readonly tokens: Token[] = [];
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   private readonly lexemeIds = new Map<string, number>();
@@ -63,6 +88,37 @@ export class KeywordVectors {
   private readonly positions: number[][] = [];
   private stamp = new Int32Array(1024);
   private build = 0;
+
+  /** The learnt token text[a, b) of hash h, or -1. */
+  private find(text: string, a: number, b: number, h: number): number {
+    const mask = this.slots.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const slot = this.slots[i]!;
+      if (slot === 0) return -1;
+      const t = slot - 1;
+      if (this.hashes[t] === h && sameAt(this.names[t]!, text, a, b)) return t;
+    }
+  }
+
+  private insert(name: string, token: Token): void {
+    if (2 * (this.names.length + 1) > this.slots.length) {
+      const old = this.slots;
+      this.slots = new Int32Array(old.length * 2);
+      for (let t = 0; t < this.names.length; t++) this.place(this.hashes[t]!, t);
+    }
+    const h = hashOf(name);
+    this.hashes.push(h);
+    this.names.push(name);
+    this.tokens.push(token);
+    this.place(h, this.names.length - 1);
+  }
+
+  private place(h: number, t: number): void {
+    const mask = this.slots.length - 1;
+    let i = h & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = t + 1;
+  }
 
   private lexemeId(lexeme: string): number {
     let id = this.lexemeIds.get(lexeme);
@@ -83,11 +139,21 @@ export class KeywordVectors {
   /** Asks the server, in one statement, about the tokens of `texts` it was not asked about yet. */
   async learn(db: PgQueryable, texts: Iterable<string>): Promise<void> {
     const fresh = new Set<string>();
-    for (const text of texts)
-      scan(text, (a, b) => {
-        const t = text.slice(a, b);
-        if (!this.tokens.has(t)) fresh.add(t);
-      });
+    for (const text of texts) {
+      const n = text.length;
+      let a = 0;
+      let h = FNV_OFFSET;
+      for (let i = 0; i <= n; i++) {
+        const c = i < n ? text.charCodeAt(i) : SPACE;
+        if (c !== SPACE && c !== UNDERSCORE) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          continue;
+        }
+        if (i > a && this.find(text, a, i, h) < 0) fresh.add(text.slice(a, i));
+        a = i + 1;
+        h = FNV_OFFSET;
+      }
+    }
     if (fresh.size === 0) return;
     const rows = await db.query<{ t: string; l: Array<[string, number[]]> }>(
       `SELECT t, (SELECT coalesce(json_agg(json_build_array(lexeme, positions)), '[]'::json)
@@ -107,7 +173,7 @@ export class KeywordVectors {
             token.ids.push(this.lexemeId(lexeme));
             token.rel.push(p);
           }
-      this.tokens.set(r.t, token);
+      this.insert(r.t, token);
     }
   }
 
@@ -119,33 +185,60 @@ export class KeywordVectors {
   vector(words: string, weight: Weight): string {
     const build = ++this.build;
     const seen: number[] = [];
+    const n = words.length;
     let pos = 0;
-    scan(words, (a, b) => {
-      const token = this.tokens.get(words.slice(a, b));
-      if (token === undefined) throw new Error(`keyword token '${words.slice(a, b)}' was not learnt`);
-      for (let k = 0; k < token.ids.length; k++) {
-        const id = token.ids[k]!;
-        const p = Math.min(MAX_POS, pos + token.rel[k]!);
-        const list = this.positions[id]!;
-        if (this.stamp[id] !== build) {
-          this.stamp[id] = build;
-          list.length = 0;
-          list.push(p);
-          seen.push(id);
-          continue;
-        }
-        const end = list[list.length - 1]!;
-        if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
+    let a = 0;
+    let h = FNV_OFFSET;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? words.charCodeAt(i) : SPACE;
+      if (c !== SPACE && c !== UNDERSCORE) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        continue;
       }
-      pos += token.span;
-    });
+      if (i > a) {
+        const t = this.find(words, a, i, h);
+        if (t < 0) throw new Error(`keyword token '${words.slice(a, i)}' was not learnt`);
+        const token = this.tokens[t]!;
+        for (let k = 0; k < token.ids.length; k++) {
+          const id = token.ids[k]!;
+          const p = Math.min(MAX_POS, pos + token.rel[k]!);
+          const list = this.positions[id]!;
+          if (this.stamp[id] !== build) {
+            this.stamp[id] = build;
+            list.length = 0;
+            list.push(p);
+            seen.push(id);
+            continue;
+          }
+          const end = list[list.length - 1]!;
+          if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
+        }
+        pos += token.span;
+      }
+      a = i + 1;
+      h = FNV_OFFSET;
+    }
+    const texts = positionTexts(weight);
     const parts: string[] = new Array(seen.length);
-    const join = weight === "D" ? "," : `${weight},`;
-    const tail = weight === "D" ? "" : weight;
     for (let i = 0; i < seen.length; i++) {
       const id = seen[i]!;
-      parts[i] = this.quoted[id]! + this.positions[id]!.join(join) + tail;
+      const list = this.positions[id]!;
+      let s = this.quoted[id]! + texts[list[0]!]!;
+      for (let j = 1; j < list.length; j++) s += `,${texts[list[j]!]!}`;
+      parts[i] = s;
     }
     return parts.join(" ");
   }
+}
+
+/** The text of every position with a weight's letter ("12A"; D has none), made once per weight. */
+const POSITION_TEXTS = new Map<Weight, string[]>();
+function positionTexts(weight: Weight): string[] {
+  let texts = POSITION_TEXTS.get(weight);
+  if (texts === undefined) {
+    const tail = weight === "D" ? "" : weight;
+    texts = Array.from({ length: MAX_POS + 1 }, (_, p) => `${p}${tail}`);
+    POSITION_TEXTS.set(weight, texts);
+  }
+  return texts;
 }
