@@ -12,8 +12,9 @@
  */
 import { CortexError } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
-import type { PgClient, PgQueryable, PgReserved } from "./client.ts";
-import { ensureSchema, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
+import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
+import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
+import { KeywordVectors } from "./keyword-vectors.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
@@ -214,29 +215,38 @@ async function writeBatch(
   gen: number,
   files: SourceFile[],
   source: IndexSource,
-  digests: Map<string, string>,
+  keywords: KeywordVectors,
 ): Promise<void> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
-  const versions = files.map((f) => ({
-    path: f.path,
-    language: f.language,
-    content_hash: f.contentHash,
-    size_bytes: f.sizeBytes,
-    mtime_ms: f.mtimeMs,
-    rows_digest: digests.get(f.path)!,
-    w_path: rows.get(f.path)!.words.path,
-    w_defs: rows.get(f.path)!.words.defs,
-    w_code: rows.get(f.path)!.words.code,
-    content: rows.get(f.path)!.content,
-  }));
+  // keyword vectors are written as tsvector text (keyword-vectors.ts): the server is asked only about
+  // tokens it was not asked about before, and joins the weight classes with its own ||
+  const texts: string[] = [];
+  for (const r of rows.values()) {
+    texts.push(r.words.path, r.words.defs, r.words.code);
+    for (const c of r.chunks) texts.push(String(c.w_symbols), String(c.w_title), String(c.w_path), String(c.w_body));
+  }
+  await keywords.learn(tx, texts);
+  const versions = files.map((f) => {
+    const r = rows.get(f.path)!;
+    return {
+      path: f.path,
+      language: f.language,
+      content_hash: f.contentHash,
+      size_bytes: f.sizeBytes,
+      mtime_ms: f.mtimeMs,
+      rows_digest: r.digest,
+      v_path: keywords.vector(r.words.path, "A"),
+      v_defs: keywords.vector(r.words.defs, "B"),
+      v_code: keywords.vector(r.words.code, "D"),
+      content: r.content,
+    };
+  });
   const ids = await tx.query<{ file_id: string | number; path: string }>(
     `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest,
-       setweight(to_tsvector('english', w_path), 'A') || setweight(to_tsvector('english', w_defs), 'B') || setweight(to_tsvector('english', w_code), 'D'),
-       $2::int, content
+     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest, v_path || v_defs || v_code, $2::int, content
      FROM json_to_recordset($3::text::json)
-       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, w_path text, w_defs text, w_code text, content text)
+       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, v_path tsvector, v_defs tsvector, v_code tsvector, content text)
      RETURNING file_id, path`,
     [repoId, gen, JSON.stringify(versions)],
   );
@@ -257,8 +267,19 @@ async function writeBatch(
     const r = rows.get(path)!;
     const id = Number(file_id);
     if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
-    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "chunks", "packageKeys", "importKeys"] as const)
+    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "packageKeys", "importKeys"] as const)
       for (const row of r[key]) children[key].push({ file_id: id, ...row });
+    for (const c of r.chunks) {
+      const { w_symbols, w_title, w_path, w_body, ...rest } = c;
+      children.chunks.push({
+        file_id: id,
+        ...rest,
+        v_symbols: keywords.vector(String(w_symbols), "A"),
+        v_title: keywords.vector(String(w_title), "B"),
+        v_path: keywords.vector(String(w_path), "C"),
+        v_body: keywords.vector(String(w_body), "D"),
+      });
+    }
   }
   await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
   await insertRows(tx, `${s}.stat_types`, TYPES, children.types);
@@ -272,17 +293,30 @@ async function writeBatch(
   await insertRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
   if (children.chunks.length > 0) {
     // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C,
-    // body D; the first three alone are the chunk's heads, computed once for both columns
-    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["w_symbols", "text"], ["w_title", "text"], ["w_path", "text"], ["w_body", "text"]];
+    // body D; the first three alone are the chunk's heads, joined once for both columns
+    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["v_symbols", "tsvector"], ["v_title", "tsvector"], ["v_path", "tsvector"], ["v_body", "tsvector"]];
     await tx.query(
       `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, heads, words)
-       SELECT file_id, ${names(CHUNKS)}, heads, heads || setweight(to_tsvector('english', w_body), 'D')
-       FROM (SELECT x.*, setweight(to_tsvector('english', w_symbols), 'A') || setweight(to_tsvector('english', w_title), 'B') ||
-               setweight(to_tsvector('english', w_path), 'C') AS heads
-             FROM json_to_recordset($1::text::json) AS x(${recordType(all)})) y`,
+       SELECT file_id, ${names(CHUNKS)}, heads, heads || v_body
+       FROM (SELECT x.*, v_symbols || v_title || v_path AS heads FROM json_to_recordset($1::text::json) AS x(${recordType(all)})) y`,
       [JSON.stringify(children.chunks)],
     );
   }
+}
+
+/**
+ * Deletes a repository's file versions matching `condition` (over its parameters $2…, $1 being the
+ * repository) with every row that hangs off them: those tables have no foreign key to cascade (schema.ts).
+ * The versions' ids are taken first, so each table is reached through its file_id index.
+ */
+async function deleteVersions(tx: PgQueryable, s: string, repoId: number, condition: string, params: PgValue[]): Promise<void> {
+  const [gone] = await tx.query<{ ids: string | null }>(
+    `SELECT array_agg(file_id)::text AS ids FROM ${s}.file_versions WHERE repo_id = $1::int AND ${condition}`,
+    [repoId, ...params],
+  );
+  if (gone?.ids == null) return;
+  for (const table of FILE_ROW_TABLES) await tx.query(`DELETE FROM ${s}.${table} WHERE file_id = ANY($1::bigint[])`, [gone.ids]);
+  await tx.query(`DELETE FROM ${s}.file_versions WHERE file_id = ANY($1::bigint[])`, [gone.ids]);
 }
 
 /**
@@ -337,7 +371,7 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   const next = live + 1;
   // what a killed publisher left of a generation it never switched to
   await conn.transaction(async (tx) => {
-    await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_from > $2::int`, [repoId, live]);
+    await deleteVersions(tx, s, repoId, "gen_from > $2::int", [live]);
     await tx.query(`UPDATE ${s}.file_versions SET gen_to = NULL WHERE repo_id = $1::int AND gen_to > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
@@ -351,12 +385,14 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   );
   const files = source.files();
   const present = new Set(files.map((f) => f.path));
-  const digests = new Map(files.map((f) => [f.path, source.digest(f)]));
-  const changed = files.filter((f) => liveFiles.get(f.path) !== digests.get(f.path));
+  // a repository's first publication writes every file (each file's digest is taken from the rows read
+  // for it); a later one compares every file's digest with the live generation's first
+  const changed = liveFiles.size === 0 ? files : files.filter((f) => liveFiles.get(f.path) !== source.digest(f));
   const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
   let written = 0;
+  const keywords = new KeywordVectors();
   for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
-    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, digests));
+    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, keywords));
     written += batch.length;
     await options.onBatch?.(written, changed.length);
   }
@@ -393,7 +429,7 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   });
   // versions no generation shows any more
   await conn.transaction(async (tx) => {
-    await tx.query(`DELETE FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NOT NULL AND gen_to <= $2::int`, [repoId, next]);
+    await deleteVersions(tx, s, repoId, "gen_to IS NOT NULL AND gen_to <= $2::int", [next]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await forgetOldGenerations(tx, s, repoId, next);

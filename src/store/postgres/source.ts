@@ -38,6 +38,8 @@ function booleans(rows: Row[], columns: string[]): Row[] {
 
 /** The rows of one file, keyed by the shared store's table. */
 export interface FileRows {
+  /** What digest(f) gives: the publisher compares it with the live generation's. */
+  digest: string;
   content: string;
   /** Keyword words of the whole file: its path, the names it defines, its text. */
   words: { path: string; defs: string; code: string };
@@ -53,6 +55,11 @@ export interface FileRows {
   /** Cross-repository resolution (package-keys.ts): the keys the file provides, and those its unresolved imports ask for. */
   packageKeys: Row[];
   importKeys: Row[];
+}
+
+/** The digest of a file's content hash and graph rows, as read from the index (before booleans are converted). */
+function rowsDigest(f: SourceFile, symbols: Row[], refs: Row[], sites: Row[], edges: Row[], cross: { packageKeys: Row[]; importKeys: Row[] }): string {
+  return Bun.hash(JSON.stringify([f.contentHash, symbols, refs, sites, edges, cross])).toString(36);
 }
 
 export class IndexSource {
@@ -147,15 +154,7 @@ export class IndexSource {
    * which change when other files do, and its package keys (a new module path in go.mod changes them).
    */
   digest(f: SourceFile): string {
-    const parts = [
-      f.contentHash,
-      this.st.symbols.all(f.path),
-      this.st.refs.all(f.path),
-      this.st.sites.all(f.path),
-      this.st.edges.all(f.path),
-      this.crossKeys(f),
-    ];
-    return Bun.hash(JSON.stringify(parts)).toString(36);
+    return rowsDigest(f, this.st.symbols.all(f.path), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path), this.crossKeys(f));
   }
 
   modules(): Row[] {
@@ -184,8 +183,16 @@ export class IndexSource {
     });
     const statFile = this.st.file.get(f.path);
     for (const c of chunks) (c as Row).is_test = statFile !== null && Boolean(statFile.is_test);
-    const symbols = booleans(this.st.symbols.all(f.path), ["is_exported"]);
+    const raw = this.st.symbols.all(f.path);
+    const refs = this.st.refs.all(f.path);
+    const sites = this.st.sites.all(f.path);
+    const edges = this.st.edges.all(f.path);
+    const cross = this.crossKeys(f);
+    // the digest of the rows as read, so that a first publication reads each file's rows once
+    const digest = rowsDigest(f, raw, refs, sites, edges, cross);
+    const symbols = booleans(raw, ["is_exported"]);
     return {
+      digest,
       content,
       words: { path: wordsText(f.path), defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: wordsText(content).slice(0, MAX_WORDS_CHARS) },
       statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],
@@ -193,11 +200,11 @@ export class IndexSource {
       functions: booleans(this.st.functions.all(f.path), ["is_exported", "is_method"]),
       imports: booleans(this.st.imports.all(f.path), ["is_standard_lib", "is_external", "is_relative"]),
       symbols,
-      refs: this.st.refs.all(f.path),
-      sites: this.st.sites.all(f.path),
-      edges: this.st.edges.all(f.path),
+      refs,
+      sites,
+      edges,
       chunks,
-      ...this.crossKeys(f),
+      ...cross,
     };
   }
 }

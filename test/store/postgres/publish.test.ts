@@ -7,6 +7,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
+import { FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
 import { startPglite } from "./pglite-client.ts";
 import { indexedProject } from "./fixture.ts";
 import { liveState } from "./live-state.ts";
@@ -25,6 +26,19 @@ beforeAll(async () => {
 afterAll(async () => {
   await client.close();
 });
+
+/** Rows of the file tables whose version is gone (they have no foreign key: the publisher deletes them). */
+async function orphans(schema: string): Promise<Record<string, number>> {
+  const out: Record<string, number> = {};
+  for (const t of FILE_ROW_TABLES) {
+    const [r] = await client.query<{ n: number; all: number }>(
+      `SELECT count(*) FILTER (WHERE NOT EXISTS (SELECT 1 FROM ${schema}.file_versions f WHERE f.file_id = x.file_id))::int AS n, count(*)::int AS all FROM ${schema}.${t} x`,
+    );
+    out[t] = r!.n;
+  }
+  return out;
+}
+const none = Object.fromEntries(FILE_ROW_TABLES.map((t) => [t, 0]));
 
 test("a first publication writes every file and its rows; the repository is listed at generation 1", async () => {
   const schema = freshSchema();
@@ -70,6 +84,8 @@ test("a second publication writes only changed and deleted files and removes the
     // no version outlives its generation: one row per live file
     const [{ n }] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.file_versions`)) as [{ n: number }];
     expect(n).toBe(4);
+    // the replaced and deleted versions' rows went with them
+    expect(await orphans(schema)).toEqual(none);
     // an unchanged index publishes nothing new but still a generation
     const again = await publishIndex(client, "demo", store, { schema });
     expect(again).toEqual({ repo: "demo", generation: 3, changed: 0, deleted: 0, unchanged: 4 });
@@ -108,6 +124,7 @@ test("a publisher stopped midway leaves the previous generation whole; the next 
 
     const r = await publishIndex(client, "demo", store, { schema });
     expect(r).toEqual({ repo: "demo", generation: 2, changed: 2, deleted: 1, unchanged: 1 });
+    expect(await orphans(schema)).toEqual(none);
     const after = await liveState(client, schema, "demo");
     expect(after.files["src/server.ts"]).toBe("export const replaced = true;\n");
     expect(after.files["README.md"]).toBeUndefined();
@@ -149,16 +166,33 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     await publishIndex(client, "demo", store, { schema });
     await setVersion("99");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 99 and this cortex reads 3: a newer cortex published into it; upgrade cortex",
+      "the shared store has schema 99 and this cortex reads 4: a newer cortex published into it; upgrade cortex",
     );
-    // an older store: the 2 → 3 upgrade needs the heads column gone, as a schema-2 store has it
-    await client.exec(`ALTER TABLE ${schema}.chunks DROP COLUMN heads`);
+    // an older store: the 2 → 3 upgrade needs the heads column gone, and 3 → 4 the file rows' foreign
+    // keys there, as a schema-2 store has them
+    const fileKeys = async () =>
+      (
+        await client.query<{ n: number }>(
+          `SELECT count(*)::int AS n FROM pg_constraint WHERE contype = 'f' AND confrelid = '${schema}.file_versions'::regclass`,
+        )
+      )[0]!.n;
+    await client.exec(`ALTER TABLE ${schema}.chunks DROP COLUMN heads;
+      ${FILE_ROW_TABLES.map((t) => `ALTER TABLE ${schema}.${t} ADD FOREIGN KEY (file_id) REFERENCES ${schema}.file_versions(file_id) ON DELETE CASCADE;`).join("\n")}`);
+    expect(await fileKeys()).toBe(FILE_ROW_TABLES.length);
     await setVersion("2");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 2 and this cortex reads 3: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+      "the shared store has schema 2 and this cortex reads 4: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
     );
     await publishIndex(client, "demo", store, { schema });
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
+    expect(await fileKeys()).toBe(0);
+    // and a store of version 3 loses the keys alone
+    await client.exec(`ALTER TABLE ${schema}.symbols ADD FOREIGN KEY (file_id) REFERENCES ${schema}.file_versions(file_id) ON DELETE CASCADE`);
+    await setVersion("3");
+    await publishIndex(client, "demo", store, { schema });
+    expect(await fileKeys()).toBe(0);
+    expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 3]]);
+    expect(await orphans(schema)).toEqual(none);
   } finally {
     store.close();
     p.project.cleanup();

@@ -1,0 +1,244 @@
+/**
+ * Keyword vectors (tsvector text) built by the publisher, equal to what the server's
+ * `setweight(to_tsvector('english', words), weight)` makes of the same words text.
+ *
+ * A publication's largest server cost was to_tsvector (40 % of the server's CPU for go-src: its parser
+ * and the English stemmer over every file's and every chunk's words). The words are already split
+ * (core/words.ts: lower-case ASCII letters, digits and _, one space apart) and code repeats few distinct
+ * words many times, so the server is asked once per distinct token what it makes of it, and the publisher
+ * writes each weight class's vector as tsvector text. The classes are still joined by the server's own
+ * `||` (its rules for positions across classes stay its own), which costs little.
+ *
+ * A first try (reverted, see docs/benchmarks.md) cost the publisher more than it saved the server: a
+ * regex split, a Map lookup of a new string per token, and a string per position. This one hashes the
+ * char codes of each token as it scans, looks learnt tokens up in a table of its own, keeps each lexeme's
+ * positions in a reused array and writes positions from texts made once.
+ */
+import type { PgQueryable } from "./client.ts";
+
+/** What one token becomes: its lexemes at positions relative to the token, and the positions it takes. */
+interface Token {
+  ids: number[];
+  rel: number[];
+  span: number;
+}
+
+/** PostgreSQL's limits: the largest position, and how many positions one lexeme keeps in to_tsvector. */
+const MAX_POS = 16383;
+const MAX_POSITIONS = 255;
+
+/** Appended to each token asked about: its position tells how many positions the token takes. */
+const SENTINEL = "qqcortexspanqq";
+
+const SPACE = 32;
+const UNDERSCORE = 95;
+
+/** Calls `each(start, end)` for every token of words text: runs between spaces and underscores (PostgreSQL's parser reads _ as a blank). */
+function scan(text: string, each: (a: number, b: number) => void): void {
+  const n = text.length;
+  let a = 0;
+  for (let i = 0; i <= n; i++) {
+    const c = i < n ? text.charCodeAt(i) : SPACE;
+    if (c === SPACE || c === UNDERSCORE) {
+      if (i > a) each(a, i);
+      a = i + 1;
+    }
+  }
+}
+
+/** Tokens of words text, as the server's parser reads them (exported for the tests). */
+export function tokensOf(words: string): string[] {
+  const out: string[] = [];
+  scan(words, (a, b) => out.push(words.slice(a, b)));
+  return out;
+}
+
+export type Weight = "A" | "B" | "C" | "D";
+
+/** FNV-1a over a token's char codes, as the scans compute it in their loops. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+function hashOf(token: string): number {
+  let h = FNV_OFFSET;
+  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
+  return h;
+}
+
+/** Whether text[a, b) is `token`. */
+function sameAt(token: string, text: string, a: number, b: number): boolean {
+  if (token.length !== b - a) return false;
+  for (let i = 0; i < token.length; i++) if (token.charCodeAt(i) !== text.charCodeAt(a + i)) return false;
+  return true;
+}
+
+export class KeywordVectors {
+  /**
+   * Learnt tokens in an open-addressing table keyed by their hash, looked up from the words text's char
+   * codes: a string and a Map lookup per token cost three times as much over a publication's words.
+   */
+  private slots = new Int32Array(1 << 16);
+  private readonly hashes: number[] = [];
+  private readonly names: string[] = [];
+  private readonly tokens: Token[] = [];
+  /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
+  private readonly quoted: string[] = [];
+  private readonly lexemeIds = new Map<string, number>();
+  /** Per lexeme id: its positions in the vector being built, and the build that last touched them. */
+  private readonly positions: number[][] = [];
+  private stamp = new Int32Array(1024);
+  private build = 0;
+
+  /** The learnt token text[a, b) of hash h, or -1. */
+  private find(text: string, a: number, b: number, h: number): number {
+    const mask = this.slots.length - 1;
+    for (let i = h & mask; ; i = (i + 1) & mask) {
+      const slot = this.slots[i]!;
+      if (slot === 0) return -1;
+      const t = slot - 1;
+      if (this.hashes[t] === h && sameAt(this.names[t]!, text, a, b)) return t;
+    }
+  }
+
+  private insert(name: string, token: Token): void {
+    if (2 * (this.names.length + 1) > this.slots.length) {
+      const old = this.slots;
+      this.slots = new Int32Array(old.length * 2);
+      for (let t = 0; t < this.names.length; t++) this.place(this.hashes[t]!, t);
+    }
+    const h = hashOf(name);
+    this.hashes.push(h);
+    this.names.push(name);
+    this.tokens.push(token);
+    this.place(h, this.names.length - 1);
+  }
+
+  private place(h: number, t: number): void {
+    const mask = this.slots.length - 1;
+    let i = h & mask;
+    while (this.slots[i] !== 0) i = (i + 1) & mask;
+    this.slots[i] = t + 1;
+  }
+
+  private lexemeId(lexeme: string): number {
+    let id = this.lexemeIds.get(lexeme);
+    if (id === undefined) {
+      id = this.quoted.length;
+      this.lexemeIds.set(lexeme, id);
+      this.quoted.push(`'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}':`);
+      this.positions.push([]);
+      if (id >= this.stamp.length) {
+        const bigger = new Int32Array(this.stamp.length * 2);
+        bigger.set(this.stamp);
+        this.stamp = bigger;
+      }
+    }
+    return id;
+  }
+
+  /** Asks the server, in one statement, about the tokens of `texts` it was not asked about yet. */
+  async learn(db: PgQueryable, texts: Iterable<string>): Promise<void> {
+    const fresh = new Set<string>();
+    for (const text of texts) {
+      const n = text.length;
+      let a = 0;
+      let h = FNV_OFFSET;
+      for (let i = 0; i <= n; i++) {
+        const c = i < n ? text.charCodeAt(i) : SPACE;
+        if (c !== SPACE && c !== UNDERSCORE) {
+          h = Math.imul(h ^ c, FNV_PRIME);
+          continue;
+        }
+        if (i > a && this.find(text, a, i, h) < 0) fresh.add(text.slice(a, i));
+        a = i + 1;
+        h = FNV_OFFSET;
+      }
+    }
+    if (fresh.size === 0) return;
+    const rows = await db.query<{ t: string; l: Array<[string, number[]]> }>(
+      `SELECT t, (SELECT coalesce(json_agg(json_build_array(lexeme, positions)), '[]'::json)
+                  FROM unnest(to_tsvector('english', t || ' ${SENTINEL}'))) AS l
+       FROM json_array_elements_text($1::text::json) AS t`,
+      [JSON.stringify([...fresh])],
+    );
+    for (const r of rows) {
+      const l = typeof r.l === "string" ? (JSON.parse(r.l) as Array<[string, number[]]>) : r.l;
+      // the sentinel's position is the largest; every position before it is the token's
+      let last = 0;
+      for (const [, ps] of l) for (const p of ps) last = Math.max(last, p);
+      const token: Token = { ids: [], rel: [], span: last - 1 };
+      for (const [lexeme, ps] of l)
+        for (const p of ps)
+          if (p < last) {
+            token.ids.push(this.lexemeId(lexeme));
+            token.rel.push(p);
+          }
+      this.insert(r.t, token);
+    }
+  }
+
+  /**
+   * The tsvector text of `setweight(to_tsvector('english', words), weight)`. Every token of `words` must
+   * have been learnt. Positions as to_tsvector gives them: a stop word takes one, they stop at 16,383,
+   * a lexeme keeps 255 and no position twice.
+   */
+  vector(words: string, weight: Weight): string {
+    const build = ++this.build;
+    const seen: number[] = [];
+    const n = words.length;
+    let pos = 0;
+    let a = 0;
+    let h = FNV_OFFSET;
+    for (let i = 0; i <= n; i++) {
+      const c = i < n ? words.charCodeAt(i) : SPACE;
+      if (c !== SPACE && c !== UNDERSCORE) {
+        h = Math.imul(h ^ c, FNV_PRIME);
+        continue;
+      }
+      if (i > a) {
+        const t = this.find(words, a, i, h);
+        if (t < 0) throw new Error(`keyword token '${words.slice(a, i)}' was not learnt`);
+        const token = this.tokens[t]!;
+        for (let k = 0; k < token.ids.length; k++) {
+          const id = token.ids[k]!;
+          const p = Math.min(MAX_POS, pos + token.rel[k]!);
+          const list = this.positions[id]!;
+          if (this.stamp[id] !== build) {
+            this.stamp[id] = build;
+            list.length = 0;
+            list.push(p);
+            seen.push(id);
+            continue;
+          }
+          const end = list[list.length - 1]!;
+          if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
+        }
+        pos += token.span;
+      }
+      a = i + 1;
+      h = FNV_OFFSET;
+    }
+    const texts = positionTexts(weight);
+    const parts: string[] = new Array(seen.length);
+    for (let i = 0; i < seen.length; i++) {
+      const id = seen[i]!;
+      const list = this.positions[id]!;
+      let s = this.quoted[id]! + texts[list[0]!]!;
+      for (let j = 1; j < list.length; j++) s += `,${texts[list[j]!]!}`;
+      parts[i] = s;
+    }
+    return parts.join(" ");
+  }
+}
+
+/** The text of every position with a weight's letter ("12A"; D has none), made once per weight. */
+const POSITION_TEXTS = new Map<Weight, string[]>();
+function positionTexts(weight: Weight): string[] {
+  let texts = POSITION_TEXTS.get(weight);
+  if (texts === undefined) {
+    const tail = weight === "D" ? "" : weight;
+    texts = Array.from({ length: MAX_POS + 1 }, (_, p) => `${p}${tail}`);
+    POSITION_TEXTS.set(weight, texts);
+  }
+  return texts;
+}

@@ -1,0 +1,95 @@
+/**
+ * The keyword vectors the publisher writes (keyword-vectors.ts) are the server's own: every published
+ * file's and chunk's words and heads equal what `to_tsvector('english', …)` with setweight and || makes
+ * of the same words, and so do the vectors of large real texts (this project's own sources).
+ */
+import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { wordsText } from "../../../src/core/words.ts";
+import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { KeywordVectors, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
+import { IndexSource } from "../../../src/store/postgres/source.ts";
+import { BACKENDS } from "./backends.ts";
+import { publishedFixture, type PublishedFixture } from "./fixture.ts";
+
+setDefaultTimeout(120_000);
+
+const SCHEMA = "t_keyword_vectors";
+for (const backend of BACKENDS) {
+  describe.skipIf(backend.skip !== undefined)(backend.name, () => {
+    let fixture: PublishedFixture | undefined;
+    let client: PgClient;
+
+    beforeAll(async () => {
+      fixture = await publishedFixture(backend, "polyglot", SCHEMA);
+      client = fixture.client;
+    }, 180_000);
+
+    afterAll(async () => {
+      await fixture?.stop();
+    });
+
+    /** The server's vector of the words texts (one weight class per text, joined with ||) as text. */
+    const servers = async (texts: string[], weights: Weight[]): Promise<string> => {
+      const expr = texts.map((_, i) => `setweight(to_tsvector('english', $${i + 1}), '${weights[i]}')`).join(" || ");
+      const [r] = await client.query<{ v: string }>(`SELECT (${expr})::text AS v`, texts);
+      return r!.v;
+    };
+    /** A vector the publisher wrote (tsvector text of each class, joined by the server's ||) as text. */
+    const mine = async (vectors: string[]): Promise<string> => {
+      const expr = vectors.map((_, i) => `$${i + 1}::tsvector`).join(" || ");
+      const [r] = await client.query<{ v: string }>(`SELECT (${expr})::text AS v`, vectors);
+      return r!.v;
+    };
+
+    test("every published file's and chunk's keyword vector is the one to_tsvector makes of its words", async () => {
+      const source = new IndexSource(fixture!.store);
+      const files = new Map(
+        (await client.query<{ path: string; words: string }>(`SELECT path, words::text AS words FROM ${SCHEMA}.live_files WHERE repo = 'polyglot'`)).map(
+          (r) => [r.path, r.words],
+        ),
+      );
+      const chunks = new Map(
+        (
+          await client.query<{ id: string; words: string; heads: string }>(
+            `SELECT chunk_id AS id, words::text AS words, heads::text AS heads FROM ${SCHEMA}.chunks`,
+          )
+        ).map((c) => [c.id, c]),
+      );
+      let checked = 0;
+      for (const f of source.files()) {
+        const rows = source.rowsOf(f);
+        expect(files.get(f.path)).toBe(await servers([rows.words.path, rows.words.defs, rows.words.code], ["A", "B", "D"]));
+        for (const c of rows.chunks) {
+          const row = chunks.get(String(c.chunk_id))!;
+          const heads = [String(c.w_symbols), String(c.w_title), String(c.w_path)];
+          expect(row.heads).toBe(await servers(heads, ["A", "B", "C"]));
+          expect(row.words).toBe(await servers([...heads, String(c.w_body)], ["A", "B", "C", "D"]));
+          checked++;
+        }
+      }
+      expect(checked).toBeGreaterThan(50);
+    });
+
+    test("large texts: stop words take a position, positions stop at 16383, a lexeme keeps 255 of them", async () => {
+      const ours = readFileSync(join(import.meta.dir, "../../../src/store/postgres/reader.ts"), "utf8");
+      const texts: Array<[string, string]> = [
+        ["the server of a user", "and then the user"],
+        [`${"word other ".repeat(9000)}tail`, "after_all words"],
+        ["x_1 http2 utf8 1e5 0x1f 12 parse_header _lead trail_ a__b", ""],
+        ["", "only later"],
+        [wordsText("src/store/postgres/reader.ts"), wordsText(ours.repeat(3))],
+        // more distinct tokens than the lookup table first holds (it grows)
+        [Array.from({ length: 40_000 }, (_, i) => `tok${i}x`).join(" "), "tok7x tok39999x"],
+      ];
+      const vectors = new KeywordVectors();
+      await vectors.learn(client, texts.flat());
+      for (const [a, d] of texts) {
+        expect(await mine([vectors.vector(a, "A"), vectors.vector(d, "D")])).toBe(await servers([a, d], ["A", "D"]));
+      }
+      expect(tokensOf(" parse_header  http ")).toEqual(["parse", "header", "http"]);
+      expect(() => new KeywordVectors().vector("unlearnt", "A")).toThrow("unlearnt");
+    });
+  });
+}
