@@ -33,16 +33,28 @@ const SENTINEL = "qqcortexspanqq";
 const SPACE = 32;
 const UNDERSCORE = 95;
 
-/** Calls `each(start, end)` for every token of words text: runs between spaces and underscores (PostgreSQL's parser reads _ as a blank). */
-function scan(text: string, each: (a: number, b: number) => void): void {
+/** FNV-1a over a token's char codes, as scan() computes it while it reads them. */
+const FNV_OFFSET = 0x811c9dc5 | 0;
+const FNV_PRIME = 16777619;
+
+/**
+ * Calls `each(start, end, hash)` for every token of words text, runs between spaces and underscores
+ * (PostgreSQL's parser reads _ as a blank), with the token's FNV-1a hash taken on the way: the learnt
+ * tokens are looked up by it without making a string per token.
+ */
+function scan(text: string, each: (a: number, b: number, h: number) => void): void {
   const n = text.length;
   let a = 0;
+  let h = FNV_OFFSET;
   for (let i = 0; i <= n; i++) {
     const c = i < n ? text.charCodeAt(i) : SPACE;
-    if (c === SPACE || c === UNDERSCORE) {
-      if (i > a) each(a, i);
-      a = i + 1;
+    if (c !== SPACE && c !== UNDERSCORE) {
+      h = Math.imul(h ^ c, FNV_PRIME);
+      continue;
     }
+    if (i > a) each(a, i, h);
+    a = i + 1;
+    h = FNV_OFFSET;
   }
 }
 
@@ -54,10 +66,6 @@ export function tokensOf(words: string): string[] {
 }
 
 export type Weight = "A" | "B" | "C" | "D";
-
-/** FNV-1a over a token's char codes, as the scans compute it in their loops. */
-const FNV_OFFSET = 0x811c9dc5 | 0;
-const FNV_PRIME = 16777619;
 
 function hashOf(token: string): number {
   let h = FNV_OFFSET;
@@ -139,21 +147,10 @@ export class KeywordVectors {
   /** Asks the server, in one statement, about the tokens of `texts` it was not asked about yet. */
   async learn(db: PgQueryable, texts: Iterable<string>): Promise<void> {
     const fresh = new Set<string>();
-    for (const text of texts) {
-      const n = text.length;
-      let a = 0;
-      let h = FNV_OFFSET;
-      for (let i = 0; i <= n; i++) {
-        const c = i < n ? text.charCodeAt(i) : SPACE;
-        if (c !== SPACE && c !== UNDERSCORE) {
-          h = Math.imul(h ^ c, FNV_PRIME);
-          continue;
-        }
-        if (i > a && this.find(text, a, i, h) < 0) fresh.add(text.slice(a, i));
-        a = i + 1;
-        h = FNV_OFFSET;
-      }
-    }
+    for (const text of texts)
+      scan(text, (a, b, h) => {
+        if (this.find(text, a, b, h) < 0) fresh.add(text.slice(a, b));
+      });
     if (fresh.size === 0) return;
     const rows = await db.query<{ t: string; l: Array<[string, number[]]> }>(
       `SELECT t, (SELECT coalesce(json_agg(json_build_array(lexeme, positions)), '[]'::json)
@@ -185,39 +182,27 @@ export class KeywordVectors {
   vector(words: string, weight: Weight): string {
     const build = ++this.build;
     const seen: number[] = [];
-    const n = words.length;
     let pos = 0;
-    let a = 0;
-    let h = FNV_OFFSET;
-    for (let i = 0; i <= n; i++) {
-      const c = i < n ? words.charCodeAt(i) : SPACE;
-      if (c !== SPACE && c !== UNDERSCORE) {
-        h = Math.imul(h ^ c, FNV_PRIME);
-        continue;
-      }
-      if (i > a) {
-        const t = this.find(words, a, i, h);
-        if (t < 0) throw new Error(`keyword token '${words.slice(a, i)}' was not learnt`);
-        const token = this.tokens[t]!;
-        for (let k = 0; k < token.ids.length; k++) {
-          const id = token.ids[k]!;
-          const p = Math.min(MAX_POS, pos + token.rel[k]!);
-          const list = this.positions[id]!;
-          if (this.stamp[id] !== build) {
-            this.stamp[id] = build;
-            list.length = 0;
-            list.push(p);
-            seen.push(id);
-            continue;
-          }
-          const end = list[list.length - 1]!;
-          if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
+    scan(words, (a, b, h) => {
+      const t = this.find(words, a, b, h);
+      if (t < 0) throw new Error(`keyword token '${words.slice(a, b)}' was not learnt`);
+      const token = this.tokens[t]!;
+      for (let k = 0; k < token.ids.length; k++) {
+        const id = token.ids[k]!;
+        const p = Math.min(MAX_POS, pos + token.rel[k]!);
+        const list = this.positions[id]!;
+        if (this.stamp[id] !== build) {
+          this.stamp[id] = build;
+          list.length = 0;
+          list.push(p);
+          seen.push(id);
+          continue;
         }
-        pos += token.span;
+        const end = list[list.length - 1]!;
+        if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
       }
-      a = i + 1;
-      h = FNV_OFFSET;
-    }
+      pos += token.span;
+    });
     const texts = positionTexts(weight);
     const parts: string[] = new Array(seen.length);
     for (let i = 0; i < seen.length; i++) {
