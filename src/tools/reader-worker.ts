@@ -25,6 +25,12 @@ let session: Session | undefined;
 const running = new Map<number, AbortController>();
 const byName = new Map(TOOLS.map((t) => [t.name, t]));
 
+/** Answers request `id` with an error, its code and data kept (ReaderThread rebuilds the CortexError). */
+function replyError(id: number, e: unknown): void {
+  const err = e as Error;
+  self.postMessage({ type: "error", id, message: err?.message ?? String(e), stack: err?.stack, ...(isCortexError(e) ? { code: e.code, data: e.data } : {}) });
+}
+
 async function call(id: number, name: string, args: unknown, deadline: number, changedOnDisk: readonly string[] | undefined): Promise<void> {
   const tool = byName.get(name);
   const controller = new AbortController();
@@ -40,8 +46,7 @@ async function call(id: number, name: string, args: unknown, deadline: number, c
     });
     self.postMessage({ type: "result", id, result });
   } catch (e) {
-    const err = e as Error;
-    self.postMessage({ type: "error", id, message: err?.message ?? String(e), stack: err?.stack, ...(isCortexError(e) ? { code: e.code, data: e.data } : {}) });
+    replyError(id, e);
   } finally {
     running.delete(id);
   }
@@ -53,8 +58,7 @@ async function embeddingsState(id: number): Promise<void> {
     if (!session) throw new Error("the reader thread was not started");
     self.postMessage({ type: "result", id, result: await session.embeddingsState() });
   } catch (e) {
-    const err = e as Error;
-    self.postMessage({ type: "error", id, message: err?.message ?? String(e), stack: err?.stack, ...(isCortexError(e) ? { code: e.code, data: e.data } : {}) });
+    replyError(id, e);
   }
 }
 
