@@ -10,7 +10,10 @@ import { walkProject } from "./walk.ts";
 
 export interface IndexStatus {
   root: string;
+  /** ready: an index answers (perhaps while a run updates it); indexing: the first build, nothing answers yet. */
   state: "ready" | "missing" | "indexing";
+  /** A run is bringing the index up to date; answers come from the index as it stood before the run. */
+  updating?: boolean;
   database?: string;
   database_bytes?: number;
   last_run?: string;
@@ -44,7 +47,9 @@ export async function indexStatus(
 ): Promise<IndexStatus> {
   const dbPath = location.current();
   if (!store || !dbPath) return { root, state: indexing ? "indexing" : "missing" };
-  const status: IndexStatus = { root, state: indexing ? "indexing" : "ready", database: dbPath };
+  // An index that exists answers while a run updates it (a freshness check, a refresh, the parse tier
+  // after the text tier): "indexing" would tell an agent to wait for answers it can have now.
+  const status: IndexStatus = { root, state: "ready", ...(indexing ? { updating: true } : {}), database: dbPath };
   try {
     status.database_bytes = statSync(dbPath).size + (existsSync(dbPath + "-wal") ? statSync(dbPath + "-wal").size : 0);
   } catch {}

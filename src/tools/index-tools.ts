@@ -21,7 +21,8 @@ export const statusTool = defineTool({
   name: "get_indexing_status",
   title: "Index state, progress and freshness",
   description:
-    "Report the state of the project's index: ready, missing or indexing (with progress), when it was last built " +
+    "Report the state of the project's index: ready (updating: true while a run refreshes it; answers come from the index meanwhile), " +
+    "missing, or indexing (the first build, with progress), when it was last built " +
     "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
     "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty. " +
     "On a shared store it lists the repositories instead: name, commit, generation, files, when each was published and which embedding models its vectors cover.",
@@ -52,7 +53,7 @@ export const statusTool = defineTool({
       ].join("\n");
     if (st.state !== "ready")
       return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
-    const lines = [`${st.root}: index ready`];
+    const lines = [`${st.root}: index ready${st.updating ? `, updating${st.progress ? ` (${st.progress.done}/${st.progress.total} files)` : ""}` : ""}`];
     lines.push(
       `  files: ${st.files}  (${Object.entries(st.languages ?? {})
         .slice(0, 8)
