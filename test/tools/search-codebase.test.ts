@@ -62,8 +62,8 @@ const PREFLIGHT_SET: Array<[string, "edit" | "refactor" | "migrate", number, boo
     "shipping rate price for parcel weight",
     "edit",
     10,
-    false,
-    "all five callers fit, but rates.go leads its caller inbound.go by too little to say which file the task means",
+    true,
+    "all five callers fit, and the task's words name rates.go (shipping/rates.go: 'rate'), which now leads its caller inbound.go clearly",
   ],
   ["refactor shipping Rate", "refactor", 10, true, "same, as a refactor"],
   [

@@ -1,0 +1,90 @@
+/**
+ * File ranking for a short question weighs the file's own name: "cache eviction policy" asks for
+ * cache/eviction.go although a neighbour's comments repeat the words more. A pasted issue's many words
+ * cover many files' names by chance, so the name counts for less as the question grows.
+ */
+import { afterAll, beforeAll, expect, test } from "bun:test";
+import { Session } from "../../src/tools/session.ts";
+import { FILE_RANKING, fileName, type SearchEngine } from "../../src/engines/search/index.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+const files: Record<string, string> = {
+  "cache/eviction.go": `package cache
+
+func (c *Cache) trim() {
+	for len(c.items) > c.max {
+		c.removeOldest()
+	}
+}
+`,
+  "cache/store.go": `package cache
+
+// Cache holds values; its eviction policy decides what goes when it is full.
+type Cache struct {
+	items map[string]int
+	max   int
+}
+
+// Put stores a value; an eviction may follow.
+func (c *Cache) Put(k string, v int) { c.items[k] = v; c.trim() }
+`,
+  "cache/lru.go": `package cache
+
+func (c *Cache) removeOldest() {}
+`,
+};
+
+// unrelated packages, so that the question's words are rare in the project as they are in a real one
+for (let i = 0; i < 12; i++)
+  files[`tools/tool${i}.go` as keyof typeof files] = `package tools\n\n// Run${i} prints line ${i}.\nfunc Run${i}() { println(${i}) }\n`;
+
+let p: TmpProject;
+let session: Session;
+let engine: SearchEngine;
+
+beforeAll(async () => {
+  p = tmpProject(files);
+  session = new Session(p.root);
+  await session.index();
+  engine = await session.search();
+});
+afterAll(() => {
+  session.close();
+  p.cleanup();
+});
+
+async function ranked(query: string, nameWeight: number): Promise<Array<{ filePath: string; score: number }>> {
+  const saved = FILE_RANKING.name;
+  FILE_RANKING.name = nameWeight;
+  try {
+    return await engine.searchFiles(query, 3, { mode: "keyword" });
+  } finally {
+    FILE_RANKING.name = saved;
+  }
+}
+
+const topFile = async (query: string, nameWeight: number) => (await ranked(query, nameWeight))[0]!.filePath;
+const scoreOf = async (query: string, file: string, nameWeight: number) => (await ranked(query, nameWeight)).find((f) => f.filePath === file)!.score;
+
+test("a short question's words naming a file lift that file above one that only repeats them", async () => {
+  expect(await topFile("cache eviction policy", 0)).toBe("cache/store.go");
+  expect(await topFile("cache eviction policy", FILE_RANKING.name)).toBe("cache/eviction.go");
+});
+
+test("in a long question the name counts for little", async () => {
+  const gain = async (query: string) => (await scoreOf(query, "cache/eviction.go", FILE_RANKING.name)) / (await scoreOf(query, "cache/eviction.go", 0));
+  expect(await gain("cache eviction policy")).toBeCloseTo(1 + FILE_RANKING.name, 5);
+  const filler = Array.from({ length: 40 }, (_, i) => `word${String.fromCharCode(97 + (i % 26))}${i}`).join(" ");
+  const long = await gain(`cache eviction policy ${filler}`);
+  expect(long).toBeGreaterThan(1);
+  expect(long).toBeLessThan(1.05);
+});
+
+test("a file's name: its stem, or its folder's for a folder's entry point", () => {
+  expect(fileName("completions/bash_completions.go")).toBe("bash_completions");
+  expect(fileName("src/helper/route/index.ts")).toBe("route");
+  expect(fileName("src/parser/mod.rs")).toBe("parser");
+  expect(fileName("pkg/__init__.py")).toBe("pkg");
+  expect(fileName("Makefile")).toBe("Makefile");
+  expect(fileName("a/b.test.ts")).toBe("b");
+});
