@@ -21,15 +21,15 @@ export interface PgQueryable {
   /** Runs several statements without parameters (schema creation). */
   exec(sql: string): Promise<void>;
   /**
-   * COPY `table (columns)` FROM STDIN: `data` is the rows in COPY's text format (copy-text.ts), in
-   * pieces. `table` is SQL (a validated schema and a table name); the columns are quoted here.
+   * COPY `table (columns)` FROM STDIN in the binary format: `data` is the rows as copy-binary.ts writes
+   * them, in pieces. `table` is SQL (a validated schema and a table name); the columns are quoted here.
    */
-  copyIn(table: string, columns: readonly string[], data: readonly string[]): Promise<void>;
+  copyIn(table: string, columns: readonly string[], data: readonly Uint8Array[]): Promise<void>;
 }
 
-/** `COPY table ("a", "b") FROM <from>`. */
+/** `COPY table ("a", "b") FROM <from> WITH (FORMAT binary)`. */
 export function copyStatement(table: string, columns: readonly string[], from: string): string {
-  return `COPY ${table} (${columns.map((c) => `"${c}"`).join(", ")}) FROM ${from}`;
+  return `COPY ${table} (${columns.map((c) => `"${c}"`).join(", ")}) FROM ${from} WITH (FORMAT binary)`;
 }
 
 /** A connection that runs transactions: everything `fn` runs commits together or not at all. */
@@ -99,7 +99,7 @@ function queryable(sql: Sql | ReservedSql | postgres.TransactionSql<Record<strin
         throw storeError(e, url);
       }
     },
-    async copyIn(table: string, columns: readonly string[], data: readonly string[]): Promise<void> {
+    async copyIn(table: string, columns: readonly string[], data: readonly Uint8Array[]): Promise<void> {
       try {
         await copyThroughDriver(sql, copyStatement(table, columns, "STDIN"), data);
       } catch (e) {
@@ -121,7 +121,7 @@ function queryable(sql: Sql | ReservedSql | postgres.TransactionSql<Record<strin
 async function copyThroughDriver(
   sql: Sql | ReservedSql | postgres.TransactionSql<Record<string, never>>,
   text: string,
-  data: readonly string[],
+  data: readonly Uint8Array[],
 ): Promise<void> {
   const query = sql.unsafe(text);
   const stream = (await query.writable()) as Writable;

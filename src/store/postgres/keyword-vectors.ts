@@ -1,14 +1,15 @@
 /**
- * Keyword vectors (tsvector text) built by the publisher, equal to what the server's
+ * Keyword vectors built by the publisher, equal to what the server's
  * `setweight(to_tsvector('english', words), weight) || …` makes of the same words texts.
  *
  * A publication's largest server cost was to_tsvector (40 % of the server's CPU for go-src: its parser
  * and the English stemmer over every file's and every chunk's words). The words are already split
  * (core/words.ts: lower-case ASCII letters, digits and _, one space apart) and code repeats few distinct
  * words many times, so the server is asked once per distinct token what it makes of it, and the publisher
- * writes the vector as tsvector text, its weight classes joined by tsvector_concat's rules (the rows go
- * to the server by COPY, which computes nothing: the tests compare the joined vectors with the server's
- * `||`, at the limits of positions too).
+ * writes the vector itself, its weight classes joined by tsvector_concat's rules, in binary COPY's
+ * format (writeVector; the rows go to the server by COPY, which computes nothing there: the tests compare
+ * the joined vectors with the server's `||`, at the limits of positions too). vector() gives the same
+ * vector as tsvector text.
  *
  * A first try (reverted, see docs/benchmarks.md) cost the publisher more than it saved the server: a
  * regex split, a Map lookup of a new string per token, and a string per position. This one hashes the
@@ -16,6 +17,7 @@
  * positions in a reused array and writes positions from texts made once.
  */
 import type { PgQueryable } from "./client.ts";
+import type { BinaryCopy } from "./copy-binary.ts";
 
 /** What one token becomes: its lexemes at positions relative to the token, and the positions it takes. */
 interface Token {
@@ -95,6 +97,8 @@ export class KeywordVectors {
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   private readonly lexemeIds = new Map<string, number>();
+  /** Lexeme id → its UTF-8 bytes (binary COPY). */
+  private readonly lexemeBytes: Buffer[] = [];
   /**
    * Per lexeme id: its positions in the vector being built (`(position << 2) | weight code`), and the
    * build that last touched them; and its positions in the part being read, and that part.
@@ -143,6 +147,7 @@ export class KeywordVectors {
       id = this.quoted.length;
       this.lexemeIds.set(lexeme, id);
       this.quoted.push(`'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}':`);
+      this.lexemeBytes.push(Buffer.from(lexeme, "utf8"));
       this.positions.push([]);
       this.partPositions.push([]);
       if (id >= this.stamp.length) {
@@ -189,16 +194,52 @@ export class KeywordVectors {
 
   /**
    * The tsvector text of `setweight(to_tsvector('english', w1), W1) || setweight(to_tsvector('english', w2), W2) || …`
-   * for the parts [w1, W1], [w2, W2]…. Every token of the words must have been learnt.
-   *
-   * Within one part, positions are as to_tsvector gives them: a stop word takes one, they stop at
-   * 16,383, a lexeme keeps 255 and no position twice. `||` is written as the server's tsvector_concat
-   * does it: the right part's positions are shifted by the largest position of everything on its left
-   * (none past 16,383), appended after a lexeme's positions on the left, 256 at most, and none after one
-   * that reached 16,383. The publisher joins the classes itself so that its rows go to the server as
-   * plain values (COPY), with nothing left to compute there.
+   * for the parts [w1, W1], [w2, W2]…, as tsvector text (join() says how). Every token of the words must
+   * have been learnt. The publisher joins the classes itself so that its rows go to the server as plain
+   * values (COPY), with nothing left to compute there.
    */
   vector(parts: ReadonlyArray<readonly [string, Weight]>): string {
+    const seen = this.join(parts);
+    const texts: string[] = new Array(seen.length);
+    for (let i = 0; i < seen.length; i++) {
+      const id = seen[i]!;
+      const list = this.positions[id]!;
+      let s = this.quoted[id]! + POSITION_TEXT[list[0]!]!;
+      for (let j = 1; j < list.length; j++) s += `,${POSITION_TEXT[list[j]!]!}`;
+      texts[i] = s;
+    }
+    return texts.join(" ");
+  }
+
+  /**
+   * The same vector as vector(), written as a field of a binary COPY in tsvectorsend's format: the
+   * number of lexemes, then each lexeme's bytes and a NUL, its number of positions and each position
+   * as two bytes (weight in the top two bits). The server sorts the lexemes as it reads them.
+   */
+  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [string, Weight]>): void {
+    const seen = this.join(parts);
+    let size = 4;
+    for (const id of seen) size += this.lexemeBytes[id]!.length + 3 + 2 * this.positions[id]!.length;
+    const { buffer, offset } = out.field(size);
+    let at = buffer.writeInt32BE(seen.length, offset);
+    for (const id of seen) {
+      const bytes = this.lexemeBytes[id]!;
+      at += bytes.copy(buffer, at);
+      buffer[at++] = 0;
+      const list = this.positions[id]!;
+      at = buffer.writeUInt16BE(list.length, at);
+      for (const x of list) at = buffer.writeUInt16BE(((x & 3) << 14) | (x >> 2), at);
+    }
+  }
+
+  /**
+   * Builds the joined vector of `parts` in `positions` and returns its lexeme ids. Within one part,
+   * positions are as to_tsvector gives them: a stop word takes one, they stop at 16,383, a lexeme keeps
+   * 255 and no position twice. `||` is done as the server's tsvector_concat does it: the right part's
+   * positions are shifted by the largest position of everything on its left (none past 16,383),
+   * appended after a lexeme's positions on the left, 256 at most, and none after one that reached 16,383.
+   */
+  private join(parts: ReadonlyArray<readonly [string, Weight]>): number[] {
     const build = ++this.build;
     const seen: number[] = [];
     let maxPos = 0;
@@ -246,15 +287,7 @@ export class KeywordVectors {
       }
       maxPos = top;
     }
-    const texts: string[] = new Array(seen.length);
-    for (let i = 0; i < seen.length; i++) {
-      const id = seen[i]!;
-      const list = this.positions[id]!;
-      let s = this.quoted[id]! + POSITION_TEXT[list[0]!]!;
-      for (let j = 1; j < list.length; j++) s += `,${POSITION_TEXT[list[j]!]!}`;
-      texts[i] = s;
-    }
-    return texts.join(" ");
+    return seen;
   }
 }
 

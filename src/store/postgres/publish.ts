@@ -14,7 +14,7 @@ import { CortexError } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
 import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
-import { CopyText } from "./copy-text.ts";
+import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight } from "./keyword-vectors.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
@@ -46,8 +46,11 @@ export interface PublishResult {
   vectors?: PublishedVectors;
 }
 
-/** A table's columns and their PostgreSQL types (json_to_recordset reads the per-generation sets by them). */
-type Columns = ReadonlyArray<readonly [string, string]>;
+/**
+ * A table's columns and their PostgreSQL types, exactly as schema.ts declares them (binary COPY writes
+ * each type's own bytes; json_to_recordset reads the per-generation sets by them).
+ */
+type Columns = ReadonlyArray<readonly [string, Exclude<CopyType, "tsvector">]>;
 
 const STAT_FILE: Columns = [
   ["is_test", "boolean"],
@@ -188,14 +191,13 @@ const recordType = (cols: Columns): string => cols.map(([c, t]) => `"${c}" ${t}`
 /** COPY of `rows` (objects with the columns) into `table`, each row under its file's id. */
 async function copyRows(tx: PgQueryable, table: string, cols: Columns, rows: ReadonlyArray<readonly [number, Record<string, unknown>]>): Promise<void> {
   if (rows.length === 0) return;
-  const text = new CopyText();
-  const values: unknown[] = new Array(cols.length + 1);
+  const out = new BinaryCopy();
   for (const [id, row] of rows) {
-    values[0] = id;
-    for (let i = 0; i < cols.length; i++) values[i + 1] = row[cols[i]![0]];
-    text.add(values);
+    out.row(cols.length + 1);
+    out.value("bigint", id);
+    for (const [c, type] of cols) out.value(type, row[c]);
   }
-  await tx.copyIn(table, ["file_id", ...cols.map(([c]) => c)], text.data());
+  await tx.copyIn(table, ["file_id", ...cols.map(([c]) => c)], out.data());
 }
 
 /** The advisory lock key of a repository (two int4: a constant for cortex, the hash of schema and name). */
@@ -252,7 +254,7 @@ async function writeBatch(
     `${s}.file_versions`,
     files.length,
   ]);
-  const versions = new CopyText();
+  const versions = new BinaryCopy();
   const children = {
     statFiles: [] as Array<[number, Record<string, unknown>]>,
     types: [] as Array<[number, Record<string, unknown>]>,
@@ -265,17 +267,27 @@ async function writeBatch(
     packageKeys: [] as Array<[number, Record<string, unknown>]>,
     importKeys: [] as Array<[number, Record<string, unknown>]>,
   };
-  const chunks = new CopyText();
+  const chunks = new BinaryCopy();
   files.forEach((f, i) => {
     const r = rows.get(f.path)!;
     const id = Number(ids[i]!.id);
+    versions.row(VERSION_COLUMNS.length);
+    versions.value("bigint", id);
+    versions.value("integer", repoId);
+    versions.value("text", f.path);
+    versions.value("text", f.language);
+    versions.value("text", f.contentHash);
+    versions.value("bigint", f.sizeBytes);
+    versions.value("bigint", f.mtimeMs);
+    versions.value("text", r.digest);
     // keyword words of the whole file: path A, defined names B, text D
-    const words = keywords.vector([
+    keywords.writeVector(versions, [
       [r.words.path, "A"],
       [r.words.defs, "B"],
       [r.words.code, "D"],
     ]);
-    versions.add([id, repoId, f.path, f.language, f.contentHash, f.sizeBytes, f.mtimeMs, r.digest, words, gen, r.content]);
+    versions.value("integer", gen);
+    versions.value("text", r.content);
     if (r.statFile) children.statFiles.push([id, r.statFile]);
     for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "packageKeys", "importKeys"] as const)
       for (const row of r[key]) children[key].push([id, row]);
@@ -287,7 +299,11 @@ async function writeBatch(
         [String(c.w_title), "B"],
         [String(c.w_path), "C"],
       ];
-      chunks.add([id, ...CHUNKS.map(([col]) => c[col]), keywords.vector(heads), keywords.vector([...heads, [String(c.w_body), "D"]])]);
+      chunks.row(CHUNKS.length + 3);
+      chunks.value("bigint", id);
+      for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
+      keywords.writeVector(chunks, heads);
+      keywords.writeVector(chunks, [...heads, [String(c.w_body), "D"]]);
     }
   });
   await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());

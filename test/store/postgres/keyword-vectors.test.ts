@@ -9,6 +9,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { wordsText } from "../../../src/core/words.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { BinaryCopy } from "../../../src/store/postgres/copy-binary.ts";
 import { KeywordVectors, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
 import { IndexSource } from "../../../src/store/postgres/source.ts";
 import { BACKENDS } from "./backends.ts";
@@ -89,6 +90,11 @@ for (const backend of BACKENDS) {
       ];
       const vectors = new KeywordVectors();
       await vectors.learn(client, texts.flat());
+      const keywords = (out: BinaryCopy, a: string, d: string) =>
+        vectors.writeVector(out, [
+          [a, "A"],
+          [d, "D"],
+        ]);
       for (const [a, d] of texts) {
         expect(await mine(vectors.vector([[a, "A"]]))).toBe(await servers([a], ["A"]));
         expect(
@@ -110,6 +116,18 @@ for (const backend of BACKENDS) {
           ),
         ).toBe(await servers([d, "", a], ["B", "C", "D"]));
       }
+      // the same vectors in binary COPY's format (what the publisher writes)
+      const out = new BinaryCopy();
+      texts.forEach(([a, d], i) => {
+        out.row(2);
+        out.value("integer", i);
+        keywords(out, a, d);
+      });
+      await client.exec(`CREATE TABLE ${SCHEMA}.binary_vectors (i integer, v tsvector)`);
+      await client.copyIn(`${SCHEMA}.binary_vectors`, ["i", "v"], out.data());
+      const back = await client.query<{ v: string }>(`SELECT v::text AS v FROM ${SCHEMA}.binary_vectors ORDER BY i`);
+      expect(back.length).toBe(texts.length);
+      for (const [i, [a, d]] of texts.entries()) expect(back[i]!.v).toBe(await servers([a, d], ["A", "D"]));
       expect(tokensOf(" parse_header  http ")).toEqual(["parse", "header", "http"]);
       expect(() => new KeywordVectors().vector([["unlearnt", "A"]])).toThrow("unlearnt");
     });

@@ -35,8 +35,8 @@ function queryable(db: PgliteLike): PgQueryable {
       await db.exec(sql);
     },
     // PGlite has no client socket to stream COPY data over: it reads the rows from a blob at /dev/blob
-    copyIn: async (table: string, columns: readonly string[], data: readonly string[]) => {
-      await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob([...data]) });
+    copyIn: async (table: string, columns: readonly string[], data: readonly Uint8Array[]) => {
+      await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob(data as Array<Uint8Array<ArrayBuffer>>) });
     },
   };
 }
