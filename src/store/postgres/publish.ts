@@ -241,8 +241,8 @@ async function writeBatch(
 ): Promise<void> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
-  // keyword vectors are written as tsvector text (keyword-vectors.ts): the server is asked only about
-  // tokens it was not asked about before
+  // keyword vectors are built here (keyword-vectors.ts): the server is asked only about tokens it was
+  // not asked about before
   const texts: string[] = [];
   for (const r of rows.values()) {
     texts.push(r.words.path, r.words.defs, r.words.code);
