@@ -3,6 +3,9 @@
  * server with the `postgres` driver (connectPostgres, below); the tests run the same store code through
  * an adapter of PGlite (PostgreSQL compiled to WASM) that implements this interface as well.
  */
+import { once } from "node:events";
+import type { Writable } from "node:stream";
+import { finished } from "node:stream/promises";
 import postgres from "postgres";
 import { CortexError } from "../../core/errors.ts";
 import { maskUrl } from "./url.ts";
@@ -17,6 +20,16 @@ export interface PgQueryable {
   queryArrays(sql: string, params?: PgValue[]): Promise<{ columns: string[]; rows: unknown[][] }>;
   /** Runs several statements without parameters (schema creation). */
   exec(sql: string): Promise<void>;
+  /**
+   * COPY `table (columns)` FROM STDIN in the binary format: `data` is the rows as copy-binary.ts writes
+   * them, in pieces. `table` is SQL (a validated schema and a table name); the columns are quoted here.
+   */
+  copyIn(table: string, columns: readonly string[], data: readonly Uint8Array[]): Promise<void>;
+}
+
+/** `COPY table ("a", "b") FROM <from> WITH (FORMAT binary)`. */
+export function copyStatement(table: string, columns: readonly string[], from: string): string {
+  return `COPY ${table} (${columns.map((c) => `"${c}"`).join(", ")}) FROM ${from} WITH (FORMAT binary)`;
 }
 
 /** A connection that runs transactions: everything `fn` runs commits together or not at all. */
@@ -86,7 +99,46 @@ function queryable(sql: Sql | ReservedSql | postgres.TransactionSql<Record<strin
         throw storeError(e, url);
       }
     },
+    async copyIn(table: string, columns: readonly string[], data: readonly Uint8Array[]): Promise<void> {
+      try {
+        await copyThroughDriver(sql, copyStatement(table, columns, "STDIN"), data);
+      } catch (e) {
+        throw storeError(e, url);
+      }
+    },
   };
+}
+
+/**
+ * Sends `data` through the driver's COPY FROM STDIN stream and waits for the server's answer.
+ *
+ * The driver (3.4.9) never finishes the stream when the server rejects the rows after the last of them
+ * was sent, or when the connection is lost then (porsager/postgres#1173): a wait on the stream alone
+ * would hang, and inside a transaction never roll back. The driver does hand that error to the query's
+ * `reject`, which it keeps calling after the query resolved to the stream; wrapping it makes the error
+ * this function's.
+ */
+async function copyThroughDriver(
+  sql: Sql | ReservedSql | postgres.TransactionSql<Record<string, never>>,
+  text: string,
+  data: readonly Uint8Array[],
+): Promise<void> {
+  const query = sql.unsafe(text);
+  const stream = (await query.writable()) as Writable;
+  const settle = query as unknown as { reject: (e: unknown) => void };
+  const driverReject = settle.reject;
+  const failed = new Promise<never>((_, reject) => {
+    settle.reject = (e: unknown) => {
+      driverReject(e);
+      reject(e);
+    };
+  });
+  failed.catch(() => {});
+  for (const piece of data) {
+    if (!stream.write(piece)) await Promise.race([once(stream, "drain"), failed]);
+  }
+  stream.end();
+  await Promise.race([finished(stream), failed]);
 }
 
 /** BEGIN … COMMIT on one connection (a reserved connection has no `begin` of its own). */

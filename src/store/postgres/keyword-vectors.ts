@@ -1,13 +1,15 @@
 /**
- * Keyword vectors (tsvector text) built by the publisher, equal to what the server's
- * `setweight(to_tsvector('english', words), weight)` makes of the same words text.
+ * Keyword vectors built by the publisher, equal to what the server's
+ * `setweight(to_tsvector('english', words), weight) || …` makes of the same words texts.
  *
  * A publication's largest server cost was to_tsvector (40 % of the server's CPU for go-src: its parser
  * and the English stemmer over every file's and every chunk's words). The words are already split
  * (core/words.ts: lower-case ASCII letters, digits and _, one space apart) and code repeats few distinct
  * words many times, so the server is asked once per distinct token what it makes of it, and the publisher
- * writes each weight class's vector as tsvector text. The classes are still joined by the server's own
- * `||` (its rules for positions across classes stay its own), which costs little.
+ * writes the vector itself, its weight classes joined by tsvector_concat's rules, in binary COPY's
+ * format (writeVector; the rows go to the server by COPY, which computes nothing there: the tests compare
+ * the joined vectors with the server's `||`, at the limits of positions too). vector() gives the same
+ * vector as tsvector text.
  *
  * A first try (reverted, see docs/benchmarks.md) cost the publisher more than it saved the server: a
  * regex split, a Map lookup of a new string per token, and a string per position. This one hashes the
@@ -15,6 +17,7 @@
  * positions in a reused array and writes positions from texts made once.
  */
 import type { PgQueryable } from "./client.ts";
+import type { BinaryCopy } from "./copy-binary.ts";
 
 /** What one token becomes: its lexemes at positions relative to the token, and the positions it takes. */
 interface Token {
@@ -26,6 +29,8 @@ interface Token {
 /** PostgreSQL's limits: the largest position, and how many positions one lexeme keeps in to_tsvector. */
 const MAX_POS = 16383;
 const MAX_POSITIONS = 255;
+/** How many positions a lexeme keeps when vectors are joined with || (tsvector_concat's MAXNUMPOS). */
+const MAX_JOINED_POSITIONS = 256;
 
 /** Appended to each token asked about: its position tells how many positions the token takes. */
 const SENTINEL = "qqcortexspanqq";
@@ -92,10 +97,18 @@ export class KeywordVectors {
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   private readonly lexemeIds = new Map<string, number>();
-  /** Per lexeme id: its positions in the vector being built, and the build that last touched them. */
+  /** Lexeme id → its UTF-8 bytes (binary COPY). */
+  private readonly lexemeBytes: Buffer[] = [];
+  /**
+   * Per lexeme id: its positions in the vector being built (`(position << 2) | weight code`), and the
+   * build that last touched them; and its positions in the part being read, and that part.
+   */
   private readonly positions: number[][] = [];
   private stamp = new Int32Array(1024);
   private build = 0;
+  private readonly partPositions: number[][] = [];
+  private partStamp = new Int32Array(1024);
+  private partBuild = 0;
 
   /** The learnt token text[a, b) of hash h, or -1. */
   private find(text: string, a: number, b: number, h: number): number {
@@ -134,11 +147,16 @@ export class KeywordVectors {
       id = this.quoted.length;
       this.lexemeIds.set(lexeme, id);
       this.quoted.push(`'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}':`);
+      this.lexemeBytes.push(Buffer.from(lexeme, "utf8"));
       this.positions.push([]);
+      this.partPositions.push([]);
       if (id >= this.stamp.length) {
         const bigger = new Int32Array(this.stamp.length * 2);
         bigger.set(this.stamp);
         this.stamp = bigger;
+        const biggerPart = new Int32Array(this.partStamp.length * 2);
+        biggerPart.set(this.partStamp);
+        this.partStamp = biggerPart;
       }
     }
     return id;
@@ -175,55 +193,106 @@ export class KeywordVectors {
   }
 
   /**
-   * The tsvector text of `setweight(to_tsvector('english', words), weight)`. Every token of `words` must
-   * have been learnt. Positions as to_tsvector gives them: a stop word takes one, they stop at 16,383,
-   * a lexeme keeps 255 and no position twice.
+   * The tsvector text of `setweight(to_tsvector('english', w1), W1) || setweight(to_tsvector('english', w2), W2) || …`
+   * for the parts [w1, W1], [w2, W2]…, as tsvector text (join() says how). Every token of the words must
+   * have been learnt. The publisher joins the classes itself so that its rows go to the server as plain
+   * values (COPY), with nothing left to compute there.
    */
-  vector(words: string, weight: Weight): string {
-    const build = ++this.build;
-    const seen: number[] = [];
-    let pos = 0;
-    scan(words, (a, b, h) => {
-      const t = this.find(words, a, b, h);
-      if (t < 0) throw new Error(`keyword token '${words.slice(a, b)}' was not learnt`);
-      const token = this.tokens[t]!;
-      for (let k = 0; k < token.ids.length; k++) {
-        const id = token.ids[k]!;
-        const p = Math.min(MAX_POS, pos + token.rel[k]!);
-        const list = this.positions[id]!;
-        if (this.stamp[id] !== build) {
-          this.stamp[id] = build;
-          list.length = 0;
-          list.push(p);
-          seen.push(id);
-          continue;
-        }
-        const end = list[list.length - 1]!;
-        if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
-      }
-      pos += token.span;
-    });
-    const texts = positionTexts(weight);
-    const parts: string[] = new Array(seen.length);
+  vector(parts: ReadonlyArray<readonly [string, Weight]>): string {
+    const seen = this.join(parts);
+    const texts: string[] = new Array(seen.length);
     for (let i = 0; i < seen.length; i++) {
       const id = seen[i]!;
       const list = this.positions[id]!;
-      let s = this.quoted[id]! + texts[list[0]!]!;
-      for (let j = 1; j < list.length; j++) s += `,${texts[list[j]!]!}`;
-      parts[i] = s;
+      let s = this.quoted[id]! + POSITION_TEXT[list[0]!]!;
+      for (let j = 1; j < list.length; j++) s += `,${POSITION_TEXT[list[j]!]!}`;
+      texts[i] = s;
     }
-    return parts.join(" ");
+    return texts.join(" ");
+  }
+
+  /**
+   * The same vector as vector(), written as a field of a binary COPY in tsvectorsend's format: the
+   * number of lexemes, then each lexeme's bytes and a NUL, its number of positions and each position
+   * as two bytes (weight in the top two bits). The server sorts the lexemes as it reads them.
+   */
+  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [string, Weight]>): void {
+    const seen = this.join(parts);
+    let size = 4;
+    for (const id of seen) size += this.lexemeBytes[id]!.length + 3 + 2 * this.positions[id]!.length;
+    const { buffer, offset } = out.field(size);
+    let at = buffer.writeInt32BE(seen.length, offset);
+    for (const id of seen) {
+      const bytes = this.lexemeBytes[id]!;
+      at += bytes.copy(buffer, at);
+      buffer[at++] = 0;
+      const list = this.positions[id]!;
+      at = buffer.writeUInt16BE(list.length, at);
+      for (const x of list) at = buffer.writeUInt16BE(((x & 3) << 14) | (x >> 2), at);
+    }
+  }
+
+  /**
+   * Builds the joined vector of `parts` in `positions` and returns its lexeme ids. Within one part,
+   * positions are as to_tsvector gives them: a stop word takes one, they stop at 16,383, a lexeme keeps
+   * 255 and no position twice. `||` is done as the server's tsvector_concat does it: the right part's
+   * positions are shifted by the largest position of everything on its left (none past 16,383),
+   * appended after a lexeme's positions on the left, 256 at most, and none after one that reached 16,383.
+   */
+  private join(parts: ReadonlyArray<readonly [string, Weight]>): number[] {
+    const build = ++this.build;
+    const seen: number[] = [];
+    let maxPos = 0;
+    for (const [words, weight] of parts) {
+      const part = ++this.partBuild;
+      const inPart: number[] = [];
+      let pos = 0;
+      scan(words, (a, b, h) => {
+        const t = this.find(words, a, b, h);
+        if (t < 0) throw new Error(`keyword token '${words.slice(a, b)}' was not learnt`);
+        const token = this.tokens[t]!;
+        for (let k = 0; k < token.ids.length; k++) {
+          const id = token.ids[k]!;
+          const p = Math.min(MAX_POS, pos + token.rel[k]!);
+          const list = this.partPositions[id]!;
+          if (this.partStamp[id] !== part) {
+            this.partStamp[id] = part;
+            list.length = 0;
+            list.push(p);
+            inPart.push(id);
+            continue;
+          }
+          const end = list[list.length - 1]!;
+          if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
+        }
+        pos += token.span;
+      });
+      // the part joined on the right of what came before it, as tsvector_concat joins two vectors
+      const code = WEIGHT_CODE[weight];
+      let top = maxPos;
+      for (const id of inPart) {
+        const joined = this.positions[id]!;
+        if (this.stamp[id] !== build) {
+          this.stamp[id] = build;
+          joined.length = 0;
+          seen.push(id);
+        }
+        for (const p of this.partPositions[id]!) {
+          if (joined.length >= MAX_JOINED_POSITIONS) break;
+          if (joined.length > 0 && joined[joined.length - 1]! >> 2 === MAX_POS) break;
+          const q = Math.min(MAX_POS, p + maxPos);
+          joined.push((q << 2) | code);
+          if (q > top) top = q;
+        }
+      }
+      maxPos = top;
+    }
+    return seen;
   }
 }
 
-/** The text of every position with a weight's letter ("12A"; D has none), made once per weight. */
-const POSITION_TEXTS = new Map<Weight, string[]>();
-function positionTexts(weight: Weight): string[] {
-  let texts = POSITION_TEXTS.get(weight);
-  if (texts === undefined) {
-    const tail = weight === "D" ? "" : weight;
-    texts = Array.from({ length: MAX_POS + 1 }, (_, p) => `${p}${tail}`);
-    POSITION_TEXTS.set(weight, texts);
-  }
-  return texts;
-}
+/** A weight as the two low bits of a joined position (D is 0, as in PostgreSQL). */
+const WEIGHT_CODE: Record<Weight, number> = { D: 0, C: 1, B: 2, A: 3 };
+
+/** The text of every position and weight, `(position << 2) | weight code` → "12A" (D has no letter), made once. */
+const POSITION_TEXT: string[] = Array.from({ length: (MAX_POS + 1) << 2 }, (_, x) => `${x >> 2}${["", "C", "B", "A"][x & 3]}`);

@@ -14,11 +14,12 @@ import { CortexError } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
 import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
-import { KeywordVectors } from "./keyword-vectors.ts";
+import { BinaryCopy, type CopyType } from "./copy-binary.ts";
+import { KeywordVectors, type Weight } from "./keyword-vectors.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
-/** Text bytes written per transaction (a few MB keeps each statement's JSON small and the batches many). */
+/** Text bytes written per transaction (a few MB keeps each COPY's data small and the batches many). */
 const BATCH_BYTES = 4 << 20;
 const BATCH_FILES = 500;
 
@@ -45,8 +46,11 @@ export interface PublishResult {
   vectors?: PublishedVectors;
 }
 
-/** A table's columns and their PostgreSQL types, as json_to_recordset reads them. */
-type Columns = ReadonlyArray<readonly [string, string]>;
+/**
+ * A table's columns and their PostgreSQL types, exactly as schema.ts declares them (binary COPY writes
+ * each type's own bytes; json_to_recordset reads the per-generation sets by them).
+ */
+type Columns = ReadonlyArray<readonly [string, Exclude<CopyType, "tsvector">]>;
 
 const STAT_FILE: Columns = [
   ["is_test", "boolean"],
@@ -166,16 +170,34 @@ const MODULES: Columns = [
   ["depth", "integer"],
 ];
 
+/** The columns of a file version as the publisher writes them (file_id taken from the sequence first). */
+const VERSION_COLUMNS = [
+  "file_id",
+  "repo_id",
+  "path",
+  "language",
+  "content_hash",
+  "size_bytes",
+  "mtime_ms",
+  "rows_digest",
+  "words",
+  "gen_from",
+  "content",
+] as const;
+
 const names = (cols: Columns): string => cols.map(([c]) => `"${c}"`).join(", ");
 const recordType = (cols: Columns): string => cols.map(([c, t]) => `"${c}" ${t}`).join(", ");
 
-/** One multi-row INSERT of `rows` (objects with file_id and the columns) through one JSON parameter. */
-async function insertRows(tx: PgQueryable, table: string, cols: Columns, rows: Record<string, unknown>[]): Promise<void> {
+/** COPY of `rows` (objects with the columns) into `table`, each row under its file's id. */
+async function copyRows(tx: PgQueryable, table: string, cols: Columns, rows: ReadonlyArray<readonly [number, Record<string, unknown>]>): Promise<void> {
   if (rows.length === 0) return;
-  const all: Columns = [["file_id", "bigint"], ...cols];
-  await tx.query(`INSERT INTO ${table} (${names(all)}) SELECT ${names(all)} FROM json_to_recordset($1::text::json) AS x(${recordType(all)})`, [
-    JSON.stringify(rows),
-  ]);
+  const out = new BinaryCopy();
+  for (const [id, row] of rows) {
+    out.row(cols.length + 1);
+    out.value("bigint", id);
+    for (const [c, type] of cols) out.value(type, row[c]);
+  }
+  await tx.copyIn(table, ["file_id", ...cols.map(([c]) => c)], out.data());
 }
 
 /** The advisory lock key of a repository (two int4: a constant for cortex, the hash of schema and name). */
@@ -219,89 +241,83 @@ async function writeBatch(
 ): Promise<void> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
-  // keyword vectors are written as tsvector text (keyword-vectors.ts): the server is asked only about
-  // tokens it was not asked about before, and joins the weight classes with its own ||
+  // keyword vectors are built here (keyword-vectors.ts): the server is asked only about tokens it was
+  // not asked about before
   const texts: string[] = [];
   for (const r of rows.values()) {
     texts.push(r.words.path, r.words.defs, r.words.code);
     for (const c of r.chunks) texts.push(String(c.w_symbols), String(c.w_title), String(c.w_path), String(c.w_body));
   }
   await keywords.learn(tx, texts);
-  const versions = files.map((f) => {
-    const r = rows.get(f.path)!;
-    return {
-      path: f.path,
-      language: f.language,
-      content_hash: f.contentHash,
-      size_bytes: f.sizeBytes,
-      mtime_ms: f.mtimeMs,
-      rows_digest: r.digest,
-      v_path: keywords.vector(r.words.path, "A"),
-      v_defs: keywords.vector(r.words.defs, "B"),
-      v_code: keywords.vector(r.words.code, "D"),
-      content: r.content,
-    };
-  });
-  const ids = await tx.query<{ file_id: string | number; path: string }>(
-    `INSERT INTO ${s}.file_versions (repo_id, path, language, content_hash, size_bytes, mtime_ms, rows_digest, words, gen_from, content)
-     SELECT $1::int, path, language, content_hash, size_bytes, mtime_ms, rows_digest, v_path || v_defs || v_code, $2::int, content
-     FROM json_to_recordset($3::text::json)
-       AS x(path text, language text, content_hash text, size_bytes bigint, mtime_ms bigint, rows_digest text, v_path tsvector, v_defs tsvector, v_code tsvector, content text)
-     RETURNING file_id, path`,
-    [repoId, gen, JSON.stringify(versions)],
-  );
-  const statFiles: Record<string, unknown>[] = [];
+  // file ids are taken first, so that every table's rows go in by COPY (which returns nothing)
+  const ids = await tx.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence($1, 'file_id'))::text AS id FROM generate_series(1, $2::int)", [
+    `${s}.file_versions`,
+    files.length,
+  ]);
+  const versions = new BinaryCopy();
   const children = {
-    types: [] as Record<string, unknown>[],
-    functions: [] as Record<string, unknown>[],
-    imports: [] as Record<string, unknown>[],
-    symbols: [] as Record<string, unknown>[],
-    refs: [] as Record<string, unknown>[],
-    sites: [] as Record<string, unknown>[],
-    edges: [] as Record<string, unknown>[],
-    chunks: [] as Record<string, unknown>[],
-    packageKeys: [] as Record<string, unknown>[],
-    importKeys: [] as Record<string, unknown>[],
+    statFiles: [] as Array<[number, Record<string, unknown>]>,
+    types: [] as Array<[number, Record<string, unknown>]>,
+    functions: [] as Array<[number, Record<string, unknown>]>,
+    imports: [] as Array<[number, Record<string, unknown>]>,
+    symbols: [] as Array<[number, Record<string, unknown>]>,
+    refs: [] as Array<[number, Record<string, unknown>]>,
+    sites: [] as Array<[number, Record<string, unknown>]>,
+    edges: [] as Array<[number, Record<string, unknown>]>,
+    packageKeys: [] as Array<[number, Record<string, unknown>]>,
+    importKeys: [] as Array<[number, Record<string, unknown>]>,
   };
-  for (const { file_id, path } of ids) {
-    const r = rows.get(path)!;
-    const id = Number(file_id);
-    if (r.statFile) statFiles.push({ file_id: id, ...r.statFile });
+  const chunks = new BinaryCopy();
+  files.forEach((f, i) => {
+    const r = rows.get(f.path)!;
+    const id = Number(ids[i]!.id);
+    versions.row(VERSION_COLUMNS.length);
+    versions.value("bigint", id);
+    versions.value("integer", repoId);
+    versions.value("text", f.path);
+    versions.value("text", f.language);
+    versions.value("text", f.contentHash);
+    versions.value("bigint", f.sizeBytes);
+    versions.value("bigint", f.mtimeMs);
+    versions.value("text", r.digest);
+    // keyword words of the whole file: path A, defined names B, text D
+    keywords.writeVector(versions, [
+      [r.words.path, "A"],
+      [r.words.defs, "B"],
+      [r.words.code, "D"],
+    ]);
+    versions.value("integer", gen);
+    versions.value("text", r.content);
+    if (r.statFile) children.statFiles.push([id, r.statFile]);
     for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "packageKeys", "importKeys"] as const)
-      for (const row of r[key]) children[key].push({ file_id: id, ...row });
+      for (const row of r[key]) children[key].push([id, row]);
     for (const c of r.chunks) {
-      const { w_symbols, w_title, w_path, w_body, ...rest } = c;
-      children.chunks.push({
-        file_id: id,
-        ...rest,
-        v_symbols: keywords.vector(String(w_symbols), "A"),
-        v_title: keywords.vector(String(w_title), "B"),
-        v_path: keywords.vector(String(w_path), "C"),
-        v_body: keywords.vector(String(w_body), "D"),
-      });
+      // keyword words in four weight classes, as the local index's four columns: symbols A, title B,
+      // path C, body D; the first three alone are the chunk's heads
+      const heads: Array<[string, Weight]> = [
+        [String(c.w_symbols), "A"],
+        [String(c.w_title), "B"],
+        [String(c.w_path), "C"],
+      ];
+      chunks.row(CHUNKS.length + 3);
+      chunks.value("bigint", id);
+      for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
+      keywords.writeVector(chunks, heads);
+      keywords.writeVector(chunks, [...heads, [String(c.w_body), "D"]]);
     }
-  }
-  await insertRows(tx, `${s}.stat_files`, STAT_FILE, statFiles);
-  await insertRows(tx, `${s}.stat_types`, TYPES, children.types);
-  await insertRows(tx, `${s}.stat_functions`, FUNCTIONS, children.functions);
-  await insertRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
-  await insertRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
-  await insertRows(tx, `${s}.refs`, REFS, children.refs);
-  await insertRows(tx, `${s}.import_sites`, SITES, children.sites);
-  await insertRows(tx, `${s}.import_edges`, EDGES, children.edges);
-  await insertRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
-  await insertRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
-  if (children.chunks.length > 0) {
-    // keyword words in four weight classes, as the local index's four columns: symbols A, title B, path C,
-    // body D; the first three alone are the chunk's heads, joined once for both columns
-    const all: Columns = [["file_id", "bigint"], ...CHUNKS, ["v_symbols", "tsvector"], ["v_title", "tsvector"], ["v_path", "tsvector"], ["v_body", "tsvector"]];
-    await tx.query(
-      `INSERT INTO ${s}.chunks (file_id, ${names(CHUNKS)}, heads, words)
-       SELECT file_id, ${names(CHUNKS)}, heads, heads || v_body
-       FROM (SELECT x.*, v_symbols || v_title || v_path AS heads FROM json_to_recordset($1::text::json) AS x(${recordType(all)})) y`,
-      [JSON.stringify(children.chunks)],
-    );
-  }
+  });
+  await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());
+  await copyRows(tx, `${s}.stat_files`, STAT_FILE, children.statFiles);
+  await copyRows(tx, `${s}.stat_types`, TYPES, children.types);
+  await copyRows(tx, `${s}.stat_functions`, FUNCTIONS, children.functions);
+  await copyRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
+  await copyRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
+  await copyRows(tx, `${s}.refs`, REFS, children.refs);
+  await copyRows(tx, `${s}.import_sites`, SITES, children.sites);
+  await copyRows(tx, `${s}.import_edges`, EDGES, children.edges);
+  await copyRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
+  await copyRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
+  if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
 }
 
 /**

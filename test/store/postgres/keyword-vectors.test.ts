@@ -1,13 +1,15 @@
 /**
  * The keyword vectors the publisher writes (keyword-vectors.ts) are the server's own: every published
  * file's and chunk's words and heads equal what `to_tsvector('english', …)` with setweight and || makes
- * of the same words, and so do the vectors of large real texts (this project's own sources).
+ * of the same words, and so do the vectors of large real texts (this project's own sources) and of
+ * classes joined at the limits of positions.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { wordsText } from "../../../src/core/words.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
+import { BinaryCopy } from "../../../src/store/postgres/copy-binary.ts";
 import { KeywordVectors, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
 import { IndexSource } from "../../../src/store/postgres/source.ts";
 import { BACKENDS } from "./backends.ts";
@@ -36,10 +38,9 @@ for (const backend of BACKENDS) {
       const [r] = await client.query<{ v: string }>(`SELECT (${expr})::text AS v`, texts);
       return r!.v;
     };
-    /** A vector the publisher wrote (tsvector text of each class, joined by the server's ||) as text. */
-    const mine = async (vectors: string[]): Promise<string> => {
-      const expr = vectors.map((_, i) => `$${i + 1}::tsvector`).join(" || ");
-      const [r] = await client.query<{ v: string }>(`SELECT (${expr})::text AS v`, vectors);
+    /** A vector the publisher wrote, as the server reads and prints it. */
+    const mine = async (vector: string): Promise<string> => {
+      const [r] = await client.query<{ v: string }>("SELECT $1::tsvector::text AS v", [vector]);
       return r!.v;
     };
 
@@ -72,7 +73,7 @@ for (const backend of BACKENDS) {
       expect(checked).toBeGreaterThan(50);
     });
 
-    test("large texts: stop words take a position, positions stop at 16383, a lexeme keeps 255 of them", async () => {
+    test("large texts: stop words take a position, positions stop at 16383, a lexeme keeps 255 of them, 256 when joined", async () => {
       const ours = readFileSync(join(import.meta.dir, "../../../src/store/postgres/reader.ts"), "utf8");
       const texts: Array<[string, string]> = [
         ["the server of a user", "and then the user"],
@@ -82,14 +83,53 @@ for (const backend of BACKENDS) {
         [wordsText("src/store/postgres/reader.ts"), wordsText(ours.repeat(3))],
         // more distinct tokens than the lookup table first holds (it grows)
         [Array.from({ length: 40_000 }, (_, i) => `tok${i}x`).join(" "), "tok7x tok39999x"],
+        // a lexeme at 16383 on the left takes nothing more from the right
+        [`${"x ".repeat(17_000)}tail`, "tail tails x"],
+        // 255 positions on the left and more on the right: 256 joined
+        [`${"user ".repeat(300)}`, "users user"],
       ];
       const vectors = new KeywordVectors();
       await vectors.learn(client, texts.flat());
+      const keywords = (out: BinaryCopy, a: string, d: string) =>
+        vectors.writeVector(out, [
+          [a, "A"],
+          [d, "D"],
+        ]);
       for (const [a, d] of texts) {
-        expect(await mine([vectors.vector(a, "A"), vectors.vector(d, "D")])).toBe(await servers([a, d], ["A", "D"]));
+        expect(await mine(vectors.vector([[a, "A"]]))).toBe(await servers([a], ["A"]));
+        expect(
+          await mine(
+            vectors.vector([
+              [a, "A"],
+              [d, "D"],
+            ]),
+          ),
+        ).toBe(await servers([a, d], ["A", "D"]));
+        // an empty part between two, and the classes the other way round
+        expect(
+          await mine(
+            vectors.vector([
+              [d, "B"],
+              ["", "C"],
+              [a, "D"],
+            ]),
+          ),
+        ).toBe(await servers([d, "", a], ["B", "C", "D"]));
       }
+      // the same vectors in binary COPY's format (what the publisher writes)
+      const out = new BinaryCopy();
+      texts.forEach(([a, d], i) => {
+        out.row(2);
+        out.value("integer", i);
+        keywords(out, a, d);
+      });
+      await client.exec(`CREATE TABLE ${SCHEMA}.binary_vectors (i integer, v tsvector)`);
+      await client.copyIn(`${SCHEMA}.binary_vectors`, ["i", "v"], out.data());
+      const back = await client.query<{ v: string }>(`SELECT v::text AS v FROM ${SCHEMA}.binary_vectors ORDER BY i`);
+      expect(back.length).toBe(texts.length);
+      for (const [i, [a, d]] of texts.entries()) expect(back[i]!.v).toBe(await servers([a, d], ["A", "D"]));
       expect(tokensOf(" parse_header  http ")).toEqual(["parse", "header", "http"]);
-      expect(() => new KeywordVectors().vector("unlearnt", "A")).toThrow("unlearnt");
+      expect(() => new KeywordVectors().vector([["unlearnt", "A"]])).toThrow("unlearnt");
     });
   });
 }

@@ -7,13 +7,13 @@
 import { PGlite } from "@electric-sql/pglite";
 import { pg_trgm } from "@electric-sql/pglite/contrib/pg_trgm";
 import { vector } from "@electric-sql/pglite-pgvector";
-import { numericRows, type PgClient, type PgQueryable, type PgValue } from "../../../src/store/postgres/client.ts";
+import { copyStatement, numericRows, type PgClient, type PgQueryable, type PgValue } from "../../../src/store/postgres/client.ts";
 
 interface PgliteLike {
   query<R>(
     sql: string,
     params?: unknown[],
-    options?: { rowMode?: "array" | "object" },
+    options?: { rowMode?: "array" | "object"; blob?: Blob },
   ): Promise<{ rows: R[]; fields: Array<{ name: string; dataTypeID: number }> }>;
   exec(sql: string): Promise<unknown>;
 }
@@ -33,6 +33,10 @@ function queryable(db: PgliteLike): PgQueryable {
     },
     exec: async (sql: string) => {
       await db.exec(sql);
+    },
+    // PGlite has no client socket to stream COPY data over: it reads the rows from a blob at /dev/blob
+    copyIn: async (table: string, columns: readonly string[], data: readonly Uint8Array[]) => {
+      await db.query(copyStatement(table, columns, "'/dev/blob'"), [], { blob: new Blob(data as Array<Uint8Array<ArrayBuffer>>) });
     },
   };
 }
