@@ -24,7 +24,7 @@ import { familyOf } from "../../lang/registry.ts";
 import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
 import { log } from "../../core/log.ts";
 import { dirOf } from "../../core/rel-path.ts";
-import { collectIfOver } from "../../core/memory.ts";
+import { collectIfOver, collectNow, collectYoungEvery } from "../../core/memory.ts";
 
 export interface ResolveReport {
   sites: number;
@@ -67,6 +67,9 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
     report = resolve(store, g, run, project, deferred);
     collectIfOver(); // what the computation dropped, while the keyword load may still run beside
     await store.whenWritable();
+    // the computation's garbage goes before the writes: a collection above only ran over the budget
+    // (a sixth of the kernel: 100 MiB freed here, RSS 391 -> 295 MiB)
+    collectNow();
     g.transaction(() => {
       g.forgetResolution();
       g.withoutIndexes(REBUILT_INDEXES, () => deferred.forEach((write) => write()));
@@ -149,7 +152,14 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     const siteCount = sites.length;
     sites = [];
     lines.clear();
-    if (deferred) deferred.push(() => fullEdges.forEach((targets, siteId) => g.insertEdges(siteId, targets)));
+    if (deferred)
+      deferred.push(() => {
+        const written = collectYoungEvery();
+        fullEdges.forEach((targets, siteId) => {
+          g.insertEdges(siteId, targets);
+          written();
+        });
+      });
     const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, importTargetsDigest(t)]));
     let graphChanged = changes.full;
     if (checked) {
@@ -200,7 +210,14 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     let updated = 0;
     // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
     const newTargets = new TargetColumns(deferred ? g.refCount() : 0);
-    if (deferred) deferred.push(() => newTargets.forEach((id, target, how) => g.setTarget(id, target, how)));
+    if (deferred)
+      deferred.push(() => {
+        const written = collectYoungEvery();
+        newTargets.forEach((id, target, how) => {
+          g.setTarget(id, target, how);
+          written();
+        });
+      });
     const apply = (batch: RefRow[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
