@@ -5,7 +5,10 @@
  *
  *   bun scripts/resolve-check.ts <index.db>           (copies it to a temporary folder first)
  *   bun --cpu-prof-md scripts/resolve-check.ts <index.db>   (where the CPU goes)
+ *   bun scripts/resolve-check.ts <index.db> --cold    (every reference unresolved first, as a first build's
+ *                                                      resolution finds them: its writes are all there)
  */
+import { Database } from "bun:sqlite";
 import { copyFileSync, existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
@@ -15,14 +18,20 @@ import { resolveReferences } from "../src/engines/symbols/resolve-hook.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../src/lang/project.ts";
 
 const source = process.argv[2];
+const cold = process.argv.includes("--cold");
 if (!source || !existsSync(source)) {
-  console.error("usage: bun scripts/resolve-check.ts <index.db> (the database of a kept index)");
+  console.error("usage: bun scripts/resolve-check.ts <index.db> [--cold] (the database of a kept index)");
   process.exit(1);
 }
 const dir = mkdtempSync(join(tmpdir(), "cortex-resolve-check-"));
 const db = join(dir, "index.db");
 copyFileSync(source, db);
 for (const ext of ["-wal", "-shm"]) if (existsSync(source + ext)) copyFileSync(source + ext, db + ext);
+if (cold) {
+  const raw = new Database(db);
+  raw.exec("UPDATE ref_rows SET target_symbol_id = NULL, resolution = NULL");
+  raw.close();
+}
 
 const store = IndexStore.open(db);
 try {

@@ -369,6 +369,8 @@ class IndexRun {
     const parseStarted = performance.now();
     this.writeMs = 0;
     if (bulk) store.stageFullText();
+    // the bulk parse tier appends and hardly reads back: a small page cache leaves its RSS to the workers
+    if (bulk) store.pageCache("small");
     let done = 0;
     this.options.onProgress?.({ phase: "parse", done, total: todo.length });
     const load = (f: { fileId: number }) => store.contentZ(f.fileId);
@@ -394,6 +396,7 @@ class IndexRun {
       if (done % 64 === 0) this.options.onProgress?.({ phase: "parse", done, total: todo.length });
     }
     this.flush();
+    if (bulk) store.pageCache("full");
     this.trace(`parse tier: ${todo.length} files in ${Math.round(performance.now() - parseStarted)} ms (writes ${Math.round(this.writeMs)} ms of it)`);
     this.options.onProgress?.({ phase: "finish", done: todo.length, total: todo.length });
   }
