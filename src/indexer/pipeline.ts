@@ -418,7 +418,11 @@ class IndexRun {
       const aside = this.changes.written.length >= FULL_TEXT_ASIDE_FILES;
       store.loadStagedFullText({ aside });
       void store.whenWritable().then(
-        () => this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${aside ? " (beside the index steps)" : ""}`),
+        () => {
+          const cpu = store.fullTextLoadCpuMs();
+          const where = aside ? ` (beside the index steps${cpu === undefined ? "" : `, its thread's CPU ${(cpu / 1000).toFixed(1)} s`})` : "";
+          this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${where}`);
+        },
         () => {},
       );
     }

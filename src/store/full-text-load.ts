@@ -36,8 +36,12 @@ function copyStaged(db: Database, from: string, into: string, columns: string[])
   db.exec(`INSERT INTO ${into} (rowid, ${list}) SELECT rowid, ${list} FROM ${from} ORDER BY rowid`);
 }
 
-/** The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it. */
-export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
+/**
+ * The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it. Returns
+ * the thread's CPU milliseconds (the trace reports them: the load shares the cores with resolution).
+ */
+export function buildTextIndexesAt(dbPath: string, stagePath: string): number {
+  const cpuAtStart = process.threadCpuUsage();
   const db = new Database(dbPath, { strict: true });
   try {
     // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
@@ -49,20 +53,23 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string): void {
   } finally {
     db.close();
   }
+  const cpu = process.threadCpuUsage(cpuAtStart);
+  return (cpu.user + cpu.system) / 1000;
 }
 
-/** Runs buildTextIndexesAt on a worker thread; rejects with the worker's error. */
-export function loadStagedFullTextInWorker(dbPath: string, stagePath: string): Promise<void> {
-  return new Promise<void>((resolve, reject) => {
+/** Runs buildTextIndexesAt on a worker thread; resolves with its CPU milliseconds, rejects with its error. */
+export function loadStagedFullTextInWorker(dbPath: string, stagePath: string): Promise<number> {
+  return new Promise<number>((resolve, reject) => {
     const worker = startWorker("store/full-text-worker");
-    const done = (error?: Error) => {
+    const done = (error?: Error, cpuMs = 0) => {
       worker.terminate();
       if (error) reject(error);
-      else resolve();
+      else resolve(cpuMs);
     };
     worker.onmessage = (ev: MessageEvent) => {
-      const msg = ev.data as { ok: true } | { ok: false; error: string };
-      done(msg.ok ? undefined : new Error(`loading the keyword index failed: ${msg.error}`));
+      const msg = ev.data as { ok: true; cpuMs: number } | { ok: false; error: string };
+      if (msg.ok) done(undefined, msg.cpuMs);
+      else done(new Error(`loading the keyword index failed: ${msg.error}`));
     };
     worker.onerror = (ev) => done(new Error(`the keyword index worker failed: ${(ev as ErrorEvent).message}`));
     worker.postMessage({ dbPath, stagePath });

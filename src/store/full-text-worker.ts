@@ -2,7 +2,7 @@
  * Loads a full build's staged words into its keyword indexes (see
  * full-text-load.ts). Messages:
  *   in:  { dbPath, stagePath }
- *   out: { ok: true } or { ok: false, error }
+ *   out: { ok: true, cpuMs } (the thread's CPU milliseconds) or { ok: false, error }
  */
 import { buildTextIndexesAt } from "./full-text-load.ts";
 
@@ -11,8 +11,8 @@ declare const self: Worker;
 self.onmessage = (ev: MessageEvent) => {
   const { dbPath, stagePath } = ev.data as { dbPath: string; stagePath: string };
   try {
-    buildTextIndexesAt(dbPath, stagePath);
-    self.postMessage({ ok: true });
+    const cpuMs = buildTextIndexesAt(dbPath, stagePath);
+    self.postMessage({ ok: true, cpuMs });
   } catch (e) {
     self.postMessage({ ok: false, error: (e as Error).message });
   }

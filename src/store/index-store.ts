@@ -76,6 +76,8 @@ export class IndexStore implements HasSqlite {
   private pendingWrite: Promise<void> | undefined;
   /** Why that write failed, once it has. */
   private loadFailure: Error | undefined;
+  /** The CPU milliseconds of the last keyword index load's thread (loadStagedFullText aside), for the trace. */
+  private loadCpuMs: number | undefined;
   /** The side database holding full-text words during a full build (stageFullText). */
   private stagePath: string | undefined;
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
@@ -484,11 +486,15 @@ export class IndexStore implements HasSqlite {
     // are the build's peak: a quarter of the page cache meanwhile (pages it reads again come from the
     // system's file cache), the whole of it again for the writes after
     this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB / 4}`);
-    const load = loadStagedFullTextInWorker(this.db.filename, stagePath).finally(() => {
-      try {
-        this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
-      } catch {} // closed meanwhile (a failed run)
-    });
+    const load = loadStagedFullTextInWorker(this.db.filename, stagePath)
+      .then((cpuMs) => {
+        this.loadCpuMs = cpuMs;
+      })
+      .finally(() => {
+        try {
+          this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+        } catch {} // closed meanwhile (a failed run)
+      });
     load.catch((e: Error) => (this.loadFailure = e)); // thrown by whenWritable / finishStagedFullText
     this.pendingWrite = load;
   }
@@ -506,6 +512,11 @@ export class IndexStore implements HasSqlite {
   /** Resolves when no other connection is writing this database (see loadStagedFullText). */
   whenWritable(): Promise<void> {
     return this.pendingWrite ?? Promise.resolve();
+  }
+
+  /** The CPU milliseconds the last keyword index load aside took on its thread, once it is done. */
+  fullTextLoadCpuMs(): number | undefined {
+    return this.loadCpuMs;
   }
 
   /** True once the keyword index load aside has failed (finishStagedFullText then throws its error). */

@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createBuildDatabase, createBuildIndexes } from "../../src/store/db.ts";
 import { IndexStore } from "../../src/store/index-store.ts";
 import { SITE_FROM } from "../../src/store/graph-store.ts";
+import { sqliteOf } from "../../src/store/sqlite-access.ts";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -77,6 +78,39 @@ test("a keyword index load aside that fails rejects the store's waits with its e
     expect(existsSync(`${path}-stage`)).toBe(true);
     await expect(store.finishStagedFullText()).rejects.toThrow(/loading the keyword index failed/);
     expect(existsSync(`${path}-stage`)).toBe(false);
+  } finally {
+    store.close();
+  }
+});
+
+test("a keyword index load aside loads the staged words and reports its thread's CPU time once done", async () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
+  const path = join(dir, "index.db");
+  const store = IndexStore.createForBuild(path);
+  try {
+    store.stageFullText();
+    const text = "hello world\n";
+    store.transaction(() => {
+      const fileId = store.insertText({ path: "a.txt", language: "text", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", content: compressText(text) });
+      store.insertParsed({
+        fileId,
+        path: "a.txt",
+        language: "text",
+        isTest: false,
+        modulePath: ".",
+        sizeBytes: text.length,
+        mtimeMs: 1,
+        lines: { total: 1, code: 1, comment: 0, blank: 0 },
+        words: { path: "a txt", defs: "", doc: "", code: "hello world" },
+      });
+    });
+    store.loadStagedFullText({ aside: true });
+    expect(store.fullTextLoadCpuMs()).toBeUndefined();
+    await store.finishStagedFullText();
+    // a number once done (a load this small can take less than the clock's tick: 0)
+    expect(store.fullTextLoadCpuMs()).toBeGreaterThanOrEqual(0);
+    const hits = sqliteOf(store).query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'hello'").all();
+    expect(hits).toHaveLength(1);
   } finally {
     store.close();
   }
