@@ -134,11 +134,16 @@ async function copyThroughDriver(
     };
   });
   failed.catch(() => {});
+  // The stream emits the server's rejection as an "error" event, which can come between two writes
+  // that did not wait for "drain": with no listener at that moment it would be thrown as an uncaught
+  // exception instead of failing this call. One listener for the stream's whole life makes it this call's.
+  const streamFailed = new Promise<never>((_, reject) => stream.once("error", reject));
+  streamFailed.catch(() => {});
   for (const piece of data) {
-    if (!stream.write(piece)) await Promise.race([once(stream, "drain"), failed]);
+    if (!stream.write(piece)) await Promise.race([once(stream, "drain"), failed, streamFailed]);
   }
   stream.end();
-  await Promise.race([finished(stream), failed]);
+  await Promise.race([finished(stream), failed, streamFailed]);
 }
 
 /** BEGIN … COMMIT on one connection (a reserved connection has no `begin` of its own). */
