@@ -485,14 +485,14 @@ export class IndexStore implements HasSqlite {
     // while the load runs beside, this connection only reads (reference resolution), and the two together
     // are the build's peak: a quarter of the page cache meanwhile (pages it reads again come from the
     // system's file cache), the whole of it again for the writes after
-    this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB / 4}`);
+    this.pageCache("small");
     const load = loadStagedFullTextInWorker(this.db.filename, stagePath)
       .then((cpuMs) => {
         this.loadCpuMs = cpuMs;
       })
       .finally(() => {
         try {
-          this.db.exec(`PRAGMA cache_size = -${PAGE_CACHE_KIB}`);
+          this.pageCache("full");
         } catch {} // closed meanwhile (a failed run)
       });
     load.catch((e: Error) => (this.loadFailure = e)); // thrown by whenWritable / finishStagedFullText
