@@ -47,27 +47,33 @@ test("a build database has planner statistics once its indexes exist; import sit
   }
 });
 
-test("a keyword index load aside that fails rejects the store's waits with its error and leaves no stage file", async () => {
+/** A build database in a new folder whose one text file's words are staged for the keyword load. */
+function buildWithOneStagedFile(): { store: IndexStore; path: string } {
   dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
   const path = join(dir, "index.db");
   const store = IndexStore.createForBuild(path);
-  try {
-    store.stageFullText();
-    const text = "hello world\n";
-    store.transaction(() => {
-      const fileId = store.insertText({ path: "a.txt", language: "text", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", content: compressText(text) });
-      store.insertParsed({
-        fileId,
-        path: "a.txt",
-        language: "text",
-        isTest: false,
-        modulePath: ".",
-        sizeBytes: text.length,
-        mtimeMs: 1,
-        lines: { total: 1, code: 1, comment: 0, blank: 0 },
-        words: { path: "a txt", defs: "", doc: "", code: "hello world" },
-      });
+  store.stageFullText();
+  const text = "hello world\n";
+  store.transaction(() => {
+    const fileId = store.insertText({ path: "a.txt", language: "text", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", content: compressText(text) });
+    store.insertParsed({
+      fileId,
+      path: "a.txt",
+      language: "text",
+      isTest: false,
+      modulePath: ".",
+      sizeBytes: text.length,
+      mtimeMs: 1,
+      lines: { total: 1, code: 1, comment: 0, blank: 0 },
+      words: { path: "a txt", defs: "", doc: "", code: "hello world" },
     });
+  });
+  return { store, path };
+}
+
+test("a keyword index load aside that fails rejects the store's waits with its error and leaves no stage file", async () => {
+  const { store, path } = buildWithOneStagedFile();
+  try {
     expect(existsSync(`${path}-stage`)).toBe(true);
     // the staged words vanish before the worker reads them: its load cannot succeed
     rmSync(`${path}-stage`);
@@ -84,26 +90,8 @@ test("a keyword index load aside that fails rejects the store's waits with its e
 });
 
 test("a keyword index load aside loads the staged words and reports its thread's CPU time once done", async () => {
-  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
-  const path = join(dir, "index.db");
-  const store = IndexStore.createForBuild(path);
+  const { store } = buildWithOneStagedFile();
   try {
-    store.stageFullText();
-    const text = "hello world\n";
-    store.transaction(() => {
-      const fileId = store.insertText({ path: "a.txt", language: "text", sizeBytes: text.length, mtimeMs: 1, contentHash: "h", content: compressText(text) });
-      store.insertParsed({
-        fileId,
-        path: "a.txt",
-        language: "text",
-        isTest: false,
-        modulePath: ".",
-        sizeBytes: text.length,
-        mtimeMs: 1,
-        lines: { total: 1, code: 1, comment: 0, blank: 0 },
-        words: { path: "a txt", defs: "", doc: "", code: "hello world" },
-      });
-    });
     store.loadStagedFullText({ aside: true });
     expect(store.fullTextLoadCpuMs()).toBeUndefined();
     await store.finishStagedFullText();
