@@ -46,6 +46,10 @@ import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
 import { CandidateFinder } from "../trigram-candidates.ts";
 import { decodePostings, unionSorted } from "../trigrams.ts";
+import { likeCondition } from "./literal-condition.ts";
+
+/** Candidates of a literal search checked for the literal by the server, at most (textCandidates). */
+const LITERAL_CHECK_FILES = 4096;
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -130,6 +134,14 @@ export class PgIndexReader implements IndexReader {
 
   private async rows<R>(sql: string, params: Params): Promise<R[]> {
     return this.db.query<R>(sql, params);
+  }
+
+  /** A statement that must read the posting lists through their primary key (candidates, below). */
+  private listRows<R>(sql: string, params: Params): Promise<R[]> {
+    return this.db.transaction(async (tx) => {
+      await tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL jit = off");
+      return tx.query<R>(sql, params);
+    });
   }
 
   // --- the index state ---
@@ -247,17 +259,14 @@ export class PgIndexReader implements IndexReader {
     };
     for (const q of queries) collect(q);
     const params: Params = [];
-    const repos =
-      this.scope === "all"
-        ? `${this.s}.repos r`
-        : `${this.s}.repos r WHERE r.name IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
-    const rows = await this.rows<{ repo_id: number; generation: number; indexed: boolean; trigram: number | null; postings: Uint8Array | null }>(
+    const scope = this.scope === "all" ? "" : ` WHERE r.name IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
+    // One primary-key lookup per repository and trigram, which the planner must be told: repos is small
+    // and seldom analysed, its default estimate (720 rows) had it scan every list in parallel (100 ms
+    // over twenty repositories) or cross the JIT threshold (250 ms of compiling for a 2 ms statement).
+    const rows = await this.listRows<{ repo_id: number; generation: number; indexed: boolean; trigram: number | null; postings: Uint8Array | null }>(
       `SELECT r.repo_id, r.generation, r.postings AS indexed, p.trigram, p.postings
-       FROM (SELECT * FROM ${repos}) r LEFT JOIN LATERAL (
-         SELECT t.trigram, t.postings FROM ${this.s}.trigram_postings t
-         WHERE r.postings AND t.repo_id = r.repo_id AND t.generation = r.generation
-           AND t.trigram IN (SELECT json_array_elements_text(${bind(params, JSON.stringify([...trigrams]))}::text::json)::int)
-       ) p ON TRUE`,
+       FROM ${this.s}.repos r LEFT JOIN ${this.s}.trigram_postings p
+         ON r.postings AND p.repo_id = r.repo_id AND p.generation = r.generation AND p.trigram = ANY(${bind(params, `{${[...trigrams].join(",")}}`)}::int[])${scope}`,
       params,
     );
     const lists = new Map<number, Uint32Array>();
@@ -289,10 +298,25 @@ export class PgIndexReader implements IndexReader {
     });
   }
 
-  /** The literal hint is not needed here: the posting lists admit the files the local index admits. */
-  async textCandidates(query: TrigramQuery, _literal?: LiteralHint): Promise<Uint32Array | null> {
+  /**
+   * The files the posting lists admit; for a literal, those of them whose text holds it (LIKE, checked by
+   * the server on at most LITERAL_CHECK_FILES candidates: beyond, the engine's own reading, which stops
+   * at its result limit, costs less than checking them all here).
+   */
+  async textCandidates(query: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null> {
     if (query.op === "all") return null;
-    return (await this.candidates([query]))[0]!;
+    const ids = (await this.candidates([query]))[0]!;
+    if (literal === undefined || ids === null || ids.length === 0 || ids.length > LITERAL_CHECK_FILES) return ids;
+    const params: Params = [];
+    const like = likeCondition(literal, "c.content", (v) => bind(params, v));
+    if (like === undefined) return ids;
+    // materialised first, so that the text is read for these files only, whatever the planner thinks of LIKE
+    const rows = await this.rows<{ id: string }>(
+      `WITH c AS MATERIALIZED (SELECT file_id, content FROM ${this.s}.file_versions WHERE file_id = ANY(${bind(params, `{${ids.join(",")}}`)}::bigint[]))
+       SELECT c.file_id AS id FROM c WHERE ${like} ORDER BY c.file_id`,
+      params,
+    );
+    return Uint32Array.from(rows, (r) => Number(r.id));
   }
 
   async textCandidateCounts(queries: readonly TrigramQuery[]): Promise<number[]> {
