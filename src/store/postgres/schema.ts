@@ -56,8 +56,8 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     words tsvector NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
-    -- collation C (from when pg_trgm conditions rechecked it: ILIKE folded ASCII case only); the text is
-    -- only read now, and changing a column's collation would rewrite the table
+    -- collation C: a literal's ILIKE check (literal-condition.ts) folds ASCII case only, as the engine's
+    -- case-blind matching of an ASCII literal does, and without the locale's lowering of the whole text
     content text COLLATE "C" NOT NULL
 );
 CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;
@@ -210,12 +210,9 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
   await client.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex schema ${schema}`]);
     // Created only when missing: a writer role that owns a schema an administrator made for it (README)
-    // has no right to create schemas or extensions, and PostgreSQL checks that right even for IF NOT EXISTS.
-    const [have] = await tx.query<{ trgm: boolean; schema: boolean }>(
-      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm, EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema",
-      [schema],
-    );
-    if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    // has no right to create schemas, and PostgreSQL checks that right even for IF NOT EXISTS. No
+    // extension is needed (text search reads the store's own posting lists since schema 5, not pg_trgm).
+    const [have] = await tx.query<{ schema: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema", [schema]);
     if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     const [meta] = await tx.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [`${s}.meta`]);
     const before = meta?.present ? await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`) : [];

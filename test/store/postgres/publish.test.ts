@@ -101,6 +101,8 @@ test("a first publication writes every file and its rows; the repository is list
     expect(lists.filesOf("parseHeader")).toEqual(["src/http/header.ts", "src/server.ts"]);
     expect(lists.filesOf("strings.ToUpper")).toEqual(["src/util.go"]);
     expect(lists.filesOf("tiny server")).toEqual(["README.md"]);
+    // and the store needs no extension for them (this runs before the upgrade test below creates pg_trgm)
+    expect((await client.query<{ extname: string }>("SELECT extname FROM pg_extension")).map((e) => e.extname)).toEqual(["plpgsql"]);
   } finally {
     store.close();
     p.project.cleanup();
