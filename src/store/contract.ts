@@ -136,7 +136,7 @@ export interface TextSearchReader {
   /**
    * Ids (ascending) of the files whose text may satisfy `query` (files not covered by a trigram index
    * included); null for every file. `literal`, when the search is for one literal string, lets a store
-   * that can test it in place (PostgreSQL's LIKE over pg_trgm) narrow to the files holding it; the
+   * that can test it in place (PostgreSQL's LIKE where the text is) narrow to the files holding it; the
    * answer stays a superset of the files that match, so a store may ignore it.
    */
   textCandidates(query: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null>;

@@ -1,5 +1,6 @@
 /**
- * Evaluates a trigram query against SQLite's own trigram index (content-index.ts): the ids of the files
+ * Evaluates a trigram query against SQLite's own trigram index (content-index.ts), or posting lists in
+ * the same form from elsewhere (the shared store's, postgres/reader.ts): the ids of the files
  * that may match, ascending, or null for "every file". ANDs intersect the shortest lists first and stop
  * as soon as nothing is left.
  */
@@ -10,7 +11,8 @@ import type { TrigramQuery } from "./contract.ts";
 export class CandidateFinder {
   private readonly lists = new Map<number, Uint32Array>();
 
-  constructor(private readonly index: ContentIndex) {}
+  /** Over the local index's lists, or any other source of them (the shared store's reader). */
+  constructor(private readonly index: Pick<ContentIndex, "postings">) {}
 
   private postings(t: number): Uint32Array {
     let l = this.lists.get(t);

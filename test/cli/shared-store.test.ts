@@ -85,12 +85,12 @@ test.skipIf(skip !== undefined)("doctor describes the shared store and never sho
     const json = cortex(["doctor", "--json", "--root", project.root], { CORTEX_DATABASE_URL: url });
     expect(json.stdout + json.stderr).not.toContain("hunter2");
     const report = JSON.parse(json.stdout);
-    expect(report.shared_store).toMatchObject({ state: "ready", pg_trgm: true, vector: false });
+    expect(report.shared_store).toMatchObject({ state: "ready", vector: false });
     expect(report.shared_store.url).toContain("cortex:***@");
     expect(report.shared_store.vectors).toContain("pgvector not installed: the store holds no vectors, so each process embeds the chunks it reads");
     expect(report.shared_store.vectors).toContain("searches its own in-memory vector index");
     const text = cortex(["doctor", "--root", project.root], { CORTEX_DATABASE_URL: url });
-    expect(text.stdout).toMatch(/Shared store: postgres:\/\/cortex:\*\*\*@\S+ PostgreSQL 15\.\d+[^,]*, \d+ repositories, pg_trgm available/);
+    expect(text.stdout).toMatch(/Shared store: postgres:\/\/cortex:\*\*\*@\S+ PostgreSQL 15\.\d+[^,]*, \d+ repositories, pgvector not installed/);
     expect(text.stdout + text.stderr).not.toContain("hunter2");
 
     const down = `postgres://agent:hunter2@localhost/cortex?host=${encodeURIComponent(join(server.dir, "no-such-folder"))}`;

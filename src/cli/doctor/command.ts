@@ -59,9 +59,7 @@ function render(r: Report): string {
   else out.push(`Reranker: ${rr.model} ${rr.present ? `present (${rr.folder})` : rr.error ? "misconfigured" : "not downloaded (downloads on first search)"}`);
   if (r.shared_store) {
     const s = r.shared_store;
-    out.push(
-      `Shared store: ${s.url} ${"server_version" in s ? `PostgreSQL ${s.server_version}, ${s.repos} repositories, pg_trgm ${s.pg_trgm ? "available" : "missing"}, ${s.vectors}` : s.state}`,
-    );
+    out.push(`Shared store: ${s.url} ${"server_version" in s ? `PostgreSQL ${s.server_version}, ${s.repos} repositories, ${s.vectors}` : s.state}`);
   }
   const a = r.ast_grep as { cached: boolean; path?: string; version?: string; source?: string };
   out.push(

@@ -1,6 +1,6 @@
 /**
  * doctor's look at the shared store (PostgreSQL), when CORTEX_DATABASE_URL names one: reachable or not,
- * the server's version, pg_trgm (literal and regex search need it), pgvector (with it the store holds the
+ * the server's version, pgvector (with it the store holds the
  * chunks' vectors; without it each process embeds what it reads and keeps its own vector index), how many
  * repositories. The URL is shown with its password masked, and
  * an error's text is the store's own, which never carries it (src/store/postgres/client.ts).
@@ -27,14 +27,6 @@ export async function sharedStoreInfo(
   const store = SharedStore.connect(url);
   try {
     const { url: masked, ...info } = await store.describe();
-    if (!info.pg_trgm) {
-      problems.push({
-        area: "store",
-        severity: "error",
-        message: `the shared store ${masked} has no pg_trgm extension: literal and regex search need it`,
-        fix: "install PostgreSQL's contrib package on the server (pg_trgm is part of it)",
-      });
-    }
     const vectors = info.vector
       ? "pgvector available: cortex index --repo stores each chunk's vector (HNSW, cosine) and semantic search finds the nearest chunks in SQL"
       : "pgvector not installed: the store holds no vectors, so each process embeds the chunks it reads (cached in its own ~/.cortex/embeddings) and searches its own in-memory vector index";

@@ -1,7 +1,7 @@
 /**
  * Rows in the binary format of `COPY … FROM STDIN (FORMAT binary)`: a header, then per row the number of
  * fields and each field as its length and its bytes as the type's receive function reads them (int4,
- * int8 and int2 big-endian, a boolean one byte, text its UTF-8 bytes), and a trailer.
+ * int8 and int2 big-endian, a boolean one byte, text its UTF-8 bytes, bytea its bytes), and a trailer.
  *
  * Binary rather than COPY's text format because of the keyword vectors: as text they were the larger
  * part of a publication's bytes (go-src: 160 of 500 MB) and the server parsed them back, position by
@@ -10,7 +10,7 @@
  */
 
 /** The columns' types as the store's tables declare them: binary COPY needs each exactly. */
-export type CopyType = "integer" | "bigint" | "boolean" | "text" | "tsvector";
+export type CopyType = "integer" | "bigint" | "boolean" | "text" | "bytea" | "tsvector";
 
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 /** Pieces of about this size go to the socket one at a time. */
@@ -81,6 +81,12 @@ export class BinaryCopy {
       case "text":
         this.text(typeof v === "string" ? v : String(v));
         return;
+      case "bytea": {
+        if (!(v instanceof Uint8Array)) throw new Error("COPY binary: a bytea value must be bytes");
+        const out = this.field(v.length);
+        out.buffer.set(v, out.offset);
+        return;
+      }
       case "tsvector":
         throw new Error("COPY binary: a tsvector is written by KeywordVectors.writeVector");
     }

@@ -5,8 +5,9 @@
  * repositories go on), the publisher removes what a killed predecessor left of an unswitched generation,
  * compares the index's files with the live generation by a digest of each file's content and rows (resolution of its references included), writes the changed files' rows
  * aside in batches (one transaction each, invisible to readers: their gen_from is the next generation),
- * and then in one transaction closes the replaced and deleted files' versions, writes the modules and
- * switches repos.generation. Readers see the old generation until that commit and the new one after it;
+ * then the generation's trigram posting lists (the local index's, with the versions' ids), and then in
+ * one transaction closes the replaced and deleted files' versions, writes the modules and switches
+ * repos.generation. Readers see the old generation until that commit and the new one after it;
  * a publisher killed before it leaves the old generation whole. Replaced versions are deleted after the
  * switch (a statement already running keeps its snapshot).
  */
@@ -17,6 +18,7 @@ import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, sch
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight } from "./keyword-vectors.ts";
 import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
+import { encodePostings } from "../trigrams.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
 /** Text bytes written per transaction (a few MB keeps each COPY's data small and the batches many). */
@@ -229,7 +231,10 @@ function batches(files: SourceFile[], maxFiles: number): SourceFile[][] {
   return out;
 }
 
-/** Writes one batch of files as versions of generation `gen`, with every row that hangs off them. */
+/**
+ * Writes one batch of files as versions of generation `gen`, with every row that hangs off them; returns
+ * the versions' ids, in the order of `files`.
+ */
 async function writeBatch(
   tx: PgQueryable,
   s: string,
@@ -238,7 +243,7 @@ async function writeBatch(
   files: SourceFile[],
   source: IndexSource,
   keywords: KeywordVectors,
-): Promise<void> {
+): Promise<number[]> {
   const rows = new Map<string, FileRows>();
   for (const f of files) rows.set(f.path, source.rowsOf(f));
   // keyword vectors are built here (keyword-vectors.ts): the server is asked only about tokens it was
@@ -318,6 +323,52 @@ async function writeBatch(
   await copyRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
   await copyRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
   if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
+  return ids.map((r) => Number(r.id));
+}
+
+/** Posting-list rows per COPY (about a MB of lists each on go-src). */
+const POSTINGS_PER_COPY = 20_000;
+
+/**
+ * Writes generation `gen`'s trigram posting lists: the local index's lists (source.ts) with each file's id
+ * in the index replaced by the id of its version in generation `gen` (`versionOf`, by the index's file
+ * id; ids of files the index deleted have none and are dropped).
+ */
+async function writePostings(tx: PgQueryable, s: string, repoId: number, gen: number, source: IndexSource, versionOf: Map<number, number>): Promise<void> {
+  let byLocal = new Float64Array(0);
+  for (const [local, version] of versionOf) {
+    if (local >= byLocal.length) {
+      const grown = new Float64Array(Math.max(local + 1, byLocal.length * 2));
+      grown.set(byLocal);
+      byLocal = grown;
+    }
+    byLocal[local] = version;
+  }
+  let ids = new Float64Array(1024);
+  let bytes = new Uint8Array(4096);
+  let out = new BinaryCopy();
+  for (const [trigram, files] of source.trigramPostings()) {
+    if (files.length > ids.length) ids = new Float64Array(files.length * 2);
+    let n = 0;
+    for (const local of files) {
+      const version = local < byLocal.length ? byLocal[local]! : 0;
+      if (version > 0) ids[n++] = version;
+    }
+    if (n === 0) continue;
+    const sorted = Uint32Array.from(ids.subarray(0, n)).sort();
+    if (bytes.length < n * 5) bytes = new Uint8Array(n * 10);
+    const size = encodePostings(sorted, 0, n, bytes, 0);
+    out.row(4);
+    out.value("integer", repoId);
+    out.value("integer", gen);
+    out.value("integer", trigram);
+    out.value("bytea", bytes.subarray(0, size));
+    if (out.rows >= POSTINGS_PER_COPY) {
+      await tx.copyIn(`${s}.trigram_postings`, ["repo_id", "generation", "trigram", "postings"], out.data());
+      out = new BinaryCopy();
+    }
+  }
+  if (out.rows > 0) await tx.copyIn(`${s}.trigram_postings`, ["repo_id", "generation", "trigram", "postings"], out.data());
 }
 
 /**
@@ -391,14 +442,13 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await tx.query(`UPDATE ${s}.file_versions SET gen_to = NULL WHERE repo_id = $1::int AND gen_to > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
+    await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
   });
-  const liveFiles = new Map(
-    (
-      await conn.query<{ path: string; rows_digest: string }>(`SELECT path, rows_digest FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`, [
-        repoId,
-      ])
-    ).map((r) => [r.path, r.rows_digest]),
+  const liveRows = await conn.query<{ id: string; path: string; rows_digest: string }>(
+    `SELECT file_id::text AS id, path, rows_digest FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`,
+    [repoId],
   );
+  const liveFiles = new Map(liveRows.map((r) => [r.path, r.rows_digest]));
   const files = source.files();
   const present = new Set(files.map((f) => f.path));
   // a repository's first publication writes every file (each file's digest is taken from the rows read
@@ -407,11 +457,18 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
   let written = 0;
   const keywords = new KeywordVectors();
+  // each file's version in the next generation, by the local index's file id: the new versions' ids as
+  // written, the unchanged files' live ones
+  const versionOf = new Map<number, number>();
   for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
-    await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, keywords));
+    const ids = await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, keywords));
+    batch.forEach((f, i) => versionOf.set(f.fileId, ids[i]!));
     written += batch.length;
     await options.onBatch?.(written, changed.length);
   }
+  const liveIds = new Map(liveRows.map((r) => [r.path, Number(r.id)]));
+  for (const f of files) if (!versionOf.has(f.fileId)) versionOf.set(f.fileId, liveIds.get(f.path)!);
+  await conn.transaction((tx) => writePostings(tx, s, repoId, next, source, versionOf));
   const replaced = [...changed.map((f) => f.path).filter((p) => liveFiles.has(p)), ...deleted];
   const vectors = options.vectors === undefined ? undefined : await publishVectors(conn, s, repoId, next, options.vectors);
   await conn.transaction(async (tx) => {
@@ -436,18 +493,17 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
         [JSON.stringify(components)],
       );
     }
-    await tx.query(`UPDATE ${s}.repos SET generation = $2::int, "commit" = $3, indexed_at = now(), file_count = $4::int WHERE repo_id = $1::int`, [
-      repoId,
-      next,
-      options.commit ?? null,
-      files.length,
-    ]);
+    await tx.query(
+      `UPDATE ${s}.repos SET generation = $2::int, "commit" = $3, indexed_at = now(), file_count = $4::int, postings = true WHERE repo_id = $1::int`,
+      [repoId, next, options.commit ?? null, files.length],
+    );
   });
   // versions no generation shows any more
   await conn.transaction(async (tx) => {
     await deleteVersions(tx, s, repoId, "gen_to IS NOT NULL AND gen_to <= $2::int", [next]);
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+    await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await forgetOldGenerations(tx, s, repoId, next);
   });
   const result: PublishResult = { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };

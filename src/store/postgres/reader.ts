@@ -8,7 +8,7 @@
  * repository.
  *
  * The whole reader contract: the index state, files and their text, literal and regex candidates
- * (pg_trgm), keyword search and scores ranked in SQL (tsvector, ts_rank), cortex_files statistics (the
+ * (each generation's trigram posting lists, the local index's own), keyword search and scores ranked in SQL (tsvector, ts_rank), cortex_files statistics (the
  * files-query compiler in the PostgreSQL dialect), definitions, references and the import graph as
  * reference resolution left them, graph and project facts, and the chunk texts vectors are computed
  * from. Symbol and reference ids are the building index's, unique within one repository: a reader of
@@ -44,7 +44,12 @@ import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
 import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
-import { likeCondition, trigramCondition } from "./trigram-condition.ts";
+import { CandidateFinder } from "../trigram-candidates.ts";
+import { decodePostings, unionSorted } from "../trigrams.ts";
+import { likeCondition } from "./literal-condition.ts";
+
+/** Candidates of a literal search checked for the literal by the server, at most (textCandidates). */
+const LITERAL_CHECK_FILES = 4096;
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -131,14 +136,10 @@ export class PgIndexReader implements IndexReader {
     return this.db.query<R>(sql, params);
   }
 
-  /**
-   * A text-candidate statement, planned to use the trigram index. The planner does not count reading
-   * TOASTed text into a sequential scan: on 827 files (60 MiB) it scanned every text, 230-340 ms for a
-   * selective literal, against 41 ms through the GIN index's bitmap.
-   */
-  private candidateRows<R>(sql: string, params: Params): Promise<R[]> {
+  /** A statement that must read the posting lists through their primary key (candidates, below). */
+  private listRows<R>(sql: string, params: Params): Promise<R[]> {
     return this.db.transaction(async (tx) => {
-      await tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_indexscan = off");
+      await tx.exec("SET LOCAL enable_seqscan = off; SET LOCAL enable_hashjoin = off; SET LOCAL jit = off");
       return tx.query<R>(sql, params);
     });
   }
@@ -244,32 +245,84 @@ export class PgIndexReader implements IndexReader {
 
   // --- literal and regex search ---
 
-  /** The trigram query as a condition on the live files' text (trigram-condition.ts). */
-  private condition(q: TrigramQuery, params: Params): string {
-    return trigramCondition(q, "f.content", (v) => bind(params, v));
+  /**
+   * The candidates of each query from the live generations' trigram posting lists (schema.ts): the lists
+   * of every trigram the queries name, for every repository of the reader, in one statement (one
+   * snapshot, so one generation of each), evaluated as the local index evaluates its own. A repository
+   * published before the lists existed has none: all its files are candidates until it is published again.
+   */
+  private async candidates(queries: readonly TrigramQuery[]): Promise<Array<Uint32Array | null>> {
+    const trigrams = new Set<number>();
+    const collect = (q: TrigramQuery): void => {
+      if (q.op === "tri") trigrams.add(q.t);
+      else if (q.op === "and" || q.op === "or") for (const a of q.args) collect(a);
+    };
+    for (const q of queries) collect(q);
+    const params: Params = [];
+    const scope = this.scope === "all" ? "" : ` WHERE r.name IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(this.scope))}::text::json))`;
+    // One primary-key lookup per repository and trigram, which the planner must be told: repos is small
+    // and seldom analysed, its default estimate (720 rows) had it scan every list in parallel (100 ms
+    // over twenty repositories) or cross the JIT threshold (250 ms of compiling for a 2 ms statement).
+    const rows = await this.listRows<{ repo_id: number; generation: number; indexed: boolean; trigram: number | null; postings: Uint8Array | null }>(
+      `SELECT r.repo_id, r.generation, r.postings AS indexed, p.trigram, p.postings
+       FROM ${this.s}.repos r LEFT JOIN ${this.s}.trigram_postings p
+         ON r.postings AND p.repo_id = r.repo_id AND p.generation = r.generation AND p.trigram = ANY(${bind(params, `{${[...trigrams].join(",")}}`)}::int[])${scope}`,
+      params,
+    );
+    const lists = new Map<number, Uint32Array>();
+    const unlisted = new Set<number>();
+    for (const r of rows) {
+      if (!r.indexed) {
+        if (r.generation > 0) unlisted.add(r.repo_id);
+        continue;
+      }
+      if (r.trigram === null || r.postings === null) continue;
+      const files = decodePostings(r.postings);
+      const have = lists.get(r.trigram);
+      lists.set(r.trigram, have === undefined ? files : unionSorted(have, files));
+    }
+    let always: Uint32Array = new Uint32Array(0);
+    if (unlisted.size > 0) {
+      const p: Params = [];
+      const ids = await this.rows<{ id: string }>(
+        `SELECT f.file_id AS id FROM ${this.s}.live_files f WHERE f.repo_id IN (SELECT json_array_elements_text(${bind(p, JSON.stringify([...unlisted]))}::text::json)::int) ORDER BY f.file_id`,
+        p,
+      );
+      always = Uint32Array.from(ids, (r) => Number(r.id));
+    }
+    const none = new Uint32Array(0);
+    const finder = new CandidateFinder({ postings: (t) => lists.get(t) ?? none });
+    return queries.map((q) => {
+      const found = finder.evaluate(q);
+      return found === null ? null : unionSorted(found, always);
+    });
   }
 
+  /**
+   * The files the posting lists admit; for a literal, those of them whose text holds it (LIKE, checked by
+   * the server on at most LITERAL_CHECK_FILES candidates: beyond, the engine's own reading, which stops
+   * at its result limit, costs less than checking them all here).
+   */
   async textCandidates(query: TrigramQuery, literal?: LiteralHint): Promise<Uint32Array | null> {
     if (query.op === "all") return null;
+    const ids = (await this.candidates([query]))[0]!;
+    if (literal === undefined || ids === null || ids.length === 0 || ids.length > LITERAL_CHECK_FILES) return ids;
     const params: Params = [];
-    const from = this.live(params);
-    const like = literal ? likeCondition(literal, "f.content", (v) => bind(params, v)) : undefined;
-    const rows = await this.candidateRows<{ id: string }>(
-      `SELECT f.file_id AS id FROM ${from} WHERE ${like ?? this.condition(query, params)} ORDER BY f.file_id`,
+    const like = likeCondition(literal, "c.content", (v) => bind(params, v));
+    if (like === undefined) return ids;
+    // materialised first, so that the text is read for these files only, whatever the planner thinks of LIKE
+    const rows = await this.rows<{ id: string }>(
+      `WITH c AS MATERIALIZED (SELECT file_id, content FROM ${this.s}.file_versions WHERE file_id = ANY(${bind(params, `{${ids.join(",")}}`)}::bigint[]))
+       SELECT c.file_id AS id FROM c WHERE ${like} ORDER BY c.file_id`,
       params,
     );
     return Uint32Array.from(rows, (r) => Number(r.id));
   }
 
   async textCandidateCounts(queries: readonly TrigramQuery[]): Promise<number[]> {
-    const out: number[] = [];
-    for (const q of queries) {
-      const params: Params = [];
-      const from = this.live(params);
-      const [r] = await this.candidateRows<{ n: number }>(`SELECT count(*)::int AS n FROM ${from} WHERE ${this.condition(q, params)}`, params);
-      out.push(r!.n);
-    }
-    return out;
+    const found = await this.candidates(queries);
+    const all = found.some((f) => f === null) ? await this.textFileCount() : 0;
+    return found.map((f) => (f === null ? all : f.length));
   }
 
   async textFileCount(): Promise<number> {

@@ -4,7 +4,9 @@
  * generations [gen_from, gen_to): a publisher writes the next generation's versions aside (gen_from =
  * next), closes the replaced ones (gen_to = next) and switches repos.generation in one transaction, so a
  * reader, whose statement joins repos, sees one whole generation or the other. Rows of a killed
- * publisher's unfinished generation are invisible and removed by the next publisher.
+ * publisher's unfinished generation are invisible and removed by the next publisher. Literal and regex
+ * search read each generation's trigram posting lists (trigram_postings), which the publisher carries over
+ * from the local index: no index of the server's extracts trigrams from the text.
  *
  * Tables live in a schema of their own ("cortex" unless told otherwise: the tests use one per case).
  */
@@ -13,7 +15,7 @@ import type { PgClient, PgQueryable } from "./client.ts";
 import { vectorBookkeeping } from "./vectors.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
-export const PG_SCHEMA_VERSION = 4;
+export const PG_SCHEMA_VERSION = 5;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -32,7 +34,10 @@ CREATE TABLE IF NOT EXISTS ${s}.repos (
     "commit" text,
     indexed_at timestamptz,
     generation integer NOT NULL DEFAULT 0,
-    file_count integer NOT NULL DEFAULT 0
+    file_count integer NOT NULL DEFAULT 0,
+    -- the live generation has trigram posting lists (schema 5; a repository published before has none
+    -- until it is published again, and its files are then every search's candidates)
+    postings boolean NOT NULL DEFAULT false
 );
 -- One version of a file: its state and text. Visible in generation g of its repository when
 -- gen_from <= g and (gen_to IS NULL or gen_to > g).
@@ -51,15 +56,28 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     words tsvector NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
-    -- collation C: ILIKE folds only ASCII case, as the trigram conditions need, and does so without the
-    -- locale's per-character lowering of the whole text (half the cost of rechecking a candidate)
+    -- collation C: a literal's ILIKE check (literal-condition.ts) folds ASCII case only, as the engine's
+    -- case-blind matching of an ASCII literal does, and without the locale's lowering of the whole text
     content text COLLATE "C" NOT NULL
 );
 CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;
 CREATE INDEX IF NOT EXISTS file_versions_gen ON ${s}.file_versions (repo_id, gen_from);
--- literal and regex search: trigrams of the text (pg_trgm folds case, as cortex's own index does)
 CREATE INDEX IF NOT EXISTS file_versions_words ON ${s}.file_versions USING gin (words);
-CREATE INDEX IF NOT EXISTS file_versions_trgm ON ${s}.file_versions USING gin (content gin_trgm_ops);
+
+-- Literal and regex search: per generation of a repository, each trigram's posting list (the ids of the
+-- file versions holding it, ascending, as delta varints: store/trigrams.ts), which the publisher carries
+-- over from the local index's own (store/content-index.ts), so that a search admits exactly the files the
+-- local index admits. A pg_trgm GIN index over the text took a third of the server's CPU of a publication
+-- (extracting and sorting every text's trigrams, then merging them into the index), about 13 s of go-src's
+-- 36; these lists are a generation's few MB of rows under one B-tree. No foreign key, as below: the
+-- publisher deletes a generation's lists once no reader can be on it.
+CREATE TABLE IF NOT EXISTS ${s}.trigram_postings (
+    repo_id integer NOT NULL,
+    generation integer NOT NULL,
+    trigram integer NOT NULL,
+    postings bytea NOT NULL,
+    PRIMARY KEY (repo_id, generation, trigram)
+);
 
 -- The tables below hang off a file version by file_id without a foreign key: the publisher deletes a
 -- version's rows with it (publish.ts, deleteVersions), and checking the key of every row written cost
@@ -192,17 +210,15 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
   await client.transaction(async (tx) => {
     await tx.query("SELECT pg_advisory_xact_lock(hashtext($1))", [`cortex schema ${schema}`]);
     // Created only when missing: a writer role that owns a schema an administrator made for it (README)
-    // has no right to create schemas or extensions, and PostgreSQL checks that right even for IF NOT EXISTS.
-    const [have] = await tx.query<{ trgm: boolean; schema: boolean }>(
-      "SELECT EXISTS (SELECT 1 FROM pg_extension WHERE extname = 'pg_trgm') AS trgm, EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema",
-      [schema],
-    );
-    if (!have?.trgm) await tx.exec("CREATE EXTENSION IF NOT EXISTS pg_trgm");
+    // has no right to create schemas, and PostgreSQL checks that right even for IF NOT EXISTS. No
+    // extension is needed (text search reads the store's own posting lists since schema 5, not pg_trgm).
+    const [have] = await tx.query<{ schema: boolean }>("SELECT EXISTS (SELECT 1 FROM pg_namespace WHERE nspname = $1) AS schema", [schema]);
     if (!have?.schema) await tx.exec(`CREATE SCHEMA IF NOT EXISTS ${s}`);
     const [meta] = await tx.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [`${s}.meta`]);
     const before = meta?.present ? await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`) : [];
     if (before[0]?.value === "2") await upgradeFrom2(tx, s);
     if (before[0]?.value === "2" || before[0]?.value === "3") await upgradeFrom3(tx, s);
+    if (before[0]?.value === "2" || before[0]?.value === "3" || before[0]?.value === "4") await upgradeFrom4(tx, s);
     await tx.exec(tables(s));
     await tx.exec(vectorBookkeeping(s));
     const now = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
@@ -250,6 +266,17 @@ async function upgradeFrom3(tx: PgQueryable, s: string): Promise<void> {
 }
 
 /**
+ * Version 4 → 5: literal and regex search read trigram posting lists (the table is created with the
+ * others) instead of pg_trgm's index over the text, which is dropped. Repositories published before have
+ * no lists (repos.postings false) until their next publication.
+ */
+async function upgradeFrom4(tx: PgQueryable, s: string): Promise<void> {
+  await tx.exec(`DROP INDEX IF EXISTS ${s}.file_versions_trgm;
+    ALTER TABLE ${s}.repos ADD COLUMN IF NOT EXISTS postings boolean NOT NULL DEFAULT false;
+    UPDATE ${s}.meta SET value = '5' WHERE key = 'schema_version';`);
+}
+
+/**
  * Merges the pending entries of the store's GIN indexes (text trigrams and keyword words) into their
  * trees. PostgreSQL appends a GIN index's new entries to a pending list (up to 4 MB) that every search
  * reads whole until a vacuum merges it: right after a publication a selective grep read 433 pages of it
@@ -258,7 +285,7 @@ async function upgradeFrom3(tx: PgQueryable, s: string): Promise<void> {
  */
 export async function mergePendingIndexEntries(client: PgQueryable, schema: string): Promise<void> {
   const s = schemaIdent(schema);
-  for (const index of ["file_versions_trgm", "file_versions_words", "chunks_words", "chunks_heads"]) {
+  for (const index of ["file_versions_words", "chunks_words", "chunks_heads"]) {
     await client.query(`SELECT gin_clean_pending_list('${s}.${index}'::regclass)`).catch(() => undefined);
   }
 }

@@ -13,8 +13,6 @@ export interface SharedStoreInfo {
   /** The URL with its password masked. */
   url: string;
   server_version: string;
-  /** pg_trgm is installed or installable (literal and regex search need it). */
-  pg_trgm: boolean;
   /** pgvector is available; without it vectors stay in each process's own vector index. */
   vector: boolean;
   repos: number;
@@ -64,9 +62,8 @@ export class SharedStore {
 
   async describe(): Promise<SharedStoreInfo> {
     const [v] = await this.client.query<{ v: string }>("SELECT current_setting('server_version') AS v");
-    const ext = await this.client.query<{ name: string }>("SELECT name FROM pg_available_extensions WHERE name IN ('pg_trgm', 'vector')");
-    const names = new Set(ext.map((e) => e.name));
-    return { url: this.maskedUrl, server_version: v!.v, pg_trgm: names.has("pg_trgm"), vector: names.has("vector"), repos: (await this.repos()).length };
+    const ext = await this.client.query<{ name: string }>("SELECT name FROM pg_available_extensions WHERE name = 'vector'");
+    return { url: this.maskedUrl, server_version: v!.v, vector: ext.length > 0, repos: (await this.repos()).length };
   }
 
   close(): Promise<void> {

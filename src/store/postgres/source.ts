@@ -6,7 +6,9 @@
 import type { Database, Statement } from "bun:sqlite";
 import { wordsText } from "../../core/words.ts";
 import { chunkTexts } from "../chunk-text.ts";
-import { contentText } from "../content-codec.ts";
+import { contentBytes, contentText } from "../content-codec.ts";
+import { ContentIndex, SEGMENTS } from "../content-index.ts";
+import { decodePostings, TrigramExtractor, unionSorted } from "../trigrams.ts";
 import type { IndexStore } from "../index-store.ts";
 import { sqliteOf } from "../sqlite-access.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../../lang/project.ts";
@@ -155,6 +157,58 @@ export class IndexSource {
    */
   digest(f: SourceFile): string {
     return rowsDigest(f, this.st.symbols.all(f.path), this.st.refs.all(f.path), this.st.sites.all(f.path), this.st.edges.all(f.path), this.crossKeys(f));
+  }
+
+  /**
+   * The index's trigram posting lists (content-index.ts) with the index's file ids, one trigram at a time:
+   * a trigram's segments are merged, and the trigrams of files the lists do not cover (normally none; every
+   * file for an index from before the lists) are extracted here. Ids of files deleted since may remain, as
+   * in the index itself. Read row by row, so memory follows one list, not the repository.
+   */
+  *trigramPostings(): Generator<[trigram: number, files: Uint32Array]> {
+    const content = new ContentIndex(this.db);
+    const extra = this.uncoveredTrigrams(content);
+    if (content.available()) {
+      let trigram = -1;
+      let files: Uint32Array = new Uint32Array(0);
+      const done = (): [number, Uint32Array] => {
+        const more = extra.get(trigram);
+        extra.delete(trigram);
+        return [trigram, more === undefined ? files : unionSorted(files, Uint32Array.from(more))];
+      };
+      for (const { id, postings } of this.db.query("SELECT id, postings FROM trigram_postings ORDER BY id").iterate() as Iterable<{
+        id: number;
+        postings: Uint8Array;
+      }>) {
+        const t = Math.floor(id / SEGMENTS);
+        if (t !== trigram) {
+          if (trigram >= 0) yield done();
+          trigram = t;
+          files = new Uint32Array(0);
+        }
+        files = unionSorted(files, decodePostings(postings));
+      }
+      if (trigram >= 0) yield done();
+    }
+    for (const [t, more] of extra) yield [t, Uint32Array.from(more)];
+  }
+
+  /** The trigrams of the files the index's lists do not cover, each with its files (ascending ids). */
+  private uncoveredTrigrams(content: ContentIndex): Map<number, number[]> {
+    const out = new Map<number, number[]>();
+    const uncovered = content.uncovered().sort((a, b) => a - b);
+    if (uncovered.length === 0) return out;
+    const extractor = new TrigramExtractor();
+    for (const id of uncovered) {
+      const z = this.st.content.get(id) as { z: Uint8Array } | null;
+      if (z === null) continue;
+      for (const t of extractor.extract(contentBytes(z.z))) {
+        const list = out.get(t);
+        if (list) list.push(id);
+        else out.set(t, [id]);
+      }
+    }
+    return out;
   }
 
   modules(): Row[] {

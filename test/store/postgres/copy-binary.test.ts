@@ -67,6 +67,21 @@ for (const backend of BACKENDS) {
       return out;
     };
 
+    test("bytes go in by COPY as bytea, exactly as written", async () => {
+      await client.exec("CREATE TABLE copy_test.b (id integer NOT NULL, bytes bytea)");
+      const values = [new Uint8Array(0), Uint8Array.from([0, 1, 127, 128, 255]), new Uint8Array(3 << 20).map((_, i) => (i * 7) % 256), null];
+      const out = new BinaryCopy();
+      values.forEach((v, i) => {
+        out.row(2);
+        out.value("integer", i);
+        out.value("bytea", v);
+      });
+      await client.transaction((tx) => tx.copyIn("copy_test.b", ["id", "bytes"], out.data()));
+      const rows = await client.query<{ bytes: Uint8Array | null }>("SELECT bytes FROM copy_test.b ORDER BY id");
+      expect(rows.map((r) => (r.bytes === null ? null : Array.from(r.bytes)))).toEqual(values.map((v) => (v === null ? null : Array.from(v))));
+      expect(() => new BinaryCopy().value("bytea", "text")).toThrow("a bytea value must be bytes");
+    });
+
     test("rows go in by COPY exactly as written, in several pieces", async () => {
       const bodies: Array<string | null> = ["a\tb\nc\\d\re", `${"line\n".repeat(300_000)}end`, "", null, "ü 💡 'quoted' \"double\""];
       const out = rowsOf(bodies.map((b, i) => [i === 0 ? -(2 ** 40) : i, i === 1 ? null : -i * 1000, b, i === 2 ? null : i % 2 === 0]));

@@ -8,6 +8,8 @@ import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
+import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
+import { decodePostings, trigramsOf } from "../../../src/store/trigrams.ts";
 import { startPglite } from "./pglite-client.ts";
 import { indexedProject } from "./fixture.ts";
 import { liveState } from "./live-state.ts";
@@ -40,6 +42,40 @@ async function orphans(schema: string): Promise<Record<string, number>> {
 }
 const none = Object.fromEntries(FILE_ROW_TABLES.map((t) => [t, 0]));
 
+/**
+ * The trigram posting lists a store holds for a repository: the generations they belong to, and for the
+ * live one the path of every file each trigram lists (ids read back through the live files). The lists
+ * are the local index's, which may name a file for a trigram it no longer holds (content-index.ts: a
+ * deleted file's id taken by a new file), never the other way round.
+ */
+async function postings(schema: string, repo: string): Promise<{ generations: number[]; dangling: number; filesOf: (text: string) => string[] }> {
+  const gens = await client.query<{ generation: number }>(
+    `SELECT DISTINCT p.generation FROM ${schema}.trigram_postings p JOIN ${schema}.repos r USING (repo_id) WHERE r.name = $1 ORDER BY 1`,
+    [repo],
+  );
+  const rows = await client.query<{ trigram: number; postings: Uint8Array }>(
+    `SELECT p.trigram, p.postings FROM ${schema}.trigram_postings p JOIN ${schema}.repos r ON r.repo_id = p.repo_id AND r.generation = p.generation WHERE r.name = $1`,
+    [repo],
+  );
+  const paths = new Map(
+    (await client.query<{ id: string; path: string }>(`SELECT file_id::text AS id, path FROM ${schema}.live_files WHERE repo = $1`, [repo])).map((r) => [
+      Number(r.id),
+      r.path,
+    ]),
+  );
+  const lists = new Map(rows.map((r) => [r.trigram, Array.from(decodePostings(r.postings), (id) => paths.get(id) ?? `not live: ${id}`)]));
+  return {
+    generations: gens.map((g) => g.generation),
+    // ids that are no live version of the repository (none: the lists are written with the generation's ids)
+    dangling: rows.reduce((n, r) => n + Array.from(decodePostings(r.postings)).filter((id) => !paths.has(id)).length, 0),
+    // the files holding every trigram of `text`
+    filesOf: (text) => {
+      const each = trigramsOf(text).map((t) => new Set(lists.get(t) ?? []));
+      return [...each[0]!].filter((p) => each.every((s) => s.has(p))).sort();
+    },
+  };
+}
+
 test("a first publication writes every file and its rows; the repository is listed at generation 1", async () => {
   const schema = freshSchema();
   const p = indexedProject();
@@ -58,6 +94,15 @@ test("a first publication writes every file and its rows; the repository is list
     expect(live.symbols).toContain("src/server.ts:Server");
     expect(live.chunks).toBeGreaterThan(3);
     expect(live.modules.length).toBeGreaterThan(0);
+    // the generation's trigram posting lists name the files holding each trigram
+    const lists = await postings(schema, "demo");
+    expect(lists.generations).toEqual([1]);
+    expect(lists.dangling).toBe(0);
+    expect(lists.filesOf("parseHeader")).toEqual(["src/http/header.ts", "src/server.ts"]);
+    expect(lists.filesOf("strings.ToUpper")).toEqual(["src/util.go"]);
+    expect(lists.filesOf("tiny server")).toEqual(["README.md"]);
+    // and the store needs no extension for them (this runs before the upgrade test below creates pg_trgm)
+    expect((await client.query<{ extname: string }>("SELECT extname FROM pg_extension")).map((e) => e.extname)).toEqual(["plpgsql"]);
   } finally {
     store.close();
     p.project.cleanup();
@@ -86,6 +131,14 @@ test("a second publication writes only changed and deleted files and removes the
     expect(n).toBe(4);
     // the replaced and deleted versions' rows went with them
     expect(await orphans(schema)).toEqual(none);
+    // the lists are the new generation's alone, with the new versions' ids and the unchanged files' own
+    const lists = await postings(schema, "demo");
+    expect(lists.generations).toEqual([2]);
+    expect(lists.dangling).toBe(0);
+    expect(lists.filesOf("shouts louder")).toEqual(["src/util.go"]);
+    expect(lists.filesOf("strings.ToUpper")).not.toContain("src/util.go");
+    expect(lists.filesOf("parseHeader")).toEqual(["src/http/header.ts", "src/server.ts"]);
+    expect(lists.filesOf("export const added")).toEqual(["src/new.ts"]);
     // an unchanged index publishes nothing new but still a generation
     const again = await publishIndex(client, "demo", store, { schema });
     expect(again).toEqual({ repo: "demo", generation: 3, changed: 0, deleted: 0, unchanged: 4 });
@@ -125,6 +178,8 @@ test("a publisher stopped midway leaves the previous generation whole; the next 
     const r = await publishIndex(client, "demo", store, { schema });
     expect(r).toEqual({ repo: "demo", generation: 2, changed: 2, deleted: 1, unchanged: 1 });
     expect(await orphans(schema)).toEqual(none);
+    expect((await postings(schema, "demo")).generations).toEqual([2]);
+    expect((await postings(schema, "demo")).filesOf("replaced = true")).toEqual(["src/server.ts"]);
     const after = await liveState(client, schema, "demo");
     expect(after.files["src/server.ts"]).toBe("export const replaced = true;\n");
     expect(after.files["README.md"]).toBeUndefined();
@@ -166,7 +221,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     await publishIndex(client, "demo", store, { schema });
     await setVersion("99");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 99 and this cortex reads 4: a newer cortex published into it; upgrade cortex",
+      "the shared store has schema 99 and this cortex reads 5: a newer cortex published into it; upgrade cortex",
     );
     // an older store: the 2 → 3 upgrade needs the heads column gone, and 3 → 4 the file rows' foreign
     // keys there, as a schema-2 store has them
@@ -181,7 +236,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await fileKeys()).toBe(FILE_ROW_TABLES.length);
     await setVersion("2");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 2 and this cortex reads 4: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+      "the shared store has schema 2 and this cortex reads 5: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
     );
     await publishIndex(client, "demo", store, { schema });
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
@@ -193,6 +248,25 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await fileKeys()).toBe(0);
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 3]]);
     expect(await orphans(schema)).toEqual(none);
+    // a store of version 4 searched text through pg_trgm's index, dropped now, and had no posting lists:
+    // its repositories' files are every search's candidates until they are published again
+    await client.exec(`CREATE EXTENSION IF NOT EXISTS pg_trgm;
+      CREATE INDEX file_versions_trgm ON ${schema}.file_versions USING gin (content gin_trgm_ops);
+      ALTER TABLE ${schema}.repos DROP COLUMN postings;
+      DELETE FROM ${schema}.trigram_postings;`);
+    await setVersion("4");
+    await publishIndex(client, "other", store, { schema });
+    const index = async () => (await client.query(`SELECT 1 FROM pg_indexes WHERE schemaname = $1 AND indexname = 'file_versions_trgm'`, [schema])).length;
+    expect(await index()).toBe(0);
+    const selective = { op: "and", args: trigramsOf("strings.ToUpper").map((t) => ({ op: "tri", t }) as const) } as const;
+    const candidates = async (repo: string) => {
+      const reader = new PgIndexReader(client, [repo], schema);
+      return (await reader.textFiles(await reader.textCandidates(selective), false)).map((f) => f.path).sort();
+    };
+    expect(await candidates("demo")).toEqual(["README.md", "src/http/header.ts", "src/server.ts", "src/util.go"]);
+    expect(await candidates("other")).toEqual(["src/util.go"]);
+    await publishIndex(client, "demo", store, { schema });
+    expect(await candidates("demo")).toEqual(["src/util.go"]);
   } finally {
     store.close();
     p.project.cleanup();

@@ -1,8 +1,8 @@
 /**
  * Literal and regex search from the shared store gives the local engine's results line for line: the same
  * patterns over the same fixtures, the local side through search_text_pattern (SQLite, its trigram index,
- * its verification), the shared side from the PostgreSQL reader's pg_trgm candidates verified with the
- * engine's own line matcher. Against PGlite always; the repository scope and the `<repo>/<path>` naming
+ * its verification), the shared side from the PostgreSQL reader's candidates (the generation's trigram
+ * posting lists, carried over from the local index) verified with the engine's own line matcher. Against PGlite always; the repository scope and the `<repo>/<path>` naming
  * of a reader over several repositories too.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
@@ -10,6 +10,7 @@ import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import { IndexStore } from "../../../src/store/index-store.ts";
+import { SqliteIndexReader } from "../../../src/store/sqlite-reader.ts";
 import { indexLocation } from "../../../src/store/location.ts";
 import { Session } from "../../../src/tools/session.ts";
 import { findTool } from "../../../src/tools/index.ts";
@@ -132,7 +133,29 @@ for (const backend of BACKENDS) {
       expect(compared).toBeGreaterThan(100);
     });
 
-    test("pg_trgm narrows the candidates: a selective literal admits few files, an unplannable regex every file", async () => {
+    test("the candidates are the local index's own: every pattern admits the same files, and counts them alike", async () => {
+      for (const repo of ["parity", "polyglot"]) {
+        const shared = new PgIndexReader(client, [repo], SCHEMA);
+        const local = SqliteIndexReader.open(indexLocation(projects[repo]!.p.root).current()!);
+        try {
+          const paths = async (reader: PgIndexReader | SqliteIndexReader, ids: Uint32Array | null) =>
+            ids === null ? null : (await reader.textFiles(ids, false)).map((r) => r.path).sort();
+          const plans = CASES.map((c) => compilePattern(c.query, c.regex ?? false, c.cs ?? false).plan.query);
+          let admitted = 0;
+          for (const [i, plan] of plans.entries()) {
+            const want = await paths(local, await local.textCandidates(plan));
+            expect({ repo, ...CASES[i], files: await paths(shared, await shared.textCandidates(plan)) }).toEqual({ repo, ...CASES[i], files: want });
+            admitted += want?.length ?? 0;
+          }
+          expect(await shared.textCandidateCounts(plans)).toEqual(await local.textCandidateCounts(plans));
+          expect(admitted).toBeGreaterThan(10);
+        } finally {
+          await local.close();
+        }
+      }
+    });
+
+    test("the candidates narrow: a selective literal admits few files, an unplannable regex every file", async () => {
       const reader = new PgIndexReader(client, ["polyglot"], SCHEMA);
       const total = await reader.textFileCount();
       const few = await reader.textCandidates(compilePattern("100% of a_b", false, false).plan.query);
