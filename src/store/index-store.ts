@@ -23,12 +23,12 @@ function prepareStatements(db: Database) {
   const q = (sql: string): Stmt => db.prepare(sql);
   return {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
-    insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
-      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT INTO type_rows (name, kind, file_path, module_path, start_line, end_line, is_exported,
-      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT INTO function_rows (name, file_path, module_path, start_line, end_line,
-      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertFile: q(`INSERT INTO file_rows (file_id, file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
+      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT INTO type_rows (name, kind, file_id, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT INTO function_rows (name, file_id, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
@@ -278,6 +278,7 @@ export class IndexStore implements HasSqlite {
       else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
     }
     s.insertFile.run(
+      f.fileId,
       f.path,
       f.language,
       f.isTest ? 1 : 0,
@@ -307,7 +308,7 @@ export class IndexStore implements HasSqlite {
         k.idFull,
         k.title,
         c.symbolPath ?? null,
-        c.language,
+        c.language === f.language ? null : c.language,
         c.startLine,
         c.endLine,
         tagSet,
@@ -364,7 +365,7 @@ export class IndexStore implements HasSqlite {
       const typeId = `${f.path}:${t.startLine}:${t.name}`;
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, t.kind, f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -374,8 +375,7 @@ export class IndexStore implements HasSqlite {
         functionIds.add(functionId);
         s.insertFunction.run(
           fn.name,
-          f.path,
-          f.modulePath,
+          f.fileId,
           fn.startLine,
           fn.endLine,
           fn.exported ? 1 : 0,
