@@ -35,8 +35,10 @@ function prepareStatements(db: Database) {
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
-      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column,
+      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
+    scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
+    insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
     insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
       VALUES (?,?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
@@ -85,6 +87,8 @@ export class IndexStore implements HasSqlite {
    * back transaction takes its new names with it).
    */
   private readonly refNameIds = new Map<string, number>();
+  /** symbol_scopes ids by name, like refNameIds. */
+  private readonly scopeIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -347,9 +351,10 @@ export class IndexStore implements HasSqlite {
       const r = s.insertSymbol.run(
         f.fileId,
         name,
-        stored,
+        stored.qualified,
+        stored.scope === null ? null : this.scopeId(stored.scope),
         symbolKindCode(kind),
-        container ?? null,
+        container == null ? null : this.scopeId(container),
         startLine,
         startColumn,
         endLine,
@@ -423,6 +428,18 @@ export class IndexStore implements HasSqlite {
 
   private insertRef(...values: Array<string | number | null>): number {
     return Number(this.st.insertRef.run(...values).lastInsertRowid);
+  }
+
+  /** The id of a definition's container or scope in symbol_scopes, added on first use. */
+  private scopeId(name: string): number {
+    let id = this.scopeIds.get(name);
+    if (id === undefined) {
+      const row = this.st.scopeId.get(name) as { id: number } | null;
+      id = row ? row.id : Number(this.st.insertScope.run(name).lastInsertRowid);
+      if (this.scopeIds.size >= 100_000) this.scopeIds.clear();
+      this.scopeIds.set(name, id);
+    }
+    return id;
   }
 
   /** The id of a reference's name or qualifier in ref_names, added on first use. */
@@ -548,6 +565,7 @@ export class IndexStore implements HasSqlite {
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
     this.refNameIds.clear();
+    this.scopeIds.clear();
     try {
       return this.db.transaction(() => {
         const result = fn();
@@ -556,6 +574,7 @@ export class IndexStore implements HasSqlite {
       })();
     } catch (e) {
       this.refNameIds.clear();
+      this.scopeIds.clear();
       throw e;
     }
   }

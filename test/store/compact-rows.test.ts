@@ -216,9 +216,26 @@ test("chunks, references and definitions read back through the views as they wer
     ]);
     // a member's name in its container is stored as '' (the view names it again)
     expect(db.query("SELECT qualified_name AS q FROM symbol_rows WHERE name = 'width'").all()).toEqual([{ q: "" }, { q: "" }]);
+    // a name in its scope keeps the scope as an id, and a container is an id too (one row each in symbol_scopes)
+    expect(db.query("SELECT name, container FROM symbols WHERE file_path = ? ORDER BY start_line").all(PATH)).toEqual([
+      { name: "MAX", container: null },
+      { name: "width", container: "geo.Shape" },
+      { name: "y", container: "geo.Shape" },
+    ]);
+    expect(db.query("SELECT s.qualified_name AS q, c.name AS scope FROM symbol_rows s JOIN symbol_scopes c ON c.scope_id = s.scope").all()).toEqual([
+      { q: null, scope: "geo.inner" },
+      { q: null, scope: "geo.inner" },
+    ]);
+    expect(db.query("SELECT name FROM symbol_scopes ORDER BY name").all()).toEqual([{ name: "geo.Shape" }, { name: "geo.inner" }]);
 
     // a deleted file takes its references, and nothing else's, with it
     store.transaction(() => store.deleteFile(PATH));
+    // and its definitions go to dead_symbols with their qualified names
+    expect(db.query("SELECT name, qualified_name AS q FROM dead_symbols ORDER BY name").all()).toEqual([
+      { name: "MAX", q: "MAX" },
+      { name: "width", q: "geo.Shape.width" },
+      { name: "y", q: "geo.inner.y" },
+    ]);
     expect(db.query("SELECT DISTINCT file_path FROM refs").all()).toEqual([{ file_path: "src/geo/other.hpp" }]);
     expect((db.query("SELECT count(*) AS n FROM ref_rows").get() as { n: number }).n).toBe(3);
     expect((db.query("SELECT count(*) AS n FROM chunk_rows").get() as { n: number }).n).toBe(0);
