@@ -264,7 +264,8 @@ CREATE VIEW files AS
 -- took 12.9 MiB). A type or function names its file by id, and the view joins the file's path and module
 -- path back (as text in every row, with an index on each, they took 33 of boost's 47 MiB of types and 36
 -- of jdk17's 52 MiB of functions): a query by path or module finds the file first, then its rows by the
--- index on file ids.
+-- index on file ids. (A whole-table aggregate reads each row's file too, and "files LEFT JOIN types" is
+-- not flattened: docs/design.md "What is stored".)
 CREATE TABLE type_rows (
     name TEXT NOT NULL,
     kind TEXT NOT NULL,
