@@ -23,20 +23,22 @@ function prepareStatements(db: Database) {
   const q = (sql: string): Stmt => db.prepare(sql);
   return {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
-    insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
-      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT INTO type_rows (name, kind, file_path, module_path, start_line, end_line, is_exported,
-      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT INTO function_rows (name, file_path, module_path, start_line, end_line,
-      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertFile: q(`INSERT INTO file_rows (file_id, file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
+      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT INTO type_rows (name, kind, file_id, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT INTO function_rows (name, file_id, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
-      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column,
+      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
+    scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
+    insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
     insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
       VALUES (?,?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
@@ -87,6 +89,8 @@ export class IndexStore implements HasSqlite {
    * back transaction takes its new names with it).
    */
   private readonly refNameIds = new Map<string, number>();
+  /** symbol_scopes ids by name, like refNameIds. */
+  private readonly scopeIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -288,6 +292,7 @@ export class IndexStore implements HasSqlite {
       else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
     }
     s.insertFile.run(
+      f.fileId,
       f.path,
       f.language,
       f.isTest ? 1 : 0,
@@ -317,7 +322,7 @@ export class IndexStore implements HasSqlite {
         k.idFull,
         k.title,
         c.symbolPath ?? null,
-        c.language,
+        c.language === f.language ? null : c.language,
         c.startLine,
         c.endLine,
         tagSet,
@@ -356,9 +361,10 @@ export class IndexStore implements HasSqlite {
       const r = s.insertSymbol.run(
         f.fileId,
         name,
-        stored,
+        stored.qualified,
+        stored.scope === null ? null : this.scopeId(stored.scope),
         symbolKindCode(kind),
-        container ?? null,
+        container == null ? null : this.scopeId(container),
         startLine,
         startColumn,
         endLine,
@@ -374,7 +380,7 @@ export class IndexStore implements HasSqlite {
       const typeId = `${f.path}:${t.startLine}:${t.name}`;
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, t.kind, f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -384,8 +390,7 @@ export class IndexStore implements HasSqlite {
         functionIds.add(functionId);
         s.insertFunction.run(
           fn.name,
-          f.path,
-          f.modulePath,
+          f.fileId,
           fn.startLine,
           fn.endLine,
           fn.exported ? 1 : 0,
@@ -433,6 +438,18 @@ export class IndexStore implements HasSqlite {
 
   private insertRef(...values: Array<string | number | null>): number {
     return Number(this.st.insertRef.run(...values).lastInsertRowid);
+  }
+
+  /** The id of a definition's container or scope in symbol_scopes, added on first use. */
+  private scopeId(name: string): number {
+    let id = this.scopeIds.get(name);
+    if (id === undefined) {
+      const row = this.st.scopeId.get(name) as { id: number } | null;
+      id = row ? row.id : Number(this.st.insertScope.run(name).lastInsertRowid);
+      if (this.scopeIds.size >= 100_000) this.scopeIds.clear();
+      this.scopeIds.set(name, id);
+    }
+    return id;
   }
 
   /** The id of a reference's name or qualifier in ref_names, added on first use. */
@@ -567,6 +584,7 @@ export class IndexStore implements HasSqlite {
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
     this.refNameIds.clear();
+    this.scopeIds.clear();
     try {
       return this.db.transaction(() => {
         const result = fn();
@@ -575,6 +593,7 @@ export class IndexStore implements HasSqlite {
       })();
     } catch (e) {
       this.refNameIds.clear();
+      this.scopeIds.clear();
       throw e;
     }
   }

@@ -4,7 +4,7 @@
  * references `files`) follows, file by file: file_state.parsed says which files it holds. Deleting a
  * file's file_state row deletes everything of both tiers (cascades and triggers).
  *
- * The five statistics tables (files, types, functions, imports, modules) have exactly the columns of the
+ * The five statistics tables or views (files, types, functions, imports, modules) have exactly the columns of the
  * cortex_files specification; every other table holds what the other engines need.
  *
  * Versioned with PRAGMA user_version: MIGRATIONS[i] takes a database from version i to i + 1. An index
@@ -149,21 +149,35 @@ function chunkKey(c: string): string {
   return `CASE WHEN ${c}.def_kind IS NULL THEN ${c}.id_key WHEN ${c}.id_key IS NULL THEN ${usual} WHEN ${c}.id_key GLOB '~[0-9]*' THEN ${usual} || ${c}.id_key ELSE ${c}.id_key END`;
 }
 
+/** The name of scope id `id` (symbol_scopes), read only where an expression needs it. */
+function scopeName(id: string): string {
+  return `(SELECT name FROM symbol_scopes WHERE scope_id = ${id})`;
+}
+
 /**
  * A definition's qualified name from its row `s` and its file's state `f` (see symbol_rows); NULL when `s`
  * is (a reference outside any definition). IndexStore.insertParsed stores the name as the same rule reads it.
  */
 function qualifiedName(s: string, f: string): string {
-  return `CASE WHEN ${s}.qualified_name = '' THEN ${s}.container || '.' || ${s}.name WHEN ${s}.qualified_name IS NOT NULL THEN ${s}.qualified_name WHEN ${s}.name IS NULL THEN NULL WHEN ${f}.package_name IS NULL THEN ${s}.name ELSE ${f}.package_name || '.' || ${s}.name END`;
+  return `CASE WHEN ${s}.qualified_name = '' THEN ${scopeName(`${s}.container`)} || '.' || ${s}.name WHEN ${s}.qualified_name IS NOT NULL THEN ${s}.qualified_name WHEN ${s}.name IS NULL THEN NULL WHEN ${s}.scope IS NOT NULL THEN ${scopeName(`${s}.scope`)} || '.' || ${s}.name WHEN ${f}.package_name IS NULL THEN ${s}.name ELSE ${f}.package_name || '.' || ${s}.name END`;
 }
 
 /**
- * The qualified name stored for a definition of `name` in a file of package `pkg`: NULL for the usual one
- * (`pkg.name`, or the name), '' for the name in its container (`container.name`: a Java member's).
+ * How a definition of `name` in a file of package `pkg` stores its qualified name (see symbol_rows):
+ * `qualified` NULL and no `scope` for the usual one (`pkg.name`, or the name), '' for the name in its
+ * container (`container.name`: a Java member's), NULL and the `scope` for `<scope>.name` (a C++ name in
+ * its namespaces), the text otherwise.
  */
-export function storedQualifiedName(qualified: string, name: string, pkg: string | null | undefined, container?: string | null): string | null {
-  if (qualified === (pkg == null ? name : `${pkg}.${name}`)) return null;
-  return container != null && qualified === `${container}.${name}` ? "" : qualified;
+export function storedQualifiedName(
+  qualified: string,
+  name: string,
+  pkg: string | null | undefined,
+  container?: string | null,
+): { qualified: string | null; scope: string | null } {
+  if (qualified === (pkg == null ? name : `${pkg}.${name}`)) return { qualified: null, scope: null };
+  if (container != null && qualified === `${container}.${name}`) return { qualified: "", scope: null };
+  const scope = qualified.length > name.length + 1 && qualified.endsWith(`.${name}`) ? qualified.slice(0, -name.length - 1) : "";
+  return scope ? { qualified: null, scope } : { qualified, scope: null };
 }
 
 /** The text tier: file state, content and the trigram index (everything exact search needs). */
@@ -220,8 +234,11 @@ CREATE TABLE trigram_coverage (
 
 /** The parse tier: statistics, symbols, references, imports, chunks and the keyword indexes. */
 const PARSE_TIER_TABLES = `
-CREATE TABLE files (
-    file_path TEXT PRIMARY KEY REFERENCES file_state(file_path) ON DELETE CASCADE,
+-- The statistics of each parsed file, by its file id (type_rows and function_rows name their file by it); the
+-- view "files" gives the statistics columns alone.
+CREATE TABLE file_rows (
+    file_id INTEGER PRIMARY KEY REFERENCES file_state(file_id) ON DELETE CASCADE,
+    file_path TEXT NOT NULL UNIQUE,
     language TEXT NOT NULL,
     is_test BOOLEAN NOT NULL,
     module_path TEXT NOT NULL,
@@ -235,33 +252,39 @@ CREATE TABLE files (
     function_count INTEGER NOT NULL,
     import_count INTEGER NOT NULL
 );
+CREATE VIEW files AS
+    SELECT file_path, language, is_test, module_path, lines_total, lines_code, lines_comment, lines_blank, size_bytes, last_modified,
+        type_count, function_count, import_count
+    FROM file_rows;
 
 -- types, functions and imports are views over type_rows, function_rows and import_rows, which keep
 -- everything but the ids: type_id and function_id ('<path>:<line>:<name>') and import_id ('<path>:<module>')
 -- are unique by construction (IndexStore.insertParsed keeps a file's first type or function of a name on
 -- a line, and groups a file's imports by module) and named by the views (jdk17's 191,000 function ids
--- took 12.9 MiB). The views join nothing, so a query on them uses the tables' indexes as its own.
+-- took 12.9 MiB). A type or function names its file by id, and the view joins the file's path and module
+-- path back (as text in every row, with an index on each, they took 33 of boost's 47 MiB of types and 36
+-- of jdk17's 52 MiB of functions): a query by path or module finds the file first, then its rows by the
+-- index on file ids. (A whole-table aggregate reads each row's file too, and "files LEFT JOIN types" is
+-- not flattened: docs/design.md "What is stored".)
 CREATE TABLE type_rows (
     name TEXT NOT NULL,
     kind TEXT NOT NULL,
-    file_path TEXT NOT NULL,
-    module_path TEXT NOT NULL,
+    file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     is_exported BOOLEAN NOT NULL,
     field_count INTEGER NOT NULL,
-    method_count INTEGER NOT NULL,
-    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+    method_count INTEGER NOT NULL
 );
 CREATE VIEW types AS
-    SELECT file_path || ':' || start_line || ':' || name AS type_id, name, kind, file_path, module_path, start_line, end_line, is_exported,
-        field_count, method_count
-    FROM type_rows;
+    SELECT f.file_path || ':' || t.start_line || ':' || t.name AS type_id, t.name AS name, t.kind AS kind, f.file_path AS file_path,
+        f.module_path AS module_path, t.start_line AS start_line, t.end_line AS end_line, t.is_exported AS is_exported,
+        t.field_count AS field_count, t.method_count AS method_count
+    FROM type_rows t JOIN file_rows f ON f.file_id = t.file_id;
 
 CREATE TABLE function_rows (
     name TEXT NOT NULL,
-    file_path TEXT NOT NULL,
-    module_path TEXT NOT NULL,
+    file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     is_exported BOOLEAN NOT NULL,
@@ -270,13 +293,14 @@ CREATE TABLE function_rows (
     param_count INTEGER NOT NULL,
     return_count INTEGER NOT NULL,
     lines INTEGER NOT NULL,
-    complexity INTEGER,
-    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+    complexity INTEGER
 );
 CREATE VIEW functions AS
-    SELECT file_path || ':' || start_line || ':' || name AS function_id, name, file_path, module_path, start_line, end_line, is_exported,
-        is_method, receiver_type, param_count, return_count, lines, complexity
-    FROM function_rows;
+    SELECT f.file_path || ':' || x.start_line || ':' || x.name AS function_id, x.name AS name, f.file_path AS file_path,
+        f.module_path AS module_path, x.start_line AS start_line, x.end_line AS end_line, x.is_exported AS is_exported,
+        x.is_method AS is_method, x.receiver_type AS receiver_type, x.param_count AS param_count, x.return_count AS return_count,
+        x.lines AS lines, x.complexity AS complexity
+    FROM function_rows x JOIN file_rows f ON f.file_id = x.file_id;
 
 CREATE TABLE import_rows (
     file_path TEXT NOT NULL,
@@ -285,7 +309,7 @@ CREATE TABLE import_rows (
     is_external BOOLEAN NOT NULL,
     is_relative BOOLEAN NOT NULL,
     symbol_count INTEGER,
-    FOREIGN KEY (file_path) REFERENCES files(file_path) ON DELETE CASCADE
+    FOREIGN KEY (file_path) REFERENCES file_rows(file_path) ON DELETE CASCADE
 );
 CREATE VIEW imports AS
     SELECT file_path || ':' || imported_module AS import_id, file_path, imported_module, is_standard_lib, is_external, is_relative, symbol_count
@@ -312,15 +336,23 @@ CREATE TABLE modules (
 -- AUTOINCREMENT: an id is never handed out twice, so a reference resolved to a symbol that was since
 -- deleted can never silently point at another one (see dead_symbols).
 -- qualified_name is NULL where it is the usual one, the file's package name and the name ('unix.SYS_SHMDT')
--- or the name alone in a file without a package (242,000 of go-src's 264,000), and '' where it is the
--- container and the name (every one of jdk17's other 300,000); kind is a code (SYMBOL_KINDS).
+-- or the name alone in a file without a package (242,000 of go-src's 264,000), '' where it is the
+-- container and the name (every one of jdk17's other 300,000), and NULL with a scope where it is that
+-- scope and the name (boost's 'boost.asio.detail' and 'is_any_ofF': 318,000 of its 369,000); kind is a code
+-- (SYMBOL_KINDS). The container and the scope are ids of symbol_scopes: as text in every row they took
+-- 11.9 MiB of jdk17's index (23,000 distinct containers) and 10.7 of boost's.
+CREATE TABLE symbol_scopes (
+    scope_id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE symbol_rows (
     symbol_id INTEGER PRIMARY KEY AUTOINCREMENT,
     file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
     name TEXT NOT NULL,
     qualified_name TEXT,
+    scope INTEGER,
     kind INTEGER NOT NULL,
-    container TEXT,
+    container INTEGER,
     start_line INTEGER NOT NULL,
     start_column INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
@@ -329,7 +361,7 @@ CREATE TABLE symbol_rows (
 );
 CREATE VIEW symbols AS
     SELECT s.symbol_id AS symbol_id, f.file_path AS file_path, s.name AS name, ${qualifiedName("s", "f")} AS qualified_name, ${namedCodes("s.kind", SYMBOL_KINDS, 0)} AS kind,
-        s.container AS container, f.language AS language, s.start_line AS start_line, s.start_column AS start_column,
+        ${scopeName("s.container")} AS container, f.language AS language, s.start_line AS start_line, s.start_column AS start_column,
         s.end_line AS end_line, s.is_exported AS is_exported, s.signature AS signature
     FROM symbol_rows s JOIN file_state f ON f.file_id = s.file_id;
 
@@ -380,7 +412,7 @@ END;
 -- import_edges (a package import reaches every file of the package).
 CREATE TABLE import_sites (
     site_id INTEGER PRIMARY KEY,
-    file_path TEXT NOT NULL REFERENCES files(file_path) ON DELETE CASCADE,
+    file_path TEXT NOT NULL REFERENCES file_rows(file_path) ON DELETE CASCADE,
     imported_module TEXT NOT NULL,
     alias TEXT,
     symbols TEXT,
@@ -461,7 +493,8 @@ CREATE TABLE chunk_rows (
     -- NULL where it is the usual '<symbol path> (<kind>)' (a definition's title) or '<path> symbols'
     title TEXT,
     symbol_path TEXT,
-    language TEXT NOT NULL,
+    -- NULL where it is the file's (file_state.language): every chunk of boost's and jdk17's
+    language TEXT,
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     tag_set INTEGER NOT NULL,
@@ -490,7 +523,7 @@ CREATE VIEW chunks AS
             WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN f.file_path || ' values: ' || (SELECT group_concat(n.value, ', ' ORDER BY n.key) FROM json_each(c.metadata, '$.names') n WHERE n.key < 6)
                 || CASE WHEN json_array_length(c.metadata, '$.names') > 6 THEN ', …' ELSE '' END
             ELSE c.symbol_path || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
-        c.symbol_path AS symbol_path, c.language AS language, c.start_line AS start_line,
+        c.symbol_path AS symbol_path, COALESCE(c.language, f.language) AS language, c.start_line AS start_line,
         c.end_line AS end_line, t.tags AS tags,
         COALESCE(c.prefix, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN 'values in ' || char(1) || ':' || c.start_line || '-' || c.end_line || char(10)
             ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || c.symbol_path || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
@@ -533,25 +566,21 @@ DROP VIEW IF EXISTS import_edge_files; DROP VIEW IF EXISTS import_edges; DROP VI
 DROP VIEW IF EXISTS chunks;
 DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunk_rows; DROP TABLE IF EXISTS chunk_tag_sets;
 DROP TABLE IF EXISTS dead_symbols; DROP TABLE IF EXISTS import_digests; DROP TABLE IF EXISTS import_components;
-DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP TABLE IF EXISTS import_sites; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS ref_names; DROP TABLE IF EXISTS symbol_rows;
+DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP TABLE IF EXISTS import_sites; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS ref_names; DROP TABLE IF EXISTS symbol_rows; DROP TABLE IF EXISTS symbol_scopes;
 DROP VIEW IF EXISTS imports; DROP VIEW IF EXISTS functions; DROP VIEW IF EXISTS types;
 DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS import_rows; DROP TABLE IF EXISTS function_rows; DROP TABLE IF EXISTS type_rows;
-DROP TABLE IF EXISTS files;
+DROP VIEW IF EXISTS files; DROP TABLE IF EXISTS file_rows;
 UPDATE file_state SET parsed = 0, package_name = NULL, syntax_errors = 0, ref_first = NULL, ref_last = NULL;
 ${PARSE_TIER_TABLES}`;
 
 /** Secondary indexes of schema version 1. */
 export const V1_INDEXES = `
-CREATE INDEX idx_files_language ON files(language);
-CREATE INDEX idx_files_is_test ON files(is_test);
-CREATE INDEX idx_files_module_path ON files(module_path);
-CREATE INDEX idx_types_file_path ON type_rows(file_path);
-CREATE INDEX idx_types_module_path ON type_rows(module_path);
-CREATE INDEX idx_types_kind ON type_rows(kind);
-CREATE INDEX idx_types_is_exported ON type_rows(is_exported);
-CREATE INDEX idx_functions_file_path ON function_rows(file_path);
-CREATE INDEX idx_functions_module_path ON function_rows(module_path);
-CREATE INDEX idx_functions_is_exported ON function_rows(is_exported);
+CREATE INDEX idx_files_language ON file_rows(language);
+CREATE INDEX idx_files_is_test ON file_rows(is_test);
+CREATE INDEX idx_files_module_path ON file_rows(module_path);
+-- (none on types' kind or either table's exported flag, which no query reads: boost 5.9 MiB)
+CREATE INDEX idx_types_file ON type_rows(file_id);
+CREATE INDEX idx_functions_file ON function_rows(file_id);
 CREATE INDEX idx_functions_param_count ON function_rows(param_count);
 CREATE INDEX idx_functions_lines ON function_rows(lines);
 CREATE INDEX idx_functions_complexity ON function_rows(complexity);
