@@ -160,11 +160,12 @@ export class Embedder {
 
   /**
    * The stored vectors of a large set, a slice at a time, yielding to the event loop between slices: reading
-   * 100k vectors takes seconds, which must not stall a server's other requests.
+   * 100k vectors takes seconds, which must not stall a server's other requests. Ends early, without an
+   * error, once the Embedder is closed: a session closing mid-load must not read from a closed cache.
    */
   async *vectorSlices(hashes: Iterable<string>, sliceSize = 2000): AsyncGenerator<Map<string, Float32Array>> {
     const all = [...new Set(hashes)];
-    for (let i = 0; i < all.length; i += sliceSize) {
+    for (let i = 0; i < all.length && !this.closed; i += sliceSize) {
       yield this.cache.get(all.slice(i, i + sliceSize));
       await new Promise<void>((r) => setImmediate(r));
     }

@@ -93,6 +93,22 @@ describe("Embedder", () => {
     home.remove();
   });
 
+  test("a slice-at-a-time read stops quietly when the embedder closes mid-read", async () => {
+    const home = tempDir("home");
+    const e = embedderFor(tinyProvider(home.dir), home.dir);
+    e.submit(CHUNKS);
+    await e.idle();
+    const seen: string[] = [];
+    // a session closing while its vector channel is still loading: before the fix, the next slice read a
+    // closed cache and threw "Cannot use a closed database"
+    for await (const part of e.vectorSlices(CHUNKS.map((c) => c.textHash), 2)) {
+      seen.push(...part.keys());
+      await e.close();
+    }
+    expect(seen.length).toBe(2);
+    home.remove();
+  });
+
   test("a second worktree re-embeds only text it has never seen", async () => {
     const home = tempDir("home");
     const first = embedderFor(tinyProvider(home.dir), home.dir);
