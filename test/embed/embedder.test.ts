@@ -101,7 +101,10 @@ describe("Embedder", () => {
     const seen: string[] = [];
     // a session closing while its vector channel is still loading: before the fix, the next slice read a
     // closed cache and threw "Cannot use a closed database"
-    for await (const part of e.vectorSlices(CHUNKS.map((c) => c.textHash), 2)) {
+    for await (const part of e.vectorSlices(
+      CHUNKS.map((c) => c.textHash),
+      2,
+    )) {
       seen.push(...part.keys());
       await e.close();
     }
