@@ -12,7 +12,7 @@ import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
-import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
+import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 
@@ -71,7 +71,7 @@ export interface ParseTierState {
 
 export class IndexStore implements HasSqlite {
   /** The SQL of this store, for the files-query compiler. */
-  readonly dialect: SqlDialect = SQLITE_DIALECT;
+  readonly dialect: SqlDialect = SQLITE_INDEX_DIALECT;
   private readonly db: Database;
   private readonly st: ReturnType<typeof prepareStatements>;
   /** Another connection's write in progress (the keyword index load of a full build). */
