@@ -44,12 +44,15 @@ function prepareStatements(db: Database) {
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
     setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
+    setChunkRange: q("UPDATE file_state SET chunk_first = ?, chunk_last = ? WHERE file_id = ?"),
+    setSymbolRange: q("UPDATE file_state SET symbol_first = ?, symbol_last = ? WHERE file_id = ?"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
-    deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
+    deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
+      AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
-    insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, language, start_line,
-      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, symbol_scope, language, start_line,
+      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     // the upsert hands back the id of a list stored before as well as of a new one
     tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
@@ -139,7 +142,28 @@ export class IndexStore implements HasSqlite {
 
   /** A bulk build's secondary indexes and planner statistics, once its rows are in. */
   createBuildIndexes(): void {
+    this.packFileRows();
     createBuildIndexes(this.db);
+  }
+
+  /**
+   * Writes file_rows again in the order of their key. They come in the order the parse workers finish
+   * files, keyed by file id (the text tier's order): inserted out of order, their pages split half full
+   * and a scan by another index reads more of them (boost: 1.73 MB, top_files 3.3 ms; in order 1.56 MB,
+   * 2.0 ms). Foreign keys are off meanwhile: the rows that name a file by id or path stay as they are.
+   */
+  private packFileRows(): void {
+    this.db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      this.db.transaction(() => {
+        this.db.exec(`CREATE TEMP TABLE file_rows_in_order AS SELECT * FROM file_rows ORDER BY file_id;
+          DELETE FROM file_rows;
+          INSERT INTO file_rows SELECT * FROM temp.file_rows_in_order ORDER BY file_id;
+          DROP TABLE temp.file_rows_in_order;`);
+      })();
+    } finally {
+      this.db.exec("PRAGMA foreign_keys = ON");
+    }
   }
 
   /** Ends a full build (statistics, the write-ahead log folded in). */
@@ -211,7 +235,7 @@ export class IndexStore implements HasSqlite {
   }
 
   /**
-   * Removes a file and (by cascade) every row of both tiers that belongs to it. Its definitions go first,
+   * Removes a file and (by cascades and triggers) every row of both tiers that belongs to it. Its definitions go first,
    * while its file_state row still gives their path to the dead_symbols trigger.
    */
   deleteFile(path: string): void {
@@ -311,17 +335,23 @@ export class IndexStore implements HasSqlite {
     // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
+    // a file's chunks are written one after another: the range of their rowids finds them (chunk_rows)
+    let firstChunk: number | undefined;
+    let lastChunk: number | undefined;
     for (const c of f.chunks ?? []) {
       const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
       // what the view can name again is left NULL (chunk-row.ts)
       const k = storedChunk(c, f.path);
+      // a definition's symbol path as its scope's id and its last segment (chunk_rows)
+      const dot = k.defKind === null ? -1 : (c.symbolPath?.lastIndexOf(".") ?? -1);
       const r = s.insertChunk.run(
         f.fileId,
         chunkTypeCode(c.chunkType),
         k.idKey,
         k.idFull,
         k.title,
-        c.symbolPath ?? null,
+        dot > 0 ? c.symbolPath!.slice(dot + 1) : (c.symbolPath ?? null),
+        dot > 0 ? this.scopeId(c.symbolPath!.slice(0, dot)) : null,
         c.language === f.language ? null : c.language,
         c.startLine,
         c.endLine,
@@ -334,9 +364,12 @@ export class IndexStore implements HasSqlite {
         k.part,
         k.parts,
       );
+      lastChunk = Number(r.lastInsertRowid);
+      firstChunk ??= lastChunk;
       const w = c.words;
-      if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), w.symbols, w.title, w.path, w.body]]);
+      if (w) this.words.push([s.insertChunkWords, [lastChunk, w.symbols, w.title, w.path, w.body]]);
     }
+    if (firstChunk !== undefined) s.setChunkRange.run(firstChunk, lastChunk!, f.fileId);
   }
 
   private writeFacts(
@@ -346,6 +379,9 @@ export class IndexStore implements HasSqlite {
   ): void {
     const s = this.st;
     const symbolIds = new Map<string, number>();
+    // written one after another, nothing between: their ids are consecutive (see symbol_rows)
+    let firstSymbol: number | undefined;
+    let lastSymbol: number | undefined;
     const addSymbol = (
       name: string,
       qname: string,
@@ -371,7 +407,9 @@ export class IndexStore implements HasSqlite {
         exported ? 1 : 0,
         signature,
       );
-      if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
+      lastSymbol = Number(r.lastInsertRowid);
+      firstSymbol ??= lastSymbol;
+      if (!symbolIds.has(qname)) symbolIds.set(qname, lastSymbol);
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
     const typeIds = new Set<string>();
@@ -408,6 +446,7 @@ export class IndexStore implements HasSqlite {
     for (const v of facts.variables) {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
+    if (firstSymbol !== undefined) s.setSymbolRange.run(firstSymbol, lastSymbol!, f.fileId);
     for (const [module, imp] of importsByModule) {
       s.insertImport.run(f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }

@@ -190,9 +190,17 @@ function lastSegment(text: string): string {
  * ('<symbol path>' or '<symbol path>@<part>') where id_key is NULL, followed by id_key where that is a
  * repeat ('~2'); see chunk_rows.
  */
-function chunkKey(c: string): string {
-  const usual = `${c}.symbol_path || CASE WHEN ${c}.parts > 1 THEN '@' || ${c}.part ELSE '' END`;
+function chunkKey(c: string, symbolPath: string): string {
+  const usual = `${symbolPath} || CASE WHEN ${c}.parts > 1 THEN '@' || ${c}.part ELSE '' END`;
   return `CASE WHEN ${c}.def_kind IS NULL THEN ${c}.id_key WHEN ${c}.id_key IS NULL THEN ${usual} WHEN ${c}.id_key GLOB '~[0-9]*' THEN ${usual} || ${c}.id_key ELSE ${c}.id_key END`;
+}
+
+/**
+ * A chunk row's symbol path, from its row `c` and its scope's row `sp` (symbol_scopes, joined on
+ * c.symbol_scope): a definition's path keeps what comes before its last '.' as the id of a scope.
+ */
+function chunkSymbolPath(c: string, sp: string): string {
+  return `(CASE WHEN ${c}.symbol_scope IS NULL THEN ${c}.symbol_path ELSE ${sp}.name || '.' || ${c}.symbol_path END)`;
 }
 
 /** The name of scope id `id` (symbol_scopes), read only where an expression needs it. */
@@ -248,7 +256,13 @@ CREATE TABLE file_state (
     -- the first and last ref_rows.ref_id of the file's references (written together, so their ids are
     -- consecutive), NULL when it has none: refs are found by file through this range, not an index
     ref_first INTEGER,
-    ref_last INTEGER
+    ref_last INTEGER,
+    -- the same for its chunk_rows.chunk_rowid and symbol_rows.symbol_id (no index on either table's
+    -- file_id: 4 and 3.9 MiB on boost)
+    chunk_first INTEGER,
+    chunk_last INTEGER,
+    symbol_first INTEGER,
+    symbol_last INTEGER
 );
 -- the files the parse tier has still to do (few, and none once it is complete)
 CREATE INDEX idx_file_state_unparsed ON file_state(file_id) WHERE parsed = 0;
@@ -277,6 +291,9 @@ CREATE TABLE trigram_coverage (
     segment INTEGER NOT NULL
 );
 `;
+
+/** The symbol path of a row of the view chunks (`c` over chunk_rows, `sp` its scope). */
+const CHUNK_PATH = chunkSymbolPath("c", "sp");
 
 /** The parse tier: statistics, symbols, references, imports, chunks and the keyword indexes. */
 const PARSE_TIER_TABLES = `
@@ -393,7 +410,9 @@ CREATE TABLE symbol_scopes (
 );
 CREATE TABLE symbol_rows (
     symbol_id INTEGER PRIMARY KEY AUTOINCREMENT,
-    file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
+    -- a file's definitions have consecutive ids (file_state.symbol_first, symbol_last): found by file
+    -- through that range, deleted by IndexStore.deleteFile (or with the file, by symbols_of_file)
+    file_id INTEGER NOT NULL,
     name TEXT NOT NULL,
     qualified_name TEXT,
     scope INTEGER,
@@ -409,7 +428,10 @@ CREATE VIEW symbols AS
     SELECT s.symbol_id AS symbol_id, f.file_path AS file_path, s.name AS name, ${qualifiedName("s", "f")} AS qualified_name, ${namedCodes("s.kind", SYMBOL_KINDS, 0)} AS kind,
         ${scopeName("s.container")} AS container, f.language AS language, s.start_line AS start_line, s.start_column AS start_column,
         s.end_line AS end_line, s.is_exported AS is_exported, s.signature AS signature
-    FROM symbol_rows s JOIN file_state f ON f.file_id = s.file_id;
+    FROM symbol_rows s JOIN file_state f ON f.file_id = s.file_id AND s.symbol_id BETWEEN f.symbol_first AND f.symbol_last;
+CREATE TRIGGER symbols_of_file AFTER DELETE ON file_state BEGIN
+    DELETE FROM symbol_rows WHERE symbol_id BETWEEN old.symbol_first AND old.symbol_last;
+END;
 
 -- Uses of names: calls, type uses, inheritance, imports, reads, by file id (the view "refs" adds the path,
 -- the names, and the enclosing definition's name from its id: the text is kept only where no definition has it).
@@ -530,7 +552,9 @@ END;
 -- are NULL too (jdk17's 46,000: 6 MiB).
 CREATE TABLE chunk_rows (
     chunk_rowid INTEGER PRIMARY KEY,
-    file_id INTEGER NOT NULL REFERENCES file_state(file_id) ON DELETE CASCADE,
+    -- a file's chunks have consecutive rowids (file_state.chunk_first, chunk_last): found by file through
+    -- that range, deleted with the file by the trigger chunks_of_file (as references are)
+    file_id INTEGER NOT NULL,
     -- a code (CHUNK_TYPES)
     chunk_type INTEGER NOT NULL,
     -- the id after '<type>:<path>#' (the chunker's form); id_full holds an id of any other form
@@ -538,7 +562,11 @@ CREATE TABLE chunk_rows (
     id_full TEXT,
     -- NULL where it is the usual '<symbol path> (<kind>)' (a definition's title) or '<path> symbols'
     title TEXT,
+    -- a definition's symbol path is its last segment, and the id of what comes before its last '.' (a
+    -- scope of symbol_scopes, as a definition's: 'boost.asio.detail') is symbol_scope (boost: 320,000 of
+    -- 386,000 chunks, 7 MiB as text)
     symbol_path TEXT,
+    symbol_scope INTEGER,
     -- NULL where it is the file's (file_state.language): every chunk of boost's and jdk17's
     language TEXT,
     start_line INTEGER NOT NULL,
@@ -563,19 +591,21 @@ CREATE TABLE chunk_tag_sets (
     tags TEXT NOT NULL UNIQUE
 );
 CREATE VIEW chunks AS
-    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || ${chunkKey("c")}) AS chunk_id,
+    SELECT c.chunk_rowid AS rowid, COALESCE(c.id_full, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} || ':' || f.file_path || '#' || ${chunkKey("c", CHUNK_PATH)}) AS chunk_id,
         f.file_path AS file_path, ${namedCodes("c.chunk_type", CHUNK_TYPES, 0)} AS chunk_type,
         COALESCE(c.title, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("symbols")} THEN f.file_path || ' symbols'
             WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN f.file_path || ' values: ' || (SELECT group_concat(n.value, ', ' ORDER BY n.key) FROM json_each(c.metadata, '$.names') n WHERE n.key < 6)
                 || CASE WHEN json_array_length(c.metadata, '$.names') > 6 THEN ', …' ELSE '' END
-            ELSE c.symbol_path || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
-        c.symbol_path AS symbol_path, COALESCE(c.language, f.language) AS language, c.start_line AS start_line,
+            ELSE ${CHUNK_PATH} || ' (' || COALESCE(${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, c.metadata ->> '$.kind') || ')' END) AS title,
+        ${CHUNK_PATH} AS symbol_path, COALESCE(c.language, f.language) AS language, c.start_line AS start_line,
         c.end_line AS end_line, t.tags AS tags,
         COALESCE(c.prefix, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN 'values in ' || char(1) || ':' || c.start_line || '-' || c.end_line || char(10)
-            ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || c.symbol_path || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
+            ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || ${CHUNK_PATH} || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
         c.spans AS spans, c.text_hash AS text_hash,
         COALESCE(c.metadata, CASE WHEN c.def_kind IS NOT NULL THEN json_object('kind', ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, 'name', ${lastSegment("c.symbol_path")}, 'part', c.part, 'parts', c.parts) END) AS metadata
-    FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id JOIN chunk_tag_sets t ON t.tag_set = c.tag_set;
+    FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id AND c.chunk_rowid BETWEEN f.chunk_first AND f.chunk_last
+    JOIN chunk_tag_sets t ON t.tag_set = c.tag_set
+    LEFT JOIN symbol_scopes sp ON sp.scope_id = c.symbol_scope;
 
 -- Keyword search over chunks (BM25): identifier words whole and split, porter-stemmed, each word's
 -- occurrences in a field compacted to 1 + log2 of their count (store/keyword-words.ts). Contentless: the
@@ -584,6 +614,10 @@ CREATE VIEW chunks AS
 -- number, two bytes for each word of each row (go-src: chunks_fts 46 -> 35 MiB, files_fts 19 -> 17 MiB).
 -- bm25() takes its weights in this order. The title column leaves out the symbol path its title repeats
 -- (the symbols column holds it; chunk-search.ts weighs that column with the title's weight added).
+CREATE TRIGGER chunks_of_file AFTER DELETE ON file_state BEGIN
+    DELETE FROM chunk_rows WHERE chunk_rowid BETWEEN old.chunk_first AND old.chunk_last;
+END;
+
 CREATE VIRTUAL TABLE chunks_fts USING fts5(body, symbols, title, path, tokenize = 'porter unicode61 remove_diacritics 2', content = '', contentless_delete = 1);
 CREATE TRIGGER chunks_fts_delete AFTER DELETE ON chunk_rows BEGIN
     DELETE FROM chunks_fts WHERE rowid = old.rowid;
@@ -607,7 +641,7 @@ const V1_TABLES = TEXT_TIER_TABLES + PARSE_TIER_TABLES;
  * bulk load adds at its end, would scan the child tables for every file).
  */
 export const PARSE_TIER_RESET = `
-DROP TRIGGER IF EXISTS files_fts_delete; DROP TRIGGER IF EXISTS refs_of_file;
+DROP TRIGGER IF EXISTS files_fts_delete; DROP TRIGGER IF EXISTS refs_of_file; DROP TRIGGER IF EXISTS chunks_of_file; DROP TRIGGER IF EXISTS symbols_of_file;
 DROP VIEW IF EXISTS import_edge_files; DROP VIEW IF EXISTS import_edges; DROP VIEW IF EXISTS refs; DROP VIEW IF EXISTS symbols;
 DROP VIEW IF EXISTS chunks;
 DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunk_rows; DROP TABLE IF EXISTS chunk_tag_sets;
@@ -616,7 +650,7 @@ DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP
 DROP VIEW IF EXISTS imports; DROP VIEW IF EXISTS functions; DROP VIEW IF EXISTS types;
 DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS import_rows; DROP TABLE IF EXISTS function_rows; DROP TABLE IF EXISTS type_rows;
 DROP VIEW IF EXISTS files; DROP TABLE IF EXISTS file_rows;
-UPDATE file_state SET parsed = 0, package_name = NULL, syntax_errors = 0, ref_first = NULL, ref_last = NULL;
+UPDATE file_state SET parsed = 0, package_name = NULL, syntax_errors = 0, ref_first = NULL, ref_last = NULL, chunk_first = NULL, chunk_last = NULL, symbol_first = NULL, symbol_last = NULL;
 ${PARSE_TIER_TABLES}`;
 
 /** Secondary indexes of schema version 1. */
@@ -640,13 +674,11 @@ CREATE INDEX idx_modules_depth ON modules(depth);
 CREATE INDEX idx_modules_file_count ON modules(file_count);
 CREATE INDEX idx_modules_total_lines ON modules(total_lines);
 CREATE INDEX idx_symbols_name ON symbol_rows(name);
-CREATE INDEX idx_symbols_file ON symbol_rows(file_id);
 CREATE INDEX idx_refs_name ON ref_rows(name_id);
 -- most references resolve to nothing (1.38 of boost's 1.87 million); every query by target names one
 CREATE INDEX idx_refs_target ON ref_rows(target_symbol_id) WHERE target_symbol_id IS NOT NULL;
 CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
 CREATE INDEX idx_import_edges_target ON import_edge_rows(target_id);
-CREATE INDEX idx_chunks_file ON chunk_rows(file_id);
 -- the first 8 bytes of a text hash find its chunks (the whole 32 took 4.8 MiB on go-src)
 CREATE INDEX idx_chunks_text_hash ON chunk_rows(substr(text_hash, 1, 8));
 `;

@@ -230,15 +230,17 @@ function tableSql(t: StatsTable, dialect: SqlDialect): string {
 }
 
 /**
- * The join of the file row of `t`'s row, where the statement reads it (every row of a table stored by file
- * id has its file: LEFT keeps a row of an outer join that has none as it is).
+ * The join of the file row of `t`'s row, where the statement reads it. Every row of a table stored by
+ * file id has its file: an inner join, which the planner may start from the file (a GROUP BY module_path
+ * walks the files by module and counts each file's rows by their index), except where `t` was joined by
+ * a LEFT or FULL join, whose rows without a match the inner join would drop.
  */
-function fileJoinSql(t: StatsTable, scope: Scope, dialect: SqlDialect): string {
+function fileJoinSql(t: StatsTable, outer: boolean, scope: Scope, dialect: SqlDialect): string {
   const layout = dialect.statsLayout;
   if (!layout || !scope.filesRead.has(t)) return "";
   const q = (i: string) => dialect.quote(i);
   const alias = q(fileAliasOf(t));
-  return ` LEFT OUTER JOIN ${q(layout.fileTable)} AS ${alias} ON ${alias}.${q(layout.fileId)} = ${q(t)}.${q(layout.fileId)}`;
+  return ` ${outer ? "LEFT OUTER" : "INNER"} JOIN ${q(layout.fileTable)} AS ${alias} ON ${alias}.${q(layout.fileId)} = ${q(t)}.${q(layout.fileId)}`;
 }
 
 export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQuery {
@@ -326,7 +328,8 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
   }
   rest += ` LIMIT ${b.bind(q.limit)}`;
   if (q.offset !== undefined && q.offset > 0) rest += ` OFFSET ${b.bind(q.offset)}`;
-  const from = [q.from, ...joined].map((t, i) => `${i === 0 ? tableSql(t, dialect) : joins[i - 1]}${fileJoinSql(t, scope, dialect)}`);
+  const outer = (i: number) => i > 0 && (q.joins![i - 1]!.type === "LEFT" || q.joins![i - 1]!.type === "FULL");
+  const from = [q.from, ...joined].map((t, i) => `${i === 0 ? tableSql(t, dialect) : joins[i - 1]}${fileJoinSql(t, outer(i), scope, dialect)}`);
   const sql = `SELECT ${select.join(", ")} FROM ${from.join(" ")}${rest}`;
   return { sql, params: b.params, booleanColumns };
 }
