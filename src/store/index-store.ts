@@ -12,7 +12,7 @@ import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
-import { SQLITE_DIALECT, type SqlDialect } from "./sql-dialect.ts";
+import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 
@@ -23,31 +23,36 @@ function prepareStatements(db: Database) {
   const q = (sql: string): Stmt => db.prepare(sql);
   return {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
-    insertFile: q(`INSERT INTO files (file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
-      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    insertType: q(`INSERT INTO type_rows (name, kind, file_path, module_path, start_line, end_line, is_exported,
-      field_count, method_count) VALUES (?,?,?,?,?,?,?,?,?)`),
-    insertFunction: q(`INSERT INTO function_rows (name, file_path, module_path, start_line, end_line,
-      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertFile: q(`INSERT INTO file_rows (file_id, file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
+      lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertType: q(`INSERT INTO type_rows (name, kind, file_id, start_line, end_line, is_exported,
+      field_count, method_count) VALUES (?,?,?,?,?,?,?,?)`),
+    insertFunction: q(`INSERT INTO function_rows (name, file_id, start_line, end_line,
+      is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, kind, container, start_line, start_column,
-      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?)`),
+    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column,
+      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
+    scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
+    insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
     insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
       VALUES (?,?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
     setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
+    setChunkRange: q("UPDATE file_state SET chunk_first = ?, chunk_last = ? WHERE file_id = ?"),
+    setSymbolRange: q("UPDATE file_state SET symbol_first = ?, symbol_last = ? WHERE file_id = ?"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
-    deleteSymbolsOf: q("DELETE FROM symbol_rows WHERE file_id = ?"),
+    deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
+      AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
     insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
-    insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, language, start_line,
-      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
+    insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, symbol_scope, language, start_line,
+      end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     // the upsert hands back the id of a list stored before as well as of a new one
     tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
@@ -69,7 +74,7 @@ export interface ParseTierState {
 
 export class IndexStore implements HasSqlite {
   /** The SQL of this store, for the files-query compiler. */
-  readonly dialect: SqlDialect = SQLITE_DIALECT;
+  readonly dialect: SqlDialect = SQLITE_INDEX_DIALECT;
   private readonly db: Database;
   private readonly st: ReturnType<typeof prepareStatements>;
   /** Another connection's write in progress (the keyword index load of a full build). */
@@ -87,6 +92,8 @@ export class IndexStore implements HasSqlite {
    * back transaction takes its new names with it).
    */
   private readonly refNameIds = new Map<string, number>();
+  /** symbol_scopes ids by name, like refNameIds. */
+  private readonly scopeIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -135,7 +142,28 @@ export class IndexStore implements HasSqlite {
 
   /** A bulk build's secondary indexes and planner statistics, once its rows are in. */
   createBuildIndexes(): void {
+    this.packFileRows();
     createBuildIndexes(this.db);
+  }
+
+  /**
+   * Writes file_rows again in the order of their key. They come in the order the parse workers finish
+   * files, keyed by file id (the text tier's order): inserted out of order, their pages split half full
+   * and a scan by another index reads more of them (boost: 1.73 MB, top_files 3.3 ms; in order 1.56 MB,
+   * 2.0 ms). Foreign keys are off meanwhile: the rows that name a file by id or path stay as they are.
+   */
+  private packFileRows(): void {
+    this.db.exec("PRAGMA foreign_keys = OFF");
+    try {
+      this.db.transaction(() => {
+        this.db.exec(`CREATE TEMP TABLE file_rows_in_order AS SELECT * FROM file_rows ORDER BY file_id;
+          DELETE FROM file_rows;
+          INSERT INTO file_rows SELECT * FROM temp.file_rows_in_order ORDER BY file_id;
+          DROP TABLE temp.file_rows_in_order;`);
+      })();
+    } finally {
+      this.db.exec("PRAGMA foreign_keys = ON");
+    }
   }
 
   /** Ends a full build (statistics, the write-ahead log folded in). */
@@ -207,7 +235,7 @@ export class IndexStore implements HasSqlite {
   }
 
   /**
-   * Removes a file and (by cascade) every row of both tiers that belongs to it. Its definitions go first,
+   * Removes a file and (by cascades and triggers) every row of both tiers that belongs to it. Its definitions go first,
    * while its file_state row still gives their path to the dead_symbols trigger.
    */
   deleteFile(path: string): void {
@@ -288,6 +316,7 @@ export class IndexStore implements HasSqlite {
       else importsByModule.set(imp.module, { ...imp, symbols: imp.symbols.length });
     }
     s.insertFile.run(
+      f.fileId,
       f.path,
       f.language,
       f.isTest ? 1 : 0,
@@ -306,18 +335,24 @@ export class IndexStore implements HasSqlite {
     // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
     if (facts) this.writeFacts(f, facts, importsByModule);
+    // a file's chunks are written one after another: the range of their rowids finds them (chunk_rows)
+    let firstChunk: number | undefined;
+    let lastChunk: number | undefined;
     for (const c of f.chunks ?? []) {
       const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
       // what the view can name again is left NULL (chunk-row.ts)
       const k = storedChunk(c, f.path);
+      // a definition's symbol path as its scope's id and its last segment (chunk_rows)
+      const dot = k.defKind === null ? -1 : (c.symbolPath?.lastIndexOf(".") ?? -1);
       const r = s.insertChunk.run(
         f.fileId,
         chunkTypeCode(c.chunkType),
         k.idKey,
         k.idFull,
         k.title,
-        c.symbolPath ?? null,
-        c.language,
+        dot > 0 ? c.symbolPath!.slice(dot + 1) : (c.symbolPath ?? null),
+        dot > 0 ? this.scopeId(c.symbolPath!.slice(0, dot)) : null,
+        c.language === f.language ? null : c.language,
         c.startLine,
         c.endLine,
         tagSet,
@@ -329,9 +364,12 @@ export class IndexStore implements HasSqlite {
         k.part,
         k.parts,
       );
+      lastChunk = Number(r.lastInsertRowid);
+      firstChunk ??= lastChunk;
       const w = c.words;
-      if (w) this.words.push([s.insertChunkWords, [Number(r.lastInsertRowid), w.symbols, w.title, w.path, w.body]]);
+      if (w) this.words.push([s.insertChunkWords, [lastChunk, w.symbols, w.title, w.path, w.body]]);
     }
+    if (firstChunk !== undefined) s.setChunkRange.run(firstChunk, lastChunk!, f.fileId);
   }
 
   private writeFacts(
@@ -341,6 +379,9 @@ export class IndexStore implements HasSqlite {
   ): void {
     const s = this.st;
     const symbolIds = new Map<string, number>();
+    // written one after another, nothing between: their ids are consecutive (see symbol_rows)
+    let firstSymbol: number | undefined;
+    let lastSymbol: number | undefined;
     const addSymbol = (
       name: string,
       qname: string,
@@ -356,16 +397,19 @@ export class IndexStore implements HasSqlite {
       const r = s.insertSymbol.run(
         f.fileId,
         name,
-        stored,
+        stored.qualified,
+        stored.scope === null ? null : this.scopeId(stored.scope),
         symbolKindCode(kind),
-        container ?? null,
+        container == null ? null : this.scopeId(container),
         startLine,
         startColumn,
         endLine,
         exported ? 1 : 0,
         signature,
       );
-      if (!symbolIds.has(qname)) symbolIds.set(qname, Number(r.lastInsertRowid));
+      lastSymbol = Number(r.lastInsertRowid);
+      firstSymbol ??= lastSymbol;
+      if (!symbolIds.has(qname)) symbolIds.set(qname, lastSymbol);
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
     const typeIds = new Set<string>();
@@ -374,7 +418,7 @@ export class IndexStore implements HasSqlite {
       const typeId = `${f.path}:${t.startLine}:${t.name}`;
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(t.name, t.kind, f.path, f.modulePath, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, t.kind, f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -384,8 +428,7 @@ export class IndexStore implements HasSqlite {
         functionIds.add(functionId);
         s.insertFunction.run(
           fn.name,
-          f.path,
-          f.modulePath,
+          f.fileId,
           fn.startLine,
           fn.endLine,
           fn.exported ? 1 : 0,
@@ -403,6 +446,7 @@ export class IndexStore implements HasSqlite {
     for (const v of facts.variables) {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
+    if (firstSymbol !== undefined) s.setSymbolRange.run(firstSymbol, lastSymbol!, f.fileId);
     for (const [module, imp] of importsByModule) {
       s.insertImport.run(f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
@@ -433,6 +477,18 @@ export class IndexStore implements HasSqlite {
 
   private insertRef(...values: Array<string | number | null>): number {
     return Number(this.st.insertRef.run(...values).lastInsertRowid);
+  }
+
+  /** The id of a definition's container or scope in symbol_scopes, added on first use. */
+  private scopeId(name: string): number {
+    let id = this.scopeIds.get(name);
+    if (id === undefined) {
+      const row = this.st.scopeId.get(name) as { id: number } | null;
+      id = row ? row.id : Number(this.st.insertScope.run(name).lastInsertRowid);
+      if (this.scopeIds.size >= 100_000) this.scopeIds.clear();
+      this.scopeIds.set(name, id);
+    }
+    return id;
   }
 
   /** The id of a reference's name or qualifier in ref_names, added on first use. */
@@ -567,6 +623,7 @@ export class IndexStore implements HasSqlite {
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
     this.refNameIds.clear();
+    this.scopeIds.clear();
     try {
       return this.db.transaction(() => {
         const result = fn();
@@ -575,6 +632,7 @@ export class IndexStore implements HasSqlite {
       })();
     } catch (e) {
       this.refNameIds.clear();
+      this.scopeIds.clear();
       throw e;
     }
   }

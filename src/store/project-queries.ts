@@ -48,9 +48,10 @@ export function projectTotals(store: IndexStore): ProjectTotals {
       "SELECT COUNT(*) AS files, COALESCE(SUM(lines_code),0) AS code_lines, COALESCE(SUM(lines_comment),0) AS comment_lines, COALESCE(SUM(lines_blank),0) AS blank_lines, COALESCE(SUM(is_test),0) AS test_files, COALESCE(SUM(size_bytes),0) AS size_bytes FROM files",
     )
     .get() as Record<string, number>;
-  const t = sqliteOf(store).query("SELECT COUNT(*) AS n FROM types").get() as { n: number };
+  // counted on the tables: the views join each row's file, which counts need not read
+  const t = sqliteOf(store).query("SELECT COUNT(*) AS n FROM type_rows").get() as { n: number };
   const fn = sqliteOf(store)
-    .query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM functions")
+    .query("SELECT COUNT(*) AS n, COALESCE(SUM(is_exported),0) AS exported, COALESCE(AVG(complexity),0) AS avg FROM function_rows")
     .get() as { n: number; exported: number; avg: number };
   const m = sqliteOf(store).query("SELECT COUNT(*) AS n FROM modules").get() as { n: number };
   return {

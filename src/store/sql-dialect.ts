@@ -4,6 +4,8 @@
  * regard to case. Every store that runs statistics queries names its dialect (StatsSource.dialect), so
  * the same validated query compiles for SQLite here and for PostgreSQL in a shared store.
  */
+import { STATS_FILE_LAYOUT, type StatsFileLayout } from "./schema.ts";
+
 export interface SqlDialect {
   readonly name: "sqlite" | "postgres";
   /** The placeholder of the n-th bound value (1-based). */
@@ -14,10 +16,17 @@ export interface SqlDialect {
   likeOperator(negated: boolean): string;
   /** A boolean as a bound value (SQLite stores 0 and 1). */
   booleanValue(v: boolean): number | boolean;
+  /**
+   * Where types and functions are stored by file id (an index: schema.ts STATS_FILE_LAYOUT), the
+   * compiler reads those tables and joins their files itself; without it, it reads the statistics tables
+   * by their names (views, or tables that hold every column).
+   */
+  readonly statsLayout?: StatsFileLayout;
 }
 
 const quote = (identifier: string): string => `"${identifier.replace(/"/g, '""')}"`;
 
+/** SQLite over tables named as the statistics tables (an NDJSON export loaded in memory). */
 export const SQLITE_DIALECT: SqlDialect = {
   name: "sqlite",
   placeholder: () => "?",
@@ -34,3 +43,6 @@ export const POSTGRES_DIALECT: SqlDialect = {
   likeOperator: (negated) => (negated ? "NOT ILIKE" : "ILIKE"),
   booleanValue: (v) => v,
 };
+
+/** SQLite over an index database (IndexStore): types and functions are read from their stored rows. */
+export const SQLITE_INDEX_DIALECT: SqlDialect = { ...SQLITE_DIALECT, statsLayout: STATS_FILE_LAYOUT };

@@ -51,10 +51,10 @@ import {
 import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "./chunk-vectors.ts";
 import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "./project-queries.ts";
 import { allFiles, codeFileInfos, contentsOf, fileStatesOf, filesInfo, filesOfModules } from "./reader-queries.ts";
-import { SQLITE_DIALECT } from "./sql-dialect.ts";
+import { SQLITE_INDEX_DIALECT } from "./sql-dialect.ts";
 
 export class SqliteIndexReader implements IndexReader {
-  readonly dialect = SQLITE_DIALECT;
+  readonly dialect = SQLITE_INDEX_DIALECT;
   readonly source: string;
   private readonly store: IndexStore;
   private graphStore: GraphStore | undefined;

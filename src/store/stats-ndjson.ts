@@ -165,10 +165,16 @@ export class MemoryStats {
     this.db = new Database(":memory:", { strict: true });
     this.db.exec(STATS_DDL);
     this.db.exec(
-      // the index keeps its rows in type_rows, function_rows, import_rows (the views types, functions,
-      // imports name their ids); here the tables are the statistics tables themselves
+      // the index keeps its rows in file_rows, type_rows, function_rows, import_rows (the views files,
+      // types, functions, imports name their ids and paths); here the tables are the statistics tables
+      // themselves, and a row names its file by path
       BUILD_INDEXES.split(";")
-        .map((s) => s.replace(/ON (type|function|import)_rows\(/, "ON $1s("))
+        .map((s) =>
+          s
+            .replace(/ON (type|function|import)_rows\(/, "ON $1s(")
+            .replace("ON file_rows(", "ON files(")
+            .replace("(file_id)", "(file_path)"),
+        )
         .filter((s) => /ON (files|types|functions|imports|modules)\(/.test(s))
         .join(";"),
     );

@@ -20,14 +20,14 @@ test("a build database has planner statistics once its indexes exist; import sit
   try {
     // like go-src: every file imports "fmt", so the index on the imported module is the unselective one
     const state = db.prepare("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?, 'go', 'h', 1, 1)");
-    const file = db.prepare("INSERT INTO files VALUES (?, 'go', 0, 'm', 1, 1, 0, 0, 1, '2026-01-01', 0, 0, 2)");
+    const file = db.prepare("INSERT INTO file_rows VALUES (?, ?, 'go', 0, 'm', 1, 1, 0, 0, 1, '2026-01-01', 0, 0, 2)");
     const imp = db.prepare("INSERT INTO import_rows VALUES (?, ?, 1, 0, 0, 0)");
     const site = db.prepare('INSERT INTO import_sites (file_path, imported_module, line, "column") VALUES (?, ?, 1, 1)');
     db.transaction(() => {
       for (let i = 0; i < 2000; i++) {
         const path = `pkg${i % 50}/f${i}.go`;
-        state.run(path);
-        file.run(path);
+        const id = Number(state.run(path).lastInsertRowid);
+        file.run(id, path);
         for (const m of ["fmt", `pkg${i % 50}/dep`]) {
           imp.run(path, m);
           site.run(path, m);

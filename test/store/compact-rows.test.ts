@@ -110,7 +110,8 @@ const CHUNKS: ChunkRecord[] = [
     textHash: "ba".repeat(32),
     metadata: { names: ["X"] },
   },
-  { ...definition("function", "other", 60, 61), id: "elsewhere:other" },
+  // a language other than its file's
+  { ...definition("function", "other", 60, 61), id: "elsewhere:other", language: "c" },
 ];
 
 const FACTS: FileFacts = {
@@ -179,6 +180,7 @@ test("chunks, references and definitions read back through the views as they wer
       const c = CHUNKS[i]!;
       expect(r.title).toBe(c.title);
       expect(r.symbol_path).toBe(c.symbolPath ?? null);
+      expect(r.language).toBe(c.language);
       expect(prefixText(r.prefix as string | Uint8Array, PATH)).toBe(c.prefix);
       expect(r.metadata).toBe(JSON.stringify(c.metadata));
       expect([r.chunk_type, r.start_line, r.end_line, r.spans]).toEqual([c.chunkType, c.startLine, c.endLine, c.spans]);
@@ -186,6 +188,32 @@ test("chunks, references and definitions read back through the views as they wer
     // the usual parts are not stored: most definition rows hold no prefix, key or metadata of their own
     const stored = db.query("SELECT count(*) AS n FROM chunk_rows WHERE prefix IS NULL AND metadata IS NULL AND title IS NULL").get() as { n: number };
     expect(stored.n).toBeGreaterThanOrEqual(4);
+    // a definition's symbol path is its last segment and the id of its scope, which the view joins back
+    const split = db.query(
+      "SELECT c.symbol_path AS segment, s.name AS scope FROM chunk_rows c LEFT JOIN symbol_scopes s ON s.scope_id = c.symbol_scope ORDER BY c.chunk_rowid",
+    );
+    expect(split.all()).toEqual([
+      { segment: "area", scope: "geo.Shape" },
+      { segment: "area", scope: "geo.Shape" },
+      { segment: "~Shape", scope: "geo" },
+      { segment: "Shape", scope: "geo" },
+      { segment: "Shape", scope: "geo" },
+      { segment: "Shape", scope: "geo" },
+      { segment: "geo", scope: null },
+      { segment: "GEO_MAX", scope: null },
+      // metadata of its own (a name other than the last segment's): the path stays whole, as any other chunk's
+      { segment: "geo.operator.()", scope: null },
+      { segment: "f", scope: "geo" },
+      { segment: "g", scope: "geo" },
+      { segment: "geo.h", scope: null },
+      { segment: null, scope: null },
+      { segment: null, scope: null },
+      { segment: null, scope: null },
+      { segment: null, scope: null },
+      { segment: "other", scope: null },
+    ]);
+    // nor a chunk's language where it is its file's
+    expect(db.query("SELECT language FROM chunk_rows WHERE language IS NOT NULL").all()).toEqual([{ language: "c" }]);
     // a data chunk's usual title and header are not stored either
     const data = db.query("SELECT title, prefix FROM chunk_rows WHERE chunk_type = 2 ORDER BY chunk_rowid").all();
     expect(data).toEqual([
@@ -212,12 +240,188 @@ test("chunks, references and definitions read back through the views as they wer
     ]);
     // a member's name in its container is stored as '' (the view names it again)
     expect(db.query("SELECT qualified_name AS q FROM symbol_rows WHERE name = 'width'").all()).toEqual([{ q: "" }, { q: "" }]);
+    // a name in its scope keeps the scope as an id, and a container is an id too (one row each in symbol_scopes)
+    expect(db.query("SELECT name, container FROM symbols WHERE file_path = ? ORDER BY start_line").all(PATH)).toEqual([
+      { name: "MAX", container: null },
+      { name: "width", container: "geo.Shape" },
+      { name: "y", container: "geo.Shape" },
+    ]);
+    expect(db.query("SELECT s.qualified_name AS q, c.name AS scope FROM symbol_rows s JOIN symbol_scopes c ON c.scope_id = s.scope").all()).toEqual([
+      { q: null, scope: "geo.inner" },
+      { q: null, scope: "geo.inner" },
+    ]);
+    // (and a definition chunk's symbol path keeps its scope there: 'geo' of 'geo.f')
+    expect(db.query("SELECT name FROM symbol_scopes ORDER BY name").all()).toEqual([{ name: "geo" }, { name: "geo.Shape" }, { name: "geo.inner" }]);
 
     // a deleted file takes its references, and nothing else's, with it
     store.transaction(() => store.deleteFile(PATH));
+    // and its definitions go to dead_symbols with their qualified names
+    expect(db.query("SELECT name, qualified_name AS q FROM dead_symbols ORDER BY name").all()).toEqual([
+      { name: "MAX", q: "MAX" },
+      { name: "width", q: "geo.Shape.width" },
+      { name: "y", q: "geo.inner.y" },
+    ]);
     expect(db.query("SELECT DISTINCT file_path FROM refs").all()).toEqual([{ file_path: "src/geo/other.hpp" }]);
     expect((db.query("SELECT count(*) AS n FROM ref_rows").get() as { n: number }).n).toBe(3);
     expect((db.query("SELECT count(*) AS n FROM chunk_rows").get() as { n: number }).n).toBe(0);
+  } finally {
+    store.close();
+  }
+});
+
+test("types and functions name their file by id: the views give its path and module, a query by path reads them by index", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-compact-rows-"));
+  const store = IndexStore.createForBuild(join(dir, "index.db"));
+  try {
+    const text = compressText("x\n".repeat(100));
+    const facts = (n: number) =>
+      ({
+        ...FACTS,
+        types: [
+          {
+            name: `Shape${n}`,
+            qualifiedName: `geo.Shape${n}`,
+            kind: "class",
+            startLine: 5,
+            startColumn: 1,
+            endLine: 84,
+            exported: true,
+            fieldCount: 2,
+            methodCount: 1,
+          },
+        ],
+        functions: [
+          {
+            name: "area",
+            qualifiedName: `geo.Shape${n}.area`,
+            startLine: 10,
+            startColumn: 3,
+            endLine: 20,
+            exported: true,
+            isMethod: true,
+            receiverType: `Shape${n}`,
+            paramCount: 0,
+            returnCount: 1,
+            bodyLines: 11,
+            complexity: n,
+            signature: "double area()",
+          },
+        ],
+        references: [],
+      }) as unknown as FileFacts;
+    const paths = [PATH, "src/geo/other.hpp", "src/io/reader.hpp"];
+    store.transaction(() => {
+      for (const [i, path] of paths.entries()) {
+        const fileId = store.insertText({ path, language: "cpp", sizeBytes: 200, mtimeMs: 1, contentHash: `h${i}`, content: text });
+        store.insertParsed({ ...parsed(fileId, path, [], facts(i)), modulePath: path.slice(0, path.lastIndexOf("/")) });
+      }
+    });
+    store.createBuildIndexes();
+    const db = sqliteOf(store);
+    // the bulk build writes file_rows again in file id order (IndexStore.packFileRows), keys on after it
+    expect(db.query("PRAGMA foreign_keys").get()).toEqual({ foreign_keys: 1 });
+    expect(db.query("SELECT file_id FROM file_rows").all()).toEqual(db.query("SELECT file_id FROM file_state ORDER BY file_id").all());
+    expect(db.query("SELECT * FROM types ORDER BY type_id").all()).toEqual(
+      paths
+        .map((path, i) => ({
+          type_id: `${path}:5:Shape${i}`,
+          name: `Shape${i}`,
+          kind: "class",
+          file_path: path,
+          module_path: path.slice(0, path.lastIndexOf("/")),
+          start_line: 5,
+          end_line: 84,
+          is_exported: 1,
+          field_count: 2,
+          method_count: 1,
+        }))
+        .sort((a, b) => (a.type_id < b.type_id ? -1 : 1)),
+    );
+    expect(
+      db.query("SELECT function_id, file_path, module_path, receiver_type, complexity FROM functions WHERE module_path = 'src/geo' ORDER BY file_path").all(),
+    ).toEqual([
+      { function_id: "src/geo/other.hpp:10:area", file_path: "src/geo/other.hpp", module_path: "src/geo", receiver_type: "Shape1", complexity: 1 },
+      { function_id: `${PATH}:10:area`, file_path: PATH, module_path: "src/geo", receiver_type: "Shape0", complexity: 0 },
+    ]);
+    // the path is not stored with the rows; a query by path finds the file, then its rows by file id
+    expect(db.query("SELECT count(*) AS n FROM pragma_table_info('type_rows') WHERE name IN ('file_path', 'module_path')").get()).toEqual({ n: 0 });
+    const plan = (sql: string) => (db.query(`EXPLAIN QUERY PLAN ${sql}`).all() as Array<{ detail: string }>).map((r) => r.detail).join("; ");
+    expect(plan("SELECT name FROM types WHERE file_path = 'src/io/reader.hpp'")).toContain("idx_types_file (file_id=?)");
+    expect(plan("SELECT name FROM functions WHERE file_path = 'src/io/reader.hpp'")).toContain("idx_functions_file (file_id=?)");
+    // the module statistics count a module's exported types and functions through its files
+    store.recomputeModules(["src/geo"]);
+    expect(db.query("SELECT type_count, function_count, exported_type_count, exported_function_count FROM modules").all()).toEqual([
+      { type_count: 2, function_count: 2, exported_type_count: 2, exported_function_count: 2 },
+    ]);
+    // a deleted file takes its types and functions, and nothing else's, with it
+    store.transaction(() => store.deleteFile(PATH));
+    expect(db.query("SELECT file_path FROM types ORDER BY file_path").all()).toEqual([{ file_path: "src/geo/other.hpp" }, { file_path: "src/io/reader.hpp" }]);
+    expect(db.query("SELECT count(*) AS n FROM function_rows").get()).toEqual({ n: 2 });
+    expect(db.query("SELECT file_path FROM files ORDER BY file_path").all()).toEqual([{ file_path: "src/geo/other.hpp" }, { file_path: "src/io/reader.hpp" }]);
+  } finally {
+    store.close();
+  }
+});
+
+test("a file's chunks and definitions are found and deleted through the range of their ids, without an index on file ids", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-compact-rows-"));
+  const store = IndexStore.createForBuild(join(dir, "index.db"));
+  try {
+    const text = compressText("x\n".repeat(100));
+    const paths = [PATH, "src/geo/other.hpp", "src/io/reader.hpp"];
+    store.transaction(() => {
+      for (const [i, path] of paths.entries()) {
+        const fileId = store.insertText({ path, language: "cpp", sizeBytes: 200, mtimeMs: 1, contentHash: `h${i}`, content: text });
+        // the chunk ids name their file: each file's are its own
+        const chunks = CHUNKS.slice(0, 4 + i).map((c) => ({ ...c, id: c.id.replace(PATH, path) }));
+        // (enough of them that the planner's statistics see a table, not a handful of rows)
+        const variables = [
+          { name: "MAX", qualifiedName: "MAX", kind: "constant", startLine: 3, startColumn: 1, endLine: 3, exported: true },
+          { name: `v${i}`, qualifiedName: `geo.v${i}`, kind: "variable", startLine: 7, startColumn: 1, endLine: 7, exported: false },
+          ...Array.from({ length: 40 }, (_, n) => ({
+            name: `w${n}`,
+            qualifiedName: `w${n}`,
+            kind: "variable",
+            startLine: 10 + n,
+            startColumn: 1,
+            endLine: 10 + n,
+            exported: true,
+          })),
+        ];
+        store.insertParsed(parsed(fileId, path, chunks, { ...FACTS, references: [], variables } as unknown as FileFacts));
+      }
+    });
+    store.createBuildIndexes();
+    const db = sqliteOf(store);
+    const idsOf = (path: string) =>
+      (db.query("SELECT chunk_id FROM chunks WHERE file_path = ? ORDER BY rowid").all(path) as Array<{ chunk_id: string }>).map((r) => r.chunk_id);
+    expect(paths.map((p) => idsOf(p).length)).toEqual([4, 5, 6]);
+    expect(idsOf("src/io/reader.hpp")).toEqual(CHUNKS.slice(0, 6).map((c) => c.id.replace(PATH, "src/io/reader.hpp")));
+    expect(db.query("SELECT count(*) AS n FROM pragma_index_list('chunk_rows')").get()).toEqual({ n: 1 });
+    const plan = (db.query("EXPLAIN QUERY PLAN SELECT chunk_id FROM chunks WHERE file_path = ?").all("x") as Array<{ detail: string }>)
+      .map((r) => r.detail)
+      .join("; ");
+    expect(plan).toContain("SEARCH c USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)");
+    const symbolsOf = (path: string) =>
+      db.query("SELECT name, qualified_name AS q FROM symbols WHERE file_path = ? AND name NOT GLOB 'w*' ORDER BY name").all(path);
+    expect(symbolsOf("src/geo/other.hpp")).toEqual([
+      { name: "MAX", q: "MAX" },
+      { name: "v1", q: "geo.v1" },
+    ]);
+    expect(db.query("SELECT count(*) AS n FROM pragma_index_list('symbol_rows')").get()).toEqual({ n: 1 });
+    const symbolPlan = (db.query("EXPLAIN QUERY PLAN SELECT name FROM symbols WHERE file_path = ?").all("x") as Array<{ detail: string }>).map((r) => r.detail);
+    expect(symbolPlan.join("; ")).toContain("SEARCH s USING INTEGER PRIMARY KEY (rowid>? AND rowid<?)");
+    // the middle file's chunks and definitions leave with it, and no other file's; its definitions are dead
+    store.transaction(() => store.deleteFile("src/geo/other.hpp"));
+    expect(paths.map((p) => idsOf(p).length)).toEqual([4, 0, 6]);
+    expect(db.query("SELECT count(*) AS n FROM chunk_rows").get()).toEqual({ n: 10 });
+    expect(paths.map((p) => symbolsOf(p).length)).toEqual([2, 0, 2]);
+    expect(db.query("SELECT file_path, qualified_name AS q FROM dead_symbols WHERE name NOT GLOB 'w*' ORDER BY q").all()).toEqual([
+      { file_path: "src/geo/other.hpp", q: "MAX" },
+      { file_path: "src/geo/other.hpp", q: "geo.v1" },
+    ]);
+    expect(db.query("SELECT count(*) AS n FROM dead_symbols").get()).toEqual({ n: 42 });
+    expect(db.query("SELECT count(*) AS n FROM symbol_rows").get()).toEqual({ n: 84 });
   } finally {
     store.close();
   }

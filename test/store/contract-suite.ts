@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
 import type { IndexReader, TrigramQuery } from "../../src/store/contract.ts";
 import { trigramsOf } from "../../src/store/trigrams.ts";
-import { SQLITE_DIALECT } from "../../src/store/sql-dialect.ts";
+import { SQLITE_INDEX_DIALECT } from "../../src/store/sql-dialect.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 /** The project the suite indexes and the SQLite index the indexer built from it. */
@@ -317,7 +317,7 @@ export function readerContractSuite(name: string, factory: ReaderFactory): void 
         ["auth/auth.go", false],
         ["auth/auth_test.go", true],
       ]);
-      expect(d === SQLITE_DIALECT || d.name === "postgres").toBe(true);
+      expect(d === SQLITE_INDEX_DIALECT || d.name === "postgres").toBe(true);
     });
   });
 }

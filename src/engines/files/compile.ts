@@ -8,6 +8,7 @@ import { CortexError } from "../../core/errors.ts";
 import { STATS_TABLES, type StatsTable } from "../../store/schema.ts";
 import type { FieldFilter, Filter, QueryDefinition } from "./query-schema.ts";
 import type { SqlDialect } from "../../store/sql-dialect.ts";
+import type { StatsFileLayout } from "../../store/schema.ts";
 
 export interface CompiledQuery {
   sql: string;
@@ -41,49 +42,116 @@ class Binder {
   }
 }
 
+/** A column of one of the query's statistics tables. */
+interface ColumnRef {
+  table: StatsTable;
+  column: string;
+}
+
 class Scope {
   readonly tables: StatsTable[];
   readonly aliases = new Set<string>();
+  /** The table whose join's ON clause is being compiled: its file row is not in the FROM clause yet. */
+  joining: StatsTable | undefined;
+  /** The tables stored by file id whose file row the query reads (joined right after the table). */
+  readonly filesRead = new Set<StatsTable>();
+  private readonly layout: StatsFileLayout | undefined;
 
   constructor(
     from: StatsTable,
     joined: StatsTable[],
-    private readonly q: (identifier: string) => string,
+    private readonly dialect: SqlDialect,
   ) {
     this.tables = [from, ...joined];
+    this.layout = dialect.statsLayout;
+  }
+
+  private q(identifier: string): string {
+    return this.dialect.quote(identifier);
   }
 
   /** Resolves `col` or `table.col` to a quoted column reference, or throws naming the problem. */
   column(ref: string, allowAlias = false): { sql: string; column: string } {
-    const q = this.q;
-    if (allowAlias && this.aliases.has(ref)) return { sql: q(ref), column: ref };
+    if (allowAlias && this.aliases.has(ref)) return { sql: this.q(ref), column: ref };
+    const c = this.resolve(ref);
+    return { sql: this.sql(c), column: c.column };
+  }
+
+  /** The table and column `ref` names, or throws naming the problem. */
+  resolve(ref: string): ColumnRef {
     const parts = ref.split(".");
     if (parts.length === 2) {
       const [t, c] = parts as [string, string];
       if (!isTable(t)) throw bad(`invalid table '${t}' in field '${ref}'`);
       if (!this.tables.includes(t)) throw bad(`table '${t}' is not in the query (add it to joins) in field '${ref}'`);
       if (!hasColumn(t, c)) throw bad(`invalid field '${c}' for table '${t}'`);
-      return { sql: `${q(t)}.${q(c)}`, column: c };
+      return { table: t, column: c };
     }
     if (parts.length !== 1 || !IDENT.test(ref)) throw bad(`invalid field '${ref}'`);
     const from = this.tables[0]!;
-    if (hasColumn(from, ref)) return { sql: `${q(from)}.${q(ref)}`, column: ref };
+    if (hasColumn(from, ref)) return { table: from, column: ref };
     const owners = this.tables.filter((t) => hasColumn(t, ref));
-    if (owners.length === 1) return { sql: `${q(owners[0]!)}.${q(ref)}`, column: ref };
+    if (owners.length === 1) return { table: owners[0]!, column: ref };
     if (owners.length > 1) throw bad(`field '${ref}' is ambiguous: qualify it (${owners.map((t) => `${t}.${ref}`).join(" or ")})`);
     throw bad(`invalid field '${ref}' for table '${from}'`);
   }
 
-  /** A qualified column reference usable as the right side of a join condition, if `v` is one. */
-  columnValue(v: unknown): string | undefined {
+  /** A qualified column usable as the right side of a join condition, if `v` is one. */
+  columnValue(v: unknown): ColumnRef | undefined {
     if (typeof v !== "string") return undefined;
     const parts = v.split(".");
     if (parts.length !== 2) return undefined;
     const [t, c] = parts as [string, string];
     if (!isTable(t) || !this.tables.includes(t) || !hasColumn(t, c)) return undefined;
-    return `${this.q(t)}.${this.q(c)}`;
+    return { table: t, column: c };
+  }
+
+  /** The SQL of a column: the table's own, or (stored by file id) its file's or its id. */
+  sql(c: ColumnRef): string {
+    const rows = this.layout?.tables[c.table];
+    if (!this.layout || !rows) return `${this.q(c.table)}.${this.q(c.column)}`;
+    if (c.column === rows.idColumn) return this.layout.rowId(this.fileColumn(c.table, this.layout.filePath), this.q(c.table));
+    if (rows.fileColumns.includes(c.column)) return this.fileColumn(c.table, c.column);
+    return `${this.q(c.table)}.${this.q(c.column)}`;
+  }
+
+  /**
+   * A column of the file of `table`'s row: from its file row, joined after the table; in the table's own
+   * ON clause, where that row is not joined yet, by a look-up of the row's file id.
+   */
+  private fileColumn(table: StatsTable, column: string): string {
+    const { fileTable, fileId } = this.layout!;
+    const q = (i: string) => this.q(i);
+    if (this.joining === table)
+      return `(SELECT ${q(fileTable)}.${q(column)} FROM ${q(fileTable)} WHERE ${q(fileTable)}.${q(fileId)} = ${q(table)}.${q(fileId)})`;
+    this.filesRead.add(table);
+    return `${q(fileAliasOf(table))}.${q(column)}`;
+  }
+
+  /**
+   * `a = b` in the ON clause that joins `a`'s table, when `a` is a column of its file (stored by file id):
+   * a condition on the row's file id, which the index on file ids answers (a comparison of a column read
+   * through the file id could only be tested row by row). Undefined when it does not apply.
+   */
+  fileIdCondition(a: ColumnRef, b: ColumnRef): string | undefined {
+    const rows = this.layout?.tables[a.table];
+    if (!this.layout || !rows || a.table !== this.joining || b.table === a.table || !rows.fileColumns.includes(a.column)) return undefined;
+    const { fileTable, fileId, filePath } = this.layout;
+    const q = (i: string) => this.q(i);
+    const own = `${q(a.table)}.${q(fileId)}`;
+    const file = (column: string, value: string) => `SELECT ${q(fileTable)}.${q(fileId)} FROM ${q(fileTable)} WHERE ${q(fileTable)}.${q(column)} = ${value}`;
+    if (a.column === filePath) {
+      // the same file as another table's row stored by file id: the same file id
+      if (b.column === filePath && this.layout.tables[b.table]) return `${own} = ${q(b.table)}.${q(fileId)}`;
+      // the file of a path (one at most)
+      return `${own} = (${file(filePath, this.sql(b))})`;
+    }
+    return `${own} IN (${file(a.column, this.sql(b))})`;
   }
 }
+
+/** The alias of the file row joined after a table stored by file id (never a statistics table's name). */
+const fileAliasOf = (table: StatsTable): string => `file of ${table}`;
 
 function bindScalar(v: unknown, where: string, b: Binder): string {
   if (v === null || typeof v === "string") return b.bind(v);
@@ -95,14 +163,31 @@ function bindScalar(v: unknown, where: string, b: Binder): string {
   throw bad(`${where}: the value must be a string, number, boolean or null`);
 }
 
-function compileFilter(f: Filter, scope: Scope, b: Binder, ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+interface FilterContext {
+  allowAlias: boolean;
+  columnValues: boolean;
+  path: string;
+  /** Under a NOT, where a condition that is false instead of NULL would change the answer. */
+  negated?: boolean;
+}
+
+function compileFilter(f: Filter, scope: Scope, b: Binder, ctx: FilterContext): string {
   if ("and" in f) return "(" + f.and.map((x, i) => compileFilter(x, scope, b, { ...ctx, path: `${ctx.path}.and[${i}]` })).join(" AND ") + ")";
   if ("or" in f) return "(" + f.or.map((x, i) => compileFilter(x, scope, b, { ...ctx, path: `${ctx.path}.or[${i}]` })).join(" OR ") + ")";
-  if ("not" in f) return "(NOT " + compileFilter(f.not, scope, b, { ...ctx, path: `${ctx.path}.not` }) + ")";
+  if ("not" in f) return "(NOT " + compileFilter(f.not, scope, b, { ...ctx, path: `${ctx.path}.not`, negated: true }) + ")";
   return compileFieldFilter(f, scope, b, ctx);
 }
 
-function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: { allowAlias: boolean; columnValues: boolean; path: string }): string {
+function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: FilterContext): string {
+  if (ctx.columnValues && f.operator === "=") {
+    const other = scope.columnValue(f.value);
+    if (other) {
+      const self = scope.resolve(f.field);
+      // (IN over no file is false where the comparison was NULL: the same in a condition, not under NOT)
+      const byFile = ctx.negated ? undefined : (scope.fileIdCondition(self, other) ?? scope.fileIdCondition(other, self));
+      if (byFile) return byFile;
+    }
+  }
   const col = scope.column(f.field, ctx.allowAlias).sql;
   const where = `${ctx.path} (${f.field} ${f.operator})`;
   const op = f.operator;
@@ -130,12 +215,32 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: { allo
       if (Array.isArray(f.value)) throw bad(`${where}: ${op} compares with one value, not an array (use IN)`);
       if (ctx.columnValues) {
         const other = scope.columnValue(f.value);
-        if (other) return `${col} ${op} ${other}`;
+        if (other) return `${col} ${op} ${scope.sql(other)}`;
       }
       if (f.value === null) throw bad(`${where}: compare with null using IS NULL / IS NOT NULL`);
       return `${col} ${op} ${bindScalar(f.value, where, b)}`;
     }
   }
+}
+
+/** A statistics table in the FROM clause: its stored rows where the dialect's layout names them. */
+function tableSql(t: StatsTable, dialect: SqlDialect): string {
+  const rows = dialect.statsLayout?.tables[t];
+  return rows ? `${dialect.quote(rows.rows)} AS ${dialect.quote(t)}` : dialect.quote(t);
+}
+
+/**
+ * The join of the file row of `t`'s row, where the statement reads it. Every row of a table stored by
+ * file id has its file: an inner join, which the planner may start from the file (a GROUP BY module_path
+ * walks the files by module and counts each file's rows by their index), except where `t` was joined by
+ * a LEFT or FULL join, whose rows without a match the inner join would drop.
+ */
+function fileJoinSql(t: StatsTable, outer: boolean, scope: Scope, dialect: SqlDialect): string {
+  const layout = dialect.statsLayout;
+  if (!layout || !scope.filesRead.has(t)) return "";
+  const q = (i: string) => dialect.quote(i);
+  const alias = q(fileAliasOf(t));
+  return ` ${outer ? "LEFT OUTER" : "INNER"} JOIN ${q(layout.fileTable)} AS ${alias} ON ${alias}.${q(layout.fileId)} = ${q(t)}.${q(layout.fileId)}`;
 }
 
 export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQuery {
@@ -147,7 +252,7 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
     if (j.table === q.from || joined.includes(j.table)) throw bad(`table '${j.table}' appears twice in the query`);
     joined.push(j.table);
   }
-  const scope = new Scope(q.from, joined, quote);
+  const scope = new Scope(q.from, joined, dialect);
   const b = new Binder(dialect);
   const booleanColumns = new Set<string>();
   const select: string[] = [];
@@ -169,7 +274,7 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
         for (const c of STATS_TABLES[t]) {
           const name = t === q.from || f !== "*" ? c : `${t}.${c}`;
           addOut(name);
-          select.push(`${quote(t)}.${quote(c)} AS ${quote(name)}`);
+          select.push(`${scope.sql({ table: t, column: c })} AS ${quote(name)}`);
           if (isBooleanColumn(c)) booleanColumns.add(name);
         }
       }
@@ -196,25 +301,35 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
     select.push(`${expr} AS ${quote(a.alias)}`);
   }
 
-  let sql = `SELECT ${select.join(", ")} FROM ${quote(q.from)}`;
+  const joins: string[] = [];
   for (const [i, j] of (q.joins ?? []).entries()) {
+    const table = joined[i]!;
+    scope.joining = table;
     const on = compileFilter(j.on, scope, b, { allowAlias: false, columnValues: true, path: `joins[${i}].on` });
-    sql += ` ${j.type === "FULL" ? "FULL OUTER" : j.type === "INNER" ? "INNER" : j.type === "LEFT" ? "LEFT OUTER" : "RIGHT OUTER"} JOIN ${quote(j.table)} ON ${on}`;
+    scope.joining = undefined;
+    joins.push(
+      `${j.type === "FULL" ? "FULL OUTER" : j.type === "INNER" ? "INNER" : j.type === "LEFT" ? "LEFT OUTER" : "RIGHT OUTER"} JOIN ${tableSql(table, dialect)} ON ${on}`,
+    );
   }
-  if (q.where) sql += ` WHERE ${compileFilter(q.where, scope, b, { allowAlias: false, columnValues: false, path: "where" })}`;
-  if (groupCols.length > 0) sql += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
+  // the rest of the statement, before the FROM clause, which joins the file rows the whole statement reads
+  let rest = "";
+  if (q.where) rest += ` WHERE ${compileFilter(q.where, scope, b, { allowAlias: false, columnValues: false, path: "where" })}`;
+  if (groupCols.length > 0) rest += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
   if (q.having) {
     if (groupCols.length === 0 && aggs.length === 0) throw bad("having needs groupBy or aggregations");
-    sql += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having" })}`;
+    rest += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having" })}`;
   }
   if (q.orderBy && q.orderBy.length > 0) {
     const parts = q.orderBy.map((o) => {
       const ref = outNames.has(o.field) && !o.field.includes(".") ? quote(o.field) : scope.column(o.field, true).sql;
       return `${ref} ${o.direction}`;
     });
-    sql += ` ORDER BY ${parts.join(", ")}`;
+    rest += ` ORDER BY ${parts.join(", ")}`;
   }
-  sql += ` LIMIT ${b.bind(q.limit)}`;
-  if (q.offset !== undefined && q.offset > 0) sql += ` OFFSET ${b.bind(q.offset)}`;
+  rest += ` LIMIT ${b.bind(q.limit)}`;
+  if (q.offset !== undefined && q.offset > 0) rest += ` OFFSET ${b.bind(q.offset)}`;
+  const outer = (i: number) => i > 0 && (q.joins![i - 1]!.type === "LEFT" || q.joins![i - 1]!.type === "FULL");
+  const from = [q.from, ...joined].map((t, i) => `${i === 0 ? tableSql(t, dialect) : joins[i - 1]}${fileJoinSql(t, outer(i), scope, dialect)}`);
+  const sql = `SELECT ${select.join(", ")} FROM ${from.join(" ")}${rest}`;
   return { sql, params: b.params, booleanColumns };
 }

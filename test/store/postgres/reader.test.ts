@@ -10,7 +10,7 @@ import { ensureSchema, PG_SCHEMA_VERSION } from "../../../src/store/postgres/sch
 import type { IndexStore } from "../../../src/store/index-store.ts";
 import { compileQuery } from "../../../src/engines/files/compile.ts";
 import { queryDefinitionSchema, type QueryDefinitionInput } from "../../../src/engines/files/query-schema.ts";
-import { POSTGRES_DIALECT, SQLITE_DIALECT } from "../../../src/store/sql-dialect.ts";
+import { POSTGRES_DIALECT } from "../../../src/store/sql-dialect.ts";
 import { BACKENDS } from "./backends.ts";
 import { publishedFixture, type PublishedFixture } from "./fixture.ts";
 import { definingFiles, definitionsNamed, fileOverviewChunks, filesPassing } from "../../../src/store/chunk-search.ts";
@@ -89,7 +89,7 @@ for (const backend of BACKENDS) {
       let rows = 0;
       for (const input of QUERIES) {
         const q = queryDefinitionSchema.parse(input);
-        const local = store.runStatsQuery(compileQuery(q, SQLITE_DIALECT).sql, compileQuery(q, SQLITE_DIALECT).params);
+        const local = store.runStatsQuery(compileQuery(q, store.dialect).sql, compileQuery(q, store.dialect).params);
         const pg = compileQuery(q, POSTGRES_DIALECT);
         const shared = await reader.runStatsQuery(pg.sql, pg.params);
         expect({ query: input, columns: shared.columns, rows: asNumbers(shared.rows) }).toEqual({
