@@ -43,19 +43,21 @@ function* rules(): Generator<ReadyRule> {
                   for (const maxSiblings of [0, 1, 99])
                     for (const blockSweepWords of [false, true])
                       for (const maxTwins of [0, 1, 1_000_000])
-                        yield {
-                          maxRunnerUp,
-                          maxNearTies,
-                          minTopCoverage,
-                          maxFanIn,
-                          blockTopTest,
-                          blockDefinedElsewhere,
-                          minTopScore,
-                          maxSiblings,
-                          blockSweepWords,
-                          maxTwins,
-                          base,
-                        };
+                        for (const maxChangedTogether of [0, 1, undefined])
+                          yield {
+                            ...(maxChangedTogether === undefined ? {} : { maxChangedTogether }),
+                            maxRunnerUp,
+                            maxNearTies,
+                            minTopCoverage,
+                            maxFanIn,
+                            blockTopTest,
+                            blockDefinedElsewhere,
+                            minTopScore,
+                            maxSiblings,
+                            blockSweepWords,
+                            maxTwins,
+                            base,
+                          };
   }
 }
 
@@ -72,6 +74,7 @@ function checks(r: ReadyRule): number {
     (r.maxSiblings < 99 ? 1 : 0) +
     (r.blockSweepWords ? 1 : 0) +
     (r.maxTwins < 1_000_000 ? 1 : 0) +
+    (r.maxChangedTogether !== undefined ? 1 : 0) +
     (r.blockDefinedElsewhere ? 1 : 0)
   );
 }

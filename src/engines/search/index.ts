@@ -253,6 +253,35 @@ export class SearchEngine {
     };
   }
 
+  /**
+   * Files usually changed together with the leading files gain a share of their score (FILE_RANKING.coChange
+   * × the leader's score × the share of the leader's commits that changed them too): a change to one often
+   * needs the other, and the question's words may only name the first.
+   */
+  private async addCoChanged(total: Map<string, number>, filters: ChunkFilters): Promise<void> {
+    const w = FILE_RANKING;
+    const leaders = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.coChangeLeaders);
+    if (leaders.length === 0) return;
+    const history = await this.store.coChanges!(leaders.map(([p]) => p));
+    const gains = new Map<string, number>();
+    for (const [leader, score] of leaders) {
+      const h = history.get(leader);
+      if (!h || h.commits < w.coChangeMinCommits) continue;
+      for (const p of h.partners) {
+        if (p.count < w.coChangeMinCommits) continue;
+        gains.set(p.file, (gains.get(p.file) ?? 0) + (w.coChange * score * p.count) / h.commits);
+      }
+    }
+    if (gains.size === 0) return;
+    const passing = hasFilters(filters) ? await this.store.filesPassing([...gains.keys()], filters) : undefined;
+    const known = await this.store.filesInfo([...gains.keys()]);
+    for (const [p, g] of gains) {
+      if (!known.has(p) || (passing && !passing.has(p))) continue;
+      if (known.get(p)!.isTest) continue;
+      total.set(p, (total.get(p) ?? 0) + g);
+    }
+  }
+
   /** The definitions the definition chunks among `top` show, by position (undefined for other chunks). */
   private async definitionSpansOf(top: Candidate[], rows: Map<string, ChunkRow>): Promise<Array<DefinitionSpan | undefined>> {
     const wanted: Array<{ at: number; chunk: DefinitionChunk }> = [];
@@ -327,6 +356,11 @@ export class SearchEngine {
           mentions.set(p, 1);
       }
       add(mentions, w.mentions);
+      // the project's history: files changed by past commits whose subject lines match the question
+      if (w.history > 0 && this.store.matchingCommits) {
+        const commits = await this.store.matchingCommits(weights, w.historyCommits);
+        add(await indexedOnly(this.store, historyScores(commits)), w.history);
+      }
     }
     await this.vectors.refresh?.();
     if (opts.mode !== "keyword" && !this.vectors.state().startsWith("unavailable")) {
@@ -359,6 +393,7 @@ export class SearchEngine {
       if (tests.has(p) && !q.aboutTests) x *= RANKING.testPenalty;
       total.set(p, x);
     }
+    if (w.coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters);
     return [...total.entries()]
       .map(([filePath, score]) => ({ filePath, score: Math.round(score * 1e6) / 1e6 }))
       .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath))
@@ -382,6 +417,28 @@ async function existingFiles(store: IndexReader, paths: string[]): Promise<strin
   if (paths.length === 0) return [];
   const known = await store.filesInfo(paths);
   return paths.filter((p) => known.has(p));
+}
+
+/**
+ * File scores from the commits whose subjects match a question: each commit gives its score to the files
+ * it changed, divided by the square root of their number (a commit of one file says more about it than a
+ * commit of twenty).
+ */
+export function historyScores(commits: ReadonlyArray<{ score: number; files: readonly string[] }>): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const c of commits) {
+    if (c.files.length === 0) continue;
+    const share = c.score / Math.sqrt(c.files.length);
+    for (const f of c.files) out.set(f, (out.get(f) ?? 0) + share);
+  }
+  return out;
+}
+
+/** The entries whose file is in the parse tier (history also names deleted and unindexed files). */
+async function indexedOnly(store: IndexReader, scores: Map<string, number>): Promise<Map<string, number>> {
+  if (scores.size === 0) return scores;
+  const known = await store.filesInfo([...scores.keys()]);
+  return new Map([...scores].filter(([p]) => known.has(p)));
 }
 
 /** Which of these files are test files. */
@@ -415,6 +472,16 @@ export const FILE_RANKING = {
   mentions: 0.5,
   vectors: 1,
   nonSource: 0.5,
+  /**
+   * The history channel (store/history-store.ts): files changed by the `historyCommits` past commits whose
+   * subject lines best match the question. 0 where the index has no history.
+   */
+  history: 0.5,
+  historyCommits: 30,
+  /** Files changed with one of the `coChangeLeaders` leading files in at least `coChangeMinCommits` commits gain this share of its score. */
+  coChange: 0.3,
+  coChangeLeaders: 3,
+  coChangeMinCommits: 2,
 };
 
 const NON_SOURCE_DIR = /(^|\/)(docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
