@@ -29,8 +29,8 @@ export interface HistorySlice {
   commits: HistoryCommit[];
 }
 
-/** Runs git in `root`; undefined when git is missing or fails (no repository, an unknown commit). */
-async function git(root: string, args: string[]): Promise<{ out: Uint8Array; code: number } | undefined> {
+/** Runs git in `root`: its output, or undefined when git is missing or exits with another code than 0. */
+async function git(root: string, args: string[]): Promise<Uint8Array | undefined> {
   let proc: ReturnType<typeof Bun.spawn>;
   try {
     proc = Bun.spawn(["git", "-C", root, ...args], {
@@ -44,16 +44,15 @@ async function git(root: string, args: string[]): Promise<{ out: Uint8Array; cod
     return undefined;
   }
   const out = new Uint8Array(await new Response(proc.stdout as ReadableStream).arrayBuffer());
-  const code = await proc.exited;
-  return { out, code };
+  return (await proc.exited) === 0 ? out : undefined;
 }
 
 /** The commit HEAD names in the work tree at `root`, or undefined (no work tree there, no commit yet, no git). */
 export async function headCommit(root: string): Promise<string | undefined> {
   if (!gitDir(root)) return undefined;
   const r = await git(root, ["rev-parse", "--verify", "--quiet", "HEAD^{commit}"]);
-  if (!r || r.code !== 0) return undefined;
-  const sha = new TextDecoder().decode(r.out).trim();
+  if (!r) return undefined;
+  const sha = new TextDecoder().decode(r).trim();
   return /^[0-9a-f]{40,64}$/.test(sha) ? sha : undefined;
 }
 
@@ -69,8 +68,8 @@ export async function readHistory(root: string, since: string | undefined, limit
   let range = [head];
   let mode: HistorySlice["mode"] = "full";
   if (since && /^[0-9a-f]{40,64}$/.test(since)) {
-    const ancestor = await git(root, ["merge-base", "--is-ancestor", since, head]);
-    if (ancestor?.code === 0) {
+    // exit code 0: an ancestor; 1: not one; 128: unknown (a commit gone with a rebase and a gc)
+    if (await git(root, ["merge-base", "--is-ancestor", since, head])) {
       range = [head, `^${since}`];
       mode = "incremental";
     }
@@ -78,8 +77,8 @@ export async function readHistory(root: string, since: string | undefined, limit
   // --no-renames: rename detection costs a content comparison per added file, and a rename's old path,
   // listed as deleted, names nothing the index holds; -z: paths as they are, without quoting
   const r = await git(root, ["log", "--no-merges", "--no-renames", "--name-only", "-z", `--max-count=${limit}`, "--format=%x1e%H %ct %s", ...range, "--"]);
-  if (!r || r.code !== 0) return undefined;
-  return { head, mode, commits: parseLog(r.out) };
+  if (!r) return undefined;
+  return { head, mode, commits: parseLog(r) };
 }
 
 /** Parses `git log --name-only -z --format=%x1e%H %ct %s`: per commit, a header ending in NUL, then NUL-ended paths. */
@@ -92,7 +91,14 @@ export function parseLog(out: Uint8Array): HistoryCommit[] {
     const header = end < 0 ? record : record.slice(0, end);
     const m = /^([0-9a-f]+) (\d+) ?(.*)$/s.exec(header);
     if (!m) continue;
-    const files = end < 0 ? [] : record.slice(end + 1).split("\0").map((p) => p.replace(/^\n/, "")).filter((p) => p !== "");
+    const files =
+      end < 0
+        ? []
+        : record
+            .slice(end + 1)
+            .split("\0")
+            .map((p) => p.replace(/^\n/, ""))
+            .filter((p) => p !== "");
     commits.push({ sha: m[1]!, time: Number(m[2]), subject: m[3]!.trim(), files });
   }
   return commits;

@@ -89,17 +89,16 @@ export function writeHistory(store: IndexStore, commits: readonly StoredCommit[]
   return stored;
 }
 
-/** Number of stored commits (0 without a history). */
-export function historyCommitCount(store: IndexStore): number {
-  if (!hasHistory(store)) return 0;
-  return (sqliteOf(store).query("SELECT count(*) AS n FROM history_commits").get() as { n: number }).n;
-}
-
 /** The stored commits, newest first (for tests and status). */
 export function storedCommits(store: IndexStore): StoredCommit[] {
   if (!hasHistory(store)) return [];
   const db = sqliteOf(store);
-  const rows = db.query("SELECT id, sha, time, subject FROM history_commits ORDER BY id DESC").all() as Array<{ id: number; sha: string; time: number; subject: string }>;
+  const rows = db.query("SELECT id, sha, time, subject FROM history_commits ORDER BY id DESC").all() as Array<{
+    id: number;
+    sha: string;
+    time: number;
+    subject: string;
+  }>;
   const files = db.prepare("SELECT path FROM history_changes WHERE commit_id = ? ORDER BY path");
   try {
     return rows.map((r) => ({ sha: r.sha, time: r.time, subject: r.subject, files: (files.all(r.id) as Array<{ path: string }>).map((f) => f.path) }));
@@ -123,7 +122,9 @@ export function matchingCommits(store: IndexStore, terms: ReadonlyMap<string, nu
   if (!hasHistory(store) || terms.size === 0) return [];
   const db = sqliteOf(store);
   const scores = new Map<number, number>();
-  const stmt = db.prepare(`SELECT rowid, -bm25(history_fts) AS s FROM history_fts WHERE history_fts MATCH ? ORDER BY bm25(history_fts) LIMIT ${Math.trunc(perTermLimit)}`);
+  const stmt = db.prepare(
+    `SELECT rowid, -bm25(history_fts) AS s FROM history_fts WHERE history_fts MATCH ? ORDER BY bm25(history_fts) LIMIT ${Math.trunc(perTermLimit)}`,
+  );
   try {
     for (const [term, w] of terms) {
       if (w === 0) continue;
@@ -136,10 +137,9 @@ export function matchingCommits(store: IndexStore, terms: ReadonlyMap<string, nu
   if (best.length === 0) return [];
   const ids = best.map(([id]) => id);
   const subjects = new Map(
-    (db.query(`SELECT id, subject FROM history_commits WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Array<{ id: number; subject: string }>).map((r) => [
-      r.id,
-      r.subject,
-    ]),
+    (
+      db.query(`SELECT id, subject FROM history_commits WHERE id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Array<{ id: number; subject: string }>
+    ).map((r) => [r.id, r.subject]),
   );
   const files = new Map<number, string[]>();
   for (const r of db.query(`SELECT commit_id AS id, path FROM history_changes WHERE commit_id IN (${ids.map(() => "?").join(",")})`).all(...ids) as Array<{
@@ -186,5 +186,7 @@ export function coChanges(store: IndexStore, paths: readonly string[], perFile =
 /** Removes the history (the folder is no longer a git work tree, or the channel was turned off). */
 export function dropHistory(store: IndexStore): void {
   if (!hasHistory(store)) return;
-  sqliteOf(store).exec("DROP TRIGGER IF EXISTS history_commit_delete; DROP TABLE IF EXISTS history_fts; DROP TABLE IF EXISTS history_changes; DROP TABLE IF EXISTS history_commits;");
+  sqliteOf(store).exec(
+    "DROP TRIGGER IF EXISTS history_commit_delete; DROP TABLE IF EXISTS history_fts; DROP TABLE IF EXISTS history_changes; DROP TABLE IF EXISTS history_commits;",
+  );
 }

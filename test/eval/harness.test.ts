@@ -132,7 +132,10 @@ describe("eval harness on a small repository", () => {
     const folder = new CorpusFolder(root, join(repo, ".git"), { include: () => true });
     // commit 2 asked about commit 3 (its child): HEAD is commit 2, and commit 3 cannot be reached from it
     await folder.checkout(commits[1]!, commits[2]!);
-    const head = (args: string[]) => Bun.spawnSync(["git", "-C", root, ...args]).stdout.toString().trim();
+    const head = (args: string[]) =>
+      Bun.spawnSync(["git", "-C", root, ...args])
+        .stdout.toString()
+        .trim();
     expect(head(["rev-parse", "HEAD"])).toBe(commits[1]!);
     expect(head(["log", "--format=%s"]).split("\n")).toEqual(["two", "one"]);
     expect(head(["for-each-ref"])).toBe("");

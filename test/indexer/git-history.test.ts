@@ -198,9 +198,7 @@ describe("the edit preflight with a history", () => {
 
 describe("git log parsing", () => {
   test("reads each commit's id, time, subject and paths", () => {
-    const out = new TextEncoder().encode(
-      "\x1eaaaa 100 Fix the parser\0\nsrc/a.ts\0src/b c.ts\0\x1ebbbb 90 Empty commit\0\x1ecccc 80 Rename\0\ndocs/x.md\0",
-    );
+    const out = new TextEncoder().encode("\x1eaaaa 100 Fix the parser\0\nsrc/a.ts\0src/b c.ts\0\x1ebbbb 90 Empty commit\0\x1ecccc 80 Rename\0\ndocs/x.md\0");
     expect(parseLog(out)).toEqual([
       { sha: "aaaa", time: 100, subject: "Fix the parser", files: ["src/a.ts", "src/b c.ts"] },
       { sha: "bbbb", time: 90, subject: "Empty commit", files: [] },
