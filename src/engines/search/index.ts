@@ -359,7 +359,7 @@ export class SearchEngine {
       // the project's history: files changed by past commits whose subject lines match the question
       if (w.history > 0 && this.store.matchingCommits) {
         const commits = await this.store.matchingCommits(weights, w.historyCommits);
-        add(await indexedOnly(this.store, historyScores(commits)), w.history);
+        add(await indexedOnly(this.store, historyScores(commits)), w.history * shortness);
       }
     }
     await this.vectors.refresh?.();
@@ -474,12 +474,14 @@ export const FILE_RANKING = {
   nonSource: 0.5,
   /**
    * The history channel (store/history-store.ts): files changed by the `historyCommits` past commits whose
-   * subject lines best match the question. 0 where the index has no history.
+   * subject lines best match the question, for a short question (it fades as the name does: a pasted
+   * issue's many words match many subjects by chance). Nothing where the index has no history. Chosen on
+   * the commit-subject dev split (docs/benchmarks.md, "History channel"): Acc@1 43.3 → 49.4 with co-change.
    */
-  history: 0.5,
+  history: 1,
   historyCommits: 30,
   /** Files changed with one of the `coChangeLeaders` leading files in at least `coChangeMinCommits` commits gain this share of its score. */
-  coChange: 0.3,
+  coChange: 0.15,
   coChangeLeaders: 3,
   coChangeMinCommits: 2,
 };
