@@ -83,7 +83,7 @@ export function groupKey(r: { set?: string; split?: string; language?: string })
 }
 
 /** The union of a repository's comment ranges to blank; they must all describe one commit's files. */
-function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
+export function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
   const out = new Map<string, Array<[number, number]>>();
   const commits = new Set<string>();
   for (const i of instances) {

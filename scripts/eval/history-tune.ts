@@ -15,7 +15,7 @@ import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
-import { inCommitOrder } from "./harness.ts";
+import { inCommitOrder, stripsOf } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -67,7 +67,10 @@ const base = { ...FILE_RANKING };
 const ranks = new Map<string, Array<{ language: string; ranks: Rank[] }>>(Object.keys(VARIANTS).map((v) => [v, []]));
 let done = 0;
 for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
-  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, { include: CORPUS_FILTERS.source });
+  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
+    include: CORPUS_FILTERS.source,
+    strip: stripsOf(group.instances),
+  });
   const session = new Session(folder.root);
   try {
     for (const instance of group.instances) {

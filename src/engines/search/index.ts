@@ -481,7 +481,7 @@ export const FILE_RANKING = {
   history: 1,
   historyCommits: 30,
   /** Files changed with one of the `coChangeLeaders` leading files in at least `coChangeMinCommits` commits gain this share of its score. */
-  coChange: 0.15,
+  coChange: 0,
   coChangeLeaders: 3,
   coChangeMinCommits: 2,
 };
