@@ -28,7 +28,7 @@ const input = z
       .boolean()
       .default(false)
       .describe(
-        "Rank whole files (one result per file, shown by its best chunk): 'which files to look at or edit'; in a git work tree also by the subject lines of past commits that changed each file",
+        "Rank whole files (one result per file, shown by its best chunk): 'which files to look at or edit'; in a git work tree also by the subject lines of past commits that changed each file (not with an edit, refactor or migrate intent)",
       ),
     mode: z.enum(["hybrid", "keyword", "vector"]).default("hybrid").describe("Ranking: hybrid (default), keyword only, or vector only"),
   })

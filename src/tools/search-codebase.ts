@@ -51,7 +51,7 @@ export const searchCodebaseTool = defineTool({
     "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
     "results'), changedTogether (files the project's git history says usually change with the top file, when they are " +
-    "not in the results: not ready until read), whatWouldHelp (the next searches and calls) and the signals it decided " +
+    "not in the results; two or more: not ready until read), whatWouldHelp (the next searches and calls) and the signals it decided " +
     "from. Use it before changing code.",
   input,
   annotations: READ_ONLY,
