@@ -93,11 +93,11 @@ export class CorpusFolder {
    * reachable from HEAD (the child of `commit`, for commit subjects and edit tasks).
    */
   async checkout(commit: string, asked?: string): Promise<CorpusChange> {
-    if (this.repository) await this.moveHead(commit, asked);
-    // a stripped file's blob id gets a mark: its content is not the blob's
+    // a stripped file's blob id gets a mark: its content is not the blob's (a commit the mirror lacks fails here, named)
     const wanted = (await listTree(this.gitDir, commit))
       .filter((e) => this.include(e.path))
       .map((e) => (this.strip.has(e.path) ? { ...e, blob: `${e.blob}:stripped` } : e));
+    if (this.repository) await this.moveHead(commit, asked);
     const wantedPaths = new Set(wanted.map((e) => e.path));
     const toRead = wanted.filter((e) => this.current.get(e.path)?.blob !== e.blob);
     const blobs = await readBlobs(this.gitDir, [...new Set(toRead.map((e) => e.blob.replace(/:stripped$/, "")))]);
