@@ -80,6 +80,8 @@ export type Instance = z.infer<typeof rowSchema> & {
   /** Comment ranges ([start, end) string offsets) to blank per file before indexing: the docstring set. */
   strip?: Record<string, Array<[number, number]>>;
   corpus?: CorpusKind;
+  /** The commit the question was made from (a commit subject's own commit): it must never be readable from the indexed folder. */
+  asked_commit?: string;
 };
 
 export interface InstanceFilter {
@@ -104,6 +106,7 @@ function fromSetRow(raw: Record<string, unknown>, where: string): Instance {
       problem_statement: r.query,
       gold_files: r.files,
       fetch_source: `github:${r.repo}`,
+      asked_commit: r.change,
       set: "commit",
       language: r.language,
       split: r.split,

@@ -11,7 +11,7 @@
 import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Session } from "../../src/tools/index.ts";
-import { CORPUS_FILTERS, CorpusFolder, type CorpusChange } from "./corpus.ts";
+import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, type CorpusChange } from "./corpus.ts";
 import { gitDirFor, loadFunctionLabels, loadInstances, type Instance, type InstanceFilter } from "./dataset.ts";
 import { commitTimes } from "./git-snapshot.ts";
 import { functionRanks, goldRanks, groupSummaries, summarize, type GroupRow, type Rank, type Summary } from "./metrics.ts";
@@ -83,7 +83,7 @@ export function groupKey(r: { set?: string; split?: string; language?: string })
 }
 
 /** The union of a repository's comment ranges to blank; they must all describe one commit's files. */
-function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
+export function stripsOf(instances: Instance[]): Map<string, Array<[number, number]>> {
   const out = new Map<string, Array<[number, number]>>();
   const commits = new Set<string>();
   for (const i of instances) {
@@ -171,12 +171,14 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
             rank_ms: 0,
           };
           try {
-            const change: CorpusChange = await folder.checkout(instance.base_commit);
+            const change: CorpusChange = await folder.checkout(instance.base_commit, instance.asked_commit);
             result.n_docs = folder.files.size;
             result.corpus = { written: change.written.length, deleted: change.deleted.length, unchanged: change.unchanged, missing: change.missing.length };
             if (options.index !== false) {
               const r = await session.index();
               result.index = { mode: r.mode, parsed: r.parsed, deleted: r.deleted, unchanged: r.unchanged, files: r.files, ms: r.tookMs };
+              const reader = await session.requireReader();
+              await assertHistoryAt((k) => reader.meta(k), instance.base_commit);
             }
             const request = { instance, query: instance.problem_statement, corpus: folder.files, change, session };
             const t0 = performance.now();

@@ -9,7 +9,8 @@
  * With --cv it also tunes the rule once per dev repository on the other dev repositories and replays it on
  * the one left out: pooled, that says how well the choice itself carries to a repository it never saw.
  *
- *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9] [--cv]
+ *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9] [--cv] [--keep pattern-conflict]...
+ *     --keep: an older check every candidate rule keeps
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
@@ -27,12 +28,18 @@ export function replay(tasks: readonly Recorded[], rule: ReadyRule): Array<Omit<
   return tasks.map((t) => ({ ...t, ready: t.card?.signals !== undefined && t.error === undefined && isReady(baseOf(t), t.card.signals, rule) }));
 }
 
-function* rules(): Generator<ReadyRule> {
+/**
+ * Every candidate rule. `history`: some card carries the history's changed-together count, so its
+ * threshold is a dimension (else it would only repeat every rule three times). `keep`: older checks every
+ * rule keeps (chosen by hand for what they mean).
+ */
+function* rules(history: boolean, keep: readonly Blocker[] = []): Generator<ReadyRule> {
   // callers missing from the results, thin evidence and stale memories always block: they name what to read
   const always: Blocker[] = ["callers-missing", "thin-evidence", "stale-memory"];
   const optional: Blocker[] = ["low-confidence", "unresolved-callers", "pattern-conflict"];
   for (let mask = 0; mask < 1 << optional.length; mask++) {
     const base = [...always, ...optional.filter((_, i) => mask & (1 << i))];
+    if (keep.some((k) => !base.includes(k))) continue;
     for (const maxRunnerUp of [0.6, 0.7, 0.8, 0.9, 0.95, 1])
       for (const maxNearTies of [0, 1, 99])
         for (const minTopCoverage of [0, 0.4, 0.5, 0.6])
@@ -43,19 +50,21 @@ function* rules(): Generator<ReadyRule> {
                   for (const maxSiblings of [0, 1, 99])
                     for (const blockSweepWords of [false, true])
                       for (const maxTwins of [0, 1, 1_000_000])
-                        yield {
-                          maxRunnerUp,
-                          maxNearTies,
-                          minTopCoverage,
-                          maxFanIn,
-                          blockTopTest,
-                          blockDefinedElsewhere,
-                          minTopScore,
-                          maxSiblings,
-                          blockSweepWords,
-                          maxTwins,
-                          base,
-                        };
+                        for (const maxChangedTogether of history ? [0, 1, undefined] : [undefined])
+                          yield {
+                            ...(maxChangedTogether === undefined ? {} : { maxChangedTogether }),
+                            maxRunnerUp,
+                            maxNearTies,
+                            minTopCoverage,
+                            maxFanIn,
+                            blockTopTest,
+                            blockDefinedElsewhere,
+                            minTopScore,
+                            maxSiblings,
+                            blockSweepWords,
+                            maxTwins,
+                            base,
+                          };
   }
 }
 
@@ -72,13 +81,19 @@ function checks(r: ReadyRule): number {
     (r.maxSiblings < 99 ? 1 : 0) +
     (r.blockSweepWords ? 1 : 0) +
     (r.maxTwins < 1_000_000 ? 1 : 0) +
+    (r.maxChangedTogether !== undefined ? 1 : 0) +
     (r.blockDefinedElsewhere ? 1 : 0)
   );
 }
 
-export function tune(dev: readonly Recorded[], target: number): { rule: ReadyRule; precision: number; recall: number } | undefined {
+export function tune(
+  dev: readonly Recorded[],
+  target: number,
+  keep: readonly Blocker[] = [],
+): { rule: ReadyRule; precision: number; recall: number } | undefined {
   let best: { rule: ReadyRule; precision: number; recall: number; tp: number } | undefined;
-  for (const rule of rules()) {
+  const history = dev.some((t) => t.card?.signals?.changedTogether !== undefined);
+  for (const rule of rules(history, keep)) {
     const c = confusion(replay(dev, rule));
     if (c.precision === null || c.precision < target || c.recall === null) continue;
     if (
@@ -95,12 +110,13 @@ export function tune(dev: readonly Recorded[], target: number): { rule: ReadyRul
  * Leave one repository out: the rule tuned on the other repositories, replayed on the one left out, all
  * held-out replays pooled. Precision and recall of the tuning procedure on repositories it never saw.
  */
-export function crossValidate(dev: readonly Recorded[], target: number): ReturnType<typeof confusion> {
+export function crossValidate(dev: readonly Recorded[], target: number, keep: readonly Blocker[] = []): ReturnType<typeof confusion> {
   const held: Array<Omit<TaskResult, "card">> = [];
   for (const repo of new Set(dev.map((t) => t.repo))) {
     const best = tune(
       dev.filter((t) => t.repo !== repo),
       target,
+      keep,
     );
     const out = dev.filter((t) => t.repo === repo);
     held.push(...(best ? replay(out, best.rule) : out.map((t) => ({ ...t, ready: false }))));
@@ -111,13 +127,14 @@ export function crossValidate(dev: readonly Recorded[], target: number): ReturnT
 if (import.meta.main) {
   const { values, positionals } = parseArgs({
     args: process.argv.slice(2),
-    options: { precision: { type: "string", default: "0.9" }, cv: { type: "boolean", default: false } },
+    options: { precision: { type: "string", default: "0.9" }, cv: { type: "boolean", default: false }, keep: { type: "string", multiple: true } },
     allowPositionals: true,
   });
   if (positionals.length !== 1) throw new Error("usage: bun scripts/eval/preflight-tune.ts <preflight run .json> [--precision 0.9] [--cv]");
   const tasks = (JSON.parse(readFileSync(positionals[0]!, "utf8")) as { tasks: Recorded[] }).tasks;
   const dev = tasks.filter((t) => t.split === "dev");
-  const best = tune(dev, Number(values.precision));
+  const keep = (values.keep ?? []) as Blocker[];
+  const best = tune(dev, Number(values.precision), keep);
   console.log("best on dev:", JSON.stringify(best, null, 1));
   for (const split of ["dev", "test"]) {
     const rows = tasks.filter((t) => t.split === split);
@@ -125,5 +142,5 @@ if (import.meta.main) {
     console.log(split, "rule in the code:", JSON.stringify(confusion(replay(rows, READY_RULE))));
     if (best) console.log(split, "best dev rule:", JSON.stringify(confusion(replay(rows, best.rule))));
   }
-  if (values.cv) console.log("dev, each repository tuned without it:", JSON.stringify(crossValidate(dev, Number(values.precision))));
+  if (values.cv) console.log("dev, each repository tuned without it:", JSON.stringify(crossValidate(dev, Number(values.precision), keep)));
 }

@@ -16,7 +16,7 @@ import { Session, findTool } from "../../src/tools/index.ts";
 import { parseInput } from "../../src/core/zod-issues.ts";
 import { formatIssues } from "../../src/core/zod-issues.ts";
 import { CortexError, errorMessage } from "../../src/core/errors.ts";
-import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
 import { inCommitOrder } from "./harness.ts";
 import type { Instance } from "./dataset.ts";
 
@@ -74,6 +74,7 @@ export interface CardSummary {
   impact?: { coverage: string; files: string[]; target: string };
   evidence?: unknown;
   signals?: unknown;
+  changedTogether?: Array<{ file: string; commits: string }>;
 }
 
 export interface TaskResult {
@@ -96,9 +97,18 @@ export interface TaskResult {
   ms: number;
 }
 
-/** What the card names: its results and the impact files outside them. */
-export function cardEvidence(response: { results?: Array<{ file: string }>; preflight?: { impact?: { files: string[] } } }): string[] {
-  return [...new Set([...(response.results ?? []).map((r) => r.file), ...(response.preflight?.impact?.files ?? [])])];
+/** What the card names: its results, the impact files outside them, and the files usually changed with the top one. */
+export function cardEvidence(response: {
+  results?: Array<{ file: string }>;
+  preflight?: { impact?: { files: string[] }; changedTogether?: Array<{ file: string }> };
+}): string[] {
+  return [
+    ...new Set([
+      ...(response.results ?? []).map((r) => r.file),
+      ...(response.preflight?.impact?.files ?? []),
+      ...(response.preflight?.changedTogether ?? []).map((c) => c.file),
+    ]),
+  ];
 }
 
 /** A task the card should call ready: local, and its evidence complete. */
@@ -195,6 +205,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
     problem_statement: t.query,
     gold_files: t.files,
     fetch_source: `github:${t.repo}`,
+    asked_commit: t.change,
   }));
   const home = join(o.work, "cortex-home");
   rmSync(home, { recursive: true, force: true });
@@ -224,8 +235,10 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
           };
           const t0 = performance.now();
           try {
-            await folder.checkout(t.commit);
+            await folder.checkout(t.commit, t.change);
             await session.index();
+            const reader = await session.requireReader();
+            await assertHistoryAt((k) => reader.meta(k), t.commit);
             // as an agent calls it: the task's words, intent edit, every other input at its default
             const input = parseInput(tool.input, { query: t.query, intent: "edit" });
             const response = (await tool.handler(input, { session, signal: new AbortController().signal, deadline: Date.now() + 120_000 })) as {
@@ -246,6 +259,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
                 ...(p.impact ? { impact: p.impact } : {}),
                 evidence: p.evidence,
                 ...(p.signals ? { signals: p.signals } : {}),
+                ...(p.changedTogether ? { changedTogether: p.changedTogether } : {}),
               };
           } catch (e) {
             // a failing task is a miss with its reason, never the end of the run

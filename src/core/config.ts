@@ -42,6 +42,9 @@ const rerankSchema = z
   })
   .strict();
 
+/** Commits the history channel keeps by default: a few years of a small project, weeks of the Linux kernel. */
+const HISTORY_COMMITS = 2000;
+
 export const configSchema = z
   .object({
     index: z
@@ -53,9 +56,15 @@ export const configSchema = z
           .default(1024 * 1024),
         exclude: z.array(z.string()).default([]),
         workers: z.number().int().min(1).max(64).optional(),
+        /**
+         * The history channel: when the project root is a git work tree, the subjects of past commits and the
+         * files changed together, read from the newest `history_commits` commits of HEAD (indexer/git-history.ts).
+         */
+        history: z.boolean().default(true),
+        history_commits: z.number().int().min(1).max(100_000).default(HISTORY_COMMITS),
       })
       .strict()
-      .default({ max_file_size: 1024 * 1024, exclude: [] }),
+      .default({ max_file_size: 1024 * 1024, exclude: [], history: true, history_commits: HISTORY_COMMITS }),
     embeddings: embeddingSchema.default(embeddingSchema.parse({})),
     search: z
       .object({ rerank: rerankSchema.default(rerankSchema.parse({})) })
@@ -90,6 +99,11 @@ function fromEnvironment(cfg: CortexConfig): CortexConfig {
     if (env.CORTEX_RERANK !== "1" && env.CORTEX_RERANK !== "0")
       throw new CortexError("INVALID_INPUT", `CORTEX_RERANK must be 1 or 0, got '${env.CORTEX_RERANK}'`);
     cfg.search.rerank.enabled = env.CORTEX_RERANK === "1";
+  }
+  if (env.CORTEX_HISTORY !== undefined && env.CORTEX_HISTORY !== "") {
+    if (env.CORTEX_HISTORY !== "1" && env.CORTEX_HISTORY !== "0")
+      throw new CortexError("INVALID_INPUT", `CORTEX_HISTORY must be 1 or 0, got '${env.CORTEX_HISTORY}'`);
+    cfg.index.history = env.CORTEX_HISTORY === "1";
   }
   if (env.CORTEX_RERANK_MODEL_PATH) cfg.search.rerank.model_path = env.CORTEX_RERANK_MODEL_PATH;
   return cfg;

@@ -19,6 +19,7 @@ import type { EdgeRow, RefRow, SymbolRow } from "./graph-store.ts";
 import type { CountedFile } from "./graph-facts.ts";
 import type { LanguageShare, ProjectTotals } from "./project-queries.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
+import type { CoChange, HistoryMatch } from "./history-store.ts";
 
 export type { FileState } from "./types.ts";
 export type { ParseTierState } from "./index-store.ts";
@@ -29,6 +30,7 @@ export type { EdgeRow, RefRow, SymbolRow } from "./graph-store.ts";
 export type { CountedFile } from "./graph-facts.ts";
 export type { LanguageShare, ProjectTotals } from "./project-queries.ts";
 export type { SqlDialect } from "./sql-dialect.ts";
+export type { CoChange, HistoryMatch } from "./history-store.ts";
 
 /**
  * A boolean query over trigrams (three bytes of case-folded UTF-8, store/trigrams.ts: trigramText gives
@@ -296,6 +298,18 @@ export interface StatsReader {
   runStatsQuery(sql: string, params: Array<string | number | boolean | null>): Promise<{ columns: string[]; rows: unknown[][] }>;
 }
 
+/**
+ * The project's git history, where the index keeps one (store/history-store.ts: the root is a git work
+ * tree and the channel is on). A reader without these methods, or an index without a history, answers
+ * search and the preflight from the other channels alone.
+ */
+export interface HistoryReader {
+  /** The `limit` commits whose subject lines best match the weighted terms, best first, with the paths each changed ([] without a history). */
+  matchingCommits(terms: ReadonlyMap<string, number>, limit: number): Promise<HistoryMatch[]>;
+  /** For each path, how many stored commits changed it and which files changed with it (paths never changed, or no history: absent). */
+  coChanges(paths: readonly string[]): Promise<Map<string, CoChange>>;
+}
+
 /** Everything the read path asks of an index (sqlite-reader.ts implements it). */
 export interface IndexReader
   extends IndexStateReader,
@@ -304,6 +318,7 @@ export interface IndexReader
     KeywordReader,
     VectorReader,
     Partial<StoredVectorReader>,
+    Partial<HistoryReader>,
     SymbolReader,
     ImportGraphReader,
     GraphFactsReader,

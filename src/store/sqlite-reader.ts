@@ -52,6 +52,7 @@ import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "./chunk-vect
 import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "./project-queries.ts";
 import { allFiles, codeFileInfos, contentsOf, fileStatesOf, filesInfo, filesOfModules } from "./reader-queries.ts";
 import { SQLITE_INDEX_DIALECT } from "./sql-dialect.ts";
+import { coChanges, matchingCommits, type CoChange, type HistoryMatch } from "./history-store.ts";
 
 export class SqliteIndexReader implements IndexReader {
   readonly dialect = SQLITE_INDEX_DIALECT;
@@ -233,6 +234,14 @@ export class SqliteIndexReader implements IndexReader {
     perTermLimit?: number,
   ): Promise<Map<string, number>> {
     return weightedFileScores(this.store, new Map(terms), weights, filters, perTermLimit);
+  }
+
+  async matchingCommits(terms: ReadonlyMap<string, number>, limit: number): Promise<HistoryMatch[]> {
+    return matchingCommits(this.store, terms, limit);
+  }
+
+  async coChanges(paths: readonly string[]): Promise<Map<string, CoChange>> {
+    return coChanges(this.store, paths);
   }
 
   async definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>> {

@@ -24,7 +24,12 @@ const input = z
     language: z.string().min(1).optional().describe("Only this language (go, python, typescript, markdown, …)"),
     paths: z.array(z.string().min(1)).optional().describe("Only under these folders or files (root-relative)"),
     intent: z.enum(["explore", "edit", "refactor", "migrate"]).optional().describe("Why you search: shifts weight between overviews, definitions and docs"),
-    one_per_file: z.boolean().default(false).describe("Rank whole files (one result per file, shown by its best chunk): 'which files to look at or edit'"),
+    one_per_file: z
+      .boolean()
+      .default(false)
+      .describe(
+        "Rank whole files (one result per file, shown by its best chunk): 'which files to look at or edit'; in a git work tree also by the subject lines of past commits that changed each file (not with an edit, refactor or migrate intent)",
+      ),
     mode: z.enum(["hybrid", "keyword", "vector"]).default("hybrid").describe("Ranking: hybrid (default), keyword only, or vector only"),
   })
   .strict();

@@ -5,5 +5,6 @@
  */
 import type { IndexHook } from "../indexer/hooks.ts";
 import { referenceResolution } from "../engines/symbols/resolve-hook.ts";
+import { gitHistory } from "../indexer/history-hook.ts";
 
-export const INDEX_HOOKS: readonly IndexHook[] = [referenceResolution];
+export const INDEX_HOOKS: readonly IndexHook[] = [referenceResolution, gitHistory];

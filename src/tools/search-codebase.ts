@@ -50,7 +50,9 @@ export const searchCodebaseTool = defineTool({
     "card: ready (true only when one file clearly leads and its callers are in the results; false with blockers " +
     "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
-    "results'), whatWouldHelp (the next searches and calls) and the signals it decided from. Use it before changing code.",
+    "results'), changedTogether (files the project's git history says usually change with the top file, when they are " +
+    "not in the results; two or more: not ready until read), whatWouldHelp (the next searches and calls) and the signals it decided " +
+    "from. Use it before changing code.",
   input,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
@@ -127,6 +129,7 @@ export const searchCodebaseTool = defineTool({
       for (const a of p.patterns?.avoid ?? []) lines.push(`  avoid: ${a}`);
       if (p.bestExample) lines.push(`  best example: ${p.bestExample}`);
       if (p.impact) lines.push(`  impact of ${p.impact.target}: ${p.impact.coverage}${p.impact.files.length ? `; also ${p.impact.files.join(", ")}` : ""}`);
+      for (const c of p.changedTogether ?? []) lines.push(`  usually changed together: ${c.file} (${c.commits} commits)`);
       for (const w of p.whatWouldHelp ?? []) lines.push(`  would help: ${w}`);
     }
     return lines.join("\n");

@@ -158,6 +158,9 @@ describe("the ready rule", () => {
     expect(signalBlockers({ ...clear, sweepWords: ["every"] }, READY_RULE)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, twins: 1 }, READY_RULE)).toEqual(["twin-definitions"]);
     expect(signalBlockers({ ...clear, twins: 0 }, READY_RULE)).toEqual([]);
+    // two files the history says usually change with the top one, outside the results; one is named but does not block
+    expect(signalBlockers({ ...clear, changedTogether: 2 }, READY_RULE)).toEqual(["changed-together"]);
+    expect(signalBlockers({ ...clear, changedTogether: 1 }, READY_RULE)).toEqual([]);
     expect(signalBlockers({ ...clear, siblings: 2 }, strict)).toEqual(["sibling-files"]);
     expect(signalBlockers({ ...clear, sweepWords: ["all"] }, strict)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, definedInTop: [], definedElsewhere: { parseSku: ["src/other.ts"] } }, strict)).toEqual(["defined-elsewhere"]);

@@ -10,7 +10,7 @@ import { dirname, join } from "node:path";
 import { runEvaluation } from "../../scripts/eval/harness.ts";
 import { createBm25Ranker } from "../../scripts/eval/bm25-ranker.ts";
 import { evalCli } from "../../scripts/eval.ts";
-import { isTestPath } from "../../scripts/eval/corpus.ts";
+import { CorpusFolder, isTestPath } from "../../scripts/eval/corpus.ts";
 
 let dir: string;
 let repo: string;
@@ -125,6 +125,25 @@ describe("eval harness on a small repository", () => {
     const folder = join(dir, "work", "corpus", "fake+proj");
     expect(readdirSync(join(folder, "pkg")).sort()).toEqual(["__init__.py", "cache.py", "parser.py", "render.py"]);
     expect(existsSync(join(folder, "tests"))).toBe(false);
+  });
+
+  test("the corpus folder is a git checkout of the base commit: history up to it, never beyond", async () => {
+    const root = join(dir, "git-corpus");
+    const folder = new CorpusFolder(root, join(repo, ".git"), { include: () => true });
+    // commit 2 asked about commit 3 (its child): HEAD is commit 2, and commit 3 cannot be reached from it
+    await folder.checkout(commits[1]!, commits[2]!);
+    const head = (args: string[]) =>
+      Bun.spawnSync(["git", "-C", root, ...args])
+        .stdout.toString()
+        .trim();
+    expect(head(["rev-parse", "HEAD"])).toBe(commits[1]!);
+    expect(head(["log", "--format=%s"]).split("\n")).toEqual(["two", "one"]);
+    expect(head(["for-each-ref"])).toBe("");
+    // a question made from a commit the checkout already holds is a leak, and the harness refuses it
+    await expect(folder.checkout(commits[2]!, commits[1]!)).rejects.toThrow(/history leak/);
+    // the harness's runs index with the history channel on: each instance's index ends at its base commit
+    const result = await runEvaluation({ data: join(dir, "data.jsonl"), mirrors: join(dir, "mirrors"), work: join(dir, "work-git"), ranker: createBm25Ranker });
+    expect(result.instances.map((i) => i.error)).toEqual([undefined, undefined, undefined]);
   });
 
   test("the CLI filters, writes per-instance ranks and measures agreement with a reference", async () => {

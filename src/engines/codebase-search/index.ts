@@ -16,7 +16,7 @@ import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
 import { editSignals, taskIdentifiers } from "./edit-signals.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
-import { preflight, type Preflight, type PreflightInput } from "./preflight.ts";
+import { CHANGED_TOGETHER, preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { definesLine, headerComment } from "./summary.ts";
 import { commentLine } from "../../lang/registry.ts";
 
@@ -242,6 +242,19 @@ export class CodebaseSearch {
     return out;
   }
 
+  /**
+   * The top result's commits and the non-test files changed with it in CHANGED_TOGETHER of them (twice or
+   * more), from the index's history; undefined without one (or when the file never changed in it).
+   */
+  private async history(file: string, evidence: Evidence): Promise<PreflightInput["history"]> {
+    if (!this.store.coChanges) return undefined;
+    const h = (await this.store.coChanges([file])).get(file);
+    if (!h) return undefined;
+    const strong = h.partners.filter((p) => p.count >= 2 && p.count >= CHANGED_TOGETHER * h.commits && !evidence.isTest(p.file));
+    const indexed = await this.facts.filesInfo(strong.map((p) => p.file));
+    return { file, commits: h.commits, partners: strong.filter((p) => indexed.has(p.file)) };
+  }
+
   private async preflight(
     query: string,
     hits: SearchHit[],
@@ -293,7 +306,9 @@ export class CodebaseSearch {
       })),
       definitions: () => defined,
     });
+    const history = top ? await this.history(top.chunk.metadata.file_path, evidence) : undefined;
     return preflight({
+      ...(history ? { history } : {}),
       query,
       testFiles: results.filter((r) => r.type === "test:test").map((r) => r.file),
       signals,

@@ -33,6 +33,11 @@ export interface Preflight {
   evidence: { score: number; codeMatch: number; patternAlignment: number; memorySupport: number };
   /** What `ready` was decided from, beside the evidence score (edit-signals.ts). */
   signals?: CardSignals;
+  /**
+   * Files the project's git history says usually change with the top result, outside the results: read
+   * them too (at most 3). Only where the index keeps a history.
+   */
+  changedTogether?: Array<{ file: string; commits: string }>;
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
@@ -43,6 +48,8 @@ export const CONVENTION_FILES = 3;
 export const FILES_AT_HAND = 3;
 /** Share of the edit target's callers that must be in the results. */
 export const CALLER_COVERAGE = 0.75;
+/** A file changed with the top result in this share of its commits (and at least twice) is "usually changed together". */
+export const CHANGED_TOGETHER = 0.5;
 
 export interface PreflightInput {
   /** The task as asked: next searches are built from it. */
@@ -72,6 +79,11 @@ export interface PreflightInput {
   memories: RecalledMemory[];
   /** Result files that are part of an import cycle. */
   inCycles: string[];
+  /**
+   * From the project's history (absent without one): the top result's commits, and the files changed with
+   * it in at least CHANGED_TOGETHER of them (and twice or more), most shared commits first.
+   */
+  history?: { file: string; commits: number; partners: Array<{ file: string; count: number }> };
   goldenLanguage: (file: string) => string | undefined;
 }
 
@@ -196,7 +208,10 @@ export function preflight(i: PreflightInput): Preflight {
       : "low";
 
   // what the signals say (ready-rule.ts); the older checks the rule no longer counts stay on the card as advice
-  const signals: CardSignals | undefined = i.signals ? { ...i.signals, fanIn: missingCallers.length, twins: (i.target?.twins ?? []).length } : undefined;
+  const together = (i.history?.partners ?? []).filter((p) => !inResults.has(p.file));
+  const signals: CardSignals | undefined = i.signals
+    ? { ...i.signals, fanIn: missingCallers.length, twins: (i.target?.twins ?? []).length, ...(i.history ? { changedTogether: together.length } : {}) }
+    : undefined;
   if (signals) {
     const found = signalBlockers(signals, i.rule ?? READY_RULE);
     stress.push(...found.map((kind) => signalStress(kind, signals, i, missingCallers)));
@@ -221,6 +236,7 @@ export function preflight(i: PreflightInput): Preflight {
   if (impact) card.impact = impact;
   if (!ready) card.whatWouldHelp = [...new Set(blocking.flatMap((s) => s.help))].slice(0, 4);
   if (signals) card.signals = signals;
+  if (together.length > 0) card.changedTogether = together.slice(0, 3).map((p) => ({ file: p.file, commits: `${p.count} of ${i.history!.commits}` }));
   if (i.inCycles.length > 0 && card.warnings === undefined)
     card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
   return card;
@@ -233,6 +249,7 @@ const ORDER: Blocker[] = [
   "wide-fan-in",
   "sweep",
   "twin-definitions",
+  "changed-together",
   "sibling-files",
   "defined-elsewhere",
   "top-is-test",
@@ -277,6 +294,16 @@ function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingC
           ...twins.slice(0, 2).map((f) => `read ${f} (also defines ${target?.name ?? top})`),
           ...(target?.name ? [`find_symbol_occurrences ${quoted({ symbol_name: target.name })} lists every definition and use`] : []),
         ],
+      };
+    }
+    case "changed-together": {
+      const h = i.history!;
+      const missing = h.partners.filter((p) => !i.resultFiles.includes(p.file));
+      const named = missing.slice(0, 3).map((p) => `${p.file} (${p.count} of ${h.commits} commits)`);
+      return {
+        kind,
+        action: `${h.file} is usually changed together with ${named.join(", ")}${missing.length > 3 ? ", …" : ""}, not in the results: read ${missing.length === 1 ? "it" : "them"} before changing ${h.file}`,
+        help: missing.slice(0, 3).map((p) => `read ${p.file} (changed with ${h.file} in ${p.count} of ${h.commits} commits)`),
       };
     }
     case "defined-elsewhere": {

@@ -27,14 +27,23 @@ export type Blocker =
   | "weak-top"
   | "sibling-files"
   | "sweep"
-  | "twin-definitions";
+  | "twin-definitions"
+  | "changed-together";
 
 /**
  * The signals a card is decided from: the search's (edit-signals.ts), the target's users outside the
  * results (fanIn), and the other files defining the target's name (twins: a C function of src/unix/ and
  * src/win/, an interface method and its implementations), which a change to the target must follow.
  */
-export type CardSignals = EditSignals & { fanIn: number; twins?: number };
+export type CardSignals = EditSignals & {
+  fanIn: number;
+  twins?: number;
+  /**
+   * Files the project's history says usually change with the top file (store/history-store.ts: in half
+   * its commits or more, at least twice) that are not among the results. Absent without a history.
+   */
+  changedTogether?: number;
+};
 
 /** The checks the card had before the signals (preflight.ts computes them). */
 export const BASE_BLOCKERS: readonly Blocker[] = [
@@ -61,6 +70,8 @@ export interface ReadyRule {
   maxSiblings: number;
   /** Not ready when more other non-test files define the target's name. */
   maxTwins: number;
+  /** Not ready when more files usually changed with the top file are missing from the results (absent: no check). */
+  maxChangedTogether?: number;
   /** Not ready when the task's words say it spans many places. */
   blockSweepWords: boolean;
   /** Not ready when the top result is a test. */
@@ -78,7 +89,11 @@ export interface ReadyRule {
  * the index could not bind (unresolved-callers) and other code files defining the target's name
  * (twin-definitions) both name a file the change may have to follow (dev 0.90 / 0.15 with them), and
  * patterns in conflict among the files at hand still ask for a decision (the same figures on dev). A weak
- * search alone (low-confidence) does not block: the card shows it as a warning.
+ * search alone (low-confidence) does not block: the card shows it as a warning. Two or more files the
+ * project's history says usually change with the top file, left out of the results, block too
+ * (`changed-together`; the card names them, `changedTogether`, from one on). On the dev split this check
+ * decides no card at 2 (the figures are those without it) and costs one safe task at 1: the files it names
+ * are mostly where other checks already block (docs/benchmarks.md, "History channel").
  */
 export const READY_RULE: ReadyRule = {
   maxRunnerUp: 0.6,
@@ -91,6 +106,7 @@ export const READY_RULE: ReadyRule = {
   maxSiblings: 99,
   blockSweepWords: true,
   maxTwins: 0,
+  maxChangedTogether: 1,
   base: ["callers-missing", "unresolved-callers", "thin-evidence", "stale-memory", "pattern-conflict"],
 };
 
@@ -104,6 +120,7 @@ export function signalBlockers(s: CardSignals, rule: ReadyRule): Blocker[] {
   if (s.fanIn > rule.maxFanIn) out.push("wide-fan-in");
   if (rule.blockSweepWords && s.sweepWords.length > 0) out.push("sweep");
   if ((s.twins ?? 0) > rule.maxTwins) out.push("twin-definitions");
+  if (rule.maxChangedTogether !== undefined && (s.changedTogether ?? 0) > rule.maxChangedTogether) out.push("changed-together");
   if (s.siblings > rule.maxSiblings) out.push("sibling-files");
   if (s.topScore < rule.minTopScore) out.push("weak-top");
   return out;

@@ -1,0 +1,108 @@
+#!/usr/bin/env bun
+/**
+ * Chooses the history channel's weights (FILE_RANKING.history, .coChange in src/engines/search/index.ts)
+ * on a dev split: every instance is indexed once (its parent commit, as a git checkout: corpus.ts), then
+ * ranked under each weight variant through the real file ranking, so the variants are compared on the same
+ * indexes. Prints Acc@1 / Acc@5 / MRR per variant, overall and per language. Dev splits only: the test
+ * split's figure is measured once with the chosen weights, by scripts/eval.ts.
+ *
+ *   bun scripts/eval/history-tune.ts --data scripts/eval/sets/data/commits.jsonl --split dev [--repo r]... [--work dir]
+ */
+import { parseArgs } from "node:util";
+import { mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { Session } from "../../src/tools/index.ts";
+import { FILE_RANKING } from "../../src/engines/search/index.ts";
+import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { inCommitOrder, stripsOf } from "./harness.ts";
+import { loadInstances } from "./dataset.ts";
+import { goldRanks, summarize, type Rank } from "./metrics.ts";
+
+type Variant = Partial<typeof FILE_RANKING>;
+
+/** The grid: channel off, each part alone, then together. */
+const VARIANTS: Record<string, Variant> = {
+  off: { history: 0, coChange: 0 },
+  "h0.25": { history: 0.25, coChange: 0 },
+  "h0.5": { history: 0.5, coChange: 0 },
+  h1: { history: 1, coChange: 0 },
+  h2: { history: 2, coChange: 0 },
+  h3: { history: 3, coChange: 0 },
+  "h1 k10": { history: 1, historyCommits: 10, coChange: 0 },
+  "h2 k10": { history: 2, historyCommits: 10, coChange: 0 },
+  "h0.5 k10": { history: 0.5, historyCommits: 10, coChange: 0 },
+  "h0.5 k100": { history: 0.5, historyCommits: 100, coChange: 0 },
+  "c0.15": { history: 0, coChange: 0.15 },
+  "c0.3": { history: 0, coChange: 0.3 },
+  "c0.6": { history: 0, coChange: 0.6 },
+  "c0.3 l1": { history: 0, coChange: 0.3, coChangeLeaders: 1 },
+  "c0.3 m3": { history: 0, coChange: 0.3, coChangeMinCommits: 3 },
+  "h0.5 c0.3": { history: 0.5, coChange: 0.3 },
+  "h1 c0.3": { history: 1, coChange: 0.3 },
+  "h0.5 c0.15": { history: 0.5, coChange: 0.15 },
+  "h2 c0.3": { history: 2, coChange: 0.3 },
+  "h1 c0.15": { history: 1, coChange: 0.15 },
+};
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    data: { type: "string", default: "scripts/eval/sets/data/commits.jsonl" },
+    split: { type: "string", default: "dev" },
+    repo: { type: "string", multiple: true },
+    mirrors: { type: "string", default: "/work/.mirror" },
+    work: { type: "string", default: join(tmpdir(), "cortex-history-tune") },
+  },
+});
+if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
+
+const instances = loadInstances(resolve(values.data!), { split: values.split!, ...(values.repo ? { repos: values.repo } : {}) });
+const work = resolve(values.work!);
+const home = join(work, "cortex-home");
+rmSync(home, { recursive: true, force: true });
+mkdirSync(home, { recursive: true });
+process.env.CORTEX_HOME = home;
+const base = { ...FILE_RANKING };
+const ranks = new Map<string, Array<{ language: string; ranks: Rank[] }>>(Object.keys(VARIANTS).map((v) => [v, []]));
+let done = 0;
+for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
+  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
+    include: CORPUS_FILTERS.source,
+    strip: stripsOf(group.instances),
+  });
+  const session = new Session(folder.root);
+  try {
+    for (const instance of group.instances) {
+      await folder.checkout(instance.base_commit, instance.asked_commit);
+      await session.index();
+      const search = await session.search();
+      for (const [name, v] of Object.entries(VARIANTS)) {
+        Object.assign(FILE_RANKING, base, v);
+        const files = await search.searchFiles(instance.problem_statement, 20, { mode: "keyword" });
+        ranks.get(name)!.push({
+          language: instance.language ?? "",
+          ranks: goldRanks(
+            files.map((f) => f.filePath),
+            instance.gold_files,
+          ),
+        });
+      }
+      Object.assign(FILE_RANKING, base);
+      if (++done % 20 === 0) process.stderr.write(`${done}/${instances.length}\n`);
+    }
+  } finally {
+    session.close();
+  }
+}
+const languages = [...new Set(instances.map((i) => i.language ?? ""))].sort();
+console.log(`| variant | n | Acc@1 | Acc@5 | MRR | ${languages.map((l) => `${l} @1/@5`).join(" | ")} |`);
+console.log(`|---|---:|---:|---:|---:|${languages.map(() => "---:").join("|")}|`);
+for (const [name, rows] of ranks) {
+  const s = summarize(rows.map((r) => r.ranks));
+  const per = languages.map((l) => {
+    const x = summarize(rows.filter((r) => r.language === l).map((r) => r.ranks));
+    return `${x.acc1.toFixed(1)} / ${x.acc5.toFixed(1)}`;
+  });
+  console.log(`| ${name} | ${s.instances} | ${s.acc1.toFixed(1)} | ${s.acc5.toFixed(1)} | ${s.mrr.toFixed(3)} | ${per.join(" | ")} |`);
+}
