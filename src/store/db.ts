@@ -142,7 +142,11 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     } else {
       applyPragmas(db, "wal");
       migrate(db);
-      stale = forgetShadowStatistics(db);
+      try {
+        stale = forgetShadowStatistics(db);
+      } catch {
+        // another connection writing (busy): the statistics cost speed only, a later open removes them
+      }
     }
   } catch (e) {
     db.close();
