@@ -2,7 +2,8 @@
  * Hashes what an index answers, through its views only and independently of row ids (two builds of one
  * tree number references and chunks in the order parse workers finish files in): every reference with
  * its target's file, line, column, name and kind and its resolution, every import edge with its site,
- * every chunk as the view `chunks` gives it, and the rows of `symbols` and the statistics tables. Two
+ * every chunk as the view `chunks` gives it, the rows of `symbols` and the statistics tables, and each
+ * keyword index's vocabulary (term, column, rows holding it, occurrences; fts5vocab). Two
  * builds by different store code must print the same hashes (how the store's shape changes are kept:
  * issue 19).
  *
@@ -17,6 +18,8 @@ if (!path || !existsSync(path)) {
   process.exit(1);
 }
 const db = new Database(path, { readonly: true });
+// fts5vocab tables live in the temp schema: the index itself stays unwritten
+for (const t of ["chunks_fts", "files_fts"]) db.exec(`CREATE VIRTUAL TABLE temp.${t}_vocab USING fts5vocab(main, ${t}, col)`);
 
 /** The hash of a query's rows in its order, and how many there were. */
 function hash(sql: string): { rows: number; hash: string } {
@@ -49,5 +52,7 @@ const out = {
   imports: hash("SELECT * FROM imports ORDER BY import_id"),
   files: hash("SELECT * FROM files ORDER BY file_path"),
   modules: hash("SELECT * FROM modules ORDER BY module_path"),
+  chunksKeywords: hash("SELECT term, col, doc, cnt FROM temp.chunks_fts_vocab ORDER BY term, col"),
+  filesKeywords: hash("SELECT term, col, doc, cnt FROM temp.files_fts_vocab ORDER BY term, col"),
 };
 console.log(JSON.stringify(out, null, 2));

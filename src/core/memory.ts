@@ -36,6 +36,13 @@ const MIN_INTERVAL_MS = 250;
 const INTERVAL_PER_COLLECTION_MS = 2;
 let lastCollect = 0;
 let nextAllowed = 0;
+// this thread's full collections (each thread has its own copy of this module): what the trace reports
+const collections = { count: 0, ms: 0 };
+
+/** The full collections this thread has run (collectIfOver, collectNow) and their wall milliseconds. */
+export function collectionStats(): { count: number; ms: number } {
+  return { ...collections };
+}
 
 /** Runs a full garbage collection of this thread's heap when the process is over the budget; true when it did. */
 export function collectIfOver(budget = memoryBudgetBytes()): boolean {
@@ -44,6 +51,8 @@ export function collectIfOver(budget = memoryBudgetBytes()): boolean {
   if (now < nextAllowed) return false;
   Bun.gc(true);
   lastCollect = performance.now();
+  collections.count++;
+  collections.ms += lastCollect - now;
   nextAllowed = lastCollect + Math.max(MIN_INTERVAL_MS, INTERVAL_PER_COLLECTION_MS * (lastCollect - now));
   return true;
 }
@@ -58,6 +67,8 @@ export function collectNow(): void {
   const now = performance.now();
   Bun.gc(true);
   lastCollect = performance.now();
+  collections.count++;
+  collections.ms += lastCollect - now;
   nextAllowed = lastCollect + Math.max(MIN_INTERVAL_MS, INTERVAL_PER_COLLECTION_MS * (lastCollect - now));
 }
 

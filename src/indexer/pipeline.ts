@@ -16,7 +16,7 @@ import { loadConfig, type CortexConfig } from "../core/config.ts";
 import { acquireLock } from "../core/lock.ts";
 import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
-import { collectIfOver, collectNow } from "../core/memory.ts";
+import { collectIfOver, collectionStats, collectNow } from "../core/memory.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { writeFailureReason } from "../store/write-failure.ts";
@@ -210,7 +210,10 @@ class IndexRun {
     const all = process.cpuUsage(this.cpuAtStart);
     const mine = process.threadCpuUsage(this.threadCpuAtStart);
     const s = (u: { user: number; system: number }) => ((u.user + u.system) / 1e6).toFixed(2);
-    log.warn(`${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB, cpu ${s(all)} s, this thread ${s(mine)} s]`);
+    const gc = collectionStats();
+    log.warn(
+      `${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB, cpu ${s(all)} s, this thread ${s(mine)} s, full collections ${gc.count} in ${(gc.ms / 1000).toFixed(1)} s]`,
+    );
   }
 
   async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {

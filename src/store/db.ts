@@ -62,11 +62,35 @@ export function createBuildDatabase(path: string): Database {
  * Adds the secondary indexes to a build database once its rows are written, and statistics for the query
  * planner: without them it joined import sites to imports through the index on the imported module
  * (thousands of rows for "fmt") instead of the file's, 1.9 s instead of 33 ms on go-src. A sampled
- * ANALYZE costs about 0.1 s there.
+ * ANALYZE costs about 0.1 s there. The keyword indexes' tables (FTS5's shadow tables) are left out: they
+ * are still empty here, loaded after (forgetShadowStatistics says what such statistics did).
  */
 export function createBuildIndexes(db: Database): void {
   withSortsOnDisk(db, () => db.exec(BUILD_INDEXES));
-  db.exec("PRAGMA analysis_limit = 1000; ANALYZE;");
+  db.exec("PRAGMA analysis_limit = 1000");
+  const tables = (db.query("PRAGMA main.table_list").all() as Array<{ name: string; type: string }>).filter(
+    (t) => t.type === "table" && !t.name.startsWith("sqlite_"),
+  );
+  for (const t of tables) db.exec(`ANALYZE main."${t.name}"`);
+}
+
+/**
+ * Statistics of FTS5's shadow tables taken while a keyword index was empty (an index built by an older
+ * cortex: one ANALYZE of every table before the keyword load) said its data table held 2 rows, and the
+ * planner then ran FTS5's removal of a merged segment (`DELETE FROM …_data WHERE id>=? AND id<=?`) as a
+ * scan of the whole table instead of a range of its ids: the kernel's keyword load read 35.9 million
+ * pages (137 GiB from the system's file cache) where 1.4 million do, 120 s of CPU for 46 s, and every
+ * later run's merges scanned the table too. Removes them; true when there were some. A connection keeps
+ * the row counts it has loaded (a reload of the statistics does not forget them): open the database again.
+ */
+export function forgetShadowStatistics(db: Database): boolean {
+  if (!db.query("SELECT 1 FROM sqlite_schema WHERE name = 'sqlite_stat1'").get()) return false;
+  const shadows = (db.query("PRAGMA main.table_list").all() as Array<{ name: string; type: string }>).filter((t) => t.type === "shadow").map((t) => t.name);
+  if (shadows.length === 0) return false;
+  const list = shadows.map(() => "?").join(", ");
+  if (!db.query(`SELECT 1 FROM sqlite_stat1 WHERE tbl IN (${list}) LIMIT 1`).get(...shadows)) return false;
+  db.query(`DELETE FROM sqlite_stat1 WHERE tbl IN (${list})`).run(...shadows);
+  return true;
 }
 
 /**
@@ -96,6 +120,7 @@ export function finishBuildDatabase(db: Database): void {
  */
 export function openDatabase(path: string, options: { readonly?: boolean } = {}): Database {
   let db: Database;
+  let stale = false;
   try {
     db = new Database(path, { readonly: options.readonly === true, strict: true });
   } catch (e) {
@@ -117,11 +142,22 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     } else {
       applyPragmas(db, "wal");
       migrate(db);
+      try {
+        stale = forgetShadowStatistics(db);
+      } catch {
+        // another connection writing (busy): the statistics cost speed only, a later open removes them
+      }
     }
   } catch (e) {
     db.close();
     if (e instanceof CortexError) throw e;
     throw new CortexError("INDEX_CORRUPT", `the index at ${path} is damaged: ${(e as Error).message}`, { cause: e });
+  }
+  if (stale) {
+    // an index written by an older cortex had statistics of its keyword tables: opened again, the
+    // connection plans FTS5's statements without the ones just removed
+    db.close();
+    return openDatabase(path, options);
   }
   return db;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collectYoungEvery } from "../../src/core/memory.ts";
+import { collectIfOver, collectionStats, collectNow, collectYoungEvery } from "../../src/core/memory.ts";
 
 describe("collectYoungEvery", () => {
   test("collects once every n rows, counting across calls", () => {
@@ -15,5 +15,16 @@ describe("collectYoungEvery", () => {
     const kept = Array.from({ length: 1000 }, (_, i) => ({ i }));
     for (let i = 0; i < 10; i++) written();
     expect(kept.reduce((sum, o) => sum + o.i, 0)).toBe(499_500);
+  });
+});
+
+describe("collectionStats", () => {
+  test("counts this thread's full collections, with or without the budget", () => {
+    const before = collectionStats();
+    collectNow();
+    expect(collectIfOver(Number.MAX_SAFE_INTEGER)).toBe(false); // under the budget: nothing to count
+    const after = collectionStats();
+    expect(after.count).toBe(before.count + 1);
+    expect(after.ms).toBeGreaterThanOrEqual(before.ms);
   });
 });

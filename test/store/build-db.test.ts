@@ -103,3 +103,36 @@ test("a keyword index load aside loads the staged words and reports its thread's
     store.close();
   }
 });
+
+/** How the planner runs FTS5's removal of a merged segment's pages (a range of the data table's ids). */
+function segmentRemovalPlan(db: { query(sql: string): { all(): unknown[] } }): string {
+  return (db.query("EXPLAIN QUERY PLAN SELECT block FROM chunks_fts_data WHERE id >= 1 AND id <= 2").all() as Array<{ detail: string }>)
+    .map((r) => r.detail)
+    .join("; ");
+}
+
+test("the keyword indexes' tables keep no planner statistics: FTS5 removes a merged segment through the id range, not by scanning", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
+  const path = join(dir, "index.db");
+  const db = createBuildDatabase(path);
+  try {
+    db.prepare("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES ('a.go', 'go', 'h', 1, 1)").run();
+    // the build's ANALYZE runs while the keyword indexes are empty (they are loaded after it)
+    createBuildIndexes(db);
+    expect((db.query("SELECT COUNT(*) AS n FROM sqlite_stat1").get() as { n: number }).n).toBeGreaterThan(0);
+    expect(db.query("SELECT tbl FROM sqlite_stat1 WHERE tbl LIKE '%fts%'").all()).toEqual([]);
+    expect(segmentRemovalPlan(db)).toContain("INTEGER PRIMARY KEY");
+    // an index written before: statistics of the empty data table (2 rows) made the removal a scan
+    db.exec("INSERT INTO sqlite_stat1 (tbl, idx, stat) VALUES ('chunks_fts_data', NULL, '2'); ANALYZE sqlite_schema;");
+    expect(segmentRemovalPlan(db)).toBe("SCAN chunks_fts_data");
+  } finally {
+    db.close();
+  }
+  // opened for writing, it loses them
+  const store = IndexStore.open(path);
+  try {
+    expect(segmentRemovalPlan(sqliteOf(store))).toContain("INTEGER PRIMARY KEY");
+  } finally {
+    store.close();
+  }
+});
