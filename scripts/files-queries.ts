@@ -8,6 +8,7 @@
  *   bun scripts/files-queries.ts <source root> <index.db> [runs]
  */
 import { existsSync } from "node:fs";
+import { benchFilesQueries } from "./bench/files-query-cases.ts";
 
 const [root, dbPath, runsArg] = process.argv.slice(2) as [string, string, string?];
 if (!root || !dbPath || !existsSync(`${root}/src/engines/files/index.ts`) || !existsSync(dbPath)) {
@@ -25,33 +26,7 @@ const F50 = "accumulators/statistics/mean.hpp";
 const F21 = "accumulators/framework/accumulators/droppable_accumulator.hpp";
 const MOD = "archive/impl";
 const cases: Array<[string, () => Promise<{ rows: unknown[][] }>]> = [
-  [
-    "bench: lines per language",
-    () =>
-      files.query({
-        from: "files",
-        fields: ["language"],
-        aggregations: [
-          { function: "COUNT", alias: "n" },
-          { function: "SUM", field: "lines_code", alias: "code" },
-        ],
-        groupBy: ["language"],
-        orderBy: [{ field: "n", direction: "DESC" }],
-      }),
-  ],
-  ["bench: top_files by lines", () => files.topFiles({ limit: 10, orderBy: "lines", includeTests: false })],
-  [
-    "bench: complex functions",
-    () =>
-      files.query({
-        from: "functions",
-        fields: ["file_path", "name", "complexity"],
-        where: { field: "complexity", operator: ">", value: 15 },
-        orderBy: [{ field: "complexity", direction: "DESC" }],
-        limit: 20,
-      }),
-  ],
-  ["bench: test_coverage by module", () => files.testCoverage({ by: "module_path", limit: 20 })],
+  ...benchFilesQueries(files).map(([what, run]): [string, () => Promise<{ rows: unknown[][] }>] => [`bench: ${what}`, run]),
   [
     "types WHERE file_path (3,923, limit 1000)",
     () =>

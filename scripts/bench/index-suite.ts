@@ -11,6 +11,7 @@ import { loadavg, tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
 import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
 import { warmQueryTimes } from "./warm-queries.ts";
+import { benchFilesQueries } from "./files-query-cases.ts";
 
 /** The 1-minute load average: the machine is shared, so wall times are read beside it. */
 function loadAverage(): string {
@@ -34,35 +35,7 @@ async function filesQueryTimes(root: string, home: string): Promise<BenchRow[]> 
   const { Session } = await import("../../src/tools/session.ts");
   const session = new Session(root);
   const files = await session.files();
-  const cases: Array<[string, () => unknown]> = [
-    [
-      "files query p50: lines per language (GROUP BY, COUNT, SUM)",
-      () =>
-        files.query({
-          from: "files",
-          fields: ["language"],
-          aggregations: [
-            { function: "COUNT", alias: "n" },
-            { function: "SUM", field: "lines_code", alias: "code" },
-          ],
-          groupBy: ["language"],
-          orderBy: [{ field: "n", direction: "DESC" }],
-        }),
-    ],
-    ["files query p50: top_files by lines", () => files.topFiles({ limit: 10, orderBy: "lines", includeTests: false })],
-    [
-      "files query p50: complex functions (WHERE, ORDER BY, LIMIT)",
-      () =>
-        files.query({
-          from: "functions",
-          fields: ["file_path", "name", "complexity"],
-          where: { field: "complexity", operator: ">", value: 15 },
-          orderBy: [{ field: "complexity", direction: "DESC" }],
-          limit: 20,
-        }),
-    ],
-    ["files query p50: test_coverage by module", () => files.testCoverage({ by: "module_path", limit: 20 })],
-  ];
+  const cases = benchFilesQueries(files).map(([what, run]) => [`files query p50: ${what}`, run] as const);
   const rows: BenchRow[] = [];
   for (const [metric, run] of cases) {
     // each query is awaited: the engines read through the store's asynchronous contract
