@@ -19,6 +19,21 @@ import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-
 type Stmt = Statement<any, any[]>;
 
 /** The prepared statements of a store, typed by name (no lookups that may miss). */
+/**
+ * The id of `name` in a table of names (symbol_scopes, ref_names), looked up or inserted on first use and
+ * remembered in `cache`: bounded, since a batch's names are few and a whole corpus's are not needed at once.
+ */
+function interned(cache: Map<string, number>, lookup: Stmt, insert: Stmt, name: string): number {
+  let id = cache.get(name);
+  if (id === undefined) {
+    const row = lookup.get(name) as { id: number } | null;
+    id = row ? row.id : Number(insert.run(name).lastInsertRowid);
+    if (cache.size >= 100_000) cache.clear();
+    cache.set(name, id);
+  }
+  return id;
+}
+
 function prepareStatements(db: Database) {
   const q = (sql: string): Stmt => db.prepare(sql);
   return {
@@ -481,27 +496,12 @@ export class IndexStore implements HasSqlite {
 
   /** The id of a definition's container or scope in symbol_scopes, added on first use. */
   private scopeId(name: string): number {
-    let id = this.scopeIds.get(name);
-    if (id === undefined) {
-      const row = this.st.scopeId.get(name) as { id: number } | null;
-      id = row ? row.id : Number(this.st.insertScope.run(name).lastInsertRowid);
-      if (this.scopeIds.size >= 100_000) this.scopeIds.clear();
-      this.scopeIds.set(name, id);
-    }
-    return id;
+    return interned(this.scopeIds, this.st.scopeId, this.st.insertScope, name);
   }
 
   /** The id of a reference's name or qualifier in ref_names, added on first use. */
   private refNameId(name: string): number {
-    let id = this.refNameIds.get(name);
-    if (id === undefined) {
-      const row = this.st.refNameId.get(name) as { id: number } | null;
-      id = row ? row.id : Number(this.st.insertRefName.run(name).lastInsertRowid);
-      // bounded: a batch's names are few, a whole corpus's are not needed at once
-      if (this.refNameIds.size >= 100_000) this.refNameIds.clear();
-      this.refNameIds.set(name, id);
-    }
-    return id;
+    return interned(this.refNameIds, this.st.refNameId, this.st.insertRefName, name);
   }
 
   /**

@@ -22,14 +22,14 @@ afterEach(() => {
   delete process.env.CORTEX_HISTORY;
 });
 
-/** A project in a git repository of its own, indexed under a CORTEX_HOME of its own. */
-function gitProject(files: Record<string, string>): { p: TmpProject; session: Session } {
+/** A project indexed under a CORTEX_HOME of its own: a git repository of its own unless `git` is false. */
+function project(files: Record<string, string>, { git: inRepository = true } = {}): { p: TmpProject; session: Session } {
   const home = mkdtempSync(join(tmpdir(), "cortex-history-home-"));
   const saved = process.env.CORTEX_HOME;
   process.env.CORTEX_HOME = home;
   process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
   const p = tmpProject(files);
-  git(p.root, "init", "-q");
+  if (inRepository) git(p.root, "init", "-q");
   const session = new Session(p.root);
   cleanups.push(() => {
     session.close();
@@ -64,7 +64,7 @@ function store(session: Session) {
 
 describe("the history channel", () => {
   test("finds a file by the subject of a past commit that changed it", async () => {
-    const { p, session } = gitProject({ "src/ledger.py": LEDGER, "src/report.py": REPORT, "src/mailer.py": MAILER });
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT, "src/mailer.py": MAILER });
     commitAt(p.root, "Initial import", 3);
     p.write("src/ledger.py", LEDGER + "\n# checked\n");
     commitAt(p.root, "Reconcile quarterly balances before closing the books", 2);
@@ -84,7 +84,7 @@ describe("the history channel", () => {
   });
 
   test("an index run reads only the commits HEAD gained since the last run", async () => {
-    const { p, session } = gitProject({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
     commitAt(p.root, "Initial import", 5);
     p.write("src/ledger.py", LEDGER + "# 1\n");
     commitAt(p.root, "Round amounts to cents", 4);
@@ -107,7 +107,7 @@ describe("the history channel", () => {
   });
 
   test("never reads a commit beyond HEAD: a checkout of an older commit replaces the history with its own", async () => {
-    const { p, session } = gitProject({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
     commitAt(p.root, "Initial import", 5);
     p.write("src/ledger.py", LEDGER + "# 1\n");
     commitAt(p.root, "Reconcile quarterly balances", 4);
@@ -137,18 +137,7 @@ describe("the history channel", () => {
   });
 
   test("a folder without git has no history tables, and search answers as before", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cortex-history-home-"));
-    const saved = process.env.CORTEX_HOME;
-    process.env.CORTEX_HOME = home;
-    const p = tmpProject({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
-    const session = new Session(p.root);
-    cleanups.push(() => {
-      session.close();
-      p.cleanup();
-      rmSync(home, { recursive: true, force: true });
-      if (saved === undefined) delete process.env.CORTEX_HOME;
-      else process.env.CORTEX_HOME = saved;
-    });
+    const { session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT }, { git: false });
     await session.index();
     expect(hasHistory(store(session))).toBe(false);
     expect((await topFiles(session, "post entries amount total"))[0]).toBe("src/ledger.py");
@@ -157,7 +146,7 @@ describe("the history channel", () => {
   test("a sweep (a commit of more than SWEEP_FILES files) is left out", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i <= SWEEP_FILES; i++) files[`src/m${i}.py`] = `def f${i}():\n    return ${i}\n`;
-    const { p, session } = gitProject(files);
+    const { p, session } = project(files);
     commitAt(p.root, "Relicense every module under the frobnitz terms", 2);
     p.write("src/m1.py", "def f1():\n    return 11\n");
     commitAt(p.root, "Return eleven", 1);
@@ -169,7 +158,7 @@ describe("the history channel", () => {
 
 describe("the edit preflight with a history", () => {
   test("names the files usually changed together with the top result, and is not ready without them", async () => {
-    const { p, session } = gitProject({
+    const { p, session } = project({
       "src/parser.ts": "export function parseInvoice(text: string) {\n  return text.split(';');\n}\n",
       "src/schema.ts": "export const FIELDS = ['number', 'date', 'total'];\n",
       "src/layout.ts": "export const COLUMNS = 3;\n",
