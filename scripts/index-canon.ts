@@ -1,7 +1,7 @@
 /**
  * Hashes what an index answers, through its views only and independently of row ids (two builds of one
  * tree number references and chunks in the order parse workers finish files in): every reference with
- * its target's file, line, column, name and kind and its resolution, every import edge with its site,
+ * its qualifier's type, its enclosing definition, its target's file, line, column, name and kind and its resolution, every import edge with its site,
  * every chunk as the view `chunks` gives it, the rows of `symbols` and the statistics tables, and each
  * keyword index's vocabulary (term, column, rows holding it, occurrences; fts5vocab). Two
  * builds by different store code must print the same hashes (how the store's shape changes are kept:
@@ -37,10 +37,11 @@ function hash(sql: string): { rows: number; hash: string } {
 }
 
 const out = {
-  refs: hash(`SELECT r.file_path, r.line, r."column", r.name, r.kind, r.qualifier, r.enclosing, r.resolution,
-    t.file_path AS tf, t.start_line AS tl, t.start_column AS tc, t.name AS tn, t.kind AS tk
-    FROM refs r LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id
-    ORDER BY r.file_path, r.line, r."column", r.name, r.kind, r.qualifier, tf, tl, tc`),
+  refs: hash(`SELECT r.file_path, r.line, r."column", r.name, r.kind, r.qualifier, r.qualifier_type, r.enclosing, r.resolution,
+    t.file_path AS tf, t.start_line AS tl, t.start_column AS tc, t.name AS tn, t.kind AS tk,
+    e.file_path AS ef, e.start_line AS el, e.start_column AS ec, e.name AS en
+    FROM refs r LEFT JOIN symbols t ON t.symbol_id = r.target_symbol_id LEFT JOIN symbols e ON e.symbol_id = r.enclosing_symbol_id
+    ORDER BY r.file_path, r.line, r."column", r.name, r.kind, r.qualifier, tf, tl, tc, ef, el, ec`),
   edges: hash(`SELECT s.file_path, s.line, s."column", s.imported_module, e.target_file FROM import_sites s
     JOIN import_edges e ON e.site_id = s.site_id ORDER BY 1, 2, 3, 4, 5`),
   chunks: hash(`SELECT chunk_id, file_path, chunk_type, title, symbol_path, language, start_line, end_line, tags, prefix, spans,

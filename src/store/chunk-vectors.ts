@@ -27,15 +27,23 @@ export function chunkHashesMatching(store: IndexStore, filters: ChunkFilters): C
     .all(...params) as ChunkHash[];
 }
 
+/** How many hashes one pass over the chunks looks for (their texts are read for embedding: a batch at most). */
+const HASHES_PER_PASS = 20_000;
+
 /** The text of each hash (one chunk's text per hash: equal hashes are equal texts). */
 export function chunkTextsByHash(store: IndexStore, hashes: string[]): Map<string, string> {
   const out = new Map<string, string>();
-  // found through the index on the hashes' first 8 bytes (schema.ts), then compared whole
+  // no index on hashes (schema.ts): one pass over the chunks per batch, the batch's hashes in a temporary index
   const stmt = sqliteOf(store).prepare(`SELECT lower(hex(text_hash)) AS hash, file_path AS filePath, prefix, spans FROM chunks
-    WHERE substr(text_hash, 1, 8) IN (SELECT substr(unhex(value), 1, 8) FROM json_each(?1)) AND text_hash IN (SELECT unhex(value) FROM json_each(?1)) ORDER BY file_path`);
+    WHERE text_hash IN (SELECT unhex(value) FROM json_each(?1)) ORDER BY file_path`);
   try {
-    for (let i = 0; i < hashes.length; i += 5000) {
-      const rows = stmt.all(JSON.stringify(hashes.slice(i, i + 5000))) as Array<{ hash: string; filePath: string; prefix: string | Uint8Array; spans: string }>;
+    for (let i = 0; i < hashes.length; i += HASHES_PER_PASS) {
+      const rows = stmt.all(JSON.stringify(hashes.slice(i, i + HASHES_PER_PASS))) as Array<{
+        hash: string;
+        filePath: string;
+        prefix: string | Uint8Array;
+        spans: string;
+      }>;
       for (const [r, text] of chunkTexts(rows, (p) => store.contentOf(p))) out.set(r.hash, text);
     }
   } finally {

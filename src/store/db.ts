@@ -10,6 +10,8 @@ export type { Database };
 
 /** Each connection's page cache (KiB). */
 export const PAGE_CACHE_KIB = 65536;
+/** The page size of a new index. */
+const PAGE_SIZE = 16384;
 
 function applyPragmas(db: Database, mode: "wal" | "build"): void {
   db.exec("PRAGMA foreign_keys = ON");
@@ -49,6 +51,9 @@ function migrate(db: Database): void {
  */
 export function createBuildDatabase(path: string): Database {
   const db = new Database(path, { create: true, strict: true });
+  // 16 KiB pages, set before the first table (and before WAL, which fixes the size): a page's header
+  // and its unused end are paid a quarter as often (boost: 4 MiB less)
+  db.exec(`PRAGMA page_size = ${PAGE_SIZE}`);
   applyPragmas(db, "build");
   db.transaction(() => {
     db.exec(BUILD_TABLES);

@@ -98,14 +98,17 @@ const SYMBOL_COLUMNS = `symbol_id AS id, file_path AS file, name, qualified_name
 const SYMBOL_ORDER = `ORDER BY file_path, start_line, start_column, symbol_id`;
 const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
   enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
-const SITE_COLUMNS = `s.site_id AS siteId, s.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
+const SITE_COLUMNS = `s.site_id AS siteId, sf.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
   COALESCE(i.is_standard_lib, 0) AS isStandardLib, COALESCE(i.is_external, 0) AS isExternal, COALESCE(i.is_relative, 0) AS isRelative`;
 /**
  * Joined through the index on the importing file: the unary + keeps the planner off the index on
  * imported_module, which, with sampled statistics, it chose, walking every importer of a popular module
- * (linux/kernel.h) for each site: 10.7 s against 0.03 s for a fifth of the kernel.
+ * (linux/kernel.h) for each site: 10.7 s against 0.03 s for a fifth of the kernel. The stored rows, not
+ * the views import_sites and imports: SQLite materializes a view that is a join on the right of a LEFT
+ * JOIN, whole, for every statement.
  */
-export const SITE_FROM = `import_sites s LEFT JOIN imports i ON i.file_path = s.file_path AND +i.imported_module = s.imported_module`;
+export const SITE_FROM = `import_site_rows s JOIN file_rows sf ON sf.file_id = s.file_id
+  LEFT JOIN import_rows i ON i.file_id = s.file_id AND +i.imported_module = s.imported_module`;
 
 const json = (values: Iterable<unknown>): string => JSON.stringify([...values]);
 
@@ -134,7 +137,7 @@ function graphStatements(db: Database) {
     basesInFileOf: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = (SELECT file_id FROM symbol_rows WHERE symbol_id = ?1)
       AND kind IN ('inherit', 'implement')`),
     setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
-    sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE s.file_path IN (SELECT value FROM json_each(?))`),
+    sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE sf.file_path IN (SELECT value FROM json_each(?))`),
     allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
     sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
       WHERE NOT EXISTS (SELECT 1 FROM import_edge_rows e WHERE e.site_id = s.site_id)

@@ -9,7 +9,7 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, symbolKindCode } from "./schema.ts";
+import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, storedRefRare, symbolKindCode } from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
@@ -44,7 +44,7 @@ function prepareStatements(db: Database) {
       field_count, method_count) VALUES (?,?,?,?,?,?,?,?)`),
     insertFunction: q(`INSERT INTO function_rows (name, file_id, start_line, end_line,
       is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
-    insertImport: q(`INSERT INTO import_rows (file_path, imported_module, is_standard_lib, is_external, is_relative,
+    insertImport: q(`INSERT INTO import_rows (file_id, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
@@ -54,8 +54,8 @@ function prepareStatements(db: Database) {
       end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
     insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
-    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, qualifier_type, kind, line, "column", enclosing, enclosing_symbol_id)
-      VALUES (?,?,?,?,?,?,?,?,?)`),
+    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare)
+      VALUES (?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
     setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
@@ -64,7 +64,7 @@ function prepareStatements(db: Database) {
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
       AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
-    insertImportSite: q(`INSERT INTO import_sites (file_path, imported_module, alias, symbols, line, "column")
+    insertImportSite: q(`INSERT INTO import_site_rows (file_id, imported_module, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
     insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, symbol_scope, language, start_line,
       end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
@@ -463,10 +463,10 @@ export class IndexStore implements HasSqlite {
     }
     if (firstSymbol !== undefined) s.setSymbolRange.run(firstSymbol, lastSymbol!, f.fileId);
     for (const [module, imp] of importsByModule) {
-      s.insertImport.run(f.path, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+      s.insertImport.run(f.fileId, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
-      s.insertImportSite.run(f.path, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
+      s.insertImportSite.run(f.fileId, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
     let first: number | undefined;
     let last: number | undefined;
@@ -477,12 +477,12 @@ export class IndexStore implements HasSqlite {
         f.fileId,
         this.refNameId(r.name),
         r.qualifier == null ? null : this.refNameId(r.qualifier),
-        r.qualifierType ?? null,
         refKindCode(r.kind),
         r.line,
         r.column,
-        enclosingId === null ? (r.enclosing ?? null) : null,
-        enclosingId,
+        // a definition of this file: its id less the file's first (see ref_rows)
+        enclosingId === null ? null : enclosingId - firstSymbol!,
+        storedRefRare(r.qualifierType ?? null, enclosingId === null ? (r.enclosing ?? null) : null),
       );
       first ??= last;
     }

@@ -94,6 +94,13 @@ export interface StatsRowsLayout {
   readonly fileColumns: readonly string[];
   /** The id column the view writes from the file's path and the row (`rowId`). */
   readonly idColumn: string;
+  /** The id from its file's path and its row, where it is not the layout's `rowId`. */
+  readonly rowId?: (path: string, row: string) => string;
+}
+
+/** An import's id ('<path>:<module>') from its file's path and its row `r`. */
+export function importRowId(path: string, r: string): string {
+  return `${path} || ':' || ${r}.imported_module`;
 }
 
 /** A type's or function's id ('<path>:<line>:<name>') from its file's path and its row `r`. */
@@ -109,6 +116,7 @@ export const STATS_FILE_LAYOUT: StatsFileLayout = {
   tables: {
     types: { rows: "type_rows", fileColumns: ["file_path", "module_path"], idColumn: "type_id" },
     functions: { rows: "function_rows", fileColumns: ["file_path", "module_path"], idColumn: "function_id" },
+    imports: { rows: "import_rows", fileColumns: ["file_path"], idColumn: "import_id", rowId: importRowId },
   },
 };
 
@@ -206,6 +214,25 @@ function chunkSymbolPath(c: string, sp: string): string {
 /** The name of scope id `id` (symbol_scopes), read only where an expression needs it. */
 function scopeName(id: string): string {
   return `(SELECT name FROM symbol_scopes WHERE scope_id = ${id})`;
+}
+
+/**
+ * How a reference stores its two rarely set texts in one column (ref_rows.rare): the qualifier's type,
+ * then, where the enclosing definition is kept as text, char(1) and that text; NULL when neither is set.
+ */
+export function storedRefRare(qualifierType: string | null, enclosing: string | null): string | null {
+  if (enclosing === null) return qualifierType;
+  return `${qualifierType ?? ""}\u0001${enclosing}`;
+}
+
+/** The qualifier's type of a reference's `rare` column (storedRefRare), in SQL. */
+function rareQualifierType(rare: string): string {
+  return `CASE WHEN instr(${rare}, char(1)) = 0 THEN ${rare} WHEN instr(${rare}, char(1)) > 1 THEN substr(${rare}, 1, instr(${rare}, char(1)) - 1) END`;
+}
+
+/** The enclosing definition's text of a reference's `rare` column (storedRefRare), in SQL. */
+function rareEnclosing(rare: string): string {
+  return `CASE WHEN instr(${rare}, char(1)) > 0 THEN substr(${rare}, instr(${rare}, char(1)) + 1) END`;
 }
 
 /**
@@ -365,18 +392,20 @@ CREATE VIEW functions AS
         x.lines AS lines, x.complexity AS complexity
     FROM function_rows x JOIN file_rows f ON f.file_id = x.file_id;
 
+-- Imports name their file by id too (as text in every row, with an index on it, the paths took 5.5 of
+-- boost's 11.9 MiB of imports and 18 of jdk17's 30.6 MiB of imports and import sites).
 CREATE TABLE import_rows (
-    file_path TEXT NOT NULL,
+    file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
     imported_module TEXT NOT NULL,
     is_standard_lib BOOLEAN NOT NULL,
     is_external BOOLEAN NOT NULL,
     is_relative BOOLEAN NOT NULL,
-    symbol_count INTEGER,
-    FOREIGN KEY (file_path) REFERENCES file_rows(file_path) ON DELETE CASCADE
+    symbol_count INTEGER
 );
 CREATE VIEW imports AS
-    SELECT file_path || ':' || imported_module AS import_id, file_path, imported_module, is_standard_lib, is_external, is_relative, symbol_count
-    FROM import_rows;
+    SELECT ${importRowId("f.file_path", "i")} AS import_id, f.file_path AS file_path, i.imported_module AS imported_module,
+        i.is_standard_lib AS is_standard_lib, i.is_external AS is_external, i.is_relative AS is_relative, i.symbol_count AS symbol_count
+    FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id;
 
 CREATE TABLE modules (
     module_path TEXT PRIMARY KEY,
@@ -438,7 +467,8 @@ END;
 -- Reference resolution (an index hook, src/engines/symbols/) fills target_symbol_id and says how in
 -- resolution: 'exact' (same file, same package, the receiver's type), 'import' (through the file's
 -- imports) or 'name-only' (the one definition of that name); both stay NULL when nothing fits.
--- qualifier_type is the qualifier's type where the syntax shows it (a Go receiver or typed parameter).
+-- qualifier_type is the qualifier's type where the syntax shows it (a Go receiver or typed parameter); a
+-- qualifier type '' with an enclosing text reads as NULL (storedRefRare: no language gives an empty one).
 -- A name and a qualifier are ids of ref_names: boost's 1.87 million references use 63,000 names, and the
 -- text in every row and in the index on names took 51 MiB (20 MiB as ids). A file's references have
 -- consecutive ids (file_state.ref_first, ref_last), so no index on file_id is kept (20 MiB on boost)
@@ -453,40 +483,48 @@ CREATE TABLE ref_rows (
     file_id INTEGER NOT NULL,
     name_id INTEGER NOT NULL,
     qualifier_id INTEGER,
-    qualifier_type TEXT,
     kind INTEGER NOT NULL,
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL,
-    enclosing TEXT,
-    enclosing_symbol_id INTEGER,
+    -- the enclosing definition's id less the file's first (file_state.symbol_first): a definition of
+    -- the reference's own file, a byte or none where the id took three (boost: 3.3 MiB)
+    enclosing_offset INTEGER,
+    -- qualifier_type and the enclosing definition's text (storedRefRare): NULL in all but 12 of boost's
+    -- 1.87 million rows, one column costs one header byte a row instead of two
+    rare TEXT,
     target_symbol_id INTEGER,
     resolution INTEGER
 );
 -- The range condition lets a query by file read its references as one rowid range (the file's row first);
 -- it holds for every reference, so the view's rows are the table's.
 CREATE VIEW refs AS
-    SELECT r.ref_id AS ref_id, f.file_path AS file_path, n.name AS name, q.name AS qualifier, r.qualifier_type AS qualifier_type,
-        ${namedCodes("r.kind", REF_KINDS, 0)} AS kind, r.line AS line, r."column" AS "column", COALESCE(r.enclosing, ${qualifiedName("e", "f")}) AS enclosing,
-        r.enclosing_symbol_id AS enclosing_symbol_id, r.target_symbol_id AS target_symbol_id, ${namedCodes("r.resolution", RESOLUTIONS, 1)} AS resolution,
+    SELECT r.ref_id AS ref_id, f.file_path AS file_path, n.name AS name, q.name AS qualifier, ${rareQualifierType("r.rare")} AS qualifier_type,
+        ${namedCodes("r.kind", REF_KINDS, 0)} AS kind, r.line AS line, r."column" AS "column", COALESCE(${rareEnclosing("r.rare")}, ${qualifiedName("e", "f")}) AS enclosing,
+        f.symbol_first + r.enclosing_offset AS enclosing_symbol_id, r.target_symbol_id AS target_symbol_id, ${namedCodes("r.resolution", RESOLUTIONS, 1)} AS resolution,
         f.file_id AS file_id
     FROM ref_rows r JOIN file_state f ON f.file_id = r.file_id AND r.ref_id BETWEEN f.ref_first AND f.ref_last
     JOIN ref_names n ON n.name_id = r.name_id LEFT JOIN ref_names q ON q.name_id = r.qualifier_id
-    LEFT JOIN symbol_rows e ON e.symbol_id = r.enclosing_symbol_id;
+    LEFT JOIN symbol_rows e ON e.symbol_id = f.symbol_first + r.enclosing_offset;
 CREATE TRIGGER refs_of_file AFTER DELETE ON file_state BEGIN
     DELETE FROM ref_rows WHERE ref_id BETWEEN old.ref_first AND old.ref_last;
 END;
 
--- Every import statement with its position (for graphs and cycles); the files it resolves to are in
--- import_edges (a package import reaches every file of the package).
-CREATE TABLE import_sites (
+-- Every import statement with its position (for graphs and cycles), by file id (the view "import_sites"
+-- adds the path); the files it resolves to are in import_edges (a package import reaches every file of
+-- the package).
+CREATE TABLE import_site_rows (
     site_id INTEGER PRIMARY KEY,
-    file_path TEXT NOT NULL REFERENCES file_rows(file_path) ON DELETE CASCADE,
+    file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
     imported_module TEXT NOT NULL,
     alias TEXT,
     symbols TEXT,
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL
 );
+CREATE VIEW import_sites AS
+    SELECT s.site_id AS site_id, f.file_path AS file_path, s.imported_module AS imported_module, s.alias AS alias, s.symbols AS symbols,
+        s.line AS line, s."column" AS "column", s.file_id AS file_id
+    FROM import_site_rows s JOIN file_rows f ON f.file_id = s.file_id;
 
 -- The project files each import site resolves to (LanguageModule.resolveImport), written by reference
 -- resolution. A Go import reaches every file of its package, so edges are many (524,175 on go-src): each
@@ -499,7 +537,7 @@ CREATE TABLE import_targets (
     path TEXT NOT NULL UNIQUE
 );
 CREATE TABLE import_edge_rows (
-    site_id INTEGER NOT NULL REFERENCES import_sites(site_id) ON DELETE CASCADE,
+    site_id INTEGER NOT NULL REFERENCES import_site_rows(site_id) ON DELETE CASCADE,
     target_id INTEGER NOT NULL,
     PRIMARY KEY (site_id, target_id)
 ) WITHOUT ROWID;
@@ -507,8 +545,9 @@ CREATE VIEW import_edges AS
     SELECT e.site_id AS site_id, t.path AS target_file FROM import_edge_rows e JOIN import_targets t ON t.target_id = e.target_id;
 -- The edges with their importing file (kept once, in import_sites).
 CREATE VIEW import_edge_files AS
-    SELECT e.site_id AS site_id, s.file_path AS file_path, t.path AS target_file
-    FROM import_edge_rows e JOIN import_sites s ON s.site_id = e.site_id JOIN import_targets t ON t.target_id = e.target_id;
+    SELECT e.site_id AS site_id, f.file_path AS file_path, t.path AS target_file
+    FROM import_edge_rows e JOIN import_site_rows s ON s.site_id = e.site_id JOIN file_rows f ON f.file_id = s.file_id
+    JOIN import_targets t ON t.target_id = e.target_id;
 
 -- The import graph's strongly connected components of more than one file (import cycles), kept by
 -- reference resolution whenever an edge changes, so cycle queries read them instead of the whole graph.
@@ -646,7 +685,7 @@ DROP VIEW IF EXISTS import_edge_files; DROP VIEW IF EXISTS import_edges; DROP VI
 DROP VIEW IF EXISTS chunks;
 DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF EXISTS chunk_rows; DROP TABLE IF EXISTS chunk_tag_sets;
 DROP TABLE IF EXISTS dead_symbols; DROP TABLE IF EXISTS import_digests; DROP TABLE IF EXISTS import_components;
-DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP TABLE IF EXISTS import_sites; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS ref_names; DROP TABLE IF EXISTS symbol_rows; DROP TABLE IF EXISTS symbol_scopes;
+DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP VIEW IF EXISTS import_sites; DROP TABLE IF EXISTS import_site_rows; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS ref_names; DROP TABLE IF EXISTS symbol_rows; DROP TABLE IF EXISTS symbol_scopes;
 DROP VIEW IF EXISTS imports; DROP VIEW IF EXISTS functions; DROP VIEW IF EXISTS types;
 DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS import_rows; DROP TABLE IF EXISTS function_rows; DROP TABLE IF EXISTS type_rows;
 DROP VIEW IF EXISTS files; DROP TABLE IF EXISTS file_rows;
@@ -667,7 +706,7 @@ CREATE INDEX idx_functions_file ON function_rows(file_id);
 CREATE INDEX idx_functions_param_count ON function_rows(param_count);
 CREATE INDEX idx_functions_lines ON function_rows(lines);
 CREATE INDEX idx_functions_complexity ON function_rows(complexity);
-CREATE INDEX idx_imports_file_path ON import_rows(file_path);
+CREATE INDEX idx_imports_file ON import_rows(file_id);
 CREATE INDEX idx_imports_module ON import_rows(imported_module);
 CREATE INDEX idx_imports_is_external ON import_rows(is_external);
 CREATE INDEX idx_modules_depth ON modules(depth);
@@ -677,10 +716,11 @@ CREATE INDEX idx_symbols_name ON symbol_rows(name);
 CREATE INDEX idx_refs_name ON ref_rows(name_id);
 -- most references resolve to nothing (1.38 of boost's 1.87 million); every query by target names one
 CREATE INDEX idx_refs_target ON ref_rows(target_symbol_id) WHERE target_symbol_id IS NOT NULL;
-CREATE INDEX idx_import_sites_file_path ON import_sites(file_path);
+CREATE INDEX idx_import_sites_file ON import_site_rows(file_id);
 CREATE INDEX idx_import_edges_target ON import_edge_rows(target_id);
--- the first 8 bytes of a text hash find its chunks (the whole 32 took 4.8 MiB on go-src)
-CREATE INDEX idx_chunks_text_hash ON chunk_rows(substr(text_hash, 1, 8));
+-- No index on text hashes (even on their first 8 bytes it took 6.3 MiB of boost's index): the one
+-- question by hash, the texts the vector cache lacks (chunk-vectors.ts), reads the table once per batch
+-- of thousands of hashes, before embedding them, which costs far more.
 `;
 
 /** MIGRATIONS[i] upgrades user_version i to i + 1. */

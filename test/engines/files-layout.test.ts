@@ -1,6 +1,6 @@
 /**
- * cortex_files over an index reads types and functions from their stored rows (file ids) and joins their
- * files itself (SQLITE_INDEX_DIALECT): every query answers what the views types and functions answer, and
+ * cortex_files over an index reads types, functions and imports from their stored rows (file ids) and joins
+ * their files itself (SQLITE_INDEX_DIALECT): every query answers what the views answer, and
  * the plans that were slow through the views (a LEFT JOIN materialized the whole view, a count over one
  * column read every row's file) read only what the query names.
  */
@@ -108,6 +108,15 @@ const QUERIES: QueryDefinitionInput[] = [
     fields: ["imports.imported_module", "functions.name", "functions.file_path"],
     limit: 1000,
   },
+  { from: "imports", fields: ["import_id", "file_path", "imported_module", "is_external", "symbol_count"], limit: 1000 },
+  { from: "imports", where: { field: "file_path", operator: "LIKE", value: "python/%" }, limit: 1000 },
+  { from: "imports", fields: ["imported_module"], aggregations: [{ function: "COUNT", field: "file_path", alias: "n" }], groupBy: ["imported_module"] },
+  {
+    from: "files",
+    joins: [{ table: "imports", type: "LEFT", on: on("files.file_path", "imports.file_path") }],
+    fields: ["files.file_path", "imports.import_id", "imports.imported_module"],
+    limit: 1000,
+  },
   {
     from: "functions",
     joins: [
@@ -151,7 +160,7 @@ function bothWays(input: QueryDefinitionInput): { views: string[]; rows: string[
   return { views: views.rows.sort(), rows: stored.rows.sort(), sql: stored.sql };
 }
 
-test("every query answers what the views types and functions answer", () => {
+test("every query answers what the views types, functions and imports answer", () => {
   expect(store.dialect).toBe(SQLITE_INDEX_DIALECT);
   let rows = 0;
   for (const q of QUERIES) {
@@ -159,6 +168,7 @@ test("every query answers what the views types and functions answer", () => {
     expect({ query: q, rows: r.rows }).toEqual({ query: q, rows: r.views });
     // the stored rows are read, not the views
     if (q.from === "types" || q.joins?.some((j) => j.table === "types")) expect(r.sql).toContain('"type_rows" AS "types"');
+    if (q.from === "imports" || q.joins?.some((j) => j.table === "imports")) expect(r.sql).toContain('"import_rows" AS "imports"');
     rows += r.rows.length;
   }
   expect(rows).toBeGreaterThan(300);
@@ -180,6 +190,13 @@ test("a join on a file's path or module finds the rows by file id; a row's file 
   expect(plan(leftJoin, SQLITE_DIALECT)).toContain("MATERIALIZE");
   expect(plan(leftJoin)).not.toContain("MATERIALIZE");
   expect(plan(leftJoin)).toContain("idx_types_file (file_id=?)");
+  const importsJoin: QueryDefinitionInput = {
+    ...leftJoin,
+    joins: [{ table: "imports", type: "LEFT", on: on("files.file_path", "imports.file_path") }],
+    fields: ["files.file_path", "imports.imported_module"],
+  };
+  expect(plan(importsJoin)).not.toContain("MATERIALIZE");
+  expect(plan(importsJoin)).toContain("idx_imports_file (file_id=?)");
   const byModule: QueryDefinitionInput = {
     from: "modules",
     joins: [{ table: "functions", type: "LEFT", on: on("functions.module_path", "modules.module_path") }],

@@ -127,6 +127,13 @@ const (
     expect(chunks[0]!.words!.title).toBe("shop cart go symbols");
     expect(chunks[1]!.words!.body.split(" ")).toContain("items");
     expect(chunks[3]!.words!.body.split(" ")).toEqual(expect.arrayContaining(["maxitems", "max", "items"]));
+    // a definition's body words leave out its header (kind, symbol path, file path: the other columns hold
+    // them); an overview's body is its whole text
+    expect(chunks[1]!.text.startsWith("method Cart.Add (shop/cart.go:")).toBe(true);
+    expect(chunks[1]!.words!.body.split(" ")).not.toContain("shop");
+    expect(chunks[1]!.words!.body.split(" ")).not.toContain("method");
+    expect(chunks[1]!.words!.path).toBe("shop cart go");
+    expect(chunks[0]!.words!.body.split(" ")).toContain("shop");
   });
 
   test("configuration files are data; lockfiles are not chunked; test files are tagged", async () => {

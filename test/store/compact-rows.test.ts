@@ -397,7 +397,8 @@ test("a file's chunks and definitions are found and deleted through the range of
       (db.query("SELECT chunk_id FROM chunks WHERE file_path = ? ORDER BY rowid").all(path) as Array<{ chunk_id: string }>).map((r) => r.chunk_id);
     expect(paths.map((p) => idsOf(p).length)).toEqual([4, 5, 6]);
     expect(idsOf("src/io/reader.hpp")).toEqual(CHUNKS.slice(0, 6).map((c) => c.id.replace(PATH, "src/io/reader.hpp")));
-    expect(db.query("SELECT count(*) AS n FROM pragma_index_list('chunk_rows')").get()).toEqual({ n: 1 });
+    // no index on chunk_rows at all: not on file ids, nor on text hashes (chunk-vectors.ts reads the table for those)
+    expect(db.query("SELECT count(*) AS n FROM pragma_index_list('chunk_rows')").get()).toEqual({ n: 0 });
     const plan = (db.query("EXPLAIN QUERY PLAN SELECT chunk_id FROM chunks WHERE file_path = ?").all("x") as Array<{ detail: string }>)
       .map((r) => r.detail)
       .join("; ");
@@ -422,6 +423,73 @@ test("a file's chunks and definitions are found and deleted through the range of
     ]);
     expect(db.query("SELECT count(*) AS n FROM dead_symbols").get()).toEqual({ n: 42 });
     expect(db.query("SELECT count(*) AS n FROM symbol_rows").get()).toEqual({ n: 84 });
+  } finally {
+    store.close();
+  }
+});
+
+test("a reference's enclosing definition is stored by its place in its file, its qualifier type and enclosing text in one column", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-compact-rows-"));
+  const store = IndexStore.createForBuild(join(dir, "index.db"));
+  try {
+    const text = compressText("x\n".repeat(100));
+    const variable = (name: string, line: number) => ({
+      name,
+      qualifiedName: `geo.${name}`,
+      kind: "variable",
+      startLine: line,
+      startColumn: 1,
+      endLine: line,
+      exported: true,
+    });
+    const references = [
+      { name: "a", kind: "call", line: 11, column: 3, enclosing: "geo.first" },
+      { name: "b", kind: "read", line: 12, column: 3, enclosing: "geo.third" },
+      { name: "c", qualifier: "s", qualifierType: "Shape", kind: "call", line: 13, column: 3 },
+      { name: "d", kind: "call", line: 14, column: 3, enclosing: "geo.nowhere" },
+      { name: "e", qualifier: "s", qualifierType: "Shape", kind: "call", line: 15, column: 3, enclosing: "geo.nowhere" },
+      { name: "f", qualifier: "s", qualifierType: "Shape", kind: "call", line: 16, column: 3, enclosing: "geo.second" },
+      { name: "g", kind: "type", line: 17, column: 3 },
+    ];
+    const ids: number[][] = [];
+    store.transaction(() => {
+      // two files, so the second's definitions do not start at the first id
+      for (const [i, path] of ["src/a.hpp", "src/b.hpp"].entries()) {
+        const fileId = store.insertText({ path, language: "cpp", sizeBytes: 200, mtimeMs: 1, contentHash: `h${i}`, content: text });
+        const facts = { ...FACTS, variables: [variable("first", 1), variable("second", 2), variable("third", 3)], references } as unknown as FileFacts;
+        store.insertParsed(parsed(fileId, path, [], facts));
+      }
+    });
+    const db = sqliteOf(store);
+    for (const path of ["src/a.hpp", "src/b.hpp"]) {
+      ids.push((db.query("SELECT symbol_id AS id FROM symbols WHERE file_path = ? ORDER BY start_line").all(path) as Array<{ id: number }>).map((r) => r.id));
+    }
+    expect(ids[1]![0]).toBeGreaterThan(ids[0]![2]!);
+    for (const [i, path] of ["src/a.hpp", "src/b.hpp"].entries()) {
+      const [first, second, third] = ids[i]!;
+      const read = db.query("SELECT name, qualifier_type AS qt, enclosing, enclosing_symbol_id AS eid FROM refs WHERE file_path = ? ORDER BY ref_id").all(path);
+      expect(read).toEqual([
+        { name: "a", qt: null, enclosing: "geo.first", eid: first },
+        { name: "b", qt: null, enclosing: "geo.third", eid: third },
+        { name: "c", qt: "Shape", enclosing: null, eid: null },
+        { name: "d", qt: null, enclosing: "geo.nowhere", eid: null },
+        { name: "e", qt: "Shape", enclosing: "geo.nowhere", eid: null },
+        { name: "f", qt: "Shape", enclosing: "geo.second", eid: second },
+        { name: "g", qt: null, enclosing: null, eid: null },
+      ]);
+      // a query by enclosing definition (GraphStore.refsInside) finds them by the computed id
+      expect(db.query("SELECT name FROM refs WHERE file_path = ? AND enclosing_symbol_id = ?").all(path, third!)).toEqual([{ name: "b" }]);
+    }
+    // stored: the offset in the file's definitions, and the two texts in one column where set
+    expect(db.query("SELECT enclosing_offset AS o, rare FROM ref_rows ORDER BY ref_id LIMIT 7").all()).toEqual([
+      { o: 0, rare: null },
+      { o: 2, rare: null },
+      { o: null, rare: "Shape" },
+      { o: null, rare: "\u0001geo.nowhere" },
+      { o: null, rare: "Shape\u0001geo.nowhere" },
+      { o: 1, rare: "Shape" },
+      { o: null, rare: null },
+    ]);
   } finally {
     store.close();
   }

@@ -110,7 +110,7 @@ class Scope {
   sql(c: ColumnRef): string {
     const rows = this.layout?.tables[c.table];
     if (!this.layout || !rows) return `${this.q(c.table)}.${this.q(c.column)}`;
-    if (c.column === rows.idColumn) return this.layout.rowId(this.fileColumn(c.table, this.layout.filePath), this.q(c.table));
+    if (c.column === rows.idColumn) return (rows.rowId ?? this.layout.rowId)(this.fileColumn(c.table, this.layout.filePath), this.q(c.table));
     if (rows.fileColumns.includes(c.column)) return this.fileColumn(c.table, c.column);
     return `${this.q(c.table)}.${this.q(c.column)}`;
   }
