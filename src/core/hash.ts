@@ -10,3 +10,12 @@ export function sha256(data: string | Uint8Array): string {
 export function shortHash(data: string): string {
   return sha256(data).slice(0, 16);
 }
+
+/**
+ * The key of a text in the vector cache and the index (chunk_rows.text_hash): the first 128 bits of its
+ * sha256, hex. Nothing adversarial chooses chunk texts, so 128 bits keep collisions out of reach (about
+ * 1e-20 for a billion texts) at half the bytes of the whole hash (boost: 5.9 MiB of its index).
+ */
+export function textKey(text: string): string {
+  return sha256(text).slice(0, 32);
+}

@@ -10,7 +10,7 @@
  */
 import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
-import { sha256 } from "../core/hash.ts";
+import { textKey } from "../core/hash.ts";
 import { keywordText } from "../store/keyword-words.ts";
 import { contentLines, encodeSpans, renderChunk, type ChunkSpan } from "../store/chunk-text.ts";
 import { parse as parseYaml } from "yaml";
@@ -82,7 +82,7 @@ class ChunkSink {
       tags,
       prefix,
       spans: encodeSpans(spans),
-      textHash: sha256(text),
+      textHash: textKey(text),
     };
     c.words = {
       symbols: keywordText(extra.symbolPath ?? ""),

@@ -9,7 +9,7 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, storedRefRare, symbolKindCode } from "./schema.ts";
+import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, storedRefRare, storedSpans, symbolKindCode } from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
@@ -372,7 +372,7 @@ export class IndexStore implements HasSqlite {
         c.endLine,
         tagSet,
         k.prefix,
-        c.spans,
+        storedSpans(c.spans, c.startLine, c.endLine),
         Buffer.from(c.textHash, "hex"),
         k.metadata,
         k.defKind,

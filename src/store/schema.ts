@@ -225,6 +225,18 @@ export function storedRefRare(qualifierType: string | null, enclosing: string | 
   return `${qualifierType ?? ""}\u0001${enclosing}`;
 }
 
+/**
+ * How a chunk stores its encoded spans (chunk_rows.spans): NULL for the usual one span over its lines,
+ * only the cut's '@<column>' for one span over its lines cut on the last; any other form as it is (an
+ * encoding starts with a digit or is empty, never with '@').
+ */
+export function storedSpans(spans: string, startLine: number, endLine: number): string | null {
+  const whole = `${startLine}-${endLine}`;
+  if (spans === whole) return null;
+  if (spans.startsWith(`${whole}@`) && !spans.includes(",")) return spans.slice(whole.length);
+  return spans;
+}
+
 /** The qualifier's type of a reference's `rare` column (storedRefRare), in SQL. */
 function rareQualifierType(rare: string): string {
   return `CASE WHEN instr(${rare}, char(1)) = 0 THEN ${rare} WHEN instr(${rare}, char(1)) > 1 THEN substr(${rare}, 1, instr(${rare}, char(1)) - 1) END`;
@@ -615,8 +627,11 @@ CREATE TABLE chunk_rows (
     -- last cut at a column where another definition starts on its line; the prefix holds its file's path
     -- as a placeholder
     prefix TEXT,
-    spans TEXT NOT NULL,
-    -- sha256 of the text, 32 bytes (the embedding cache's key is its hex)
+    -- NULL where the spans are the chunk's lines whole ('<start_line>-<end_line>'), '@<column>' where
+    -- they are those lines with the last cut at that column (storedSpans: boost 2.1 MiB)
+    spans TEXT,
+    -- the text's key: the first 16 bytes of its sha256 (core/hash.ts textKey; the embedding cache's key
+    -- is its hex)
     text_hash BLOB NOT NULL,
     metadata TEXT,
     -- a definition's kind (a code of SYMBOL_KINDS), part and parts, where its metadata is NULL
@@ -640,7 +655,8 @@ CREATE VIEW chunks AS
         c.end_line AS end_line, t.tags AS tags,
         COALESCE(c.prefix, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN 'values in ' || char(1) || ':' || c.start_line || '-' || c.end_line || char(10)
             ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || ${CHUNK_PATH} || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
-        c.spans AS spans, c.text_hash AS text_hash,
+        CASE WHEN c.spans IS NULL THEN c.start_line || '-' || c.end_line WHEN substr(c.spans, 1, 1) = '@' THEN c.start_line || '-' || c.end_line || c.spans
+            ELSE c.spans END AS spans, c.text_hash AS text_hash,
         COALESCE(c.metadata, CASE WHEN c.def_kind IS NOT NULL THEN json_object('kind', ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, 'name', ${lastSegment("c.symbol_path")}, 'part', c.part, 'parts', c.parts) END) AS metadata
     FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id AND c.chunk_rowid BETWEEN f.chunk_first AND f.chunk_last
     JOIN chunk_tag_sets t ON t.tag_set = c.tag_set

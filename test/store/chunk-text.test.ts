@@ -7,7 +7,7 @@ import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { chunkIdPaths, chunksById } from "../../src/store/chunk-search.ts";
-import { sha256 } from "../../src/core/hash.ts";
+import { textKey } from "../../src/core/hash.ts";
 import { decodeSpans, encodeSpans, renderChunk, contentLines, MAX_LINE_CHARS, prefixText, storedPrefix, type ChunkSpan } from "../../src/store/chunk-text.ts";
 
 describe("chunk text read back from the index", () => {
@@ -35,15 +35,19 @@ describe("chunk text read back from the index", () => {
       const rows = chunksById(store, ids.slice(i, i + 200));
       expect(rows.size).toBe(Math.min(200, ids.length - i));
       for (const r of rows.values()) {
-        expect(sha256(r.text as string)).toBe(r.text_hash as string);
+        expect(textKey(r.text as string)).toBe(r.text_hash as string);
         types.add(r.chunk_type as string);
       }
     }
     expect([...types].sort()).toEqual(["data", "definitions", "documentation", "symbols"]);
-    // long prefixes (file overviews) are kept compressed, hashes as 32 bytes: both read back above
+    // long prefixes (file overviews) are kept compressed, text keys as 16 bytes, the usual spans as NULL
+    // or only their cut's column: all read back above
     const n = (sql: string) => (sqliteOf(store).query(sql).get() as { n: number }).n;
     expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(prefix) = 'blob'")).toBeGreaterThan(0);
-    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 32")).toBe(0);
+    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 16")).toBe(0);
+    expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans IS NULL")).toBeGreaterThan(0);
+    expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans LIKE '@%'")).toBeGreaterThan(0);
+    expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans LIKE '%,%'")).toBeGreaterThan(0);
     // the spans hold line numbers, not the lines: far less than the texts they stand for
     const stored = sqliteOf(store).query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
     const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);

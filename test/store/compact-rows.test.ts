@@ -36,7 +36,7 @@ function definition(kind: string, symbolPath: string, a: number, b: number, part
     tags: ["src", "geo", "definitions"],
     prefix: signature ? `${header}\n${signature} …\n` : `${header}\n`,
     spans: `${a}-${b}`,
-    textHash: "ab".repeat(32),
+    textHash: "ab".repeat(16),
     metadata: { kind, name: symbolPath.slice(symbolPath.lastIndexOf(".") + 1), part, parts },
   };
 }
@@ -66,7 +66,7 @@ const CHUNKS: ChunkRecord[] = [
     tags: ["src", "geo", "symbols"],
     prefix: `File: ${PATH}\nLanguage: cpp`,
     spans: "",
-    textHash: "cd".repeat(32),
+    textHash: "cd".repeat(16),
     metadata: { package: null, imports_count: 0, types_count: 1, functions_count: 2 },
   },
   {
@@ -79,7 +79,7 @@ const CHUNKS: ChunkRecord[] = [
     tags: ["src", "geo", "data"],
     prefix: `values in ${PATH}:3-3\n`,
     spans: "3-3",
-    textHash: "ef".repeat(32),
+    textHash: "ef".repeat(16),
     metadata: { names: ["MAX"] },
   },
   // more than six names, one needing JSON escapes: the view names the first six and an ellipsis
@@ -93,7 +93,7 @@ const CHUNKS: ChunkRecord[] = [
     tags: ["src", "geo", "data"],
     prefix: `values in ${PATH}:20-27\n`,
     spans: "20-27",
-    textHash: "ab".repeat(32),
+    textHash: "ab".repeat(16),
     metadata: { names: ["A", 'B\\"q', "C", "D", "E", "F", "G", "H"] },
   },
   // a title and header of its own are kept
@@ -107,7 +107,7 @@ const CHUNKS: ChunkRecord[] = [
     tags: ["src", "geo", "data"],
     prefix: `configuration ${PATH}:30-31\n`,
     spans: "30-31",
-    textHash: "ba".repeat(32),
+    textHash: "ba".repeat(16),
     metadata: { names: ["X"] },
   },
   // a language other than its file's
