@@ -19,7 +19,8 @@
  *     --reference file.json    compare ranks with a reference (reference_bm25_probe_*.json)
  *     --mirrors dir            git directories (default /work/.mirror, as the fetch tool leaves them)
  *     --work dir               scratch folder for corpora and cortex's home (default $TMPDIR/cortex-eval-work: outside
- *                              the repository, whose .gitignore (.bench/) the indexer would apply to corpora inside it)
+ *                              the repository, whose .gitignore (.bench/) the indexer would apply to corpora inside it);
+ *                              one run per folder: a run refuses a folder another live run holds (work-lock.ts)
  *     --no-index               skip cortex's indexer (bm25 only reads the corpus)
  *
  *   bun scripts/eval.ts --preflight [--data scripts/eval/sets/data/edits.jsonl] [--split dev|test] [--repo r]... [--limit n] [--out f]

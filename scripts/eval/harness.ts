@@ -17,6 +17,7 @@ import { commitTimes } from "./git-snapshot.ts";
 import { functionRanks, goldRanks, groupSummaries, summarize, type GroupRow, type Rank, type Summary } from "./metrics.ts";
 import { errorMessage } from "../../src/core/errors.ts";
 import type { RankerFactory } from "./ranker.ts";
+import { lockWorkFolder } from "./work-lock.ts";
 
 export interface EvalOptions extends InstanceFilter {
   /** The JSONL data file. */
@@ -134,6 +135,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
     if (options.split !== undefined) instances = instances.filter((i) => i.split === options.split);
   }
   const groups = await inCommitOrder(instances, options.mirrors);
+  const release = lockWorkFolder(options.work);
   const home = join(options.work, "cortex-home");
   rmSync(home, { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
@@ -213,6 +215,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   } finally {
     if (savedHome === undefined) delete process.env.CORTEX_HOME;
     else process.env.CORTEX_HOME = savedHome;
+    release();
   }
   const byGroup = [
     ...groupSummaries(results, groupKey),

@@ -1,6 +1,6 @@
 #!/usr/bin/env bun
 /**
- * Chooses the history channel's weights (FILE_RANKING.history, .coChange in src/engines/search/index.ts)
+ * Chooses the history channel's weights (FILE_RANKING.history… in src/engines/search/index.ts)
  * on a dev split: every instance is indexed once (its parent commit, as a git checkout: corpus.ts), then
  * ranked under each weight variant through the real file ranking, so the variants are compared on the same
  * indexes. Prints Acc@1 / Acc@5 / MRR per variant, overall and per language. Dev splits only: the test
@@ -17,32 +17,27 @@ import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
 import { inCommitOrder, stripsOf } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
-import { goldRanks, summarize, type Rank } from "./metrics.ts";
+import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
 type Variant = Partial<typeof FILE_RANKING>;
 
-/** The grid: channel off, each part alone, then together. */
+/**
+ * The grid: the channel off, the subjects at full weight whatever they match ("gate0", the weights kept
+ * before), and the weight scaled by how much of the question the best matched subject says
+ * (FILE_RANKING.historyGate), with more weight, fewer or more commits, and the co-change lift on top.
+ */
 const VARIANTS: Record<string, Variant> = {
   off: { history: 0, coChange: 0 },
-  "h0.25": { history: 0.25, coChange: 0 },
-  "h0.5": { history: 0.5, coChange: 0 },
-  h1: { history: 1, coChange: 0 },
-  h2: { history: 2, coChange: 0 },
-  h3: { history: 3, coChange: 0 },
-  "h1 k10": { history: 1, historyCommits: 10, coChange: 0 },
-  "h2 k10": { history: 2, historyCommits: 10, coChange: 0 },
-  "h0.5 k10": { history: 0.5, historyCommits: 10, coChange: 0 },
-  "h0.5 k100": { history: 0.5, historyCommits: 100, coChange: 0 },
-  "c0.15": { history: 0, coChange: 0.15 },
-  "c0.3": { history: 0, coChange: 0.3 },
-  "c0.6": { history: 0, coChange: 0.6 },
-  "c0.3 l1": { history: 0, coChange: 0.3, coChangeLeaders: 1 },
-  "c0.3 m3": { history: 0, coChange: 0.3, coChangeMinCommits: 3 },
-  "h0.5 c0.3": { history: 0.5, coChange: 0.3 },
-  "h1 c0.3": { history: 1, coChange: 0.3 },
-  "h0.5 c0.15": { history: 0.5, coChange: 0.15 },
-  "h2 c0.3": { history: 2, coChange: 0.3 },
-  "h1 c0.15": { history: 1, coChange: 0.15 },
+  "h1 gate0": { history: 1, historyGate: 0, coChange: 0 },
+  "h1 gate0.5": { history: 1, historyGate: 0.5, coChange: 0 },
+  "h1 gate1": { history: 1, historyGate: 1, coChange: 0 },
+  "h1 gate2": { history: 1, historyGate: 2, coChange: 0 },
+  "h1.5 gate1": { history: 1.5, historyGate: 1, coChange: 0 },
+  "h2 gate1": { history: 2, historyGate: 1, coChange: 0 },
+  "h2 gate2": { history: 2, historyGate: 2, coChange: 0 },
+  "h1 gate1 k10": { history: 1, historyGate: 1, historyCommits: 10, coChange: 0 },
+  "h1 gate1 k100": { history: 1, historyGate: 1, historyCommits: 100, coChange: 0 },
+  "h1 gate1 c0.15": { history: 1, historyGate: 1, coChange: 0.15 },
 };
 
 const { values } = parseArgs({
@@ -96,13 +91,18 @@ for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
   }
 }
 const languages = [...new Set(instances.map((i) => i.language ?? ""))].sort();
-console.log(`| variant | n | Acc@1 | Acc@5 | MRR | ${languages.map((l) => `${l} @1/@5`).join(" | ")} |`);
-console.log(`|---|---:|---:|---:|---:|${languages.map(() => "---:").join("|")}|`);
+// how many questions each variant wins or loses at rank 1 against the channel off: a small net figure can hide much churn
+const first = (r: Rank[]) => accAt(r, 1);
+const offRows = ranks.get("off")!;
+console.log(`| variant | n | Acc@1 | Acc@5 | MRR | @1 won / lost vs off | ${languages.map((l) => `${l} @1/@5`).join(" | ")} |`);
+console.log(`|---|---:|---:|---:|---:|---:|${languages.map(() => "---:").join("|")}|`);
 for (const [name, rows] of ranks) {
+  const won = rows.filter((r, i) => first(r.ranks) && !first(offRows[i]!.ranks)).length;
+  const lost = rows.filter((r, i) => !first(r.ranks) && first(offRows[i]!.ranks)).length;
   const s = summarize(rows.map((r) => r.ranks));
   const per = languages.map((l) => {
     const x = summarize(rows.filter((r) => r.language === l).map((r) => r.ranks));
     return `${x.acc1.toFixed(1)} / ${x.acc5.toFixed(1)}`;
   });
-  console.log(`| ${name} | ${s.instances} | ${s.acc1.toFixed(1)} | ${s.acc5.toFixed(1)} | ${s.mrr.toFixed(3)} | ${per.join(" | ")} |`);
+  console.log(`| ${name} | ${s.instances} | ${s.acc1.toFixed(1)} | ${s.acc5.toFixed(1)} | ${s.mrr.toFixed(3)} | +${won} / −${lost} | ${per.join(" | ")} |`);
 }

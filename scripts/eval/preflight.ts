@@ -17,6 +17,7 @@ import { parseInput } from "../../src/core/zod-issues.ts";
 import { formatIssues } from "../../src/core/zod-issues.ts";
 import { CortexError, errorMessage } from "../../src/core/errors.ts";
 import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { lockWorkFolder } from "./work-lock.ts";
 import { inCommitOrder } from "./harness.ts";
 import type { Instance } from "./dataset.ts";
 
@@ -207,6 +208,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
     fetch_source: `github:${t.repo}`,
     asked_commit: t.change,
   }));
+  const release = lockWorkFolder(o.work);
   const home = join(o.work, "cortex-home");
   rmSync(home, { recursive: true, force: true });
   mkdirSync(home, { recursive: true });
@@ -280,6 +282,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
   } finally {
     if (savedHome === undefined) delete process.env.CORTEX_HOME;
     else process.env.CORTEX_HOME = savedHome;
+    release();
   }
   return out;
 }

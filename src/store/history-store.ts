@@ -110,25 +110,34 @@ export function storedCommits(store: IndexStore): StoredCommit[] {
 export interface HistoryMatch {
   /** Weighted BM25 of the commit's subject against the query's terms. */
   score: number;
+  /** The share of the query's term weight that the subject holds (0-1): how much of the question it says. */
+  coverage: number;
   subject: string;
   files: string[];
 }
 
 /**
  * The `limit` commits whose subjects best match the weighted terms (each term asked alone, its best rows,
- * weighted sum as the other keyword channels do), best first, with the paths each changed.
+ * weighted sum as the other keyword channels do), best first, with the paths each changed and the share
+ * of the terms' weight each subject holds.
  */
 export function matchingCommits(store: IndexStore, terms: ReadonlyMap<string, number>, limit: number, perTermLimit = 500): HistoryMatch[] {
   if (!hasHistory(store) || terms.size === 0) return [];
   const db = sqliteOf(store);
   const scores = new Map<number, number>();
+  const matched = new Map<number, number>();
+  let asked = 0;
   const stmt = db.prepare(
     `SELECT rowid, -bm25(history_fts) AS s FROM history_fts WHERE history_fts MATCH ? ORDER BY bm25(history_fts) LIMIT ${Math.trunc(perTermLimit)}`,
   );
   try {
     for (const [term, w] of terms) {
       if (w === 0) continue;
-      for (const r of stmt.all(matchExpression([term])) as Array<{ rowid: number; s: number }>) scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w * r.s);
+      asked += Math.max(0, w);
+      for (const r of stmt.all(matchExpression([term])) as Array<{ rowid: number; s: number }>) {
+        scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w * r.s);
+        if (w > 0) matched.set(r.rowid, (matched.get(r.rowid) ?? 0) + w);
+      }
     }
   } finally {
     stmt.finalize();
@@ -150,7 +159,12 @@ export function matchingCommits(store: IndexStore, terms: ReadonlyMap<string, nu
     list.push(r.path);
     files.set(r.id, list);
   }
-  return best.map(([id, score]) => ({ score, subject: subjects.get(id) ?? "", files: (files.get(id) ?? []).sort() }));
+  return best.map(([id, score]) => ({
+    score,
+    coverage: asked > 0 ? (matched.get(id) ?? 0) / asked : 0,
+    subject: subjects.get(id) ?? "",
+    files: (files.get(id) ?? []).sort(),
+  }));
 }
 
 export interface CoChange {

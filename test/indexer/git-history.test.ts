@@ -1,6 +1,6 @@
 /**
  * The history channel on git repositories built here: a file is found by the subject of a past commit that
- * changed it (words its code never uses), a run reads only the commits HEAD gained since the last one,
+ * changed it (words its code never uses), in proportion to how much of the question the subject says, a run reads only the commits HEAD gained since the last one,
  * nothing beyond HEAD is ever read, a folder without git (or with the channel off) has no history, and the
  * edit preflight names a file the history says is usually changed with the top result.
  */
@@ -81,6 +81,22 @@ describe("the history channel", () => {
     await session.index();
     expect(hasHistory(store(session))).toBe(false);
     expect(await topFiles(session, "reconcile quarterly balances")).toEqual([]);
+  });
+
+  test("a subject that says a quarter of the question moves its file a quarter as much as one that says it all", async () => {
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT, "src/mailer.py": MAILER });
+    commitAt(p.root, "Initial import", 2);
+    p.write("src/report.py", REPORT + "\n# footer\n");
+    commitAt(p.root, "Show the total in the footer", 1);
+    await session.index();
+    const search = await session.search();
+    // four words, one of them in the subject: the report's only score is the history's, a quarter of its weight
+    const partial = await search.searchFiles("total amount entries rounding", 5, { mode: "keyword" });
+    expect(partial[0]!.filePath).toBe("src/ledger.py");
+    expect(partial.find((f) => f.filePath === "src/report.py")!.score).toBeCloseTo(0.25, 3);
+    // the subject's own words: the whole weight
+    const whole = await search.searchFiles("show total footer", 5, { mode: "keyword" });
+    expect(whole.find((f) => f.filePath === "src/report.py")!.score).toBeGreaterThanOrEqual(1);
   });
 
   test("an index run reads only the commits HEAD gained since the last run", async () => {
