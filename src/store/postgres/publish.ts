@@ -257,7 +257,7 @@ async function writeBatch(
   source: IndexSource,
   keywords: KeywordVectors,
 ): Promise<number[]> {
-  const rows = files.map((f) => source.rowsOf(f));
+  const rows = source.rowsOfBatch(files);
   // keyword vectors are built here (keyword-vectors.ts) from each words text's tokens, read once; the
   // server is asked only about tokens it was not asked about before
   const tokens = rows.map((r) => {
