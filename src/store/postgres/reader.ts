@@ -50,6 +50,9 @@ import { literalCondition } from "./literal-condition.ts";
 
 /** Candidates of a literal search checked for the literal by the server, at most (textCandidates). */
 const LITERAL_CHECK_FILES = 4096;
+/** From this many candidates, the check runs as LITERAL_CHECK_PARTS statements at once. */
+const LITERAL_CHECK_SPLIT = 16;
+const LITERAL_CHECK_PARTS = 2;
 
 /** Which repositories a reader sees: names, or every repository of the store. */
 export type RepoScope = readonly string[] | "all";
@@ -304,16 +307,29 @@ export class PgIndexReader implements IndexReader {
     if (query.op === "all") return null;
     const ids = (await this.candidates([query]))[0]!;
     if (literal === undefined || ids === null || ids.length === 0 || ids.length > LITERAL_CHECK_FILES) return ids;
+    // Checking is reading every candidate's whole text (74 files, 6.9 MB, for "ErrNoDeadline" over twenty
+    // repositories): in parts, one statement each at once, on connections of the pool, so that a server
+    // with two cores reads them in about half the time (40-46 → 27 ms at load 9-11; the work is the same).
+    const parts = ids.length >= LITERAL_CHECK_SPLIT ? LITERAL_CHECK_PARTS : 1;
+    const checked = await Promise.all(
+      Array.from({ length: parts }, (_, k) => this.holding(literal, parts === 1 ? Array.from(ids) : Array.from(ids).filter((_, i) => i % parts === k))),
+    );
+    if (checked.some((c) => c === undefined)) return ids;
+    return Uint32Array.from((checked as number[][]).flat()).sort();
+  }
+
+  /** Which of the files `ids` hold `literal` (undefined when the server cannot tell: literal-condition.ts). */
+  private async holding(literal: LiteralHint, ids: readonly number[]): Promise<number[] | undefined> {
     const params: Params = [];
     const holds = literalCondition(literal, "c.content", (v) => bind(params, v));
-    if (holds === undefined) return ids;
+    if (holds === undefined) return undefined;
     // materialised first, so that the text is read for these files only, whatever the planner thinks of the condition
     const rows = await this.rows<{ id: string }>(
       `WITH c AS MATERIALIZED (SELECT file_id, content FROM ${this.s}.file_versions WHERE file_id = ANY(${bind(params, `{${ids.join(",")}}`)}::bigint[]))
-       SELECT c.file_id AS id FROM c WHERE ${holds} ORDER BY c.file_id`,
+       SELECT c.file_id AS id FROM c WHERE ${holds}`,
       params,
     );
-    return Uint32Array.from(rows, (r) => Number(r.id));
+    return rows.map((r) => Number(r.id));
   }
 
   async textCandidateCounts(queries: readonly TrigramQuery[]): Promise<number[]> {
