@@ -146,19 +146,21 @@ out.push(
 
 const reader = new PgIndexReader(client, "all");
 const engine = new ExactEngine(reader, "/nonexistent");
-const grep = (query: string, isRegex: boolean, caseSensitive = false) => () =>
-  engine.searchText({
-    query,
-    isRegex,
-    caseSensitive,
-    contextLines: 0,
-    paths: PathFilter.ALL,
-    extensions: [],
-    fresh: false,
-    maxMatches: 200,
-    maxChars: 100_000,
-    deadline: Date.now() + 10_000,
-  });
+const grep =
+  (query: string, isRegex: boolean, caseSensitive = false) =>
+  () =>
+    engine.searchText({
+      query,
+      isRegex,
+      caseSensitive,
+      contextLines: 0,
+      paths: PathFilter.ALL,
+      extensions: [],
+      fresh: false,
+      maxMatches: 200,
+      maxChars: 100_000,
+      deadline: Date.now() + 10_000,
+    });
 const files = compileQuery(
   queryDefinitionSchema.parse({
     from: "files",
