@@ -146,19 +146,21 @@ out.push(
 
 const reader = new PgIndexReader(client, "all");
 const engine = new ExactEngine(reader, "/nonexistent");
-const grep = (query: string, isRegex: boolean) => () =>
-  engine.searchText({
-    query,
-    isRegex,
-    caseSensitive: false,
-    contextLines: 0,
-    paths: PathFilter.ALL,
-    extensions: [],
-    fresh: false,
-    maxMatches: 200,
-    maxChars: 100_000,
-    deadline: Date.now() + 10_000,
-  });
+const grep =
+  (query: string, isRegex: boolean, caseSensitive = false) =>
+  () =>
+    engine.searchText({
+      query,
+      isRegex,
+      caseSensitive,
+      contextLines: 0,
+      paths: PathFilter.ALL,
+      extensions: [],
+      fresh: false,
+      maxMatches: 200,
+      maxChars: 100_000,
+      deadline: Date.now() + 10_000,
+    });
 const files = compileQuery(
   queryDefinitionSchema.parse({
     from: "files",
@@ -174,6 +176,7 @@ const files = compileQuery(
 const cases: Array<[string, () => Promise<unknown>]> = [
   ['grep, common literal ("ErrNotExist")', grep("ErrNotExist", false)],
   ['grep, selective literal ("ErrNoDeadline")', grep("ErrNoDeadline", false)],
+  ['grep, selective literal, case-sensitive ("ErrNoDeadline")', grep("ErrNoDeadline", false, true)],
   ['grep, regex ("func \\(\\w+ \\*?Context\\)")', grep("func \\(\\w+ \\*?Context\\)", true)],
   ['grep, selective regex ("Err[A-Z]\\w+Timeout")', grep("Err[A-Z]\\w+Timeout", true)],
   ['keyword search ("parse header")', () => reader.keywordSearch(["parse", "header"], { symbols: 10, title: 5, path: 2, body: 1 }, {}, 20)],

@@ -15,11 +15,13 @@ export type CopyType = "integer" | "bigint" | "boolean" | "text" | "bytea" | "ts
 const SIGNATURE = Buffer.from("PGCOPY\n\xff\r\n\0", "latin1");
 /** Pieces of about this size go to the socket one at a time. */
 const PIECE_BYTES = 1 << 20;
+/** The first piece's size: a publication writes a COPY per table and batch, many of them a few rows. */
+const FIRST_PIECE_BYTES = 64 << 10;
 const TWO_32 = 2 ** 32;
 
 export class BinaryCopy {
   private readonly pieces: Buffer[] = [];
-  private buf = Buffer.allocUnsafe(PIECE_BYTES);
+  private buf = Buffer.allocUnsafe(FIRST_PIECE_BYTES);
   private at = 0;
   rows = 0;
 

@@ -13,8 +13,11 @@
  *
  * A first try (reverted, see docs/benchmarks.md) cost the publisher more than it saved the server: a
  * regex split, a Map lookup of a new string per token, and a string per position. This one hashes the
- * char codes of each token as it scans, looks learnt tokens up in a table of its own, keeps each lexeme's
- * positions in a reused array and writes positions from texts made once.
+ * char codes of each token as it scans, looks tokens up in a table of its own, keeps each lexeme's
+ * positions in a reused array and writes positions from texts made once. A text is scanned once
+ * (tokenize: its tokens' ids, the tokens not seen before registered for learn), and its vectors are
+ * built from those ids: scanning and looking every token up a second time, to build the vectors, was
+ * a third of the keyword work.
  */
 import type { PgQueryable } from "./client.ts";
 import type { BinaryCopy } from "./copy-binary.ts";
@@ -72,11 +75,11 @@ export function tokensOf(words: string): string[] {
 
 export type Weight = "A" | "B" | "C" | "D";
 
-function hashOf(token: string): number {
-  let h = FNV_OFFSET;
-  for (let i = 0; i < token.length; i++) h = Math.imul(h ^ token.charCodeAt(i), FNV_PRIME);
-  return h;
-}
+/**
+ * Words of one weight class: the words text, or its tokens as tokenize() gave them (the publisher's
+ * form: the text is then not scanned again).
+ */
+export type Words = string | Int32Array;
 
 /** Whether text[a, b) is `token`. */
 function sameAt(token: string, text: string, a: number, b: number): boolean {
@@ -93,12 +96,20 @@ export class KeywordVectors {
   private slots = new Int32Array(1 << 16);
   private readonly hashes: number[] = [];
   private readonly names: string[] = [];
-  private readonly tokens: Token[] = [];
+  /** Token id → what it becomes; undefined until learnt (tokenize registers, learn asks the server). */
+  private readonly tokens: Array<Token | undefined> = [];
+  /** Tokens registered and not learnt yet. */
+  private pending: number[] = [];
+  /** Room for one text's token ids while it is scanned. */
+  private scratch = new Int32Array(4096);
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   private readonly lexemeIds = new Map<string, number>();
-  /** Lexeme id → its UTF-8 bytes (binary COPY). */
-  private readonly lexemeBytes: Buffer[] = [];
+  /** Lexeme id → where its UTF-8 bytes are in `bytes` (binary COPY copies them byte by byte: they are short). */
+  private readonly lexemeStart: number[] = [];
+  private readonly lexemeLength: number[] = [];
+  private bytes = new Uint8Array(1 << 16);
+  private bytesUsed = 0;
   /**
    * Per lexeme id: its positions in the vector being built (`(position << 2) | weight code`), and the
    * build that last touched them; and its positions in the part being read, and that part.
@@ -110,7 +121,7 @@ export class KeywordVectors {
   private partStamp = new Int32Array(1024);
   private partBuild = 0;
 
-  /** The learnt token text[a, b) of hash h, or -1. */
+  /** The known token text[a, b) of hash h (learnt or registered), or -1. */
   private find(text: string, a: number, b: number, h: number): number {
     const mask = this.slots.length - 1;
     for (let i = h & mask; ; i = (i + 1) & mask) {
@@ -121,17 +132,39 @@ export class KeywordVectors {
     }
   }
 
-  private insert(name: string, token: Token): void {
+  /** Registers a token not seen before (learnt by the next learn()); returns its id. */
+  private insert(name: string, h: number): number {
     if (2 * (this.names.length + 1) > this.slots.length) {
       const old = this.slots;
       this.slots = new Int32Array(old.length * 2);
       for (let t = 0; t < this.names.length; t++) this.place(this.hashes[t]!, t);
     }
-    const h = hashOf(name);
+    const t = this.names.length;
     this.hashes.push(h);
     this.names.push(name);
-    this.tokens.push(token);
-    this.place(h, this.names.length - 1);
+    this.tokens.push(undefined);
+    this.pending.push(t);
+    this.place(h, t);
+    return t;
+  }
+
+  /**
+   * The ids of the tokens of words text, in order; tokens not seen before are registered, and must be
+   * learnt (learn) before a vector is built from them.
+   */
+  tokenize(text: string): Int32Array {
+    let n = 0;
+    scan(text, (a, b, h) => {
+      let t = this.find(text, a, b, h);
+      if (t < 0) t = this.insert(text.slice(a, b), h);
+      if (n === this.scratch.length) {
+        const bigger = new Int32Array(this.scratch.length * 2);
+        bigger.set(this.scratch);
+        this.scratch = bigger;
+      }
+      this.scratch[n++] = t;
+    });
+    return this.scratch.slice(0, n);
   }
 
   private place(h: number, t: number): void {
@@ -147,7 +180,16 @@ export class KeywordVectors {
       id = this.quoted.length;
       this.lexemeIds.set(lexeme, id);
       this.quoted.push(`'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}':`);
-      this.lexemeBytes.push(Buffer.from(lexeme, "utf8"));
+      const utf8 = Buffer.from(lexeme, "utf8");
+      if (this.bytesUsed + utf8.length > this.bytes.length) {
+        const bigger = new Uint8Array(Math.max(this.bytes.length * 2, this.bytesUsed + utf8.length));
+        bigger.set(this.bytes.subarray(0, this.bytesUsed));
+        this.bytes = bigger;
+      }
+      this.bytes.set(utf8, this.bytesUsed);
+      this.lexemeStart.push(this.bytesUsed);
+      this.lexemeLength.push(utf8.length);
+      this.bytesUsed += utf8.length;
       this.positions.push([]);
       this.partPositions.push([]);
       if (id >= this.stamp.length) {
@@ -162,22 +204,23 @@ export class KeywordVectors {
     return id;
   }
 
-  /** Asks the server, in one statement, about the tokens of `texts` it was not asked about yet. */
-  async learn(db: PgQueryable, texts: Iterable<string>): Promise<void> {
-    const fresh = new Set<string>();
-    for (const text of texts)
-      scan(text, (a, b, h) => {
-        if (this.find(text, a, b, h) < 0) fresh.add(text.slice(a, b));
-      });
-    if (fresh.size === 0) return;
-    const rows = await db.query<{ t: string; l: Array<[string, number[]]> }>(
-      `SELECT t, (SELECT coalesce(json_agg(json_build_array(lexeme, positions)), '[]'::json)
-                  FROM unnest(to_tsvector('english', t || ' ${SENTINEL}'))) AS l
-       FROM json_array_elements_text($1::text::json) AS t`,
-      [JSON.stringify([...fresh])],
+  /**
+   * Asks the server, in one statement, about the tokens registered since the last call (by tokenize) and
+   * those of `texts` it was not asked about yet.
+   */
+  async learn(db: PgQueryable, texts: Iterable<string> = []): Promise<void> {
+    for (const text of texts) this.tokenize(text);
+    if (this.pending.length === 0) return;
+    const asked = this.pending;
+    this.pending = [];
+    // the vector as text, parsed here: json_agg over unnest() cost the server three times as much
+    const rows = await db.query<{ i: number; v: string }>(
+      `SELECT i::int AS i, to_tsvector('english', t || ' ${SENTINEL}')::text AS v
+       FROM json_array_elements_text($1::text::json) WITH ORDINALITY AS x(t, i)`,
+      [JSON.stringify(asked.map((t) => this.names[t]))],
     );
     for (const r of rows) {
-      const l = typeof r.l === "string" ? (JSON.parse(r.l) as Array<[string, number[]]>) : r.l;
+      const l = parseVectorText(r.v);
       // the sentinel's position is the largest; every position before it is the token's
       let last = 0;
       for (const [, ps] of l) for (const p of ps) last = Math.max(last, p);
@@ -188,7 +231,7 @@ export class KeywordVectors {
             token.ids.push(this.lexemeId(lexeme));
             token.rel.push(p);
           }
-      this.insert(r.t, token);
+      this.tokens[asked[Number(r.i) - 1]!] = token;
     }
   }
 
@@ -198,7 +241,7 @@ export class KeywordVectors {
    * have been learnt. The publisher joins the classes itself so that its rows go to the server as plain
    * values (COPY), with nothing left to compute there.
    */
-  vector(parts: ReadonlyArray<readonly [string, Weight]>): string {
+  vector(parts: ReadonlyArray<readonly [Words, Weight]>): string {
     const seen = this.join(parts);
     const texts: string[] = new Array(seen.length);
     for (let i = 0; i < seen.length; i++) {
@@ -216,20 +259,36 @@ export class KeywordVectors {
    * number of lexemes, then each lexeme's bytes and a NUL, its number of positions and each position
    * as two bytes (weight in the top two bits). The server sorts the lexemes as it reads them.
    */
-  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [string, Weight]>): void {
+  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [Words, Weight]>): void {
     const seen = this.join(parts);
     let size = 4;
-    for (const id of seen) size += this.lexemeBytes[id]!.length + 3 + 2 * this.positions[id]!.length;
+    for (const id of seen) size += this.lexemeLength[id]! + 3 + 2 * this.positions[id]!.length;
     const { buffer, offset } = out.field(size);
     let at = buffer.writeInt32BE(seen.length, offset);
+    const bytes = this.bytes;
     for (const id of seen) {
-      const bytes = this.lexemeBytes[id]!;
-      at += bytes.copy(buffer, at);
+      for (let i = this.lexemeStart[id]!, end = i + this.lexemeLength[id]!; i < end; i++) buffer[at++] = bytes[i]!;
       buffer[at++] = 0;
       const list = this.positions[id]!;
-      at = buffer.writeUInt16BE(list.length, at);
-      for (const x of list) at = buffer.writeUInt16BE(((x & 3) << 14) | (x >> 2), at);
+      buffer[at++] = list.length >> 8;
+      buffer[at++] = list.length & 0xff;
+      for (const x of list) {
+        const v = ((x & 3) << 14) | (x >> 2);
+        buffer[at++] = v >> 8;
+        buffer[at++] = v & 0xff;
+      }
     }
+  }
+
+  /** The ids of the tokens of words text, every one of which must be known (tokenize, learn). */
+  private learntIds(text: string): Int32Array {
+    const out: number[] = [];
+    scan(text, (a, b, h) => {
+      const t = this.find(text, a, b, h);
+      if (t < 0) throw new Error(`keyword token '${text.slice(a, b)}' was not learnt`);
+      out.push(t);
+    });
+    return Int32Array.from(out);
   }
 
   /**
@@ -239,7 +298,7 @@ export class KeywordVectors {
    * positions are shifted by the largest position of everything on its left (none past 16,383),
    * appended after a lexeme's positions on the left, 256 at most, and none after one that reached 16,383.
    */
-  private join(parts: ReadonlyArray<readonly [string, Weight]>): number[] {
+  private join(parts: ReadonlyArray<readonly [Words, Weight]>): number[] {
     const build = ++this.build;
     const seen: number[] = [];
     let maxPos = 0;
@@ -247,10 +306,11 @@ export class KeywordVectors {
       const part = ++this.partBuild;
       const inPart: number[] = [];
       let pos = 0;
-      scan(words, (a, b, h) => {
-        const t = this.find(words, a, b, h);
-        if (t < 0) throw new Error(`keyword token '${words.slice(a, b)}' was not learnt`);
-        const token = this.tokens[t]!;
+      const ids = typeof words === "string" ? this.learntIds(words) : words;
+      for (let i = 0; i < ids.length; i++) {
+        const t = ids[i]!;
+        const token = this.tokens[t];
+        if (token === undefined) throw new Error(`keyword token '${this.names[t]}' was not learnt`);
         for (let k = 0; k < token.ids.length; k++) {
           const id = token.ids[k]!;
           const p = Math.min(MAX_POS, pos + token.rel[k]!);
@@ -266,7 +326,7 @@ export class KeywordVectors {
           if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
         }
         pos += token.span;
-      });
+      }
       // the part joined on the right of what came before it, as tsvector_concat joins two vectors
       const code = WEIGHT_CODE[weight];
       let top = maxPos;
@@ -289,6 +349,53 @@ export class KeywordVectors {
     }
     return seen;
   }
+}
+
+/**
+ * The lexemes and positions of tsvector text as to_tsvector prints it: `'lexeme':1,2 'other':3`, a quote
+ * in a lexeme doubled and a backslash escaped (positions carry no weight letter there: weight D).
+ */
+export function parseVectorText(text: string): Array<[string, number[]]> {
+  const out: Array<[string, number[]]> = [];
+  let i = 0;
+  const n = text.length;
+  while (i < n) {
+    if (text[i] === " ") {
+      i++;
+      continue;
+    }
+    if (text[i] !== "'") throw new Error(`tsvector text: a lexeme must be quoted at ${i} of ${text}`);
+    let lexeme = "";
+    for (i++; ; ) {
+      if (i >= n) throw new Error(`tsvector text: an unclosed lexeme in ${text}`);
+      const c = text[i]!;
+      if (c === "'" && text[i + 1] === "'") {
+        lexeme += "'";
+        i += 2;
+      } else if (c === "'") {
+        i++;
+        break;
+      } else if (c === "\\") {
+        lexeme += text[i + 1] ?? "";
+        i += 2;
+      } else {
+        lexeme += c;
+        i++;
+      }
+    }
+    const positions: number[] = [];
+    if (text[i] === ":") {
+      do {
+        i++;
+        let p = 0;
+        while (i < n && text.charCodeAt(i) >= 48 && text.charCodeAt(i) <= 57) p = p * 10 + text.charCodeAt(i++) - 48;
+        positions.push(p);
+        while (i < n && text[i] !== "," && text[i] !== " ") i++; // a weight letter
+      } while (text[i] === ",");
+    }
+    out.push([lexeme, positions]);
+  }
+  return out;
 }
 
 /** A weight as the two low bits of a joined position (D is 0, as in PostgreSQL). */

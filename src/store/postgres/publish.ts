@@ -16,8 +16,8 @@ import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
 import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
-import { KeywordVectors, type Weight } from "./keyword-vectors.ts";
-import { IndexSource, type FileRows, type SourceFile } from "./source.ts";
+import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
+import { IndexSource, type SourceFile } from "./source.ts";
 import { encodePostings } from "../trigrams.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
@@ -187,19 +187,32 @@ const VERSION_COLUMNS = [
   "content",
 ] as const;
 
+/** The tables of a file's rows other than its version and chunks: table, the rows' key in FileRows, columns. */
+const FILE_TABLES: ReadonlyArray<
+  readonly [string, "statFile" | "types" | "functions" | "imports" | "symbols" | "refs" | "sites" | "edges" | "packageKeys" | "importKeys", Columns]
+> = [
+  ["stat_files", "statFile", STAT_FILE],
+  ["stat_types", "types", TYPES],
+  ["stat_functions", "functions", FUNCTIONS],
+  ["stat_imports", "imports", IMPORTS],
+  ["symbols", "symbols", SYMBOLS],
+  ["refs", "refs", REFS],
+  ["import_sites", "sites", SITES],
+  ["import_edges", "edges", EDGES],
+  ["package_keys", "packageKeys", PACKAGE_KEYS],
+  ["import_keys", "importKeys", IMPORT_KEYS],
+];
+
 const names = (cols: Columns): string => cols.map(([c]) => `"${c}"`).join(", ");
 const recordType = (cols: Columns): string => cols.map(([c, t]) => `"${c}" ${t}`).join(", ");
 
-/** COPY of `rows` (objects with the columns) into `table`, each row under its file's id. */
-async function copyRows(tx: PgQueryable, table: string, cols: Columns, rows: ReadonlyArray<readonly [number, Record<string, unknown>]>): Promise<void> {
-  if (rows.length === 0) return;
-  const out = new BinaryCopy();
-  for (const [id, row] of rows) {
+/** Writes `rows` (objects with the columns) as COPY rows of `out`, each under its file's id. */
+function copyRows(out: BinaryCopy, cols: Columns, id: number, rows: readonly Record<string, unknown>[]): void {
+  for (const row of rows) {
     out.row(cols.length + 1);
     out.value("bigint", id);
     for (const [c, type] of cols) out.value(type, row[c]);
   }
-  await tx.copyIn(table, ["file_id", ...cols.map(([c]) => c)], out.data());
 }
 
 /** The advisory lock key of a repository (two int4: a constant for cortex, the hash of schema and name). */
@@ -244,37 +257,36 @@ async function writeBatch(
   source: IndexSource,
   keywords: KeywordVectors,
 ): Promise<number[]> {
-  const rows = new Map<string, FileRows>();
-  for (const f of files) rows.set(f.path, source.rowsOf(f));
-  // keyword vectors are built here (keyword-vectors.ts): the server is asked only about tokens it was
-  // not asked about before
-  const texts: string[] = [];
-  for (const r of rows.values()) {
-    texts.push(r.words.path, r.words.defs, r.words.code);
-    for (const c of r.chunks) texts.push(String(c.w_symbols), String(c.w_title), String(c.w_path), String(c.w_body));
-  }
-  await keywords.learn(tx, texts);
+  const rows = source.rowsOfBatch(files);
+  // keyword vectors are built here (keyword-vectors.ts) from each words text's tokens, read once; the
+  // server is asked only about tokens it was not asked about before
+  const tokens = rows.map((r) => {
+    const path = keywords.tokenize(r.words.path);
+    return {
+      path,
+      defs: keywords.tokenize(r.words.defs),
+      code: keywords.tokenize(r.words.code),
+      // a chunk's path words are its file's
+      chunks: r.chunks.map((c) => ({
+        symbols: keywords.tokenize(String(c.w_symbols)),
+        title: keywords.tokenize(String(c.w_title)),
+        path,
+        body: keywords.tokenize(String(c.w_body)),
+      })),
+    };
+  });
+  await keywords.learn(tx);
   // file ids are taken first, so that every table's rows go in by COPY (which returns nothing)
   const ids = await tx.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence($1, 'file_id'))::text AS id FROM generate_series(1, $2::int)", [
     `${s}.file_versions`,
     files.length,
   ]);
   const versions = new BinaryCopy();
-  const children = {
-    statFiles: [] as Array<[number, Record<string, unknown>]>,
-    types: [] as Array<[number, Record<string, unknown>]>,
-    functions: [] as Array<[number, Record<string, unknown>]>,
-    imports: [] as Array<[number, Record<string, unknown>]>,
-    symbols: [] as Array<[number, Record<string, unknown>]>,
-    refs: [] as Array<[number, Record<string, unknown>]>,
-    sites: [] as Array<[number, Record<string, unknown>]>,
-    edges: [] as Array<[number, Record<string, unknown>]>,
-    packageKeys: [] as Array<[number, Record<string, unknown>]>,
-    importKeys: [] as Array<[number, Record<string, unknown>]>,
-  };
+  const children = FILE_TABLES.map(() => new BinaryCopy());
   const chunks = new BinaryCopy();
   files.forEach((f, i) => {
-    const r = rows.get(f.path)!;
+    const r = rows[i]!;
+    const words = tokens[i]!;
     const id = Number(ids[i]!.id);
     versions.row(VERSION_COLUMNS.length);
     versions.value("bigint", id);
@@ -287,41 +299,37 @@ async function writeBatch(
     versions.value("text", r.digest);
     // keyword words of the whole file: path A, defined names B, text D
     keywords.writeVector(versions, [
-      [r.words.path, "A"],
-      [r.words.defs, "B"],
-      [r.words.code, "D"],
+      [words.path, "A"],
+      [words.defs, "B"],
+      [words.code, "D"],
     ]);
     versions.value("integer", gen);
     versions.value("text", r.content);
-    if (r.statFile) children.statFiles.push([id, r.statFile]);
-    for (const key of ["types", "functions", "imports", "symbols", "refs", "sites", "edges", "packageKeys", "importKeys"] as const)
-      for (const row of r[key]) children[key].push([id, row]);
-    for (const c of r.chunks) {
+    FILE_TABLES.forEach(([, key, cols], t) => {
+      const value = r[key];
+      copyRows(children[t]!, cols, id, value === undefined ? [] : Array.isArray(value) ? value : [value as Record<string, unknown>]);
+    });
+    r.chunks.forEach((c, k) => {
       // keyword words in four weight classes, as the local index's four columns: symbols A, title B,
       // path C, body D; the first three alone are the chunk's heads
-      const heads: Array<[string, Weight]> = [
-        [String(c.w_symbols), "A"],
-        [String(c.w_title), "B"],
-        [String(c.w_path), "C"],
+      const w = words.chunks[k]!;
+      const heads: Array<[Words, Weight]> = [
+        [w.symbols, "A"],
+        [w.title, "B"],
+        [w.path, "C"],
       ];
       chunks.row(CHUNKS.length + 3);
       chunks.value("bigint", id);
       for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
       keywords.writeVector(chunks, heads);
-      keywords.writeVector(chunks, [...heads, [String(c.w_body), "D"]]);
-    }
+      keywords.writeVector(chunks, [...heads, [w.body, "D"]]);
+    });
   });
   await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());
-  await copyRows(tx, `${s}.stat_files`, STAT_FILE, children.statFiles);
-  await copyRows(tx, `${s}.stat_types`, TYPES, children.types);
-  await copyRows(tx, `${s}.stat_functions`, FUNCTIONS, children.functions);
-  await copyRows(tx, `${s}.stat_imports`, IMPORTS, children.imports);
-  await copyRows(tx, `${s}.symbols`, SYMBOLS, children.symbols);
-  await copyRows(tx, `${s}.refs`, REFS, children.refs);
-  await copyRows(tx, `${s}.import_sites`, SITES, children.sites);
-  await copyRows(tx, `${s}.import_edges`, EDGES, children.edges);
-  await copyRows(tx, `${s}.package_keys`, PACKAGE_KEYS, children.packageKeys);
-  await copyRows(tx, `${s}.import_keys`, IMPORT_KEYS, children.importKeys);
+  for (const [t, [table, , cols]] of FILE_TABLES.entries()) {
+    const out = children[t]!;
+    if (out.rows > 0) await tx.copyIn(`${s}.${table}`, ["file_id", ...cols.map(([c]) => c)], out.data());
+  }
   if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
   return ids.map((r) => Number(r.id));
 }

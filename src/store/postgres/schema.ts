@@ -56,8 +56,8 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
     words tsvector NOT NULL,
     gen_from integer NOT NULL,
     gen_to integer,
-    -- collation C: a literal's ILIKE check (literal-condition.ts) folds ASCII case only, as the engine's
-    -- case-blind matching of an ASCII literal does, and without the locale's lowering of the whole text
+    -- collation C: a literal's case-blind check (literal-condition.ts) lowers ASCII letters only, as the
+    -- engine's case-blind matching of an ASCII literal does, and without the locale's rules
     content text COLLATE "C" NOT NULL
 );
 CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { wordsText } from "../../../src/core/words.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { BinaryCopy } from "../../../src/store/postgres/copy-binary.ts";
-import { KeywordVectors, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
+import { KeywordVectors, parseVectorText, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
 import { IndexSource } from "../../../src/store/postgres/source.ts";
 import { BACKENDS } from "./backends.ts";
 import { publishedFixture, type PublishedFixture } from "./fixture.ts";
@@ -43,6 +43,23 @@ for (const backend of BACKENDS) {
       const [r] = await client.query<{ v: string }>("SELECT $1::tsvector::text AS v", [vector]);
       return r!.v;
     };
+
+    test("tsvector text as the server prints it is read back lexeme by lexeme, quotes, backslashes and weights included", async () => {
+      for (const text of ["parse header parsing headers", "it's a don''t", "back\\slash and 'quoted' word", "x1 0x1f 1e5 utf8", ""]) {
+        const [r] = await client.query<{ v: string; l: string }>(
+          `SELECT to_tsvector('simple', $1)::text AS v,
+                  (SELECT coalesce(json_agg(json_build_array(lexeme, positions)), '[]'::json) FROM unnest(to_tsvector('simple', $1)))::text AS l`,
+          [text],
+        );
+        expect(parseVectorText(r!.v)).toEqual(JSON.parse(r!.l));
+      }
+      // weights follow positions in setweight's output and are read past
+      expect(parseVectorText("'a':1A,2 'b''c':3B")).toEqual([
+        ["a", [1, 2]],
+        ["b'c", [3]],
+      ]);
+      expect(() => parseVectorText("a:1")).toThrow("quoted");
+    });
 
     test("every published file's and chunk's keyword vector is the one to_tsvector makes of its words", async () => {
       const source = new IndexSource(fixture!.store);

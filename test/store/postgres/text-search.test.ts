@@ -165,6 +165,25 @@ for (const backend of BACKENDS) {
       expect(total).toBeGreaterThan(50);
     });
 
+    test("a literal's candidates are the listed files whose text holds it, checked in parts at once when they are many", async () => {
+      const reader = new PgIndexReader(client, "all", SCHEMA);
+      for (const [text, caseSensitive] of [
+        ["return", true],
+        ["RETURN", false],
+        ["Return", true],
+      ] as const) {
+        const query = compilePattern(text, false, caseSensitive).plan.query;
+        const listed = await reader.textCandidates(query);
+        // enough candidates that the check runs as several statements
+        expect(listed!.length).toBeGreaterThanOrEqual(16);
+        const contents = await reader.texts(Array.from(listed!), "string");
+        const want = Array.from(listed!).filter((_, i) =>
+          caseSensitive ? contents[i]!.includes(text) : contents[i]!.toLowerCase().includes(text.toLowerCase()),
+        );
+        expect({ text, ids: Array.from((await reader.textCandidates(query, { text, caseSensitive }))!) }).toEqual({ text, ids: want });
+      }
+    });
+
     test("a reader over several repositories names every file <repo>/<path>; a reader of one only sees its own", async () => {
       const both = new PgIndexReader(client, "all", SCHEMA);
       const plan = compilePattern("100% of a_b", false, false).plan.query;
