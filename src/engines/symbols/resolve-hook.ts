@@ -16,7 +16,15 @@ import type { IndexChanges, IndexHook } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import {
+  GraphStore,
+  importTargetsDigest,
+  type DeadSymbol,
+  type ImportSiteRow,
+  type RefRow,
+  type RefToResolve,
+  type SymbolRow,
+} from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { kindFits } from "./kinds.ts";
@@ -218,7 +226,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
           written();
         });
       });
-    const apply = (batch: RefRow[]) => {
+    const apply = (batch: RefToResolve[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
       const scopes = loader.prepare(batch.map((r) => r.file));
@@ -249,8 +257,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       for (const s of scopes) s.lines = undefined;
     };
     if (changes.full) {
-      let batch: RefRow[] = [];
-      g.forEachRef((r) => {
+      let batch: RefToResolve[] = [];
+      g.forEachRefToResolve((r) => {
         if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
           apply(batch);
           batch = [];

@@ -15,7 +15,7 @@
  * its rules (src/lang/resolution.ts). The parts: scope.ts (what a file sees), symbol-index.ts (definitions
  * by name, loaded in batches), declared-types.ts (types read from text), this file (the look-up order).
  */
-import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { GraphStore, RefRow, RefToResolve, SymbolRow } from "../../store/graph-store.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { TYPE_KINDS, kindFits } from "./kinds.ts";
 import { SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
@@ -66,7 +66,7 @@ export class Resolver {
     this.prepareScopes = prepareScopes;
   }
 
-  resolve(ref: RefRow, scope: FileScope): Target | undefined {
+  resolve(ref: RefToResolve, scope: FileScope): Target | undefined {
     if (ref.kind === "import") return this.throughBinding(ref.name, ref.kind, scope, true);
     const q = ref.qualifier?.trim();
     if (q) return this.qualified(ref, q, scope);
@@ -172,7 +172,7 @@ export class Resolver {
     return undefined;
   }
 
-  private qualified(ref: RefRow, q: string, scope: FileScope): Target | undefined {
+  private qualified(ref: RefToResolve, q: string, scope: FileScope): Target | undefined {
     const fam = scope.info.family;
     // the current object, or a receiver whose type the syntax shows
     if (ref.qualifierType || SELF_QUALIFIERS.has(q)) {
@@ -282,7 +282,7 @@ export class Resolver {
    * construction (`new Order(…)`, `Order(…)`, `Order.new`), or a call of a function or of a method of
    * the same class whose signature declares a named return type (`this.find(id)` with `find(): Order`).
    */
-  private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+  private localType(q: string, ref: RefToResolve, scope: FileScope): string | undefined {
     const info = scope.info;
     if (!info.rules.types || ref.enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(ref.enclosingId);
@@ -298,7 +298,7 @@ export class Resolver {
    * a bare `store` where members are in scope), read from the class body: `private final Store store;`,
    * `store: Store`, `private Store $store`, constructor-promoted parameters, `self.store = Store(…)`.
    */
-  private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+  private fieldType(q: string, ref: RefToResolve, scope: FileScope): string | undefined {
     const info = scope.info;
     if (!info.rules.types) return undefined;
     const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
@@ -355,7 +355,7 @@ export class Resolver {
   }
 
   /** A constructor call under another name: Ruby's `Foo.new` runs `initialize` (ResolutionRules.constructorCall). */
-  private ctorName(ref: RefRow, type: SymbolRow): string {
+  private ctorName(ref: RefToResolve, type: SymbolRow): string {
     const ctor = rulesOf(type.language).constructorCall;
     return ctor && ref.name === ctor.name ? ctor.member : ref.name;
   }

@@ -2,7 +2,7 @@
  * Definitions by name for reference resolution, loaded in batches as references need them and dropped
  * together, so a resolution holds a bounded part of the index whatever the project's size.
  */
-import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { GraphStore, RefToResolve, SymbolRow } from "../../store/graph-store.ts";
 import { CONSTRUCTOR_MEMBERS } from "../../lang/registry.ts";
 import { lastSegment, type FileScope } from "./scope.ts";
 
@@ -109,7 +109,7 @@ export class SymbolIndex {
 const NONE: readonly number[] = [];
 
 /** Names a batch of references may look up, so they can be loaded in one go. */
-export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
+export function namesNeeded(refs: RefToResolve[], scopes: Iterable<FileScope>): Set<string> {
   const names = new Set<string>(CONSTRUCTOR_MEMBERS);
   for (const r of refs) {
     names.add(r.name);
