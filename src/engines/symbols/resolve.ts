@@ -36,6 +36,9 @@ export interface Target {
 
 const NO_POSITIONS: readonly number[] = [];
 
+/** At most this many file sets are kept (Resolver.fileSets). */
+const MAX_FILE_SETS = 10_000;
+
 /** At most this many re-export answers are kept (Resolver.reexports). */
 const MAX_REEXPORT_ANSWERS = 50_000;
 
@@ -77,12 +80,21 @@ export class Resolver {
     return kindFits(kind, s.kind) && familyOf(s.language) === fam;
   }
 
-  /** Top-level definitions (or, failing that, any) named `name` in these files. */
-  private readonly fileSets = new WeakMap<string[], Set<string>>();
+  /**
+   * inFiles' sets of its file lists (a binding's targets, a scope's wholesale files), dropped with the
+   * other derived answers (forgetDerived) or past a bound. Kept in a WeakMap, they lived as long as their
+   * lists, and a full run's binding targets live until its writes: on the kernel 250,000 sets piled up
+   * in the heap every full collection marks.
+   */
+  private readonly fileSets = new Map<string[], Set<string>>();
 
+  /** Top-level definitions (or, failing that, any) named `name` in these files. */
   private inFiles(name: string, kind: string, files: string[], fam: string): SymbolRow | undefined {
     let set = this.fileSets.get(files);
-    if (!set) this.fileSets.set(files, (set = new Set(files)));
+    if (!set) {
+      if (this.fileSets.size >= MAX_FILE_SETS) this.fileSets.clear();
+      this.fileSets.set(files, (set = new Set(files)));
+    }
     if (set.size === 0) return undefined;
     const all = this.index.named(name);
     if (set.size * 4 < all.length) {
@@ -466,6 +478,7 @@ export class Resolver {
   /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
   forgetDerived(): void {
     this.memos.clear();
+    this.fileSets.clear();
     this.basesMemo.clear();
     this.basesByFile.clear();
     this.ownerKinds.clear();
