@@ -34,7 +34,7 @@ import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
 import { log } from "../../core/log.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { SiteTargets } from "./site-targets.ts";
-import { collectIfOver, collectNow, collectYoungEvery } from "../../core/memory.ts";
+import { collectIfOver, collectNow, collectOnGrowth, collectYoungEvery } from "../../core/memory.ts";
 
 export interface ResolveReport {
   sites: number;
@@ -241,7 +241,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       }
       // collected after the drop, before the next names load: collected before it, the dropped
       // definitions stayed resident beside the ones loaded in their place until the next collection
-      collectIfOver();
+      collectOnGrowth();
       index.ensure(needed);
       for (const r of batch) {
         const scope = loader.scope(r.file);
