@@ -34,7 +34,14 @@ if (cold) {
   raw.close();
 }
 
-const store = IndexStore.open(db);
+let store: IndexStore;
+try {
+  store = IndexStore.open(db);
+} catch (e) {
+  // an index of another schema: its copy (gigabytes for the kernel) must not stay behind
+  rmSync(dir, { recursive: true, force: true });
+  throw e;
+}
 try {
   const stored = store.getMeta("project_info");
   const project: ProjectInfo = stored ? (JSON.parse(stored) as ProjectInfo) : emptyProjectInfo();

@@ -6,6 +6,9 @@
  * steps call `collectIfOver` between batches, and parse workers between files: a full collection of
  * the calling thread's heap, only when the process is over its budget, so small projects never pay for one.
  *
+ * A full reference resolution calls `collectOnGrowth` instead, which also waits for the process to grow:
+ * on the kernel what it holds live sits above the budget by itself.
+ *
  * CORTEX_MEMORY_MB sets the budget (default 464). It was 512; a bulk parse tier's page cache is 48 MiB
  * smaller since (IndexStore.pageCache), so 464 asks for about as many collections, and go-src's parse
  * tier, which the budget holds at its level, no longer peaks above 550 MiB.
