@@ -16,6 +16,7 @@ import { IndexStore } from "../src/store/index-store.ts";
 import { GraphStore } from "../src/store/graph-store.ts";
 import { resolveReferences } from "../src/engines/symbols/resolve-hook.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../src/lang/project.ts";
+import { collectionStats } from "../src/core/memory.ts";
 
 const source = process.argv[2];
 const cold = process.argv.includes("--cold");
@@ -33,13 +34,25 @@ if (cold) {
   raw.close();
 }
 
-const store = IndexStore.open(db);
+let store: IndexStore;
+try {
+  store = IndexStore.open(db);
+} catch (e) {
+  // an index of another schema: its copy (gigabytes for the kernel) must not stay behind
+  rmSync(dir, { recursive: true, force: true });
+  throw e;
+}
 try {
   const stored = store.getMeta("project_info");
   const project: ProjectInfo = stored ? (JSON.parse(stored) as ProjectInfo) : emptyProjectInfo();
   const cpu0 = process.threadCpuUsage();
+  const all0 = process.cpuUsage();
   const report = await resolveReferences(store, { written: [], deleted: [], full: true }, project);
   const cpu = process.threadCpuUsage(cpu0);
+  // the process's CPU adds JavaScriptCore's collector threads (parallel marking) to this thread's
+  const all = process.cpuUsage(all0);
+  const gc = collectionStats();
+  const peakMiB = Math.round(process.resourceUsage().maxRSS / 1024);
   const g = new GraphStore(store);
   const refs = new Bun.CryptoHasher("sha256");
   let resolved = 0;
@@ -59,6 +72,10 @@ try {
         sites: report.sites,
         edges: rows.length,
         cpuSeconds: +((cpu.user + cpu.system) / 1e6).toFixed(2),
+        processCpuSeconds: +((all.user + all.system) / 1e6).toFixed(2),
+        fullCollections: gc.count,
+        collectionSeconds: +(gc.ms / 1000).toFixed(2),
+        peakMiB,
         wallMs: report.ms,
         refsHash: refs.digest("hex").slice(0, 16),
         edgesHash: edges.digest("hex").slice(0, 16),

@@ -238,7 +238,7 @@ export function storedSpans(spans: string, startLine: number, endLine: number): 
 }
 
 /** The qualifier's type of a reference's `rare` column (storedRefRare), in SQL. */
-function rareQualifierType(rare: string): string {
+export function rareQualifierType(rare: string): string {
   return `CASE WHEN instr(${rare}, char(1)) = 0 THEN ${rare} WHEN instr(${rare}, char(1)) > 1 THEN substr(${rare}, 1, instr(${rare}, char(1)) - 1) END`;
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collectIfOver, collectionStats, collectNow, collectYoungEvery } from "../../src/core/memory.ts";
+import { collectIfOver, collectionStats, collectNow, collectOnGrowth, collectYoungEvery } from "../../src/core/memory.ts";
 
 describe("collectYoungEvery", () => {
   test("collects once every n rows, counting across calls", () => {
@@ -26,5 +26,23 @@ describe("collectionStats", () => {
     const after = collectionStats();
     expect(after.count).toBe(before.count + 1);
     expect(after.ms).toBeGreaterThanOrEqual(before.ms);
+  });
+});
+
+describe("collectOnGrowth", () => {
+  test("over the budget, collects only once the process has grown by the given amount since the last collection", async () => {
+    collectNow();
+    // the minimum interval between two collections of a thread (250 ms) must not be what holds it back
+    await Bun.sleep(300);
+    const before = collectionStats().count;
+    // over any budget, but not 1 GiB above the size just after the last collection
+    expect(collectOnGrowth(1, 2 ** 30)).toBe(false);
+    expect(collectionStats().count).toBe(before);
+    // no growth asked for: over the budget is enough, as for collectIfOver
+    expect(collectOnGrowth(1, -(2 ** 40))).toBe(true);
+    expect(collectionStats().count).toBe(before + 1);
+    // and under the budget nothing, whatever the growth
+    await Bun.sleep(300);
+    expect(collectOnGrowth(Number.MAX_SAFE_INTEGER, -(2 ** 40))).toBe(false);
   });
 });

@@ -16,15 +16,25 @@ import type { IndexChanges, IndexHook } from "../../indexer/hooks.ts";
 import type { ProjectInfo } from "../../lang/project.ts";
 import type { ImportFact } from "../../lang/types.ts";
 import type { ProjectFiles } from "../../lang/module.ts";
-import { GraphStore, importTargetsDigest, type DeadSymbol, type ImportSiteRow, type RefRow, type SymbolRow } from "../../store/graph-store.ts";
+import {
+  GraphStore,
+  importTargetsDigest,
+  type DeadSymbol,
+  type ImportSiteRow,
+  type RefRow,
+  type RefToResolve,
+  type SymbolRow,
+} from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
+import { SharedStrings } from "./symbol-index.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { kindFits } from "./kinds.ts";
 import { familyOf } from "../../lang/registry.ts";
 import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
 import { log } from "../../core/log.ts";
 import { dirOf } from "../../core/rel-path.ts";
-import { collectIfOver, collectNow, collectYoungEvery } from "../../core/memory.ts";
+import { SiteTargets } from "./site-targets.ts";
+import { collectIfOver, collectNow, collectOnGrowth, collectYoungEvery } from "../../core/memory.ts";
 
 export interface ResolveReport {
   sites: number;
@@ -128,14 +138,15 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     };
     const rebound = new Set<string>(); // files whose imports now reach other files
     const reached = new Map<string, Set<string>>(); // a full run's file graph, as it is written
-    const fullEdges = new Map<number, string[]>(); // a full run's edges by site, before they are written
+    // a full run's edges by site, before they are written
+    const fullEdges = deferred ? new SiteTargets(sites.reduce((max, x) => Math.max(max, x.siteId), 0)) : undefined;
     for (const site of sites) {
       const info = files.get(site.file);
       if (!info) continue;
       const targets = resolveSite(site, info, projectFiles, files, lineOf);
       const before = changes.full || written.has(site.file) ? undefined : g.edgeTargetsOfSite(site.siteId);
       if (before && sameSet(before, targets)) continue;
-      if (deferred) {
+      if (fullEdges) {
         if (targets.length) {
           fullEdges.set(site.siteId, targets);
           let set = reached.get(site.file);
@@ -155,7 +166,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     if (deferred)
       deferred.push(() => {
         const written = collectYoungEvery();
-        fullEdges.forEach((targets, siteId) => {
+        fullEdges!.forEach((targets, siteId) => {
           g.insertEdges(siteId, targets);
           written();
         });
@@ -197,8 +208,9 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     }
 
     // 2. references → definitions
-    const index = new SymbolIndex(g);
-    const loader = new ScopeLoader(g, files, deferred ? fullEdges : undefined);
+    const shared = new SharedStrings(files);
+    const index = new SymbolIndex(g, shared);
+    const loader = new ScopeLoader(g, files, fullEdges, shared);
     const resolver = new Resolver(
       g,
       index,
@@ -218,7 +230,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
           written();
         });
       });
-    const apply = (batch: RefRow[]) => {
+    const apply = (batch: RefToResolve[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
       const scopes = loader.prepare(batch.map((r) => r.file));
@@ -229,7 +241,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       }
       // collected after the drop, before the next names load: collected before it, the dropped
       // definitions stayed resident beside the ones loaded in their place until the next collection
-      collectIfOver();
+      collectOnGrowth();
       index.ensure(needed);
       for (const r of batch) {
         const scope = loader.scope(r.file);
@@ -249,8 +261,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       for (const s of scopes) s.lines = undefined;
     };
     if (changes.full) {
-      let batch: RefRow[] = [];
-      g.forEachRef((r) => {
+      let batch: RefToResolve[] = [];
+      g.forEachRefToResolve((r) => {
         if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
           apply(batch);
           batch = [];
@@ -400,20 +412,27 @@ class ScopeLoader {
   private readonly g: GraphStore;
   private readonly files: Map<string, FileInfo>;
   private readonly cache = new Map<string, FileScope>();
-  private readonly pendingEdges: Map<number, string[]> | undefined;
+  private readonly pendingEdges: SiteTargets | undefined;
+  private readonly shared: SharedStrings;
   /** Files of the last batch prepared: a batch of many small files keeps them all, whatever the bound. */
   private batchFiles = 0;
 
   /** `pendingEdges`: a full run's import targets by site, not written yet. */
-  constructor(g: GraphStore, files: Map<string, FileInfo>, pendingEdges: Map<number, string[]> | undefined) {
+  constructor(g: GraphStore, files: Map<string, FileInfo>, pendingEdges: SiteTargets | undefined, shared: SharedStrings) {
+    this.shared = shared;
     this.g = g;
     this.files = files;
     this.pendingEdges = pendingEdges;
   }
 
+  /** The definitions of these files, sharing their repeated strings (a scope keeps them while it is cached). */
+  private symbolsOf(paths: string[]): SymbolRow[] {
+    return this.g.symbolsOfFiles(paths).map((s) => this.shared.row(s));
+  }
+
   private sitesOf(paths: string[]): SiteWithTargets[] {
     const sites = this.g.sitesOfFiles(paths);
-    if (this.pendingEdges) return sites.map((s) => ({ ...s, targets: this.pendingEdges!.get(s.siteId) ?? [] }));
+    if (this.pendingEdges) return sites.map((s) => ({ ...s, targets: this.pendingEdges!.get(s.siteId) }));
     const targets = new Map<number, string[]>();
     for (const e of this.g.edgesOf(paths)) {
       let list = targets.get(e.siteId);
@@ -430,7 +449,7 @@ class ScopeLoader {
     this.batchFiles = distinct.length;
     if (this.cache.size + missing.length > MAX_CACHED_SCOPES) this.cache.clear();
     if (missing.length) {
-      const symbols = groupBy(this.g.symbolsOfFiles(missing), (s) => s.file);
+      const symbols = groupBy(this.symbolsOf(missing), (s) => s.file);
       const sites = groupBy(this.sitesOf(missing), (s) => s.file);
       const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
       for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
@@ -448,7 +467,7 @@ class ScopeLoader {
     if (cached) return cached;
     const info = this.files.get(path);
     if (!info) return undefined;
-    const scope = buildScope(info, this.g.symbolsOfFiles([path]), this.sitesOf([path]), this.files, this.g.importNamesOf([path]));
+    const scope = buildScope(info, this.symbolsOf([path]), this.sitesOf([path]), this.files, this.g.importNamesOf([path]));
     if (this.cache.size > MAX_CACHED_SCOPES + this.batchFiles) this.cache.clear();
     this.cache.set(path, scope);
     return scope;

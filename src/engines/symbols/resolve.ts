@@ -15,7 +15,7 @@
  * its rules (src/lang/resolution.ts). The parts: scope.ts (what a file sees), symbol-index.ts (definitions
  * by name, loaded in batches), declared-types.ts (types read from text), this file (the look-up order).
  */
-import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { GraphStore, RefRow, RefToResolve, SymbolRow } from "../../store/graph-store.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { TYPE_KINDS, kindFits } from "./kinds.ts";
 import { SELF_QUALIFIERS, SUPER_QUALIFIERS, familyOf, isCoreMember, rulesOf } from "../../lang/registry.ts";
@@ -35,6 +35,9 @@ export interface Target {
 }
 
 const NO_POSITIONS: readonly number[] = [];
+
+/** At most this many file sets are kept (Resolver.fileSets). */
+const MAX_FILE_SETS = 10_000;
 
 /** At most this many re-export answers are kept (Resolver.reexports). */
 const MAX_REEXPORT_ANSWERS = 50_000;
@@ -66,7 +69,7 @@ export class Resolver {
     this.prepareScopes = prepareScopes;
   }
 
-  resolve(ref: RefRow, scope: FileScope): Target | undefined {
+  resolve(ref: RefToResolve, scope: FileScope): Target | undefined {
     if (ref.kind === "import") return this.throughBinding(ref.name, ref.kind, scope, true);
     const q = ref.qualifier?.trim();
     if (q) return this.qualified(ref, q, scope);
@@ -77,12 +80,21 @@ export class Resolver {
     return kindFits(kind, s.kind) && familyOf(s.language) === fam;
   }
 
-  /** Top-level definitions (or, failing that, any) named `name` in these files. */
-  private readonly fileSets = new WeakMap<string[], Set<string>>();
+  /**
+   * inFiles' sets of its file lists (a binding's targets, a scope's wholesale files), dropped with the
+   * other derived answers (forgetDerived) or past a bound. Kept in a WeakMap, they lived as long as their
+   * lists, and a full run's binding targets live until its writes: on the kernel 250,000 sets piled up
+   * in the heap every full collection marks.
+   */
+  private readonly fileSets = new Map<string[], Set<string>>();
 
+  /** Top-level definitions (or, failing that, any) named `name` in these files. */
   private inFiles(name: string, kind: string, files: string[], fam: string): SymbolRow | undefined {
     let set = this.fileSets.get(files);
-    if (!set) this.fileSets.set(files, (set = new Set(files)));
+    if (!set) {
+      if (this.fileSets.size >= MAX_FILE_SETS) this.fileSets.clear();
+      this.fileSets.set(files, (set = new Set(files)));
+    }
     if (set.size === 0) return undefined;
     const all = this.index.named(name);
     if (set.size * 4 < all.length) {
@@ -172,7 +184,7 @@ export class Resolver {
     return undefined;
   }
 
-  private qualified(ref: RefRow, q: string, scope: FileScope): Target | undefined {
+  private qualified(ref: RefToResolve, q: string, scope: FileScope): Target | undefined {
     const fam = scope.info.family;
     // the current object, or a receiver whose type the syntax shows
     if (ref.qualifierType || SELF_QUALIFIERS.has(q)) {
@@ -282,7 +294,7 @@ export class Resolver {
    * construction (`new Order(…)`, `Order(…)`, `Order.new`), or a call of a function or of a method of
    * the same class whose signature declares a named return type (`this.find(id)` with `find(): Order`).
    */
-  private localType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+  private localType(q: string, ref: RefToResolve, scope: FileScope): string | undefined {
     const info = scope.info;
     if (!info.rules.types || ref.enclosingId === null || !isVariableName(q)) return undefined;
     const fn = scope.byId.get(ref.enclosingId);
@@ -298,7 +310,7 @@ export class Resolver {
    * a bare `store` where members are in scope), read from the class body: `private final Store store;`,
    * `store: Store`, `private Store $store`, constructor-promoted parameters, `self.store = Store(…)`.
    */
-  private fieldType(q: string, ref: RefRow, scope: FileScope): string | undefined {
+  private fieldType(q: string, ref: RefToResolve, scope: FileScope): string | undefined {
     const info = scope.info;
     if (!info.rules.types) return undefined;
     const m = /^(?:this\.|self\.|\$this->|@)?([A-Za-z_]\w*)$/.exec(q);
@@ -355,7 +367,7 @@ export class Resolver {
   }
 
   /** A constructor call under another name: Ruby's `Foo.new` runs `initialize` (ResolutionRules.constructorCall). */
-  private ctorName(ref: RefRow, type: SymbolRow): string {
+  private ctorName(ref: RefToResolve, type: SymbolRow): string {
     const ctor = rulesOf(type.language).constructorCall;
     return ctor && ref.name === ctor.name ? ctor.member : ref.name;
   }
@@ -466,6 +478,7 @@ export class Resolver {
   /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
   forgetDerived(): void {
     this.memos.clear();
+    this.fileSets.clear();
     this.basesMemo.clear();
     this.basesByFile.clear();
     this.ownerKinds.clear();

@@ -2,7 +2,7 @@
  * Definitions by name for reference resolution, loaded in batches as references need them and dropped
  * together, so a resolution holds a bounded part of the index whatever the project's size.
  */
-import type { GraphStore, RefRow, SymbolRow } from "../../store/graph-store.ts";
+import type { GraphStore, RefToResolve, SymbolRow } from "../../store/graph-store.ts";
 import { CONSTRUCTOR_MEMBERS } from "../../lang/registry.ts";
 import { lastSegment, type FileScope } from "./scope.ts";
 
@@ -13,10 +13,13 @@ import { lastSegment, type FileScope } from "./scope.ts";
 export class SymbolIndex {
   private readonly byName = new Map<string, SymbolRow[]>();
   private readonly store: GraphStore;
+  private readonly shared: SharedStrings;
   private loaded = 0;
 
-  constructor(store: GraphStore) {
+  /** `shared`: makes loaded definitions share their repeated strings (see SharedStrings). */
+  constructor(store: GraphStore, shared: SharedStrings = new SharedStrings(new Map())) {
     this.store = store;
+    this.shared = shared;
   }
 
   /** Makes sure these names are loaded (one query per 500 names). */
@@ -29,7 +32,7 @@ export class SymbolIndex {
       }
     for (let i = 0; i < missing.length; i += 500) {
       for (const s of this.store.symbolsNamed(missing.slice(i, i + 500))) {
-        this.byName.get(s.name)!.push(s);
+        this.byName.get(s.name)!.push(this.shared.row(s));
         this.loaded++;
       }
     }
@@ -108,8 +111,41 @@ export class SymbolIndex {
 
 const NONE: readonly number[] = [];
 
+/**
+ * One copy of the strings loaded definitions repeat: each row comes from SQLite with strings of its own,
+ * its file's path, kind and language among them, and its qualified name where that is its name (every C
+ * definition). A resolution holds tens of thousands of definitions at once, and every full collection
+ * marks their strings again: on the kernel they were most of the 400,000-970,000 strings alive.
+ */
+export class SharedStrings {
+  private readonly paths: ReadonlyMap<string, { path: string }>;
+  /** Kinds and languages: a few dozen values. */
+  private readonly words = new Map<string, string>();
+
+  /** `paths`: the project's files by path, whose keys' own strings rows then point at. */
+  constructor(paths: ReadonlyMap<string, { path: string }>) {
+    this.paths = paths;
+  }
+
+  /** The row itself, its strings replaced by their shared copies. */
+  row(s: SymbolRow): SymbolRow {
+    s.file = this.paths.get(s.file)?.path ?? s.file;
+    s.kind = this.word(s.kind);
+    s.language = this.word(s.language);
+    if (s.qname === s.name) s.qname = s.name;
+    return s;
+  }
+
+  private word(w: string): string {
+    const known = this.words.get(w);
+    if (known !== undefined) return known;
+    if (this.words.size < 1000) this.words.set(w, w);
+    return w;
+  }
+}
+
 /** Names a batch of references may look up, so they can be loaded in one go. */
-export function namesNeeded(refs: RefRow[], scopes: Iterable<FileScope>): Set<string> {
+export function namesNeeded(refs: RefToResolve[], scopes: Iterable<FileScope>): Set<string> {
   const names = new Set<string>(CONSTRUCTOR_MEMBERS);
   for (const r of refs) {
     names.add(r.name);
