@@ -10,6 +10,7 @@ import type { ProjectInfo } from "../lang/project.ts";
 import { parseStoredFile, type ParseJob } from "./file-record.ts";
 import { encodeParsedFile } from "./parsed-file-wire.ts";
 import { collectIfOver } from "../core/memory.ts";
+import { edenGC } from "bun:jsc";
 
 declare const self: Worker;
 
@@ -30,5 +31,12 @@ self.onmessage = async (ev: MessageEvent) => {
   } catch (e) {
     self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
   }
+  // Each file leaves its wire text behind (one string of all its strings, copied into the message):
+  // young garbage that JavaScriptCore let pile up, about 100 MiB more peak than structured clones left
+  // on go-src (parsed on one thread: 531 -> 625 MiB). A young collection every 16 files frees it for
+  // nothing measurable (486 MiB, CPU unchanged).
+  if (++jobsDone % 16 === 0) edenGC();
   collectIfOver();
 };
+
+let jobsDone = 0;
