@@ -9,6 +9,7 @@ import { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import type { ParsedFile, UnparsedFile } from "../store/types.ts";
 import { parseStoredFile, type ParseJob } from "./file-record.ts";
+import { decodeParsedFile, type ParsedFileWire } from "./parsed-file-wire.ts";
 import { availableParallelism } from "node:os";
 import { startWorker } from "../core/worker-entry.ts";
 
@@ -64,7 +65,8 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
     started: boolean;
   }
   const slots: Slot[] = [];
-  const ready: ParseOutcome[] = [];
+  // a parsed file waits in its wire form, smaller than its objects, and is read back when handed out
+  const ready: Array<ParseOutcome | { kind: "wire"; path: string; wire: ParsedFileWire }> = [];
   let head = 0; // ready[head…] are not yet handed out
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -121,7 +123,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
       }
       slot.inflight--;
       if (msg.type === "done" || msg.type === "failed") readyBytes.push(jobs[msg.id as number]?.sizeBytes ?? 0);
-      if (msg.type === "done") ready.push({ kind: "parsed", file: msg.file as ParsedFile });
+      if (msg.type === "done") ready.push({ kind: "wire", path: jobs[msg.id as number]?.path ?? "?", wire: msg.wire as ParsedFileWire });
       else if (msg.type === "failed") {
         const job = jobs[msg.id as number];
         ready.push({ kind: "failed", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
@@ -141,7 +143,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
   try {
     while (finished < jobs.length || head < ready.length) {
       if (head < ready.length) {
-        const outcome = ready[head]!;
+        const waiting = ready[head]!;
         ready[head] = undefined as unknown as ParseOutcome; // let the outcome go once handed out
         waitingBytes -= readyBytes[head++]!;
         if (head > 1024 && head * 2 > ready.length) {
@@ -150,7 +152,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
           head = 0;
         }
         pump();
-        yield outcome;
+        yield waiting.kind === "wire" ? wireOutcome(waiting.path, waiting.wire) : waiting;
         continue;
       }
       if (failure) throw failure;
@@ -158,5 +160,14 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
     }
   } finally {
     for (const s of slots) s.worker.terminate();
+  }
+}
+
+/** A worker's parsed file read back; a wire form that cannot be read is that file's failure, not the run's. */
+function wireOutcome(path: string, wire: ParsedFileWire): ParseOutcome {
+  try {
+    return { kind: "parsed", file: decodeParsedFile(wire) };
+  } catch (e) {
+    return { kind: "failed", path, error: `parser crashed: ${(e as Error).message}` };
   }
 }
