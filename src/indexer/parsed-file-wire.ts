@@ -33,6 +33,49 @@ export interface ParsedFileWire {
   modulePath: string;
 }
 
+/**
+ * Compiles only when `K` names every field of `T`. Each type the wire form carries is listed below with
+ * the fields its writer and reader handle, so a field added to one of them fails tsc here instead of
+ * vanishing silently between the threads (the round-trip test sees a field only if a fixture makes it).
+ */
+type Covers<T, K extends keyof T> = [Exclude<keyof T, K>] extends [never] ? true : { notCarried: Exclude<keyof T, K> };
+const CARRIED: [
+  Covers<ParsedFile, "path" | "modulePath" | "fileId" | "sizeBytes" | "isTest" | "facts" | "chunks" | "words" | "lines" | "language" | "mtimeMs">,
+  Covers<ParsedFile["lines"], "total" | "code" | "comment" | "blank">,
+  Covers<FileFacts, "language" | "packageName" | "lines" | "syntaxErrors" | "types" | "functions" | "variables" | "imports" | "references">,
+  Covers<
+    TypeFact,
+    "name" | "qualifiedName" | "kind" | "startLine" | "endLine" | "startColumn" | "exported" | "fieldCount" | "methodCount" | "container" | "docStartLine"
+  >,
+  Covers<
+    FunctionFact,
+    | "name"
+    | "qualifiedName"
+    | "startLine"
+    | "endLine"
+    | "startColumn"
+    | "exported"
+    | "isMethod"
+    | "receiverType"
+    | "paramCount"
+    | "returnCount"
+    | "bodyLines"
+    | "complexity"
+    | "signature"
+    | "docStartLine"
+  >,
+  Covers<VariableFact, "name" | "qualifiedName" | "kind" | "startLine" | "endLine" | "startColumn" | "exported" | "container">,
+  Covers<ImportFact, "module" | "isStandardLib" | "isExternal" | "isRelative" | "symbols" | "alias" | "line" | "column">,
+  Covers<ReferenceFact, "name" | "qualifier" | "qualifierType" | "kind" | "line" | "column" | "enclosing">,
+  Covers<
+    ChunkRecord,
+    "id" | "chunkType" | "title" | "symbolPath" | "language" | "startLine" | "endLine" | "tags" | "prefix" | "spans" | "textHash" | "metadata" | "words"
+  >,
+  Covers<NonNullable<ChunkRecord["words"]>, "symbols" | "title" | "path" | "body">,
+  Covers<FileWords, "path" | "defs" | "doc" | "code">,
+] = [true, true, true, true, true, true, true, true, true, true, true];
+void CARRIED;
+
 const ABSENT = -0x80000000;
 const NO_STRING = -1;
 /** Header slots (fixed), before the variable part. */
