@@ -9,12 +9,25 @@
  * With --cv it also tunes the rule once per dev repository on the other dev repositories and replays it on
  * the one left out: pooled, that says how well the choice itself carries to a repository it never saw.
  *
+ * When the cards carry the history's signals (pastCommits, pastCovered: a run over git checkouts), what is
+ * tuned is the history's way to ready (ready-rule.ts HistoryRule), the search's rule kept as it is in the
+ * code; a run without them tunes the search's rule as before.
+ *
  *   bun scripts/eval/preflight-tune.ts .bench/eval/preflight.json [--precision 0.9] [--cv] [--keep pattern-conflict]...
  *     --keep: an older check every candidate rule keeps
  */
 import { parseArgs } from "node:util";
 import { readFileSync } from "node:fs";
-import { BASE_BLOCKERS, isReady, READY_RULE, type Blocker, type CardSignals, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+import {
+  ALWAYS_BLOCKING,
+  BASE_BLOCKERS,
+  isReady,
+  READY_RULE,
+  type Blocker,
+  type CardSignals,
+  type HistoryRule,
+  type ReadyRule,
+} from "../../src/engines/codebase-search/ready-rule.ts";
 import { confusion, type TaskResult } from "./preflight.ts";
 
 type Recorded = Omit<TaskResult, "card"> & { card?: { blockers?: Blocker[]; signals?: CardSignals } };
@@ -68,6 +81,25 @@ function* rules(history: boolean, keep: readonly Blocker[] = []): Generator<Read
   }
 }
 
+/**
+ * The history's way to ready under every candidate threshold, the search's rule fixed as in the code:
+ * loosest first, so that among equal rules the first found is kept.
+ */
+function* historyRules(keep: readonly Blocker[] = []): Generator<ReadyRule> {
+  const { history: _, ...search } = READY_RULE;
+  const optional: Blocker[] = ["unresolved-callers", "pattern-conflict", "low-confidence"];
+  for (let mask = 0; mask < 1 << optional.length; mask++) {
+    const base = optional.filter((_, i) => mask & (1 << i));
+    if (keep.some((k) => !base.includes(k) && !ALWAYS_BLOCKING.includes(k))) continue;
+    for (const minCommits of [1, 2, 3, 4, 5])
+      for (const minCovered of [0, 0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9])
+        for (const minTopCoverage of [0, 0.4, 0.5, 0.6]) {
+          const history: HistoryRule = { minCommits, minCovered, minTopCoverage, base };
+          yield { ...search, history };
+        }
+  }
+}
+
 /** How many checks a rule makes: fewer is simpler, preferred on a tie. */
 function checks(r: ReadyRule): number {
   return (
@@ -82,7 +114,8 @@ function checks(r: ReadyRule): number {
     (r.blockSweepWords ? 1 : 0) +
     (r.maxTwins < 1_000_000 ? 1 : 0) +
     (r.maxChangedTogether !== undefined ? 1 : 0) +
-    (r.blockDefinedElsewhere ? 1 : 0)
+    (r.blockDefinedElsewhere ? 1 : 0) +
+    (r.history ? r.history.base.length + (r.history.minCommits > 1 ? 1 : 0) + (r.history.minCovered > 0 ? 1 : 0) + (r.history.minTopCoverage > 0 ? 1 : 0) : 0)
   );
 }
 
@@ -93,7 +126,8 @@ export function tune(
 ): { rule: ReadyRule; precision: number; recall: number } | undefined {
   let best: { rule: ReadyRule; precision: number; recall: number; tp: number } | undefined;
   const history = dev.some((t) => t.card?.signals?.changedTogether !== undefined);
-  for (const rule of rules(history, keep)) {
+  const past = dev.some((t) => t.card?.signals?.pastCovered !== undefined);
+  for (const rule of past ? historyRules(keep) : rules(history, keep)) {
     const c = confusion(replay(dev, rule));
     if (c.precision === null || c.precision < target || c.recall === null) continue;
     if (

@@ -20,6 +20,7 @@ import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
 import { lockWorkFolder } from "./work-lock.ts";
 import { inCommitOrder } from "./harness.ts";
 import type { Instance } from "./dataset.ts";
+import { probe, type Probe } from "./preflight-probe.ts";
 
 export const PREFLIGHT_TOOL = "search_codebase";
 
@@ -76,6 +77,7 @@ export interface CardSummary {
   evidence?: unknown;
   signals?: unknown;
   changedTogether?: Array<{ file: string; commits: string }>;
+  pastChanges?: { commits: number; within: number; outside: Array<{ file: string; commits: number }> };
 }
 
 export interface TaskResult {
@@ -92,10 +94,21 @@ export interface TaskResult {
   complete: boolean;
   ready: boolean;
   card?: CardSummary;
-  /** Result files with their scores, best first. */
-  results?: Array<{ file: string; score: number }>;
+  /** Result files with their scores, best first, and what the card said of each. */
+  results?: RecordedResult[];
+  /** What else the index knew (preflight-probe.ts), for studying new signals from a saved run. */
+  probe?: Probe;
   error?: string;
   ms: number;
+}
+
+export interface RecordedResult {
+  file: string;
+  score: number;
+  type?: string;
+  chunkType?: string;
+  symbol?: string;
+  relationships?: { importedByCount: number; usedByCount: number; hasTests: boolean };
 }
 
 /** What the card names: its results, the impact files outside them, and the files usually changed with the top one. */
@@ -244,13 +257,21 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
             // as an agent calls it: the task's words, intent edit, every other input at its default
             const input = parseInput(tool.input, { query: t.query, intent: "edit" });
             const response = (await tool.handler(input, { session, signal: new AbortController().signal, deadline: Date.now() + 120_000 })) as {
-              results: Array<{ file: string; score: number }>;
+              results: RecordedResult[];
               preflight?: CardSummary & { impact?: { files: string[]; coverage: string; target: string } };
             };
             r.evidence = cardEvidence(response);
             r.complete = t.files.every((f) => r.evidence.includes(f));
             r.ready = response.preflight?.ready === true;
-            r.results = response.results.map((x) => ({ file: x.file, score: x.score }));
+            r.results = response.results.map((x) => ({
+              file: x.file,
+              score: x.score,
+              ...(x.type ? { type: x.type } : {}),
+              ...(x.chunkType ? { chunkType: x.chunkType } : {}),
+              ...(x.symbol ? { symbol: x.symbol } : {}),
+              ...(x.relationships ? { relationships: x.relationships } : {}),
+            }));
+            r.probe = await probe(reader, t.query, r.results);
             const p = response.preflight;
             if (p)
               r.card = {
@@ -262,6 +283,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
                 evidence: p.evidence,
                 ...(p.signals ? { signals: p.signals } : {}),
                 ...(p.changedTogether ? { changedTogether: p.changedTogether } : {}),
+                ...(p.pastChanges ? { pastChanges: p.pastChanges } : {}),
               };
           } catch (e) {
             // a failing task is a miss with its reason, never the end of the run

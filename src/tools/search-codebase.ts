@@ -47,11 +47,13 @@ export const searchCodebaseTool = defineTool({
     "and use it, whether tests cover it, up to 3 callers / consumers / tests to read next, and whether it follows a " +
     "team pattern that is rising or declining; plus related team memories and searchQuality (low_confidence with a " +
     "hint when the query's terms are not in the results). With intent edit, refactor or migrate it adds a preflight " +
-    "card: ready (true only when one file clearly leads and its callers are in the results; false with blockers " +
-    "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
+    "card: ready (true when one file clearly leads, or when the past commits whose subjects read like the task mostly " +
+    "changed only files the card shows, and the target's callers are in the results; false with blockers " +
+    "such as callers-missing, past-changes, close-runner-up, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
     "results'), changedTogether (files the project's git history says usually change with the top file, when they are " +
-    "not in the results; two or more: not ready until read), whatWouldHelp (the next searches and calls) and the signals it decided " +
+    "not in the results; two or more: not ready until read), pastChanges (how many similar past commits stayed within " +
+    "the card's files, and the files the others also changed), whatWouldHelp (the next searches and calls) and the signals it decided " +
     "from. Use it before changing code.",
   input,
   annotations: READ_ONLY,
@@ -130,6 +132,10 @@ export const searchCodebaseTool = defineTool({
       if (p.bestExample) lines.push(`  best example: ${p.bestExample}`);
       if (p.impact) lines.push(`  impact of ${p.impact.target}: ${p.impact.coverage}${p.impact.files.length ? `; also ${p.impact.files.join(", ")}` : ""}`);
       for (const c of p.changedTogether ?? []) lines.push(`  usually changed together: ${c.file} (${c.commits} commits)`);
+      if (p.pastChanges)
+        lines.push(
+          `  similar past commits: ${p.pastChanges.within} of ${p.pastChanges.commits} changed only these files${p.pastChanges.outside.length ? `; others also changed ${p.pastChanges.outside.map((o) => `${o.file} (${o.commits})`).join(", ")}` : ""}`,
+        );
       for (const w of p.whatWouldHelp ?? []) lines.push(`  would help: ${w}`);
     }
     return lines.join("\n");

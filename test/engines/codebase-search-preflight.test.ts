@@ -5,13 +5,16 @@
  * own, and the older checks the rule no longer counts become advice on the card.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { commitAt, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
 import type { CodebaseSearchResponse } from "../../src/engines/codebase-search/index.ts";
 import { editSignals, siblingsOf, sweepWordsOf, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
-import { READY_RULE, isReady, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+import { READY_RULE, historyReady, isReady, pastChangesWider, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
 import { preflight } from "../../src/engines/codebase-search/preflight.ts";
 
 const CALLERS = [
@@ -296,5 +299,155 @@ describe("a card that is not ready says what is missing", () => {
     expect(c.nextAction).toContain("src/a.c");
     expect(c.whatWouldHelp!.length).toBeGreaterThan(0);
     for (const h of c.whatWouldHelp!) expect(h).toMatch(/^(read \S+|cortex_graph \{|find_symbol_occurrences \{|search_codebase \{|cortex_exact \{)/);
+  });
+});
+
+describe("the history's way to ready: past changes that read like the task", () => {
+  const quality = { status: "ok" as const, confidence: 0.8, matchedTerms: ["signal"], missingTerms: [] };
+  const patterns = { category: "all" as const, groups: [], conflicts: [], golden_files: [], analyzed_files: 0, history: { unavailable: "none" } };
+  const base = {
+    query: "Handle EINTR when reading the signal pipe",
+    quality,
+    resultFiles: ["src/unix/signal.c", "src/unix/pipe.c", "src/unix/core.c"],
+    testFiles: [],
+    languages: ["c"],
+    patterns,
+    filePatterns: {},
+    memories: [],
+    inCycles: [],
+    goldenLanguage: () => undefined,
+  };
+  // the search alone cannot settle it: the runner-up scores 90% of the top file
+  const signals: EditSignals = {
+    runnerUpRatio: 0.9,
+    nearTies: 1,
+    topCoverage: 0.8,
+    topMissing: ["eintr"],
+    identifiers: [],
+    definedInTop: [],
+    definedElsewhere: {},
+    topScore: 1,
+    topIsTest: false,
+    siblings: 0,
+    sweepWords: [],
+    pathMatch: true,
+  };
+  const target = { label: "src/unix/signal.c", callers: [], importers: [] };
+  const commit = (subject: string, files: string[], score = 5) => ({ subject, score, files });
+
+  test("ready when most similar past commits changed only files the card shows; what blocked the search's way is a warning", () => {
+    const pastChanges = [
+      commit("Retry signal pipe reads on EINTR", ["src/unix/signal.c"], 9),
+      commit("Close the signal pipe on fork", ["src/unix/signal.c", "src/unix/core.c"], 7),
+      commit("Read the whole signal pipe", ["src/unix/signal.c"], 6),
+      commit("Signal handler docs", [], 5), // only docs or tests: not counted
+    ];
+    const c = preflight({ ...base, signals, target, pastChanges });
+    expect(c.ready).toBe(true);
+    expect(c.blockers).toBeUndefined();
+    expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
+    expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
+    expect(c.warnings!.some((w) => w.includes("src/unix/pipe.c") && w.includes("match the task about equally"))).toBe(true);
+    // the same card without a history: the search's rule alone, not ready
+    const without = preflight({ ...base, signals, target });
+    expect(without.ready).toBe(false);
+    expect(without.blockers).toEqual(["close-runner-up"]);
+    expect(without.signals!.pastCommits).toBeUndefined();
+  });
+
+  test("not ready when similar past commits reached files the card does not show; the card names them", () => {
+    const pastChanges = [
+      commit("Handle EINTR in every read loop", ["src/unix/signal.c", "src/unix/stream.c", "src/unix/fs.c"], 9),
+      commit("Retry interrupted reads", ["src/unix/stream.c", "src/unix/udp.c"], 8),
+      commit("Signal pipe reads retry on EINTR", ["src/unix/signal.c"], 4),
+      commit("EINTR in the poll loop", ["src/unix/stream.c", "src/unix/linux.c"], 4),
+    ];
+    const c = preflight({ ...base, signals, target, pastChanges });
+    expect(c.ready).toBe(false);
+    expect(c.blockers).toEqual(["past-changes", "close-runner-up"]);
+    expect(c.pastChanges).toEqual({
+      commits: 4,
+      within: 1,
+      outside: [
+        { file: "src/unix/stream.c", commits: 3 },
+        { file: "src/unix/fs.c", commits: 1 },
+        { file: "src/unix/udp.c", commits: 1 },
+      ],
+    });
+    expect(c.signals!.pastCovered).toBe(0.16);
+    expect(c.nextAction).toContain("src/unix/stream.c (3 of 4)");
+    expect(c.nextAction).toContain('"Handle EINTR in every read loop"');
+    expect(c.whatWouldHelp).toContain("read src/unix/stream.c (changed by 3 of 4 similar past commits)");
+    for (const h of c.whatWouldHelp!) expect(h).toMatch(/^(read \S+|cortex_graph \{|find_symbol_occurrences \{|search_codebase \{|cortex_exact \{)/);
+  });
+
+  test("without similar past commits that changed code, or with callers missing, it is the search's rule alone", () => {
+    const none = preflight({ ...base, signals, target, pastChanges: [commit("Signal handler docs", [])] });
+    expect(none.ready).toBe(false);
+    expect(none.blockers).toEqual(["close-runner-up"]);
+    expect(none.pastChanges).toBeUndefined();
+    const enough = [commit("Retry signal pipe reads on EINTR", ["src/unix/signal.c"]), commit("Read the whole signal pipe", ["src/unix/signal.c"])];
+    expect(preflight({ ...base, signals, target, pastChanges: enough }).ready).toBe(true);
+    // a rule asking for three such commits: two say nothing either way, and name nothing
+    const three = { ...READY_RULE, history: { ...READY_RULE.history!, minCommits: 3 } };
+    const few = preflight({ ...base, signals, target, pastChanges: enough, rule: three });
+    expect(few.ready).toBe(false);
+    expect(few.blockers).toEqual(["close-runner-up"]);
+    const called = preflight({ ...base, signals, target: { ...target, importers: ["src/unix/loop.c", "src/unix/async.c"] }, pastChanges: enough });
+    expect(called.ready).toBe(false);
+    expect(called.blockers).toContain("callers-missing");
+    const rule = READY_RULE.history!;
+    const s = { ...signals, fanIn: 0, pastCommits: 3, pastCovered: 0.5 };
+    expect(historyReady([], s, rule)).toBe(true);
+    expect(historyReady(["unresolved-callers"], s, rule)).toBe(false);
+    expect(historyReady(["thin-evidence"], s, rule)).toBe(false);
+    expect(historyReady(["pattern-conflict"], s, rule)).toBe(false);
+    expect(historyReady(["low-confidence"], s, rule)).toBe(true);
+    expect(historyReady([], { ...s, topCoverage: 0.2 }, rule)).toBe(false);
+    expect(historyReady([], { ...s, pastCovered: 0.1 }, rule)).toBe(false);
+    expect(pastChangesWider({ ...s, pastCovered: 0.1 }, rule)).toBe(true);
+    expect(pastChangesWider({ ...s, pastCommits: 2, pastCovered: 0.1 }, { ...rule, minCommits: 3 })).toBe(false);
+    expect(isReady([], s, READY_RULE)).toBe(true);
+    expect(isReady([], s, { ...READY_RULE, history: undefined })).toBe(false);
+  });
+
+  test("on a git repository the card reads the past commits whose subjects read like the task", async () => {
+    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
+    const saved = process.env.CORTEX_HOME;
+    process.env.CORTEX_HOME = home;
+    const g = tmpProject({
+      "src/sku/parse.ts": 'export function parseSku(code: string) {\n  return code.split("-");\n}\n',
+      "src/cart/total.ts": "export function cartTotal(cents: number[]) {\n  return cents.reduce((a, b) => a + b, 0);\n}\n",
+      "src/mail/send.ts": "export function sendMail(to: string) {\n  return to;\n}\n",
+    });
+    let s: Session | undefined;
+    try {
+      Bun.spawnSync(["git", "-C", g.root, "init", "-q"]);
+      commitAt(g.root, "Start the shop", 10);
+      for (const [n, subject] of ["Sku parser keeps the vendor case", "Sku parser trims the size", "Sku parser accepts lower-case vendors"].entries()) {
+        g.write("src/sku/parse.ts", `export function parseSku(code: string) {\n  return code.trim().split("-"); // ${n}\n}\n`);
+        commitAt(g.root, subject, 9 - n);
+      }
+      g.write("src/cart/total.ts", "export function cartTotal(cents: number[]) {\n  return cents.reduce((a, b) => a + b, 1 - 1);\n}\n");
+      g.write("src/mail/send.ts", "export function sendMail(to: string) {\n  return to.trim();\n}\n");
+      commitAt(g.root, "Cart total and mail trim", 5);
+      s = new Session(g.root, { autoIndex: true });
+      await s.requireStore();
+      const r = (await invokeTool(
+        findTool("search_codebase")!,
+        { query: "Sku parser rejects empty vendor", intent: "edit" },
+        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+      )) as CodebaseSearchResponse;
+      expect(r.results[0]!.file).toBe("src/sku/parse.ts");
+      const c = r.preflight!;
+      expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
+      expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
+    } finally {
+      s?.close();
+      g.cleanup();
+      rmSync(home, { recursive: true, force: true });
+      if (saved === undefined) delete process.env.CORTEX_HOME;
+      else process.env.CORTEX_HOME = saved;
+    }
   });
 });

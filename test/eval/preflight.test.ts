@@ -149,6 +149,32 @@ describe("the confusion matrix", () => {
     expect(best?.recall).toBe(1);
   });
 
+  test("with the history's signals on the cards, the tuner chooses the history's way, the search's rule as in the code", () => {
+    const signals = {
+      ...{ runnerUpRatio: 0.95, nearTies: 2, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
+      topScore: 1,
+      topIsTest: false,
+      siblings: 0,
+      sweepWords: [],
+      pathMatch: false,
+      fanIn: 0,
+      pastCommits: 5,
+    };
+    // the search's rule blocks every card (a close runner-up); the history tells the safe tasks apart
+    const recorded = [
+      { ...task({}), card: { blockers: [], signals: { ...signals, pastCovered: 0.8 } } },
+      { ...task({}), card: { blockers: [], signals: { ...signals, pastCovered: 0.7 } } },
+      { ...task({ complete: false }), card: { blockers: [], signals: { ...signals, pastCovered: 0.1 } } },
+      { ...task({ scope: "broad" }), card: { blockers: [], signals: { ...signals, pastCovered: 0.2 } } },
+    ];
+    expect(replay(recorded, { ...READY_RULE, history: undefined }).map((t) => t.ready)).toEqual([false, false, false, false]);
+    const best = tune(recorded, 0.9)!;
+    expect(best).toMatchObject({ precision: 1, recall: 1 });
+    expect(best.rule.maxRunnerUp).toBe(READY_RULE.maxRunnerUp);
+    expect(best.rule.history!.minCovered).toBeGreaterThan(0.2);
+    expect(best.rule.history!.minCovered).toBeLessThanOrEqual(0.7);
+  });
+
   test("cross-validation tunes without each repository and replays the rule on it", () => {
     const signals = {
       ...{ runnerUpRatio: 0.1, nearTies: 0, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
@@ -197,6 +223,11 @@ describe("the evaluation run", () => {
     expect(ok.evidence[0]).toBe("sku/sku.go");
     expect(ok.complete).toBe(true);
     expect(ok.card?.signals).toBeDefined();
+    // what else the index knew, kept for studying new signals from the saved run (preflight-probe.ts)
+    expect(ok.probe!.files).toBeGreaterThan(0);
+    expect(ok.probe!.terms.map((t) => t.term)).toContain("sku");
+    expect(ok.probe!.terms.find((t) => t.term === "sku")!.files).toBeGreaterThan(0);
+    expect(ok.results![0]).toMatchObject({ file: "sku/sku.go", relationships: expect.any(Object) });
     const failed = results.find((r) => r.id === "fake/shop@missing")!;
     expect(failed.error).toBeDefined();
     expect(failed.ready).toBe(false);

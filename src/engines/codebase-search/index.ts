@@ -16,7 +16,8 @@ import { classifyFile, typeLabel, LAYERS, type Layer } from "./classify.ts";
 import { Evidence } from "./evidence.ts";
 import { editSignals, taskIdentifiers } from "./edit-signals.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
-import { CHANGED_TOGETHER, preflight, type Preflight, type PreflightInput } from "./preflight.ts";
+import { CHANGED_TOGETHER, PAST_CHANGES, preflight, type Preflight, type PreflightInput } from "./preflight.ts";
+import { analyzeQuery } from "../search/query.ts";
 import { definesLine, headerComment } from "./summary.ts";
 import { commentLine } from "../../lang/registry.ts";
 
@@ -255,6 +256,19 @@ export class CodebaseSearch {
     return { file, commits: h.commits, partners: strong.filter((p) => indexed.has(p.file)) };
   }
 
+  /**
+   * The PAST_CHANGES commits whose subjects best match the task, from the index's history, each with the
+   * code files it changed that the index holds now (tests left out: a task's evidence is its code); undefined
+   * without a history.
+   */
+  private async pastChanges(query: string, evidence: Evidence): Promise<PreflightInput["pastChanges"]> {
+    if (!this.store.matchingCommits) return undefined;
+    const commits = await this.store.matchingCommits(analyzeQuery(query).weights, PAST_CHANGES);
+    if (commits.length === 0) return undefined;
+    const indexed = await this.facts.filesInfo([...new Set(commits.flatMap((c) => c.files))]);
+    return commits.map((c) => ({ subject: c.subject, score: c.score, files: c.files.filter((f) => indexed.has(f) && !evidence.isTest(f)) }));
+  }
+
   private async preflight(
     query: string,
     hits: SearchHit[],
@@ -307,8 +321,10 @@ export class CodebaseSearch {
       definitions: () => defined,
     });
     const history = top ? await this.history(top.chunk.metadata.file_path, evidence) : undefined;
+    const pastChanges = await this.pastChanges(query, evidence);
     return preflight({
       ...(history ? { history } : {}),
+      ...(pastChanges ? { pastChanges } : {}),
       query,
       testFiles: results.filter((r) => r.type === "test:test").map((r) => r.file),
       signals,

@@ -12,7 +12,7 @@ import type { FilePattern, TeamPatterns } from "../team-patterns/index.ts";
 import type { SearchQuality } from "./quality.ts";
 import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
 import { siblingsOf, type EditSignals } from "./edit-signals.ts";
-import { BASE_BLOCKERS, READY_RULE, signalBlockers, type Blocker, type CardSignals, type ReadyRule } from "./ready-rule.ts";
+import { BASE_BLOCKERS, historyReady, pastChangesWider, READY_RULE, signalBlockers, type Blocker, type CardSignals, type ReadyRule } from "./ready-rule.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
 
@@ -38,6 +38,12 @@ export interface Preflight {
    * them too (at most 3). Only where the index keeps a history.
    */
   changedTogether?: Array<{ file: string; commits: string }>;
+  /**
+   * The past commits whose subjects read like the task (those that changed indexed code): how many, how
+   * many changed only files this card shows, and the files the others changed outside it, most often
+   * changed first (at most 3). Only where the index keeps a history and such commits exist.
+   */
+  pastChanges?: { commits: number; within: number; outside: Array<{ file: string; commits: number }> };
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
@@ -50,6 +56,8 @@ export const FILES_AT_HAND = 3;
 export const CALLER_COVERAGE = 0.75;
 /** A file changed with the top result in this share of its commits (and at least twice) is "usually changed together". */
 export const CHANGED_TOGETHER = 0.5;
+/** How many past commits whose subjects best match the task the card weighs (docs/benchmarks.md: 5, 10, 20 and 30 were tried on dev). */
+export const PAST_CHANGES = 10;
 
 export interface PreflightInput {
   /** The task as asked: next searches are built from it. */
@@ -84,6 +92,12 @@ export interface PreflightInput {
    * it in at least CHANGED_TOGETHER of them (and twice or more), most shared commits first.
    */
   history?: { file: string; commits: number; partners: Array<{ file: string; count: number }> };
+  /**
+   * From the project's history (absent without one): the PAST_CHANGES commits whose subjects best match the
+   * task, best first, each with its match score and the code files it changed that the index holds now,
+   * tests left out.
+   */
+  pastChanges?: Array<{ subject: string; score: number; files: string[] }>;
   goldenLanguage: (file: string) => string | undefined;
 }
 
@@ -209,16 +223,39 @@ export function preflight(i: PreflightInput): Preflight {
 
   // what the signals say (ready-rule.ts); the older checks the rule no longer counts stay on the card as advice
   const together = (i.history?.partners ?? []).filter((p) => !inResults.has(p.file));
+  // what the card shows (as the evaluation counts it): the results, the impact's files, the files changed together
+  const shownFiles = new Set([...i.resultFiles, ...(impact?.files ?? []), ...together.slice(0, 3).map((p) => p.file)]);
+  const past = pastChangesOf(i.pastChanges, shownFiles);
   const signals: CardSignals | undefined = i.signals
-    ? { ...i.signals, fanIn: missingCallers.length, twins: (i.target?.twins ?? []).length, ...(i.history ? { changedTogether: together.length } : {}) }
+    ? {
+        ...i.signals,
+        fanIn: missingCallers.length,
+        twins: (i.target?.twins ?? []).length,
+        ...(i.history ? { changedTogether: together.length } : {}),
+        ...(past ? { pastCommits: past.commits, pastCovered: past.covered } : {}),
+      }
     : undefined;
+  const rule = i.rule ?? READY_RULE;
   if (signals) {
-    const found = signalBlockers(signals, i.rule ?? READY_RULE);
+    const found = signalBlockers(signals, rule);
     stress.push(...found.map((kind) => signalStress(kind, signals, i, missingCallers)));
   }
-  const rule = i.rule ?? READY_RULE;
   const advice = stress.filter((x) => BASE_BLOCKERS.includes(x.kind) && !rule.base.includes(x.kind));
-  const blocking = stress.filter((x) => !advice.includes(x)).sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
+  let blocking = stress.filter((x) => !advice.includes(x));
+  if (blocking.length > 0 && signals && rule.history) {
+    if (
+      historyReady(
+        stress.map((x) => x.kind),
+        signals,
+        rule.history,
+      )
+    ) {
+      // the history's way: changes like this one stayed within these files; what blocked the search's way is advice
+      advice.push(...blocking);
+      blocking = [];
+    } else if (past && pastChangesWider(signals, rule.history)) blocking.push(pastStress(past));
+  }
+  blocking.sort((a, b) => ORDER.indexOf(a.kind) - ORDER.indexOf(b.kind));
   const ready = blocking.length === 0;
   const card: Preflight = {
     ready,
@@ -237,6 +274,7 @@ export function preflight(i: PreflightInput): Preflight {
   if (!ready) card.whatWouldHelp = [...new Set(blocking.flatMap((s) => s.help))].slice(0, 4);
   if (signals) card.signals = signals;
   if (together.length > 0) card.changedTogether = together.slice(0, 3).map((p) => ({ file: p.file, commits: `${p.count} of ${i.history!.commits}` }));
+  if (past) card.pastChanges = { commits: past.commits, within: past.within, outside: past.outside.slice(0, 3) };
   if (i.inCycles.length > 0 && card.warnings === undefined)
     card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
   return card;
@@ -250,6 +288,7 @@ const ORDER: Blocker[] = [
   "sweep",
   "twin-definitions",
   "changed-together",
+  "past-changes",
   "sibling-files",
   "defined-elsewhere",
   "top-is-test",
@@ -263,6 +302,62 @@ const ORDER: Blocker[] = [
 ];
 
 const quoted = (o: unknown) => JSON.stringify(o);
+
+interface PastChanges {
+  /** Past commits that changed indexed code. */
+  commits: number;
+  /** Of them, those whose every such file is shown. */
+  within: number;
+  /** Their share, each commit weighted by its subject's match score. */
+  covered: number;
+  /** Files they changed outside what is shown, most commits first (then by summed match). */
+  outside: Array<{ file: string; commits: number }>;
+  /** The best-matching commit that changed files outside, for the message. */
+  example?: { subject: string; files: string[] };
+}
+
+/** How the past changes that read like the task sit against what the card shows; undefined without any. */
+function pastChangesOf(list: PreflightInput["pastChanges"], shown: ReadonlySet<string>): PastChanges | undefined {
+  const withCode = (list ?? []).filter((c) => c.files.length > 0);
+  if (withCode.length === 0) return undefined;
+  let weight = 0;
+  let inside = 0;
+  let within = 0;
+  let example: PastChanges["example"];
+  const outside = new Map<string, { commits: number; score: number }>();
+  for (const c of withCode) {
+    const w = Math.max(c.score, 1e-9);
+    weight += w;
+    const out = c.files.filter((f) => !shown.has(f));
+    if (out.length === 0) {
+      inside += w;
+      within++;
+      continue;
+    }
+    example ??= { subject: c.subject, files: out };
+    for (const f of out) {
+      const o = outside.get(f) ?? { commits: 0, score: 0 };
+      outside.set(f, { commits: o.commits + 1, score: o.score + w });
+    }
+  }
+  return {
+    commits: withCode.length,
+    within,
+    covered: Math.round((inside / weight) * 1000) / 1000,
+    outside: [...outside.entries()].sort((a, b) => b[1].commits - a[1].commits || b[1].score - a[1].score).map(([file, o]) => ({ file, commits: o.commits })),
+    ...(example ? { example } : {}),
+  };
+}
+
+/** The history's blocker: changes like this one reached files the card does not show; it names them. */
+function pastStress(p: PastChanges): { kind: Blocker; action: string; help: string[] } {
+  const named = p.outside.slice(0, 3).map((o) => `${o.file} (${o.commits} of ${p.commits})`);
+  return {
+    kind: "past-changes",
+    action: `Of the ${p.commits} past commits whose subjects read like this task, ${p.within} changed only files shown here; the others also changed ${named.join(", ")}${p.outside.length > 3 ? ", …" : ""}${p.example ? ` (e.g. "${p.example.subject}")` : ""}: check whether this change reaches them too`,
+    help: p.outside.slice(0, 3).map((o) => `read ${o.file} (changed by ${o.commits} of ${p.commits} similar past commits)`),
+  };
+}
 
 /** The next search, as a tool call an agent can make as written. */
 function nextSearch(query: string): string {

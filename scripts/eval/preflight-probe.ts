@@ -1,0 +1,58 @@
+/**
+ * What else the index knew when a preflight card was made, recorded beside the card so that candidate
+ * signals for the ready rule can be studied from a saved run (scripts/eval/preflight-tune.ts) without
+ * indexing again: how many files hold each of the task's words, the project's history around the top
+ * results (files changed with each, how big their commits were) and the past commits whose subjects read
+ * like the task (which files they changed). Only the evaluation records this; the card reads what the
+ * rule needs on its own.
+ */
+import type { IndexReader } from "../../src/store/contract.ts";
+import { analyzeQuery } from "../../src/engines/search/query.ts";
+import { taskTerms } from "../../src/engines/codebase-search/edit-signals.ts";
+
+export interface Probe {
+  /** Indexed files in the project. */
+  files: number;
+  /** Each significant task word with the number of files whose words hold it (path, names, comments, code), capped at 5000. */
+  terms: Array<{ term: string; files: number }>;
+  /** The top three results' history: how many commits changed each, and its 20 most frequent partners. */
+  history: Array<{ file: string; commits: number; partners: Array<{ file: string; count: number }> }>;
+  /**
+   * The thirty past commits whose subjects best match the task: their match, the files each changed (first
+   * 40, and how many), and those of them the index holds now as code that is not a test.
+   */
+  similar: Array<{ score: number; coverage: number; subject: string; files: string[]; size: number; code: string[] }>;
+  /** Definitions in the top file, and its length in lines. */
+  topSymbols: number;
+  topLines: number;
+}
+
+const WORDS = { path: 1, defs: 1, doc: 1, code: 1 };
+
+export async function probe(reader: IndexReader, query: string, results: ReadonlyArray<{ file: string }>): Promise<Probe> {
+  const terms: Probe["terms"] = [];
+  for (const term of taskTerms(query)) {
+    const hits = await reader.weightedFileScores(new Map([[term, 1]]), WORDS, {}, 5000);
+    terms.push({ term, files: hits.size });
+  }
+  const tops = results.slice(0, 3).map((r) => r.file);
+  const co = reader.coChanges ? await reader.coChanges(tops) : new Map();
+  const history = tops.flatMap((file) => {
+    const h = co.get(file);
+    return h ? [{ file, commits: h.commits, partners: h.partners }] : [];
+  });
+  const matches = reader.matchingCommits ? await reader.matchingCommits(analyzeQuery(query).weights, 30) : [];
+  const known = await reader.filesInfo([...new Set(matches.flatMap((m) => m.files))]);
+  const similar = matches.map((m) => ({
+    score: Math.round(m.score * 1000) / 1000,
+    coverage: Math.round(m.coverage * 1000) / 1000,
+    subject: m.subject,
+    files: m.files.slice(0, 40),
+    size: m.files.length,
+    code: m.files.filter((f) => known.has(f) && !known.get(f)!.isTest),
+  }));
+  const top = results[0]?.file;
+  const topSymbols = top ? (await reader.symbolsOfFiles([top])).length : 0;
+  const text = top ? (await reader.contents([top])).get(top) : undefined;
+  return { files: await reader.fileCount(), terms, history, similar, topSymbols, topLines: text ? text.split("\n").length : 0 };
+}
