@@ -71,6 +71,8 @@ export function loadEditTasks(file: string, filter: { split?: string; repos?: st
 export interface CardSummary {
   ready: boolean;
   blockers?: string[];
+  /** Ready by the history's way: what blocked the search's way (replayed as blockers). */
+  waived?: string[];
   nextAction?: string;
   whatWouldHelp?: string[];
   impact?: { coverage: string; files: string[]; target: string };
@@ -277,6 +279,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
               r.card = {
                 ready: p.ready,
                 ...(p.blockers ? { blockers: p.blockers } : {}),
+                ...(p.waived ? { waived: p.waived } : {}),
                 ...(p.nextAction ? { nextAction: p.nextAction } : {}),
                 ...(p.whatWouldHelp ? { whatWouldHelp: p.whatWouldHelp } : {}),
                 ...(p.impact ? { impact: p.impact } : {}),

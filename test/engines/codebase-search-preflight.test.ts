@@ -14,7 +14,15 @@ import { findTool } from "../../src/tools/index.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
 import type { CodebaseSearchResponse } from "../../src/engines/codebase-search/index.ts";
 import { editSignals, siblingsOf, sweepWordsOf, type EditSignals } from "../../src/engines/codebase-search/edit-signals.ts";
-import { READY_RULE, historyReady, isReady, pastChangesWider, signalBlockers, type ReadyRule } from "../../src/engines/codebase-search/ready-rule.ts";
+import {
+  HISTORY_WAY,
+  READY_RULE,
+  historyReady,
+  isReady,
+  pastChangesWider,
+  signalBlockers,
+  type ReadyRule,
+} from "../../src/engines/codebase-search/ready-rule.ts";
 import { preflight } from "../../src/engines/codebase-search/preflight.ts";
 
 const CALLERS = [
@@ -334,6 +342,8 @@ describe("the history's way to ready: past changes that read like the task", () 
   };
   const target = { label: "src/unix/signal.c", callers: [], importers: [] };
   const commit = (subject: string, files: string[], score = 5) => ({ subject, score, files });
+  // the history's way, measured but not taken by READY_RULE (ready-rule.ts)
+  const rule: ReadyRule = { ...READY_RULE, history: HISTORY_WAY };
 
   test("ready when most similar past commits changed only files the card shows; what blocked the search's way is a warning", () => {
     const pastChanges = [
@@ -342,12 +352,19 @@ describe("the history's way to ready: past changes that read like the task", () 
       commit("Read the whole signal pipe", ["src/unix/signal.c"], 6),
       commit("Signal handler docs", [], 5), // only docs or tests: not counted
     ];
-    const c = preflight({ ...base, signals, target, pastChanges });
+    const c = preflight({ ...base, signals, target, pastChanges, rule });
     expect(c.ready).toBe(true);
     expect(c.blockers).toBeUndefined();
     expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
     expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
+    expect(c.waived).toEqual(["close-runner-up"]);
     expect(c.warnings!.some((w) => w.includes("src/unix/pipe.c") && w.includes("match the task about equally"))).toBe(true);
+    // under READY_RULE, which does not take the history's way, the card still shows what the history says
+    const shipped = preflight({ ...base, signals, target, pastChanges });
+    expect(shipped.ready).toBe(false);
+    expect(shipped.blockers).toEqual(["close-runner-up"]);
+    expect(shipped.waived).toBeUndefined();
+    expect(shipped.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
     // the same card without a history: the search's rule alone, not ready
     const without = preflight({ ...base, signals, target });
     expect(without.ready).toBe(false);
@@ -362,7 +379,7 @@ describe("the history's way to ready: past changes that read like the task", () 
       commit("Signal pipe reads retry on EINTR", ["src/unix/signal.c"], 4),
       commit("EINTR in the poll loop", ["src/unix/stream.c", "src/unix/linux.c"], 4),
     ];
-    const c = preflight({ ...base, signals, target, pastChanges });
+    const c = preflight({ ...base, signals, target, pastChanges, rule });
     expect(c.ready).toBe(false);
     expect(c.blockers).toEqual(["past-changes", "close-runner-up"]);
     expect(c.pastChanges).toEqual({
@@ -382,33 +399,35 @@ describe("the history's way to ready: past changes that read like the task", () 
   });
 
   test("without similar past commits that changed code, or with callers missing, it is the search's rule alone", () => {
-    const none = preflight({ ...base, signals, target, pastChanges: [commit("Signal handler docs", [])] });
+    const none = preflight({ ...base, signals, target, pastChanges: [commit("Signal handler docs", [])], rule });
     expect(none.ready).toBe(false);
     expect(none.blockers).toEqual(["close-runner-up"]);
     expect(none.pastChanges).toBeUndefined();
     const enough = [commit("Retry signal pipe reads on EINTR", ["src/unix/signal.c"]), commit("Read the whole signal pipe", ["src/unix/signal.c"])];
-    expect(preflight({ ...base, signals, target, pastChanges: enough }).ready).toBe(true);
+    expect(preflight({ ...base, signals, target, pastChanges: enough, rule }).ready).toBe(true);
     // a rule asking for three such commits: two say nothing either way, and name nothing
-    const three = { ...READY_RULE, history: { ...READY_RULE.history!, minCommits: 3 } };
+    const three = { ...READY_RULE, history: { ...HISTORY_WAY, minCommits: 3 } };
     const few = preflight({ ...base, signals, target, pastChanges: enough, rule: three });
     expect(few.ready).toBe(false);
     expect(few.blockers).toEqual(["close-runner-up"]);
-    const called = preflight({ ...base, signals, target: { ...target, importers: ["src/unix/loop.c", "src/unix/async.c"] }, pastChanges: enough });
+    const called = preflight({ ...base, signals, target: { ...target, importers: ["src/unix/loop.c", "src/unix/async.c"] }, pastChanges: enough, rule });
     expect(called.ready).toBe(false);
     expect(called.blockers).toContain("callers-missing");
-    const rule = READY_RULE.history!;
+    const h = HISTORY_WAY;
     const s = { ...signals, fanIn: 0, pastCommits: 3, pastCovered: 0.5 };
-    expect(historyReady([], s, rule)).toBe(true);
-    expect(historyReady(["unresolved-callers"], s, rule)).toBe(false);
-    expect(historyReady(["thin-evidence"], s, rule)).toBe(false);
-    expect(historyReady(["pattern-conflict"], s, rule)).toBe(false);
-    expect(historyReady(["low-confidence"], s, rule)).toBe(true);
-    expect(historyReady([], { ...s, topCoverage: 0.2 }, rule)).toBe(false);
-    expect(historyReady([], { ...s, pastCovered: 0.1 }, rule)).toBe(false);
-    expect(pastChangesWider({ ...s, pastCovered: 0.1 }, rule)).toBe(true);
-    expect(pastChangesWider({ ...s, pastCommits: 2, pastCovered: 0.1 }, { ...rule, minCommits: 3 })).toBe(false);
-    expect(isReady([], s, READY_RULE)).toBe(true);
-    expect(isReady([], s, { ...READY_RULE, history: undefined })).toBe(false);
+    expect(historyReady([], s, h)).toBe(true);
+    expect(historyReady(["unresolved-callers"], s, h)).toBe(false);
+    expect(historyReady(["thin-evidence"], s, h)).toBe(false);
+    expect(historyReady(["pattern-conflict"], s, h)).toBe(false);
+    expect(historyReady(["low-confidence"], s, h)).toBe(true);
+    expect(historyReady([], { ...s, topCoverage: 0.2 }, h)).toBe(false);
+    expect(historyReady([], { ...s, pastCovered: 0.1 }, h)).toBe(false);
+    expect(pastChangesWider({ ...s, pastCovered: 0.1 }, h)).toBe(true);
+    expect(pastChangesWider({ ...s, pastCommits: 2, pastCovered: 0.1 }, { ...h, minCommits: 3 })).toBe(false);
+    expect(isReady([], s, rule)).toBe(true);
+    // READY_RULE measures the history's way but does not take it: the search's rule alone decides
+    expect(isReady([], s, READY_RULE)).toBe(false);
+    expect(pastChangesWider({ ...s, pastCovered: 0.1 }, READY_RULE.history)).toBe(false);
   });
 
   test("on a git repository the card reads the past commits whose subjects read like the task", async () => {

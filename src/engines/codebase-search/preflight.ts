@@ -20,6 +20,8 @@ export interface Preflight {
   ready: boolean;
   /** Only when not ready: why, one word per reason (the first is nextAction's). */
   blockers?: Blocker[];
+  /** Only when ready by the history's way (ready-rule.ts HistoryRule): what blocked the search's way (their texts are warnings). */
+  waived?: Blocker[];
   /** Only when not ready: the first thing to do. */
   nextAction?: string;
   /** Failure memories about the area (at most 3). */
@@ -242,6 +244,7 @@ export function preflight(i: PreflightInput): Preflight {
   }
   const advice = stress.filter((x) => BASE_BLOCKERS.includes(x.kind) && !rule.base.includes(x.kind));
   let blocking = stress.filter((x) => !advice.includes(x));
+  let waived: Blocker[] | undefined;
   if (blocking.length > 0 && signals && rule.history) {
     if (
       historyReady(
@@ -252,6 +255,7 @@ export function preflight(i: PreflightInput): Preflight {
     ) {
       // the history's way: changes like this one stayed within these files; what blocked the search's way is advice
       advice.push(...blocking);
+      waived = [...new Set(blocking.map((x) => x.kind))];
       blocking = [];
     } else if (past && pastChangesWider(signals, rule.history)) blocking.push(pastStress(past));
   }
@@ -262,6 +266,7 @@ export function preflight(i: PreflightInput): Preflight {
     risk,
     evidence: { score, codeMatch, patternAlignment: Math.round(patternAlignment * 100) / 100, memorySupport: Math.round(memorySupport * 100) / 100 },
   };
+  if (waived) card.waived = waived;
   if (!ready) {
     card.blockers = [...new Set(blocking.map((x) => x.kind))];
     card.nextAction = blocking[0]!.action;
