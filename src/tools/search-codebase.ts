@@ -47,13 +47,12 @@ export const searchCodebaseTool = defineTool({
     "and use it, whether tests cover it, up to 3 callers / consumers / tests to read next, and whether it follows a " +
     "team pattern that is rising or declining; plus related team memories and searchQuality (low_confidence with a " +
     "hint when the query's terms are not in the results). With intent edit, refactor or migrate it adds a preflight " +
-    "card: ready (true when one file clearly leads, or when the past commits whose subjects read like the task mostly " +
-    "changed only files the card shows, and the target's callers are in the results; false with blockers " +
-    "such as callers-missing, past-changes, close-runner-up, pattern-conflict, stale-memory), nextAction naming the file " +
+    "card: ready (true only when one file clearly leads and its callers are in the results; false with blockers " +
+    "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
     "results'), changedTogether (files the project's git history says usually change with the top file, when they are " +
-    "not in the results; two or more: not ready until read), pastChanges (how many similar past commits stayed within " +
-    "the card's files, and the files the others also changed), whatWouldHelp (the next searches and calls) and the signals it decided " +
+    "not in the results; two or more: not ready until read), pastChanges (of the past commits whose subjects read like " +
+    "the task, how many changed only the card's files, and the files the others also changed), whatWouldHelp (the next searches and calls) and the signals it decided " +
     "from. Use it before changing code.",
   input,
   annotations: READ_ONLY,
