@@ -58,7 +58,7 @@ export const FILES_AT_HAND = 3;
 export const CALLER_COVERAGE = 0.75;
 /** A file changed with the top result in this share of its commits (and at least twice) is "usually changed together". */
 export const CHANGED_TOGETHER = 0.5;
-/** How many past commits whose subjects best match the task the card weighs (docs/benchmarks.md: 5, 10, 20 and 30 were tried on dev). */
+/** How many past commits whose subjects best match the task the card weighs (docs/benchmarks.md: 5 to 30 were tried on dev, 10 told safe tasks apart best). */
 export const PAST_CHANGES = 10;
 
 export interface PreflightInput {
