@@ -29,7 +29,10 @@ function interned(cache: Map<string, number>, lookup: Stmt, insert: Stmt, name: 
     const row = lookup.get(name) as { id: number } | null;
     id = row ? row.id : Number(insert.run(name).lastInsertRowid);
     if (cache.size >= 100_000) cache.clear();
-    cache.set(name, id);
+    // a copy of its own: a name read from a parse worker's message is cut out of the message's whole text,
+    // which JavaScriptCore keeps alive as long as the cut is (the map outlives the batch). JSON's round trip
+    // copies any string exactly (Buffer's would replace a lone surrogate).
+    cache.set(JSON.parse(JSON.stringify(name)) as string, id);
   }
   return id;
 }
