@@ -15,6 +15,7 @@ import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
+import { MultiRowInsert } from "./multi-row-insert.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -55,12 +56,8 @@ function prepareStatements(db: Database) {
       chunk_last = ?, symbol_first = ?, symbol_last = ? WHERE file_id = ?`),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column,
-      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
     insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
-    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare)
-      VALUES (?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
@@ -94,6 +91,9 @@ export class IndexStore implements HasSqlite {
   readonly dialect: SqlDialect = SQLITE_INDEX_DIALECT;
   private readonly db: Database;
   private readonly st: ReturnType<typeof prepareStatements>;
+  /** A file's definitions and references, written a group of rows per statement. */
+  private readonly symbolRows: MultiRowInsert;
+  private readonly refRows: MultiRowInsert;
   /** Another connection's write in progress (the keyword index load of a full build). */
   private pendingWrite: Promise<void> | undefined;
   /** Why that write failed, once it has. */
@@ -142,6 +142,12 @@ export class IndexStore implements HasSqlite {
   private constructor(db: Database) {
     this.db = db;
     this.st = prepareStatements(db);
+    this.symbolRows = new MultiRowInsert(
+      db,
+      "symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column, end_line, is_exported, signature)",
+      11,
+    );
+    this.refRows = new MultiRowInsert(db, `ref_rows (file_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare)`, 8);
   }
 
   /** Store-internal: the connection (see sqlite-access.ts). */
@@ -412,10 +418,11 @@ export class IndexStore implements HasSqlite {
     importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>,
   ): { symbolFirst?: number; symbolLast?: number; refFirst?: number; refLast?: number } {
     const s = this.st;
-    const symbolIds = new Map<string, number>();
-    // written one after another, nothing between: their ids are consecutive (see symbol_rows)
-    let firstSymbol: number | undefined;
-    let lastSymbol: number | undefined;
+    // a file's definitions are inserted together, after the statistics rows: their ids are consecutive
+    // (see symbol_rows), so a definition's place in this list is its id less the file's first
+    const symbolPlaces = new Map<string, number>();
+    const symbolValues: Array<string | number | null> = [];
+    let symbolCount = 0;
     const addSymbol = (
       name: string,
       qname: string,
@@ -428,7 +435,7 @@ export class IndexStore implements HasSqlite {
       signature: string | null,
     ) => {
       const stored = storedQualifiedName(qname, name, facts.packageName, container);
-      const r = s.insertSymbol.run(
+      symbolValues.push(
         f.fileId,
         name,
         stored.qualified,
@@ -441,9 +448,8 @@ export class IndexStore implements HasSqlite {
         exported ? 1 : 0,
         signature,
       );
-      lastSymbol = Number(r.lastInsertRowid);
-      firstSymbol ??= lastSymbol;
-      if (!symbolIds.has(qname)) symbolIds.set(qname, lastSymbol);
+      if (!symbolPlaces.has(qname)) symbolPlaces.set(qname, symbolCount);
+      symbolCount++;
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
     const typeIds = new Set<string>();
@@ -486,12 +492,12 @@ export class IndexStore implements HasSqlite {
     for (const imp of facts.imports) {
       s.insertImportSite.run(f.fileId, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
-    let first: number | undefined;
-    let last: number | undefined;
+    const symbolFirst = this.symbolRows.insert(symbolValues);
+    const refValues: Array<string | number | null> = [];
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
-      const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      last = this.insertRef(
+      const enclosing = r.enclosing ? (symbolPlaces.get(r.enclosing) ?? null) : null;
+      refValues.push(
         f.fileId,
         this.refNameId(r.name),
         r.qualifier == null ? null : this.refNameId(r.qualifier),
@@ -499,17 +505,18 @@ export class IndexStore implements HasSqlite {
         r.line,
         r.column,
         // a definition of this file: its id less the file's first (see ref_rows)
-        enclosingId === null ? null : enclosingId - firstSymbol!,
-        storedRefRare(r.qualifierType ?? null, enclosingId === null ? (r.enclosing ?? null) : null),
+        enclosing,
+        storedRefRare(r.qualifierType ?? null, enclosing === null ? (r.enclosing ?? null) : null),
       );
-      first ??= last;
     }
-    // inserted one after another, nothing between: their ids are consecutive (see ref_rows)
-    return { symbolFirst: firstSymbol, symbolLast: lastSymbol, refFirst: first, refLast: last };
-  }
-
-  private insertRef(...values: Array<string | number | null>): number {
-    return Number(this.st.insertRef.run(...values).lastInsertRowid);
+    // inserted together, nothing between: their ids are consecutive (see ref_rows)
+    const refFirst = this.refRows.insert(refValues);
+    return {
+      symbolFirst,
+      symbolLast: symbolFirst === undefined ? undefined : symbolFirst + symbolCount - 1,
+      refFirst,
+      refLast: refFirst === undefined ? undefined : refFirst + facts.references.length - 1,
+    };
   }
 
   /** The id of a definition's container or scope in symbol_scopes, added on first use. */
