@@ -15,6 +15,7 @@ import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
 import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
+import { MultiRowInsert } from "./multi-row-insert.ts";
 
 type Stmt = Statement<any, any[]>;
 
@@ -29,7 +30,10 @@ function interned(cache: Map<string, number>, lookup: Stmt, insert: Stmt, name: 
     const row = lookup.get(name) as { id: number } | null;
     id = row ? row.id : Number(insert.run(name).lastInsertRowid);
     if (cache.size >= 100_000) cache.clear();
-    cache.set(name, id);
+    // a copy of its own: a name read from a parse worker's message is cut out of the message's whole text,
+    // which JavaScriptCore keeps alive as long as the cut is (the map outlives the batch). JSON's round trip
+    // copies any string exactly (Buffer's would replace a lone surrogate).
+    cache.set(JSON.parse(JSON.stringify(name)) as string, id);
   }
   return id;
 }
@@ -47,20 +51,15 @@ function prepareStatements(db: Database) {
     insertImport: q(`INSERT INTO import_rows (file_id, imported_module, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
-    markParsed: q("UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ? WHERE file_id = ?"),
+    // a file's parse tier in its state row at once: parsed, and the ranges of its rows' ids
+    markParsed: q(`UPDATE file_state SET parsed = 1, package_name = ?, syntax_errors = ?, ref_first = ?, ref_last = ?, chunk_first = ?,
+      chunk_last = ?, symbol_first = ?, symbol_last = ? WHERE file_id = ?`),
     contentOfId: q("SELECT z FROM contents WHERE file_id = ?"),
     insertContent: q("INSERT INTO contents (file_id, z) VALUES (?, ?)"),
-    insertSymbol: q(`INSERT INTO symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column,
-      end_line, is_exported, signature) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
     scopeId: q("SELECT scope_id AS id FROM symbol_scopes WHERE name = ?"),
     insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
-    insertRef: q(`INSERT INTO ref_rows (file_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare)
-      VALUES (?,?,?,?,?,?,?,?)`),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
-    setRefRange: q("UPDATE file_state SET ref_first = ?, ref_last = ? WHERE file_id = ?"),
-    setChunkRange: q("UPDATE file_state SET chunk_first = ?, chunk_last = ? WHERE file_id = ?"),
-    setSymbolRange: q("UPDATE file_state SET symbol_first = ?, symbol_last = ? WHERE file_id = ?"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
       AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
@@ -68,8 +67,8 @@ function prepareStatements(db: Database) {
       VALUES (?,?,?,?,?,?)`),
     insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, symbol_scope, language, start_line,
       end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
-    // the upsert hands back the id of a list stored before as well as of a new one
-    tagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?) ON CONFLICT (tags) DO UPDATE SET tags = excluded.tags RETURNING tag_set AS id"),
+    tagSetId: q("SELECT tag_set AS id FROM chunk_tag_sets WHERE tags = ?"),
+    insertTagSet: q("INSERT INTO chunk_tag_sets (tags) VALUES (?)"),
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
     insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
     touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
@@ -92,6 +91,9 @@ export class IndexStore implements HasSqlite {
   readonly dialect: SqlDialect = SQLITE_INDEX_DIALECT;
   private readonly db: Database;
   private readonly st: ReturnType<typeof prepareStatements>;
+  /** A file's definitions and references, written a group of rows per statement. */
+  private readonly symbolRows: MultiRowInsert;
+  private readonly refRows: MultiRowInsert;
   /** Another connection's write in progress (the keyword index load of a full build). */
   private pendingWrite: Promise<void> | undefined;
   /** Why that write failed, once it has. */
@@ -103,12 +105,19 @@ export class IndexStore implements HasSqlite {
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
   private words: Array<[Stmt, Array<string | number>]> = [];
   /**
-   * ref_names ids read or written in the current transaction (cleared when one starts or fails: a rolled
-   * back transaction takes its new names with it).
+   * ref_names ids read or written by this store, kept across its transactions (nothing deletes a name)
+   * but cleared when one fails (a rolled back transaction takes its new names with it) and when the
+   * parse tier is reset: a transaction's look-ups of names that earlier ones had met were a tenth of
+   * writing the kernel's parse tier.
    */
   private readonly refNameIds = new Map<string, number>();
   /** symbol_scopes ids by name, like refNameIds. */
   private readonly scopeIds = new Map<string, number>();
+  /**
+   * chunk_tag_sets ids by tag list (its JSON), like refNameIds: a few thousand lists for hundreds of
+   * thousands of chunks, whose upserts each cost more than the chunk's own row (ksub: 1 of 6.7 s).
+   */
+  private readonly tagSetIds = new Map<string, number>();
 
   /** Opens an existing index (INDEX_CORRUPT when it is not one this cortex can use). */
   static open(path: string, options: { readonly?: boolean } = {}): IndexStore {
@@ -133,6 +142,12 @@ export class IndexStore implements HasSqlite {
   private constructor(db: Database) {
     this.db = db;
     this.st = prepareStatements(db);
+    this.symbolRows = new MultiRowInsert(
+      db,
+      "symbol_rows (file_id, name, qualified_name, scope, kind, container, start_line, start_column, end_line, is_exported, signature)",
+      11,
+    );
+    this.refRows = new MultiRowInsert(db, `ref_rows (file_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare)`, 8);
   }
 
   /** Store-internal: the connection (see sqlite-access.ts). */
@@ -310,6 +325,7 @@ export class IndexStore implements HasSqlite {
    */
   resetParseTier(): void {
     this.db.exec("PRAGMA foreign_keys = OFF");
+    this.forgetNames();
     try {
       this.db.transaction(() => this.db.exec(PARSE_TIER_RESET))();
     } finally {
@@ -346,15 +362,14 @@ export class IndexStore implements HasSqlite {
       facts?.functions.length ?? 0,
       importsByModule.size,
     );
-    s.markParsed.run(facts?.packageName ?? null, facts?.syntaxErrors ?? 0, f.fileId);
     // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
     if (f.words) this.words.push([s.insertFileWords, [f.fileId, f.words.path, f.words.defs, f.words.doc, f.words.code]]);
-    if (facts) this.writeFacts(f, facts, importsByModule);
+    const ranges = facts ? this.writeFacts(f, facts, importsByModule) : undefined;
     // a file's chunks are written one after another: the range of their rowids finds them (chunk_rows)
     let firstChunk: number | undefined;
     let lastChunk: number | undefined;
     for (const c of f.chunks ?? []) {
-      const tagSet = (s.tagSet.get(JSON.stringify(c.tags)) as { id: number }).id;
+      const tagSet = interned(this.tagSetIds, s.tagSetId, s.insertTagSet, JSON.stringify(c.tags));
       // what the view can name again is left NULL (chunk-row.ts)
       const k = storedChunk(c, f.path);
       // a definition's symbol path as its scope's id and its last segment (chunk_rows)
@@ -384,19 +399,30 @@ export class IndexStore implements HasSqlite {
       const w = c.words;
       if (w) this.words.push([s.insertChunkWords, [lastChunk, w.symbols, w.title, w.path, w.body]]);
     }
-    if (firstChunk !== undefined) s.setChunkRange.run(firstChunk, lastChunk!, f.fileId);
+    s.markParsed.run(
+      facts?.packageName ?? null,
+      facts?.syntaxErrors ?? 0,
+      ranges?.refFirst ?? null,
+      ranges?.refLast ?? null,
+      firstChunk ?? null,
+      lastChunk ?? null,
+      ranges?.symbolFirst ?? null,
+      ranges?.symbolLast ?? null,
+      f.fileId,
+    );
   }
 
   private writeFacts(
     f: ParsedFile,
     facts: FileFacts,
     importsByModule: Map<string, { isStandardLib: boolean; isExternal: boolean; isRelative: boolean; symbols: number }>,
-  ): void {
+  ): { symbolFirst?: number; symbolLast?: number; refFirst?: number; refLast?: number } {
     const s = this.st;
-    const symbolIds = new Map<string, number>();
-    // written one after another, nothing between: their ids are consecutive (see symbol_rows)
-    let firstSymbol: number | undefined;
-    let lastSymbol: number | undefined;
+    // a file's definitions are inserted together, after the statistics rows: their ids are consecutive
+    // (see symbol_rows), so a definition's place in this list is its id less the file's first
+    const symbolPlaces = new Map<string, number>();
+    const symbolValues: Array<string | number | null> = [];
+    let symbolCount = 0;
     const addSymbol = (
       name: string,
       qname: string,
@@ -409,7 +435,7 @@ export class IndexStore implements HasSqlite {
       signature: string | null,
     ) => {
       const stored = storedQualifiedName(qname, name, facts.packageName, container);
-      const r = s.insertSymbol.run(
+      symbolValues.push(
         f.fileId,
         name,
         stored.qualified,
@@ -422,9 +448,8 @@ export class IndexStore implements HasSqlite {
         exported ? 1 : 0,
         signature,
       );
-      lastSymbol = Number(r.lastInsertRowid);
-      firstSymbol ??= lastSymbol;
-      if (!symbolIds.has(qname)) symbolIds.set(qname, lastSymbol);
+      if (!symbolPlaces.has(qname)) symbolPlaces.set(qname, symbolCount);
+      symbolCount++;
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
     const typeIds = new Set<string>();
@@ -461,19 +486,18 @@ export class IndexStore implements HasSqlite {
     for (const v of facts.variables) {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
-    if (firstSymbol !== undefined) s.setSymbolRange.run(firstSymbol, lastSymbol!, f.fileId);
     for (const [module, imp] of importsByModule) {
       s.insertImport.run(f.fileId, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
       s.insertImportSite.run(f.fileId, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
     }
-    let first: number | undefined;
-    let last: number | undefined;
+    const symbolFirst = this.symbolRows.insert(symbolValues);
+    const refValues: Array<string | number | null> = [];
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
-      const enclosingId = r.enclosing ? (symbolIds.get(r.enclosing) ?? null) : null;
-      last = this.insertRef(
+      const enclosing = r.enclosing ? (symbolPlaces.get(r.enclosing) ?? null) : null;
+      refValues.push(
         f.fileId,
         this.refNameId(r.name),
         r.qualifier == null ? null : this.refNameId(r.qualifier),
@@ -481,17 +505,18 @@ export class IndexStore implements HasSqlite {
         r.line,
         r.column,
         // a definition of this file: its id less the file's first (see ref_rows)
-        enclosingId === null ? null : enclosingId - firstSymbol!,
-        storedRefRare(r.qualifierType ?? null, enclosingId === null ? (r.enclosing ?? null) : null),
+        enclosing,
+        storedRefRare(r.qualifierType ?? null, enclosing === null ? (r.enclosing ?? null) : null),
       );
-      first ??= last;
     }
-    // inserted one after another, nothing between: their ids are consecutive (see ref_rows)
-    if (first !== undefined) s.setRefRange.run(first, last!, f.fileId);
-  }
-
-  private insertRef(...values: Array<string | number | null>): number {
-    return Number(this.st.insertRef.run(...values).lastInsertRowid);
+    // inserted together, nothing between: their ids are consecutive (see ref_rows)
+    const refFirst = this.refRows.insert(refValues);
+    return {
+      symbolFirst,
+      symbolLast: symbolFirst === undefined ? undefined : symbolFirst + symbolCount - 1,
+      refFirst,
+      refLast: refFirst === undefined ? undefined : refFirst + facts.references.length - 1,
+    };
   }
 
   /** The id of a definition's container or scope in symbol_scopes, added on first use. */
@@ -622,8 +647,6 @@ export class IndexStore implements HasSqlite {
 
   /** Runs `fn` in one write transaction. */
   transaction<T>(fn: () => T): T {
-    this.refNameIds.clear();
-    this.scopeIds.clear();
     try {
       return this.db.transaction(() => {
         const result = fn();
@@ -631,10 +654,17 @@ export class IndexStore implements HasSqlite {
         return result;
       })();
     } catch (e) {
-      this.refNameIds.clear();
-      this.scopeIds.clear();
+      this.forgetNames();
+      this.words = [];
       throw e;
     }
+  }
+
+  /** Forgets the ids of names, scopes and tag lists remembered (see refNameIds). */
+  private forgetNames(): void {
+    this.refNameIds.clear();
+    this.scopeIds.clear();
+    this.tagSetIds.clear();
   }
 
   /**
