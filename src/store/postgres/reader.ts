@@ -42,7 +42,7 @@ import { STATS_TABLES, type StatsTable } from "../schema.ts";
 import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
 import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
-import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
+import { CrossRepoSql, crossIdSql, pairIn, splitIds } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
 import { CandidateFinder } from "../trigram-candidates.ts";
 import { decodePostings, unionSorted } from "../trigrams.ts";
@@ -598,7 +598,15 @@ export class PgIndexReader implements IndexReader {
 
   /** References inside these definitions; in a reader of several repositories, with what resolves across them. */
   async refsInside(ids: readonly number[]): Promise<RefRow[]> {
-    return this.withCrossTargets(await this.refs((p) => this.idIn(p, "r.enclosing_symbol_id", ids)));
+    // A definition's references are in its own file (the local index's enclosing id is an offset into
+    // the file's definitions): the files are found through the definitions' ids, their references
+    // through refs_file, with no index on the enclosing id (schema.ts).
+    return this.withCrossTargets(
+      await this.refs((p) => {
+        const locals = bind(p, `{${[...new Set(this.single ? ids : splitIds(ids).map(([, id]) => id))].join(",")}}`);
+        return `r.file_id IN (SELECT y.file_id FROM ${this.s}.symbols y WHERE y.symbol_id = ANY(${locals}::text::bigint[])) AND ${this.idIn(p, "r.enclosing_symbol_id", ids)}`;
+      }),
+    );
   }
 
   /** Unresolved references of this name; those a reader of several repositories resolves across them are not. */
