@@ -42,7 +42,7 @@ import { STATS_TABLES, type StatsTable } from "../schema.ts";
 import { POSTGRES_DIALECT, type SqlDialect } from "../sql-dialect.ts";
 import type { PgConnection, PgValue } from "./client.ts";
 import { schemaIdent } from "./schema.ts";
-import { CrossRepoSql, crossIdSql, pairIn, splitIds } from "./cross-repo.ts";
+import { CrossRepoSql, crossIdSql, pairIn } from "./cross-repo.ts";
 import { nearestChunks, storedModel } from "./vectors.ts";
 import { CandidateFinder } from "../trigram-candidates.ts";
 import { decodePostings, unionSorted } from "../trigrams.ts";
@@ -660,8 +660,10 @@ export class PgIndexReader implements IndexReader {
     // through refs_file, with no index on the enclosing id (schema.ts).
     return this.withCrossTargets(
       await this.refs((p) => {
-        const locals = bind(p, `{${[...new Set(this.single ? ids : splitIds(ids).map(([, id]) => id))].join(",")}}`);
-        return `r.file_id IN (SELECT y.file_id FROM ${this.s}.symbols y WHERE y.symbol_id = ANY(${locals}::text::bigint[])) AND ${this.idIn(p, "r.enclosing_symbol_id", ids)}`;
+        const files = this.single
+          ? `SELECT y.file_id FROM ${this.s}.symbols y WHERE y.symbol_id = ANY(${bind(p, `{${ids.join(",")}}`)}::text::bigint[])`
+          : `SELECT y.file_id FROM ${this.s}.symbols y JOIN ${this.s}.file_versions v ON v.file_id = y.file_id WHERE ${pairIn(p, "v.repo_id", "y.symbol_id", ids)}`;
+        return `r.file_id IN (${files}) AND ${this.idIn(p, "r.enclosing_symbol_id", ids)}`;
       }),
     );
   }
