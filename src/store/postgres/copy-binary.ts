@@ -97,9 +97,10 @@ export class BinaryCopy {
   private text(s: string): void {
     // UTF-8 takes at most three bytes per UTF-16 unit
     this.room(4 + s.length * 3);
-    const n = this.buf.write(s, this.at + 4, "utf8");
-    this.buf.writeInt32BE(n, this.at);
-    this.at += 4 + n;
+    const n = s.length <= SHORT_TEXT ? asciiInto(s, this.buf, this.at + 4) : -1;
+    const written = n >= 0 ? n : this.buf.write(s, this.at + 4, "utf8");
+    this.buf.writeInt32BE(written, this.at);
+    this.at += 4 + written;
   }
 
   /**
@@ -123,6 +124,24 @@ export class BinaryCopy {
     this.at = 0;
     return this.pieces;
   }
+}
+
+/**
+ * Texts up to this length are copied char by char when they are ASCII: most of a publication's texts
+ * are short (a reference's name, kind, qualifier: five of them for each of go-src's 785,000 references),
+ * and a call into Buffer.write costs twice the loop for them (5 million names: 640 against 330-400 ms).
+ */
+const SHORT_TEXT = 64;
+
+/** Copies ASCII `s` into `buf` at `at` and returns its length; -1 (having written part of it) when it is not ASCII. */
+function asciiInto(s: string, buf: Buffer, at: number): number {
+  const n = s.length;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c > 0x7f) return -1;
+    buf[at + i] = c;
+  }
+  return n;
 }
 
 /** A number as an integer column takes it (rows from SQLite: numbers, or numeric text). */

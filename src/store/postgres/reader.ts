@@ -50,6 +50,13 @@ import { literalCondition } from "./literal-condition.ts";
 
 /** Candidates of a literal search checked for the literal by the server, at most (textCandidates). */
 const LITERAL_CHECK_FILES = 4096;
+/** A literal check answers its files' texts too when it finds at most this many (per statement). */
+const CHECKED_TEXTS = 8;
+/** A file a literal's check found: its row, and its text when the check found few (else null). */
+interface CheckedFile {
+  row: ContentFileRow & { language: string };
+  content: string | null;
+}
 /** From this many candidates, the check runs as LITERAL_CHECK_PARTS statements at once. */
 const LITERAL_CHECK_SPLIT = 16;
 const LITERAL_CHECK_PARTS = 2;
@@ -314,23 +321,40 @@ export class PgIndexReader implements IndexReader {
     const checked = await Promise.all(
       Array.from({ length: parts }, (_, k) => this.holding(literal, parts === 1 ? Array.from(ids) : Array.from(ids).filter((_, i) => i % parts === k))),
     );
+    this.checked = new Map();
     if (checked.some((c) => c === undefined)) return ids;
-    return Uint32Array.from((checked as number[][]).flat()).sort();
+    const found = (checked as CheckedFile[][]).flat().sort((a, b) => a.row.fileId - b.row.fileId);
+    for (const f of found) this.checked.set(f.row.fileId, f);
+    return Uint32Array.from(found, (f) => f.row.fileId);
   }
 
-  /** Which of the files `ids` hold `literal` (undefined when the server cannot tell: literal-condition.ts). */
-  private async holding(literal: LiteralHint, ids: readonly number[]): Promise<number[] | undefined> {
+  /**
+   * Which of the files `ids` hold `literal` (undefined when the server cannot tell: literal-condition.ts),
+   * as live files with their rows, and their texts when they are few. The engine asks for exactly these
+   * next (textFiles, then texts): answered from here, a selective grep takes two round trips less.
+   */
+  private async holding(literal: LiteralHint, ids: readonly number[]): Promise<CheckedFile[] | undefined> {
     const params: Params = [];
     const holds = literalCondition(literal, "c.content", (v) => bind(params, v));
     if (holds === undefined) return undefined;
     // materialised first, so that the text is read for these files only, whatever the planner thinks of the condition
-    const rows = await this.rows<{ id: string }>(
-      `WITH c AS MATERIALIZED (SELECT file_id, content FROM ${this.s}.file_versions WHERE file_id = ANY(${bind(params, `{${ids.join(",")}}`)}::bigint[]))
-       SELECT c.file_id AS id FROM c WHERE ${holds}`,
+    const list = bind(params, `{${ids.join(",")}}`);
+    const rows = await this.rows<{ id: string; path: string; language: string; mtime: string; size: string; content: string | null }>(
+      `WITH c AS MATERIALIZED (SELECT file_id, content FROM ${this.s}.file_versions WHERE file_id = ANY(${list}::bigint[])),
+         m AS MATERIALIZED (SELECT c.file_id, c.content FROM c WHERE ${holds})
+       SELECT f.file_id AS id, ${this.pathSql} AS path, f.language, f.mtime_ms AS mtime, f.size_bytes AS size,
+         CASE WHEN (SELECT count(*) FROM m) <= ${CHECKED_TEXTS} THEN m.content END AS content
+       FROM m JOIN ${this.live(params)} ON f.file_id = m.file_id`,
       params,
     );
-    return rows.map((r) => Number(r.id));
+    return rows.map((r) => ({
+      row: { fileId: Number(r.id), path: r.path, language: r.language, mtimeMs: Number(r.mtime), sizeBytes: Number(r.size) },
+      content: r.content,
+    }));
   }
+
+  /** The files the last literal check found (holding): file versions never change, so any answer from here is exact. */
+  private checked = new Map<number, CheckedFile>();
 
   async textCandidateCounts(queries: readonly TrigramQuery[]): Promise<number[]> {
     const found = await this.candidates(queries);
@@ -345,6 +369,13 @@ export class PgIndexReader implements IndexReader {
   }
 
   async textFiles(ids: ArrayLike<number> | null, withLanguage: boolean): Promise<ContentFileRow[]> {
+    const known = ids === null ? undefined : this.fromCheck(ids, (f) => f);
+    if (known !== undefined) {
+      return known
+        .filter((f) => f !== null)
+        .map(({ row: { language, ...rest } }) => (withLanguage ? { ...rest, language } : rest))
+        .sort((a, b) => a.fileId - b.fileId);
+    }
     const params: Params = [];
     const from = this.live(params);
     const where =
@@ -365,6 +396,11 @@ export class PgIndexReader implements IndexReader {
   texts(ids: ArrayLike<number>, as: "string"): Promise<Array<string | undefined>>;
   texts(ids: ArrayLike<number>, as: "bytes"): Promise<Array<Uint8Array | undefined>>;
   async texts(ids: ArrayLike<number>, as: "string" | "bytes"): Promise<Array<string | Uint8Array | undefined>> {
+    const known = this.fromCheck(ids, (f) => f.content);
+    if (known !== undefined) {
+      const encoder = new TextEncoder();
+      return known.map((t) => (t === null ? undefined : as === "bytes" ? encoder.encode(t) : t));
+    }
     const params: Params = [];
     const from = this.live(params);
     const list = Array.from(ids);
@@ -378,6 +414,27 @@ export class PgIndexReader implements IndexReader {
       const t = byId.get(id);
       return t === undefined ? undefined : as === "bytes" ? encoder.encode(t) : t;
     });
+  }
+
+  /**
+   * `pick` of each of `ids` as the last literal check found it; undefined unless every id is there (with
+   * its text, when `pick` reads it). Ids below 0 (the engine's files read from disk) have no text.
+   */
+  private fromCheck<T>(ids: ArrayLike<number>, pick: (f: CheckedFile) => T): Array<T | null> | undefined {
+    if (this.checked.size === 0 || ids.length === 0) return undefined;
+    const out: Array<T | null> = [];
+    for (let i = 0; i < ids.length; i++) {
+      const id = ids[i]!;
+      if (id < 0) {
+        out.push(null);
+        continue;
+      }
+      const f = this.checked.get(id);
+      const v = f === undefined ? undefined : pick(f);
+      if (v === undefined || v === null) return undefined;
+      out.push(v);
+    }
+    return out;
   }
 
   // --- keyword search ---
@@ -598,7 +655,17 @@ export class PgIndexReader implements IndexReader {
 
   /** References inside these definitions; in a reader of several repositories, with what resolves across them. */
   async refsInside(ids: readonly number[]): Promise<RefRow[]> {
-    return this.withCrossTargets(await this.refs((p) => this.idIn(p, "r.enclosing_symbol_id", ids)));
+    // A definition's references are in its own file (the local index's enclosing id is an offset into
+    // the file's definitions): the files are found through the definitions' ids, their references
+    // through refs_file, with no index on the enclosing id (schema.ts).
+    return this.withCrossTargets(
+      await this.refs((p) => {
+        const files = this.single
+          ? `SELECT y.file_id FROM ${this.s}.symbols y WHERE y.symbol_id = ANY(${bind(p, `{${ids.join(",")}}`)}::text::bigint[])`
+          : `SELECT y.file_id FROM ${this.s}.symbols y JOIN ${this.s}.file_versions v ON v.file_id = y.file_id WHERE ${pairIn(p, "v.repo_id", "y.symbol_id", ids)}`;
+        return `r.file_id IN (${files}) AND ${this.idIn(p, "r.enclosing_symbol_id", ids)}`;
+      }),
+    );
   }
 
   /** Unresolved references of this name; those a reader of several repositories resolves across them are not. */

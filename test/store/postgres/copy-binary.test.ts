@@ -27,6 +27,22 @@ test("binary COPY: header, rows of typed fields, trailer; values that are not in
   expect(bytes.readBigInt64BE(33)).toBe(2n ** 40n + 5n);
   expect(bytes.subarray(-2).readInt16BE(0)).toBe(-1);
   expect(out.rows).toBe(1);
+  // a short text is copied char by char while it is ASCII, and written as UTF-8 from its start when not
+  const texts = ["plain_name", "abcü", "ü", "x".repeat(64), `${"y".repeat(63)}é`, "z".repeat(65)];
+  const withTexts = new BinaryCopy();
+  for (const t of texts) {
+    withTexts.row(1);
+    withTexts.value("text", t);
+  }
+  const written = Buffer.concat(withTexts.data());
+  let at = 19;
+  for (const t of texts) {
+    expect(written.readInt16BE(at)).toBe(1);
+    const size = written.readInt32BE(at + 2);
+    expect(written.subarray(at + 6, at + 6 + size).toString("utf8")).toBe(t);
+    at += 6 + size;
+  }
+  expect(written.readInt16BE(at)).toBe(-1);
   expect(() => new BinaryCopy().value("integer", 1.5)).toThrow("not an integer");
   expect(() => new BinaryCopy().value("bigint", "x")).toThrow("not an integer");
   // rows gather into a first piece of 64 KB (many COPYs are a few rows), then pieces of about a megabyte

@@ -2,10 +2,13 @@
  * A literal as one strpos condition (literal-condition.ts): exact for the files it admits, and left out
  * where folding case in collation C could miss what the engine matches.
  */
-import { expect, test } from "bun:test";
+import { expect, setDefaultTimeout, test } from "bun:test";
 import type { PgValue } from "../../../src/store/postgres/client.ts";
 import { literalCondition } from "../../../src/store/postgres/literal-condition.ts";
 import { startPglite } from "./pglite-client.ts";
+
+// starting PGlite alone takes seconds on a loaded machine
+setDefaultTimeout(120_000);
 
 test("a literal is one strpos condition, exact for the files it admits, and none where folding case could miss a match", async () => {
   const { client } = await startPglite();

@@ -221,7 +221,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     await publishIndex(client, "demo", store, { schema });
     await setVersion("99");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 99 and this cortex reads 5: a newer cortex published into it; upgrade cortex",
+      "the shared store has schema 99 and this cortex reads 6: a newer cortex published into it; upgrade cortex",
     );
     // an older store: the 2 → 3 upgrade needs the heads column gone, and 3 → 4 the file rows' foreign
     // keys there, as a schema-2 store has them
@@ -236,7 +236,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await fileKeys()).toBe(FILE_ROW_TABLES.length);
     await setVersion("2");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 2 and this cortex reads 5: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+      "the shared store has schema 2 and this cortex reads 6: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
     );
     await publishIndex(client, "demo", store, { schema });
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
@@ -267,6 +267,31 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await candidates("other")).toEqual(["src/util.go"]);
     await publishIndex(client, "demo", store, { schema });
     expect(await candidates("demo")).toEqual(["src/util.go"]);
+    // a store of version 5 indexed every reference by name, target and enclosing definition: the first
+    // two become the partial indexes of the rows their questions read, the third goes
+    const refIndexes = async () =>
+      (
+        await client.query<{ name: string; def: string }>(
+          `SELECT indexname AS name, indexdef AS def FROM pg_indexes WHERE schemaname = $1 AND tablename = 'refs' ORDER BY indexname`,
+          [schema],
+        )
+      ).map((r) => `${r.name}: ${r.def.replace(/^.* USING btree /, "")}`);
+    const v6 = [
+      "refs_file: (file_id)",
+      "refs_target: (target_symbol_id) WHERE (target_symbol_id IS NOT NULL)",
+      "refs_unresolved_name: (name) WHERE (target_symbol_id IS NULL)",
+    ];
+    expect(await refIndexes()).toEqual(v6);
+    await client.exec(`DROP INDEX ${schema}.refs_target; DROP INDEX ${schema}.refs_unresolved_name;
+      CREATE INDEX refs_name ON ${schema}.refs (name); CREATE INDEX refs_target ON ${schema}.refs (target_symbol_id);
+      CREATE INDEX refs_enclosing ON ${schema}.refs (enclosing_symbol_id);`);
+    await setVersion("5");
+    await publishIndex(client, "demo", store, { schema });
+    expect(await refIndexes()).toEqual(v6);
+    expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([
+      ["demo", 5],
+      ["other", 1],
+    ]);
   } finally {
     store.close();
     p.project.cleanup();

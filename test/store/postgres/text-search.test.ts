@@ -6,7 +6,7 @@
  * of a reader over several repositories too.
  */
 import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
-import type { PgClient } from "../../../src/store/postgres/client.ts";
+import type { PgClient, PgConnection } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import { IndexStore } from "../../../src/store/index-store.ts";
@@ -181,6 +181,39 @@ for (const backend of BACKENDS) {
           caseSensitive ? contents[i]!.includes(text) : contents[i]!.toLowerCase().includes(text.toLowerCase()),
         );
         expect({ text, ids: Array.from((await reader.textCandidates(query, { text, caseSensitive }))!) }).toEqual({ text, ids: want });
+      }
+    });
+
+    test("the files a literal's check found are answered from it: rows, and texts when few, without a statement", async () => {
+      let statements = 0;
+      const counting: PgConnection = {
+        ...client,
+        query: (sql, params) => {
+          statements++;
+          return client.query(sql, params);
+        },
+      };
+      for (const [text, caseSensitive, few] of [
+        ["100% of a_b", false, true],
+        ["return", false, false],
+      ] as const) {
+        const reader = new PgIndexReader(counting, "all", SCHEMA);
+        const fresh = new PgIndexReader(client, "all", SCHEMA);
+        const query = compilePattern(text, false, caseSensitive).plan.query;
+        const ids = (await reader.textCandidates(query, { text, caseSensitive }))!;
+        expect(ids.length).toBeGreaterThan(0);
+        expect(few).toBe(ids.length <= 8);
+        const before = statements;
+        for (const withLanguage of [false, true]) {
+          expect(await reader.textFiles(ids, withLanguage)).toEqual(await fresh.textFiles(ids, withLanguage));
+        }
+        expect(statements).toBe(before);
+        const list = Array.from(ids).reverse();
+        for (const as of ["string", "bytes"] as const) {
+          expect({ text, texts: await reader.texts(list, as as "string") }).toEqual({ text, texts: await fresh.texts(list, as as "string") });
+        }
+        // many files found: their texts are read when asked for, not with the check
+        expect(statements).toBe(few ? before : before + 2);
       }
     });
 
