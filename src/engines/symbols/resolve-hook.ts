@@ -26,7 +26,7 @@ import {
   type SymbolRow,
 } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
-import { SharedStrings } from "./symbol-index.ts";
+import { SharedStrings, type DefinitionReads } from "./symbol-index.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
 import { kindFits } from "./kinds.ts";
 import { familyOf } from "../../lang/registry.ts";
@@ -209,8 +209,12 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
 
     // 2. references → definitions
     const shared = new SharedStrings(files);
-    const index = new SymbolIndex(g, shared);
-    const loader = new ScopeLoader(g, files, fullEdges, shared);
+    // a full run reads every reference and most definitions: from the tables, decoded here, rather than
+    // through the views (reading the file states first costs more than an incremental run's few reads)
+    const reads = changes.full ? g.resolutionReads() : undefined;
+    const definitions: DefinitionReads = reads ?? g;
+    const index = new SymbolIndex(definitions, shared);
+    const loader = new ScopeLoader(g, definitions, files, fullEdges, shared);
     const resolver = new Resolver(
       g,
       index,
@@ -225,10 +229,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     if (deferred)
       deferred.push(() => {
         const written = collectYoungEvery();
-        newTargets.forEach((id, target, how) => {
-          g.setTarget(id, target, how);
-          written();
-        });
+        newTargets.write(g, written);
       });
     const apply = (batch: RefToResolve[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
@@ -262,7 +263,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     };
     if (changes.full) {
       let batch: RefToResolve[] = [];
-      g.forEachRefToResolve((r) => {
+      reads!.forEachRefToResolve((r) => {
         if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
           apply(batch);
           batch = [];
@@ -410,6 +411,7 @@ function uniquenessMoved(
  */
 class ScopeLoader {
   private readonly g: GraphStore;
+  private readonly definitions: DefinitionReads;
   private readonly files: Map<string, FileInfo>;
   private readonly cache = new Map<string, FileScope>();
   private readonly pendingEdges: SiteTargets | undefined;
@@ -418,16 +420,17 @@ class ScopeLoader {
   private batchFiles = 0;
 
   /** `pendingEdges`: a full run's import targets by site, not written yet. */
-  constructor(g: GraphStore, files: Map<string, FileInfo>, pendingEdges: SiteTargets | undefined, shared: SharedStrings) {
+  constructor(g: GraphStore, definitions: DefinitionReads, files: Map<string, FileInfo>, pendingEdges: SiteTargets | undefined, shared: SharedStrings) {
     this.shared = shared;
     this.g = g;
+    this.definitions = definitions;
     this.files = files;
     this.pendingEdges = pendingEdges;
   }
 
   /** The definitions of these files, sharing their repeated strings (a scope keeps them while it is cached). */
   private symbolsOf(paths: string[]): SymbolRow[] {
-    return this.g.symbolsOfFiles(paths).map((s) => this.shared.row(s));
+    return this.definitions.symbolsOfFiles(paths).map((s) => this.shared.row(s));
   }
 
   private sitesOf(paths: string[]): SiteWithTargets[] {
@@ -529,8 +532,16 @@ class TargetColumns {
     this.n++;
   }
 
-  forEach(fn: (id: number, target: number | null, how: string | null) => void): void {
-    for (let i = 0; i < this.n; i++) fn(this.ids[i]!, this.targets[i]! < 0 ? null : this.targets[i]!, HOW_CODES[this.hows[i]!]!);
+  /** Writes every target, in the order they were pushed; `afterEach` runs once per row. */
+  write(g: GraphStore, afterEach: () => void): void {
+    const row = { id: 0, targetId: null as number | null, resolution: null as string | null };
+    g.setTargets(this.n, (i) => {
+      row.id = this.ids[i]!;
+      row.targetId = this.targets[i]! < 0 ? null : this.targets[i]!;
+      row.resolution = HOW_CODES[this.hows[i]!]!;
+      afterEach();
+      return row;
+    });
   }
 }
 

@@ -375,7 +375,7 @@ export class Resolver {
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
   private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
     if (isCoreMember(fam, name)) return undefined;
-    return this.memo(`m\u0000${name}\u0000${kind}\u0000${fam}`, () => this.computeUniqueMember(name, kind, fam));
+    return this.memos.get(this.uniqueMembers, fam, kind, name, () => this.computeUniqueMember(name, kind, fam));
   }
 
   private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
@@ -417,7 +417,6 @@ export class Resolver {
 
   private unqualified(name: string, kind: string, scope: FileScope, enclosingId: number | null): Target | undefined {
     const info = scope.info;
-    const fam = info.family;
     // `new self()`, `new static()`, `Self { … }`: the class being defined
     if (SELF_QUALIFIERS.has(name) && (kind === "call" || kind === "type")) {
       const cls = this.enclosingClass(enclosingId, scope);
@@ -432,6 +431,27 @@ export class Resolver {
         if (m && (implicitThis || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
       }
     }
+    return this.inScope(name, kind, scope);
+  }
+
+  /**
+   * An unqualified name as the whole file sees it (what follows the enclosing class in `unqualified`):
+   * the same for every use of the name in the file, so answered once per file, name and kind (a file
+   * calls the same functions many times: the kernel's 9 million references name far fewer).
+   */
+  private inScope(name: string, kind: string, scope: FileScope): Target | undefined {
+    let byName = scope.answers.get(kind);
+    if (!byName) scope.answers.set(kind, (byName = new Map()));
+    const known = byName.get(name);
+    if (known !== undefined || byName.has(name)) return known;
+    const found = this.computeInScope(name, kind, scope);
+    byName.set(name, found);
+    return found;
+  }
+
+  private computeInScope(name: string, kind: string, scope: FileScope): Target | undefined {
+    const info = scope.info;
+    const fam = info.family;
     // the same file
     let local: SymbolRow | undefined;
     for (const s of scope.byName.get(name) ?? []) {
@@ -457,7 +477,7 @@ export class Resolver {
     }
     if (info.rules.strictModules) return undefined;
     // the one definition of that name
-    return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
+    return this.memos.get(this.uniqueNames, fam, kind, name, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, fam)) continue;
@@ -473,7 +493,13 @@ export class Resolver {
    * Results that depend only on the definitions (not on the reference): the same for every reference
    * of a run, so computed once. Common names (String, New, get) have thousands of candidates.
    */
-  private readonly memos = new Map<string, Target | SymbolRow | undefined>();
+  private readonly memos = new Memos();
+  /** uniqueMember's answers by family, kind and name. */
+  private readonly uniqueMembers = this.memos.table<Target | undefined>();
+  /** unqualified's one definition of a name, by family, kind and name. */
+  private readonly uniqueNames = this.memos.table<Target | undefined>();
+  /** samePackage's answers by the file's package key (FileInfo.packageKey), kind and name. */
+  private readonly packageNames = this.memos.table<SymbolRow | undefined>();
 
   /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
   forgetDerived(): void {
@@ -484,17 +510,10 @@ export class Resolver {
     this.ownerKinds.clear();
   }
 
-  private memo<T extends Target | SymbolRow | undefined>(key: string, compute: () => T): T {
-    if (this.memos.has(key)) return this.memos.get(key) as T;
-    const v = compute();
-    this.memos.set(key, v);
-    return v;
-  }
-
   private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
     const info = scope.info;
     // a definition in the same file was found before this is asked, so the file itself does not matter
-    return this.memo(`p\u0000${name}\u0000${kind}\u0000${info.language}\u0000${info.dir}\u0000${info.pkg}`, () => {
+    return this.memos.get(this.packageNames, info.packageKey, kind, name, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, info.family)) continue;
@@ -611,5 +630,39 @@ export class Resolver {
     }
     this.basesMemo.set(type.id, out);
     return out;
+  }
+}
+
+/** A memo table: answers by a context (a family, a package key), a reference kind and a name. */
+type MemoTable<T> = Map<string, Map<string, Map<string, T>>>;
+
+/**
+ * Resolver's memos, keyed by strings the caller already holds (a name, a kind, a family or a file's
+ * package key) through nested maps: a key built per reference (`p\0<name>\0<kind>\0<language>\0<dir>…`)
+ * was a new string to copy and hash for each of the kernel's 9 million references.
+ */
+class Memos {
+  private readonly tables: Array<MemoTable<unknown>> = [];
+
+  table<T>(): MemoTable<T> {
+    const t: MemoTable<T> = new Map();
+    this.tables.push(t as MemoTable<unknown>);
+    return t;
+  }
+
+  get<T>(table: MemoTable<T>, context: string, kind: string, name: string, compute: () => T): T {
+    let byKind = table.get(context);
+    if (!byKind) table.set(context, (byKind = new Map()));
+    let byName = byKind.get(kind);
+    if (!byName) byKind.set(kind, (byName = new Map()));
+    const known = byName.get(name);
+    if (known !== undefined || byName.has(name)) return known as T;
+    const v = compute();
+    byName.set(name, v);
+    return v;
+  }
+
+  clear(): void {
+    for (const t of this.tables) t.clear();
   }
 }
