@@ -20,6 +20,7 @@ import {
   GraphStore,
   importTargetsDigest,
   type DeadSymbol,
+  type ImportNameRow,
   type ImportSiteRow,
   type RefRow,
   type RefToResolve,
@@ -28,6 +29,7 @@ import {
 import { moduleFor } from "../../lang/registry.ts";
 import { SharedStrings, type DefinitionReads } from "./symbol-index.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import type { Binding } from "./scope.ts";
 import { kindFits } from "./kinds.ts";
 import { familyOf } from "../../lang/registry.ts";
 import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
@@ -41,6 +43,30 @@ export interface ResolveReport {
   refs: number;
   updated: number;
   ms: number;
+  /** This thread's CPU milliseconds by part (import sites, reading references, scopes, definitions, look-ups, collections, writes, index builds). */
+  cpu: Record<string, number>;
+}
+
+/** Splits this thread's CPU time into parts: each mark charges the time since the last mark to a part. */
+class CpuParts {
+  readonly parts: Record<string, number> = {};
+  private last = CpuParts.now();
+
+  private static now(): number {
+    const u = process.threadCpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+
+  mark(part: string): void {
+    const t = CpuParts.now();
+    this.parts[part] = (this.parts[part] ?? 0) + t - this.last;
+    this.last = t;
+  }
+
+  /** The parts in whole milliseconds. */
+  rounded(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.parts).map(([k, v]) => [k, Math.round(v)]));
+  }
 }
 
 type SiteWithTargets = ImportSiteRow & { targets: string[] };
@@ -60,13 +86,17 @@ export const referenceResolution: IndexHook = {
   name: "reference resolution",
   async run(store, changes, project) {
     const r = await resolveReferences(store, changes, project);
-    if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+    if (process.env.CORTEX_TRACE) {
+      const parts = Object.entries(r.cpu).map(([k, v]) => `${k} ${v}`).join(", ");
+      log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms [this thread's CPU ms: ${parts}]`);
+    }
   },
 };
 
 export async function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): Promise<ResolveReport> {
   const g = new GraphStore(store);
   const started = performance.now();
+  const cpu = new CpuParts();
   const upgrade = !changes.full && store.getMeta(RESOLVER_VERSION_KEY) !== RESOLVER_VERSION;
   const run: IndexChanges = upgrade ? { ...changes, full: true } : changes;
   let report: ResolveReport;
@@ -74,22 +104,29 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
     // A full resolution reads and computes everything first and writes after: in a full build another
     // connection is meanwhile loading the keyword index (IndexStore.whenWritable), on another core.
     const deferred: Array<() => void> = [];
-    report = resolve(store, g, run, project, deferred);
+    report = resolve(store, g, run, project, deferred, cpu);
     collectIfOver(); // what the computation dropped, while the keyword load may still run beside
+    cpu.mark("collections");
     await store.whenWritable();
     // the computation's garbage goes before the writes: a collection above only ran over the budget
     // (a sixth of the kernel: 100 MiB freed here, RSS 391 -> 295 MiB)
     collectNow();
+    cpu.mark("collections");
     g.transaction(() => {
       g.forgetResolution();
-      g.withoutIndexes(REBUILT_INDEXES, () => deferred.forEach((write) => write()));
+      g.withoutIndexes(REBUILT_INDEXES, () => {
+        deferred.forEach((write) => write());
+        cpu.mark("writes");
+      });
       store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
     });
+    cpu.mark("indexes");
   } else {
     await store.whenWritable();
-    report = g.transaction(() => resolve(store, g, run, project, undefined));
+    report = g.transaction(() => resolve(store, g, run, project, undefined, cpu));
   }
   report.ms = Math.round(performance.now() - started);
+  report.cpu = cpu.rounded();
   return report;
 }
 
@@ -97,12 +134,19 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
  * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
  * `deferred`, to run in one transaction after the old resolution is forgotten; other runs write as they go.
  */
-function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo, deferred: Array<() => void> | undefined): ResolveReport {
+function resolve(
+  store: IndexStore,
+  g: GraphStore,
+  changes: IndexChanges,
+  project: ProjectInfo,
+  deferred: Array<() => void> | undefined,
+  cpu: CpuParts,
+): ResolveReport {
   {
     // a full run resolves everything again, whatever was deleted since (forgetResolution clears the list)
     const dead = deferred ? [] : g.takeDeadSymbols();
     if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
-      return { sites: 0, refs: 0, updated: 0, ms: 0 };
+      return { sites: 0, refs: 0, updated: 0, ms: 0, cpu: {} };
     }
     const files = new Map<string, FileInfo>();
     const byDir = new Map<string, string[]>();
@@ -207,6 +251,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       else write();
     }
 
+    cpu.mark("sites");
+
     // 2. references → definitions
     const shared = new SharedStrings(files);
     // a full run reads every reference and most definitions: from the tables, decoded here, rather than
@@ -220,7 +266,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       index,
       files,
       (p) => loader.scope(p),
-      (paths) => void loader.prepare(paths),
+      { prepare: (paths) => loader.prepareBindings(paths), of: (p) => loader.bindings(p) },
     );
     let refs = 0;
     let updated = 0;
@@ -234,8 +280,13 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     const apply = (batch: RefToResolve[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
-      const scopes = loader.prepare(batch.map((r) => r.file));
+      cpu.mark("references");
+      const scopes = loader.prepare(
+        batch.map((r) => r.file),
+        changes.full ? batch.filter((r) => r.kind === "import").map((r) => ({ file: r.file, name: r.name, line: r.line })) : undefined,
+      );
       const needed = namesNeeded(batch, scopes);
+      cpu.mark("scopes");
       if (index.loadedCount() > MAX_LOADED_SYMBOLS) {
         index.forget(needed);
         resolver.forgetDerived();
@@ -243,7 +294,9 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       // collected after the drop, before the next names load: collected before it, the dropped
       // definitions stayed resident beside the ones loaded in their place until the next collection
       collectOnGrowth();
+      cpu.mark("collections");
       index.ensure(needed);
+      cpu.mark("definitions");
       for (const r of batch) {
         const scope = loader.scope(r.file);
         if (!scope) continue;
@@ -260,6 +313,7 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       // a file's lines serve its own references only, which come together (in id order, or sorted by
       // file): its scope may stay cached for other files' look-ups, its text need not
       for (const s of scopes) s.lines = undefined;
+      cpu.mark("lookups");
     };
     if (changes.full) {
       let batch: RefToResolve[] = [];
@@ -299,7 +353,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     index.forget();
     resolver.forgetDerived();
     loader.forget();
-    return { sites: siteCount, refs, updated, ms: 0 };
+    cpu.mark(changes.full ? "references" : "lookups");
+    return { sites: siteCount, refs, updated, ms: 0, cpu: {} };
   }
 }
 
@@ -446,7 +501,12 @@ class ScopeLoader {
   }
 
   /** Loads the scopes of these files (one query each for symbols, sites and edges) and returns them. */
-  prepare(paths: string[]): FileScope[] {
+  /**
+   * `importNames`: every import name of these files when the caller holds them (a full run's batch holds
+   * all the references of its files): not read again through the refs view, which scans each file's
+   * references for its few imports.
+   */
+  prepare(paths: string[], importNames?: ImportNameRow[]): FileScope[] {
     const distinct = [...new Set(paths)];
     const missing = distinct.filter((p) => !this.cache.has(p) && this.files.has(p));
     this.batchFiles = distinct.length;
@@ -454,15 +514,39 @@ class ScopeLoader {
     if (missing.length) {
       const symbols = groupBy(this.symbolsOf(missing), (s) => s.file);
       const sites = groupBy(this.sitesOf(missing), (s) => s.file);
-      const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+      const names = groupBy(importNames ?? this.g.importNamesOf(missing), (n) => n.file);
       for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
     }
     return distinct.map((p) => this.scope(p)).filter((s): s is FileScope => s !== undefined);
   }
 
-  /** Drops every cached scope. */
+  /** Drops every cached scope and binding. */
   forget(): void {
     this.cache.clear();
+    this.bindingCache.clear();
+  }
+
+  /** Files' bindings read without their scopes (bindings), kept up to MAX_CACHED_BINDINGS files. */
+  private readonly bindingCache = new Map<string, Map<string, Binding>>();
+
+  /** The names a file's imports bind (its scope's `names`), without loading its definitions. */
+  bindings(path: string): Map<string, Binding> | undefined {
+    const known = this.cache.get(path)?.names ?? this.bindingCache.get(path);
+    if (known) return known;
+    if (!this.files.has(path)) return undefined;
+    this.prepareBindings([path]);
+    return this.bindingCache.get(path);
+  }
+
+  /** Loads the bindings of these files (one query each for sites, edges and import names). */
+  prepareBindings(paths: string[]): void {
+    const missing = [...new Set(paths)].filter((p) => !this.cache.has(p) && !this.bindingCache.has(p) && this.files.has(p));
+    if (missing.length === 0) return;
+    if (this.bindingCache.size + missing.length > MAX_CACHED_BINDINGS) this.bindingCache.clear();
+    const sites = groupBy(this.sitesOf(missing), (s) => s.file);
+    const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+    // a scope's names come from its sites and import names alone, not from its definitions
+    for (const p of missing) this.bindingCache.set(p, buildScope(this.files.get(p)!, [], sites.get(p) ?? [], this.files, names.get(p) ?? []).names);
   }
 
   scope(path: string): FileScope | undefined {
@@ -494,6 +578,9 @@ const MAX_LOADED_SYMBOLS = 50_000;
  * of the kernel (batches come in path order, so the scopes a batch asks for again are recent ones).
  */
 const MAX_CACHED_SCOPES = 1000;
+
+/** Files whose bindings alone (ScopeLoader.bindings) are cached at most: a few kilobytes each. */
+const MAX_CACHED_BINDINGS = 5000;
 
 const HOW_CODES = [null, "exact", "import", "name-only"] as const;
 
