@@ -87,7 +87,9 @@ export const referenceResolution: IndexHook = {
   async run(store, changes, project) {
     const r = await resolveReferences(store, changes, project);
     if (process.env.CORTEX_TRACE) {
-      const parts = Object.entries(r.cpu).map(([k, v]) => `${k} ${v}`).join(", ");
+      const parts = Object.entries(r.cpu)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
       log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms [this thread's CPU ms: ${parts}]`);
     }
   },
@@ -261,13 +263,10 @@ function resolve(
     const definitions: DefinitionReads = reads ?? g;
     const index = new SymbolIndex(definitions, shared);
     const loader = new ScopeLoader(g, definitions, files, fullEdges, shared);
-    const resolver = new Resolver(
-      g,
-      index,
-      files,
-      (p) => loader.scope(p),
-      { prepare: (paths) => loader.prepareBindings(paths), of: (p) => loader.bindings(p) },
-    );
+    const resolver = new Resolver(g, index, files, (p) => loader.scope(p), {
+      prepare: (paths) => loader.prepareBindings(paths),
+      of: (p) => loader.bindings(p),
+    });
     let refs = 0;
     let updated = 0;
     // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
