@@ -50,6 +50,12 @@ export interface FileBindings {
 /** At most this many file sets are kept (Resolver.fileSets). */
 const MAX_FILE_SETS = 10_000;
 
+/** At most this many memo answers are kept (Resolver.memos): about 100 bytes each, with the name they keep. */
+const MAX_MEMO_ANSWERS = 200_000;
+
+/** At most this many owner kinds are kept (Resolver.ownerKinds). */
+const MAX_OWNER_KINDS = 100_000;
+
 /** At most this many re-export answers are kept (Resolver.reexports). */
 const MAX_REEXPORT_ANSWERS = 50_000;
 
@@ -480,7 +486,7 @@ export class Resolver {
     if (scope.names.has(name) && isOutsideBinding(scope.names.get(name)!)) return undefined; // imported from outside
     // the same package
     const pkg = this.samePackage(name, kind, scope);
-    if (pkg) return { id: pkg.id, how: "exact" };
+    if (pkg) return pkg;
     // files included wholesale
     if (scope.wholesale.length > 0) {
       const s = this.inFiles(name, kind, scope.wholesale, fam);
@@ -510,18 +516,21 @@ export class Resolver {
   /** unqualified's one definition of a name, by family, kind and name. */
   private readonly uniqueNames = this.memos.table<Target | undefined>();
   /** samePackage's answers by the file's package key (FileInfo.packageKey), kind and name. */
-  private readonly packageNames = this.memos.table<SymbolRow | undefined>();
+  private readonly packageNames = this.memos.table<Target | undefined>();
 
-  /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
+  /**
+   * Drops what was derived from loaded definitions and holds them (file sets, bases), when those are
+   * dropped. The memos and owner kinds hold ids and kinds only, and stay: cleared with the definitions,
+   * each batch of the kernel computed its unique members again (loading their owners' definitions).
+   */
   forgetDerived(): void {
-    this.memos.clear();
     this.fileSets.clear();
     this.basesMemo.clear();
     this.basesByFile.clear();
-    this.ownerKinds.clear();
+    if (this.ownerKinds.size > MAX_OWNER_KINDS) this.ownerKinds.clear();
   }
 
-  private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
+  private samePackage(name: string, kind: string, scope: FileScope): Target | undefined {
     const info = scope.info;
     // a definition in the same file was found before this is asked, so the file itself does not matter
     return this.memos.get(this.packageNames, info.packageKey, kind, name, () => {
@@ -531,10 +540,10 @@ export class Resolver {
         if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
         const other = this.files.get(s.file);
         if (!other || !samePackage(info, other)) continue;
-        if (s.container === null) return s;
+        if (s.container === null) return { id: s.id, how: "exact" };
         found ??= s;
       }
-      return found;
+      return found ? { id: found.id, how: "exact" } : undefined;
     });
   }
 
@@ -648,7 +657,7 @@ export class Resolver {
 type MemoTable<T> = Map<string, Map<string, Map<string, T>>>;
 
 /**
- * Resolver's memos, keyed by strings the caller already holds (a name, a kind, a family or a file's
+ * Resolver's memos (answers that depend on the definitions only, as ids), keyed by strings the caller already holds (a name, a kind, a family or a file's
  * package key) through nested maps: a key built per reference (`p\0<name>\0<kind>\0<language>\0<dir>…`)
  * was a new string to copy and hash for each of the kernel's 9 million references.
  */
@@ -661,6 +670,9 @@ class Memos {
     return t;
   }
 
+  /** Answers held in every table. */
+  private size = 0;
+
   get<T>(table: MemoTable<T>, context: string, kind: string, name: string, compute: () => T): T {
     let byKind = table.get(context);
     if (!byKind) table.set(context, (byKind = new Map()));
@@ -669,11 +681,17 @@ class Memos {
     const known = byName.get(name);
     if (known !== undefined || byName.has(name)) return known as T;
     const v = compute();
+    if (this.size >= MAX_MEMO_ANSWERS) {
+      this.clear();
+      return v;
+    }
     byName.set(name, v);
+    this.size++;
     return v;
   }
 
   clear(): void {
     for (const t of this.tables) t.clear();
+    this.size = 0;
   }
 }
