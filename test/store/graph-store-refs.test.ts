@@ -4,11 +4,12 @@
  * same fields.
  */
 import { afterAll, beforeAll, expect, test } from "bun:test";
-import { cpSync } from "node:fs";
+import { cpSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { GraphStore, type RefToResolve } from "../../src/store/graph-store.ts";
+import { IndexStore } from "../../src/store/index-store.ts";
 
 const FIXTURES = join(import.meta.dir, "..", "fixtures", "graph");
 let p: TmpProject;
@@ -56,4 +57,27 @@ test("ResolutionReads gives the symbols view's definitions by name and by file, 
   expect(reads.symbolsOfFiles(files)).toEqual(g.symbolsOfFiles(files));
   expect(reads.symbolsOfFiles(files.slice(1, 4).reverse())).toEqual(g.symbolsOfFiles(files.slice(1, 4)));
   expect(reads.symbolsOfFiles(["no/such/file.go"])).toEqual([]);
+});
+
+test("setTargets writes every target it is given, in whole statements and one by one past them", async () => {
+  // a copy of the index, written here
+  const copy = join(p.root, "index-copy.db");
+  cpSync((await session.requireStore()).path, copy);
+  const store = IndexStore.open(copy);
+  const g = new GraphStore(store);
+  const before: RefToResolve[] = [];
+  g.forEachRef(({ enclosing: _, ...r }) => before.push(r));
+  // one statement of 256 and a remainder written row by row, the rest untouched
+  expect(before.length).toBeGreaterThan(256 + 7 + 10);
+  const ids = before.slice(0, 256 + 7).map((r) => r.id);
+  const hows = ["exact", "import", "name-only", null] as const;
+  const want = ids.map((id, i) => ({ id, targetId: i % 4 === 3 ? null : 1000 + i, resolution: hows[i % 4] ?? null }));
+  g.transaction(() => g.setTargets(want.length, (i) => want[i]!));
+  const after = new Map<number, RefToResolve>();
+  g.forEachRef(({ enclosing: _, ...r }) => after.set(r.id, r));
+  for (const w of want) expect([after.get(w.id)!.targetId, after.get(w.id)!.resolution]).toEqual([w.targetId, w.resolution]);
+  // the references past them are untouched
+  for (const r of before.slice(want.length)) expect(after.get(r.id)).toEqual(r);
+  store.close();
+  for (const f of [copy, `${copy}-wal`, `${copy}-shm`]) rmSync(f, { force: true });
 });
