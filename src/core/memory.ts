@@ -13,7 +13,7 @@
  * smaller since (IndexStore.pageCache), so 464 asks for about as many collections, and go-src's parse
  * tier, which the budget holds at its level, no longer peaks above 550 MiB.
  */
-import { edenGC, heapSize } from "bun:jsc";
+import { edenGC } from "bun:jsc";
 
 const DEFAULT_BUDGET_MB = 464;
 
@@ -56,29 +56,23 @@ export function collectIfOver(budget = memoryBudgetBytes()): boolean {
 }
 
 /**
- * Growth the process may take above its size after this thread's last full collection, and this thread's
- * heap above its size then, before collectOnGrowth collects again.
+ * Growth the process may take above its size after this thread's last full collection before
+ * collectOnGrowth collects again.
  */
 const GROWTH_BYTES = 64 * 2 ** 20;
 /** The process's resident size just after this thread's last full collection. */
 let rssAfterLast = 0;
-/** This thread's heap size just after its last full collection. */
-let heapAfterLast = 0;
 
 /**
  * collectIfOver for a long step whose own live data and caches sit near the budget or above it (a full
  * reference resolution: on the kernel, the process stayed at 440 MiB just after each collection, under a
  * budget of 464, beside the keyword load at 690): collects only once the process has also grown by
- * `growth` since this thread's last collection, and this thread's own heap too. Over the budget by what
- * is live, collectIfOver collected every 2-3 s and each time freed the 30-50 MiB grown since (the kernel:
- * 79-95 full collections of a heap of 0.9-2 million objects in one resolution, a quarter of its CPU).
- * The heap's own growth counts because in a build the keyword load grows the process beside it: by the
- * process's growth alone, resolution collected its heap 109 times on the kernel (48 alone), each time
- * freeing little, since what had grown was the other thread's.
+ * GROWTH_BYTES since this thread's last collection. Over the budget by what is live, collectIfOver
+ * collected every 2-3 s and each time freed the 30-50 MiB grown since (the kernel: 79-95 full
+ * collections of a heap of 0.9-2 million objects in one resolution, a quarter of its CPU).
  */
 export function collectOnGrowth(budget = memoryBudgetBytes(), growth = GROWTH_BYTES): boolean {
   if (process.memoryUsage.rss() <= Math.max(budget, rssAfterLast + growth)) return false;
-  if (heapSize() < heapAfterLast + growth) return false;
   return collectIfOver(budget);
 }
 
@@ -87,7 +81,6 @@ function collectFrom(now: number): void {
   Bun.gc(true);
   const done = performance.now();
   rssAfterLast = process.memoryUsage.rss();
-  heapAfterLast = heapSize();
   collections.count++;
   collections.ms += done - now;
   nextAllowed = done + Math.max(MIN_INTERVAL_MS, INTERVAL_PER_COLLECTION_MS * (done - now));
