@@ -586,8 +586,11 @@ export class Resolver {
     if (TYPE_KINDS.has(e.kind) && e.kind !== "namespace") return e;
     // the innermost type around it in this file (a namespace holds no members to call implicitly)
     let best: SymbolRow | undefined;
-    for (const s of scope.symbols) {
-      if (!TYPE_KINDS.has(s.kind) || s.kind === "namespace" || !e.qname.startsWith(s.qname + ".")) continue;
+    // the file's types, listed once per scope: asked per enclosing definition, a walk of all its
+    // definitions made a large file's cost grow with the square of its size
+    scope.types ??= scope.symbols.filter((s) => TYPE_KINDS.has(s.kind) && s.kind !== "namespace");
+    for (const s of scope.types) {
+      if (!e.qname.startsWith(s.qname + ".")) continue;
       if (!best || s.qname.length > best.qname.length) best = s;
     }
     if (best && (e.kind !== "method" || !e.container || best.qname === e.container)) return best;

@@ -54,6 +54,8 @@ export interface FileScope {
   classOf: Map<number, SymbolRow | undefined>;
   /** A field's declared type by class id and field name, once read from the class body (Resolver.fieldType). */
   fieldTypes: Map<string, string | undefined>;
+  /** The file's types other than namespaces, in order, listed on first need (Resolver.findEnclosingClass). */
+  types?: SymbolRow[];
   /** What an unqualified name of a kind resolves to anywhere in the file, by kind and name (Resolver.inScope). */
   answers: Map<string, Map<string, { id: number; how: "exact" | "import" | "name-only" } | undefined>>;
 }

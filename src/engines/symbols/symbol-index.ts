@@ -45,7 +45,9 @@ export class SymbolIndex {
   }
 
   named(name: string): SymbolRow[] {
-    if (!this.byName.has(name)) this.ensure([name]);
+    const list = this.byName.get(name);
+    if (list) return list;
+    this.ensure([name]);
     return this.byName.get(name)!;
   }
 
