@@ -77,6 +77,7 @@ try {
         collectionSeconds: +(gc.ms / 1000).toFixed(2),
         peakMiB,
         wallMs: report.ms,
+        threadCpuMsByPart: report.cpu,
         refsHash: refs.digest("hex").slice(0, 16),
         edgesHash: edges.digest("hex").slice(0, 16),
       },

@@ -116,12 +116,26 @@ const TYPE_NAME = "[A-Za-z_][\\w.:\\\\]*";
 
 /** `stock: Stock`, `stock?: Stock`, `stock: &mut Stock` in a parameter list (Python, TypeScript, Kotlin, Rust). */
 export function colonParameter(params: string, name: string): string | undefined {
-  return new RegExp(`(?:^|[(,\\s])${name}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?(${TYPE_NAME})`).exec(params)?.[1];
+  return parameterPattern(COLON_PARAMETERS, name, (n) => `(?:^|[(,\\s])${n}\\??\\s*:\\s*(?:&\\s*(?:mut\\s+)?)?(${TYPE_NAME})`).exec(params)?.[1];
 }
 
 /** `Stock stock`, `Stock<T> stock`, `Stock *stock`, `Stock $stock` in a parameter list (Java, C#, C, C++, PHP). */
 export function typeBeforeParameter(params: string, name: string): string | undefined {
-  return new RegExp(`(${TYPE_NAME})(?:<[^()]*?>)?[\\s*&]+${name}\\s*[,)=]`).exec(params)?.[1];
+  return parameterPattern(TYPED_PARAMETERS, name, (n) => `(${TYPE_NAME})(?:<[^()]*?>)?[\\s*&]+${n}\\s*[,)=]`).exec(params)?.[1];
+}
+
+/** Compiled parameter patterns by name (resolution asks one per qualified reference, of few names), at most PARAMETER_PATTERNS each. */
+const COLON_PARAMETERS = new Map<string, RegExp>();
+const TYPED_PARAMETERS = new Map<string, RegExp>();
+const PARAMETER_PATTERNS = 10_000;
+
+function parameterPattern(cache: Map<string, RegExp>, name: string, source: (name: string) => string): RegExp {
+  let re = cache.get(name);
+  if (!re) {
+    if (cache.size >= PARAMETER_PATTERNS) cache.clear();
+    cache.set(name, (re = new RegExp(source(name))));
+  }
+  return re;
 }
 
 /** A name of a local's declared type or of a constructed class: `Order`, `shop.Order`, `$x`. */

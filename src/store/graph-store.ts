@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
-import { rareQualifierType, REF_KINDS, RESOLUTIONS, resolutionCode } from "./schema.ts";
+import { REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withSortsOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
@@ -121,14 +121,34 @@ type RefRowValues = [
   fileId: number,
   nameId: number,
   qualifierId: number | null,
-  qualifierType: string | null,
+  rare: string | null,
   kind: number,
   line: number,
   column: number,
-  enclosingId: number | null,
+  enclosingOffset: number | null,
   targetId: number | null,
   resolution: number | null,
 ];
+
+/** symbol_rows' own columns, as ResolutionReads decodes them (SymbolRowValues). */
+const SYMBOL_ROW_COLUMNS = `symbol_id, file_id, name, qualified_name, scope, kind, container, start_line, start_column, end_line, is_exported, signature`;
+type SymbolRowValues = [
+  id: number,
+  fileId: number,
+  name: string,
+  qualified: string | null,
+  scope: number | null,
+  kind: number,
+  container: number | null,
+  line: number,
+  column: number,
+  endLine: number,
+  exported: number,
+  signature: string | null,
+];
+
+/** Targets GraphStore.setTargets writes per statement. */
+const TARGETS_PER_UPDATE = 256;
 
 /** References forEachRefToResolve reads at once. */
 const REF_CHUNK = 8192;
@@ -158,12 +178,15 @@ function graphStatements(db: Database) {
     basesInFileOf: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = (SELECT file_id FROM symbol_rows WHERE symbol_id = ?1)
       AND kind IN ('inherit', 'implement')`),
     setTarget: q("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?"),
-    // the stored rows as the view refs reads them (its qualifier type and enclosing id), without its names
-    refRowsAfter: q(`SELECT r.ref_id, r.file_id, r.name_id, r.qualifier_id, ${rareQualifierType("r.rare")} AS qualifier_type, r.kind, r.line, r."column",
-      f.symbol_first + r.enclosing_offset AS enclosing_symbol_id, r.target_symbol_id, r.resolution
-      FROM ref_rows r JOIN file_state f ON f.file_id = r.file_id WHERE r.ref_id > ? ORDER BY r.ref_id LIMIT ?`),
+    // the stored rows, decoded by ResolutionReads as the view refs reads them (without its names)
+    refRowsAfter: q(`SELECT ref_id, file_id, name_id, qualifier_id, rare, kind, line, "column", enclosing_offset, target_symbol_id, resolution
+      FROM ref_rows WHERE ref_id > ? ORDER BY ref_id LIMIT ?`),
     refNamesOf: q("SELECT name_id, name FROM ref_names WHERE name_id IN (SELECT value FROM json_each(?))"),
-    filePathsById: q("SELECT file_id, file_path FROM file_state"),
+    // every file's state in path order (the order of the view symbols' ORDER BY), for ResolutionReads
+    fileStates: q("SELECT file_id, file_path, language, package_name, symbol_first, symbol_last FROM file_state ORDER BY file_path"),
+    scopeNames: q("SELECT scope_id, name FROM symbol_scopes"),
+    symbolRowsNamed: q(`SELECT ${SYMBOL_ROW_COLUMNS} FROM symbol_rows WHERE name IN (SELECT value FROM json_each(?))`),
+    symbolRowsInRange: q(`SELECT ${SYMBOL_ROW_COLUMNS} FROM symbol_rows WHERE symbol_id BETWEEN ? AND ?`),
     sitesOfFiles: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM} WHERE sf.file_path IN (SELECT value FROM json_each(?))`),
     allSites: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}`),
     sitesWithoutEdges: q(`SELECT ${SITE_COLUMNS} FROM ${SITE_FROM}
@@ -254,46 +277,11 @@ export class GraphStore {
   }
 
   /**
-   * Runs `fn` over every reference in rowid order, as resolution reads them: from ref_rows itself, a chunk
-   * at a time, with the chunk's names read once and file paths from one map. The refs view joins four
-   * tables per row and names the enclosing definition (a symbol row and its scopes): on a sixth of the
-   * kernel its 1.5 million rows took 1.4 s of CPU, ref_rows alone 0.4 s. Each path and, within a chunk,
-   * each name is one string shared by its references. A reference's file is the one whose id range holds
-   * it (the view's join), which every row's file_id names.
+   * Reads for a resolution that decode the stored rows in JavaScript, from the files' states and the
+   * scopes' names read once here (see ResolutionReads). Symbols and files must not change while it is used.
    */
-  forEachRefToResolve(fn: (r: RefToResolve) => void, chunk = REF_CHUNK): void {
-    const paths = new Map<number, string>();
-    for (const [id, path] of this.s.filePathsById.values() as Array<[number, string]>) paths.set(id, path);
-    let after = -1;
-    for (;;) {
-      const rows = this.s.refRowsAfter.values(after, chunk) as RefRowValues[];
-      if (rows.length === 0) break;
-      const ids = new Set<number>();
-      for (const r of rows) {
-        ids.add(r[2]);
-        if (r[3] !== null) ids.add(r[3]);
-      }
-      const names = new Map(this.s.refNamesOf.values(json(ids)) as Array<[number, string]>);
-      for (const r of rows) {
-        const file = paths.get(r[1]);
-        const name = names.get(r[2]);
-        if (file === undefined || name === undefined) continue; // not in the view either (its inner joins)
-        fn({
-          id: r[0],
-          file,
-          name,
-          qualifier: r[3] === null ? null : (names.get(r[3]) ?? null),
-          qualifierType: r[4],
-          kind: REF_KINDS[r[5]] as string,
-          line: r[6],
-          column: r[7],
-          enclosingId: r[8],
-          targetId: r[9],
-          resolution: r[10] === null ? null : (RESOLUTIONS[r[10] - 1] ?? null),
-        });
-      }
-      after = rows[rows.length - 1]![0];
-    }
+  resolutionReads(): ResolutionReads {
+    return new ResolutionReads(this.s);
   }
 
   /** How many references the index holds. */
@@ -346,6 +334,34 @@ export class GraphStore {
   setTarget(refId: number, targetId: number | null, resolution: string | null): void {
     this.s.setTarget.run(targetId, resolutionCode(resolution), refId);
   }
+
+  /**
+   * Sets many references' targets: `next(i)` gives the i-th of `count` (ids ascending make the writes
+   * sequential). TARGETS_PER_UPDATE rows go in one statement: one run() per row, a full resolution
+   * of the kernel's 5.2 million targets took 6 s.
+   */
+  setTargets(count: number, next: (i: number) => { id: number; targetId: number | null; resolution: string | null }): void {
+    this.setTargetsMany ??= this.db.prepare(
+      `UPDATE ref_rows SET target_symbol_id = v.column2, resolution = v.column3 FROM (VALUES ${Array(TARGETS_PER_UPDATE).fill("(?, ?, ?)").join(", ")}) AS v WHERE ref_rows.ref_id = v.column1`,
+    );
+    const params: Array<number | null> = new Array(TARGETS_PER_UPDATE * 3);
+    let i = 0;
+    for (; i + TARGETS_PER_UPDATE <= count; i += TARGETS_PER_UPDATE) {
+      for (let k = 0; k < TARGETS_PER_UPDATE; k++) {
+        const t = next(i + k);
+        params[k * 3] = t.id;
+        params[k * 3 + 1] = t.targetId;
+        params[k * 3 + 2] = resolutionCode(t.resolution);
+      }
+      this.setTargetsMany.run(...params);
+    }
+    for (; i < count; i++) {
+      const t = next(i);
+      this.setTarget(t.id, t.targetId, t.resolution);
+    }
+  }
+
+  private setTargetsMany: Stmt | undefined;
 
   sitesOfFiles(paths: Iterable<string>): ImportSiteRow[] {
     return this.s.sitesOfFiles.all(json(paths)) as ImportSiteRow[];
@@ -603,6 +619,145 @@ export class GraphStore {
       return this.db.transaction(fn)();
     } finally {
       this.targetIds.clear();
+    }
+  }
+}
+
+/** A file's state as ResolutionReads decodes rows with it. */
+interface FileState {
+  path: string;
+  language: string;
+  pkg: string | null;
+  /** Its definitions' ids, first to last (null: none). */
+  symbolFirst: number | null;
+  symbolLast: number | null;
+  /** Its position in path order. */
+  rank: number;
+}
+
+/**
+ * A reference resolution's reads of references and definitions, from the tables themselves: the views
+ * refs and symbols join file_state (and, for a definition's container and scope, symbol_scopes) per row
+ * and sort by path in SQL. Here every file's state and every scope's name are read once, and each row's
+ * integers are decoded as the views decode them (schema.ts: qualifiedName, rareQualifierType). On the
+ * kernel a resolution reads 9.1 million references and loads 3.2 million definitions by name.
+ * test/store/graph-store-refs.test.ts checks these rows against the views'.
+ */
+export class ResolutionReads {
+  private readonly s: ReturnType<typeof graphStatements>;
+  private readonly files = new Map<number, FileState>();
+  private readonly byPath = new Map<string, number>();
+  private readonly scopes = new Map<number, string>();
+
+  constructor(statements: ReturnType<typeof graphStatements>) {
+    this.s = statements;
+    let rank = 0;
+    for (const [id, path, language, pkg, first, last] of this.s.fileStates.values() as Array<
+      [number, string, string, string | null, number | null, number | null]
+    >) {
+      this.files.set(id, { path, language, pkg, symbolFirst: first, symbolLast: last, rank: rank++ });
+      this.byPath.set(path, id);
+    }
+    for (const [id, name] of this.s.scopeNames.values() as Array<[number, string]>) this.scopes.set(id, name);
+  }
+
+  /** Definitions with one of these names, as GraphStore.symbolsNamed gives them (in source order). */
+  symbolsNamed(names: Iterable<string>): SymbolRow[] {
+    return this.decode(this.s.symbolRowsNamed.values(json(names)) as SymbolRowValues[]);
+  }
+
+  /** The definitions of these files, as GraphStore.symbolsOfFiles gives them (in source order). */
+  symbolsOfFiles(paths: Iterable<string>): SymbolRow[] {
+    const rows: SymbolRowValues[] = [];
+    for (const p of new Set(paths)) {
+      const id = this.byPath.get(p);
+      const f = id === undefined ? undefined : this.files.get(id);
+      if (!f || f.symbolFirst === null || f.symbolLast === null) continue;
+      for (const r of this.s.symbolRowsInRange.values(f.symbolFirst, f.symbolLast) as SymbolRowValues[]) rows.push(r);
+    }
+    return this.decode(rows);
+  }
+
+  /** Rows of the view symbols from symbol_rows' values, in its order (file path, line, column, id). */
+  private decode(rows: SymbolRowValues[]): SymbolRow[] {
+    const out: SymbolRow[] = [];
+    const ranks: number[] = [];
+    for (const [id, fileId, name, qualified, scope, kind, container, line, column, endLine, exported, signature] of rows) {
+      const f = this.files.get(fileId);
+      // the view's join: a definition lies in its file's id range
+      if (!f || f.symbolFirst === null || f.symbolLast === null || id < f.symbolFirst || id > f.symbolLast) continue;
+      const containerName = container === null ? null : (this.scopes.get(container) ?? null);
+      out.push({
+        id,
+        file: f.path,
+        name,
+        qname: this.qualifiedName(name, qualified, scope, containerName, f.pkg) as string,
+        kind: (SYMBOL_KINDS[kind] ?? null) as string,
+        container: containerName,
+        language: f.language,
+        line,
+        column,
+        endLine,
+        exported,
+        signature,
+      });
+      ranks.push(f.rank);
+    }
+    const order = out.map((_, i) => i);
+    order.sort((i, j) => ranks[i]! - ranks[j]! || out[i]!.line - out[j]!.line || out[i]!.column - out[j]!.column || out[i]!.id - out[j]!.id);
+    return order.map((i) => out[i]!);
+  }
+
+  /** A definition's qualified name as the view symbols reads it (schema.ts: qualifiedName). */
+  private qualifiedName(name: string, qualified: string | null, scope: number | null, container: string | null, pkg: string | null): string | null {
+    if (qualified === "") return container === null ? null : `${container}.${name}`;
+    if (qualified !== null) return qualified;
+    if (scope !== null) {
+      const prefix = this.scopes.get(scope);
+      return prefix === undefined ? null : `${prefix}.${name}`;
+    }
+    return pkg === null ? name : `${pkg}.${name}`;
+  }
+
+  /**
+   * Runs `fn` over every reference in rowid order, as resolution reads them: from ref_rows itself, a chunk
+   * at a time, with the chunk's names read once. Each path and, within a chunk, each name is one string
+   * shared by its references. A reference's file is the one its file_id names (every row lies in that
+   * file's id range: the view's join).
+   */
+  forEachRefToResolve(fn: (r: RefToResolve) => void, chunk = REF_CHUNK): void {
+    let after = -1;
+    for (;;) {
+      const rows = this.s.refRowsAfter.values(after, chunk) as RefRowValues[];
+      if (rows.length === 0) break;
+      const ids = new Set<number>();
+      for (const r of rows) {
+        ids.add(r[2]);
+        if (r[3] !== null) ids.add(r[3]);
+      }
+      const names = new Map(this.s.refNamesOf.values(json(ids)) as Array<[number, string]>);
+      for (const r of rows) {
+        const f = this.files.get(r[1]);
+        const name = names.get(r[2]);
+        if (f === undefined || name === undefined) continue; // not in the view either (its inner joins)
+        const rare = r[4];
+        const cut = rare === null ? -1 : rare.indexOf("\u0001");
+        fn({
+          id: r[0],
+          file: f.path,
+          name,
+          qualifier: r[3] === null ? null : (names.get(r[3]) ?? null),
+          // schema.ts: rareQualifierType
+          qualifierType: rare === null ? null : cut < 0 ? rare : cut > 0 ? rare.slice(0, cut) : null,
+          kind: REF_KINDS[r[5]] as string,
+          line: r[6],
+          column: r[7],
+          enclosingId: r[8] === null || f.symbolFirst === null ? null : f.symbolFirst + r[8],
+          targetId: r[9],
+          resolution: r[10] === null ? null : (RESOLUTIONS[r[10] - 1] ?? null),
+        });
+      }
+      after = rows[rows.length - 1]![0];
     }
   }
 }

@@ -20,14 +20,16 @@ import {
   GraphStore,
   importTargetsDigest,
   type DeadSymbol,
+  type ImportNameRow,
   type ImportSiteRow,
   type RefRow,
   type RefToResolve,
   type SymbolRow,
 } from "../../store/graph-store.ts";
 import { moduleFor } from "../../lang/registry.ts";
-import { SharedStrings } from "./symbol-index.ts";
+import { SharedStrings, type DefinitionReads } from "./symbol-index.ts";
 import { Resolver, SymbolIndex, buildScope, fileInfo, namesNeeded, type FileInfo, type FileScope } from "./resolve.ts";
+import type { Binding } from "./scope.ts";
 import { kindFits } from "./kinds.ts";
 import { familyOf } from "../../lang/registry.ts";
 import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
@@ -41,6 +43,32 @@ export interface ResolveReport {
   refs: number;
   updated: number;
   ms: number;
+  /** Wall milliseconds a full run waited, its computation done, for the keyword load beside to end before writing. */
+  waitedMs: number;
+  /** This thread's CPU milliseconds by part (import sites, reading references, scopes, definitions, look-ups, collections, writes, index builds). */
+  cpu: Record<string, number>;
+}
+
+/** Splits this thread's CPU time into parts: each mark charges the time since the last mark to a part. */
+class CpuParts {
+  readonly parts: Record<string, number> = {};
+  private last = CpuParts.now();
+
+  private static now(): number {
+    const u = process.threadCpuUsage();
+    return (u.user + u.system) / 1000;
+  }
+
+  mark(part: string): void {
+    const t = CpuParts.now();
+    this.parts[part] = (this.parts[part] ?? 0) + t - this.last;
+    this.last = t;
+  }
+
+  /** The parts in whole milliseconds. */
+  rounded(): Record<string, number> {
+    return Object.fromEntries(Object.entries(this.parts).map(([k, v]) => [k, Math.round(v)]));
+  }
 }
 
 type SiteWithTargets = ImportSiteRow & { targets: string[] };
@@ -60,13 +88,21 @@ export const referenceResolution: IndexHook = {
   name: "reference resolution",
   async run(store, changes, project) {
     const r = await resolveReferences(store, changes, project);
-    if (process.env.CORTEX_TRACE) log.warn(`reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms`);
+    if (process.env.CORTEX_TRACE) {
+      const parts = Object.entries(r.cpu)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ");
+      log.warn(
+        `reference resolution: ${r.sites} import sites, ${r.refs} references (${r.updated} changed) in ${r.ms} ms, ${r.waitedMs} ms of it waiting for the keyword load [this thread's CPU ms: ${parts}]`,
+      );
+    }
   },
 };
 
 export async function resolveReferences(store: IndexStore, changes: IndexChanges, project: ProjectInfo): Promise<ResolveReport> {
   const g = new GraphStore(store);
   const started = performance.now();
+  const cpu = new CpuParts();
   const upgrade = !changes.full && store.getMeta(RESOLVER_VERSION_KEY) !== RESOLVER_VERSION;
   const run: IndexChanges = upgrade ? { ...changes, full: true } : changes;
   let report: ResolveReport;
@@ -74,22 +110,31 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
     // A full resolution reads and computes everything first and writes after: in a full build another
     // connection is meanwhile loading the keyword index (IndexStore.whenWritable), on another core.
     const deferred: Array<() => void> = [];
-    report = resolve(store, g, run, project, deferred);
+    report = resolve(store, g, run, project, deferred, cpu);
     collectIfOver(); // what the computation dropped, while the keyword load may still run beside
+    cpu.mark("collections");
+    const waitFrom = performance.now();
     await store.whenWritable();
+    report.waitedMs = Math.round(performance.now() - waitFrom);
     // the computation's garbage goes before the writes: a collection above only ran over the budget
     // (a sixth of the kernel: 100 MiB freed here, RSS 391 -> 295 MiB)
     collectNow();
+    cpu.mark("collections");
     g.transaction(() => {
       g.forgetResolution();
-      g.withoutIndexes(REBUILT_INDEXES, () => deferred.forEach((write) => write()));
+      g.withoutIndexes(REBUILT_INDEXES, () => {
+        deferred.forEach((write) => write());
+        cpu.mark("writes");
+      });
       store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
     });
+    cpu.mark("indexes");
   } else {
     await store.whenWritable();
-    report = g.transaction(() => resolve(store, g, run, project, undefined));
+    report = g.transaction(() => resolve(store, g, run, project, undefined, cpu));
   }
   report.ms = Math.round(performance.now() - started);
+  report.cpu = cpu.rounded();
   return report;
 }
 
@@ -97,12 +142,19 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
  * Resolves what `changes` can move. A full run (`deferred` given) only reads: its writes are queued in
  * `deferred`, to run in one transaction after the old resolution is forgotten; other runs write as they go.
  */
-function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, project: ProjectInfo, deferred: Array<() => void> | undefined): ResolveReport {
+function resolve(
+  store: IndexStore,
+  g: GraphStore,
+  changes: IndexChanges,
+  project: ProjectInfo,
+  deferred: Array<() => void> | undefined,
+  cpu: CpuParts,
+): ResolveReport {
   {
     // a full run resolves everything again, whatever was deleted since (forgetResolution clears the list)
     const dead = deferred ? [] : g.takeDeadSymbols();
     if (!changes.full && changes.written.length === 0 && changes.deleted.length === 0 && dead.length === 0) {
-      return { sites: 0, refs: 0, updated: 0, ms: 0 };
+      return { sites: 0, refs: 0, updated: 0, ms: 0, waitedMs: 0, cpu: {} };
     }
     const files = new Map<string, FileInfo>();
     const byDir = new Map<string, string[]>();
@@ -207,17 +259,20 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       else write();
     }
 
+    cpu.mark("sites");
+
     // 2. references → definitions
     const shared = new SharedStrings(files);
-    const index = new SymbolIndex(g, shared);
-    const loader = new ScopeLoader(g, files, fullEdges, shared);
-    const resolver = new Resolver(
-      g,
-      index,
-      files,
-      (p) => loader.scope(p),
-      (paths) => void loader.prepare(paths),
-    );
+    // a full run reads every reference and most definitions: from the tables, decoded here, rather than
+    // through the views (reading the file states first costs more than an incremental run's few reads)
+    const reads = changes.full ? g.resolutionReads() : undefined;
+    const definitions: DefinitionReads = reads ?? g;
+    const index = new SymbolIndex(definitions, shared);
+    const loader = new ScopeLoader(g, definitions, files, fullEdges, shared);
+    const resolver = new Resolver(g, index, files, (p) => loader.scope(p), {
+      prepare: (paths) => loader.prepareBindings(paths),
+      of: (p) => loader.bindings(p),
+    });
     let refs = 0;
     let updated = 0;
     // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
@@ -225,16 +280,18 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     if (deferred)
       deferred.push(() => {
         const written = collectYoungEvery();
-        newTargets.forEach((id, target, how) => {
-          g.setTarget(id, target, how);
-          written();
-        });
+        newTargets.write(g, written);
       });
     const apply = (batch: RefToResolve[]) => {
       // definitions are loaded by name for each batch; past a bound they are dropped with what was
       // derived from them, so memory follows the batch, not the project (3.2 million on the kernel)
-      const scopes = loader.prepare(batch.map((r) => r.file));
+      cpu.mark("references");
+      const scopes = loader.prepare(
+        batch.map((r) => r.file),
+        changes.full ? batch.filter((r) => r.kind === "import").map((r) => ({ file: r.file, name: r.name, line: r.line })) : undefined,
+      );
       const needed = namesNeeded(batch, scopes);
+      cpu.mark("scopes");
       if (index.loadedCount() > MAX_LOADED_SYMBOLS) {
         index.forget(needed);
         resolver.forgetDerived();
@@ -242,7 +299,9 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       // collected after the drop, before the next names load: collected before it, the dropped
       // definitions stayed resident beside the ones loaded in their place until the next collection
       collectOnGrowth();
+      cpu.mark("collections");
       index.ensure(needed);
+      cpu.mark("definitions");
       for (const r of batch) {
         const scope = loader.scope(r.file);
         if (!scope) continue;
@@ -259,10 +318,11 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
       // a file's lines serve its own references only, which come together (in id order, or sorted by
       // file): its scope may stay cached for other files' look-ups, its text need not
       for (const s of scopes) s.lines = undefined;
+      cpu.mark("lookups");
     };
     if (changes.full) {
       let batch: RefToResolve[] = [];
-      g.forEachRefToResolve((r) => {
+      reads!.forEachRefToResolve((r) => {
         if (batch.length >= 20_000 && batch[batch.length - 1]!.file !== r.file) {
           apply(batch);
           batch = [];
@@ -298,7 +358,8 @@ function resolve(store: IndexStore, g: GraphStore, changes: IndexChanges, projec
     index.forget();
     resolver.forgetDerived();
     loader.forget();
-    return { sites: siteCount, refs, updated, ms: 0 };
+    cpu.mark(changes.full ? "references" : "lookups");
+    return { sites: siteCount, refs, updated, ms: 0, waitedMs: 0, cpu: {} };
   }
 }
 
@@ -410,6 +471,7 @@ function uniquenessMoved(
  */
 class ScopeLoader {
   private readonly g: GraphStore;
+  private readonly definitions: DefinitionReads;
   private readonly files: Map<string, FileInfo>;
   private readonly cache = new Map<string, FileScope>();
   private readonly pendingEdges: SiteTargets | undefined;
@@ -418,16 +480,17 @@ class ScopeLoader {
   private batchFiles = 0;
 
   /** `pendingEdges`: a full run's import targets by site, not written yet. */
-  constructor(g: GraphStore, files: Map<string, FileInfo>, pendingEdges: SiteTargets | undefined, shared: SharedStrings) {
+  constructor(g: GraphStore, definitions: DefinitionReads, files: Map<string, FileInfo>, pendingEdges: SiteTargets | undefined, shared: SharedStrings) {
     this.shared = shared;
     this.g = g;
+    this.definitions = definitions;
     this.files = files;
     this.pendingEdges = pendingEdges;
   }
 
   /** The definitions of these files, sharing their repeated strings (a scope keeps them while it is cached). */
   private symbolsOf(paths: string[]): SymbolRow[] {
-    return this.g.symbolsOfFiles(paths).map((s) => this.shared.row(s));
+    return this.definitions.symbolsOfFiles(paths).map((s) => this.shared.row(s));
   }
 
   private sitesOf(paths: string[]): SiteWithTargets[] {
@@ -443,7 +506,12 @@ class ScopeLoader {
   }
 
   /** Loads the scopes of these files (one query each for symbols, sites and edges) and returns them. */
-  prepare(paths: string[]): FileScope[] {
+  /**
+   * `importNames`: every import name of these files when the caller holds them (a full run's batch holds
+   * all the references of its files): not read again through the refs view, which scans each file's
+   * references for its few imports.
+   */
+  prepare(paths: string[], importNames?: ImportNameRow[]): FileScope[] {
     const distinct = [...new Set(paths)];
     const missing = distinct.filter((p) => !this.cache.has(p) && this.files.has(p));
     this.batchFiles = distinct.length;
@@ -451,15 +519,39 @@ class ScopeLoader {
     if (missing.length) {
       const symbols = groupBy(this.symbolsOf(missing), (s) => s.file);
       const sites = groupBy(this.sitesOf(missing), (s) => s.file);
-      const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+      const names = groupBy(importNames ?? this.g.importNamesOf(missing), (n) => n.file);
       for (const p of missing) this.cache.set(p, buildScope(this.files.get(p)!, symbols.get(p) ?? [], sites.get(p) ?? [], this.files, names.get(p) ?? []));
     }
     return distinct.map((p) => this.scope(p)).filter((s): s is FileScope => s !== undefined);
   }
 
-  /** Drops every cached scope. */
+  /** Drops every cached scope and binding. */
   forget(): void {
     this.cache.clear();
+    this.bindingCache.clear();
+  }
+
+  /** Files' bindings read without their scopes (bindings), kept up to MAX_CACHED_BINDINGS files. */
+  private readonly bindingCache = new Map<string, Map<string, Binding>>();
+
+  /** The names a file's imports bind (its scope's `names`), without loading its definitions. */
+  bindings(path: string): Map<string, Binding> | undefined {
+    const known = this.cache.get(path)?.names ?? this.bindingCache.get(path);
+    if (known) return known;
+    if (!this.files.has(path)) return undefined;
+    this.prepareBindings([path]);
+    return this.bindingCache.get(path);
+  }
+
+  /** Loads the bindings of these files (one query each for sites, edges and import names). */
+  prepareBindings(paths: string[]): void {
+    const missing = [...new Set(paths)].filter((p) => !this.cache.has(p) && !this.bindingCache.has(p) && this.files.has(p));
+    if (missing.length === 0) return;
+    if (this.bindingCache.size + missing.length > MAX_CACHED_BINDINGS) this.bindingCache.clear();
+    const sites = groupBy(this.sitesOf(missing), (s) => s.file);
+    const names = groupBy(this.g.importNamesOf(missing), (n) => n.file);
+    // a scope's names come from its sites and import names alone, not from its definitions
+    for (const p of missing) this.bindingCache.set(p, buildScope(this.files.get(p)!, [], sites.get(p) ?? [], this.files, names.get(p) ?? []).names);
   }
 
   scope(path: string): FileScope | undefined {
@@ -491,6 +583,9 @@ const MAX_LOADED_SYMBOLS = 50_000;
  * of the kernel (batches come in path order, so the scopes a batch asks for again are recent ones).
  */
 const MAX_CACHED_SCOPES = 1000;
+
+/** Files whose bindings alone (ScopeLoader.bindings) are cached at most: a few kilobytes each. */
+const MAX_CACHED_BINDINGS = 5000;
 
 const HOW_CODES = [null, "exact", "import", "name-only"] as const;
 
@@ -529,8 +624,16 @@ class TargetColumns {
     this.n++;
   }
 
-  forEach(fn: (id: number, target: number | null, how: string | null) => void): void {
-    for (let i = 0; i < this.n; i++) fn(this.ids[i]!, this.targets[i]! < 0 ? null : this.targets[i]!, HOW_CODES[this.hows[i]!]!);
+  /** Writes every target, in the order they were pushed; `afterEach` runs once per row. */
+  write(g: GraphStore, afterEach: () => void): void {
+    const row = { id: 0, targetId: null as number | null, resolution: null as string | null };
+    g.setTargets(this.n, (i) => {
+      row.id = this.ids[i]!;
+      row.targetId = this.targets[i]! < 0 ? null : this.targets[i]!;
+      row.resolution = HOW_CODES[this.hows[i]!]!;
+      afterEach();
+      return row;
+    });
   }
 }
 

@@ -36,8 +36,25 @@ export interface Target {
 
 const NO_POSITIONS: readonly number[] = [];
 
+/**
+ * What other files' imports bind (FileScope.names), for following re-exports: a C file's every
+ * `#include` asks whether the included header binds the same path, and loading each header's whole
+ * scope (its definitions first) for that was a fifth of the kernel's look-ups.
+ */
+export interface FileBindings {
+  /** Loads the bindings of several files at once, before `of` asks for them one by one. */
+  prepare(paths: string[]): void;
+  of(path: string): Map<string, Binding> | undefined;
+}
+
 /** At most this many file sets are kept (Resolver.fileSets). */
 const MAX_FILE_SETS = 10_000;
+
+/** At most this many memo answers are kept (Resolver.memos): about 100 bytes each, with the name they keep. */
+const MAX_MEMO_ANSWERS = 200_000;
+
+/** At most this many owner kinds are kept (Resolver.ownerKinds). */
+const MAX_OWNER_KINDS = 100_000;
 
 /** At most this many re-export answers are kept (Resolver.reexports). */
 const MAX_REEXPORT_ANSWERS = 50_000;
@@ -52,21 +69,21 @@ export class Resolver {
   /** The inherit / implement references of each file's types, by file (bases). */
   private readonly basesByFile = new Map<string, Map<number, RefRow[]>>();
 
-  /** Loads the scopes of several files at once (one query each for all), before scopeOf asks for them one by one. */
-  private readonly prepareScopes: (paths: string[]) => void;
+  /** The names other files' imports bind (for re-exports), read without the rest of their scopes. */
+  private readonly bindings: FileBindings;
 
   constructor(
     store: GraphStore,
     index: SymbolIndex,
     files: Map<string, FileInfo>,
     scopeOf: (path: string) => FileScope | undefined,
-    prepareScopes: (paths: string[]) => void = () => {},
+    bindings: FileBindings = { prepare: () => {}, of: (path) => scopeOf(path)?.names },
   ) {
     this.store = store;
     this.index = index;
     this.files = files;
     this.scopeOf = scopeOf;
-    this.prepareScopes = prepareScopes;
+    this.bindings = bindings;
   }
 
   resolve(ref: RefToResolve, scope: FileScope): Target | undefined {
@@ -163,9 +180,9 @@ export class Resolver {
   private readonly reexports = new Map<string, SymbolRow | undefined>();
 
   private reexportedThrough(name: string, kind: string, files: string[], fam: string, depth: number): SymbolRow | undefined {
-    if (files.length > 1) this.prepareScopes(files);
+    if (files.length > 1) this.bindings.prepare(files);
     for (const f of files) {
-      const b = this.scopeOf(f)?.names.get(name);
+      const b = this.bindings.of(f)?.get(name);
       if (!b || isOutsideBinding(b)) continue;
       const s = this.inFiles(b.name, kind, b.files, fam) ?? this.reexported(b.name, kind, b.files, fam, depth + 1);
       if (s) return s;
@@ -375,7 +392,7 @@ export class Resolver {
   /** The one member (a definition inside a type) of that name in the family: a guess by name alone. */
   private uniqueMember(name: string, kind: string, fam: string): Target | undefined {
     if (isCoreMember(fam, name)) return undefined;
-    return this.memo(`m\u0000${name}\u0000${kind}\u0000${fam}`, () => this.computeUniqueMember(name, kind, fam));
+    return this.memos.get(this.uniqueMembers, fam, kind, name, () => this.computeUniqueMember(name, kind, fam));
   }
 
   private computeUniqueMember(name: string, kind: string, fam: string): Target | undefined {
@@ -417,7 +434,6 @@ export class Resolver {
 
   private unqualified(name: string, kind: string, scope: FileScope, enclosingId: number | null): Target | undefined {
     const info = scope.info;
-    const fam = info.family;
     // `new self()`, `new static()`, `Self { … }`: the class being defined
     if (SELF_QUALIFIERS.has(name) && (kind === "call" || kind === "type")) {
       const cls = this.enclosingClass(enclosingId, scope);
@@ -432,6 +448,27 @@ export class Resolver {
         if (m && (implicitThis || TYPE_KINDS.has(m.kind))) return { id: m.id, how: "exact" };
       }
     }
+    return this.inScope(name, kind, scope);
+  }
+
+  /**
+   * An unqualified name as the whole file sees it (what follows the enclosing class in `unqualified`):
+   * the same for every use of the name in the file, so answered once per file, name and kind (a file
+   * calls the same functions many times: the kernel's 9 million references name far fewer).
+   */
+  private inScope(name: string, kind: string, scope: FileScope): Target | undefined {
+    let byName = scope.answers.get(kind);
+    if (!byName) scope.answers.set(kind, (byName = new Map()));
+    const known = byName.get(name);
+    if (known !== undefined || byName.has(name)) return known;
+    const found = this.computeInScope(name, kind, scope);
+    byName.set(name, found);
+    return found;
+  }
+
+  private computeInScope(name: string, kind: string, scope: FileScope): Target | undefined {
+    const info = scope.info;
+    const fam = info.family;
     // the same file
     let local: SymbolRow | undefined;
     for (const s of scope.byName.get(name) ?? []) {
@@ -449,7 +486,7 @@ export class Resolver {
     if (scope.names.has(name) && isOutsideBinding(scope.names.get(name)!)) return undefined; // imported from outside
     // the same package
     const pkg = this.samePackage(name, kind, scope);
-    if (pkg) return { id: pkg.id, how: "exact" };
+    if (pkg) return pkg;
     // files included wholesale
     if (scope.wholesale.length > 0) {
       const s = this.inFiles(name, kind, scope.wholesale, fam);
@@ -457,7 +494,7 @@ export class Resolver {
     }
     if (info.rules.strictModules) return undefined;
     // the one definition of that name
-    return this.memo(`u\u0000${name}\u0000${kind}\u0000${fam}`, () => {
+    return this.memos.get(this.uniqueNames, fam, kind, name, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, fam)) continue;
@@ -473,38 +510,40 @@ export class Resolver {
    * Results that depend only on the definitions (not on the reference): the same for every reference
    * of a run, so computed once. Common names (String, New, get) have thousands of candidates.
    */
-  private readonly memos = new Map<string, Target | SymbolRow | undefined>();
+  private readonly memos = new Memos();
+  /** uniqueMember's answers by family, kind and name. */
+  private readonly uniqueMembers = this.memos.table<Target | undefined>();
+  /** unqualified's one definition of a name, by family, kind and name. */
+  private readonly uniqueNames = this.memos.table<Target | undefined>();
+  /** samePackage's answers by the file's package key (FileInfo.packageKey), kind and name. */
+  private readonly packageNames = this.memos.table<Target | undefined>();
 
-  /** Drops what was derived from loaded definitions (memos, bases, owners), when those are dropped. */
+  /**
+   * Drops what was derived from loaded definitions and holds them (file sets, bases), when those are
+   * dropped. The memos and owner kinds hold ids and kinds only, and stay: cleared with the definitions,
+   * each batch of the kernel computed its unique members again (loading their owners' definitions).
+   */
   forgetDerived(): void {
-    this.memos.clear();
     this.fileSets.clear();
     this.basesMemo.clear();
     this.basesByFile.clear();
-    this.ownerKinds.clear();
+    if (this.ownerKinds.size > MAX_OWNER_KINDS) this.ownerKinds.clear();
   }
 
-  private memo<T extends Target | SymbolRow | undefined>(key: string, compute: () => T): T {
-    if (this.memos.has(key)) return this.memos.get(key) as T;
-    const v = compute();
-    this.memos.set(key, v);
-    return v;
-  }
-
-  private samePackage(name: string, kind: string, scope: FileScope): SymbolRow | undefined {
+  private samePackage(name: string, kind: string, scope: FileScope): Target | undefined {
     const info = scope.info;
     // a definition in the same file was found before this is asked, so the file itself does not matter
-    return this.memo(`p\u0000${name}\u0000${kind}\u0000${info.language}\u0000${info.dir}\u0000${info.pkg}`, () => {
+    return this.memos.get(this.packageNames, info.packageKey, kind, name, () => {
       let found: SymbolRow | undefined;
       for (const s of this.index.named(name)) {
         if (!this.fits(s, kind, info.family)) continue;
         if (s.container !== null && !TYPE_KINDS.has(s.kind)) continue;
         const other = this.files.get(s.file);
         if (!other || !samePackage(info, other)) continue;
-        if (s.container === null) return s;
+        if (s.container === null) return { id: s.id, how: "exact" };
         found ??= s;
       }
-      return found;
+      return found ? { id: found.id, how: "exact" } : undefined;
     });
   }
 
@@ -547,8 +586,11 @@ export class Resolver {
     if (TYPE_KINDS.has(e.kind) && e.kind !== "namespace") return e;
     // the innermost type around it in this file (a namespace holds no members to call implicitly)
     let best: SymbolRow | undefined;
-    for (const s of scope.symbols) {
-      if (!TYPE_KINDS.has(s.kind) || s.kind === "namespace" || !e.qname.startsWith(s.qname + ".")) continue;
+    // the file's types, listed once per scope: asked per enclosing definition, a walk of all its
+    // definitions made a large file's cost grow with the square of its size
+    scope.types ??= scope.symbols.filter((s) => TYPE_KINDS.has(s.kind) && s.kind !== "namespace");
+    for (const s of scope.types) {
+      if (!e.qname.startsWith(s.qname + ".")) continue;
       if (!best || s.qname.length > best.qname.length) best = s;
     }
     if (best && (e.kind !== "method" || !e.container || best.qname === e.container)) return best;
@@ -611,5 +653,48 @@ export class Resolver {
     }
     this.basesMemo.set(type.id, out);
     return out;
+  }
+}
+
+/** A memo table: answers by a context (a family, a package key), a reference kind and a name. */
+type MemoTable<T> = Map<string, Map<string, Map<string, T>>>;
+
+/**
+ * Resolver's memos (answers that depend on the definitions only, as ids), keyed by strings the caller already holds (a name, a kind, a family or a file's
+ * package key) through nested maps: a key built per reference (`p\0<name>\0<kind>\0<language>\0<dir>…`)
+ * was a new string to copy and hash for each of the kernel's 9 million references.
+ */
+class Memos {
+  private readonly tables: Array<MemoTable<unknown>> = [];
+
+  table<T>(): MemoTable<T> {
+    const t: MemoTable<T> = new Map();
+    this.tables.push(t as MemoTable<unknown>);
+    return t;
+  }
+
+  /** Answers held in every table. */
+  private size = 0;
+
+  get<T>(table: MemoTable<T>, context: string, kind: string, name: string, compute: () => T): T {
+    let byKind = table.get(context);
+    if (!byKind) table.set(context, (byKind = new Map()));
+    let byName = byKind.get(kind);
+    if (!byName) byKind.set(kind, (byName = new Map()));
+    const known = byName.get(name);
+    if (known !== undefined || byName.has(name)) return known as T;
+    const v = compute();
+    if (this.size >= MAX_MEMO_ANSWERS) {
+      this.clear();
+      return v;
+    }
+    byName.set(name, v);
+    this.size++;
+    return v;
+  }
+
+  clear(): void {
+    for (const t of this.tables) t.clear();
+    this.size = 0;
   }
 }

@@ -16,6 +16,8 @@ export interface FileInfo {
   dir: string;
   pkg: string | null;
   rules: ResolutionRules;
+  /** Language, folder and package in one string: files alike in these see the same package (Resolver.samePackage's memo). */
+  packageKey: string;
 }
 
 export interface Binding {
@@ -52,6 +54,10 @@ export interface FileScope {
   classOf: Map<number, SymbolRow | undefined>;
   /** A field's declared type by class id and field name, once read from the class body (Resolver.fieldType). */
   fieldTypes: Map<string, string | undefined>;
+  /** The file's types other than namespaces, in order, listed on first need (Resolver.findEnclosingClass). */
+  types?: SymbolRow[];
+  /** What an unqualified name of a kind resolves to anywhere in the file, by kind and name (Resolver.inScope). */
+  answers: Map<string, Map<string, { id: number; how: "exact" | "import" | "name-only" } | undefined>>;
 }
 
 /** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
@@ -62,7 +68,16 @@ export function lastSegment(s: string): string {
 
 export function fileInfo(row: FileRow): FileInfo {
   const rules = rulesOf(row.language);
-  return { path: row.path, language: row.language, family: rules.family, dir: dirOf(row.path), pkg: row.packageName, rules };
+  const dir = dirOf(row.path);
+  return {
+    path: row.path,
+    language: row.language,
+    family: rules.family,
+    dir,
+    pkg: row.packageName,
+    rules,
+    packageKey: `${row.language}\u0000${dir}\u0000${row.packageName}`,
+  };
 }
 
 /** Builds file scopes from import sites and their resolved targets. */
@@ -89,6 +104,7 @@ export function buildScope(
     byName,
     classOf: new Map(),
     fieldTypes: new Map(),
+    answers: new Map(),
   };
   const strict = info.rules.strictModules;
   const wholesale = new Set<string>();

@@ -2,7 +2,7 @@
  * Definitions by name for reference resolution, loaded in batches as references need them and dropped
  * together, so a resolution holds a bounded part of the index whatever the project's size.
  */
-import type { GraphStore, RefToResolve, SymbolRow } from "../../store/graph-store.ts";
+import type { RefToResolve, SymbolRow } from "../../store/graph-store.ts";
 import { CONSTRUCTOR_MEMBERS } from "../../lang/registry.ts";
 import { lastSegment, type FileScope } from "./scope.ts";
 
@@ -10,14 +10,20 @@ import { lastSegment, type FileScope } from "./scope.ts";
  * Definitions by name, loaded as they are needed (a batch's names at once) and dropped together when
  * the caller decides they are too many (forget), so a resolution holds a bounded part of them.
  */
+/** Where definitions are read from: a GraphStore, or a full run's ResolutionReads (the same rows, cheaper). */
+export interface DefinitionReads {
+  symbolsNamed(names: Iterable<string>): SymbolRow[];
+  symbolsOfFiles(paths: Iterable<string>): SymbolRow[];
+}
+
 export class SymbolIndex {
   private readonly byName = new Map<string, SymbolRow[]>();
-  private readonly store: GraphStore;
+  private readonly store: DefinitionReads;
   private readonly shared: SharedStrings;
   private loaded = 0;
 
   /** `shared`: makes loaded definitions share their repeated strings (see SharedStrings). */
-  constructor(store: GraphStore, shared: SharedStrings = new SharedStrings(new Map())) {
+  constructor(store: DefinitionReads, shared: SharedStrings = new SharedStrings(new Map())) {
     this.store = store;
     this.shared = shared;
   }
@@ -39,7 +45,9 @@ export class SymbolIndex {
   }
 
   named(name: string): SymbolRow[] {
-    if (!this.byName.has(name)) this.ensure([name]);
+    const list = this.byName.get(name);
+    if (list) return list;
+    this.ensure([name]);
     return this.byName.get(name)!;
   }
 
