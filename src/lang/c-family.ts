@@ -919,8 +919,9 @@ export function extractCFamily(tree: Tree, ctx: ExtractContext, matches: QueryMa
 }
 
 /** A run of the characters of a C or C++ identifier (tree-sitter-c: XID_Continue and `$`; `\\u` escapes aside). */
-const IDENTIFIER_RUN = /[\p{XID_Continue}$]+/gu;
 const WHOLE_RUN = /^[\p{XID_Continue}$]+$/u;
+/** The run starting exactly at lastIndex (sticky), for runs that hold a character beyond ASCII. */
+const RUN_AT = /[\p{XID_Continue}$]+/uy;
 
 /** Below this many names, each is looked for by indexOf; from it on, the text is cut into runs once. */
 const NAMES_SEARCHED_ONE_BY_ONE = 24;
@@ -930,18 +931,81 @@ function isAsciiIdentifierChar(c: number): boolean {
   return (c >= 97 && c <= 122) || (c >= 65 && c <= 90) || (c >= 48 && c <= 57) || c === 95 || c === 36;
 }
 
+/** 1 for the char codes below 128 that isAsciiIdentifierChar accepts (a table look-up is faster in the scan). */
+const ASCII_IDENTIFIER = Uint8Array.from({ length: 128 }, (_, c) => (isAsciiIdentifierChar(c) ? 1 : 0));
+
+/** The end of the identifier run starting at `i` (`i` itself when none starts there). */
+function runEndAt(src: string, i: number): number {
+  RUN_AT.lastIndex = i;
+  return RUN_AT.test(src) ? RUN_AT.lastIndex : i;
+}
+
+/** A 32-bit hash of a run's char codes, computed as the scan goes (h * 31 + c). */
+function runHash(s: string): number {
+  let h = 0;
+  for (let i = 0; i < s.length; i++) h = (Math.imul(h, 31) + s.charCodeAt(i)) | 0;
+  return h;
+}
+
+/**
+ * Every maximal run of identifier characters whose text is one of `names`, in document order: the runs
+ * of the regular expression /[\p{XID_Continue}$]+/gu, found by a char-code scan (the expression ran over
+ * every file's whole text), which hands a run over to the expression only where it meets a character
+ * beyond ASCII. An ASCII run is hashed as it is scanned and cut out of the text only when a name has its
+ * hash (cutting and looking up every run cost more than the scan).
+ */
+function namedRuns(src: string, names: ReadonlySet<string>, out: Array<[number, number]>): void {
+  // a bit per hash value's low 16 bits: a run whose bit is clear names nothing (a Set of hashes cost more)
+  const maybe = new Uint8Array(65536);
+  for (const name of names) maybe[runHash(name) & 0xffff] = 1;
+  const n = src.length;
+  let i = 0;
+  while (i < n) {
+    const c = src.charCodeAt(i);
+    let end: number;
+    if (c < 128) {
+      if (ASCII_IDENTIFIER[c] === 0) {
+        i++;
+        continue;
+      }
+      let h = c;
+      end = i + 1;
+      while (end < n) {
+        const d = src.charCodeAt(end);
+        if (d >= 128 || ASCII_IDENTIFIER[d] === 0) break;
+        h = (Math.imul(h, 31) + d) | 0;
+        end++;
+      }
+      if (end === n || src.charCodeAt(end) < 128) {
+        if (maybe[h & 0xffff] === 1 && names.has(src.slice(i, end))) out.push([i, end]);
+        i = end;
+        continue;
+      }
+      end = runEndAt(src, i);
+    } else {
+      end = runEndAt(src, i);
+      if (end === i) {
+        // not a run character: step over it whole (a surrogate pair is one code point)
+        i += c >= 0xd800 && c <= 0xdbff && i + 1 < n && (src.charCodeAt(i + 1) & 0xfc00) === 0xdc00 ? 2 : 1;
+        continue;
+      }
+    }
+    if (names.has(src.slice(i, end))) out.push([i, end]);
+    i = end;
+  }
+}
+
 /**
  * Where the text has a run of identifier characters equal to one of `names`: [start, end) pairs in
  * document order. A name that is not a run itself (a `\\u` escape inside) is found wherever it occurs.
  * Few names are each searched for (indexOf, then the characters either side must not continue an ASCII
- * identifier); many are met by cutting the whole text into runs (a regular expression).
+ * identifier); many are met by cutting the whole text into runs once.
  */
-function valueNameRuns(src: string, names: ReadonlySet<string>): Array<[number, number]> {
+export function valueNameRuns(src: string, names: ReadonlySet<string>): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let sorted = true;
   if (names.size >= NAMES_SEARCHED_ONE_BY_ONE) {
-    IDENTIFIER_RUN.lastIndex = 0;
-    for (let m = IDENTIFIER_RUN.exec(src); m; m = IDENTIFIER_RUN.exec(src)) if (names.has(m[0])) out.push([m.index, m.index + m[0].length]);
+    namedRuns(src, names, out);
     for (const name of names) {
       if (name.length === 0 || WHOLE_RUN.test(name)) continue;
       sorted = false;

@@ -4,7 +4,8 @@
  * and references (calls, type uses, reads of file-scope values). The rules live in c-family.ts, which
  * C++ shares; `.h` files go to C++ instead when their content says so (src/lang/registry.ts).
  */
-import type { LanguageModule } from "./module.ts";
+import type { Language, Node } from "web-tree-sitter";
+import type { CollectedMatches, LanguageModule, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import { cFamilyTestFile, extractCFamily, resolveInclude } from "./c-family.ts";
 import { C_STANDARD_HEADERS } from "./c-std-headers.ts";
@@ -21,6 +22,113 @@ const QUERY = `
  (type_definition declarator: (type_identifier) @type.def)]
 (type_identifier) @type
 `;
+
+/** What collectC does with each node type it asks tree-sitter for. */
+enum Kind {
+  Other,
+  Comment,
+  Decision,
+  Case,
+  Logic,
+  Call,
+  Specifier,
+  Body,
+  Typedef,
+  TypeName,
+}
+
+const KIND_OF_TYPE: Record<string, Kind> = {
+  comment: Kind.Comment,
+  if_statement: Kind.Decision,
+  for_statement: Kind.Decision,
+  while_statement: Kind.Decision,
+  do_statement: Kind.Decision,
+  conditional_expression: Kind.Decision,
+  case_statement: Kind.Case,
+  "&&": Kind.Logic,
+  "||": Kind.Logic,
+  call_expression: Kind.Call,
+  struct_specifier: Kind.Specifier,
+  union_specifier: Kind.Specifier,
+  enum_specifier: Kind.Specifier,
+  field_declaration_list: Kind.Body,
+  enumerator_list: Kind.Body,
+  type_definition: Kind.Typedef,
+  type_identifier: Kind.TypeName,
+};
+const COLLECTED_TYPES = Object.keys(KIND_OF_TYPE);
+
+/** Kind by node type id, per grammar (a type id is one WebAssembly call; a type name is that and a look-up). */
+const kindsByLanguage = new WeakMap<Language, Uint8Array>();
+
+function kindsOf(language: Language): Uint8Array {
+  let kinds = kindsByLanguage.get(language);
+  if (!kinds) {
+    kinds = new Uint8Array(language.types.length);
+    language.types.forEach((name, id) => {
+      kinds![id] = KIND_OF_TYPE[name] ?? Kind.Other;
+    });
+    kindsByLanguage.set(language, kinds);
+  }
+  return kinds;
+}
+
+/**
+ * QUERY's matches, gathered from one descendantsOfType walk (module.ts, `collect`): nodes come in
+ * document order, as the query's matches do for each capture name. A call's function is its field; a
+ * typedef's names are its declarators that are type identifiers. A struct, union or enum body is rare
+ * (a struct_specifier is mostly a use, `struct x *p`): the specifier it belongs to is the innermost one
+ * around it, kept on a stack of the specifiers met (one that ends before a body cannot hold a later one),
+ * and its name counts as a definition only when the body is that specifier's body field.
+ */
+function collectC(root: Node): CollectedMatches {
+  const kinds = kindsOf(root.tree.language);
+  const comments: Array<[number, number]> = [];
+  const matches: QueryMatch[] = [];
+  const specifiers: Node[] = [];
+  for (const n of root.descendantsOfType(COLLECTED_TYPES)) {
+    switch (kinds[n.typeId] as Kind) {
+      case Kind.Comment:
+        comments.push([n.startIndex, n.endIndex]);
+        break;
+      case Kind.Decision:
+        matches.push({ decision: n });
+        break;
+      case Kind.Case:
+        if (n.childForFieldName("value")?.isNamed) matches.push({ decision: n });
+        break;
+      case Kind.Logic:
+        matches.push({ logic: n });
+        break;
+      case Kind.Call: {
+        // `function: (_)` asks for a named node: the grammar's function field is an expression, named in
+        // every production (and in recovery: ERROR, a MISSING identifier), so it is not asked again
+        const fn = n.childForFieldName("function");
+        if (fn) matches.push({ "call.fn": fn });
+        break;
+      }
+      case Kind.Specifier:
+        specifiers.push(n);
+        break;
+      case Kind.Body: {
+        const end = n.endIndex;
+        while (specifiers.length > 0 && specifiers[specifiers.length - 1]!.endIndex < end) specifiers.pop();
+        const owner = specifiers[specifiers.length - 1];
+        if (!owner || owner.childForFieldName("body")?.id !== n.id) break;
+        const name = owner.childForFieldName("name");
+        if (name?.type === "type_identifier") matches.push({ "type.def": name });
+        break;
+      }
+      case Kind.Typedef:
+        for (const d of n.childrenForFieldName("declarator")) if (d?.type === "type_identifier") matches.push({ "type.def": d });
+        break;
+      case Kind.TypeName:
+        matches.push({ type: n });
+        break;
+    }
+  }
+  return { comments, matches };
+}
 
 const DIALECT = { cpp: false, stdHeaders: C_STANDARD_HEADERS };
 
@@ -40,6 +148,7 @@ export const c: LanguageModule = {
   grammar: "tree-sitter-c.wasm",
   resolution: RULES,
   query: QUERY,
+  collect: collectC,
   // test_*.c, *_test.c, and anything under a test/ or tests/ directory
   isTestFile: (path) => cFamilyTestFile(path, ["_test"]),
   extract: (tree, ctx, matches) => extractCFamily(tree, ctx, matches, DIALECT),

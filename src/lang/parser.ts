@@ -5,7 +5,7 @@
 import { Parser, Language, Query, Node } from "web-tree-sitter";
 import * as jsc from "bun:jsc";
 import type { FileFacts, LineCounts } from "./types.ts";
-import type { Extracted, LanguageModule, QueryMatch } from "./module.ts";
+import type { CollectedMatches, Extracted, LanguageModule, QueryMatch } from "./module.ts";
 import type { ProjectInfo } from "./project.ts";
 import { countLines } from "./kit.ts";
 import { grammarFiles, runtimeWasm } from "./grammars.ts";
@@ -144,15 +144,7 @@ export class FactsParser {
     lap("parse");
     try {
       const root = tree.rootNode;
-      const matches: QueryMatch[] = [];
-      const comments: Array<[number, number]> = [];
-      for (const match of this.query(lang, m.id, m.query).matches(root)) {
-        const out: QueryMatch = {};
-        for (const c of match.captures) out[c.name] = c.node;
-        const comment = out.comment;
-        if (comment) comments.push([comment.startIndex, comment.endIndex]);
-        else matches.push(out);
-      }
+      const { matches, comments } = m.collect ? m.collect(root) : queryMatches(this.query(lang, m.id, m.query), root);
       lap("matches");
       const lines = countLines(text, comments);
       lap("lines");
@@ -172,6 +164,20 @@ export class FactsParser {
       tree.delete();
     }
   }
+}
+
+/** A query's matches by capture name, the comments apart (as [start, end) offsets). */
+export function queryMatches(query: Query, root: Node): CollectedMatches {
+  const matches: QueryMatch[] = [];
+  const comments: Array<[number, number]> = [];
+  for (const match of query.matches(root)) {
+    const out: QueryMatch = {};
+    for (const c of match.captures) out[c.name] = c.node;
+    const comment = out.comment;
+    if (comment) comments.push([comment.startIndex, comment.endIndex]);
+    else matches.push(out);
+  }
+  return { matches, comments };
 }
 
 /**

@@ -1,8 +1,13 @@
 import { describe, expect, test } from "bun:test";
 import { commonInvariants, factsOf } from "./common.case.ts";
 import { emptyProjectInfo } from "../../src/lang/project.ts";
-import { FactsParser } from "../../src/lang/parser.ts";
+import { readFileSync } from "node:fs";
+import { Language, Parser, Query } from "web-tree-sitter";
+import { FactsParser, queryMatches } from "../../src/lang/parser.ts";
+import { grammarFiles } from "../../src/lang/grammars.ts";
+import type { CollectedMatches } from "../../src/lang/module.ts";
 import { c } from "../../src/lang/c.ts";
+import { valueNameRuns } from "../../src/lang/c-family.ts";
 import { languageFor } from "../../src/lang/registry.ts";
 import type { ProjectFiles } from "../../src/lang/module.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
@@ -189,6 +194,79 @@ describe("c facts (hand-counted truth)", () => {
       "K12@37:26",
     ]);
   }, 60_000);
+
+  test("collect gives the query's matches: the same nodes by capture name, in the query's order", async () => {
+    await FactsParser.create();
+    const language = await Language.load(grammarFiles["tree-sitter-c.wasm"]!);
+    const tsParser = new Parser();
+    tsParser.setLanguage(language);
+    const query = new Query(language, c.query);
+    const collect = c.collect!;
+    const byCapture = (m: CollectedMatches) => {
+      const out: Record<string, string[]> = { comments: m.comments.map(([a, b]) => `${a}-${b}`) };
+      for (const match of m.matches)
+        for (const [name, node] of Object.entries(match)) (out[name] ??= []).push(`${node!.id}:${node!.type}@${node!.startIndex}-${node!.endIndex}`);
+      // extraction reads the definitions' names as a set (a typedef's names come before its struct's in
+      // document order, after it in the query's)
+      out["type.def"]?.sort();
+      return out;
+    };
+    const sources = [
+      ...FILES.map((f) => readFileSync(`test/fixtures/polyglot/${f}`, "utf8")),
+      // definitions the declaration walk never enters (a function body, a cast, sizeof, a parameter), an
+      // anonymous struct, a struct in an attribute before a body, typedefs of several names, case and default,
+      // calls through fields, pointers and calls, && and || in #if, stretches the grammar cannot parse (one
+      // puts a body inside an enum that is not its body)
+      `#if A && (B || C)
+typedef struct { int a; } anon_t, *anon_p;
+typedef int word, *wordp, words[4];
+#endif
+struct __attribute__((aligned(sizeof(struct inner { int x; })))) outer { struct nested { int y; } n; union { int u; } v; };
+enum color { RED, GREEN = RED + 1 };
+enum twice { A } { B };
+int f(struct param { int z; } *p, int k) {
+  struct local { int w; } l = { 0 };
+  enum mode { ON } m = (enum mode)sizeof(struct in_sizeof { char c; });
+  switch (k) { case 1: if (k && p) g(k); break; case RED: h()(k); default: p->fn(k) || (*fp)(k); }
+  for (;;) while (k--) do { k = k ? a(k) : b(k); } while (0);
+  return ((struct cast { int q; } *)0)->q;
+}
+MACRO(struct broken { int r; } x y z;
+int after(void) { return after2(); }
+`,
+    ];
+    for (const src of sources) {
+      const tree = tsParser.parse(src)!;
+      try {
+        const expected = byCapture(queryMatches(query, tree.rootNode));
+        expect(byCapture(collect(tree.rootNode))).toEqual(expected);
+        // every capture name of the query occurs in the inline source
+        if (src.includes("MACRO")) expect(Object.keys(expected).sort()).toEqual(["call.fn", "comments", "decision", "logic", "type", "type.def"]);
+      } finally {
+        tree.delete();
+      }
+    }
+  }, 60_000);
+
+  test("the value-name scan finds exactly the runs of /[\\p{XID_Continue}$]+/gu that name a value", () => {
+    // generated texts mixing ASCII, letters and marks beyond ASCII, non-identifier symbols and surrogate pairs
+    // (an identifier letter 𝑥 and an emoji), against the regular expression the scan replaced
+    const alphabet = ["a", "b", "_", "$", "1", "K", " ", "\n", "-", ">", "(", "é", "ü", "\u0301", "·", "€", "𝑥", "😀", "\ud800", "\udc00"];
+    let seed = 7;
+    const next = (n: number): number => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round++) {
+      let text = "";
+      for (let i = 0, n = 20 + next(200); i < n; i++) text += alphabet[next(alphabet.length)];
+      const runs = [...text.matchAll(/[\p{XID_Continue}$]+/gu)];
+      const names = new Set<string>(runs.filter((_, i) => i % 3 === 0).map((m) => m[0]));
+      for (let i = names.size; i < 30; i++) names.add(`absent${i}`);
+      const expected = runs.filter((m) => names.has(m[0])).map((m): [number, number] => [m.index, m.index + m[0].length]);
+      expect(valueNameRuns(text, names)).toEqual(expected);
+    }
+  });
 
   test("reads of file-scope values with few values, one of them used before a non-ASCII letter", async () => {
     const parser = await inlineParser;
