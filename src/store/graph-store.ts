@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
-import { REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
+import { qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withSortsOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
@@ -639,7 +639,7 @@ interface FileState {
  * A reference resolution's reads of references and definitions, from the tables themselves: the views
  * refs and symbols join file_state (and, for a definition's container and scope, symbol_scopes) per row
  * and sort by path in SQL. Here every file's state and every scope's name are read once, and each row's
- * integers are decoded as the views decode them (schema.ts: qualifiedName, rareQualifierType). On the
+ * integers are decoded as the views decode them (schema.ts: qualifiedName, qualifierTypeOfRare). On the
  * kernel a resolution reads 9.1 million references and loads 3.2 million definitions by name.
  * test/store/graph-store-refs.test.ts checks these rows against the views'.
  */
@@ -740,15 +740,12 @@ export class ResolutionReads {
         const f = this.files.get(r[1]);
         const name = names.get(r[2]);
         if (f === undefined || name === undefined) continue; // not in the view either (its inner joins)
-        const rare = r[4];
-        const cut = rare === null ? -1 : rare.indexOf("\u0001");
         fn({
           id: r[0],
           file: f.path,
           name,
           qualifier: r[3] === null ? null : (names.get(r[3]) ?? null),
-          // schema.ts: rareQualifierType
-          qualifierType: rare === null ? null : cut < 0 ? rare : cut > 0 ? rare.slice(0, cut) : null,
+          qualifierType: qualifierTypeOfRare(r[4]),
           kind: REF_KINDS[r[5]] as string,
           line: r[6],
           column: r[7],

@@ -237,6 +237,13 @@ export function storedSpans(spans: string, startLine: number, endLine: number): 
   return spans;
 }
 
+/** The qualifier's type of a reference's `rare` column (storedRefRare), as rareQualifierType reads it in SQL. */
+export function qualifierTypeOfRare(rare: string | null): string | null {
+  if (rare === null) return null;
+  const cut = rare.indexOf("\u0001");
+  return cut < 0 ? rare : cut > 0 ? rare.slice(0, cut) : null;
+}
+
 /** The qualifier's type of a reference's `rare` column (storedRefRare), in SQL. */
 export function rareQualifierType(rare: string): string {
   return `CASE WHEN instr(${rare}, char(1)) = 0 THEN ${rare} WHEN instr(${rare}, char(1)) > 1 THEN substr(${rare}, 1, instr(${rare}, char(1)) - 1) END`;
