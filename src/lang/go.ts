@@ -13,8 +13,8 @@
  *   argument lists): call chains and nested calls are read from the captured node in JavaScript, and
  *   parents are never asked for (Node.parent walks down from the root), so extraction stays linear.
  */
-import type { Node } from "web-tree-sitter";
-import type { ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
+import type { Language, Node } from "web-tree-sitter";
+import type { CollectedMatches, ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_SUFFIX, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import {
@@ -49,6 +49,65 @@ const QUERY = `
 (var_spec) @local.var
 (const_spec) @const
 `;
+
+/** The capture collectGo gives each node type it asks tree-sitter for (QUERY's patterns, one to one). */
+const CAPTURE_OF_TYPE: Record<string, string> = {
+  comment: "comment",
+  if_statement: "decision",
+  for_statement: "decision",
+  expression_case: "decision",
+  type_case: "decision",
+  communication_case: "decision",
+  "&&": "decision",
+  "||": "decision",
+  call_expression: "call",
+  qualified_type: "qualified",
+  type_identifier: "type.bare",
+  selector_expression: "selector",
+  expression_list: "values",
+  literal_element: "value",
+  short_var_declaration: "local",
+  var_spec: "local.var",
+  const_spec: "const",
+};
+const COLLECTED_TYPES = Object.keys(CAPTURE_OF_TYPE);
+
+/** Capture name by node type id, per grammar (a type id is one WebAssembly call; a type name is that and a look-up). */
+const capturesByLanguage = new WeakMap<Language, Array<string | undefined>>();
+
+function capturesOf(language: Language): Array<string | undefined> {
+  let captures = capturesByLanguage.get(language);
+  if (!captures) {
+    const byId: Array<string | undefined> = [];
+    language.types.forEach((name, id) => {
+      byId[id] = CAPTURE_OF_TYPE[name];
+    });
+    captures = byId;
+    capturesByLanguage.set(language, captures);
+  }
+  return captures;
+}
+
+/**
+ * QUERY's matches, gathered from one descendantsOfType walk (module.ts, `collect`; cheaper than the query
+ * cursor's walk, as for C). Every pattern is a node type but one: a literal element's identifier child
+ * (`{a, b}` naming values), read from the element. Nodes come in document order, which is the query's
+ * order for each capture name, and for expression lists and literal identifiers together (they never
+ * nest in each other: an element that is an identifier holds nothing else).
+ */
+function collectGo(root: Node): CollectedMatches {
+  const captures = capturesOf(root.tree.language);
+  const comments: Array<[number, number]> = [];
+  const matches: QueryMatch[] = [];
+  for (const n of root.descendantsOfType(COLLECTED_TYPES)) {
+    const capture = captures[n.typeId];
+    if (capture === "comment") comments.push([n.startIndex, n.endIndex]);
+    else if (capture === "value") {
+      for (const child of n.namedChildren) if (child?.type === "identifier") matches.push({ value: child });
+    } else if (capture) matches.push({ [capture]: n });
+  }
+  return { comments, matches };
+}
 
 /** Predeclared types: uses of these are not references to project code. */
 const BUILTIN_TYPES = new Set([
@@ -206,6 +265,8 @@ export const go: LanguageModule = {
     }
     return [];
   },
+
+  collect: collectGo,
 
   extract(tree, ctx, matches): Extracted {
     const st = newState(ctx.source);

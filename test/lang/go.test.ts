@@ -1,6 +1,12 @@
 import { describe, expect, test } from "bun:test";
 import { commonInvariants, factsOf } from "./common.case.ts";
 import { emptyProjectInfo } from "../../src/lang/project.ts";
+import { readFileSync } from "node:fs";
+import { Language, Parser, Query } from "web-tree-sitter";
+import { FactsParser, queryMatches } from "../../src/lang/parser.ts";
+import { grammarFiles } from "../../src/lang/grammars.ts";
+import type { CollectedMatches } from "../../src/lang/module.ts";
+import { go } from "../../src/lang/go.ts";
 
 const project = { ...emptyProjectInfo(), goModules: [{ dir: "go", module: "example.com/shop" }] };
 
@@ -80,4 +86,88 @@ describe("go facts (hand-counted truth)", () => {
     expect(f.lines).toEqual({ total: 9, code: 7, comment: 0, blank: 2 });
     expect(f.functions[0]!.complexity).toBe(2);
   });
+});
+
+describe("go matches without the query", () => {
+  test("collect gives the query's matches: the same nodes by capture name, in the query's order", async () => {
+    await FactsParser.create();
+    const language = await Language.load(grammarFiles["tree-sitter-go.wasm"]!);
+    const tsParser = new Parser();
+    tsParser.setLanguage(language);
+    const query = new Query(language, go.query);
+    const show = (node: { id: number; type: string; startIndex: number; endIndex: number }) => `${node.id}:${node.type}@${node.startIndex}-${node.endIndex}`;
+    const byCapture = (m: CollectedMatches) => {
+      const out: Record<string, string[]> = { comments: m.comments.map(([a, b]) => `${a}-${b}`) };
+      for (const match of m.matches) {
+        for (const [name, node] of Object.entries(match)) (out[name] ??= []).push(show(node!));
+        // extraction reads expression lists and literal elements' identifiers as one list, in match order
+        if (match.values || match.value) (out["values+value"] ??= []).push(show((match.values ?? match.value)!));
+      }
+      return out;
+    };
+    const sources = [
+      ...["go/store/store.go", "go/auth/handler.go", "go/auth/handler_test.go"].map((f) => readFileSync(`test/fixtures/polyglot/${f}`, "utf8")),
+      // every pattern: decisions of each kind (&& and || too), calls through selectors and calls, qualified
+      // and bare types, composite literals whose elements are identifiers (keyed, nested, in a list of
+      // values), short and long variable declarations, const blocks, and stretches the grammar cannot parse
+      `package p
+
+// Doc says what T is.
+type T struct{ a, b int; c pkg.Type }
+
+const (
+	A = iota
+	B
+)
+
+var x, y = f(A), T{a, B}
+
+func (t *T) M(ch chan int, v interface{}) (n int, err error) {
+	if t.a > 0 && (t.b < 0 || ok) {
+		for i := range ch { n += i }
+	}
+	switch w := v.(type) {
+	case int:
+		n = w
+	}
+	select {
+	case z := <-ch:
+		n = z
+	default:
+	}
+	m := map[string]T{"k": {a: A, b: B}}
+	s := []int{A, B, n}
+	g()(h.i.j(k), [2]T{x, y})
+	return len(m) + len(s), nil
+}
+
+func broken( { x := [T{y}; if a {
+`,
+    ];
+    for (const src of sources) {
+      const tree = tsParser.parse(src)!;
+      try {
+        const expected = byCapture(queryMatches(query, tree.rootNode));
+        expect(byCapture(go.collect!(tree.rootNode))).toEqual(expected);
+        // every capture name of the query occurs in the inline source
+        if (src.includes("broken"))
+          expect(Object.keys(expected).sort()).toEqual([
+            "call",
+            "comments",
+            "const",
+            "decision",
+            "local",
+            "local.var",
+            "qualified",
+            "selector",
+            "type.bare",
+            "value",
+            "values",
+            "values+value",
+          ]);
+      } finally {
+        tree.delete();
+      }
+    }
+  }, 60_000);
 });
