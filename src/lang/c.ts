@@ -4,11 +4,12 @@
  * and references (calls, type uses, reads of file-scope values). The rules live in c-family.ts, which
  * C++ shares; `.h` files go to C++ instead when their content says so (src/lang/registry.ts).
  */
-import type { Language, Node } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { CollectedMatches, LanguageModule, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, typeBeforeParameter, typeBeforeReturn, typedField, typedLocal, type ResolutionRules } from "./resolution.ts";
 import { cFamilyTestFile, extractCFamily, resolveInclude } from "./c-family.ts";
 import { C_STANDARD_HEADERS } from "./c-std-headers.ts";
+import { typeIdTable } from "./kit.ts";
 
 const QUERY = `
 (comment) @comment
@@ -58,20 +59,8 @@ const KIND_OF_TYPE: Record<string, Kind> = {
 };
 const COLLECTED_TYPES = Object.keys(KIND_OF_TYPE);
 
-/** Kind by node type id, per grammar (a type id is one WebAssembly call; a type name is that and a look-up). */
-const kindsByLanguage = new WeakMap<Language, Uint8Array>();
-
-function kindsOf(language: Language): Uint8Array {
-  let kinds = kindsByLanguage.get(language);
-  if (!kinds) {
-    kinds = new Uint8Array(language.types.length);
-    language.types.forEach((name, id) => {
-      kinds![id] = KIND_OF_TYPE[name] ?? Kind.Other;
-    });
-    kindsByLanguage.set(language, kinds);
-  }
-  return kinds;
-}
+/** Kind by node type id, per grammar. */
+const kindsOf = typeIdTable(KIND_OF_TYPE, Kind.Other);
 
 /**
  * QUERY's matches, gathered from one descendantsOfType walk (module.ts, `collect`): nodes come in

@@ -13,7 +13,7 @@
  *   argument lists): call chains and nested calls are read from the captured node in JavaScript, and
  *   parents are never asked for (Node.parent walks down from the root), so extraction stays linear.
  */
-import type { Language, Node } from "web-tree-sitter";
+import type { Node } from "web-tree-sitter";
 import type { CollectedMatches, ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_SUFFIX, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
@@ -30,6 +30,7 @@ import {
   qualify,
   signatureOf,
   spanLines,
+  typeIdTable,
   unquote,
 } from "./kit.ts";
 import { boundedText } from "./source-text.ts";
@@ -72,21 +73,8 @@ const CAPTURE_OF_TYPE: Record<string, string> = {
 };
 const COLLECTED_TYPES = Object.keys(CAPTURE_OF_TYPE);
 
-/** Capture name by node type id, per grammar (a type id is one WebAssembly call; a type name is that and a look-up). */
-const capturesByLanguage = new WeakMap<Language, Array<string | undefined>>();
-
-function capturesOf(language: Language): Array<string | undefined> {
-  let captures = capturesByLanguage.get(language);
-  if (!captures) {
-    const byId: Array<string | undefined> = [];
-    language.types.forEach((name, id) => {
-      byId[id] = CAPTURE_OF_TYPE[name];
-    });
-    captures = byId;
-    capturesByLanguage.set(language, captures);
-  }
-  return captures;
-}
+/** Capture name by node type id, per grammar. */
+const capturesOf = typeIdTable<string | undefined>(CAPTURE_OF_TYPE, undefined);
 
 /**
  * QUERY's matches, gathered from one descendantsOfType walk (module.ts, `collect`; cheaper than the query

@@ -2,7 +2,7 @@
  * Shared helpers for language modules: line counts from comment ranges, doc comments, signatures,
  * complexity attribution and enclosing definitions. Each works on positions, so modules stay small.
  */
-import type { Node } from "web-tree-sitter";
+import type { Language, Node } from "web-tree-sitter";
 import type { FunctionFact, LineCounts, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 
 /**
@@ -197,4 +197,21 @@ export function unquote(s: string): string {
     if ((a === '"' || a === "'" || a === "`") && a === b) return s.slice(1, -1);
   }
   return s;
+}
+
+/**
+ * A value per node type id of a grammar, looked up by type name in `byName` (`otherwise` for the rest) and
+ * kept per grammar: a collect walk (module.ts) asks each node's type id, one WebAssembly call, where its
+ * type name would be that and a look-up.
+ */
+export function typeIdTable<T>(byName: Record<string, T>, otherwise: T): (language: Language) => T[] {
+  const tables = new WeakMap<Language, T[]>();
+  return (language) => {
+    let table = tables.get(language);
+    if (!table) {
+      table = Array.from(language.types, (name) => byName[name] ?? otherwise);
+      tables.set(language, table);
+    }
+    return table;
+  };
 }
