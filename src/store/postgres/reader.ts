@@ -445,7 +445,9 @@ export class PgIndexReader implements IndexReader {
    * repositories: those in `atLeast` of the lists (1: any). Each list holds exactly the files or chunks
    * whose vector has its lexeme, so these are every row that a query of those words can match; the
    * statement matches them by their vectors. One lateral primary-key lookup per repository (as the
-   * trigram lists' candidates are read).
+   * trigram lists' candidates are read). An array, for `= ANY(…)`: the rows are then read by one scan of
+   * the ids in order, each page once (7,334 chunks whose heads hold "parse", "http" or "header": 46 ms,
+   * where `IN (SELECT …)` fetched them one nested-loop probe at a time in 135).
    */
   private keywordIds(params: Params, list: (typeof KEYWORD_LISTS)[keyof typeof KEYWORD_LISTS], words: string, atLeast = 1): string {
     const lexemes = `tsvector_to_array(to_tsvector('english', ${bind(params, words)}))`;
@@ -453,7 +455,7 @@ export class PgIndexReader implements IndexReader {
     const ids = `SELECT unnest(p.ids) AS id FROM ${this.s}.repos r CROSS JOIN LATERAL (
         SELECT k.${list} AS ids FROM ${this.s}.keyword_postings k
         WHERE k.repo_id = r.repo_id AND k.generation = r.generation AND k.lexeme = ANY(${lexemes}) OFFSET 0) p${scope}`;
-    return atLeast > 1 ? `SELECT id FROM (${ids}) x GROUP BY id HAVING count(*) >= ${atLeast}` : ids;
+    return `ARRAY(${atLeast > 1 ? `SELECT id FROM (${ids}) x GROUP BY id HAVING count(*) >= ${atLeast}` : ids})`;
   }
 
   /** Conditions of chunk filters over chunks `c` of live files `f`. */
@@ -546,10 +548,23 @@ export class PgIndexReader implements IndexReader {
     const ws = bind(params, `{${[w.body, w.path, w.title, w.symbols].join(",")}}`);
     const cond = lists.pairs === undefined ? match : match.replace("$PAIRS", bind(params, lists.pairs));
     const ids = this.keywordIds(params, lists.kind, lists.words, lists.atLeast);
-    const sql = `SELECT c.row_id AS rowid, ${this.chunkIdSql} AS id, ${this.pathSql} AS path, ts_rank(${ws}::float4[], c.words, q) AS score
-      FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id, to_tsquery('english', ${q}) q
-      WHERE ${cond} AND c.row_id IN (${ids})${this.chunkFilter(filters, params)}
-      ORDER BY score DESC, c.row_id LIMIT ${bind(params, limit)}::int`;
+    const rank = `ts_rank(${ws}::float4[], c.words, q)`;
+    // Every chunk the lists give is in a live file of the reader's repositories (the lists of the live
+    // generations, read in the same statement): without a filter on paths, the best `limit` are chosen
+    // from the chunks alone and their files joined for their names only (7,334 chunks for "parse http
+    // header": 42 → 26 ms).
+    const byChunks = !filters.files?.length && !filters.pathPrefixes?.length;
+    const sql = byChunks
+      ? `WITH top AS MATERIALIZED (
+          SELECT c.row_id, c.file_id, c.chunk_id, ${rank} AS score FROM ${this.s}.chunks c, to_tsquery('english', ${q}) q
+          WHERE ${cond} AND c.row_id = ANY(${ids})${this.chunkFilter(filters, params)}
+          ORDER BY score DESC, c.row_id LIMIT ${bind(params, limit)}::int)
+        SELECT c.row_id AS rowid, ${this.chunkIdSql} AS id, ${this.pathSql} AS path, c.score FROM top c JOIN ${from} ON f.file_id = c.file_id
+        ORDER BY c.score DESC, c.row_id`
+      : `SELECT c.row_id AS rowid, ${this.chunkIdSql} AS id, ${this.pathSql} AS path, ${rank} AS score
+        FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id, to_tsquery('english', ${q}) q
+        WHERE ${cond} AND c.row_id = ANY(${ids})${this.chunkFilter(filters, params)}
+        ORDER BY score DESC, c.row_id LIMIT ${bind(params, limit)}::int`;
     const rows = await this.rows<{ rowid: string; id: string; path: string; score: number }>(sql, params);
     return rows.map((r) => ({ rowid: Number(r.rowid), id: r.id, filePath: r.path, score: Number(r.score) }));
   }
@@ -1148,7 +1163,7 @@ export class PgIndexReader implements IndexReader {
       const ids = this.keywordIds(params, KEYWORD_LISTS.fileWords, term);
       const rows = await this.rows<{ path: string; score: number }>(
         `SELECT ${this.pathSql} AS path, ts_rank(${bind(params, w)}::float4[], f.words, q) AS score
-         FROM ${from}, to_tsquery('english', ${q}) q WHERE f.words @@ q AND f.file_id IN (${ids})${conds.map((c) => ` AND ${c}`).join("")}
+         FROM ${from}, to_tsquery('english', ${q}) q WHERE f.words @@ q AND f.file_id = ANY(${ids})${conds.map((c) => ` AND ${c}`).join("")}
          ORDER BY score DESC LIMIT ${bind(params, perTermLimit)}::int`,
         params,
       );
