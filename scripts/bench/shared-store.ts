@@ -20,9 +20,9 @@
  *
  * Wall times on a shared machine depend on its load, printed beside them.
  */
-import { readFileSync, readdirSync, statSync } from "node:fs";
-import { basename } from "node:path";
-import { loadavg } from "node:os";
+import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from "node:fs";
+import { basename, join } from "node:path";
+import { loadavg, tmpdir } from "node:os";
 import { spawn } from "node:child_process";
 import { Session } from "../../src/tools/session.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
@@ -182,8 +182,10 @@ const cases: Array<[string, () => Promise<unknown>]> = [
   ['keyword search ("parse header")', () => reader.keywordSearch(["parse", "header"], { symbols: 10, title: 5, path: 2, body: 1 }, {}, 20)],
   ["cortex_files, files by language", () => reader.runStatsQuery(files.sql, files.params)],
 ];
-// cortex_search as an agent calls it (keyword mode: no model here), over a Session on the shared reader
-const searchSession = new Session("/nonexistent", { oneShot: true, shared: { reader, store: { url, repos: () => store.repos() } } });
+// cortex_search as an agent calls it (keyword mode: no model here), over a Session on the shared reader;
+// a Session's root must exist (it is made canonical), and a shared one reads nothing from it
+const searchRoot = mkdtempSync(join(tmpdir(), "cortex-shared-bench-"));
+const searchSession = new Session(searchRoot, { oneShot: true, shared: { reader, store: { url, repos: () => store.repos() } } });
 for (const query of [
   "parse http header",
   "where are TLS certificates verified",
@@ -220,6 +222,7 @@ for (const [name, run] of cases) {
   console.error(lines.at(-1));
 }
 searchSession.close();
+rmSync(searchRoot, { recursive: true, force: true });
 out.push(`load average before the queries ${load()}`, "", lines.join("\n"), "");
 
 // 3. two indexers at once, readers querying

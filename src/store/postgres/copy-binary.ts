@@ -18,6 +18,8 @@ const PIECE_BYTES = 1 << 20;
 /** The first piece's size: a publication writes a COPY per table and batch, many of them a few rows. */
 const FIRST_PIECE_BYTES = 64 << 10;
 const TWO_32 = 2 ** 32;
+/** The element type of a bigint[] (pg_type's oid of int8). */
+const INT8_OID = 20;
 
 export class BinaryCopy {
   private readonly pieces: Buffer[] = [];
@@ -91,6 +93,28 @@ export class BinaryCopy {
       }
       case "tsvector":
         throw new Error("COPY binary: a tsvector is written by KeywordVectors.writeVector");
+    }
+  }
+
+  /**
+   * A bigint[] field (one dimension, no NULL): array_recv's header (dimensions, flags, element type
+   * int8, length, lower bound 1), then each element as a length and eight bytes. `values[from, to)`.
+   */
+  bigintArray(values: ArrayLike<number>, from = 0, to = values.length): void {
+    const n = to - from;
+    const { buffer, offset } = this.field(20 + 12 * n);
+    let at = offset;
+    at = buffer.writeInt32BE(1, at);
+    at = buffer.writeInt32BE(0, at);
+    at = buffer.writeInt32BE(INT8_OID, at);
+    at = buffer.writeInt32BE(n, at);
+    at = buffer.writeInt32BE(1, at);
+    for (let i = from; i < to; i++) {
+      const v = values[i]!;
+      buffer.writeInt32BE(8, at);
+      buffer.writeInt32BE(Math.floor(v / TWO_32), at + 4);
+      buffer.writeUInt32BE(v >>> 0, at + 8);
+      at += 12;
     }
   }
 

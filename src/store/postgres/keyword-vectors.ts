@@ -104,6 +104,8 @@ export class KeywordVectors {
   private scratch = new Int32Array(4096);
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
+  /** Lexeme id → the lexeme. */
+  private readonly lexemes: string[] = [];
   private readonly lexemeIds = new Map<string, number>();
   /** Lexeme id → where its UTF-8 bytes are in `bytes` (binary COPY copies them byte by byte: they are short). */
   private readonly lexemeStart: number[] = [];
@@ -179,6 +181,7 @@ export class KeywordVectors {
     if (id === undefined) {
       id = this.quoted.length;
       this.lexemeIds.set(lexeme, id);
+      this.lexemes.push(lexeme);
       this.quoted.push(`'${lexeme.replaceAll("\\", "\\\\").replaceAll("'", "''")}':`);
       const utf8 = Buffer.from(lexeme, "utf8");
       if (this.bytesUsed + utf8.length > this.bytes.length) {
@@ -262,9 +265,10 @@ export class KeywordVectors {
   /**
    * The same vector as vector(), written as a field of a binary COPY in tsvectorsend's format: the
    * number of lexemes, then each lexeme's bytes and a NUL, its number of positions and each position
-   * as two bytes (weight in the top two bits). The server sorts the lexemes as it reads them.
+   * as two bytes (weight in the top two bits). The server sorts the lexemes as it reads them. Returns the
+   * vector's lexemes' ids (lexeme() names them), valid until the next vector is built.
    */
-  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [Words, Weight]>): void {
+  writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [Words, Weight]>): readonly number[] {
     const seen = this.join(parts);
     let size = 4;
     for (const id of seen) size += this.lexemeLength[id]! + 3 + 2 * this.positions[id]!.length;
@@ -283,6 +287,12 @@ export class KeywordVectors {
         buffer[at++] = v & 0xff;
       }
     }
+    return seen;
+  }
+
+  /** The lexeme of an id writeVector returned. */
+  lexeme(id: number): string {
+    return this.lexemes[id]!;
   }
 
   /** The ids of the tokens of words text, every one of which must be known (tokenize, learn). */

@@ -5,7 +5,8 @@
  * repositories go on), the publisher removes what a killed predecessor left of an unswitched generation,
  * compares the index's files with the live generation by a digest of each file's content and rows (resolution of its references included), writes the changed files' rows
  * aside in batches (one transaction each, invisible to readers: their gen_from is the next generation),
- * then the generation's trigram posting lists (the local index's, with the versions' ids), and then in
+ * then the generation's trigram posting lists (the local index's, with the versions' ids) and keyword
+ * lists (the lexemes of the vectors written, and the unchanged files' from the live lists), and then in
  * one transaction closes the replaced and deleted files' versions, writes the modules and switches
  * repos.generation. Readers see the old generation until that commit and the new one after it;
  * a publisher killed before it leaves the old generation whole. Replaced versions are deleted after the
@@ -14,9 +15,10 @@
 import { CortexError } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
 import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
-import { ensureSchema, FILE_ROW_TABLES, mergePendingIndexEntries, preferLz4, schemaIdent } from "./schema.ts";
+import { ensureSchema, FILE_ROW_TABLES, KEYWORD_LISTS, preferLz4, schemaIdent } from "./schema.ts";
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
+import { carryOverKeywordPostings, KeywordPostings } from "./keyword-postings.ts";
 import { IndexSource, type SourceFile } from "./source.ts";
 import { encodePostings } from "../trigrams.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
@@ -256,6 +258,7 @@ async function writeBatch(
   files: SourceFile[],
   source: IndexSource,
   keywords: KeywordVectors,
+  postings: KeywordPostings,
 ): Promise<number[]> {
   const rows = source.rowsOfBatch(files);
   // keyword vectors are built here (keyword-vectors.ts) from each words text's tokens, read once; the
@@ -276,18 +279,21 @@ async function writeBatch(
     };
   });
   await keywords.learn(tx);
-  // file ids are taken first, so that every table's rows go in by COPY (which returns nothing)
-  const ids = await tx.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence($1, 'file_id'))::text AS id FROM generate_series(1, $2::int)", [
-    `${s}.file_versions`,
-    files.length,
-  ]);
+  // file ids are taken first, so that every table's rows go in by COPY (which returns nothing) and the
+  // keyword lists can name them and their chunks (chunkRowId)
+  const ids = (
+    await tx.query<{ id: string }>("SELECT nextval(pg_get_serial_sequence($1, 'file_id'))::text AS id FROM generate_series(1, $2::int)", [
+      `${s}.file_versions`,
+      files.length,
+    ])
+  ).map((r) => Number(r.id));
   const versions = new BinaryCopy();
   const children = FILE_TABLES.map(() => new BinaryCopy());
   const chunks = new BinaryCopy();
   files.forEach((f, i) => {
     const r = rows[i]!;
     const words = tokens[i]!;
-    const id = Number(ids[i]!.id);
+    const id = ids[i]!;
     versions.row(VERSION_COLUMNS.length);
     versions.value("bigint", id);
     versions.value("integer", repoId);
@@ -298,17 +304,19 @@ async function writeBatch(
     versions.value("bigint", f.mtimeMs);
     versions.value("text", r.digest);
     // keyword words of the whole file: path A, defined names B, text D
-    keywords.writeVector(versions, [
+    const fileLexemes = keywords.writeVector(versions, [
       [words.path, "A"],
       [words.defs, "B"],
       [words.code, "D"],
     ]);
+    postings.add(KEYWORD_LISTS.fileWords, fileLexemes, id);
     versions.value("integer", gen);
     versions.value("text", r.content);
     FILE_TABLES.forEach(([, key, cols], t) => {
       const value = r[key];
       copyRows(children[t]!, cols, id, value === undefined ? [] : Array.isArray(value) ? value : [value as Record<string, unknown>]);
     });
+    if (r.chunks.length > CHUNKS_PER_VERSION) throw new Error(`publish: ${f.path} has ${r.chunks.length} chunks, more than a version can name`);
     r.chunks.forEach((c, k) => {
       // keyword words in four weight classes, as the local index's four columns: symbols A, title B,
       // path C, body D; the first three alone are the chunk's heads
@@ -318,11 +326,13 @@ async function writeBatch(
         [w.title, "B"],
         [w.path, "C"],
       ];
-      chunks.row(CHUNKS.length + 3);
+      const rowId = chunkRowId(id, k);
+      chunks.row(CHUNKS.length + 4);
+      chunks.value("bigint", rowId);
       chunks.value("bigint", id);
       for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
-      keywords.writeVector(chunks, heads);
-      keywords.writeVector(chunks, [...heads, [w.body, "D"]]);
+      postings.add(KEYWORD_LISTS.chunkHeads, keywords.writeVector(chunks, heads), rowId);
+      postings.add(KEYWORD_LISTS.chunkWords, keywords.writeVector(chunks, [...heads, [w.body, "D"]]), rowId);
     });
   });
   await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());
@@ -330,8 +340,23 @@ async function writeBatch(
     const out = children[t]!;
     if (out.rows > 0) await tx.copyIn(`${s}.${table}`, ["file_id", ...cols.map(([c]) => c)], out.data());
   }
-  if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
-  return ids.map((r) => Number(r.id));
+  if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["row_id", "file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
+  return ids;
+}
+
+/** How many chunks a file version's ids can name (chunkRowId). */
+const CHUNKS_PER_VERSION = 2 ** 20;
+
+/**
+ * A chunk's row id: its version's file id times 2^20 plus its place in the file, so that the keyword
+ * lists can name the chunks before they are written without taking an id from chunks' sequence for each
+ * (a statement of nextval for go-src's 240,000 chunks cost the server about a second). Ids ascend in the
+ * order the chunks are written, as the sequence's did, and stay below 2^53 up to 2^33 file versions. A
+ * store from before has smaller row ids from the sequence: at most its chunks ever written, which is
+ * below 2^20 times its versions ever written, the smallest id a new version's chunk can take.
+ */
+function chunkRowId(fileId: number, place: number): number {
+  return fileId * CHUNKS_PER_VERSION + place;
 }
 
 /** Posting-list rows per COPY (about a MB of lists each on go-src). */
@@ -427,9 +452,7 @@ export async function publishIndex(client: PgClient, repo: string, store: IndexS
     await lockRepository(conn, schema, repo, options.onWait);
     try {
       await preferLz4(conn);
-      const published = await publishLocked(conn, s, repo, source, options);
-      await mergePendingIndexEntries(conn, schema);
-      return published;
+      return await publishLocked(conn, s, repo, source, options);
     } finally {
       await conn.query("SELECT pg_advisory_unlock($1::int, hashtext($2))", [LOCK_CLASS, `${schema}/${repo}`]);
     }
@@ -451,6 +474,7 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
     await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
+    await tx.query(`DELETE FROM ${s}.keyword_postings WHERE repo_id = $1::int AND generation > $2::int`, [repoId, live]);
   });
   const liveRows = await conn.query<{ id: string; path: string; rows_digest: string }>(
     `SELECT file_id::text AS id, path, rows_digest FROM ${s}.file_versions WHERE repo_id = $1::int AND gen_to IS NULL`,
@@ -465,19 +489,30 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   const deleted = [...liveFiles.keys()].filter((p) => !present.has(p));
   let written = 0;
   const keywords = new KeywordVectors();
+  const postings = new KeywordPostings();
   // each file's version in the next generation, by the local index's file id: the new versions' ids as
   // written, the unchanged files' live ones
   const versionOf = new Map<number, number>();
   for (const batch of batches(changed, options.batchFiles ?? BATCH_FILES)) {
-    const ids = await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, keywords));
+    const ids = await conn.transaction((tx) => writeBatch(tx, s, repoId, next, batch, source, keywords, postings));
     batch.forEach((f, i) => versionOf.set(f.fileId, ids[i]!));
     written += batch.length;
     await options.onBatch?.(written, changed.length);
   }
   const liveIds = new Map(liveRows.map((r) => [r.path, Number(r.id)]));
-  for (const f of files) if (!versionOf.has(f.fileId)) versionOf.set(f.fileId, liveIds.get(f.path)!);
-  await conn.transaction((tx) => writePostings(tx, s, repoId, next, source, versionOf));
+  const kept: number[] = [];
+  for (const f of files)
+    if (!versionOf.has(f.fileId)) {
+      const id = liveIds.get(f.path)!;
+      versionOf.set(f.fileId, id);
+      kept.push(id);
+    }
   const replaced = [...changed.map((f) => f.path).filter((p) => liveFiles.has(p)), ...deleted];
+  await conn.transaction(async (tx) => {
+    await writePostings(tx, s, repoId, next, source, versionOf);
+    await postings.write(tx, s, repoId, next, (l) => keywords.lexeme(l));
+    await carryOverKeywordPostings(tx, s, repoId, live, next, kept, replaced.length === 0);
+  });
   const vectors = options.vectors === undefined ? undefined : await publishVectors(conn, s, repoId, next, options.vectors);
   await conn.transaction(async (tx) => {
     await vectors?.record(tx);
@@ -512,6 +547,7 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
     await tx.query(`DELETE FROM ${s}.stat_modules WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.import_components WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
+    await tx.query(`DELETE FROM ${s}.keyword_postings WHERE repo_id = $1::int AND generation < $2::int`, [repoId, next]);
     await forgetOldGenerations(tx, s, repoId, next);
   });
   const result: PublishResult = { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };

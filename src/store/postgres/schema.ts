@@ -15,7 +15,7 @@ import type { PgClient, PgQueryable } from "./client.ts";
 import { vectorBookkeeping } from "./vectors.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
-export const PG_SCHEMA_VERSION = 6;
+export const PG_SCHEMA_VERSION = 7;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -23,6 +23,35 @@ const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 export function schemaIdent(name: string): string {
   if (!SCHEMA_NAME.test(name)) throw new CortexError("INVALID_INPUT", `store schema '${name}' must be lower-case letters, digits and _`);
   return `"${name}"`;
+}
+
+/**
+ * The columns of keyword_postings, one per kind of vector listed: files' words (file ids), chunks' heads
+ * and chunks' words (chunk row ids).
+ */
+export const KEYWORD_LISTS = { fileWords: "files", chunkHeads: "heads", chunkWords: "chunks" } as const;
+
+function keywordPostingsTable(s: string): string {
+  return `
+-- Keyword search: per generation of a repository, each lexeme's lists of the files whose words
+-- (file_versions.words) and of the chunks whose heads and words (chunks.heads, chunks.words) hold it,
+-- ascending ids (NULL for none). A search takes its candidates from the lists of its query's lexemes and
+-- matches and ranks them by their vectors (reader.ts). The publisher writes the lists from the vectors it
+-- builds (publish.ts; the unchanged files' entries carried over from the live generation's lists): GIN
+-- indexes on the three vectors took a third of the server's CPU of a publication (the chunks' words
+-- alone 8-10 s of 33 over twenty repositories: inserting every chunk's every lexeme, then merging the
+-- pending lists). One row per lexeme, its three lists together, and the rows written in the key's order:
+-- a row per lexeme and list, in the order the publisher met them, cost the key's B-tree four times as
+-- much. No foreign key: the publisher deletes a generation's lists once no reader can be on it.
+CREATE TABLE IF NOT EXISTS ${s}.keyword_postings (
+    repo_id integer NOT NULL,
+    generation integer NOT NULL,
+    lexeme text COLLATE "C" NOT NULL,
+    files bigint[],
+    heads bigint[],
+    chunks bigint[],
+    PRIMARY KEY (repo_id, generation, lexeme)
+);`;
 }
 
 function tables(s: string): string {
@@ -62,7 +91,6 @@ CREATE TABLE IF NOT EXISTS ${s}.file_versions (
 );
 CREATE INDEX IF NOT EXISTS file_versions_open ON ${s}.file_versions (repo_id, path) WHERE gen_to IS NULL;
 CREATE INDEX IF NOT EXISTS file_versions_gen ON ${s}.file_versions (repo_id, gen_from);
-CREATE INDEX IF NOT EXISTS file_versions_words ON ${s}.file_versions USING gin (words);
 
 -- Literal and regex search: per generation of a repository, each trigram's posting list (the ids of the
 -- file versions holding it, ascending, as delta varints: store/trigrams.ts), which the publisher carries
@@ -78,6 +106,8 @@ CREATE TABLE IF NOT EXISTS ${s}.trigram_postings (
     postings bytea NOT NULL,
     PRIMARY KEY (repo_id, generation, trigram)
 );
+
+${keywordPostingsTable(s)}
 
 -- The tables below hang off a file version by file_id without a foreign key: the publisher deletes a
 -- version's rows with it (publish.ts, deleteVersions), and checking the key of every row written cost
@@ -169,6 +199,8 @@ CREATE INDEX IF NOT EXISTS import_components_gen ON ${s}.import_components (repo
 
 -- Search chunks with their text, and its words for keyword ranking in SQL.
 CREATE TABLE IF NOT EXISTS ${s}.chunks (
+    -- the publisher's since schema 7 (publish.ts, chunkRowId: the version's file id × 2^20 + the chunk's
+    -- place in it); the sequence numbered the chunks of stores before
     row_id bigserial PRIMARY KEY,
     file_id bigint NOT NULL,
     chunk_id text NOT NULL, chunk_type text NOT NULL, title text NOT NULL, symbol_path text, language text NOT NULL,
@@ -181,8 +213,6 @@ CREATE INDEX IF NOT EXISTS chunks_file ON ${s}.chunks (file_id);
 CREATE INDEX IF NOT EXISTS chunks_text_hash ON ${s}.chunks (text_hash);
 -- search fetches its hits' chunks by id (without it, a scan of every chunk: 78 ms over twenty repositories)
 CREATE INDEX IF NOT EXISTS chunks_id ON ${s}.chunks (chunk_id);
-CREATE INDEX IF NOT EXISTS chunks_words ON ${s}.chunks USING gin (words);
-CREATE INDEX IF NOT EXISTS chunks_heads ON ${s}.chunks USING gin (heads);
 
 -- Cross-repository resolution (package-keys.ts, cross-repo.ts): the package keys a file provides to
 -- importers in other repositories (with the name an import binds when it gives none), and the keys each
@@ -241,6 +271,7 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
     if (before[0]?.value === "2" || before[0]?.value === "3") await upgradeFrom3(tx, s);
     if (before[0]?.value === "2" || before[0]?.value === "3" || before[0]?.value === "4") await upgradeFrom4(tx, s);
     if (["2", "3", "4", "5"].includes(before[0]?.value ?? "")) await upgradeFrom5(tx, s);
+    if (["2", "3", "4", "5", "6"].includes(before[0]?.value ?? "")) await upgradeFrom6(tx, s);
     await tx.exec(tables(s));
     await tx.exec(vectorBookkeeping(s));
     const now = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);
@@ -261,6 +292,29 @@ async function upgradeFrom2(tx: PgQueryable, s: string): Promise<void> {
     UPDATE ${s}.chunks SET heads = ts_filter(words, '{a,b,c}') WHERE heads IS NULL;
     ALTER TABLE ${s}.chunks ALTER COLUMN heads SET NOT NULL;
     UPDATE ${s}.meta SET value = '3' WHERE key = 'schema_version';`);
+}
+
+/**
+ * Version 6 → 7: keyword search reads lexeme lists (keyword_postings) instead of GIN indexes on the
+ * files' and chunks' vectors, which are dropped; the lists of every repository's live generation are
+ * made here from the vectors stored (any there are made again).
+ */
+async function upgradeFrom6(tx: PgQueryable, s: string): Promise<void> {
+  const live = `JOIN ${s}.repos r ON r.repo_id = f.repo_id AND f.gen_from <= r.generation AND (f.gen_to IS NULL OR f.gen_to > r.generation)`;
+  const lists = (column: string, id: string, from: string, vector: string) =>
+    `INSERT INTO ${s}.keyword_postings AS k (repo_id, generation, lexeme, ${column})
+     SELECT f.repo_id, r.generation, l, array_agg(${id} ORDER BY ${id}) FROM ${from}, unnest(tsvector_to_array(${vector})) l GROUP BY 1, 2, 3
+     ON CONFLICT (repo_id, generation, lexeme) DO UPDATE SET ${column} = excluded.${column};`;
+  const chunks = `${s}.file_versions f ${live} JOIN ${s}.chunks c ON c.file_id = f.file_id`;
+  await tx.exec(`DROP INDEX IF EXISTS ${s}.file_versions_words;
+    DROP INDEX IF EXISTS ${s}.chunks_words;
+    DROP INDEX IF EXISTS ${s}.chunks_heads;
+    ${keywordPostingsTable(s)}
+    DELETE FROM ${s}.keyword_postings;
+    ${lists(KEYWORD_LISTS.fileWords, "f.file_id", `${s}.file_versions f ${live}`, "f.words")}
+    ${lists(KEYWORD_LISTS.chunkHeads, "c.row_id", chunks, "c.heads")}
+    ${lists(KEYWORD_LISTS.chunkWords, "c.row_id", chunks, "c.words")}
+    UPDATE ${s}.meta SET value = '7' WHERE key = 'schema_version';`);
 }
 
 /** The tables whose rows hang off a file version (file_id), without a foreign key since schema 4. */
@@ -308,20 +362,6 @@ async function upgradeFrom5(tx: PgQueryable, s: string): Promise<void> {
     DROP INDEX IF EXISTS ${s}.refs_target;
     DROP INDEX IF EXISTS ${s}.refs_enclosing;
     UPDATE ${s}.meta SET value = '6' WHERE key = 'schema_version';`);
-}
-
-/**
- * Merges the pending entries of the store's GIN indexes (text trigrams and keyword words) into their
- * trees. PostgreSQL appends a GIN index's new entries to a pending list (up to 4 MB) that every search
- * reads whole until a vacuum merges it: right after a publication a selective grep read 433 pages of it
- * (22 ms of a 92 ms search) where the merged index needs 19. Merging needs the tables' owner; a writer
- * that is not leaves it to autovacuum.
- */
-export async function mergePendingIndexEntries(client: PgQueryable, schema: string): Promise<void> {
-  const s = schemaIdent(schema);
-  for (const index of ["file_versions_words", "chunks_words", "chunks_heads"]) {
-    await client.query(`SELECT gin_clean_pending_list('${s}.${index}'::regclass)`).catch(() => undefined);
-  }
 }
 
 /**

@@ -7,7 +7,7 @@ import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { publishIndex } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
-import { FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
+import { ensureSchema, FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
 import { decodePostings, trigramsOf } from "../../../src/store/trigrams.ts";
 import { startPglite } from "./pglite-client.ts";
@@ -109,6 +109,30 @@ test("a first publication writes every file and its rows; the repository is list
   }
 });
 
+/**
+ * The keyword lists a store holds (every row, as text), and those that the live generations' vectors
+ * give (each lexeme of each live file's words and of each live chunk's heads and words, with its id):
+ * the two must be equal.
+ */
+async function keywordLists(schema: string): Promise<{ stored: string[]; fromVectors: string[] }> {
+  const list = (a: string) => `coalesce(${a}::text, '-')`;
+  const stored = await client.query<{ l: string }>(
+    `SELECT repo_id || ' ' || generation || ' ' || lexeme || ' ' || ${list("files")} || ' ' || ${list("heads")} || ' ' || ${list("chunks")} AS l
+     FROM ${schema}.keyword_postings ORDER BY 1`,
+  );
+  const fromVectors = await client.query<{ l: string }>(
+    `WITH live AS (SELECT f.file_id, f.repo_id, r.generation, f.words FROM ${schema}.file_versions f JOIN ${schema}.repos r
+         ON r.repo_id = f.repo_id AND f.gen_from <= r.generation AND (f.gen_to IS NULL OR f.gen_to > r.generation)),
+       e AS (SELECT repo_id, generation, l, 'f' AS k, file_id AS id FROM live, unnest(tsvector_to_array(words)) l
+         UNION ALL SELECT repo_id, generation, l, 'h', c.row_id FROM live JOIN ${schema}.chunks c USING (file_id), unnest(tsvector_to_array(c.heads)) l
+         UNION ALL SELECT repo_id, generation, l, 'w', c.row_id FROM live JOIN ${schema}.chunks c USING (file_id), unnest(tsvector_to_array(c.words)) l),
+       g AS (SELECT repo_id, generation, l, array_agg(id ORDER BY id) FILTER (WHERE k = 'f') AS files, array_agg(id ORDER BY id) FILTER (WHERE k = 'h') AS heads,
+         array_agg(id ORDER BY id) FILTER (WHERE k = 'w') AS chunks FROM e GROUP BY 1, 2, 3)
+     SELECT repo_id || ' ' || generation || ' ' || l || ' ' || ${list("files")} || ' ' || ${list("heads")} || ' ' || ${list("chunks")} AS l FROM g ORDER BY 1`,
+  );
+  return { stored: stored.map((r) => r.l), fromVectors: fromVectors.map((r) => r.l) };
+}
+
 test("a second publication writes only changed and deleted files and removes the replaced versions", async () => {
   const schema = freshSchema();
   const p = indexedProject();
@@ -139,10 +163,17 @@ test("a second publication writes only changed and deleted files and removes the
     expect(lists.filesOf("strings.ToUpper")).not.toContain("src/util.go");
     expect(lists.filesOf("parseHeader")).toEqual(["src/http/header.ts", "src/server.ts"]);
     expect(lists.filesOf("export const added")).toEqual(["src/new.ts"]);
+    // the keyword lists too: the new versions' entries, and the unchanged files' carried over
+    const keywords = await keywordLists(schema);
+    expect(keywords.stored.length).toBeGreaterThan(0);
+    expect(keywords.stored).toEqual(keywords.fromVectors);
     // an unchanged index publishes nothing new but still a generation
     const again = await publishIndex(client, "demo", store, { schema });
     expect(again).toEqual({ repo: "demo", generation: 3, changed: 0, deleted: 0, unchanged: 4 });
     expect((await liveState(client, schema, "demo")).files).toEqual(live.files);
+    const carried = await keywordLists(schema);
+    expect(carried.stored).toEqual(carried.fromVectors);
+    expect(carried.stored.map((l) => l.replace(/^(\d+) 3 /, "$1 2 "))).toEqual(keywords.stored);
   } finally {
     store.close();
     p.project.cleanup();
@@ -178,6 +209,9 @@ test("a publisher stopped midway leaves the previous generation whole; the next 
     const r = await publishIndex(client, "demo", store, { schema });
     expect(r).toEqual({ repo: "demo", generation: 2, changed: 2, deleted: 1, unchanged: 1 });
     expect(await orphans(schema)).toEqual(none);
+    // and no keyword list of the stopped publisher's generation is left
+    const keywords = await keywordLists(schema);
+    expect(keywords.stored).toEqual(keywords.fromVectors);
     expect((await postings(schema, "demo")).generations).toEqual([2]);
     expect((await postings(schema, "demo")).filesOf("replaced = true")).toEqual(["src/server.ts"]);
     const after = await liveState(client, schema, "demo");
@@ -221,7 +255,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     await publishIndex(client, "demo", store, { schema });
     await setVersion("99");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 99 and this cortex reads 6: a newer cortex published into it; upgrade cortex",
+      "the shared store has schema 99 and this cortex reads 7: a newer cortex published into it; upgrade cortex",
     );
     // an older store: the 2 → 3 upgrade needs the heads column gone, and 3 → 4 the file rows' foreign
     // keys there, as a schema-2 store has them
@@ -236,7 +270,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await fileKeys()).toBe(FILE_ROW_TABLES.length);
     await setVersion("2");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 2 and this cortex reads 6: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+      "the shared store has schema 2 and this cortex reads 7: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
     );
     await publishIndex(client, "demo", store, { schema });
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
@@ -292,6 +326,44 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
       ["demo", 5],
       ["other", 1],
     ]);
+    // a store of version 6 matched keywords through GIN indexes on the vectors and had no keyword lists:
+    // the upgrade drops the indexes and makes the live generations' lists from the vectors stored, and
+    // keyword search answers as before
+    const reader = new PgIndexReader(client, "all", schema);
+    const answers = async () => ({
+      chunks: await reader.keywordSearch(["server", "header", "parse"], { symbols: 10, title: 5, path: 2, body: 1 }, {}, 50),
+      files: [
+        ...(await reader.weightedFileScores(
+          new Map([
+            ["server", 1],
+            ["header", 2],
+          ]),
+          { path: 3, defs: 2, doc: 0, code: 1 },
+          {},
+        )),
+      ].sort(),
+    });
+    const published = await answers();
+    expect(published.chunks.length).toBeGreaterThan(0);
+    expect(published.files.length).toBeGreaterThan(0);
+    const lists = async () =>
+      (
+        await client.query<{ l: string }>(
+          `SELECT repo_id || ' ' || generation || ' ' || lexeme || ' ' || coalesce(files::text, '-') || ' ' || coalesce(heads::text, '-') || ' ' || coalesce(chunks::text, '-') AS l
+           FROM ${schema}.keyword_postings ORDER BY repo_id, generation, lexeme`,
+        )
+      ).map((r) => r.l);
+    const written = await lists();
+    await client.exec(`DROP TABLE ${schema}.keyword_postings;
+      CREATE INDEX file_versions_words ON ${schema}.file_versions USING gin (words);
+      CREATE INDEX chunks_words ON ${schema}.chunks USING gin (words);
+      CREATE INDEX chunks_heads ON ${schema}.chunks USING gin (heads);`);
+    await setVersion("6");
+    await ensureSchema(client, schema);
+    expect(await lists()).toEqual(written);
+    expect(await answers()).toEqual(published);
+    const gin = await client.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING gin%'`, [schema]);
+    expect(gin).toEqual([]);
   } finally {
     store.close();
     p.project.cleanup();

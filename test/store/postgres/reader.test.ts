@@ -146,6 +146,16 @@ for (const backend of BACKENDS) {
       expect(filtered.length).toBeGreaterThan(0);
       const filteredRows = await reader.chunksById(filtered.map((h) => h.id));
       expect([...new Set([...filteredRows.values()].map((r) => r.language))]).toEqual([lang]);
+      // a filter on paths: the matching chunks of those files, ranked as without it
+      const all = await reader.keywordSearch(["server"], weights, {}, 1000);
+      const file = hits.at(-1)!.filePath;
+      const prefix = file.slice(0, file.lastIndexOf("/"));
+      expect((await reader.keywordSearch(["server"], weights, { files: [file] }, 1000)).map((h) => h.id)).toEqual(
+        all.filter((h) => h.filePath === file).map((h) => h.id),
+      );
+      expect((await reader.keywordSearch(["server"], weights, { pathPrefixes: [prefix] }, 1000)).map((h) => h.id)).toEqual(
+        all.filter((h) => h.filePath.startsWith(`${prefix}/`)).map((h) => h.id),
+      );
       expect(await reader.keywordSearch(["zzzznothing"], weights, {}, 20)).toEqual([]);
       expect(await reader.chunkCount()).toBeGreaterThan(hits.length);
     });
