@@ -11,7 +11,7 @@ import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
-import { FILE_RANKING, KEYWORD_WEIGHTS, rankingWeights } from "../../src/engines/search/index.ts";
+import { FILE_RANKING, KEYWORD_WEIGHTS } from "../../src/engines/search/index.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
 import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
 import { inCommitOrder, stripsOf } from "./harness.ts";
@@ -47,7 +47,7 @@ try {
   const store = await session.requireReader();
   const search = await session.search();
   const q = analyzeQuery(instance.problem_statement);
-  const weights = rankingWeights(q.weights, q);
+  const weights = q.weights;
   console.log(
     "terms:",
     [...weights]

@@ -38,8 +38,6 @@ export interface AnalyzedQuery {
   weights: Map<string, number>;
   /** Identifiers as written in code-like form (backticks, CamelCase, snake_case, dotted, calls). */
   identifiers: string[];
-  /** Files of a traceback's frames (`File "…", line n`), in the order printed, with `\\` read as `/`. */
-  frames: string[];
   /** Project paths a dotted module name could be (`django.db.models.query` → django/db/models/query.py …). */
   modulePaths: string[];
 }
@@ -77,30 +75,19 @@ function modulePathsOf(raw: string): string[] {
   return [...out];
 }
 
-/**
- * `partWeight`: what a part of a compound identifier counts (`MultiValue` → multivalue 1, multi and value
- * `partWeight` each); the parts are generic words where the whole is specific.
- */
-export function weightedTerms(raw: string, identifiers: string[], partWeight = 1): Map<string, number> {
+function weightedTerms(raw: string, identifiers: string[]): Map<string, number> {
   const codeWords = new Set<string>();
   for (const id of identifiers) for (const w of wordsOf(id)) codeWords.add(w);
   const weights = new Map<string, number>();
-  const count = (w: string, share: number) => {
-    if (STOP.has(w) || /^\d+$/.test(w)) return;
-    weights.set(w, (weights.get(w) ?? 0) + share * (codeWords.has(w) ? 2 : 1));
-  };
-  if (partWeight === 1) for (const w of wordsOf(raw)) count(w, 1);
-  else {
-    // wordsOf gives a compound's whole first, then its parts
-    for (const token of raw.match(TOKEN) ?? []) wordsOf(token).forEach((w, i) => count(w, i === 0 ? 1 : partWeight));
+  for (const w of wordsOf(raw)) {
+    if (STOP.has(w) || /^\d+$/.test(w)) continue;
+    weights.set(w, (weights.get(w) ?? 0) + (codeWords.has(w) ? 2 : 1));
   }
   if (weights.size <= MAX_WEIGHTED) return weights;
   return new Map([...weights.entries()].sort((a, b) => b[1] - a[1] || b[0].length - a[0].length).slice(0, MAX_WEIGHTED));
 }
 
 const PATH = /(?:[A-Za-z0-9_.-]+\/)+[A-Za-z0-9_.-]+\.[A-Za-z0-9]{1,6}\b|\b[A-Za-z0-9_-]+\.(?:py|go|ts|tsx|js|jsx|rs|java|kt|cs|cpp|cc|c|h|hpp|php|rb|md)\b/g;
-const FRAME = /File "([^"\n]+\.py)", line \d+/g;
-const TOKEN = /[A-Za-z0-9_]+/g;
 const IDENT = /[A-Za-z_][A-Za-z0-9_]*(?:\.[A-Za-z_][A-Za-z0-9_]*)*/g;
 
 function looksLikeSymbol(id: string): boolean {
@@ -153,6 +140,5 @@ export function analyzeQuery(raw: string, maxTerms = 64): AnalyzedQuery {
     weights: weightedTerms(raw, identifiers),
     identifiers,
     modulePaths: modulePathsOf(raw),
-    frames: [...raw.matchAll(FRAME)].map((m) => m[1]!.replace(/\\/g, "/")),
   };
 }
