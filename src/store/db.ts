@@ -71,7 +71,7 @@ export function createBuildDatabase(path: string): Database {
  * are still empty here, loaded after (forgetShadowStatistics says what such statistics did).
  */
 export function createBuildIndexes(db: Database): void {
-  withSortsOnDisk(db, () => db.exec(BUILD_INDEXES));
+  withTempFilesOnDisk(db, () => db.exec(BUILD_INDEXES));
   db.exec("PRAGMA analysis_limit = 1000");
   const tables = (db.query("PRAGMA main.table_list").all() as Array<{ name: string; type: string }>).filter(
     (t) => t.type === "table" && !t.name.startsWith("sqlite_"),
@@ -99,12 +99,15 @@ export function forgetShadowStatistics(db: Database): boolean {
 }
 
 /**
- * Runs `fn` (index builds) with SQLite's sorts spilling to a temporary file past the page cache. With
- * temp_store=MEMORY a sort is held whole: building the kernel's secondary indexes took the process to 690
- * MiB, and re-creating the reference indexes after a full resolution (9.1 million rows) to 1.26 GiB, its
- * peak. Everything else keeps MEMORY (small temporary b-trees of queries).
+ * Runs `fn` with SQLite's temporary files on disk. With temp_store=MEMORY they are held whole:
+ * - a sort (index builds): building the kernel's secondary indexes took the process to 690 MiB, and
+ *   re-creating the reference indexes after a full resolution (9.1 million rows) to 1.26 GiB, its peak;
+ * - a statement journal (a multi-row write inside a transaction, the keyword load: loadStagedWords).
+ * On disk a sort spills past the page cache, a statement journal past 64 KiB. Everything else keeps
+ * MEMORY (small temporary b-trees of queries). Where a statement journal goes is settled when its
+ * transaction begins: for one, call this outside the transaction.
  */
-export function withSortsOnDisk<T>(db: Database, fn: () => T): T {
+export function withTempFilesOnDisk<T>(db: Database, fn: () => T): T {
   db.exec("PRAGMA temp_store = FILE");
   try {
     return fn();

@@ -6,6 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
+import { withTempFilesOnDisk } from "./db.ts";
 
 /**
  * Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one
@@ -15,16 +16,24 @@ import { startWorker } from "../core/worker-entry.ts";
  * insert per row, 5.3 s so (porter stemming and FTS5's segment writes are most of what is left).
  */
 export function loadStagedWords(db: Database): void {
-  db.transaction(() => {
-    // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
-    // the segments was 14 % faster on go-src's words, queries as fast. Automerge stays off afterwards: left
-    // on, the merges the bulk load had put off came due in the next writes, about 2 s per transaction on
-    // the kernel (an incremental run changing one file took 5.3 s); crisis merges (16 segments of a level)
-    // still bound the segment count.
-    db.exec("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);");
-    copyStaged(db, "stage.chunk_words", "chunks_fts", ["symbols", "title", "path", "body"]);
-    copyStaged(db, "stage.file_words", "files_fts", ["path", "defs", "doc", "code"]);
-  })();
+  // Each INSERT … SELECT into an FTS5 table runs with a statement journal (a multi-row write inside a
+  // transaction): the first content of every page it rewrites that existed when it began. The second one
+  // reuses the free pages the first one's segment merges left (11,414 on the kernel, 178 MiB), and with
+  // temp_store=MEMORY that journal is held in memory until the statement ends: the load's thread grew from
+  // 67 to 316 MiB over the files' words, the build's peak beside resolution. On disk (a temporary file,
+  // written past 64 KiB and never read back unless the statement fails) it stayed at 73 MiB.
+  withTempFilesOnDisk(db, () =>
+    db.transaction(() => {
+      // FTS5 merges segments while it loads (automerge); loading first and letting crisis merges alone bound
+      // the segments was 14 % faster on go-src's words, queries as fast. Automerge stays off afterwards: left
+      // on, the merges the bulk load had put off came due in the next writes, about 2 s per transaction on
+      // the kernel (an incremental run changing one file took 5.3 s); crisis merges (16 segments of a level)
+      // still bound the segment count.
+      db.exec("INSERT INTO chunks_fts (chunks_fts, rank) VALUES ('automerge', 0); INSERT INTO files_fts (files_fts, rank) VALUES ('automerge', 0);");
+      copyStaged(db, "stage.chunk_words", "chunks_fts", ["symbols", "title", "path", "body"]);
+      copyStaged(db, "stage.file_words", "files_fts", ["path", "defs", "doc", "code"]);
+    })(),
+  );
 }
 
 /**
@@ -46,7 +55,7 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string): number {
   try {
     // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
     // reads again come from the system's file cache)
-    db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA temp_store = MEMORY; PRAGMA cache_size = -16384;");
+    db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;");
     db.query("ATTACH DATABASE ? AS stage").run(stagePath);
     loadStagedWords(db);
     db.exec("DETACH DATABASE stage");

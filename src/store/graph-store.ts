@@ -7,7 +7,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
 import { qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
-import { withSortsOnDisk } from "./db.ts";
+import { withTempFilesOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 import type { RefIntoFile } from "./contract.ts";
@@ -607,7 +607,7 @@ export class GraphStore {
     try {
       return fn();
     } finally {
-      withSortsOnDisk(this.db, () => {
+      withTempFilesOnDisk(this.db, () => {
         for (const s of sql) this.db.exec(s);
       });
     }

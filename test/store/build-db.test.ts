@@ -104,6 +104,21 @@ test("a keyword index load aside loads the staged words and reports its thread's
   }
 });
 
+test("a keyword index load in place loads the staged words and gives the connection its in-memory temporary storage back", async () => {
+  const { store } = buildWithOneStagedFile();
+  try {
+    // the load's statement journals go to a temporary file (loadStagedWords); the connection's own
+    // small temporary b-trees stay in memory afterwards (2 = MEMORY)
+    store.loadStagedFullText({ aside: false });
+    await store.finishStagedFullText();
+    const db = sqliteOf(store);
+    expect(db.query("PRAGMA temp_store").get()).toEqual({ temp_store: 2 });
+    expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'hello'").all()).toHaveLength(1);
+  } finally {
+    store.close();
+  }
+});
+
 /** How the planner runs FTS5's removal of a merged segment's pages (a range of the data table's ids). */
 function segmentRemovalPlan(db: { query(sql: string): { all(): unknown[] } }): string {
   return (db.query("EXPLAIN QUERY PLAN SELECT block FROM chunks_fts_data WHERE id >= 1 AND id <= 2").all() as Array<{ detail: string }>)
