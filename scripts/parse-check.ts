@@ -12,11 +12,7 @@
  * tier-up) and is not counted. `--out` writes one line per file (path and hash) to compare two runs.
  */
 import { writeFileSync } from "node:fs";
-import { resolve } from "node:path";
-import { walkProject } from "../src/indexer/walk.ts";
-import { buildProjectInfo } from "../src/indexer/project-info.ts";
-import { readTextFile } from "../src/indexer/file-record.ts";
-import { contentText } from "../src/store/content-codec.ts";
+import { readCorpusTexts } from "./corpus-texts.ts";
 import { FactsParser, type ParseStageClock } from "../src/lang/parser.ts";
 import { moduleFor } from "../src/lang/registry.ts";
 import { fileWords } from "../src/indexer/file-words.ts";
@@ -34,20 +30,7 @@ if (!root) {
 }
 const only = flag("--only");
 const outPath = flag("--out");
-const abs = resolve(root);
-
-const walked = walkProject(abs, { maxFileSize: 1024 * 1024, extraExcludes: [] }).files;
-const project = buildProjectInfo(
-  abs,
-  walked.map((f) => f.path),
-);
-const files: Array<{ path: string; text: string }> = [];
-for (const f of walked) {
-  const r = readTextFile({ path: f.path, abs: `${abs}/${f.path}`, mtimeMs: f.mtimeMs });
-  if (r.kind !== "text") continue;
-  if (only && r.file.language !== only) continue;
-  files.push({ path: f.path, text: contentText(r.file.content) });
-}
+const { project, files } = readCorpusTexts(root, only ? { only } : {});
 
 const parser = await FactsParser.create();
 for (const f of files.slice(0, 300)) await parser.parse(f.path, f.text, project);

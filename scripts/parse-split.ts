@@ -14,12 +14,8 @@
  * noise better. A module that collects its matches without its query (module.ts, `collect`) is timed
  * that way; `--query` runs its query instead, as the parser did before.
  */
-import { resolve } from "node:path";
+import { readCorpusTexts } from "./corpus-texts.ts";
 import { Language, Parser, Query, type Tree } from "web-tree-sitter";
-import { walkProject } from "../src/indexer/walk.ts";
-import { buildProjectInfo } from "../src/indexer/project-info.ts";
-import { readTextFile } from "../src/indexer/file-record.ts";
-import { contentText } from "../src/store/content-codec.ts";
 import { FactsParser, countSyntaxErrors } from "../src/lang/parser.ts";
 import { grammarFiles } from "../src/lang/grammars.ts";
 import { readEmbeddedFile } from "../src/core/embedded.ts";
@@ -47,20 +43,7 @@ const limit = Number(flag("--limit") ?? Infinity);
 const perPattern = args.includes("--patterns");
 const repeat = Number(flag("--repeat") ?? 1);
 const forceQuery = args.includes("--query");
-const abs = resolve(root);
-
-const walked = walkProject(abs, { maxFileSize: 1024 * 1024, extraExcludes: [] }).files;
-const project = buildProjectInfo(
-  abs,
-  walked.map((f) => f.path),
-);
-const files: Array<{ path: string; text: string }> = [];
-for (const f of walked) {
-  if (files.length >= limit) break;
-  const r = readTextFile({ path: f.path, abs: `${abs}/${f.path}`, mtimeMs: f.mtimeMs });
-  if (r.kind !== "text" || r.file.language !== only) continue;
-  files.push({ path: f.path, text: contentText(r.file.content) });
-}
+const { project, files } = readCorpusTexts(root, { only, limit });
 
 // the runtime is initialised by FactsParser.create; the grammar and queries are this script's own
 await FactsParser.create();
