@@ -22,6 +22,19 @@ import type { CorpusKind } from "./dataset.ts";
 const TEST_WORDS = new Set(["test", "tests", "testing"]);
 
 /** A path is a test when splitting it on space, `_`, `/` or `.` yields test, tests or testing. */
+/**
+ * Empties `<work>/cortex-home` and points CORTEX_HOME at it, so a run indexes from nothing and leaves its
+ * indexes in its own work folder. Returns the variable's value before, for a caller that restores it.
+ */
+export function useFreshCortexHome(work: string): string | undefined {
+  const home = join(work, "cortex-home");
+  rmSync(home, { recursive: true, force: true });
+  mkdirSync(home, { recursive: true });
+  const before = process.env.CORTEX_HOME;
+  process.env.CORTEX_HOME = home;
+  return before;
+}
+
 export function isTestPath(path: string): boolean {
   return path.split(/[ _/.]/).some((part) => TEST_WORDS.has(part));
 }

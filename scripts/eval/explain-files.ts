@@ -7,13 +7,12 @@
  *   bun scripts/eval/explain-files.ts --data ../shared/bench/swebench_lite_dev.jsonl --id pydicom__pydicom-1413 [--top 10]
  */
 import { parseArgs } from "node:util";
-import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING, KEYWORD_WEIGHTS } from "../../src/engines/search/index.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
-import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
 import { inCommitOrder, stripsOf } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 
@@ -30,10 +29,7 @@ const { values } = parseArgs({
 const instances = loadInstances(resolve(values.data!), {}).filter((i) => i.instance_id === values.id);
 if (instances.length !== 1) throw new Error(`no instance ${values.id}`);
 const work = resolve(values.work!);
-const home = join(work, "cortex-home");
-rmSync(home, { recursive: true, force: true });
-mkdirSync(home, { recursive: true });
-process.env.CORTEX_HOME = home;
+useFreshCortexHome(work);
 const [group] = await inCommitOrder(instances, resolve(values.mirrors!));
 const instance = group!.instances[0]!;
 const folder = new CorpusFolder(join(work, "corpus", group!.repo.replace("/", "+")), group!.gitDir, {

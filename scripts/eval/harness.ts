@@ -8,10 +8,9 @@
  * An instance that fails (a commit the mirror lacks, an index or search error) counts as a miss and
  * keeps its error; the run goes on.
  */
-import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { Session } from "../../src/tools/index.ts";
-import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, type CorpusChange } from "./corpus.ts";
+import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, type CorpusChange, useFreshCortexHome } from "./corpus.ts";
 import { gitDirFor, loadFunctionLabels, loadInstances, type Instance, type InstanceFilter } from "./dataset.ts";
 import { commitTimes } from "./git-snapshot.ts";
 import { functionRanks, goldRanks, groupSummaries, summarize, type GroupRow, type Rank, type Summary } from "./metrics.ts";
@@ -136,11 +135,7 @@ export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   }
   const groups = await inCommitOrder(instances, options.mirrors);
   const release = lockWorkFolder(options.work);
-  const home = join(options.work, "cortex-home");
-  rmSync(home, { recursive: true, force: true });
-  mkdirSync(home, { recursive: true });
-  const savedHome = process.env.CORTEX_HOME;
-  process.env.CORTEX_HOME = home;
+  const savedHome = useFreshCortexHome(options.work);
   const results: InstanceResult[] = [];
   let rankerName = "";
   try {

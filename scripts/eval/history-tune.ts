@@ -9,12 +9,11 @@
  *   bun scripts/eval/history-tune.ts --data scripts/eval/sets/data/commits.jsonl --split dev [--repo r]... [--work dir]
  */
 import { parseArgs } from "node:util";
-import { mkdirSync, rmSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
-import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
 import { inCommitOrder, stripsOf } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
@@ -54,10 +53,7 @@ if (values.split === "test") throw new Error("--split test: weights are chosen o
 
 const instances = loadInstances(resolve(values.data!), { split: values.split!, ...(values.repo ? { repos: values.repo } : {}) });
 const work = resolve(values.work!);
-const home = join(work, "cortex-home");
-rmSync(home, { recursive: true, force: true });
-mkdirSync(home, { recursive: true });
-process.env.CORTEX_HOME = home;
+useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const ranks = new Map<string, Array<{ language: string; ranks: Rank[] }>>(Object.keys(VARIANTS).map((v) => [v, []]));
 let done = 0;

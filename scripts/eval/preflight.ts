@@ -9,14 +9,14 @@
  * language. A task that fails (a commit the mirror lacks, an index or search error) is a miss with its
  * error: no card, so not ready, and not complete.
  */
-import { mkdirSync, readFileSync, rmSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { z } from "zod";
 import { Session, findTool } from "../../src/tools/index.ts";
 import { parseInput } from "../../src/core/zod-issues.ts";
 import { formatIssues } from "../../src/core/zod-issues.ts";
 import { CortexError, errorMessage } from "../../src/core/errors.ts";
-import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
 import { lockWorkFolder } from "./work-lock.ts";
 import { inCommitOrder } from "./harness.ts";
 import type { Instance } from "./dataset.ts";
@@ -224,11 +224,7 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
     asked_commit: t.change,
   }));
   const release = lockWorkFolder(o.work);
-  const home = join(o.work, "cortex-home");
-  rmSync(home, { recursive: true, force: true });
-  mkdirSync(home, { recursive: true });
-  const savedHome = process.env.CORTEX_HOME;
-  process.env.CORTEX_HOME = home;
+  const savedHome = useFreshCortexHome(o.work);
   const out: TaskResult[] = [];
   try {
     for (const group of await inCommitOrder(instances, o.mirrors)) {

@@ -11,13 +11,13 @@
  *     [--repo r]... [--limit n] [--work dir] [--out file.json]
  */
 import { parseArgs } from "node:util";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
-import { CORPUS_FILTERS, CorpusFolder } from "./corpus.ts";
+import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
 import { inCommitOrder, stripsOf } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
@@ -61,10 +61,7 @@ for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; 
 let instances = loadInstances(resolve(values.data!), { ...(values.split ? { split: values.split } : {}), ...(values.repo ? { repos: values.repo } : {}) });
 if (values.limit) instances = instances.slice(0, Number(values.limit));
 const work = resolve(values.work!);
-const home = join(work, "cortex-home");
-rmSync(home, { recursive: true, force: true });
-mkdirSync(home, { recursive: true });
-process.env.CORTEX_HOME = home;
+useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
 for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
