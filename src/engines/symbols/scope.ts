@@ -58,6 +58,8 @@ export interface FileScope {
   types?: SymbolRow[];
   /** What an unqualified name of a kind resolves to anywhere in the file, by kind and name (Resolver.inScope). */
   answers: Map<string, Map<string, { id: number; how: "exact" | "import" | "name-only" } | undefined>>;
+  /** What a written type name resolves to in the file, made on first need (Resolver.typeNamed). */
+  typeAnswers?: Map<string, { sym: SymbolRow; how: "exact" | "import" | "name-only" } | undefined>;
 }
 
 /** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
