@@ -7,6 +7,7 @@
 import type { ChunkFilters, ChunkRow, IndexReader } from "../../store/contract.ts";
 import { hasFilters } from "../../store/chunk-filters.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
+import { wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
 import { nameMatch, promoteFunctions, stem } from "./function-promotion.ts";
@@ -288,6 +289,66 @@ export class SearchEngine {
     }
   }
 
+  /**
+   * Files among the `linkedPool` best that import, or are imported by, one of the `linkedLeaders` leading
+   * files gain `weight` × the leader's score / √(the leader's links in the pool), and stop just below the
+   * leader: a change to a module often needs its importer or the module it delegates to, and the question's
+   * words may name only one of them. Only files the question already reached are lifted, and a leader linked
+   * to much of the pool (a hub) lends little to each.
+   */
+  private async addLinked(total: Map<string, number>, q: AnalyzedQuery, weight: number): Promise<void> {
+    const w = FILE_RANKING;
+    const pool = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.linkedPool);
+    if (pool.length < 2) return;
+    const inPool = new Set(pool.map(([p]) => p));
+    // file → linked file → how many links (import edges: one per pair; uses: one per reference)
+    const links = new Map<string, Map<string, number>>();
+    const link = (a: string, b: string) => {
+      if (a === b || !inPool.has(a) || !inPool.has(b)) return;
+      for (const [x, y] of [
+        [a, b],
+        [b, a],
+      ] as const) {
+        if (!links.has(x)) links.set(x, new Map());
+        links.get(x)!.set(y, (links.get(x)!.get(y) ?? 0) + 1);
+      }
+    };
+    if (w.linkedBy === "imports") for (const e of await this.store.edgesAmong([...inPool])) link(e.file, e.target);
+    else {
+      // the names the question writes as code, defined in the pool: who uses them, and what the leaders' use
+      const named = (await this.store.symbolsNamed(q.identifiers)).filter((s) => inPool.has(s.file)).slice(0, 500);
+      for (const r of await this.store.refsByTargets(named.map((s) => s.id))) {
+        const def = named.find((s) => s.id === r.targetId);
+        if (def) link(def.file, r.file);
+      }
+      const leaderIds = new Set(pool.slice(0, w.linkedLeaders).map(([p]) => p));
+      const inLeaders = named.filter((s) => leaderIds.has(s.file));
+      const used = (await this.store.refsInside(inLeaders.map((s) => s.id))).filter((r) => r.targetId !== null);
+      const targets = await this.store.symbolsById([...new Set(used.map((r) => r.targetId!))]);
+      for (const t of targets) for (const r of used) if (r.targetId === t.id) link(r.file, t.file);
+    }
+    const gains = new Map<string, number>();
+    const lenders = new Map<string, number>();
+    // a leader lends only when it stands out from the files below the leaders: where the next files score
+    // about as well, one of them may be the answer, and a lifted partner would push it down
+    const next = pool[w.linkedLeaders]?.[1] ?? 0;
+    for (const [leader, score] of pool.slice(0, w.linkedLeaders)) {
+      const near = links.get(leader);
+      if (!near || score < w.linkedGap * next) continue;
+      let all = 0;
+      for (const n of near.values()) all += n;
+      for (const [p, n] of near) {
+        gains.set(p, (gains.get(p) ?? 0) + weight * score * (n / all) ** w.linkedShare);
+        lenders.set(p, Math.max(lenders.get(p) ?? 0, score));
+      }
+    }
+    for (const [p, g] of gains) {
+      const own = total.get(p)!;
+      const lifted = own + g;
+      total.set(p, lifted >= lenders.get(p)! ? Math.max(own, lenders.get(p)! * 0.999) : lifted);
+    }
+  }
+
   /** The definitions the definition chunks among `top` show, by position (undefined for other chunks). */
   private async definitionSpansOf(top: Candidate[], rows: Map<string, ChunkRow>): Promise<Array<DefinitionSpan | undefined>> {
     const wanted: Array<{ at: number; chunk: DefinitionChunk }> = [];
@@ -333,7 +394,7 @@ export class SearchEngine {
       for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
     };
     if (opts.mode !== "vector") {
-      const weights = opts.termWeights?.(q) ?? q.weights;
+      const weights = rankingWeights(opts.termWeights?.(q) ?? q.weights, q);
       add(await this.store.weightedFileScores(weights, w.fields, filters), 1);
       const bestChunk = new Map<string, number>();
       for (const { filePath, score } of (await this.store.weightedChunkScores(weights, KEYWORD_WEIGHTS, filters)).values()) {
@@ -402,6 +463,8 @@ export class SearchEngine {
     }
     // a long question (a pasted issue) describes a change, which often spans the files changed together; not
     // for an edit's preflight, which names those files itself (changed-together) from rankings without the lift
+    const linked = EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.linkedLong * (1 - shortness);
+    if (linked > 0 && opts.mode !== "vector") await this.addLinked(total, q, linked);
     const coChange = w.coChange + (EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.coChangeLong * (1 - shortness));
     if (coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters, coChange);
     return [...total.entries()]
@@ -409,6 +472,26 @@ export class SearchEngine {
       .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath))
       .slice(0, limit);
   }
+}
+
+/**
+ * The query's term weights as file ranking uses them: the words of a pasted issue's first line (its title)
+ * count `FILE_RANKING.title` more; then each weight saturates as w·(k+1)/(k+w), k = queryTfSaturation
+ * (BM25's k3), so a word repeated by a log or a config dump does not outweigh the words of the question.
+ */
+export function rankingWeights(base: Map<string, number>, q: AnalyzedQuery): Map<string, number> {
+  const w = FILE_RANKING;
+  let out = base;
+  if (w.title > 0) {
+    const lines = q.raw.split("\n").filter((l) => l.trim() !== "");
+    if (lines.length > 1) {
+      out = new Map(out);
+      for (const word of new Set(wordsOf(lines[0]!))) if (out.has(word)) out.set(word, out.get(word)! + w.title);
+    }
+  }
+  const k = w.queryTfSaturation;
+  if (k > 0) out = new Map([...out].map(([t, v]) => [t, (v * (k + 1)) / (k + v)]));
+  return out;
 }
 
 /** Intents that ask for the edit preflight (search_codebase): their ranking leaves the history's subjects out. */
@@ -538,6 +621,27 @@ export const FILE_RANKING = {
    */
   coChangeCapped: true,
   coChangeMinCommits: 2,
+  /** The import-link lift for a long question (addLinked), as its shortness fades (0: off). */
+  linkedLong: 0,
+  linkedLeaders: 2,
+  linkedPool: 30,
+  /** What links two files for that lift: an import edge, or a use of a name the question writes as code. */
+  linkedBy: "imports" as "imports" | "names",
+  /** A partner's gain × (its share of the leader's links) ** this: 0.5 = 1/√partners for import edges. */
+  linkedShare: 0.5,
+  /** A leader lends only when its score is at least this × the best file below the leaders. */
+  linkedGap: 1,
+  /**
+   * Extra count of each word of a multi-line question's first line (0: off): a pasted issue's title says
+   * what is wrong in a few words, where its body's log, traceback or configuration repeats many others.
+   */
+  title: 2,
+  /**
+   * BM25's k3 on the query's term counts, w·(k+1)/(k+w) (0: off, linear): a word a log or a config dump
+   * repeats forty times does not outweigh the question's other words forty to one. Near linear for the few
+   * counts of a short question.
+   */
+  queryTfSaturation: 10,
 };
 
 const NON_SOURCE_DIR = /(^|\/)(docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
