@@ -26,9 +26,9 @@ type Variant = Partial<typeof FILE_RANKING>;
 
 /**
  * The variants; the first one named is the reference of the won / lost columns. The other knobs measured
- * with this script (a title's words, BM25's k3 on query terms, the last traceback frame, packages named by a
- * dotted name, a file-size prior, identifier parts) lived in commit 42d0b21 and were removed as not kept
- * (docs/benchmarks.md, "Why SWE-bench misses").
+ * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
+ * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
+ * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -37,28 +37,9 @@ export const VARIANTS: Record<string, Variant> = {
   "cochange long 0.3": { coChangeLong: 0.3 },
   "cochange long 0.5": { coChangeLong: 0.5 },
   "mentions 1": { mentions: 1 },
-  "link 0.2": { linkedLong: 0.2 },
-  "link 0.4": { linkedLong: 0.4 },
-  "link 0.8": { linkedLong: 0.8 },
-  "link 0.4 leader 1": { linkedLong: 0.4, linkedLeaders: 1 },
-  "link 0.4 pool 50": { linkedLong: 0.4, linkedPool: 50 },
-  "names 0.4": { linkedLong: 0.4, linkedBy: "names" },
-  "names 0.8": { linkedLong: 0.8, linkedBy: "names" },
-  "names 1.5": { linkedLong: 1.5, linkedBy: "names" },
-  "names 0.8 pool 50": { linkedLong: 0.8, linkedBy: "names", linkedPool: 50 },
-  "names 0.4 share 1": { linkedLong: 0.4, linkedBy: "names", linkedShare: 1 },
-  "names 0.8 share 1": { linkedLong: 0.8, linkedBy: "names", linkedShare: 1 },
-  "names 0.8 share 1 leader 1": { linkedLong: 0.8, linkedBy: "names", linkedShare: 1, linkedLeaders: 1 },
-  "names 0.2": { linkedLong: 0.2, linkedBy: "names" },
-  "names 0.8 gap 1.5": { linkedLong: 0.8, linkedBy: "names", linkedGap: 1.5 },
-  "names 0.8 gap 2": { linkedLong: 0.8, linkedBy: "names", linkedGap: 2 },
-  "names 0.8 gap 1.5 leader 1": { linkedLong: 0.8, linkedBy: "names", linkedGap: 1.5, linkedLeaders: 1 },
-  "imports 0.8 gap 1.5": { linkedLong: 0.8, linkedGap: 1.5 },
-  "k3 10 title 2": { queryTfSaturation: 10, title: 2 },
-  "k3 10": { queryTfSaturation: 10 },
-  "title 2": { title: 2 },
-  "k3 10 link 0.4": { queryTfSaturation: 10, linkedLong: 0.4 },
-  "k3 10 title 2 link 0.4": { queryTfSaturation: 10, title: 2, linkedLong: 0.4 },
+  "terms linear": { queryTfSaturation: 0, title: 0 },
+  "k3 10 only": { title: 0 },
+  "title 2 only": { queryTfSaturation: 0 },
   "defs 0.75": { definitions: 0.75 },
   "chunk 1": { chunk: 1 },
 };

@@ -289,66 +289,6 @@ export class SearchEngine {
     }
   }
 
-  /**
-   * Files among the `linkedPool` best that import, or are imported by, one of the `linkedLeaders` leading
-   * files gain `weight` × the leader's score / √(the leader's links in the pool), and stop just below the
-   * leader: a change to a module often needs its importer or the module it delegates to, and the question's
-   * words may name only one of them. Only files the question already reached are lifted, and a leader linked
-   * to much of the pool (a hub) lends little to each.
-   */
-  private async addLinked(total: Map<string, number>, q: AnalyzedQuery, weight: number): Promise<void> {
-    const w = FILE_RANKING;
-    const pool = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.linkedPool);
-    if (pool.length < 2) return;
-    const inPool = new Set(pool.map(([p]) => p));
-    // file → linked file → how many links (import edges: one per pair; uses: one per reference)
-    const links = new Map<string, Map<string, number>>();
-    const link = (a: string, b: string) => {
-      if (a === b || !inPool.has(a) || !inPool.has(b)) return;
-      for (const [x, y] of [
-        [a, b],
-        [b, a],
-      ] as const) {
-        if (!links.has(x)) links.set(x, new Map());
-        links.get(x)!.set(y, (links.get(x)!.get(y) ?? 0) + 1);
-      }
-    };
-    if (w.linkedBy === "imports") for (const e of await this.store.edgesAmong([...inPool])) link(e.file, e.target);
-    else {
-      // the names the question writes as code, defined in the pool: who uses them, and what the leaders' use
-      const named = (await this.store.symbolsNamed(q.identifiers)).filter((s) => inPool.has(s.file)).slice(0, 500);
-      for (const r of await this.store.refsByTargets(named.map((s) => s.id))) {
-        const def = named.find((s) => s.id === r.targetId);
-        if (def) link(def.file, r.file);
-      }
-      const leaderIds = new Set(pool.slice(0, w.linkedLeaders).map(([p]) => p));
-      const inLeaders = named.filter((s) => leaderIds.has(s.file));
-      const used = (await this.store.refsInside(inLeaders.map((s) => s.id))).filter((r) => r.targetId !== null);
-      const targets = await this.store.symbolsById([...new Set(used.map((r) => r.targetId!))]);
-      for (const t of targets) for (const r of used) if (r.targetId === t.id) link(r.file, t.file);
-    }
-    const gains = new Map<string, number>();
-    const lenders = new Map<string, number>();
-    // a leader lends only when it stands out from the files below the leaders: where the next files score
-    // about as well, one of them may be the answer, and a lifted partner would push it down
-    const next = pool[w.linkedLeaders]?.[1] ?? 0;
-    for (const [leader, score] of pool.slice(0, w.linkedLeaders)) {
-      const near = links.get(leader);
-      if (!near || score < w.linkedGap * next) continue;
-      let all = 0;
-      for (const n of near.values()) all += n;
-      for (const [p, n] of near) {
-        gains.set(p, (gains.get(p) ?? 0) + weight * score * (n / all) ** w.linkedShare);
-        lenders.set(p, Math.max(lenders.get(p) ?? 0, score));
-      }
-    }
-    for (const [p, g] of gains) {
-      const own = total.get(p)!;
-      const lifted = own + g;
-      total.set(p, lifted >= lenders.get(p)! ? Math.max(own, lenders.get(p)! * 0.999) : lifted);
-    }
-  }
-
   /** The definitions the definition chunks among `top` show, by position (undefined for other chunks). */
   private async definitionSpansOf(top: Candidate[], rows: Map<string, ChunkRow>): Promise<Array<DefinitionSpan | undefined>> {
     const wanted: Array<{ at: number; chunk: DefinitionChunk }> = [];
@@ -463,8 +403,6 @@ export class SearchEngine {
     }
     // a long question (a pasted issue) describes a change, which often spans the files changed together; not
     // for an edit's preflight, which names those files itself (changed-together) from rankings without the lift
-    const linked = EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.linkedLong * (1 - shortness);
-    if (linked > 0 && opts.mode !== "vector") await this.addLinked(total, q, linked);
     const coChange = w.coChange + (EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.coChangeLong * (1 - shortness));
     if (coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters, coChange);
     return [...total.entries()]
@@ -621,16 +559,6 @@ export const FILE_RANKING = {
    */
   coChangeCapped: true,
   coChangeMinCommits: 2,
-  /** The import-link lift for a long question (addLinked), as its shortness fades (0: off). */
-  linkedLong: 0,
-  linkedLeaders: 2,
-  linkedPool: 30,
-  /** What links two files for that lift: an import edge, or a use of a name the question writes as code. */
-  linkedBy: "imports" as "imports" | "names",
-  /** A partner's gain × (its share of the leader's links) ** this: 0.5 = 1/√partners for import edges. */
-  linkedShare: 0.5,
-  /** A leader lends only when its score is at least this × the best file below the leaders. */
-  linkedGap: 1,
   /**
    * Extra count of each word of a multi-line question's first line (0: off): a pasted issue's title says
    * what is wrong in a few words, where its body's log, traceback or configuration repeats many others.
