@@ -26,9 +26,9 @@ type Variant = Partial<typeof FILE_RANKING>;
 
 /**
  * The variants; the first one named is the reference of the won / lost columns. The other knobs measured
- * with this script (a title's words, BM25's k3 on query terms, the last traceback frame, packages named by a
- * dotted name, a file-size prior, identifier parts) lived in commit 42d0b21 and were removed as not kept
- * (docs/benchmarks.md, "Why SWE-bench misses").
+ * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
+ * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
+ * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -37,6 +37,9 @@ export const VARIANTS: Record<string, Variant> = {
   "cochange long 0.3": { coChangeLong: 0.3 },
   "cochange long 0.5": { coChangeLong: 0.5 },
   "mentions 1": { mentions: 1 },
+  "terms linear": { queryTfSaturation: 0, title: 0 },
+  "k3 10 only": { title: 0 },
+  "title 2 only": { queryTfSaturation: 0 },
   "defs 0.75": { definitions: 0.75 },
   "chunk 1": { chunk: 1 },
 };

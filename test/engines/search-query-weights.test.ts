@@ -1,0 +1,54 @@
+/**
+ * The query's term weights as file ranking reads them (rankingWeights): a pasted issue's first line (its
+ * title) counts more, and a word the issue repeats many times (a log, a configuration dump) saturates as in
+ * BM25's k3, so it no longer outweighs the question's other words by its count.
+ */
+import { expect, test } from "bun:test";
+import { FILE_RANKING, rankingWeights } from "../../src/engines/search/index.ts";
+import { analyzeQuery } from "../../src/engines/search/query.ts";
+
+function withRanking<T>(knobs: Partial<typeof FILE_RANKING>, run: () => T): T {
+  const saved = { title: FILE_RANKING.title, queryTfSaturation: FILE_RANKING.queryTfSaturation };
+  Object.assign(FILE_RANKING, knobs);
+  try {
+    return run();
+  } finally {
+    Object.assign(FILE_RANKING, saved);
+  }
+}
+
+const issue = analyzeQuery("levels broken after upgrade\nfix fix fix fix fix fix fix fix fix fix fix fix levels\nmore words here");
+
+test("both off: the query's own weights", () => {
+  withRanking({ title: 0, queryTfSaturation: 0 }, () => expect(rankingWeights(issue.weights, issue)).toBe(issue.weights));
+});
+
+test("a multi-line question's title words count FILE_RANKING.title more", () => {
+  withRanking({ title: 2, queryTfSaturation: 0 }, () => {
+    const w = rankingWeights(issue.weights, issue);
+    expect(w.get("levels")).toBe(issue.weights.get("levels")! + 2);
+    expect(w.get("upgrade")).toBe(issue.weights.get("upgrade")! + 2);
+    expect(w.get("words")).toBe(issue.weights.get("words"));
+  });
+});
+
+test("a one-line question has no title to weigh", () => {
+  const q = analyzeQuery("levels broken after upgrade");
+  withRanking({ title: 2, queryTfSaturation: 0 }, () => expect(rankingWeights(q.weights, q)).toEqual(q.weights));
+});
+
+test("a repeated word saturates: still above a word said once, far below its count", () => {
+  withRanking({ title: 0, queryTfSaturation: 10 }, () => {
+    const w = rankingWeights(issue.weights, issue);
+    expect(issue.weights.get("fix")).toBe(12);
+    expect(w.get("fix")!).toBeCloseTo((12 * 11) / 22, 10);
+    expect(w.get("fix")!).toBeGreaterThan(w.get("levels")!);
+    // one count stays one: a short question's weights are unchanged
+    expect(w.get("words")).toBeCloseTo(issue.weights.get("words")!, 10);
+  });
+});
+
+test("the defaults are on", () => {
+  expect(FILE_RANKING.title).toBeGreaterThan(0);
+  expect(FILE_RANKING.queryTfSaturation).toBeGreaterThan(0);
+});
