@@ -331,8 +331,10 @@ async function writeBatch(
       chunks.value("bigint", rowId);
       chunks.value("bigint", id);
       for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
-      postings.add(KEYWORD_LISTS.chunkHeads, keywords.writeVector(chunks, heads), rowId);
-      postings.add(KEYWORD_LISTS.chunkWords, keywords.writeVector(chunks, [...heads, [w.body, "D"]]), rowId);
+      // the heads' vector, then the words' continuing it (the heads are read once)
+      const written = keywords.writeHeadsAndWords(chunks, heads, [w.body, "D"]);
+      postings.add(KEYWORD_LISTS.chunkHeads, written.lexemes, rowId, written.heads);
+      postings.add(KEYWORD_LISTS.chunkWords, written.lexemes, rowId);
     });
   });
   await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());

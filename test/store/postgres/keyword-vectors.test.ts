@@ -145,6 +145,30 @@ for (const backend of BACKENDS) {
       const back = await client.query<{ v: string }>(`SELECT v::text AS v FROM ${SCHEMA}.binary_vectors ORDER BY i`);
       expect(back.length).toBe(texts.length);
       for (const [i, [a, d]] of texts.entries()) expect(back[i]!.v).toBe(await servers([a, d], ["A", "D"]));
+      // a chunk's heads and words, the second continuing the first (writeHeadsAndWords), at the limits too
+      const pairs = new BinaryCopy();
+      texts.forEach(([a, d], i) => {
+        pairs.row(3);
+        pairs.value("integer", i);
+        const both = vectors.writeHeadsAndWords(
+          pairs,
+          [
+            [d, "A"],
+            [a, "B"],
+          ],
+          [`${a} ${d}`, "D"],
+        );
+        expect(both.heads).toBeLessThanOrEqual(both.lexemes.length);
+      });
+      await client.exec(`CREATE TABLE ${SCHEMA}.binary_pairs (i integer, heads tsvector, words tsvector)`);
+      await client.copyIn(`${SCHEMA}.binary_pairs`, ["i", "heads", "words"], pairs.data());
+      const pairsBack = await client.query<{ heads: string; words: string }>(
+        `SELECT heads::text AS heads, words::text AS words FROM ${SCHEMA}.binary_pairs ORDER BY i`,
+      );
+      for (const [i, [a, d]] of texts.entries()) {
+        expect(pairsBack[i]!.heads).toBe(await servers([d, a], ["A", "B"]));
+        expect(pairsBack[i]!.words).toBe(await servers([d, a, `${a} ${d}`], ["A", "B", "D"]));
+      }
       expect(tokensOf(" parse_header  http ")).toEqual(["parse", "header", "http"]);
       expect(() => new KeywordVectors().vector([["unlearnt", "A"]])).toThrow("unlearnt");
     });
