@@ -111,6 +111,8 @@ export class KeywordVectors {
   private pending: number[] = [];
   /** Room for one text's token ids while it is scanned. */
   private scratch = new Int32Array(4096);
+  /** Where each token of scratch starts in its text (tokenizeWithStarts). */
+  private scratchStarts = new Int32Array(4096);
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   /** Lexeme id → the lexeme. */
@@ -173,14 +175,35 @@ export class KeywordVectors {
     scan(text, (a, b, h) => {
       let t = this.find(text, a, b, h);
       if (t < 0) t = this.insert(text.slice(a, b), h);
-      if (n === this.scratch.length) {
-        const bigger = new Int32Array(this.scratch.length * 2);
-        bigger.set(this.scratch);
-        this.scratch = bigger;
-      }
+      if (n === this.scratch.length) this.growScratch();
       this.scratch[n++] = t;
     });
     return this.scratch.slice(0, n);
+  }
+
+  /**
+   * tokenize(text), and where each token starts in the text (ascending): a range of the text's offsets
+   * names the tokens within it.
+   */
+  tokenizeWithStarts(text: string): { ids: Int32Array; starts: Int32Array } {
+    let n = 0;
+    scan(text, (a, b, h) => {
+      let t = this.find(text, a, b, h);
+      if (t < 0) t = this.insert(text.slice(a, b), h);
+      if (n === this.scratch.length) this.growScratch();
+      this.scratch[n] = t;
+      this.scratchStarts[n++] = a;
+    });
+    return { ids: this.scratch.slice(0, n), starts: this.scratchStarts.slice(0, n) };
+  }
+
+  private growScratch(): void {
+    const bigger = new Int32Array(this.scratch.length * 2);
+    bigger.set(this.scratch);
+    this.scratch = bigger;
+    const starts = new Int32Array(bigger.length);
+    starts.set(this.scratchStarts);
+    this.scratchStarts = starts;
   }
 
   private place(h: number, t: number): void {

@@ -4,8 +4,8 @@
  * rendered from their spans). Store-internal: it reads the index's connection.
  */
 import type { Database, Statement } from "bun:sqlite";
-import { wordsText } from "../../core/words.ts";
-import { chunkTexts } from "../chunk-text.ts";
+import { wordsByLine, wordsText } from "../../core/words.ts";
+import { type ChunkSpan, chunkLines, contentLines, decodeSpans, prefixText } from "../chunk-text.ts";
 import { contentBytes, contentText } from "../content-codec.ts";
 import { ContentIndex, SEGMENTS } from "../content-index.ts";
 import { decodePostings, TrigramExtractor, unionSorted } from "../trigrams.ts";
@@ -71,8 +71,10 @@ export interface FileRows {
   /** What digest(f) gives: the publisher compares it with the live generation's. */
   digest: string;
   content: string;
-  /** Keyword words of the whole file: its path, the names it defines, its text. */
+  /** Keyword words of the whole file: its path, the names it defines, its text (the first MAX_WORDS_CHARS of fileWords). */
   words: { path: string; defs: string; code: string };
+  /** The words of the file's whole text, of which chunks' words (w_body) name ranges. */
+  fileWords: string;
   statFile: Row | undefined;
   types: Row[];
   functions: Row[];
@@ -85,6 +87,82 @@ export interface FileRows {
   /** Cross-repository resolution (package-keys.ts): the keys the file provides, and those its unresolved imports ask for. */
   packageKeys: Row[];
   importKeys: Row[];
+}
+
+/**
+ * A chunk's keyword words as pieces joined by spaces: words texts, and ranges [start, end) of its file's
+ * words (FileRows.fileWords) that are the words of its whole lines. The publisher tokenizes each file's
+ * words once and takes a chunk's whole lines' tokens from there: scanning every chunk's text for its
+ * words and tokenizing them again was a fifth of the publisher's CPU, chunks repeating their file's lines.
+ */
+export type WordPieces = Array<string | readonly [number, number]>;
+
+/** The words text of a chunk's w_body (a text, or pieces of `fileWords`): wordsText of its text, the first MAX_WORDS_CHARS. */
+export function bodyWords(body: string | WordPieces, fileWords: string): string {
+  if (typeof body === "string") return body;
+  return body
+    .map((p) => (typeof p === "string" ? p : fileWords.slice(p[0], p[1]).trim()))
+    .filter((w) => w !== "")
+    .join(" ");
+}
+
+/** Whether a character code is one of a word's (core/words.ts: ASCII letters, digits, _). */
+function wordChar(c: number): boolean {
+  return (c >= 48 && c <= 57) || (c >= 65 && c <= 90) || (c >= 97 && c <= 122) || c === 95;
+}
+
+/**
+ * A chunk's text (renderChunk's) and its words: as pieces when its prefix ends between words (a word
+ * cannot run from the prefix into the first line) and the words fit MAX_WORDS_CHARS, else the words text
+ * of the whole text cut there, as before.
+ */
+function chunkBody(
+  prefix: string,
+  spans: ChunkSpan[],
+  lines: string[],
+  file: { words: string; starts: Int32Array },
+): { text: string; words: string | WordPieces } {
+  const out: string[] = [];
+  const pieces: WordPieces = [];
+  const prefixWords = wordsText(prefix);
+  if (prefixWords !== "") pieces.push(prefixWords);
+  let length = prefixWords.length;
+  let count = prefixWords === "" ? 0 : 1;
+  let open: [number, number] | undefined;
+  chunkLines(
+    spans,
+    lines,
+    (l) => {
+      out.push(lines[l - 1]!);
+      const a = file.starts[l - 1]!;
+      const b = file.starts[l]!;
+      if (b === a) return;
+      // the line's words after the space that separates them from the words before them
+      length += b - a - (a > 0 ? 1 : 0);
+      count++;
+      if (open !== undefined && open[1] === a) {
+        open[1] = b;
+        count--;
+        length += a > 0 ? 1 : 0;
+      } else {
+        open = [a, b];
+        pieces.push(open);
+      }
+    },
+    (text) => {
+      out.push(text);
+      const w = wordsText(text);
+      open = undefined;
+      if (w === "") return;
+      pieces.push(w);
+      length += w.length;
+      count++;
+    },
+  );
+  const text = prefix + out.join("\n");
+  const joinable = prefix === "" || !wordChar(prefix.charCodeAt(prefix.length - 1));
+  if (!joinable || length + Math.max(0, count - 1) > MAX_WORDS_CHARS) return { text, words: wordsText(text).slice(0, MAX_WORDS_CHARS) };
+  return { text, words: pieces };
 }
 
 /** The digest of a file's content hash and graph rows, as read from the index (before booleans are converted). */
@@ -528,19 +606,29 @@ export class IndexSource {
     const z = this.st.content.get(f.fileId) as { z: Uint8Array } | null;
     // PostgreSQL text cannot hold NUL; the indexer refuses binary files, so this is a stray byte in text
     const content = z === null ? "" : contentText(z.z).replaceAll("\u0000", "\uFFFD");
-    const texts = chunkTexts(stored, () => content);
+    // the file's words once, with where each line's begin: a chunk's whole lines take theirs from there
+    const fileWords = wordsByLine(content);
+    let lines: string[] | undefined;
     const statFile = this.st.file.get(f.fileId);
     const isTest = statFile !== null && Boolean(statFile.is_test);
     const pathWords = wordsText(f.path);
     const chunks = stored.map((c) => {
-      const text = texts.get(c)!.replaceAll("\u0000", "\uFFFD");
+      const spans = decodeSpans(c.spans);
+      const prefix = prefixText(c.prefix, f.path);
       const row = c.row;
-      row.text = text;
+      if (spans.length === 0) {
+        row.text = prefix.replaceAll("\u0000", "\uFFFD");
+        row.w_body = wordsText(prefix).slice(0, MAX_WORDS_CHARS);
+      } else {
+        lines ??= contentLines(content);
+        const body = chunkBody(prefix, spans, lines, fileWords);
+        row.text = body.text.replaceAll("\u0000", "\uFFFD");
+        row.w_body = body.words;
+      }
       row.is_test = isTest;
       row.w_symbols = wordsText(`${String(row.symbol_path ?? "")}`);
       row.w_title = wordsText(String(row.title));
       row.w_path = pathWords;
-      row.w_body = wordsText(text).slice(0, MAX_WORDS_CHARS);
       return row;
     });
     const stats = this.statsOf(f, statFile);
@@ -550,7 +638,8 @@ export class IndexSource {
     return {
       digest,
       content,
-      words: { path: pathWords, defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: wordsText(content).slice(0, MAX_WORDS_CHARS) },
+      fileWords: fileWords.words,
+      words: { path: pathWords, defs: wordsText(symbols.map((y) => String(y.name)).join(" ")), code: fileWords.words.slice(0, MAX_WORDS_CHARS) },
       statFile: statFile === null ? undefined : booleans([statFile], ["is_test"])[0],
       types: booleans(stats.types, ["is_exported"]),
       functions: booleans(stats.functions, ["is_exported", "is_method"]),

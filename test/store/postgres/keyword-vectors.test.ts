@@ -11,7 +11,7 @@ import { wordsText } from "../../../src/core/words.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { BinaryCopy } from "../../../src/store/postgres/copy-binary.ts";
 import { KeywordVectors, parseVectorText, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
-import { IndexSource } from "../../../src/store/postgres/source.ts";
+import { bodyWords, IndexSource, type WordPieces } from "../../../src/store/postgres/source.ts";
 import { BACKENDS } from "./backends.ts";
 import { publishedFixture, type PublishedFixture } from "./fixture.ts";
 
@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
           const row = chunks.get(String(c.chunk_id))!;
           const heads = [String(c.w_symbols), String(c.w_title), String(c.w_path)];
           expect(row.heads).toBe(await servers(heads, ["A", "B", "C"]));
-          expect(row.words).toBe(await servers([...heads, String(c.w_body)], ["A", "B", "C", "D"]));
+          expect(row.words).toBe(await servers([...heads, bodyWords(c.w_body as string | WordPieces, rows.fileWords)], ["A", "B", "C", "D"]));
           checked++;
         }
       }

@@ -12,7 +12,8 @@ import { Session } from "../../../src/tools/session.ts";
 import { IndexStore } from "../../../src/store/index-store.ts";
 import { indexLocation } from "../../../src/store/location.ts";
 import { sqliteOf } from "../../../src/store/sqlite-access.ts";
-import { IndexSource } from "../../../src/store/postgres/source.ts";
+import { bodyWords, IndexSource, type WordPieces } from "../../../src/store/postgres/source.ts";
+import { wordsText } from "../../../src/core/words.ts";
 import { ProvidedKeys, requestedKeys } from "../../../src/store/postgres/package-keys.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../../../src/lang/project.ts";
 import { dirOf } from "../../../src/core/rel-path.ts";
@@ -97,7 +98,7 @@ test("every file's rows and digest are the views'", () => {
   const files = source.files();
   expect(files.length).toBeGreaterThan(40);
   const rows = source.rowsOfBatch(files);
-  const seen = { rare: false, container: false, enclosing: false, edges: false, importKeys: false, types: false, functions: false };
+  const seen = { rare: false, container: false, enclosing: false, edges: false, importKeys: false, types: false, functions: false, pieces: false };
   files.forEach((f, i) => {
     const got = rows[i]!;
     const want = viewRows(f.path, f.language, f.contentHash);
@@ -113,6 +114,13 @@ test("every file's rows and digest are the views'", () => {
     expect(JSON.stringify(got.types)).toBe(JSON.stringify(booleans(want.types, ["is_exported"])));
     expect(JSON.stringify(got.functions)).toBe(JSON.stringify(booleans(want.functions, ["is_exported", "is_method"])));
     expect(JSON.stringify(got.imports)).toBe(JSON.stringify(booleans(want.imports, ["is_standard_lib", "is_external", "is_relative"])));
+    // the keyword words: the file's, and each chunk's (pieces of the file's) as wordsText of its text
+    expect(got.fileWords).toBe(wordsText(got.content));
+    expect(got.words.code).toBe(wordsText(got.content).slice(0, 256 * 1024));
+    for (const c of got.chunks) {
+      expect(bodyWords(c.w_body as string | WordPieces, got.fileWords)).toBe(wordsText(String(c.text)).slice(0, 256 * 1024));
+      if (typeof c.w_body !== "string") seen.pieces = true;
+    }
     if (want.refs.some((r) => r.qualifier_type !== null)) seen.rare = true;
     if (want.symbols.some((s) => s.container !== null)) seen.container = true;
     if (want.refs.some((r) => r.enclosing !== null)) seen.enclosing = true;
@@ -122,5 +130,5 @@ test("every file's rows and digest are the views'", () => {
     if (want.functions.length > 0) seen.functions = true;
   });
   // the fixtures hold every kind of row compared
-  expect(seen).toEqual({ rare: true, container: true, enclosing: true, edges: true, importKeys: true, types: true, functions: true });
+  expect(seen).toEqual({ rare: true, container: true, enclosing: true, edges: true, importKeys: true, types: true, functions: true, pieces: true });
 });
