@@ -112,8 +112,22 @@ export function wordBytes(text: string): Uint8Array {
   return out.subarray(0, n);
 }
 
-/** Writes the words of `text` into `out`; returns how many bytes they took. */
-function scanWords(text: string): number {
+/**
+ * wordsText(text) with, for each line of the text (split at '\n'), the offset in the words at which that
+ * line's words begin (the space before its first word, when words precede it), the words' length last:
+ * line i's words are words.slice(starts[i], starts[i + 1]). A word never spans lines ('\n' separates),
+ * so a part of the text made of whole lines has those lines' words (the shared store's publisher reads
+ * each file's words once for its chunks: store/postgres/source.ts).
+ */
+export function wordsByLine(text: string): { words: string; starts: Int32Array } {
+  const lines: number[] = [0];
+  const o = scanWords(text, lines);
+  lines.push(o);
+  return { words: o === 0 ? "" : latin1.decode(out.subarray(0, o)), starts: Int32Array.from(lines) };
+}
+
+/** Writes the words of `text` into `out`; returns how many bytes they took. `lines` gets the offset at each line's start. */
+function scanWords(text: string, lines?: number[]): number {
   const n = text.length;
   let o = 0;
   let i = 0;
@@ -121,6 +135,7 @@ function scanWords(text: string): number {
     const c = text.charCodeAt(i);
     const k = classOf(c);
     if (k === OTHER) {
+      if (c === 10 && lines !== undefined) lines.push(o);
       i++;
       continue;
     }

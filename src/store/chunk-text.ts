@@ -38,23 +38,41 @@ export function clipLine(line: string, fromColumn = 1): string {
 /** The chunk's text: the prefix, then its spans' lines (an elision is a line `    …`), joined by newlines. */
 export function renderChunk(prefix: string, spans: ChunkSpan[], lines: string[]): string {
   const out: string[] = [];
+  chunkLines(
+    spans,
+    lines,
+    (l) => out.push(lines[l - 1]!),
+    (text) => out.push(text),
+  );
+  return prefix + out.join("\n");
+}
+
+/**
+ * The lines of a chunk's text after its prefix, in order, as renderChunk renders them: `whole(l)` for a
+ * line that is the file's line l (1-based) as it is, `part(text)` for any other (a line cut at a column,
+ * clipped, or an elision).
+ */
+export function chunkLines(spans: ChunkSpan[], lines: string[], whole: (l: number) => void, part: (text: string) => void): void {
   for (const sp of spans) {
     if (sp === "…") {
-      out.push("    …");
+      part("    …");
       continue;
     }
     for (let l = sp.from; l <= sp.to && l <= lines.length; l++) {
       let line = lines[l - 1]!;
+      if (sp.end === undefined && line.length <= MAX_LINE_CHARS) {
+        whole(l);
+        continue;
+      }
       let col = l === sp.from ? (sp.col ?? 1) : 1;
       if (sp.end !== undefined) {
         // a part of a line shared with other definitions: exactly its columns
         line = line.slice(l === sp.from ? col - 1 : 0, l === sp.to ? Math.max(0, sp.end - 1) : line.length);
         col = 1;
       }
-      out.push(clipLine(line, col));
+      part(clipLine(line, col));
     }
   }
-  return prefix + out.join("\n");
 }
 
 /** Spans as stored: `10-40`, `10-40@5` (first column), `10-10@5:30` (last line's end column), `…`, comma-separated. */

@@ -244,6 +244,13 @@ export function qualifierTypeOfRare(rare: string | null): string | null {
   return cut < 0 ? rare : cut > 0 ? rare.slice(0, cut) : null;
 }
 
+/** The enclosing definition's text of a reference's `rare` column (storedRefRare), as rareEnclosing reads it in SQL. */
+export function enclosingOfRare(rare: string | null): string | null {
+  if (rare === null) return null;
+  const cut = rare.indexOf("\u0001");
+  return cut < 0 ? null : rare.slice(cut + 1);
+}
+
 /** The qualifier's type of a reference's `rare` column (storedRefRare), in SQL. */
 export function rareQualifierType(rare: string): string {
   return `CASE WHEN instr(${rare}, char(1)) = 0 THEN ${rare} WHEN instr(${rare}, char(1)) > 1 THEN substr(${rare}, 1, instr(${rare}, char(1)) - 1) END`;

@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { identifierParts, wordsOf, wordsText } from "../../src/core/words.ts";
+import { identifierParts, wordsByLine, wordsOf, wordsText } from "../../src/core/words.ts";
 
 /** What wordsText means, written plainly with regular expressions (slow, obviously right). */
 function reference(text: string): string {
@@ -44,4 +44,16 @@ describe("keyword words", () => {
       expect(wordsText(text)).toBe(reference(text));
     }
   });
+});
+
+test("wordsByLine gives wordsText and where each line's words begin", () => {
+  const text = "package main\n\n// parseHTTPRequest reads\r\nfunc x_y(a int) {}\n\t42 7 abc\n";
+  const { words, starts } = wordsByLine(text);
+  expect(words).toBe(wordsText(text));
+  const lines = text.split("\n");
+  expect(starts.length).toBe(lines.length + 1);
+  lines.forEach((line, i) => expect(words.slice(starts[i]!, starts[i + 1]!).trim()).toBe(wordsText(line)));
+  // whole lines' words are a slice of the file's
+  expect(words.slice(starts[2]!, starts[4]!).trim()).toBe(wordsText(lines.slice(2, 4).join("\n")));
+  expect(wordsByLine("")).toEqual({ words: "", starts: Int32Array.from([0, 0]) });
 });

@@ -109,11 +109,23 @@ export class BinaryCopy {
     at = buffer.writeInt32BE(INT8_OID, at);
     at = buffer.writeInt32BE(n, at);
     at = buffer.writeInt32BE(1, at);
+    // byte by byte: three writeInt32BE calls per element were most of the keyword lists' writing
     for (let i = from; i < to; i++) {
       const v = values[i]!;
-      buffer.writeInt32BE(8, at);
-      buffer.writeInt32BE(Math.floor(v / TWO_32), at + 4);
-      buffer.writeUInt32BE(v >>> 0, at + 8);
+      const hi = Math.floor(v / TWO_32);
+      const lo = v >>> 0;
+      buffer[at] = 0;
+      buffer[at + 1] = 0;
+      buffer[at + 2] = 0;
+      buffer[at + 3] = 8;
+      buffer[at + 4] = hi >>> 24;
+      buffer[at + 5] = (hi >>> 16) & 0xff;
+      buffer[at + 6] = (hi >>> 8) & 0xff;
+      buffer[at + 7] = hi & 0xff;
+      buffer[at + 8] = lo >>> 24;
+      buffer[at + 9] = (lo >>> 16) & 0xff;
+      buffer[at + 10] = (lo >>> 8) & 0xff;
+      buffer[at + 11] = lo & 0xff;
       at += 12;
     }
   }

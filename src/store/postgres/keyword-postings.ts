@@ -16,29 +16,76 @@ const ROWS_PER_COPY = 20_000;
 
 const COLUMNS = ["repo_id", "generation", "lexeme", ...KINDS] as const;
 
+/** One kind's entries: (lexeme id, row id) pairs in the order added, which is the row ids' order. */
+class Entries {
+  lexemes = new Int32Array(1 << 16);
+  ids = new Float64Array(1 << 16);
+  n = 0;
+  /** Lexeme id → how many entries it has (counted as they are added). */
+  counts = new Int32Array(1 << 12);
+
+  add(lexemes: readonly number[], id: number, count: number): void {
+    if (this.n + count > this.ids.length) {
+      const size = Math.max(this.ids.length * 2, this.n + count);
+      const l = new Int32Array(size);
+      l.set(this.lexemes.subarray(0, this.n));
+      this.lexemes = l;
+      const i = new Float64Array(size);
+      i.set(this.ids.subarray(0, this.n));
+      this.ids = i;
+    }
+    for (let k = 0; k < count; k++) {
+      const l = lexemes[k]!;
+      if (l >= this.counts.length) {
+        const c = new Int32Array(Math.max(this.counts.length * 2, l + 1));
+        c.set(this.counts);
+        this.counts = c;
+      }
+      this.counts[l]!++;
+      this.lexemes[this.n] = l;
+      this.ids[this.n++] = id;
+    }
+  }
+
+  /**
+   * The row ids grouped by lexeme (a counting sort, stable: each lexeme's ids stay ascending) and where
+   * each lexeme's run starts (`start[l]`, its length `counts[l]`).
+   */
+  grouped(lexemeCount: number): { ids: Float64Array; start: Int32Array; counts: Int32Array } {
+    const counts = new Int32Array(lexemeCount);
+    counts.set(this.counts.subarray(0, Math.min(lexemeCount, this.counts.length)));
+    const start = new Int32Array(lexemeCount);
+    for (let l = 0, at = 0; l < lexemeCount; l++) {
+      start[l] = at;
+      at += counts[l]!;
+    }
+    const next = start.slice();
+    const ids = new Float64Array(this.n);
+    for (let k = 0; k < this.n; k++) ids[next[this.lexemes[k]!]!++] = this.ids[k]!;
+    return { ids, start, counts };
+  }
+}
+
 export class KeywordPostings {
   /**
-   * Per kind, per lexeme id (the publisher's KeywordVectors' ids): the ids holding it, ascending, since
-   * versions and chunks are added in the order of their ids (taken from their sequences in order).
+   * Per kind, the (lexeme, id) entries as added (the publisher's KeywordVectors' lexeme ids), the ids
+   * ascending since versions and chunks are added in the order of their ids. Flat typed arrays, grouped
+   * by lexeme once when written: an array per lexeme and kind, pushed to, cost go-src's publisher twice
+   * as much (millions of entries) and left the collector as many arrays.
    */
-  private readonly lists = new Map<Kind, Array<number[] | undefined>>(KINDS.map((k) => [k, []]));
+  private readonly entries = new Map<Kind, Entries>(KINDS.map((k) => [k, new Entries()]));
 
-  /** Lists `id` under each of `lexemes` (the lexeme ids of one vector, each once). */
-  add(kind: Kind, lexemes: readonly number[], id: number): void {
-    const byLexeme = this.lists.get(kind)!;
-    for (const l of lexemes) {
-      const list = byLexeme[l];
-      if (list === undefined) byLexeme[l] = [id];
-      else list.push(id);
-    }
+  /** Lists `id` under each of the first `count` of `lexemes` (the lexeme ids of one vector, each once). */
+  add(kind: Kind, lexemes: readonly number[], id: number, count = lexemes.length): void {
+    this.entries.get(kind)!.add(lexemes, id, count);
   }
 
   /** Writes the lists as generation `gen`'s rows, one per lexeme, in the key's order; `lexeme` names a lexeme id. */
   async write(tx: PgQueryable, s: string, repoId: number, gen: number, lexeme: (id: number) => string): Promise<void> {
-    const byKind = KINDS.map((k) => this.lists.get(k)!);
-    const count = Math.max(...byKind.map((l) => l.length));
+    const count = Math.max(...KINDS.map((k) => this.entries.get(k)!.counts.length));
+    const byKind = KINDS.map((k) => this.entries.get(k)!.grouped(count));
     const order: Array<[string, number]> = [];
-    for (let l = 0; l < count; l++) if (byKind.some((lists) => lists[l] !== undefined)) order.push([lexeme(l), l]);
+    for (let l = 0; l < count; l++) if (byKind.some((g) => g.counts[l]! > 0)) order.push([lexeme(l), l]);
     // the primary key's order (collation C: bytes; UTF-16 order differs only past U+D800, where a few
     // rows out of order cost nothing)
     order.sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0));
@@ -48,10 +95,10 @@ export class KeywordPostings {
       out.value("integer", repoId);
       out.value("integer", gen);
       out.value("text", text);
-      for (const lists of byKind) {
-        const ids = lists[l];
-        if (ids === undefined) out.value("bigint", null);
-        else out.bigintArray(ids);
+      for (const g of byKind) {
+        const n = g.counts[l]!;
+        if (n === 0) out.value("bigint", null);
+        else out.bigintArray(g.ids, g.start[l]!, g.start[l]! + n);
       }
       if (out.rows >= ROWS_PER_COPY) {
         await tx.copyIn(`${s}.keyword_postings`, COLUMNS, out.data());

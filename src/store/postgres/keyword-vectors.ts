@@ -35,6 +35,9 @@ const MAX_POSITIONS = 255;
 /** How many positions a lexeme keeps when vectors are joined with || (tsvector_concat's MAXNUMPOS). */
 const MAX_JOINED_POSITIONS = 256;
 
+/** single[] of a token join reads through its Token. */
+const NOT_ONE_LEXEME = -1;
+
 /** Appended to each token asked about: its position tells how many positions the token takes. */
 const SENTINEL = "qqcortexspanqq";
 
@@ -98,10 +101,18 @@ export class KeywordVectors {
   private readonly names: string[] = [];
   /** Token id → what it becomes; undefined until learnt (tokenize registers, learn asks the server). */
   private readonly tokens: Array<Token | undefined> = [];
+  /**
+   * Token id → the one lexeme it becomes at its own position, taking one position (nearly every token:
+   * a word the stemmer reduces), or NOT_ONE_LEXEME (a stop word, a token the parser splits, one not
+   * learnt: join reads its Token). Looked up first, without the Token's arrays.
+   */
+  private single = new Int32Array(1 << 16).fill(NOT_ONE_LEXEME);
   /** Tokens registered and not learnt yet. */
   private pending: number[] = [];
   /** Room for one text's token ids while it is scanned. */
   private scratch = new Int32Array(4096);
+  /** Where each token of scratch starts in its text (tokenizeWithStarts). */
+  private scratchStarts = new Int32Array(4096);
   /** Lexeme id → its tsvector text up to the positions: `'lexeme':`. */
   private readonly quoted: string[] = [];
   /** Lexeme id → the lexeme. */
@@ -145,6 +156,11 @@ export class KeywordVectors {
     this.hashes.push(h);
     this.names.push(name);
     this.tokens.push(undefined);
+    if (t >= this.single.length) {
+      const bigger = new Int32Array(this.single.length * 2).fill(NOT_ONE_LEXEME);
+      bigger.set(this.single);
+      this.single = bigger;
+    }
     this.pending.push(t);
     this.place(h, t);
     return t;
@@ -159,14 +175,35 @@ export class KeywordVectors {
     scan(text, (a, b, h) => {
       let t = this.find(text, a, b, h);
       if (t < 0) t = this.insert(text.slice(a, b), h);
-      if (n === this.scratch.length) {
-        const bigger = new Int32Array(this.scratch.length * 2);
-        bigger.set(this.scratch);
-        this.scratch = bigger;
-      }
+      if (n === this.scratch.length) this.growScratch();
       this.scratch[n++] = t;
     });
     return this.scratch.slice(0, n);
+  }
+
+  /**
+   * tokenize(text), and where each token starts in the text (ascending): a range of the text's offsets
+   * names the tokens within it.
+   */
+  tokenizeWithStarts(text: string): { ids: Int32Array; starts: Int32Array } {
+    let n = 0;
+    scan(text, (a, b, h) => {
+      let t = this.find(text, a, b, h);
+      if (t < 0) t = this.insert(text.slice(a, b), h);
+      if (n === this.scratch.length) this.growScratch();
+      this.scratch[n] = t;
+      this.scratchStarts[n++] = a;
+    });
+    return { ids: this.scratch.slice(0, n), starts: this.scratchStarts.slice(0, n) };
+  }
+
+  private growScratch(): void {
+    const bigger = new Int32Array(this.scratch.length * 2);
+    bigger.set(this.scratch);
+    this.scratch = bigger;
+    const starts = new Int32Array(bigger.length);
+    starts.set(this.scratchStarts);
+    this.scratchStarts = starts;
   }
 
   private place(h: number, t: number): void {
@@ -240,6 +277,7 @@ export class KeywordVectors {
             token.rel.push(p);
           }
       this.tokens[asked[k]!] = token;
+      if (token.ids.length === 1 && token.rel[0] === 1 && token.span === 1) this.single[asked[k]!] = token.ids[0]!;
     }
   }
 
@@ -269,7 +307,28 @@ export class KeywordVectors {
    * vector's lexemes' ids (lexeme() names them), valid until the next vector is built.
    */
   writeVector(out: BinaryCopy, parts: ReadonlyArray<readonly [Words, Weight]>): readonly number[] {
-    const seen = this.join(parts);
+    return this.write(out, this.join(parts));
+  }
+
+  /**
+   * writeVector(out, heads) and then writeVector(out, [...heads, body]), the second continuing the first
+   * (the heads are read once). Returns the second's lexeme ids, of which the first `heads` are the
+   * first's; valid until the next vector is built.
+   */
+  writeHeadsAndWords(
+    out: BinaryCopy,
+    heads: ReadonlyArray<readonly [Words, Weight]>,
+    body: readonly [Words, Weight],
+  ): { lexemes: readonly number[]; heads: number } {
+    const seen = this.join(heads);
+    this.write(out, seen);
+    const n = seen.length;
+    this.joinPart(body[0], body[1]);
+    return { lexemes: this.write(out, seen), heads: n };
+  }
+
+  /** Writes the vector built (join) as a field of `out`; returns its lexeme ids. */
+  private write(out: BinaryCopy, seen: number[]): number[] {
     let size = 4;
     for (const id of seen) size += this.lexemeLength[id]! + 3 + 2 * this.positions[id]!.length;
     const { buffer, offset } = out.field(size);
@@ -314,55 +373,100 @@ export class KeywordVectors {
    * appended after a lexeme's positions on the left, 256 at most, and none after one that reached 16,383.
    */
   private join(parts: ReadonlyArray<readonly [Words, Weight]>): number[] {
-    const build = ++this.build;
-    const seen: number[] = [];
-    let maxPos = 0;
-    for (const [words, weight] of parts) {
-      const part = ++this.partBuild;
-      const inPart: number[] = [];
-      let pos = 0;
-      const ids = typeof words === "string" ? this.learntIds(words) : words;
-      for (let i = 0; i < ids.length; i++) {
-        const t = ids[i]!;
-        const token = this.tokens[t];
-        if (token === undefined) throw new Error(`keyword token '${this.names[t]}' was not learnt`);
-        for (let k = 0; k < token.ids.length; k++) {
-          const id = token.ids[k]!;
-          const p = Math.min(MAX_POS, pos + token.rel[k]!);
-          const list = this.partPositions[id]!;
-          if (this.partStamp[id] !== part) {
-            this.partStamp[id] = part;
-            list.length = 0;
-            list.push(p);
-            inPart.push(id);
-            continue;
-          }
+    this.build++;
+    this.seen.length = 0;
+    this.maxPos = 0;
+    for (const [words, weight] of parts) this.joinPart(words, weight);
+    return this.seen;
+  }
+
+  /** The lexeme ids of the vector being built, in the order met; and its largest position so far. */
+  private readonly seen: number[] = [];
+  private maxPos = 0;
+  /** The lexeme ids of the part being read, in the order met. */
+  private readonly inPart: number[] = [];
+
+  /** Joins one part on the right of the vector being built (join). */
+  private joinPart(words: Words, weight: Weight): void {
+    const part = ++this.partBuild;
+    const inPart = this.inPart;
+    inPart.length = 0;
+    const partStamp = this.partStamp;
+    const partPositions = this.partPositions;
+    const single = this.single;
+    let pos = 0;
+    const ids = typeof words === "string" ? this.learntIds(words) : words;
+    for (let i = 0; i < ids.length; i++) {
+      const t = ids[i]!;
+      const one = single[t]!;
+      if (one >= 0) {
+        // the usual token: one lexeme at its own position
+        const p = pos < MAX_POS ? pos + 1 : MAX_POS;
+        const list = partPositions[one]!;
+        if (partStamp[one] !== part) {
+          partStamp[one] = part;
+          list.length = 0;
+          list.push(p);
+          inPart.push(one);
+        } else {
           const end = list[list.length - 1]!;
           if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
         }
-        pos += token.span;
+        pos++;
+        continue;
       }
-      // the part joined on the right of what came before it, as tsvector_concat joins two vectors
-      const code = WEIGHT_CODE[weight];
-      let top = maxPos;
-      for (const id of inPart) {
-        const joined = this.positions[id]!;
-        if (this.stamp[id] !== build) {
-          this.stamp[id] = build;
-          joined.length = 0;
-          seen.push(id);
+      const token = this.tokens[t];
+      if (token === undefined) throw new Error(`keyword token '${this.names[t]}' was not learnt`);
+      for (let k = 0; k < token.ids.length; k++) {
+        const id = token.ids[k]!;
+        const p = Math.min(MAX_POS, pos + token.rel[k]!);
+        const list = partPositions[id]!;
+        if (partStamp[id] !== part) {
+          partStamp[id] = part;
+          list.length = 0;
+          list.push(p);
+          inPart.push(id);
+          continue;
         }
-        for (const p of this.partPositions[id]!) {
-          if (joined.length >= MAX_JOINED_POSITIONS) break;
-          if (joined.length > 0 && joined[joined.length - 1]! >> 2 === MAX_POS) break;
-          const q = Math.min(MAX_POS, p + maxPos);
-          joined.push((q << 2) | code);
-          if (q > top) top = q;
-        }
+        const end = list[list.length - 1]!;
+        if (list.length < MAX_POSITIONS && end !== MAX_POS && end !== p) list.push(p);
       }
-      maxPos = top;
+      pos += token.span;
     }
-    return seen;
+    // the part joined on the right of what came before it, as tsvector_concat joins two vectors
+    const code = WEIGHT_CODE[weight];
+    const build = this.build;
+    const maxPos = this.maxPos;
+    let top = maxPos;
+    for (const id of inPart) {
+      const from = partPositions[id]!;
+      if (this.stamp[id] !== build) {
+        // the lexeme's first part: its positions, shifted and weighted in place, become its joined list
+        // (the two lists swap arrays), up to the first that reaches the last position
+        this.stamp[id] = build;
+        this.seen.push(id);
+        let n = 0;
+        while (n < from.length) {
+          const q = Math.min(MAX_POS, from[n]! + maxPos);
+          from[n++] = (q << 2) | code;
+          if (q > top) top = q;
+          if (q === MAX_POS) break;
+        }
+        from.length = n;
+        partPositions[id] = this.positions[id]!;
+        this.positions[id] = from;
+        continue;
+      }
+      const joined = this.positions[id]!;
+      for (const p of from) {
+        if (joined.length >= MAX_JOINED_POSITIONS) break;
+        if (joined.length > 0 && joined[joined.length - 1]! >> 2 === MAX_POS) break;
+        const q = Math.min(MAX_POS, p + maxPos);
+        joined.push((q << 2) | code);
+        if (q > top) top = q;
+      }
+    }
+    this.maxPos = top;
   }
 }
 

@@ -19,7 +19,7 @@ import { ensureSchema, FILE_ROW_TABLES, KEYWORD_LISTS, preferLz4, schemaIdent } 
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
 import { carryOverKeywordPostings, KeywordPostings } from "./keyword-postings.ts";
-import { IndexSource, type SourceFile } from "./source.ts";
+import { IndexSource, type SourceFile, type WordPieces } from "./source.ts";
 import { encodePostings } from "../trigrams.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
@@ -265,16 +265,18 @@ async function writeBatch(
   // server is asked only about tokens it was not asked about before
   const tokens = rows.map((r) => {
     const path = keywords.tokenize(r.words.path);
+    // the file's words are tokenized once: its chunks' whole lines take their tokens from there
+    const file = keywords.tokenizeWithStarts(r.fileWords);
     return {
       path,
       defs: keywords.tokenize(r.words.defs),
-      code: keywords.tokenize(r.words.code),
+      code: r.words.code.length === r.fileWords.length ? file.ids : keywords.tokenize(r.words.code),
       // a chunk's path words are its file's
       chunks: r.chunks.map((c) => ({
         symbols: keywords.tokenize(String(c.w_symbols)),
         title: keywords.tokenize(String(c.w_title)),
         path,
-        body: keywords.tokenize(String(c.w_body)),
+        body: bodyTokens(keywords, c.w_body as string | WordPieces, file),
       })),
     };
   });
@@ -331,8 +333,10 @@ async function writeBatch(
       chunks.value("bigint", rowId);
       chunks.value("bigint", id);
       for (const [col, type] of CHUNKS) chunks.value(type, c[col]);
-      postings.add(KEYWORD_LISTS.chunkHeads, keywords.writeVector(chunks, heads), rowId);
-      postings.add(KEYWORD_LISTS.chunkWords, keywords.writeVector(chunks, [...heads, [w.body, "D"]]), rowId);
+      // the heads' vector, then the words' continuing it (the heads are read once)
+      const written = keywords.writeHeadsAndWords(chunks, heads, [w.body, "D"]);
+      postings.add(KEYWORD_LISTS.chunkHeads, written.lexemes, rowId, written.heads);
+      postings.add(KEYWORD_LISTS.chunkWords, written.lexemes, rowId);
     });
   });
   await tx.copyIn(`${s}.file_versions`, VERSION_COLUMNS, versions.data());
@@ -342,6 +346,38 @@ async function writeBatch(
   }
   if (chunks.rows > 0) await tx.copyIn(`${s}.chunks`, ["row_id", "file_id", ...CHUNKS.map(([c]) => c), "heads", "words"], chunks.data());
   return ids;
+}
+
+/** The tokens of a chunk's words (source.ts, WordPieces), its whole lines' from its file's (`file`). */
+function bodyTokens(keywords: KeywordVectors, body: string | WordPieces, file: { ids: Int32Array; starts: Int32Array }): Int32Array {
+  if (typeof body === "string") return keywords.tokenize(body);
+  const parts: Int32Array[] = [];
+  let n = 0;
+  for (const p of body) {
+    const part = typeof p === "string" ? keywords.tokenize(p) : file.ids.subarray(firstAtOrAfter(file.starts, p[0]), firstAtOrAfter(file.starts, p[1]));
+    parts.push(part);
+    n += part.length;
+  }
+  if (parts.length === 1) return parts[0]!;
+  const out = new Int32Array(n);
+  let at = 0;
+  for (const part of parts) {
+    out.set(part, at);
+    at += part.length;
+  }
+  return out;
+}
+
+/** The first index of ascending `starts` whose value is `at` or more (its length when none). */
+function firstAtOrAfter(starts: Int32Array, at: number): number {
+  let lo = 0;
+  let hi = starts.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (starts[mid]! < at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** How many chunks a file version's ids can name (chunkRowId). */

@@ -15,7 +15,7 @@ import type { PgClient, PgQueryable } from "./client.ts";
 import { vectorBookkeeping } from "./vectors.ts";
 
 /** Bumped when the tables change shape: a database of another version is refused, not misread. */
-export const PG_SCHEMA_VERSION = 7;
+export const PG_SCHEMA_VERSION = 8;
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
@@ -53,6 +53,24 @@ CREATE TABLE IF NOT EXISTS ${s}.keyword_postings (
     PRIMARY KEY (repo_id, generation, lexeme)
 );`;
 }
+
+/**
+ * Columns kept out of ANALYZE's statistics since schema 8, besides the texts: the keyword vectors and
+ * the posting lists. Keyword search takes its candidates from the lists by lexeme and then matches their
+ * vectors (reader.ts), so no plan turns on what the vectors or lists hold, and analysing them cost each
+ * of autovacuum's passes over the growing tables a hash of every lexeme of 30,000 sampled vectors and
+ * list elements: ANALYZE of twenty repositories' file versions took 1.3 s with the words' statistics,
+ * 0.11 without; of their chunks 1.5 and 0.7 (the answers and their times the same; docs/benchmarks.md).
+ */
+const NO_STATISTICS = [
+  ["file_versions", "words"],
+  ["chunks", "words"],
+  ["chunks", "heads"],
+  ["keyword_postings", KEYWORD_LISTS.fileWords],
+  ["keyword_postings", KEYWORD_LISTS.chunkHeads],
+  ["keyword_postings", KEYWORD_LISTS.chunkWords],
+  ["trigram_postings", "postings"],
+] as const;
 
 function tables(s: string): string {
   return `
@@ -235,6 +253,7 @@ CREATE INDEX IF NOT EXISTS import_keys_file ON ${s}.import_keys (file_id);
 -- 0.57-0.62 without their texts), again each time autovacuum analyses the growing tables (schema 6).
 ALTER TABLE ${s}.file_versions ALTER COLUMN content SET STATISTICS 0;
 ALTER TABLE ${s}.chunks ALTER COLUMN text SET STATISTICS 0;
+${NO_STATISTICS.map(([table, column]) => `ALTER TABLE ${s}.${table} ALTER COLUMN ${column} SET STATISTICS 0;`).join("\n")}
 
 -- What readers see: every repository's live generation.
 CREATE OR REPLACE VIEW ${s}.live_files AS
@@ -272,6 +291,8 @@ export async function ensureSchema(client: PgClient, schema: string): Promise<vo
     if (before[0]?.value === "2" || before[0]?.value === "3" || before[0]?.value === "4") await upgradeFrom4(tx, s);
     if (["2", "3", "4", "5"].includes(before[0]?.value ?? "")) await upgradeFrom5(tx, s);
     if (["2", "3", "4", "5", "6"].includes(before[0]?.value ?? "")) await upgradeFrom6(tx, s);
+    // 7 → 8: no statistics of the vectors and lists (NO_STATISTICS), which the tables' statements set
+    if (["2", "3", "4", "5", "6", "7"].includes(before[0]?.value ?? "")) await tx.exec(`UPDATE ${s}.meta SET value = '8' WHERE key = 'schema_version'`);
     await tx.exec(tables(s));
     await tx.exec(vectorBookkeeping(s));
     const now = await tx.query<{ value: string }>(`SELECT value FROM ${s}.meta WHERE key = 'schema_version'`);

@@ -11,7 +11,7 @@ import { wordsText } from "../../../src/core/words.ts";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
 import { BinaryCopy } from "../../../src/store/postgres/copy-binary.ts";
 import { KeywordVectors, parseVectorText, tokensOf, type Weight } from "../../../src/store/postgres/keyword-vectors.ts";
-import { IndexSource } from "../../../src/store/postgres/source.ts";
+import { bodyWords, IndexSource, type WordPieces } from "../../../src/store/postgres/source.ts";
 import { BACKENDS } from "./backends.ts";
 import { publishedFixture, type PublishedFixture } from "./fixture.ts";
 
@@ -83,7 +83,7 @@ for (const backend of BACKENDS) {
           const row = chunks.get(String(c.chunk_id))!;
           const heads = [String(c.w_symbols), String(c.w_title), String(c.w_path)];
           expect(row.heads).toBe(await servers(heads, ["A", "B", "C"]));
-          expect(row.words).toBe(await servers([...heads, String(c.w_body)], ["A", "B", "C", "D"]));
+          expect(row.words).toBe(await servers([...heads, bodyWords(c.w_body as string | WordPieces, rows.fileWords)], ["A", "B", "C", "D"]));
           checked++;
         }
       }
@@ -145,6 +145,30 @@ for (const backend of BACKENDS) {
       const back = await client.query<{ v: string }>(`SELECT v::text AS v FROM ${SCHEMA}.binary_vectors ORDER BY i`);
       expect(back.length).toBe(texts.length);
       for (const [i, [a, d]] of texts.entries()) expect(back[i]!.v).toBe(await servers([a, d], ["A", "D"]));
+      // a chunk's heads and words, the second continuing the first (writeHeadsAndWords), at the limits too
+      const pairs = new BinaryCopy();
+      texts.forEach(([a, d], i) => {
+        pairs.row(3);
+        pairs.value("integer", i);
+        const both = vectors.writeHeadsAndWords(
+          pairs,
+          [
+            [d, "A"],
+            [a, "B"],
+          ],
+          [`${a} ${d}`, "D"],
+        );
+        expect(both.heads).toBeLessThanOrEqual(both.lexemes.length);
+      });
+      await client.exec(`CREATE TABLE ${SCHEMA}.binary_pairs (i integer, heads tsvector, words tsvector)`);
+      await client.copyIn(`${SCHEMA}.binary_pairs`, ["i", "heads", "words"], pairs.data());
+      const pairsBack = await client.query<{ heads: string; words: string }>(
+        `SELECT heads::text AS heads, words::text AS words FROM ${SCHEMA}.binary_pairs ORDER BY i`,
+      );
+      for (const [i, [a, d]] of texts.entries()) {
+        expect(pairsBack[i]!.heads).toBe(await servers([d, a], ["A", "B"]));
+        expect(pairsBack[i]!.words).toBe(await servers([d, a, `${a} ${d}`], ["A", "B", "D"]));
+      }
       expect(tokensOf(" parse_header  http ")).toEqual(["parse", "header", "http"]);
       expect(() => new KeywordVectors().vector([["unlearnt", "A"]])).toThrow("unlearnt");
     });

@@ -255,7 +255,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     await publishIndex(client, "demo", store, { schema });
     await setVersion("99");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 99 and this cortex reads 7: a newer cortex published into it; upgrade cortex",
+      "the shared store has schema 99 and this cortex reads 8: a newer cortex published into it; upgrade cortex",
     );
     // an older store: the 2 → 3 upgrade needs the heads column gone, and 3 → 4 the file rows' foreign
     // keys there, as a schema-2 store has them
@@ -270,7 +270,7 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await fileKeys()).toBe(FILE_ROW_TABLES.length);
     await setVersion("2");
     await expect(listRepos(client, schema)).rejects.toThrow(
-      "the shared store has schema 2 and this cortex reads 7: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
+      "the shared store has schema 2 and this cortex reads 8: publish any repository with this version (cortex index --repo <name> <path>), which upgrades the store in place",
     );
     await publishIndex(client, "demo", store, { schema });
     expect((await listRepos(client, schema)).map((r) => [r.name, r.generation])).toEqual([["demo", 2]]);
@@ -364,6 +364,36 @@ test("a reader refuses a store of another schema, naming the way out; a publicat
     expect(await answers()).toEqual(published);
     const gin = await client.query(`SELECT indexname FROM pg_indexes WHERE schemaname = $1 AND indexdef LIKE '%USING gin%'`, [schema]);
     expect(gin).toEqual([]);
+    // a store of version 7 analysed the vectors and lists; 8 keeps no statistics of them (nor of the texts)
+    const unanalysed = async () =>
+      (
+        await client.query<{ c: string }>(
+          `SELECT c.relname || '.' || a.attname AS c FROM pg_attribute a JOIN pg_class c ON c.oid = a.attrelid
+           WHERE c.relnamespace = $1::regnamespace AND a.attstattarget = 0 ORDER BY 1`,
+          [schema],
+        )
+      ).map((r) => r.c);
+    const v8 = [
+      "chunks.heads",
+      "chunks.text",
+      "chunks.words",
+      "file_versions.content",
+      "file_versions.words",
+      "keyword_postings.chunks",
+      "keyword_postings.files",
+      "keyword_postings.heads",
+      "trigram_postings.postings",
+    ];
+    expect(await unanalysed()).toEqual(v8);
+    await client.exec(`ALTER TABLE ${schema}.chunks ALTER COLUMN words SET STATISTICS -1, ALTER COLUMN heads SET STATISTICS -1;
+      ALTER TABLE ${schema}.file_versions ALTER COLUMN words SET STATISTICS -1;
+      ALTER TABLE ${schema}.keyword_postings ALTER COLUMN files SET STATISTICS -1, ALTER COLUMN heads SET STATISTICS -1, ALTER COLUMN chunks SET STATISTICS -1;
+      ALTER TABLE ${schema}.trigram_postings ALTER COLUMN postings SET STATISTICS -1;`);
+    expect(await unanalysed()).toEqual(["chunks.text", "file_versions.content"]);
+    await setVersion("7");
+    await ensureSchema(client, schema);
+    expect(await unanalysed()).toEqual(v8);
+    expect(await answers()).toEqual(published);
   } finally {
     store.close();
     p.project.cleanup();
