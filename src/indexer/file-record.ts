@@ -85,9 +85,23 @@ export function readTextFile(job: FileJob): TextOutcome {
   };
 }
 
+/** CPU microseconds of parseStoredFile's own steps (the parser's are in its stageClock), for CORTEX_TRACE. */
+export interface StoredFileClock {
+  decompress: number;
+  words: number;
+  chunks: number;
+}
+
+const cpuMicros = (): number => {
+  const u = process.threadCpuUsage();
+  return u.user + u.system;
+};
+
 /** The parse tier of one stored file. */
-export async function parseStoredFile(job: ParseJob, parser: FactsParser, project: ProjectInfo): Promise<ParsedFile> {
+export async function parseStoredFile(job: ParseJob, parser: FactsParser, project: ProjectInfo, clock?: StoredFileClock): Promise<ParsedFile> {
+  let t = clock ? cpuMicros() : 0;
   const text = contentText(job.content);
+  if (clock) clock.decompress += cpuMicros() - t;
   const parsed = await parser.parse(job.path, text, project);
   const module = moduleFor(parsed.language);
   const file: ParsedFile = {
@@ -101,7 +115,14 @@ export async function parseStoredFile(job: ParseJob, parser: FactsParser, projec
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;
+  if (clock) t = cpuMicros();
   file.words = fileWords(job.path, text, parsed.facts, parsed.comments);
+  if (clock) {
+    const now = cpuMicros();
+    clock.words += now - t;
+    t = now;
+  }
   file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
+  if (clock) clock.chunks += cpuMicros() - t;
   return file;
 }

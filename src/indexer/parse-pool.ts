@@ -12,6 +12,7 @@ import { parseStoredFile, type ParseJob } from "./file-record.ts";
 import { decodeParsedFile, type ParsedFileWire } from "./parsed-file-wire.ts";
 import { availableParallelism } from "node:os";
 import { startWorker } from "../core/worker-entry.ts";
+import { log } from "../core/log.ts";
 
 const INLINE_LIMIT = 64;
 let inlineParser: Promise<FactsParser> | undefined;
@@ -110,11 +111,17 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
     }
   };
   const inflightTotal = () => slots.reduce((a, s) => a + s.inflight, 0);
+  const stats: Array<Record<string, number>> = [];
 
   for (let i = 0; i < count; i++) {
     const slot: Slot = { worker: startWorker("indexer/parse-worker"), inflight: 0, started: false };
     slot.worker.onmessage = (ev: MessageEvent) => {
       const msg = ev.data;
+      if (msg.type === "stats") {
+        stats.push(msg.steps as Record<string, number>);
+        notify();
+        return;
+      }
       if (msg.type === "ready") {
         slot.started = true;
         pump();
@@ -157,6 +164,15 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
       }
       if (failure) throw failure;
       await new Promise<void>((r) => (wake = r));
+    }
+    if (process.env.CORTEX_TRACE) {
+      // each worker's CPU by step (parse-worker.ts): what the parse tier costs beyond parsing itself
+      for (const s of slots) s.worker.postMessage({ type: "stats" });
+      while (stats.length < slots.length && !failure) await new Promise<void>((r) => (wake = r));
+      for (const [i, s] of stats.entries()) {
+        const steps = Object.entries(s).map(([k, v]) => `${k} ${Number.isInteger(v) ? v : v.toFixed(2)}`);
+        log.warn(`parse worker ${i + 1}: ${steps.join(", ")} (CPU s)`);
+      }
     }
   } finally {
     for (const s of slots) s.worker.terminate();

@@ -1,15 +1,16 @@
 /**
  * A parse worker: owns one FactsParser and turns stored files (ParseJobs) into their parse tier.
  * Messages:
- *   in:  { type: "init", project } then { type: "job", id, job }
+ *   in:  { type: "init", project } then { type: "job", id, job }; { type: "stats" } under CORTEX_TRACE
  *   out: { type: "ready" }, { type: "done", id, wire } (the parsed file's wire form, its int buffer
- *        transferred: parsed-file-wire.ts) or { type: "failed", id, error }
+ *        transferred: parsed-file-wire.ts) or { type: "failed", id, error }; { type: "stats", steps }
+ *        (this thread's CPU seconds by step, and its full collections)
  */
-import { FactsParser } from "../lang/parser.ts";
+import { FactsParser, type ParseStageClock } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { parseStoredFile, type ParseJob } from "./file-record.ts";
+import { parseStoredFile, type ParseJob, type StoredFileClock } from "./file-record.ts";
 import { encodeParsedFile } from "./parsed-file-wire.ts";
-import { collectIfOver } from "../core/memory.ts";
+import { collectIfOver, collectionStats } from "../core/memory.ts";
 import { edenGC } from "bun:jsc";
 
 declare const self: Worker;
@@ -17,19 +18,57 @@ declare const self: Worker;
 let parser: FactsParser | undefined;
 let project: ProjectInfo | undefined;
 
+const cpuMicros = (): number => {
+  const u = process.threadCpuUsage();
+  return u.user + u.system;
+};
+/**
+ * Under CORTEX_TRACE, where this thread's CPU goes, step by step (the pool logs it at the end): what a
+ * worker spends beyond the parse steps scripts/parse-check.ts measures on one thread. `post` is mostly not
+ * the message: with a tiny message posted just before each file's, the tiny ones took 3.3 s of go-src's
+ * 3.5 (one worker): the engine's deferred work (collection, we take it) runs at the first postMessage.
+ */
+type WorkerClock = ParseStageClock & StoredFileClock & { encode: number; post: number; collect: number; files: number };
+const clock: WorkerClock | undefined = process.env.CORTEX_TRACE
+  ? { decompress: 0, parse: 0, matches: 0, lines: 0, errors: 0, extract: 0, words: 0, chunks: 0, encode: 0, post: 0, collect: 0, files: 0 }
+  : undefined;
+const startCpu = cpuMicros();
+
 self.onmessage = async (ev: MessageEvent) => {
-  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: ParseJob };
+  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: ParseJob } | { type: "stats" };
   if (msg.type === "init") {
     project = msg.project;
     parser ??= await FactsParser.create();
+    if (clock) parser.stageClock = clock;
     self.postMessage({ type: "ready" });
     return;
   }
+  if (msg.type === "stats") {
+    const steps: Record<string, number> = {};
+    for (const [k, v] of Object.entries(clock ?? {})) steps[k] = k === "files" ? v : v / 1e6;
+    steps.total = (cpuMicros() - startCpu) / 1e6;
+    steps.fullCollections = collectionStats().count;
+    self.postMessage({ type: "stats", steps });
+    return;
+  }
+  let t = 0;
   try {
-    const wire = encodeParsedFile(await parseStoredFile(msg.job, parser!, project!));
+    const parsed = await parseStoredFile(msg.job, parser!, project!, clock);
+    if (clock) t = cpuMicros();
+    const wire = encodeParsedFile(parsed);
+    if (clock) {
+      const now = cpuMicros();
+      clock.encode += now - t;
+      t = now;
+    }
     self.postMessage({ type: "done", id: msg.id, wire }, [wire.ints.buffer as ArrayBuffer]);
+    if (clock) clock.post += cpuMicros() - t;
   } catch (e) {
     self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
+  }
+  if (clock) {
+    clock.files++;
+    t = cpuMicros();
   }
   // Each file leaves its wire text behind (one string of all its strings, copied into the message):
   // young garbage that JavaScriptCore let pile up, about 100 MiB more peak than structured clones left
@@ -37,6 +76,7 @@ self.onmessage = async (ev: MessageEvent) => {
   // nothing measurable (486 MiB, CPU unchanged).
   if (++jobsDone % 16 === 0) edenGC();
   collectIfOver();
+  if (clock) clock.collect += cpuMicros() - t;
 };
 
 let jobsDone = 0;
