@@ -16,6 +16,7 @@ import { languageFor, moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
 import { fileWords } from "./file-words.ts";
 import { compressContent, contentText } from "../store/content-codec.ts";
+import { threadCpuMicros } from "../core/thread-cpu.ts";
 
 export interface FileJob {
   path: string;
@@ -92,16 +93,11 @@ export interface StoredFileClock {
   chunks: number;
 }
 
-const cpuMicros = (): number => {
-  const u = process.threadCpuUsage();
-  return u.user + u.system;
-};
-
 /** The parse tier of one stored file. */
 export async function parseStoredFile(job: ParseJob, parser: FactsParser, project: ProjectInfo, clock?: StoredFileClock): Promise<ParsedFile> {
-  let t = clock ? cpuMicros() : 0;
+  let t = clock ? threadCpuMicros() : 0;
   const text = contentText(job.content);
-  if (clock) clock.decompress += cpuMicros() - t;
+  if (clock) clock.decompress += threadCpuMicros() - t;
   const parsed = await parser.parse(job.path, text, project);
   const module = moduleFor(parsed.language);
   const file: ParsedFile = {
@@ -115,14 +111,14 @@ export async function parseStoredFile(job: ParseJob, parser: FactsParser, projec
     lines: parsed.lines,
   };
   if (parsed.facts) file.facts = parsed.facts;
-  if (clock) t = cpuMicros();
+  if (clock) t = threadCpuMicros();
   file.words = fileWords(job.path, text, parsed.facts, parsed.comments);
   if (clock) {
-    const now = cpuMicros();
+    const now = threadCpuMicros();
     clock.words += now - t;
     t = now;
   }
   file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
-  if (clock) clock.chunks += cpuMicros() - t;
+  if (clock) clock.chunks += threadCpuMicros() - t;
   return file;
 }

@@ -12,16 +12,13 @@ import { parseStoredFile, type ParseJob, type StoredFileClock } from "./file-rec
 import { encodeParsedFile } from "./parsed-file-wire.ts";
 import { collectIfOver, collectionStats } from "../core/memory.ts";
 import { edenGC } from "bun:jsc";
+import { threadCpuMicros } from "../core/thread-cpu.ts";
 
 declare const self: Worker;
 
 let parser: FactsParser | undefined;
 let project: ProjectInfo | undefined;
 
-const cpuMicros = (): number => {
-  const u = process.threadCpuUsage();
-  return u.user + u.system;
-};
 /**
  * Under CORTEX_TRACE, where this thread's CPU goes, step by step (the pool logs it at the end): what a
  * worker spends beyond the parse steps scripts/parse-check.ts measures on one thread. `post` is mostly not
@@ -32,7 +29,7 @@ type WorkerClock = ParseStageClock & StoredFileClock & { encode: number; post: n
 const clock: WorkerClock | undefined = process.env.CORTEX_TRACE
   ? { decompress: 0, parse: 0, matches: 0, lines: 0, errors: 0, extract: 0, words: 0, chunks: 0, encode: 0, post: 0, collect: 0, files: 0 }
   : undefined;
-const startCpu = cpuMicros();
+const startCpu = threadCpuMicros();
 
 self.onmessage = async (ev: MessageEvent) => {
   const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: ParseJob } | { type: "stats" };
@@ -46,7 +43,7 @@ self.onmessage = async (ev: MessageEvent) => {
   if (msg.type === "stats") {
     const steps: Record<string, number> = {};
     for (const [k, v] of Object.entries(clock ?? {})) steps[k] = k === "files" ? v : v / 1e6;
-    steps.total = (cpuMicros() - startCpu) / 1e6;
+    steps.total = (threadCpuMicros() - startCpu) / 1e6;
     steps.fullCollections = collectionStats().count;
     self.postMessage({ type: "stats", steps });
     return;
@@ -54,21 +51,21 @@ self.onmessage = async (ev: MessageEvent) => {
   let t = 0;
   try {
     const parsed = await parseStoredFile(msg.job, parser!, project!, clock);
-    if (clock) t = cpuMicros();
+    if (clock) t = threadCpuMicros();
     const wire = encodeParsedFile(parsed);
     if (clock) {
-      const now = cpuMicros();
+      const now = threadCpuMicros();
       clock.encode += now - t;
       t = now;
     }
     self.postMessage({ type: "done", id: msg.id, wire }, [wire.ints.buffer as ArrayBuffer]);
-    if (clock) clock.post += cpuMicros() - t;
+    if (clock) clock.post += threadCpuMicros() - t;
   } catch (e) {
     self.postMessage({ type: "failed", id: msg.id, error: (e as Error).stack ?? String(e) });
   }
   if (clock) {
     clock.files++;
-    t = cpuMicros();
+    t = threadCpuMicros();
   }
   // Each file leaves its wire text behind (one string of all its strings, copied into the message):
   // young garbage that JavaScriptCore let pile up, about 100 MiB more peak than structured clones left
@@ -76,7 +73,7 @@ self.onmessage = async (ev: MessageEvent) => {
   // nothing measurable (486 MiB, CPU unchanged).
   if (++jobsDone % 16 === 0) edenGC();
   collectIfOver();
-  if (clock) clock.collect += cpuMicros() - t;
+  if (clock) clock.collect += threadCpuMicros() - t;
 };
 
 let jobsDone = 0;

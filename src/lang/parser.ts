@@ -12,6 +12,7 @@ import { grammarFiles, runtimeWasm } from "./grammars.ts";
 import { readEmbeddedFile } from "../core/embedded.ts";
 import { languageFor } from "./registry.ts";
 import { log } from "../core/log.ts";
+import { threadCpuMicros } from "../core/thread-cpu.ts";
 
 let runtimeReady: Promise<void> | undefined;
 
@@ -65,11 +66,6 @@ export interface ParseStageClock {
   extract: number;
 }
 
-const cpuMicros = (): number => {
-  const u = process.threadCpuUsage();
-  return u.user + u.system;
-};
-
 export class FactsParser {
   /** When set, each step's thread CPU time is added to it (a measurement; off in indexing). */
   stageClock: ParseStageClock | undefined;
@@ -120,10 +116,10 @@ export class FactsParser {
     // A time limit per file: some grammars spend seconds recovering from errors in a pathological file
     // (a preprocessor maze, a generated table); such a file is indexed as text rather than holding up the run.
     const clock = this.stageClock;
-    let t = clock ? cpuMicros() : 0;
+    let t = clock ? threadCpuMicros() : 0;
     const lap = (stage: keyof ParseStageClock): void => {
       if (!clock) return;
-      const now = cpuMicros();
+      const now = threadCpuMicros();
       clock[stage] += now - t;
       t = now;
     };
