@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
-import { qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
+import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withTempFilesOnDisk } from "./db.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
@@ -639,7 +639,7 @@ interface FileState {
  * A reference resolution's reads of references and definitions, from the tables themselves: the views
  * refs and symbols join file_state (and, for a definition's container and scope, symbol_scopes) per row
  * and sort by path in SQL. Here every file's state and every scope's name are read once, and each row's
- * integers are decoded as the views decode them (schema.ts: qualifiedName, qualifierTypeOfRare). On the
+ * integers are decoded as the views decode them (schema.ts: decodeQualifiedName, qualifierTypeOfRare). On the
  * kernel a resolution reads 9.1 million references and loads 3.2 million definitions by name.
  * test/store/graph-store-refs.test.ts checks these rows against the views'.
  */
@@ -691,7 +691,7 @@ export class ResolutionReads {
         id,
         file: f.path,
         name,
-        qname: this.qualifiedName(name, qualified, scope, containerName, f.pkg) as string,
+        qname: decodeQualifiedName(name, qualified, scope, container, f.pkg, this.scopeName) as string,
         kind: (SYMBOL_KINDS[kind] ?? null) as string,
         container: containerName,
         language: f.language,
@@ -708,16 +708,8 @@ export class ResolutionReads {
     return order.map((i) => out[i]!);
   }
 
-  /** A definition's qualified name as the view symbols reads it (schema.ts: qualifiedName). */
-  private qualifiedName(name: string, qualified: string | null, scope: number | null, container: string | null, pkg: string | null): string | null {
-    if (qualified === "") return container === null ? null : `${container}.${name}`;
-    if (qualified !== null) return qualified;
-    if (scope !== null) {
-      const prefix = this.scopes.get(scope);
-      return prefix === undefined ? null : `${prefix}.${name}`;
-    }
-    return pkg === null ? name : `${pkg}.${name}`;
-  }
+  /** A scope's or container's text by its symbol_scopes id (decodeQualifiedName's look-up). */
+  private readonly scopeName = (id: number): string | null => this.scopes.get(id) ?? null;
 
   /**
    * Runs `fn` over every reference in rowid order, as resolution reads them: from ref_rows itself, a chunk

@@ -270,6 +270,32 @@ function qualifiedName(s: string, f: string): string {
 }
 
 /**
+ * qualifiedName's rule in JavaScript, for the readers that decode symbol_rows themselves instead of reading
+ * the view (ResolutionReads in graph-store.ts, the shared store's IndexSource); `scopeName` gives a
+ * symbol_scopes id's text (a container's or a scope's), null when there is none.
+ */
+export function decodeQualifiedName(
+  name: string | null,
+  qualified: string | null,
+  scope: number | null,
+  container: number | null,
+  pkg: string | null,
+  scopeName: (id: number) => string | null,
+): string | null {
+  if (qualified === "") {
+    const c = container === null ? null : scopeName(container);
+    return c === null ? null : `${c}.${name}`;
+  }
+  if (qualified !== null) return qualified;
+  if (name === null) return null;
+  if (scope !== null) {
+    const prefix = scopeName(scope);
+    return prefix === null ? null : `${prefix}.${name}`;
+  }
+  return pkg === null ? name : `${pkg}.${name}`;
+}
+
+/**
  * How a definition of `name` in a file of package `pkg` stores its qualified name (see symbol_rows):
  * `qualified` NULL and no `scope` for the usual one (`pkg.name`, or the name), '' for the name in its
  * container (`container.name`: a Java member's), NULL and the `scope` for `<scope>.name` (a C++ name in

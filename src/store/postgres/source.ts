@@ -14,7 +14,7 @@ import { sqliteOf } from "../sqlite-access.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../../lang/project.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { ProvidedKeys, requestedKeys } from "./package-keys.ts";
-import { enclosingOfRare, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS } from "../schema.ts";
+import { decodeQualifiedName, enclosingOfRare, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS } from "../schema.ts";
 
 export interface SourceFile {
   fileId: number;
@@ -276,11 +276,11 @@ export class IndexSource {
     return this.ranges.get(fileId);
   }
 
-  private scopeName(id: number | null): string | null {
-    if (id === null) return null;
+  /** A scope's or container's text by its symbol_scopes id, every scope read at the first call. */
+  private readonly scopeName = (id: number): string | null => {
     if (this.scopes === undefined) this.scopes = new Map(this.db.query("SELECT scope_id, name FROM symbol_scopes").values() as Array<[number, string]>);
     return this.scopes.get(id) ?? null;
-  }
+  };
 
   /**
    * Import targets by id: each one's path and its place in the paths' order (SQLite's, bytes), by which a
@@ -304,21 +304,6 @@ export class IndexSource {
     return this.refNames.get(id);
   }
 
-  /** A definition's qualified name as the views read it (schema.ts: qualifiedName), `pkg` its reader's file's package. */
-  private qualifiedName(name: string, qualified: string | null, scope: number | null, container: number | null, pkg: string | null): string | null {
-    if (qualified === "") {
-      const c = this.scopeName(container);
-      return c === null ? null : `${c}.${name}`;
-    }
-    if (qualified !== null) return qualified;
-    if (name === null) return null;
-    if (scope !== null) {
-      const prefix = this.scopeName(scope);
-      return prefix === null ? null : `${prefix}.${name}`;
-    }
-    return pkg === null ? name : `${pkg}.${name}`;
-  }
-
   /** The file's definitions as the view symbols gives them (before booleans), and their qualified names by id. */
   private symbolsOf(f: SourceFile, r: FileRanges | undefined): Row[] {
     if (r === undefined || r.symbolFirst === null || r.symbolLast === null) return [];
@@ -328,9 +313,9 @@ export class IndexSource {
       out.push({
         symbol_id: id,
         name,
-        qualified_name: this.qualifiedName(name, qualified, scope, container, r.pkg),
+        qualified_name: decodeQualifiedName(name, qualified, scope, container, r.pkg, this.scopeName),
         kind: SYMBOL_KINDS[kind] ?? null,
-        container: this.scopeName(container),
+        container: container === null ? null : this.scopeName(container),
         start_line: startLine,
         start_column: startColumn,
         end_line: endLine,
@@ -381,7 +366,7 @@ export class IndexSource {
   /** The qualified name of definition `id` read on its own, with the package `pkg` (null when there is none). */
   private definitionName(id: number, pkg: string | null): string | null {
     const v = this.st.symbol.values(id)[0] as [number, string, string | null, number | null, number, number | null] | undefined;
-    return v === undefined ? null : this.qualifiedName(v[1], v[2], v[3], v[5], pkg);
+    return v === undefined ? null : decodeQualifiedName(v[1], v[2], v[3], v[5], pkg, this.scopeName);
   }
 
   /** The file's import sites and edges as the views import_sites and import_edge_files give them, and the sites with an edge row. */
