@@ -127,7 +127,7 @@ const CASES: Record<string, Case> = {
   },
   get_indexing_status: {
     args: {},
-    check(b, transport) {
+    check(b) {
       // each stdio call is a new server, whose first freshness run starts as the client initializes: the
       // index answers meanwhile, so the state is ready either way (updating: true while that run holds it)
       expect(b.state).toBe("ready");
