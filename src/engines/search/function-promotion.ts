@@ -32,7 +32,42 @@ export const FUNCTION_RANKING = {
   typeWithMembers: 0.2,
   /** Multiplier for a file overview (symbols chunk): a list of names, not an answer. */
   overview: 0.7,
+  /** EXPERIMENT: name weight for a long question = name × (1 − fade × (1 − shortness)). */
+  nameLongFade: 0,
+  /** EXPERIMENT: multiplier (1 + identifier) for a definition whose name the question writes as code. */
+  identifier: 0,
+  /** EXPERIMENT: (lines / sizeRef)^size for a function's chunk, faded by the question's shortness. */
+  size: 0,
+  sizeRef: 20,
+  /** EXPERIMENT: multiplier (1 + fileRank / (1 + rank)^fileRankPower) from the whole-file ranking. */
+  fileRank: 0,
+  fileRankPower: 1,
+  /** EXPERIMENT: file support from the whole-file ranking replaces the candidates' support. */
+  fileRankOnly: false,
+  /** EXPERIMENT: file support = whole-file score share (fileScore), faded for short questions when fileScoreLong. */
+  fileScore: false,
+  fileScoreLong: false,
+  /** EXPERIMENT: RRF weight of the weighted chunk BM25 list, × (1 − shortness). */
+  weightedRrf: 0,
+  /** EXPERIMENT: the weighted chunk BM25 list replaces the keyword list's RRF for long questions. */
+  weightedReplace: false,
+  /** EXPERIMENT: multipliers for non-function chunks (data, documentation, overview) and types, for a long question. */
+  otherLong: 1,
+  typeLong: 1,
+  /** Up to this many terms a question is short (FILE_RANKING.shortQueryTerms). */
+  shortQueryTerms: 12,
 };
+
+/** Evidence from the whole-file ranking: its files best first with their scores, and chunk scores under its term weights. */
+export interface FileRanking {
+  files?: ReadonlyArray<{ filePath: string; score: number }>;
+  weighted?: ReadonlyMap<string, number>;
+}
+
+/** 1 for a question of a few words, falling towards 0 for a pasted issue. */
+export function shortnessOf(q: AnalyzedQuery, terms = FUNCTION_RANKING.shortQueryTerms): number {
+  return Math.min(1, (terms / Math.max(1, q.terms.length)) ** 2);
+}
 
 /** Kinds of definition that hold members: their chunk is an outline of the members' own chunks. */
 const TYPE_KINDS = new Set(["class", "struct", "interface", "enum", "trait", "impl", "module", "namespace", "object", "record", "union", "type_alias"]);
@@ -98,9 +133,43 @@ export function fileSupport(ranked: readonly Candidate[], chunks = FUNCTION_RANK
 }
 
 /** Re-scores and re-sorts candidates for a function-level answer; candidates are changed in place. */
-export function promoteFunctions(ranked: Candidate[], q: AnalyzedQuery, weights: typeof FUNCTION_RANKING = FUNCTION_RANKING): Candidate[] {
+export function promoteFunctions(
+  ranked: Candidate[],
+  q: AnalyzedQuery,
+  weights: typeof FUNCTION_RANKING = FUNCTION_RANKING,
+  files?: FileRanking,
+): Candidate[] {
   const fileShare = fileSupport(ranked, weights.supportChunks);
   const queryStems = new Set(q.terms.map(stem));
+  const shortness = shortnessOf(q, weights.shortQueryTerms);
+  const nameWeight = weights.name * (1 - weights.nameLongFade * (1 - shortness));
+  const identifiers = new Set(q.identifiers.map((i) => lastSegment(i).toLowerCase()));
+  const fileRank = new Map<string, number>();
+  const fileScore = new Map<string, number>();
+  const bestFile = files?.files?.[0]?.score ?? 0;
+  files?.files?.forEach((f, i) => {
+    fileRank.set(f.filePath, i);
+    if (bestFile > 0) fileScore.set(f.filePath, f.score / bestFile);
+  });
+  const sizeExp = weights.size * (1 - shortness);
+  const long = 1 - shortness;
+  if (files?.weighted && (weights.weightedRrf > 0 || weights.weightedReplace)) {
+    const order = [...files.weighted].sort((a, b) => b[1] - a[1]);
+    const wrank = new Map(order.map(([id], i) => [id, i + 1]));
+    for (const c of ranked) {
+      const r = wrank.get(c.id);
+      const own = c.keywordRank !== undefined ? 1 / (60 + c.keywordRank) : 0;
+      // the fused score's factors (definition named, test, path) are kept as the ratio score / own
+      const add = r === undefined ? 0 : 1 / (60 + r);
+      if (own === 0) {
+        c.score += (c.isTest ? 0.55 : 1) * (weights.weightedReplace ? 1 : weights.weightedRrf) * long * add;
+        continue;
+      }
+      const factor = c.score / own;
+      if (weights.weightedReplace) c.score = factor * (own * (1 - long) + add * long);
+      else c.score = factor * (own + weights.weightedRrf * long * add);
+    }
+  }
   // types whose members are among the candidates: `path#Type` for each member `Type.member`
   const withMembers = new Set<string>();
   for (const c of ranked) {
@@ -109,11 +178,28 @@ export function promoteFunctions(ranked: Candidate[], q: AnalyzedQuery, weights:
     if (cut > 0) withMembers.add(`${c.filePath}#${c.symbolPath.slice(0, cut)}`);
   }
   for (const c of ranked) {
-    let s = c.score * (1 + weights.file * (fileShare.get(c.filePath) ?? 0));
+    const r = fileRank.get(c.filePath);
+    const rankSupport = r === undefined ? 0 : 1 / (1 + r) ** weights.fileRankPower;
+    const candidateSupport = fileShare.get(c.filePath) ?? 0;
+    const scoreSupport = fileScore.get(c.filePath) ?? 0;
+    const support = weights.fileRankOnly
+      ? rankSupport
+      : weights.fileScore
+        ? weights.fileScoreLong
+          ? candidateSupport * (1 - long) + scoreSupport * long
+          : scoreSupport
+        : candidateSupport;
+    let s = c.score * (1 + weights.file * support);
+    if (weights.fileRank > 0) s *= 1 + weights.fileRank * long * rankSupport;
     if (c.chunkType === "definitions" && c.symbolPath) {
-      s *= 1 + weights.name * nameMatch(lastSegment(c.symbolPath), queryStems);
+      const last = lastSegment(c.symbolPath);
+      s *= 1 + nameWeight * nameMatch(last, queryStems);
+      if (weights.identifier > 0 && identifiers.has(last.toLowerCase())) s *= 1 + weights.identifier;
       if (TYPE_KINDS.has(c.kind ?? "") && withMembers.has(`${c.filePath}#${c.symbolPath}`)) s *= weights.typeWithMembers;
+      if (TYPE_KINDS.has(c.kind ?? "")) s *= 1 - (1 - weights.typeLong) * long;
+      if (sizeExp > 0 && !TYPE_KINDS.has(c.kind ?? "") && c.lines !== undefined) s *= (Math.max(1, c.lines) / weights.sizeRef) ** sizeExp;
     } else if (c.chunkType === "symbols") s *= weights.overview;
+    if (c.chunkType !== "definitions") s *= 1 - (1 - weights.otherLong) * long;
     c.score = s;
   }
   return ranked.sort((a, b) => b.score - a.score || a.id.localeCompare(b.id));

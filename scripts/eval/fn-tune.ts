@@ -1,0 +1,331 @@
+#!/usr/bin/env bun
+/**
+ * Function-level ranking variants (FUNCTION_RANKING, src/engines/search/function-promotion.ts) compared on
+ * saved candidates, so a variant costs seconds instead of the hour a SWE-bench split takes to index.
+ *
+ * `--dump file.jsonl`: indexes every labelled instance exactly as scripts/eval.ts does (same corpus rule,
+ * base commit, condensed query, keyword mode) and writes, per instance, the fused chunk candidates the
+ * chunk list is ranked from (the pool `cortex_search` ranks for limit 100: scores, spans, kinds, names),
+ * the whole-file ranking's first 100 files, and the function ranks of the real chunk list (`check`).
+ * `--replay file.jsonl[,file2…]`: ranks each saved pool under every variant as the engine does (promote,
+ * collapse, first 100), and prints function-level Acc@1/3/5/10 per variant with the instances won and
+ * lost at 5 against the first; the `base` variant must give the `check` ranks (it says when not).
+ *
+ *   bun scripts/eval/fn-tune.ts --data ../shared/bench/swebench_verified_tune.jsonl \
+ *     --functions scripts/eval/sets/data/swebench-functions.jsonl [--repo r]... --work dir --dump out.jsonl
+ *   bun scripts/eval/fn-tune.ts --replay out.jsonl [--variants base,...] [--misses]
+ */
+import { parseArgs } from "node:util";
+import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { Session } from "../../src/tools/index.ts";
+import { condenseQuery } from "../../src/engines/search/long-query.ts";
+import { analyzeQuery } from "../../src/engines/search/query.ts";
+import { KEYWORD_WEIGHTS, rankingWeights } from "../../src/engines/search/index.ts";
+import { collapse, type Candidate } from "../../src/engines/search/rank.ts";
+import { FUNCTION_RANKING, promoteFunctions, type FileRanking } from "../../src/engines/search/function-promotion.ts";
+import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
+import { inCommitOrder, stripsOf } from "./harness.ts";
+import { loadFunctionLabels, loadInstances, type Instance } from "./dataset.ts";
+import { functionRanks, type ChunkSpan, type Rank, type SpanLabel } from "./metrics.ts";
+import { chunksFromResult } from "./cortex-ranker.ts";
+
+type Weights = typeof FUNCTION_RANKING;
+
+/** A saved candidate: the engine's Candidate with its chunk's span and name. */
+interface SavedCandidate extends Candidate {
+  /** Not in the engine's pool: only the weighted chunk scores found it. */
+  extra?: boolean;
+  start: number;
+  end: number;
+  name?: string;
+}
+
+interface Dumped {
+  id: string;
+  repo: string;
+  set?: string;
+  split?: string;
+  language?: string;
+  query: string;
+  gold: string[];
+  functions: SpanLabel[];
+  /** Whole-file ranking (searchFiles, 100), best first. */
+  files: string[];
+  /** Its scores, in the same order. */
+  fileScores?: number[];
+  /**
+   * The chunks' BM25 under the file ranking's term weights (weightedChunkScores of rankingWeights), the
+   * best 300: by chunk id; chunks outside the pool are added to `candidates` with no keyword rank.
+   */
+  weighted?: Record<string, number>;
+  /** Fused candidates before function promotion, in fused order. */
+  candidates: SavedCandidate[];
+  /** Function ranks of the real chunk list (cortex_search, limit 100). */
+  check: Rank[];
+  error?: string;
+}
+
+/** The variants; the first one named is the reference of the won / lost columns. */
+const VARIANTS: Record<string, Partial<Weights>> = {
+  base: {},
+  "support 3": { supportChunks: 3 },
+  "support 1": { supportChunks: 1 },
+  "file 4": { file: 4 },
+  "file 1": { file: 1 },
+  "name fade 1": { nameLongFade: 1 },
+  "name fade 0.5": { nameLongFade: 0.5 },
+  "name 2": { name: 2 },
+  "ident 1": { identifier: 1 },
+  "ident 2": { identifier: 2 },
+  "size 0.25": { size: 0.25 },
+  "size 0.5": { size: 0.5 },
+  "size 1": { size: 1 },
+  "filerank 1": { fileRank: 1 },
+  "filerank 2": { fileRank: 2 },
+  "filerank 4": { fileRank: 4 },
+  "filerank 2 p0.5": { fileRank: 2, fileRankPower: 0.5 },
+  "filerank only": { fileRankOnly: true },
+  "filerank only p0.5": { fileRankOnly: true, fileRankPower: 0.5 },
+  "filerank only 4": { fileRankOnly: true, file: 4 },
+  "overview 0.3": { overview: 0.3 },
+  "filescore": { fileScore: true },
+  "filescore long": { fileScore: true, fileScoreLong: true },
+  "filescore long 4": { fileScore: true, fileScoreLong: true, file: 4 },
+  "weighted 1": { weightedRrf: 1 },
+  "weighted 2": { weightedRrf: 2 },
+  "weighted replace": { weightedReplace: true },
+  "filescore long 8": { fileScore: true, fileScoreLong: true, file: 8 },
+  "filescore long 20": { fileScore: true, fileScoreLong: true, file: 20 },
+  "fade+filescore long 8": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 8 },
+  "fade+filescore long 20": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 20 },
+  "fade+filerank only": { nameLongFade: 1, fileRankOnly: true },
+  "fade+filerank 1": { nameLongFade: 1, fileRank: 1 },
+  "fade+filescore long+filerank 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1 },
+  "fade+filescore long+support 3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, supportChunks: 3 },
+  "fade+filescore long+overview 0.3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, overview: 0.3 },
+  "fade+filescore long+types 0.05": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeWithMembers: 0.05 },
+  "fade+filescore long t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, shortQueryTerms: 24 },
+  "fade+filescore long 8 t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 8, shortQueryTerms: 24 },
+  "fade+filescore long+filerank 1 t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1, shortQueryTerms: 24 },
+  "fade+filescore long t18": { nameLongFade: 1, fileScore: true, fileScoreLong: true, shortQueryTerms: 18 },
+  "F+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, otherLong: 0.5 },
+  "F+type 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5 },
+  "F+type 0.5+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5 },
+  "F+filerank 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1 },
+  "F+filerank 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 0.5 },
+  "F+weighted 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedRrf: 1 },
+  "F+size 0.25": { nameLongFade: 1, fileScore: true, fileScoreLong: true, size: 0.25 },
+  "F+type 0.3+other 0.3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.3, otherLong: 0.3 },
+  "F+type 0.3+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.3, otherLong: 0.5 },
+  "F+type 0.5+other 0.5 file 4": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5, file: 4 },
+  "F+type 0.5+other 0.5 fade 0.5": { nameLongFade: 0.5, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5 },
+  "F+type 0.5+other 0.5 t18": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5, shortQueryTerms: 18 },
+  "fade+filescore long": { nameLongFade: 1, fileScore: true, fileScoreLong: true },
+  "fade+filescore long+weighted 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedRrf: 1 },
+  "fade+filescore long+replace": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedReplace: true },
+  "types 0.05": { typeWithMembers: 0.05 },
+};
+
+const { values } = parseArgs({
+  args: process.argv.slice(2),
+  options: {
+    data: { type: "string" },
+    functions: { type: "string" },
+    split: { type: "string" },
+    repo: { type: "string", multiple: true },
+    limit: { type: "string" },
+    mirrors: { type: "string", default: "/work/.mirror" },
+    work: { type: "string", default: join(tmpdir(), "cortex-fn-tune") },
+    dump: { type: "string" },
+    replay: { type: "string" },
+    variants: { type: "string" },
+    misses: { type: "boolean", default: false },
+  },
+});
+
+if (values.dump) await dump();
+else if (values.replay) replay();
+else throw new Error("--dump out.jsonl or --replay in.jsonl");
+
+async function dump(): Promise<void> {
+  if (!values.data) throw new Error("--data");
+  if (values.split === "test") throw new Error("--split test: variants are chosen on dev and tune splits only");
+  let instances: Instance[] = loadInstances(resolve(values.data), values.repo ? { repos: values.repo } : {});
+  if (values.functions) {
+    const labels = loadFunctionLabels(resolve(values.functions));
+    instances = instances.map((i) => {
+      const l = labels.get(i.instance_id);
+      return l ? { ...i, gold_functions: l.functions, split: l.split } : i;
+    });
+  }
+  if (values.split) instances = instances.filter((i) => i.split === values.split);
+  if (instances.some((i) => i.split === "test")) throw new Error("test rows: pass --split dev");
+  instances = instances.filter((i) => (i.gold_functions?.length ?? 0) > 0);
+  if (values.limit) instances = instances.slice(0, Number(values.limit));
+  const out = resolve(values.dump!);
+  mkdirSync(dirname(out), { recursive: true });
+  writeFileSync(out, "");
+  const work = resolve(values.work!);
+  useFreshCortexHome(work);
+  let done = 0;
+  for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
+    const first = group.instances[0]!;
+    const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
+      include: CORPUS_FILTERS[first.corpus ?? "python-non-test"],
+      strip: stripsOf(group.instances),
+    });
+    const session = new Session(folder.root);
+    try {
+      for (const instance of group.instances) {
+        const labels = instance.gold_functions!;
+        const row: Dumped = {
+          id: instance.instance_id,
+          repo: instance.repo,
+          ...(instance.set ? { set: instance.set } : {}),
+          ...(instance.split ? { split: instance.split } : {}),
+          ...(instance.language ? { language: instance.language } : {}),
+          query: "",
+          gold: instance.gold_files,
+          functions: labels,
+          files: [],
+          candidates: [],
+          check: labels.map(() => null),
+        };
+        try {
+          await folder.checkout(instance.base_commit, instance.asked_commit);
+          await session.index();
+          const reader = await session.requireReader();
+          await assertHistoryAt((k) => reader.meta(k), instance.base_commit);
+          const engine = await session.search();
+          const { query } = condenseQuery(instance.problem_statement);
+          row.query = query;
+          const q = analyzeQuery(query);
+          const opts = { query, limit: 100, mode: "keyword" as const };
+          const { ranked } = await engine.candidates(q, opts, 500);
+          const rows = await reader.chunksById(
+            ranked.map((c) => c.id),
+            { text: false },
+          );
+          row.candidates = ranked.map((c) => {
+            const r = rows.get(c.id)!;
+            const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown }) : {};
+            return { ...c, start: r.start_line as number, end: r.end_line as number, ...(typeof meta.name === "string" ? { name: meta.name } : {}) };
+          });
+          const files = await engine.searchFiles(query, 100, { mode: "keyword" });
+          row.files = files.map((f) => f.filePath);
+          row.fileScores = files.map((f) => f.score);
+          const scores = await reader.weightedChunkScores(rankingWeights(q.weights, q), KEYWORD_WEIGHTS, {});
+          const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, 300);
+          row.weighted = Object.fromEntries(best.map(([id, v]) => [id, v.score]));
+          const inPool = new Set(ranked.map((c) => c.id));
+          const extra = await reader.chunksById(
+            best.map(([id]) => id).filter((id) => !inPool.has(id)),
+            { text: false },
+          );
+          for (const [id, r] of extra) {
+            const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown; kind?: unknown }) : {};
+            row.candidates.push({
+              id,
+              filePath: r.file_path as string,
+              chunkType: r.chunk_type as string,
+              symbolPath: (r.symbol_path as string | null) ?? null,
+              isTest: r.is_test === 1,
+              score: 0,
+              extra: true,
+              start: r.start_line as number,
+              end: r.end_line as number,
+              ...(r.chunk_type === "definitions" && typeof meta.kind === "string" ? { kind: meta.kind } : {}),
+              ...(typeof meta.name === "string" ? { name: meta.name } : {}),
+            });
+          }
+          row.check = functionRanks(chunksFromResult(await engine.search(opts)), labels);
+        } catch (e) {
+          row.error = String(e);
+        }
+        appendFileSync(out, JSON.stringify(row) + "\n");
+        done++;
+        process.stderr.write(`${done}/${instances.length} ${row.id} ${JSON.stringify(row.check)}${row.error ? ` FAILED ${row.error}` : ""}\n`);
+      }
+    } finally {
+      session.close();
+    }
+  }
+}
+
+/** The chunk list a saved pool gives under weights `w`: the engine's steps after fusion. */
+export function rankSaved(row: Dumped, w: Weights): ChunkSpan[] {
+  const q = analyzeQuery(row.query);
+  // the chunks only the weighted scores found join for the variants that read them
+  const withExtra = w.weightedRrf > 0 || w.weightedReplace;
+  const pool = row.candidates.filter((c) => withExtra || !c.extra).map((c) => ({ ...c, lines: c.end - c.start + 1 }));
+  const files: FileRanking = {
+    files: row.files.map((filePath, i) => ({ filePath, score: row.fileScores?.[i] ?? 1 / (1 + i) })),
+    ...(row.weighted ? { weighted: new Map(Object.entries(row.weighted)) } : {}),
+  };
+  const top = collapse(promoteFunctions(pool, q, w, files), false).slice(0, 100) as SavedCandidate[];
+  return top.map((c) => ({
+    path: c.filePath,
+    start_line: c.start,
+    end_line: c.end,
+    chunk_type: c.chunkType,
+    ...(c.kind ? { kind: c.kind } : {}),
+    ...(c.name ? { name: c.name } : {}),
+  }));
+}
+
+function replay(): void {
+  const rows: Dumped[] = [];
+  for (const f of values.replay!.split(",")) {
+    for (const line of readFileSync(resolve(f), "utf8").split("\n")) if (line.trim()) rows.push(JSON.parse(line) as Dumped);
+  }
+  const names = values.variants ? values.variants.split(",").map((s) => s.trim()) : Object.keys(VARIANTS);
+  for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(", ")}`);
+  const ranks = new Map<string, Rank[][]>();
+  const tops = new Map<string, ChunkSpan[][]>();
+  for (const name of names) {
+    const w = { ...FUNCTION_RANKING, ...VARIANTS[name] };
+    const all: Rank[][] = [];
+    const t: ChunkSpan[][] = [];
+    for (const row of rows) {
+      if (row.error) {
+        all.push(row.functions.map(() => null));
+        t.push([]);
+        continue;
+      }
+      const chunks = rankSaved(row, w);
+      all.push(functionRanks(chunks, row.functions));
+      t.push(chunks.slice(0, 5));
+    }
+    ranks.set(name, all);
+    tops.set(name, t);
+  }
+  const at = (r: Rank[], k: number) => r.length > 0 && r.every((x) => x !== null && x < k);
+  const ref = names[0]!;
+  const base = ranks.get(ref)!;
+  const mismatch = rows.filter((row, i) => !row.error && JSON.stringify(row.check) !== JSON.stringify(base[i]));
+  if (ref === "base" && mismatch.length > 0) console.log(`base differs from the saved chunk list on ${mismatch.length}: ${mismatch.slice(0, 5).map((r) => r.id).join(" ")}`);
+  const fileAt5 = (row: Dumped) => row.gold.every((g) => row.files.slice(0, 5).includes(g));
+  console.log(`${rows.length} instances (${rows.filter((r) => r.error).length} failed); gold files all in the file top 5: ${rows.filter(fileAt5).length}`);
+  console.log(`| variant | n | fn Acc@1 | Acc@3 | Acc@5 | Acc@10 | @5 won / lost vs ${ref} |`);
+  console.log("|---|---:|---:|---:|---:|---:|---:|");
+  for (const name of names) {
+    const r = ranks.get(name)!;
+    const pct = (k: number) => ((100 * r.filter((x) => at(x, k)).length) / r.length).toFixed(1);
+    const won = r.filter((x, i) => at(x, 5) && !at(base[i]!, 5)).length;
+    const lost = r.filter((x, i) => !at(x, 5) && at(base[i]!, 5)).length;
+    console.log(`| ${name} | ${r.length} | ${pct(1)} | ${pct(3)} | ${pct(5)} | ${pct(10)} | +${won} / −${lost} |`);
+  }
+  if (values.misses) {
+    const last = names[names.length - 1]!;
+    rows.forEach((row, i) => {
+      const r = ranks.get(last)![i]!;
+      if (at(r, 5)) return;
+      console.log(`\n${row.id} ranks ${JSON.stringify(r)} file@5 ${fileAt5(row)} gold ${row.functions.map((f) => `${f.file}:${f.start_line}-${f.end_line} ${f.name}`).join(", ")}`);
+      console.log(`  title: ${row.query.split("\n")[0]!.slice(0, 150)}`);
+      console.log(`  files: ${row.files.slice(0, 5).join(" ")}`);
+      for (const c of tops.get(last)![i]!) console.log(`  ${c.chunk_type} ${c.path}:${c.start_line}-${c.end_line} ${c.kind ?? ""} ${c.name ?? ""}`);
+    });
+  }
+}
