@@ -22,7 +22,6 @@ import { tmpdir } from "node:os";
 import { Session } from "../../src/tools/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
-import { KEYWORD_WEIGHTS, rankingWeights } from "../../src/engines/search/index.ts";
 import { collapse, type Candidate } from "../../src/engines/search/rank.ts";
 import { FUNCTION_RANKING, promoteFunctions, type FileRanking } from "../../src/engines/search/function-promotion.ts";
 import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
@@ -35,7 +34,7 @@ type Weights = typeof FUNCTION_RANKING;
 
 /** A saved candidate: the engine's Candidate with its chunk's span and name. */
 interface SavedCandidate extends Candidate {
-  /** Not in the engine's pool: only the weighted chunk scores found it. */
+  /** Not in the engine's pool (dumps of commit cab4187 added chunks only a weighted list found). */
   extra?: boolean;
   start: number;
   end: number;
@@ -55,11 +54,7 @@ interface Dumped {
   files: string[];
   /** Its scores, in the same order. */
   fileScores?: number[];
-  /**
-   * The chunks' BM25 under the file ranking's term weights (weightedChunkScores of rankingWeights), the
-   * best 300: by chunk id; chunks outside the pool are added to `candidates` with no keyword rank.
-   */
-  weighted?: Record<string, number>;
+
   /** Fused candidates before function promotion, in fused order. */
   candidates: SavedCandidate[];
   /** Function ranks of the real chunk list (cortex_search, limit 100). */
@@ -67,65 +62,27 @@ interface Dumped {
   error?: string;
 }
 
-/** The variants; the first one named is the reference of the won / lost columns. */
+/** Variants that rank without the whole-file ranking (the candidates' own file support only). */
+const WITHOUT_FILES = new Set(["no whole-file support", "before (pre-fnlev)"]);
+
+/**
+ * The variants; the first one named is the reference of the won / lost columns. Knobs measured with this
+ * script and not kept (a definition the question names as code, a function-size prior, a file-rank
+ * multiplier, the chunk BM25 under the file ranking's term weights as a second list) are in commit cab4187
+ * (docs/benchmarks.md, "Function-level answers for pasted issues").
+ */
 const VARIANTS: Record<string, Partial<Weights>> = {
   base: {},
-  "support 3": { supportChunks: 3 },
-  "support 1": { supportChunks: 1 },
-  "file 4": { file: 4 },
-  "file 1": { file: 1 },
-  "name fade 1": { nameLongFade: 1 },
+  "before (pre-fnlev)": { nameLongFade: 0, typeLong: 1, otherLong: 1, shortQueryTerms: Number.POSITIVE_INFINITY },
+  "no whole-file support": {},
+  "name kept": { nameLongFade: 0 },
+  "types 1": { typeLong: 1 },
+  "types 0.5": { typeLong: 0.5 },
+  "others 1": { otherLong: 1 },
+  "others 0.3": { otherLong: 0.3 },
   "name fade 0.5": { nameLongFade: 0.5 },
-  "name 2": { name: 2 },
-  "ident 1": { identifier: 1 },
-  "ident 2": { identifier: 2 },
-  "size 0.25": { size: 0.25 },
-  "size 0.5": { size: 0.5 },
-  "size 1": { size: 1 },
-  "filerank 1": { fileRank: 1 },
-  "filerank 2": { fileRank: 2 },
-  "filerank 4": { fileRank: 4 },
-  "filerank 2 p0.5": { fileRank: 2, fileRankPower: 0.5 },
-  "filerank only": { fileRankOnly: true },
-  "filerank only p0.5": { fileRankOnly: true, fileRankPower: 0.5 },
-  "filerank only 4": { fileRankOnly: true, file: 4 },
-  "overview 0.3": { overview: 0.3 },
-  "filescore": { fileScore: true },
-  "filescore long": { fileScore: true, fileScoreLong: true },
-  "filescore long 4": { fileScore: true, fileScoreLong: true, file: 4 },
-  "weighted 1": { weightedRrf: 1 },
-  "weighted 2": { weightedRrf: 2 },
-  "weighted replace": { weightedReplace: true },
-  "filescore long 8": { fileScore: true, fileScoreLong: true, file: 8 },
-  "filescore long 20": { fileScore: true, fileScoreLong: true, file: 20 },
-  "fade+filescore long 8": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 8 },
-  "fade+filescore long 20": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 20 },
-  "fade+filerank only": { nameLongFade: 1, fileRankOnly: true },
-  "fade+filerank 1": { nameLongFade: 1, fileRank: 1 },
-  "fade+filescore long+filerank 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1 },
-  "fade+filescore long+support 3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, supportChunks: 3 },
-  "fade+filescore long+overview 0.3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, overview: 0.3 },
-  "fade+filescore long+types 0.05": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeWithMembers: 0.05 },
-  "fade+filescore long t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, shortQueryTerms: 24 },
-  "fade+filescore long 8 t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, file: 8, shortQueryTerms: 24 },
-  "fade+filescore long+filerank 1 t24": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1, shortQueryTerms: 24 },
-  "fade+filescore long t18": { nameLongFade: 1, fileScore: true, fileScoreLong: true, shortQueryTerms: 18 },
-  "F+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, otherLong: 0.5 },
-  "F+type 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5 },
-  "F+type 0.5+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5 },
-  "F+filerank 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 1 },
-  "F+filerank 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, fileRank: 0.5 },
-  "F+weighted 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedRrf: 1 },
-  "F+size 0.25": { nameLongFade: 1, fileScore: true, fileScoreLong: true, size: 0.25 },
-  "F+type 0.3+other 0.3": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.3, otherLong: 0.3 },
-  "F+type 0.3+other 0.5": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.3, otherLong: 0.5 },
-  "F+type 0.5+other 0.5 file 4": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5, file: 4 },
-  "F+type 0.5+other 0.5 fade 0.5": { nameLongFade: 0.5, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5 },
-  "F+type 0.5+other 0.5 t18": { nameLongFade: 1, fileScore: true, fileScoreLong: true, typeLong: 0.5, otherLong: 0.5, shortQueryTerms: 18 },
-  "fade+filescore long": { nameLongFade: 1, fileScore: true, fileScoreLong: true },
-  "fade+filescore long+weighted 1": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedRrf: 1 },
-  "fade+filescore long+replace": { nameLongFade: 1, fileScore: true, fileScoreLong: true, weightedReplace: true },
-  "types 0.05": { typeWithMembers: 0.05 },
+  "short 18": { shortQueryTerms: 18 },
+  "short 24": { shortQueryTerms: 24 },
 };
 
 const { values } = parseArgs({
@@ -216,30 +173,6 @@ async function dump(): Promise<void> {
           const files = await engine.searchFiles(query, 100, { mode: "keyword" });
           row.files = files.map((f) => f.filePath);
           row.fileScores = files.map((f) => f.score);
-          const scores = await reader.weightedChunkScores(rankingWeights(q.weights, q), KEYWORD_WEIGHTS, {});
-          const best = [...scores].sort((a, b) => b[1].score - a[1].score).slice(0, 300);
-          row.weighted = Object.fromEntries(best.map(([id, v]) => [id, v.score]));
-          const inPool = new Set(ranked.map((c) => c.id));
-          const extra = await reader.chunksById(
-            best.map(([id]) => id).filter((id) => !inPool.has(id)),
-            { text: false },
-          );
-          for (const [id, r] of extra) {
-            const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown; kind?: unknown }) : {};
-            row.candidates.push({
-              id,
-              filePath: r.file_path as string,
-              chunkType: r.chunk_type as string,
-              symbolPath: (r.symbol_path as string | null) ?? null,
-              isTest: r.is_test === 1,
-              score: 0,
-              extra: true,
-              start: r.start_line as number,
-              end: r.end_line as number,
-              ...(r.chunk_type === "definitions" && typeof meta.kind === "string" ? { kind: meta.kind } : {}),
-              ...(typeof meta.name === "string" ? { name: meta.name } : {}),
-            });
-          }
           row.check = functionRanks(chunksFromResult(await engine.search(opts)), labels);
         } catch (e) {
           row.error = String(e);
@@ -255,16 +188,11 @@ async function dump(): Promise<void> {
 }
 
 /** The chunk list a saved pool gives under weights `w`: the engine's steps after fusion. */
-export function rankSaved(row: Dumped, w: Weights): ChunkSpan[] {
+function rankSaved(row: Dumped, w: Weights, withFiles = true): ChunkSpan[] {
   const q = analyzeQuery(row.query);
-  // the chunks only the weighted scores found join for the variants that read them
-  const withExtra = w.weightedRrf > 0 || w.weightedReplace;
-  const pool = row.candidates.filter((c) => withExtra || !c.extra).map((c) => ({ ...c, lines: c.end - c.start + 1 }));
-  const files: FileRanking = {
-    files: row.files.map((filePath, i) => ({ filePath, score: row.fileScores?.[i] ?? 1 / (1 + i) })),
-    ...(row.weighted ? { weighted: new Map(Object.entries(row.weighted)) } : {}),
-  };
-  const top = collapse(promoteFunctions(pool, q, w, files), false).slice(0, 100) as SavedCandidate[];
+  const pool = row.candidates.filter((c) => !c.extra).map((c) => ({ ...c }));
+  const files: FileRanking = row.files.map((filePath, i) => ({ filePath, score: row.fileScores?.[i] ?? 1 / (1 + i) }));
+  const top = collapse(promoteFunctions(pool, q, w, withFiles ? files : undefined), false).slice(0, 100) as SavedCandidate[];
   return top.map((c) => ({
     path: c.filePath,
     start_line: c.start,
@@ -294,7 +222,7 @@ function replay(): void {
         t.push([]);
         continue;
       }
-      const chunks = rankSaved(row, w);
+      const chunks = rankSaved(row, w, !WITHOUT_FILES.has(name));
       all.push(functionRanks(chunks, row.functions));
       t.push(chunks.slice(0, 5));
     }
@@ -305,7 +233,13 @@ function replay(): void {
   const ref = names[0]!;
   const base = ranks.get(ref)!;
   const mismatch = rows.filter((row, i) => !row.error && JSON.stringify(row.check) !== JSON.stringify(base[i]));
-  if (ref === "base" && mismatch.length > 0) console.log(`base differs from the saved chunk list on ${mismatch.length}: ${mismatch.slice(0, 5).map((r) => r.id).join(" ")}`);
+  if (ref === "base" && mismatch.length > 0)
+    console.log(
+      `base differs from the saved chunk list on ${mismatch.length}: ${mismatch
+        .slice(0, 5)
+        .map((r) => r.id)
+        .join(" ")}`,
+    );
   const fileAt5 = (row: Dumped) => row.gold.every((g) => row.files.slice(0, 5).includes(g));
   console.log(`${rows.length} instances (${rows.filter((r) => r.error).length} failed); gold files all in the file top 5: ${rows.filter(fileAt5).length}`);
   console.log(`| variant | n | fn Acc@1 | Acc@3 | Acc@5 | Acc@10 | @5 won / lost vs ${ref} |`);
@@ -322,7 +256,9 @@ function replay(): void {
     rows.forEach((row, i) => {
       const r = ranks.get(last)![i]!;
       if (at(r, 5)) return;
-      console.log(`\n${row.id} ranks ${JSON.stringify(r)} file@5 ${fileAt5(row)} gold ${row.functions.map((f) => `${f.file}:${f.start_line}-${f.end_line} ${f.name}`).join(", ")}`);
+      console.log(
+        `\n${row.id} ranks ${JSON.stringify(r)} file@5 ${fileAt5(row)} gold ${row.functions.map((f) => `${f.file}:${f.start_line}-${f.end_line} ${f.name}`).join(", ")}`,
+      );
       console.log(`  title: ${row.query.split("\n")[0]!.slice(0, 150)}`);
       console.log(`  files: ${row.files.slice(0, 5).join(" ")}`);
       for (const c of tops.get(last)![i]!) console.log(`  ${c.chunk_type} ${c.path}:${c.start_line}-${c.end_line} ${c.kind ?? ""} ${c.name ?? ""}`);

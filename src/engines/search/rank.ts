@@ -40,8 +40,6 @@ export interface Candidate {
   /** What a definition chunk defines (function, method, class…), from the chunk's metadata. */
   kind?: string;
   isTest: boolean;
-  /** The chunk's length in lines. */
-  lines?: number;
   keywordRank?: number;
   keywordScore?: number;
   vectorRank?: number;
