@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { fileSupport, lastSegment, nameMatch, promoteFunctions, stem } from "../../src/engines/search/function-promotion.ts";
+import { fileSupport, lastSegment, nameMatch, promoteFunctions, shortnessOf, stem } from "../../src/engines/search/function-promotion.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
 import type { Candidate } from "../../src/engines/search/rank.ts";
 
@@ -82,5 +82,43 @@ describe("function promotion", () => {
       candidate("strong2", { filePath: "strong.go", symbolPath: "reset", kind: "function", score: 0.7, keywordScore: 4.5 }),
     ];
     expect(promoteFunctions(ranked, q).map((c) => c.id)[0]).toBe("strong");
+  });
+
+  // a pasted issue: more than FUNCTION_RANKING.shortQueryTerms words, so the long-question weights apply
+  const issue = analyzeQuery(
+    "Saving a model with a deferred field drops the update when the cache backend is configured for the request " +
+      "middleware; the queryset then returns stale rows after the transaction commits and the signal handler fires twice. " +
+      "Traceback shows the admin changelist view, the paginator, the template engine rendering widgets, the form validation " +
+      "hooks, a serializer writing json output, and the migration autodetector comparing states for every installed application",
+  );
+
+  test("a long question is long, a short one short", () => {
+    expect(shortnessOf(analyzeQuery("flush the buffer"))).toBe(1);
+    expect(shortnessOf(issue)).toBeLessThan(0.1);
+  });
+
+  test("a long question's file support comes from the whole-file ranking, not the candidates' chunks", () => {
+    const ranked = [
+      candidate("lone", { filePath: "cache.py", symbolPath: "get", kind: "function", score: 1, keywordScore: 10 }),
+      candidate("ranked", { filePath: "base.py", symbolPath: "save", kind: "method", score: 0.8, keywordScore: 4 }),
+    ];
+    const files = [
+      { filePath: "base.py", score: 2 },
+      { filePath: "cache.py", score: 0.2 },
+    ];
+    expect(promoteFunctions([...ranked.map((c) => ({ ...c }))], issue).map((c) => c.id)[0]).toBe("lone");
+    expect(promoteFunctions([...ranked.map((c) => ({ ...c }))], issue, undefined, files).map((c) => c.id)[0]).toBe("ranked");
+  });
+
+  test("a long question names definitions by chance: the name no longer lifts them, and a class or a data chunk gives way to a function", () => {
+    const ranked = () => [
+      candidate("named", { symbolPath: "save_deferred_field", kind: "function", score: 1 }),
+      candidate("class", { symbolPath: "Model", kind: "class", score: 1.02 }),
+      candidate("data", { chunkType: "data", score: 1.05 }),
+      candidate("fn", { symbolPath: "refresh", kind: "function", score: 1.2 }),
+    ];
+    expect(promoteFunctions(ranked(), issue).map((c) => c.id)).toEqual(["fn", "named", "data", "class"]);
+    // the same chunks for a short question: the name leads, the others keep their order (no lift, no demotion)
+    expect(promoteFunctions(ranked(), analyzeQuery("save deferred field")).map((c) => c.id)).toEqual(["named", "fn", "data", "class"]);
   });
 });

@@ -10,7 +10,7 @@ import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
-import { nameMatch, promoteFunctions, stem } from "./function-promotion.ts";
+import { FUNCTION_RANKING, nameMatch, promoteFunctions, shortnessOf, stem } from "./function-promotion.ts";
 import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
 import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
 
@@ -34,6 +34,9 @@ export interface VectorChannel {
 }
 
 export const KEYWORD_WEIGHTS = { symbols: 4, title: 2, path: 2, body: 1 };
+
+/** Files of the whole-file ranking a long question's chunk list reads its file support from. */
+const WHOLE_FILE_SUPPORT = 100;
 
 export interface SearchOptions {
   query: string;
@@ -181,8 +184,10 @@ export class SearchEngine {
         })
         .filter((c): c is Candidate => c !== undefined);
     } else {
-      // a function that answers leads its file's overview, its class and its neighbours (function-promotion.ts)
-      top = collapse(promoteFunctions(ranked, q), false).slice(0, opts.limit);
+      // a function that answers leads its file's overview, its class and its neighbours (function-promotion.ts);
+      // a long question's file support comes from the whole-file ranking, asked only then (one more ranking)
+      const files = shortnessOf(q) < 1 ? await this.searchFiles(opts.query, WHOLE_FILE_SUPPORT, opts) : undefined;
+      top = collapse(promoteFunctions(ranked, q, FUNCTION_RANKING, files), false).slice(0, opts.limit);
     }
     const rows = await this.store.chunksById(top.map((c) => c.id));
     let rerank: string | undefined;
