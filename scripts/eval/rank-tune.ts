@@ -42,6 +42,7 @@ export const VARIANTS: Record<string, Variant> = {
   "title 2 only": { queryTfSaturation: 0 },
   "defs 0.75": { definitions: 0.75 },
   "chunk 1": { chunk: 1 },
+  "name multiplied": { nameShare: 0, name: 0.5 },
 };
 
 const { values } = parseArgs({

@@ -398,10 +398,15 @@ export class SearchEngine {
     }
     const tests = await testFiles(this.store, [...total.keys()]);
     const queryStems = new Set(q.terms.map(stem));
-    const nameWeight = w.name * shortness;
+    // an edit's preflight keeps the multiplier its ready rule was chosen with (FILE_RANKING.nameEdit)
+    const edit = EDIT_INTENTS.has(opts.intent ?? "explore");
+    const nameWeight = (edit ? w.nameEdit : w.name) * shortness;
+    const nameShare = edit ? 0 : w.nameShare * shortness;
     for (const [p, v] of total) {
       let x = v;
-      if (nameWeight > 0) x *= 1 + nameWeight * nameMatch(fileName(p), queryStems);
+      const named = nameWeight > 0 || nameShare > 0 ? nameMatch(fileName(p), queryStems) : 0;
+      x += nameShare * named;
+      if (nameWeight > 0) x *= 1 + nameWeight * named;
       if (isNonSource(p)) x *= w.nonSource;
       if (tests.has(p) && !q.aboutTests) x *= RANKING.testPenalty;
       total.set(p, x);
@@ -512,11 +517,26 @@ export const FILE_RANKING = {
    */
   chunkShort: 2,
   /**
-   * Multiplier (1 + name · the share of the file's name words the question uses): "generates bash
-   * completion file" and bash_completions.go. Scaled down with the question's length, because a long
+   * The share of the file's name words the question uses ("generates bash completion file" and
+   * bash_completions.go), added to the file's score as one more list of the fusion (a full match weighs
+   * nameShare against the best file BM25's 1). Scaled down with the question's length, because a long
    * issue covers many files' names by chance (SWE-bench Lite dev lost 2 of 23 at Acc@1 without that).
+   * It was a multiplier, × (1 + 0.5 · share), until 2026-11-27: that multiplied every other list's evidence
+   * too, so a file whose name holds one word of a description (exponent.rs, capture.rb, Route.php) passed
+   * the file whose code the description fits (bhcomp.rs, content_for.rb, RouteCollector.php), where plain
+   * BM25 had it right; docstring dev Acc@1 70.3 → 71.4, commit-subject dev 48.5 → 49.2, SWE-bench Lite dev
+   * unchanged (docs/benchmarks.md, "Where cortex's file ranking loses to plain BM25").
    */
-  name: 0.5,
+  nameShare: 0.5,
+  /** The multiplier form, × (1 + name · share): 0 since nameShare replaced it; kept for the tuning scripts. */
+  name: 0,
+  /**
+   * The multiplier for the edit intents (search_codebase's preflight), in place of nameShare: the ready
+   * rule's runner-up check was chosen on rankings where the named file led by this factor (the preflight
+   * set's "shipping rate price for parcel weight" lost its clear leader without it), as the history
+   * channel is left out for them.
+   */
+  nameEdit: 0.5,
   /** Up to this many terms a question is short; above, the short-question weights fade as (terms / this)^-2. */
   shortQueryTerms: 12,
   definitions: 0.5,
