@@ -11,6 +11,7 @@ declare const self: Worker;
 self.onmessage = (ev: MessageEvent) => {
   const { id, jobs } = ev.data as { id: number; jobs: FileJob[] };
   const outcomes: TextOutcome[] = jobs.map(readTextFile);
-  const buffers = outcomes.flatMap((o) => (o.kind === "text" ? [o.file.content.buffer as ArrayBuffer] : []));
-  self.postMessage({ id, outcomes }, buffers);
+  // each stored content moves rather than being copied (once per buffer: a transfer list naming one twice is refused)
+  const buffers = new Set(outcomes.flatMap((o) => (o.kind === "text" ? [o.file.content.buffer as ArrayBuffer] : [])));
+  self.postMessage({ id, outcomes }, [...buffers]);
 };
