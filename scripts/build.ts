@@ -25,6 +25,7 @@ const NM = join(ROOT, "node_modules");
 /** Worker entrypoints (see src/core/worker-entry.ts): the executable must carry each one. */
 export const WORKERS = [
   "src/indexer/parse-worker.ts",
+  "src/indexer/text-worker.ts",
   "src/tools/index-worker.ts",
   "src/store/full-text-worker.ts",
   "src/embed/local/embed-worker.ts",

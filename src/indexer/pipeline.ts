@@ -23,8 +23,9 @@ import { writeFailureReason } from "../store/write-failure.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo } from "./project-info.ts";
-import { parseFiles } from "./parse-pool.ts";
-import { readTextFile, type FileJob } from "./file-record.ts";
+import { defaultWorkerCount, parseFiles } from "./parse-pool.ts";
+import type { FileJob } from "./file-record.ts";
+import { readTextFiles } from "./text-pool.ts";
 import type { IndexChanges, IndexHook } from "./hooks.ts";
 import { readGitHead } from "./git-head.ts";
 
@@ -223,7 +224,7 @@ class IndexRun {
     const textStarted = performance.now();
     const { jobs, removed } = this.compare(files);
     const project = projectInfoFor(store, this.root, files, jobs, removed);
-    this.textTier(jobs, removed);
+    await this.textTier(jobs, removed);
     const trigrams = store.updateTrigramIndex();
     this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
     // an interrupted first build's parse tier is started again: its staged words and indexes are gone
@@ -332,13 +333,14 @@ class IndexRun {
   }
 
   /** Reads every changed file and writes its text tier; files gone from disk (or now binary) leave the index. */
-  private textTier(jobs: FileJob[], removed: string[]): void {
+  private async textTier(jobs: FileJob[], removed: string[]): Promise<void> {
     const store = this.store;
     store.transaction(() => removed.forEach((p) => this.deleteFile(p)));
     const known = new Set(jobs.filter((j) => j.prevHash !== undefined).map((j) => j.path));
     this.options.onProgress?.({ phase: "text", done: 0, total: jobs.length });
-    for (let i = 0; i < jobs.length; i++) {
-      const outcome = readTextFile(jobs[i]!);
+    let i = -1;
+    for await (const outcome of readTextFiles(jobs, this.options.workers ?? this.options.config?.index.workers ?? defaultWorkerCount())) {
+      i++;
       switch (outcome.kind) {
         case "text": {
           const f = outcome.file;
@@ -416,9 +418,12 @@ class IndexRun {
   private async finish(project: ProjectInfo, bulk: boolean): Promise<void> {
     const store = this.store;
     const finishStarted = performance.now();
+    // a large build's keyword index loads on another thread beside the hooks (below), and builds there the
+    // secondary indexes neither they nor the modules read: the kernel's indexes took 8-10 s here alone
+    const aside = this.changes.written.length >= FULL_TEXT_ASIDE_FILES;
     if (bulk) {
-      store.createBuildIndexes();
-      this.trace(`secondary indexes: ${Math.round(performance.now() - finishStarted)} ms`);
+      store.createBuildIndexes({ leaveLater: aside });
+      this.trace(`secondary indexes${aside ? " (those the index steps read)" : ""}: ${Math.round(performance.now() - finishStarted)} ms`);
     }
     store.transaction(() => store.recomputeModules(this.affectedModules));
     // what the parse tier and the index builds leave behind goes before the two steps that use the most
@@ -426,12 +431,13 @@ class IndexRun {
     // A large build's keyword index loads on another thread while the hooks compute (they wait before writing).
     if (bulk) {
       const fullTextStarted = performance.now();
-      const aside = this.changes.written.length >= FULL_TEXT_ASIDE_FILES;
       store.loadStagedFullText({ aside });
       void store.whenWritable().then(
         () => {
           const cpu = store.fullTextLoadCpuMs();
-          const where = aside ? ` (beside the index steps${cpu === undefined ? "" : `, its thread's CPU ${(cpu / 1000).toFixed(1)} s`})` : "";
+          const indexCpu = store.fullTextLoadIndexCpuMs();
+          const indexes = indexCpu === undefined ? "" : `, ${(indexCpu / 1000).toFixed(1)} s of it the other secondary indexes`;
+          const where = aside ? ` (beside the index steps${cpu === undefined ? "" : `, its thread's CPU ${(cpu / 1000).toFixed(1)} s${indexes}`})` : "";
           this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${where}`);
         },
         () => {},

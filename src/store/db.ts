@@ -4,7 +4,7 @@
  */
 import { Database } from "bun:sqlite";
 import { CortexError } from "../core/errors.ts";
-import { BUILD_INDEXES, BUILD_TABLES, MIGRATIONS, SCHEMA_FINGERPRINT, SCHEMA_VERSION } from "./schema.ts";
+import { BUILD_TABLES, MIGRATIONS, SCHEMA_FINGERPRINT, SCHEMA_VERSION, buildIndexStatements, laterBuildIndexTables } from "./schema.ts";
 
 export type { Database };
 
@@ -68,15 +68,28 @@ export function createBuildDatabase(path: string): Database {
  * planner: without them it joined import sites to imports through the index on the imported module
  * (thousands of rows for "fmt") instead of the file's, 1.9 s instead of 33 ms on go-src. A sampled
  * ANALYZE costs about 0.1 s there. The keyword indexes' tables (FTS5's shadow tables) are left out: they
- * are still empty here, loaded after (forgetShadowStatistics says what such statistics did).
+ * are still empty here, loaded after (forgetShadowStatistics says what such statistics did). `first`: only
+ * the indexes the rest of the build reads (createLaterBuildIndexes adds the others beside resolution).
  */
-export function createBuildIndexes(db: Database): void {
-  withTempFilesOnDisk(db, () => db.exec(BUILD_INDEXES));
+export function createBuildIndexes(db: Database, part: "all" | "first" = "all"): void {
+  withTempFilesOnDisk(db, () => db.exec(buildIndexStatements(part).join("\n")));
   db.exec("PRAGMA analysis_limit = 1000");
   const tables = (db.query("PRAGMA main.table_list").all() as Array<{ name: string; type: string }>).filter(
     (t) => t.type === "table" && !t.name.startsWith("sqlite_"),
   );
   for (const t of tables) db.exec(`ANALYZE main."${t.name}"`);
+}
+
+/**
+ * The build indexes createBuildIndexes(db, "first") left out, and their tables' statistics taken again
+ * (ANALYZE replaces a table's rows, so they end as one ANALYZE of everything would leave them). Runs on
+ * the keyword index load's connection after its load, beside reference resolution (schema.ts
+ * LATER_BUILD_INDEXES): the kernel's indexer thread spent 8-10 s on all of them alone while the other core idled.
+ */
+export function createLaterBuildIndexes(db: Database): void {
+  withTempFilesOnDisk(db, () => db.exec(buildIndexStatements("later").join("\n")));
+  db.exec("PRAGMA analysis_limit = 1000");
+  for (const t of laterBuildIndexTables()) db.exec(`ANALYZE main."${t}"`);
 }
 
 /**

@@ -6,7 +6,7 @@
  */
 import { Database } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
-import { withTempFilesOnDisk } from "./db.ts";
+import { createLaterBuildIndexes, withTempFilesOnDisk } from "./db.ts";
 
 /**
  * Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one
@@ -45,12 +45,21 @@ function copyStaged(db: Database, from: string, into: string, columns: string[])
   db.exec(`INSERT INTO ${into} (rowid, ${list}) SELECT rowid, ${list} FROM ${from} ORDER BY rowid`);
 }
 
+/** What the load's thread spent (the trace reports it: the load shares the cores with resolution). */
+export interface FullTextLoadCpu {
+  /** The thread's CPU milliseconds in all. */
+  cpuMs: number;
+  /** Those of them building the later build indexes (0 when not asked). */
+  indexCpuMs: number;
+}
+
 /**
- * The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it. Returns
- * the thread's CPU milliseconds (the trace reports them: the load shares the cores with resolution).
+ * The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it, then,
+ * when `laterIndexes`, builds the secondary indexes the indexer's thread left (db.ts createLaterBuildIndexes).
  */
-export function buildTextIndexesAt(dbPath: string, stagePath: string): number {
+export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndexes: boolean): FullTextLoadCpu {
   const cpuAtStart = process.threadCpuUsage();
+  let indexCpuMs = 0;
   const db = new Database(dbPath, { strict: true });
   try {
     // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
@@ -59,28 +68,34 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string): number {
     db.query("ATTACH DATABASE ? AS stage").run(stagePath);
     loadStagedWords(db);
     db.exec("DETACH DATABASE stage");
+    if (laterIndexes) {
+      const before = process.threadCpuUsage();
+      createLaterBuildIndexes(db);
+      const spent = process.threadCpuUsage(before);
+      indexCpuMs = (spent.user + spent.system) / 1000;
+    }
   } finally {
     db.close();
   }
   const cpu = process.threadCpuUsage(cpuAtStart);
-  return (cpu.user + cpu.system) / 1000;
+  return { cpuMs: (cpu.user + cpu.system) / 1000, indexCpuMs };
 }
 
 /** Runs buildTextIndexesAt on a worker thread; resolves with its CPU milliseconds, rejects with its error. */
-export function loadStagedFullTextInWorker(dbPath: string, stagePath: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
+export function loadStagedFullTextInWorker(dbPath: string, stagePath: string, laterIndexes: boolean): Promise<FullTextLoadCpu> {
+  return new Promise<FullTextLoadCpu>((resolve, reject) => {
     const worker = startWorker("store/full-text-worker");
-    const done = (error?: Error, cpuMs = 0) => {
+    const done = (error?: Error, cpu: FullTextLoadCpu = { cpuMs: 0, indexCpuMs: 0 }) => {
       worker.terminate();
       if (error) reject(error);
-      else resolve(cpuMs);
+      else resolve(cpu);
     };
     worker.onmessage = (ev: MessageEvent) => {
-      const msg = ev.data as { ok: true; cpuMs: number } | { ok: false; error: string };
-      if (msg.ok) done(undefined, msg.cpuMs);
+      const msg = ev.data as ({ ok: true } & FullTextLoadCpu) | { ok: false; error: string };
+      if (msg.ok) done(undefined, { cpuMs: msg.cpuMs, indexCpuMs: msg.indexCpuMs });
       else done(new Error(`loading the keyword index failed: ${msg.error}`));
     };
     worker.onerror = (ev) => done(new Error(`the keyword index worker failed: ${(ev as ErrorEvent).message}`));
-    worker.postMessage({ dbPath, stagePath });
+    worker.postMessage({ dbPath, stagePath, laterIndexes });
   });
 }

@@ -13,7 +13,7 @@ import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, stor
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
-import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
+import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, createLaterBuildIndexes, finishBuildDatabase, openDatabase, runOnce } from "./db.ts";
 import { ContentIndex, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 import { MultiRowInsert } from "./multi-row-insert.ts";
 
@@ -100,6 +100,10 @@ export class IndexStore implements HasSqlite {
   private loadFailure: Error | undefined;
   /** The CPU milliseconds of the last keyword index load's thread (loadStagedFullText aside), for the trace. */
   private loadCpuMs: number | undefined;
+  /** The CPU milliseconds of that thread in the later build indexes (createBuildIndexes' leaveLater). */
+  private loadIndexCpuMs: number | undefined;
+  /** createBuildIndexes left indexes for the keyword index load to build. */
+  private laterIndexesLeft = false;
   /** The side database holding full-text words during a full build (stageFullText). */
   private stagePath: string | undefined;
   /** Keyword words queued by insertParsed, written at the end of the transaction (writeWords). */
@@ -170,10 +174,14 @@ export class IndexStore implements HasSqlite {
     return updateTrigramIndex(this.db, options);
   }
 
-  /** A bulk build's secondary indexes and planner statistics, once its rows are in. */
-  createBuildIndexes(): void {
+  /**
+   * A bulk build's secondary indexes and planner statistics, once its rows are in. `leaveLater`: only those
+   * the rest of the build reads; the keyword index load (loadStagedFullText) builds the others after it.
+   */
+  createBuildIndexes(options: { leaveLater?: boolean } = {}): void {
     this.packFileRows();
-    createBuildIndexes(this.db);
+    createBuildIndexes(this.db, options.leaveLater ? "first" : "all");
+    this.laterIndexesLeft = options.leaveLater === true;
   }
 
   /**
@@ -555,10 +563,14 @@ export class IndexStore implements HasSqlite {
    */
   loadStagedFullText(options: { aside: boolean }): void {
     const stagePath = this.stagePath;
-    if (!stagePath) return;
-    if (!options.aside) {
-      loadStagedWords(this.db); // the stage is still attached here
-      this.endStaging();
+    const laterIndexes = this.laterIndexesLeft;
+    this.laterIndexesLeft = false;
+    if (!stagePath || !options.aside) {
+      if (stagePath) {
+        loadStagedWords(this.db); // the stage is still attached here
+        this.endStaging();
+      }
+      if (laterIndexes) createLaterBuildIndexes(this.db);
       return;
     }
     this.endStaging();
@@ -567,9 +579,10 @@ export class IndexStore implements HasSqlite {
     // are the build's peak: a quarter of the page cache meanwhile (pages it reads again come from the
     // system's file cache), the whole of it again for the writes after
     this.pageCache("small");
-    const load = loadStagedFullTextInWorker(this.db.filename, stagePath)
-      .then((cpuMs) => {
-        this.loadCpuMs = cpuMs;
+    const load = loadStagedFullTextInWorker(this.db.filename, stagePath, laterIndexes)
+      .then((cpu) => {
+        this.loadCpuMs = cpu.cpuMs;
+        this.loadIndexCpuMs = laterIndexes ? cpu.indexCpuMs : undefined;
       })
       .finally(() => {
         try {
@@ -598,6 +611,11 @@ export class IndexStore implements HasSqlite {
   /** The CPU milliseconds the last keyword index load aside took on its thread, once it is done. */
   fullTextLoadCpuMs(): number | undefined {
     return this.loadCpuMs;
+  }
+
+  /** Those of them spent building the later build indexes, when it built them. */
+  fullTextLoadIndexCpuMs(): number | undefined {
+    return this.loadIndexCpuMs;
   }
 
   /** True once the keyword index load aside has failed (finishStagedFullText then throws its error). */

@@ -785,6 +785,39 @@ export const MIGRATIONS: string[] = [V1_TABLES + V1_INDEXES];
 /** For a full build: the schema without secondary indexes, then the indexes once the rows are in. */
 export const BUILD_TABLES = V1_TABLES;
 export const BUILD_INDEXES = V1_INDEXES.replace(/CREATE INDEX /g, "CREATE INDEX IF NOT EXISTS ");
+
+/**
+ * The secondary indexes a large full build leaves to its keyword index load's thread (full-text-load.ts),
+ * built there after the load while the indexer's thread resolves references: neither reference
+ * resolution's reads of a full run nor the modules' aggregation use them (tools' filters and a full
+ * resolution's later writes do). The kernel's idx_refs_name alone is a sort of 9 million rows.
+ */
+const LATER_BUILD_INDEXES = new Set([
+  "idx_files_language",
+  "idx_files_is_test",
+  "idx_types_kind",
+  "idx_functions_param_count",
+  "idx_functions_lines",
+  "idx_functions_complexity",
+  "idx_imports_is_external",
+  "idx_modules_depth",
+  "idx_modules_file_count",
+  "idx_modules_total_lines",
+  "idx_refs_name",
+  "idx_refs_target",
+]);
+
+/** A build's secondary index statements: all, those built first (the indexer's thread), or the later ones. */
+export function buildIndexStatements(part: "all" | "first" | "later"): string[] {
+  const all = [...BUILD_INDEXES.matchAll(/^CREATE INDEX IF NOT EXISTS (\w+) ON (\w+)\(.*$/gm)].map((m) => ({ sql: m[0], name: m[1]!, table: m[2]! }));
+  if (part === "all") return all.map((i) => i.sql);
+  return all.filter((i) => LATER_BUILD_INDEXES.has(i.name) === (part === "later")).map((i) => i.sql);
+}
+
+/** The tables the later build indexes are on (their planner statistics are taken again once they exist). */
+export function laterBuildIndexTables(): string[] {
+  return [...new Set(buildIndexStatements("later").map((sql) => /ON (\w+)\(/.exec(sql)![1]!))];
+}
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 /**

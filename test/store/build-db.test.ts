@@ -6,6 +6,7 @@ import { join } from "node:path";
 import { createBuildDatabase, createBuildIndexes } from "../../src/store/db.ts";
 import { IndexStore } from "../../src/store/index-store.ts";
 import { SITE_FROM } from "../../src/store/graph-store.ts";
+import { buildIndexStatements } from "../../src/store/schema.ts";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
 
 let dir: string | undefined;
@@ -147,6 +148,72 @@ test("the keyword indexes' tables keep no planner statistics: FTS5 removes a mer
   const store = IndexStore.open(path);
   try {
     expect(segmentRemovalPlan(sqliteOf(store))).toContain("INTEGER PRIMARY KEY");
+  } finally {
+    store.close();
+  }
+});
+
+/** The secondary indexes a database holds, and the (table, index) pairs of its planner statistics. */
+function indexesAndStatistics(db: { query(sql: string): { all(): unknown[] } }): { indexes: string[]; stats: string[] } {
+  const indexes = (db.query("SELECT name FROM sqlite_schema WHERE type = 'index' AND name LIKE 'idx_%' ORDER BY name").all() as Array<{ name: string }>).map(
+    (r) => r.name,
+  );
+  const stats = (db.query("SELECT tbl, idx FROM sqlite_stat1 ORDER BY tbl, idx").all() as Array<{ tbl: string; idx: string | null }>).map(
+    (r) => `${r.tbl} ${r.idx}`,
+  );
+  return { indexes, stats };
+}
+
+test("the build indexes left to the keyword index load: first and later are all of them, and the steps' reads are among the first", () => {
+  const first = buildIndexStatements("first");
+  const later = buildIndexStatements("later");
+  expect([...first, ...later].sort()).toEqual(buildIndexStatements("all").sort());
+  // every later name is one of the schema's (a misspelt name would silently move to the first ones)
+  expect(later).toHaveLength(12);
+  // a full resolution reads definitions by name and import sites with their imports by file; the modules'
+  // aggregation reads files by module and types, functions and imports by file
+  for (const name of ["idx_symbols_name", "idx_import_sites_file", "idx_imports_file", "idx_files_module_path", "idx_types_file", "idx_functions_file"]) {
+    expect(first.some((sql) => sql.includes(` ${name} `))).toBe(true);
+  }
+});
+
+test("a keyword index load aside builds the build indexes left to it: the same indexes and statistics as all at once", async () => {
+  const whole = buildWithOneStagedFile();
+  let expected: ReturnType<typeof indexesAndStatistics>;
+  try {
+    whole.store.createBuildIndexes();
+    whole.store.loadStagedFullText({ aside: true });
+    await whole.store.finishStagedFullText();
+    expect(whole.store.fullTextLoadIndexCpuMs()).toBeUndefined();
+    expected = indexesAndStatistics(sqliteOf(whole.store));
+  } finally {
+    whole.store.close();
+  }
+  rmSync(dir!, { recursive: true, force: true });
+  const { store } = buildWithOneStagedFile();
+  try {
+    store.createBuildIndexes({ leaveLater: true });
+    const before = indexesAndStatistics(sqliteOf(store));
+    expect(before.indexes).not.toContain("idx_refs_name");
+    expect(before.indexes).toContain("idx_symbols_name");
+    store.loadStagedFullText({ aside: true });
+    await store.finishStagedFullText();
+    expect(store.fullTextLoadIndexCpuMs()).toBeGreaterThanOrEqual(0);
+    expect(indexesAndStatistics(sqliteOf(store))).toEqual(expected);
+    expect(expected.indexes).toContain("idx_refs_name");
+    expect(expected.stats.some((s) => s.startsWith("file_rows idx_files_language"))).toBe(true);
+  } finally {
+    store.close();
+  }
+});
+
+test("build indexes left for a keyword index load in place are built there", async () => {
+  const { store } = buildWithOneStagedFile();
+  try {
+    store.createBuildIndexes({ leaveLater: true });
+    store.loadStagedFullText({ aside: false });
+    await store.finishStagedFullText();
+    expect(indexesAndStatistics(sqliteOf(store)).indexes).toContain("idx_refs_name");
   } finally {
     store.close();
   }
