@@ -19,13 +19,12 @@ import { parseArgs } from "node:util";
 import { appendFileSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { Session } from "../../src/tools/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
 import { collapse, type Candidate } from "../../src/engines/search/rank.ts";
 import { FUNCTION_RANKING, promoteFunctions, type FileRanking } from "../../src/engines/search/function-promotion.ts";
-import { assertHistoryAt, CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
-import { inCommitOrder, stripsOf } from "./harness.ts";
+import { assertHistoryAt, useFreshCortexHome } from "./corpus.ts";
+import { forEachRepository } from "./harness.ts";
 import { loadFunctionLabels, loadInstances, type Instance } from "./dataset.ts";
 import { functionRanks, type ChunkSpan, type Rank, type SpanLabel } from "./metrics.ts";
 import { chunksFromResult } from "./cortex-ranker.ts";
@@ -128,64 +127,54 @@ async function dump(): Promise<void> {
   const work = resolve(values.work!);
   useFreshCortexHome(work);
   let done = 0;
-  for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
-    const first = group.instances[0]!;
-    const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
-      include: CORPUS_FILTERS[first.corpus ?? "python-non-test"],
-      strip: stripsOf(group.instances),
-    });
-    const session = new Session(folder.root);
-    try {
-      for (const instance of group.instances) {
-        const labels = instance.gold_functions!;
-        const row: Dumped = {
-          id: instance.instance_id,
-          repo: instance.repo,
-          ...(instance.set ? { set: instance.set } : {}),
-          ...(instance.split ? { split: instance.split } : {}),
-          ...(instance.language ? { language: instance.language } : {}),
-          query: "",
-          gold: instance.gold_files,
-          functions: labels,
-          files: [],
-          candidates: [],
-          check: labels.map(() => null),
-        };
-        try {
-          await folder.checkout(instance.base_commit, instance.asked_commit);
-          await session.index();
-          const reader = await session.requireReader();
-          await assertHistoryAt((k) => reader.meta(k), instance.base_commit);
-          const engine = await session.search();
-          const { query } = condenseQuery(instance.problem_statement);
-          row.query = query;
-          const q = analyzeQuery(query);
-          const opts = { query, limit: 100, mode: "keyword" as const };
-          const { ranked } = await engine.candidates(q, opts, 500);
-          const rows = await reader.chunksById(
-            ranked.map((c) => c.id),
-            { text: false },
-          );
-          row.candidates = ranked.map((c) => {
-            const r = rows.get(c.id)!;
-            const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown }) : {};
-            return { ...c, start: r.start_line as number, end: r.end_line as number, ...(typeof meta.name === "string" ? { name: meta.name } : {}) };
-          });
-          const files = await engine.searchFiles(query, 100, { mode: "keyword" });
-          row.files = files.map((f) => f.filePath);
-          row.fileScores = files.map((f) => f.score);
-          row.check = functionRanks(chunksFromResult(await engine.search(opts)), labels);
-        } catch (e) {
-          row.error = String(e);
-        }
-        appendFileSync(out, JSON.stringify(row) + "\n");
-        done++;
-        process.stderr.write(`${done}/${instances.length} ${row.id} ${JSON.stringify(row.check)}${row.error ? ` FAILED ${row.error}` : ""}\n`);
+  await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!) }, async (group, folder, session) => {
+    for (const instance of group.instances) {
+      const labels = instance.gold_functions!;
+      const row: Dumped = {
+        id: instance.instance_id,
+        repo: instance.repo,
+        ...(instance.set ? { set: instance.set } : {}),
+        ...(instance.split ? { split: instance.split } : {}),
+        ...(instance.language ? { language: instance.language } : {}),
+        query: "",
+        gold: instance.gold_files,
+        functions: labels,
+        files: [],
+        candidates: [],
+        check: labels.map(() => null),
+      };
+      try {
+        await folder.checkout(instance.base_commit, instance.asked_commit);
+        await session.index();
+        const reader = await session.requireReader();
+        await assertHistoryAt((k) => reader.meta(k), instance.base_commit);
+        const engine = await session.search();
+        const { query } = condenseQuery(instance.problem_statement);
+        row.query = query;
+        const q = analyzeQuery(query);
+        const opts = { query, limit: 100, mode: "keyword" as const };
+        const { ranked } = await engine.candidates(q, opts, 500);
+        const rows = await reader.chunksById(
+          ranked.map((c) => c.id),
+          { text: false },
+        );
+        row.candidates = ranked.map((c) => {
+          const r = rows.get(c.id)!;
+          const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown }) : {};
+          return { ...c, start: r.start_line as number, end: r.end_line as number, ...(typeof meta.name === "string" ? { name: meta.name } : {}) };
+        });
+        const files = await engine.searchFiles(query, 100, { mode: "keyword" });
+        row.files = files.map((f) => f.filePath);
+        row.fileScores = files.map((f) => f.score);
+        row.check = functionRanks(chunksFromResult(await engine.search(opts)), labels);
+      } catch (e) {
+        row.error = String(e);
       }
-    } finally {
-      session.close();
+      appendFileSync(out, JSON.stringify(row) + "\n");
+      done++;
+      process.stderr.write(`${done}/${instances.length} ${row.id} ${JSON.stringify(row.check)}${row.error ? ` FAILED ${row.error}` : ""}\n`);
     }
-  }
+  });
 }
 
 /** The chunk list a saved pool gives under weights `w`: the engine's steps after fusion. */

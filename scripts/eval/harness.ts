@@ -119,6 +119,31 @@ export async function inCommitOrder(instances: Instance[], mirrors: string): Pro
   return out;
 }
 
+/**
+ * Runs `each` over the groups of inCommitOrder, each with its corpus folder under `<work>/corpus` (the
+ * docstring rows' comments blanked: stripsOf) and one Session on it, closed after the group: the tuning
+ * scripts' loop (rank-tune, nl-tune, history-tune, fn-tune). `include` defaults to the group's corpus kind.
+ */
+export async function forEachRepository(
+  instances: Instance[],
+  options: { work: string; mirrors: string; include?: (path: string) => boolean },
+  each: (group: { repo: string; instances: Instance[] }, folder: CorpusFolder, session: Session) => Promise<void>,
+): Promise<void> {
+  for (const group of await inCommitOrder(instances, options.mirrors)) {
+    const first = group.instances[0]!;
+    const folder = new CorpusFolder(join(options.work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
+      include: options.include ?? CORPUS_FILTERS[first.corpus ?? "python-non-test"],
+      strip: stripsOf(group.instances),
+    });
+    const session = new Session(folder.root);
+    try {
+      await each(group, folder, session);
+    } finally {
+      session.close();
+    }
+  }
+}
+
 export async function runEvaluation(options: EvalOptions): Promise<EvalResult> {
   const filter: InstanceFilter = {};
   if (options.repos) filter.repos = options.repos;

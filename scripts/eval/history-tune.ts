@@ -11,10 +11,9 @@
 import { parseArgs } from "node:util";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
-import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
-import { inCommitOrder, stripsOf } from "./harness.ts";
+import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
+import { forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -57,35 +56,26 @@ useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const ranks = new Map<string, Array<{ language: string; ranks: Rank[] }>>(Object.keys(VARIANTS).map((v) => [v, []]));
 let done = 0;
-for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
-  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
-    include: CORPUS_FILTERS.source,
-    strip: stripsOf(group.instances),
-  });
-  const session = new Session(folder.root);
-  try {
-    for (const instance of group.instances) {
-      await folder.checkout(instance.base_commit, instance.asked_commit);
-      await session.index();
-      const search = await session.search();
-      for (const [name, v] of Object.entries(VARIANTS)) {
-        Object.assign(FILE_RANKING, base, v);
-        const files = await search.searchFiles(instance.problem_statement, 20, { mode: "keyword" });
-        ranks.get(name)!.push({
-          language: instance.language ?? "",
-          ranks: goldRanks(
-            files.map((f) => f.filePath),
-            instance.gold_files,
-          ),
-        });
-      }
-      Object.assign(FILE_RANKING, base);
-      if (++done % 20 === 0) process.stderr.write(`${done}/${instances.length}\n`);
+await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), include: CORPUS_FILTERS.source }, async (group, folder, session) => {
+  for (const instance of group.instances) {
+    await folder.checkout(instance.base_commit, instance.asked_commit);
+    await session.index();
+    const search = await session.search();
+    for (const [name, v] of Object.entries(VARIANTS)) {
+      Object.assign(FILE_RANKING, base, v);
+      const files = await search.searchFiles(instance.problem_statement, 20, { mode: "keyword" });
+      ranks.get(name)!.push({
+        language: instance.language ?? "",
+        ranks: goldRanks(
+          files.map((f) => f.filePath),
+          instance.gold_files,
+        ),
+      });
     }
-  } finally {
-    session.close();
+    Object.assign(FILE_RANKING, base);
+    if (++done % 20 === 0) process.stderr.write(`${done}/${instances.length}\n`);
   }
-}
+});
 const languages = [...new Set(instances.map((i) => i.language ?? ""))].sort();
 // how many questions each variant wins or loses at rank 1 against the channel off: a small net figure can hide much churn
 const first = (r: Rank[]) => accAt(r, 1);

@@ -15,10 +15,9 @@ import { parseArgs } from "node:util";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
-import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
-import { inCommitOrder, stripsOf } from "./harness.ts";
+import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
+import { forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -54,44 +53,35 @@ const work = resolve(values.work!);
 useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; language: string; gold: string[]; ranks: Record<string, Rank[]>; top: Record<string, string[]> }> = [];
-for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
-  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
-    include: CORPUS_FILTERS.source,
-    strip: stripsOf(group.instances),
-  });
-  const session = new Session(folder.root);
-  try {
-    for (const instance of group.instances) {
-      const row = {
-        id: instance.instance_id,
-        language: instance.language ?? "",
-        gold: instance.gold_files,
-        ranks: {} as Record<string, Rank[]>,
-        top: {} as Record<string, string[]>,
-      };
-      try {
-        await folder.checkout(instance.base_commit, instance.asked_commit);
-        await session.index();
-        const search = await session.search();
-        for (const name of names) {
-          Object.assign(FILE_RANKING, base, VARIANTS[name]);
-          const files = (await search.searchFiles(instance.problem_statement, 100, { mode: "keyword" })).map((f) => f.filePath);
-          row.ranks[name] = goldRanks(files, instance.gold_files);
-          row.top[name] = files.slice(0, 3);
-        }
-      } catch (e) {
-        for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
-        process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
-      } finally {
-        Object.assign(FILE_RANKING, base);
+await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), include: CORPUS_FILTERS.source }, async (group, folder, session) => {
+  for (const instance of group.instances) {
+    const row = {
+      id: instance.instance_id,
+      language: instance.language ?? "",
+      gold: instance.gold_files,
+      ranks: {} as Record<string, Rank[]>,
+      top: {} as Record<string, string[]>,
+    };
+    try {
+      await folder.checkout(instance.base_commit, instance.asked_commit);
+      await session.index();
+      const search = await session.search();
+      for (const name of names) {
+        Object.assign(FILE_RANKING, base, VARIANTS[name]);
+        const files = (await search.searchFiles(instance.problem_statement, 100, { mode: "keyword" })).map((f) => f.filePath);
+        row.ranks[name] = goldRanks(files, instance.gold_files);
+        row.top[name] = files.slice(0, 3);
       }
-      rows.push(row);
-      if (rows.length % 20 === 0) process.stderr.write(`${rows.length}/${instances.length}\n`);
+    } catch (e) {
+      for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
+      process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
+    } finally {
+      Object.assign(FILE_RANKING, base);
     }
-  } finally {
-    session.close();
+    rows.push(row);
+    if (rows.length % 20 === 0) process.stderr.write(`${rows.length}/${instances.length}\n`);
   }
-}
+});
 mkdirSync(resolve(values.out!, ".."), { recursive: true });
 writeFileSync(resolve(values.out!), JSON.stringify({ data: values.data, split: values.split, variants: names, rows }, null, 1));
 

@@ -14,11 +14,10 @@ import { parseArgs } from "node:util";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { Session } from "../../src/tools/index.ts";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
-import { CORPUS_FILTERS, CorpusFolder, useFreshCortexHome } from "./corpus.ts";
-import { inCommitOrder, stripsOf } from "./harness.ts";
+import { useFreshCortexHome } from "./corpus.ts";
+import { forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -68,40 +67,30 @@ const work = resolve(values.work!);
 useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
-for (const group of await inCommitOrder(instances, resolve(values.mirrors!))) {
-  const first = group.instances[0]!;
-  const folder = new CorpusFolder(join(work, "corpus", group.repo.replace("/", "+")), group.gitDir, {
-    include: CORPUS_FILTERS[first.corpus ?? "python-non-test"],
-    strip: stripsOf(group.instances),
-  });
-  const session = new Session(folder.root);
-  try {
-    for (const instance of group.instances) {
-      const row = { id: instance.instance_id, gold: instance.gold_files, top: [] as string[], ranks: {} as Record<string, Rank[]> };
-      try {
-        await folder.checkout(instance.base_commit, instance.asked_commit);
-        await session.index();
-        const search = await session.search();
-        const { query } = condenseQuery(instance.problem_statement);
-        for (const name of names) {
-          Object.assign(FILE_RANKING, base, VARIANTS[name]);
-          const files = (await search.searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
-          row.ranks[name] = goldRanks(files, instance.gold_files);
-          if (name === names[0]) row.top = files.slice(0, 10);
-        }
-      } catch (e) {
-        for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
-        process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
-      } finally {
-        Object.assign(FILE_RANKING, base);
+await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!) }, async (group, folder, session) => {
+  for (const instance of group.instances) {
+    const row = { id: instance.instance_id, gold: instance.gold_files, top: [] as string[], ranks: {} as Record<string, Rank[]> };
+    try {
+      await folder.checkout(instance.base_commit, instance.asked_commit);
+      await session.index();
+      const search = await session.search();
+      const { query } = condenseQuery(instance.problem_statement);
+      for (const name of names) {
+        Object.assign(FILE_RANKING, base, VARIANTS[name]);
+        const files = (await search.searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
+        row.ranks[name] = goldRanks(files, instance.gold_files);
+        if (name === names[0]) row.top = files.slice(0, 10);
       }
-      rows.push(row);
-      process.stderr.write(`${rows.length}/${instances.length} ${instance.instance_id} ${names.map((n) => JSON.stringify(row.ranks[n])).join(" ")}\n`);
+    } catch (e) {
+      for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
+      process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
+    } finally {
+      Object.assign(FILE_RANKING, base);
     }
-  } finally {
-    session.close();
+    rows.push(row);
+    process.stderr.write(`${rows.length}/${instances.length} ${instance.instance_id} ${names.map((n) => JSON.stringify(row.ranks[n])).join(" ")}\n`);
   }
-}
+});
 mkdirSync(resolve(values.out!, ".."), { recursive: true });
 writeFileSync(resolve(values.out!), JSON.stringify({ data: values.data, variants: names, rows }, null, 1));
 const ref = names[0]!;
