@@ -24,7 +24,7 @@ import { analyzeQuery } from "../../src/engines/search/query.ts";
 import { collapse, type Candidate } from "../../src/engines/search/rank.ts";
 import { FUNCTION_RANKING, promoteFunctions, type FileRanking } from "../../src/engines/search/function-promotion.ts";
 import { assertHistoryAt, useFreshCortexHome } from "./corpus.ts";
-import { forEachRepository } from "./harness.ts";
+import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadFunctionLabels, loadInstances, type Instance } from "./dataset.ts";
 import { functionRanks, type ChunkSpan, type Rank, type SpanLabel } from "./metrics.ts";
 import { chunksFromResult } from "./cortex-ranker.ts";
@@ -198,8 +198,7 @@ function replay(): void {
   for (const f of values.replay!.split(",")) {
     for (const line of readFileSync(resolve(f), "utf8").split("\n")) if (line.trim()) rows.push(JSON.parse(line) as Dumped);
   }
-  const names = values.variants ? values.variants.split(",").map((s) => s.trim()) : Object.keys(VARIANTS);
-  for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(", ")}`);
+  const names = chosenVariants(values.variants, VARIANTS);
   const ranks = new Map<string, Rank[][]>();
   const tops = new Map<string, ChunkSpan[][]>();
   for (const name of names) {

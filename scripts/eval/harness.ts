@@ -119,6 +119,13 @@ export async function inCommitOrder(instances: Instance[], mirrors: string): Pro
   return out;
 }
 
+/** The variants a tuning script's `--variants a,b` names (all when not given); an unknown name is an error. */
+export function chosenVariants(arg: string | undefined, variants: Record<string, unknown>): string[] {
+  const names = arg ? arg.split(",").map((s) => s.trim()) : Object.keys(variants);
+  for (const n of names) if (!(n in variants)) throw new Error(`unknown variant ${n}; known: ${Object.keys(variants).join(", ")}`);
+  return names;
+}
+
 /**
  * Runs `each` over the groups of inCommitOrder, each with its corpus folder under `<work>/corpus` (the
  * docstring rows' comments blanked: stripsOf) and one Session on it, closed after the group: the tuning

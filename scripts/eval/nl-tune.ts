@@ -17,7 +17,7 @@ import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
-import { forEachRepository } from "./harness.ts";
+import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -45,8 +45,7 @@ const { values } = parseArgs({
   },
 });
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
-const names = values.variants ? values.variants.split(",").map((s) => s.trim()) : Object.keys(VARIANTS);
-for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(", ")}`);
+const names = chosenVariants(values.variants, VARIANTS);
 
 const instances = loadInstances(resolve(values.data!), { split: values.split!, ...(values.repo ? { repos: values.repo } : {}) });
 const work = resolve(values.work!);

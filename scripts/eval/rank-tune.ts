@@ -17,7 +17,7 @@ import { tmpdir } from "node:os";
 import { FILE_RANKING } from "../../src/engines/search/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
 import { useFreshCortexHome } from "./corpus.ts";
-import { forEachRepository } from "./harness.ts";
+import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 
@@ -59,8 +59,7 @@ const { values } = parseArgs({
 });
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
 
-const names = values.variants ? values.variants.split(",").map((s) => s.trim()) : Object.keys(VARIANTS);
-for (const n of names) if (!VARIANTS[n]) throw new Error(`unknown variant ${n}; known: ${Object.keys(VARIANTS).join(", ")}`);
+const names = chosenVariants(values.variants, VARIANTS);
 let instances = loadInstances(resolve(values.data!), { ...(values.split ? { split: values.split } : {}), ...(values.repo ? { repos: values.repo } : {}) });
 if (values.limit) instances = instances.slice(0, Number(values.limit));
 const work = resolve(values.work!);

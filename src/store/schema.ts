@@ -807,16 +807,26 @@ const LATER_BUILD_INDEXES = new Set([
   "idx_refs_target",
 ]);
 
+/** The build's secondary indexes, each with its name and table (one statement a line in V1_INDEXES). */
+const BUILD_INDEX_LIST = [...BUILD_INDEXES.matchAll(/^CREATE INDEX IF NOT EXISTS (\w+) ON (\w+)\(.*$/gm)].map((m) => ({
+  sql: m[0],
+  name: m[1]!,
+  table: m[2]!,
+}));
+
+/** A build's secondary indexes: all, those built first (the indexer's thread), or the later ones. */
+function buildIndexes(part: "all" | "first" | "later"): typeof BUILD_INDEX_LIST {
+  return part === "all" ? BUILD_INDEX_LIST : BUILD_INDEX_LIST.filter((i) => LATER_BUILD_INDEXES.has(i.name) === (part === "later"));
+}
+
 /** A build's secondary index statements: all, those built first (the indexer's thread), or the later ones. */
 export function buildIndexStatements(part: "all" | "first" | "later"): string[] {
-  const all = [...BUILD_INDEXES.matchAll(/^CREATE INDEX IF NOT EXISTS (\w+) ON (\w+)\(.*$/gm)].map((m) => ({ sql: m[0], name: m[1]!, table: m[2]! }));
-  if (part === "all") return all.map((i) => i.sql);
-  return all.filter((i) => LATER_BUILD_INDEXES.has(i.name) === (part === "later")).map((i) => i.sql);
+  return buildIndexes(part).map((i) => i.sql);
 }
 
 /** The tables the later build indexes are on (their planner statistics are taken again once they exist). */
 export function laterBuildIndexTables(): string[] {
-  return [...new Set(buildIndexStatements("later").map((sql) => /ON (\w+)\(/.exec(sql)![1]!))];
+  return [...new Set(buildIndexes("later").map((i) => i.table))];
 }
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
