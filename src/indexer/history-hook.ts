@@ -40,6 +40,9 @@ export async function updateHistory(store: IndexStore, root: string): Promise<Hi
     return done({ mode: "off", read: 0, stored: 0 });
   }
   if (slice.mode === "incremental" && slice.commits.length === 0) {
+    // HEAD may still have moved: merges are not read (--no-merges), so one that brought nothing new leaves
+    // the stored commits complete up to it, and the head must say so (the evaluation checks it)
+    store.setMeta(HEAD_KEY, slice.head);
     store.setMeta(HISTORY_READ_KEY, "0");
     return done({ mode: "unchanged", read: 0, stored: 0 });
   }

@@ -152,6 +152,24 @@ describe("the history channel", () => {
     expect(await topFiles(session, "paginate printable summary")).toEqual([]);
   });
 
+  test("a HEAD that gained only a merge commit is the history's new head (nothing to read, but nothing stale)", async () => {
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
+    commitAt(p.root, "Initial import", 5);
+    const trunk = git(p.root, "rev-parse", "--abbrev-ref", "HEAD");
+    git(p.root, "checkout", "-q", "-b", "totals");
+    p.write("src/ledger.py", LEDGER + "# 1\n");
+    commitAt(p.root, "Round amounts to cents", 4);
+    await session.index();
+    // the branch merged without fast-forward: HEAD moves to a merge whose other commits are stored already
+    git(p.root, "checkout", "-q", trunk);
+    git(p.root, "-c", "user.name=t", "-c", "user.email=t@x", "merge", "-q", "--no-ff", "-m", "Merge totals", "totals");
+    const merge = git(p.root, "rev-parse", "HEAD");
+    await session.index();
+    expect(store(session).getMeta("history_head")).toBe(merge);
+    expect(store(session).getMeta("history_read")).toBe("0");
+    expect(storedCommits(store(session)).map((c) => c.subject)).toEqual(["Round amounts to cents", "Initial import"]);
+  });
+
   test("a folder without git has no history tables, and search answers as before", async () => {
     const { session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT }, { git: false });
     await session.index();
