@@ -105,3 +105,28 @@ describe("table files", () => {
     }
   });
 });
+
+describe("commentCodeTable (neighbours learned from the project's documented functions)", () => {
+  const file = (name: string, doc: string, body: string) => `# ${doc}\ndef ${name}(entry):\n    ${body}\n    return entry\n`;
+  test("a description word leads to the code words that follow it across functions, never to its own description", async () => {
+    const { CommentCodeModel, commentCodeTable } = await import("../../scripts/eval/expansion/comment-code.ts");
+    const corpus = new Map<string, { blob: string; text: string }>();
+    const add = (path: string, text: string) => corpus.set(path, { blob: path, text });
+    // "remove" is said above code that evicts, three times; "render" above code that paints
+    add("a.py", file("drop_one", "Remove the stale entry from the pool.", "pool.evict(entry)"));
+    add("b.py", file("drop_two", "Remove every expired session now.", "sessions.evict(entry)"));
+    add("c.py", file("drop_three", "Remove a worker that stopped answering.", "workers.evict(entry)"));
+    add("d.py", file("draw_one", "Render the header of the report.", "canvas.paint(entry)"));
+    add("e.py", file("draw_two", "Render the footer of the report.", "canvas.paint(entry)"));
+    add("f.py", file("draw_three", "Render one page of the report.", "canvas.paint(entry)"));
+    const observations = await new CommentCodeModel().observations(corpus);
+    expect(observations.length).toBe(6);
+    // descriptions are not code: the description's own words never appear among a function's code words
+    expect(observations.every((o) => !o.code.includes("remove") && !o.code.includes("render"))).toBe(true);
+    const table = commentCodeTable(["remove", "render"], observations, { minPairs: 2, perWord: 3 });
+    // the functions' names (drop, draw) follow their descriptions as closely as the calls do; words in
+    // every function (def, return, entry) and words seen once (pool, sessions) are no neighbours
+    expect(table.get("remove")!.map((n) => n.word)).toEqual(["drop", "evict"]);
+    expect(table.get("render")!.map((n) => n.word)).toEqual(["canvas", "draw", "paint"]);
+  });
+});
