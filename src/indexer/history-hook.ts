@@ -40,6 +40,9 @@ export async function updateHistory(store: IndexStore, root: string): Promise<Hi
     return done({ mode: "off", read: 0, stored: 0 });
   }
   if (slice.mode === "incremental" && slice.commits.length === 0) {
+    // HEAD may still have moved: a --no-ff merge of a branch already stored adds only the merge commit, which
+    // the log leaves out; the stored head follows it, so the next run reads from there
+    store.setMeta(HEAD_KEY, slice.head);
     store.setMeta(HISTORY_READ_KEY, "0");
     return done({ mode: "unchanged", read: 0, stored: 0 });
   }

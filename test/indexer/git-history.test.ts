@@ -122,6 +122,23 @@ describe("the history channel", () => {
     expect(stored[0]!.files).toEqual(["src/ledger.py"]);
   });
 
+  test("a HEAD that gained only a merge commit (left out of the history) is still the stored head", async () => {
+    const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
+    commitAt(p.root, "Initial import", 5);
+    const main = git(p.root, "rev-parse", "--abbrev-ref", "HEAD");
+    git(p.root, "checkout", "-q", "-b", "side");
+    p.write("src/ledger.py", LEDGER + "# 1\n");
+    commitAt(p.root, "Round amounts to cents", 4);
+    await session.index();
+    // a pull request merged with --no-ff: HEAD gains the merge commit alone, whose tree is the branch's
+    git(p.root, "checkout", "-q", main);
+    git(p.root, "-c", "user.name=t", "-c", "user.email=t@x", "merge", "-q", "--no-ff", "--no-edit", "side");
+    await session.index();
+    expect(store(session).getMeta("history_read")).toBe("0");
+    expect(store(session).getMeta("history_head")).toBe(git(p.root, "rev-parse", "HEAD"));
+    expect(storedCommits(store(session)).map((c) => c.subject)).toEqual(["Round amounts to cents", "Initial import"]);
+  });
+
   test("never reads a commit beyond HEAD: a checkout of an older commit replaces the history with its own", async () => {
     const { p, session } = project({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
     commitAt(p.root, "Initial import", 5);
