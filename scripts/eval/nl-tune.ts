@@ -21,16 +21,10 @@ import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
+import { COMMIT_TYPE_HEADER } from "../../src/engines/search/query.ts";
 
 /** FILE_RANKING knobs, and optionally the question rewritten before the ranking sees it. */
 type Variant = Partial<typeof FILE_RANKING> & { rewrite?: (query: string) => string };
-
-/**
- * A conventional-commit header, `type(scope)!: `: the type says what kind of change it is (a fix, a
- * feature, documentation), never where; the query analysis reads `fix(parser)` as a call, so "fix" counted
- * as a code word (twice) and as an identifier, and "docs" matched doc_comments.rs by name.
- */
-const CONVENTIONAL = /^\s*(?:feat|fix|docs?|chore|refactor|perf|style|tests?|build|ci|revert)(?:\(([^)]*)\))?!?:\s*/i;
 
 /** The variants; the first named is the reference of the won / lost column. */
 export const VARIANTS: Record<string, Variant> = {
@@ -42,10 +36,9 @@ export const VARIANTS: Record<string, Variant> = {
   "share 0": { nameShare: 0 },
   "defs 0.25": { definitions: 0.25 },
   "defs 0": { definitions: 0 },
-  "conventional type dropped": { rewrite: (q) => q.replace(CONVENTIONAL, (_, scope: string | undefined) => (scope ? `${scope}: ` : "")) },
-  // the same header with the type kept as a plain word: only the call reading of `fix(parser)` undone
+  // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
-    rewrite: (q) => q.replace(CONVENTIONAL, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),
+    rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),
   },
 };
 
