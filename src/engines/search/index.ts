@@ -332,6 +332,7 @@ export class SearchEngine {
     // 1 for a question of a few words, falling towards 0 for a pasted issue (SWE-bench's hundreds of words)
     const shortness = Math.min(1, (w.shortQueryTerms / Math.max(1, q.terms.length)) ** 2);
     const total = new Map<string, number>();
+    let defined = new Map<string, Set<string>>();
     const add = (scores: Map<string, number>, weight: number) => {
       let max = 0;
       for (const v of scores.values()) if (v > max) max = v;
@@ -347,7 +348,7 @@ export class SearchEngine {
       }
       add(bestChunk, w.chunk + (w.chunkShort - w.chunk) * shortness);
       // definitions of the identifiers the query names, each weighted by how rare its definition is
-      const defined = await this.store.definingFiles(q.identifiers);
+      defined = await this.store.definingFiles(q.identifiers);
       if (defined.size > 0) {
         const n = await this.store.fileCount();
         const defScores = new Map<string, number>();
@@ -415,10 +416,65 @@ export class SearchEngine {
     // for an edit's preflight, which names those files itself (changed-together) from rankings without the lift
     const coChange = w.coChange + (EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.coChangeLong * (1 - shortness));
     if (coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters, coChange);
-    return [...total.entries()]
+    const ranked = [...total.entries()]
       .map(([filePath, score]) => ({ filePath, score: Math.round(score * 1e6) / 1e6 }))
-      .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath))
-      .slice(0, limit);
+      .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath));
+    if (w.sameNameCap > 0 && shortness <= w.partnerShortness && !EDIT_INTENTS.has(opts.intent ?? "explore")) capSameNames(ranked, w.sameNameCap, w.sameNameTop);
+    if (w.partnerSlot > 0 && shortness <= w.partnerShortness && !EDIT_INTENTS.has(opts.intent ?? "explore") && opts.mode !== "vector")
+      await this.placePartner(ranked, defined);
+    return ranked.slice(0, limit);
+  }
+
+  /**
+   * A long question's leading file keeps its place and its likeliest partner among the next files gets
+   * the slot `partnerSlot` when it ranks below it: a partner changed with it as often as the leader's
+   * commits say (co-change share), a file of the same name in a sibling folder (another backend's
+   * operations.py), or a file importing or imported by it.
+   */
+  private async placePartner(ranked: Array<{ filePath: string; score: number }>, defined: Map<string, Set<string>>): Promise<void> {
+    const w = FILE_RANKING;
+    const slot = w.partnerSlot;
+    if (ranked.length <= slot + 1) return;
+    const leader = ranked[0]!.filePath;
+    const pool = ranked.slice(1, w.partnerPool).map((r) => r.filePath);
+    const share = new Map<string, number>();
+    if (w.partnerCoChange > 0 && this.store.coChanges) {
+      const h = (await this.store.coChanges([leader])).get(leader);
+      if (h && h.commits >= w.coChangeMinCommits) for (const p of h.partners) if (p.count >= w.coChangeMinCommits) share.set(p.file, p.count / h.commits);
+    }
+    const linked = new Set<string>();
+    if (w.partnerImport > 0) {
+      for (const e of await this.store.edgesAmong([leader, ...pool])) {
+        if (e.file === leader) linked.add(e.target);
+        else if (e.target === leader) linked.add(e.file);
+      }
+    }
+    // files defining a name the question writes that the leader defines too: another implementation of it
+    const sharesDefinition = new Set<string>();
+    if (w.partnerDefinition > 0)
+      for (const files of defined.values()) if (files.has(leader) && files.size <= w.partnerDefinitionMax) for (const f of files) sharesDefinition.add(f);
+    const leaderName = leader.slice(leader.lastIndexOf("/") + 1);
+    const named = (p: string) => !FOLDER_NAMED.has(leaderName.replace(/\.[^.]*$/, "").toLowerCase()) && p.slice(p.lastIndexOf("/") + 1) === leaderName;
+    // the family cap (capSameNames) holds: no namesake joins a first places that hold as many already
+    const full = w.sameNameCap > 0 && ranked.slice(0, slot + 1).filter((r) => named(r.filePath)).length >= w.sameNameCap;
+    const sameName = (p: string) => !full && named(p);
+    let best = -1;
+    let bestScore = w.partnerMin;
+    pool.forEach((p, i) => {
+      if (i + 1 <= slot) return;
+      const s =
+        w.partnerCoChange * (share.get(p) ?? 0) +
+        (sameName(p) ? w.partnerSameName : 0) +
+        (linked.has(p) ? w.partnerImport : 0) +
+        (sharesDefinition.has(p) ? w.partnerDefinition : 0);
+      if (s > bestScore) {
+        bestScore = s;
+        best = i + 1;
+      }
+    });
+    if (best < 0) return;
+    const [moved] = ranked.splice(best, 1);
+    ranked.splice(slot, 0, { filePath: moved!.filePath, score: ranked[slot - 1]!.score });
   }
 }
 
@@ -440,6 +496,32 @@ export function rankingWeights(base: Map<string, number>, q: AnalyzedQuery): Map
   const k = w.queryTfSaturation;
   if (k > 0) out = new Map([...out].map(([t, v]) => [t, (v * (k + 1)) / (k + v)]));
   return out;
+}
+
+/**
+ * At most `cap` files of one name (another backend's operations.py, another printer's str.py) among the
+ * first `top`: the rest of the family moves just below them, in order, so the places go to other files.
+ * Folder entry points (__init__.py, index.ts) are not a family.
+ */
+export function capSameNames(ranked: Array<{ filePath: string; score: number }>, cap: number, top: number): void {
+  const kept: Array<{ filePath: string; score: number }> = [];
+  const deferred: Array<{ filePath: string; score: number }> = [];
+  const seen = new Map<string, number>();
+  let i = 0;
+  for (; i < ranked.length && kept.length < top; i++) {
+    const r = ranked[i]!;
+    const base = r.filePath.slice(r.filePath.lastIndexOf("/") + 1);
+    const family = FOLDER_NAMED.has(base.replace(/\.[^.]*$/, "").toLowerCase()) ? undefined : base;
+    const n = family === undefined ? 0 : (seen.get(family) ?? 0);
+    if (family !== undefined && n >= cap) {
+      deferred.push(r);
+      continue;
+    }
+    if (family !== undefined) seen.set(family, n + 1);
+    kept.push(r);
+  }
+  if (deferred.length === 0) return;
+  ranked.splice(0, i, ...kept, ...deferred);
 }
 
 /** Intents that ask for the edit preflight (search_codebase): their ranking leaves the history's subjects out. */
@@ -599,6 +681,24 @@ export const FILE_RANKING = {
    * counts of a short question.
    */
   queryTfSaturation: 10,
+  /**
+   * The partner slot (0: off): for a question at most `partnerShortness` short (a pasted issue), the best
+   * partner of the leading file among the next `partnerPool` files moves up to this 0-based place when it
+   * is below it; a partner's score is partnerCoChange × its co-change share with the leader + partnerSameName
+   * (same file name) + partnerImport (an import either way), and must pass partnerMin.
+   */
+  partnerSlot: 4,
+  partnerShortness: 0.25,
+  partnerPool: 15,
+  partnerCoChange: 0,
+  partnerSameName: 0.5,
+  partnerImport: 0,
+  partnerMin: 0,
+  partnerDefinition: 0,
+  partnerDefinitionMax: 10,
+  /** At most this many files of one name among the first sameNameTop of a long question (0: off): capSameNames. */
+  sameNameCap: 3,
+  sameNameTop: 5,
 };
 
 const NON_SOURCE_DIR = /(^|\/)(docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
