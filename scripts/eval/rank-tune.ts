@@ -36,7 +36,8 @@ type Variant = Partial<typeof FILE_RANKING>;
  * The variants; the first one named is the reference of the won / lost columns. The other knobs measured
  * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
  * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
- * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title").
+ * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
+ * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -51,20 +52,14 @@ export const VARIANTS: Record<string, Variant> = {
   "defs 0.75": { definitions: 0.75 },
   "chunk 1": { chunk: 1 },
   "name multiplied": { nameShare: 0, name: 0.5 },
-  before: { sameNameCap: 0, partnerSlot: 0 },
-  "cap only": { partnerSlot: 0 },
-  "partner only": { sameNameCap: 0 },
-  "cap 1": { sameNameCap: 1 },
-  "cap 2": { sameNameCap: 2 },
-  "partner 3": { partnerSlot: 3 },
-  "partner 2": { partnerSlot: 2 },
-  "partner pool 30": { partnerPool: 30 },
-  "partner co": { partnerCoChange: 1 },
-  "partner co 0.4": { partnerCoChange: 1, partnerMin: 0.4 },
-  "partner co only": { partnerCoChange: 1, partnerSameName: 0 },
-  "partner imports": { partnerImport: 0.2 },
-  "partner defs": { partnerDefinition: 0.5 },
-  "partner defs only": { partnerSameName: 0, partnerDefinition: 0.5 },
+  before: { familyCap: 0, familySlot: 0 },
+  "cap only": { familySlot: 0 },
+  "namesake only": { familyCap: 0 },
+  "cap 1": { familyCap: 1 },
+  "cap 2": { familyCap: 2 },
+  "namesake 3": { familySlot: 3 },
+  "namesake 2": { familySlot: 2 },
+  "namesake pool 30": { familyPool: 30 },
   "chunk 0.25": { chunk: 0.25 },
   "defs 0.25": { definitions: 0.25 },
   "defs 1": { definitions: 1 },

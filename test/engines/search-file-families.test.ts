@@ -37,7 +37,7 @@ const families = {
 };
 
 test("at most three of a family among a long question's first five", async () => {
-  expect(FILE_RANKING.sameNameCap).toBe(3);
+  expect(FILE_RANKING.familyCap).toBe(3);
   const ranked = (await engineOver(families).searchFiles(issue, 10, { mode: "keyword" })).map((f) => f.filePath);
   expect(ranked.slice(0, 5)).toEqual([
     "db/backends/base/operations.py",
@@ -61,7 +61,7 @@ test("a short question keeps the fused order", async () => {
 });
 
 test("the leading file's namesake below the first five takes the fifth place", async () => {
-  expect(FILE_RANKING.partnerSlot).toBe(4);
+  expect(FILE_RANKING.familySlot).toBe(4);
   const scores = {
     "db/models/query.py": 10,
     "db/models/sql/compiler.py": 9,
@@ -90,4 +90,6 @@ test("capSameNames keeps order within the first places and after them", () => {
   const r = ["x/a.py", "y/a.py", "z/a.py", "b.py", "c.py", "d.py"].map((filePath, i) => ({ filePath, score: 10 - i }));
   capSameNames(r, 1, 3);
   expect(r.map((f) => f.filePath)).toEqual(["x/a.py", "b.py", "c.py", "y/a.py", "z/a.py", "d.py"]);
+  // the scores follow the order: the moved namesakes tie with the last file kept above them
+  expect(r.map((f) => f.score)).toEqual([10, 7, 6, 6, 6, 5]);
 });
