@@ -8,7 +8,13 @@
  * variant, and the first variant's top 10 files, to --out. Dev and tune splits only.
  *
  *   bun scripts/eval/rank-tune.ts --data ../shared/bench/swebench_lite_dev.jsonl [--split dev] [--variants base,title1,...]
- *     [--repo r]... [--limit n] [--work dir] [--out file.json]
+ *     [--repo r]... [--limit n] [--work dir] [--out file.json] [--dump records.jsonl]
+ *   bun scripts/eval/rank-tune.ts --replay records.jsonl[,more.jsonl] [--variants ...] [--repo r]... [--out file.json]
+ *
+ * `--dump` also saves, per instance, what the file ranking read from the index (scripts/eval/file-record.ts);
+ * `--replay` ranks those records under the variants through the same searchFiles without indexing (seconds
+ * for a whole split), and says on how many instances the `--check` variant (default base: the defaults when
+ * the records were made) ranks otherwise than the recorded real ranking.
  */
 import { parseArgs } from "node:util";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -20,6 +26,9 @@ import { useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
+import { makeRecord, recordingReader, replayEngine, type FileRecord, type Raw } from "./file-record.ts";
+import { SearchEngine } from "../../src/engines/search/index.ts";
+import { appendFileSync, readFileSync } from "node:fs";
 
 type Variant = Partial<typeof FILE_RANKING>;
 
@@ -27,7 +36,8 @@ type Variant = Partial<typeof FILE_RANKING>;
  * The variants; the first one named is the reference of the won / lost columns. The other knobs measured
  * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
  * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
- * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title").
+ * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
+ * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -42,6 +52,21 @@ export const VARIANTS: Record<string, Variant> = {
   "defs 0.75": { definitions: 0.75 },
   "chunk 1": { chunk: 1 },
   "name multiplied": { nameShare: 0, name: 0.5 },
+  before: { familyCap: 0, familySlot: 0 },
+  "cap only": { familySlot: 0 },
+  "namesake only": { familyCap: 0 },
+  "cap 1": { familyCap: 1 },
+  "cap 2": { familyCap: 2 },
+  "namesake 3": { familySlot: 3 },
+  "namesake 2": { familySlot: 2 },
+  "namesake pool 30": { familyPool: 30 },
+  "chunk 0.25": { chunk: 0.25 },
+  "defs 0.25": { definitions: 0.25 },
+  "defs 1": { definitions: 1 },
+  "mentions 0.25": { mentions: 0.25 },
+  "cochange leaders 5": { coChangeLeaders: 5 },
+  "cochange leaders 1": { coChangeLeaders: 1 },
+  "cochange min 3": { coChangeMinCommits: 3 },
 };
 
 const { values } = parseArgs({
@@ -55,41 +80,84 @@ const { values } = parseArgs({
     mirrors: { type: "string", default: "/work/.mirror" },
     work: { type: "string", default: join(tmpdir(), "cortex-rank-tune") },
     out: { type: "string", default: ".bench/eval/rank-tune.json" },
+    dump: { type: "string" },
+    replay: { type: "string" },
+    check: { type: "string", default: "base" },
   },
 });
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
 
 const names = chosenVariants(values.variants, VARIANTS);
-let instances = loadInstances(resolve(values.data!), { ...(values.split ? { split: values.split } : {}), ...(values.repo ? { repos: values.repo } : {}) });
-if (values.limit) instances = instances.slice(0, Number(values.limit));
-const work = resolve(values.work!);
-useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
-await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!) }, async (group, folder, session) => {
-  for (const instance of group.instances) {
-    const row = { id: instance.instance_id, gold: instance.gold_files, top: [] as string[], ranks: {} as Record<string, Rank[]> };
-    try {
-      await folder.checkout(instance.base_commit, instance.asked_commit);
-      await session.index();
-      const search = await session.search();
-      const { query } = condenseQuery(instance.problem_statement);
-      for (const name of names) {
-        Object.assign(FILE_RANKING, base, VARIANTS[name]);
-        const files = (await search.searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
-        row.ranks[name] = goldRanks(files, instance.gold_files);
-        if (name === names[0]) row.top = files.slice(0, 10);
+if (values.replay) {
+  let differs = 0;
+  let misses = 0;
+  const seen = new Set<string>();
+  for (const file of values.replay.split(",")) {
+    for (const line of readFileSync(resolve(file), "utf8").split("\n")) {
+      if (line.trim() === "") continue;
+      const record = JSON.parse(line) as FileRecord;
+      // two dumps of one instance (a split run in parts): the first counts
+      if ((values.repo && !values.repo.includes(record.repo)) || seen.has(record.id)) continue;
+      seen.add(record.id);
+      const row = { id: record.id, gold: record.gold, top: [] as string[], ranks: {} as Record<string, Rank[]> };
+      const { engine, misses: m } = replayEngine(record);
+      try {
+        for (const name of names) {
+          Object.assign(FILE_RANKING, base, VARIANTS[name]);
+          const files = (await engine.searchFiles(record.query, 100, { mode: "keyword" })).map((f) => f.filePath);
+          row.ranks[name] = goldRanks(files, record.gold);
+          if (name === names[0]) row.top = files.slice(0, 10);
+          if (name === values.check && files.join("\n") !== record.check.join("\n")) differs++;
+        }
+      } finally {
+        Object.assign(FILE_RANKING, base);
       }
-    } catch (e) {
-      for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
-      process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
-    } finally {
-      Object.assign(FILE_RANKING, base);
+      misses += m.coChanges;
+      rows.push(row);
     }
-    rows.push(row);
-    process.stderr.write(`${rows.length}/${instances.length} ${instance.instance_id} ${names.map((n) => JSON.stringify(row.ranks[n])).join(" ")}\n`);
   }
-});
+  process.stderr.write(`replayed ${rows.length}; ${values.check} differs from the recorded ranking on ${differs}; co-change rows not recorded: ${misses}\n`);
+} else {
+  let instances = loadInstances(resolve(values.data!), { ...(values.split ? { split: values.split } : {}), ...(values.repo ? { repos: values.repo } : {}) });
+  if (values.limit) instances = instances.slice(0, Number(values.limit));
+  const work = resolve(values.work!);
+  useFreshCortexHome(work);
+  if (values.dump) mkdirSync(resolve(values.dump, ".."), { recursive: true });
+  await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!) }, async (group, folder, session) => {
+    for (const instance of group.instances) {
+      const row = { id: instance.instance_id, gold: instance.gold_files, top: [] as string[], ranks: {} as Record<string, Rank[]> };
+      try {
+        await folder.checkout(instance.base_commit, instance.asked_commit);
+        await session.index();
+        const search = await session.search();
+        const { query } = condenseQuery(instance.problem_statement);
+        for (const name of names) {
+          Object.assign(FILE_RANKING, base, VARIANTS[name]);
+          const files = (await search.searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
+          row.ranks[name] = goldRanks(files, instance.gold_files);
+          if (name === names[0]) row.top = files.slice(0, 10);
+        }
+        if (values.dump) {
+          Object.assign(FILE_RANKING, base);
+          const real = await session.requireReader();
+          const raw: Partial<Raw> = {};
+          const files = (await new SearchEngine(recordingReader(real, raw), folder.root).searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
+          const record = await makeRecord(real, raw, { id: instance.instance_id, repo: instance.repo, query, gold: instance.gold_files }, files);
+          appendFileSync(resolve(values.dump), JSON.stringify(record) + "\n");
+        }
+      } catch (e) {
+        for (const name of names) row.ranks[name] ??= instance.gold_files.map(() => null);
+        process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
+      } finally {
+        Object.assign(FILE_RANKING, base);
+      }
+      rows.push(row);
+      process.stderr.write(`${rows.length}/${instances.length} ${instance.instance_id} ${names.map((n) => JSON.stringify(row.ranks[n])).join(" ")}\n`);
+    }
+  });
+}
 mkdirSync(resolve(values.out!, ".."), { recursive: true });
 writeFileSync(resolve(values.out!), JSON.stringify({ data: values.data, variants: names, rows }, null, 1));
 const ref = names[0]!;

@@ -1,0 +1,147 @@
+/**
+ * A recorded index for the file ranking: what `searchFiles` (src/engines/search/index.ts) reads from the store
+ * for one question, saved once, so rank-tune's `--replay` runs the real `searchFiles` on it under any
+ * FILE_RANKING variant in milliseconds instead of re-indexing the instance. What is recorded: the whole
+ * project's file list (with the test flag), the keyword lists as searchFiles asked for them (file BM25, each
+ * file's best chunk, the files defining the query's identifiers, the matched commits), the co-change rows of
+ * the first `RECORDED_LEADERS` files and the import edges among them (the leaders a variant can pick: a
+ * variant that asks about a file outside them gets no row, and `misses` counts it). Variants of the term
+ * weighting (title, queryTfSaturation, fields) change the lists themselves and cannot be replayed.
+ */
+import type { FileInfo, IndexReader } from "../../src/store/contract.ts";
+import type { CoChange, HistoryMatch } from "../../src/store/history-store.ts";
+import type { EdgeRow } from "../../src/store/graph-store.ts";
+import { SearchEngine } from "../../src/engines/search/index.ts";
+
+/** Files whose co-change rows and import edges are recorded: the final ranking's first ones. */
+export const RECORDED_LEADERS = 60;
+
+export interface FileRecord {
+  id: string;
+  repo: string;
+  query: string;
+  gold: string[];
+  /** Every indexed file; the lists below name files by their position here. */
+  files: string[];
+  tests: number[];
+  fileCount: number;
+  fileScores: Array<[number, number]>;
+  bestChunk: Array<[number, number]>;
+  defining: Record<string, number[]>;
+  commits: HistoryMatch[];
+  coChanges: Record<string, CoChange>;
+  edges: Array<Pick<EdgeRow, "file" | "target">>;
+  /** The real searchFiles' first 100 files, best first: replay's base must give them. */
+  check: string[];
+}
+
+/** Wraps a reader so the lists searchFiles reads are kept in `into` (the first call of each: one question). */
+export function recordingReader(real: IndexReader, into: Partial<Raw>): IndexReader {
+  return new Proxy(real, {
+    get(target, prop, receiver) {
+      const v = Reflect.get(target, prop, receiver);
+      if (typeof v !== "function") return v;
+      const f = v.bind(target) as (...a: unknown[]) => Promise<unknown>;
+      if (prop === "weightedFileScores") return async (...a: unknown[]) => (into.fileScores ??= (await f(...a)) as Map<string, number>);
+      if (prop === "weightedChunkScores")
+        return async (...a: unknown[]) => (into.chunkScores ??= (await f(...a)) as Map<string, { filePath: string; score: number }>);
+      if (prop === "definingFiles") return async (...a: unknown[]) => (into.defining ??= (await f(...a)) as Map<string, Set<string>>);
+      if (prop === "matchingCommits") return async (...a: unknown[]) => (into.commits ??= (await f(...a)) as HistoryMatch[]);
+      return f;
+    },
+  });
+}
+
+export interface Raw {
+  fileScores: Map<string, number>;
+  chunkScores: Map<string, { filePath: string; score: number }>;
+  defining: Map<string, Set<string>>;
+  commits: HistoryMatch[];
+}
+
+const round = (x: number) => Math.round(x * 1e9) / 1e9;
+
+/** The record of one question from what recordingReader kept and the real ranking's files. */
+export async function makeRecord(
+  real: IndexReader,
+  raw: Partial<Raw>,
+  meta: { id: string; repo: string; query: string; gold: string[] },
+  ranked: string[],
+): Promise<FileRecord> {
+  const all: FileInfo[] = await real.allFiles();
+  const files = all.map((f) => f.path);
+  const at = new Map(files.map((p, i) => [p, i]));
+  const idx = (p: string) => {
+    let i = at.get(p);
+    if (i === undefined) {
+      i = files.length;
+      files.push(p);
+      at.set(p, i);
+    }
+    return i;
+  };
+  const best = new Map<string, number>();
+  for (const { filePath, score } of (raw.chunkScores ?? new Map()).values()) if (score > (best.get(filePath) ?? 0)) best.set(filePath, score);
+  const leaders = ranked.slice(0, RECORDED_LEADERS);
+  const co = real.coChanges ? await real.coChanges(leaders) : new Map<string, CoChange>();
+  const edges = await real.edgesAmong(leaders);
+  return {
+    ...meta,
+    files,
+    tests: all.flatMap((f, i) => (f.isTest ? [i] : [])),
+    fileCount: await real.fileCount(),
+    fileScores: [...(raw.fileScores ?? new Map<string, number>())].map(([p, s]) => [idx(p), round(s)]),
+    bestChunk: [...best].map(([p, s]) => [idx(p), round(s)]),
+    defining: Object.fromEntries([...(raw.defining ?? new Map<string, Set<string>>())].map(([n, s]) => [n, [...s].map(idx)])),
+    commits: raw.commits ?? [],
+    coChanges: Object.fromEntries(co),
+    edges: edges.map((e) => ({ file: e.file, target: e.target })),
+    check: ranked,
+  };
+}
+
+/** A reader answering searchFiles from a record; `misses` counts the co-change rows asked for and not recorded. */
+export function replayReader(r: FileRecord): { reader: IndexReader; misses: { coChanges: number } } {
+  const misses = { coChanges: 0 };
+  const info = new Map<string, FileInfo>();
+  const tests = new Set(r.tests);
+  r.files.forEach((p, i) => info.set(p, { path: p, language: "", modulePath: "", isTest: tests.has(i) }));
+  const path = (i: number) => r.files[i]!;
+  const known = new Set(Object.keys(r.coChanges));
+  const leaders = new Set(r.check.slice(0, RECORDED_LEADERS));
+  const impl: Partial<IndexReader> = {
+    weightedFileScores: async () => new Map(r.fileScores.map(([i, s]) => [path(i), s])),
+    weightedChunkScores: async () => new Map(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }])),
+    definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
+    matchingCommits: async () => r.commits,
+    fileCount: async () => r.fileCount,
+    filesInfo: async (paths) => new Map(paths.flatMap((p) => (info.has(p) ? [[p, info.get(p)!] as const] : []))),
+    allFiles: async () => [...info.values()],
+    coChanges: async (paths) => {
+      const out = new Map<string, CoChange>();
+      for (const p of paths) {
+        if (known.has(p)) out.set(p, r.coChanges[p]!);
+        else if (!leaders.has(p)) misses.coChanges++;
+      }
+      return out;
+    },
+    edgesAmong: async (paths) => {
+      const among = new Set(paths);
+      return r.edges.filter((e) => among.has(e.file) && among.has(e.target)).map((e) => ({ ...e, siteId: 0, line: 0, column: 0, module: "" }));
+    },
+  };
+  const reader = new Proxy(impl, {
+    get(target, prop) {
+      const v = Reflect.get(target, prop);
+      if (v === undefined && typeof prop === "string" && prop !== "then") throw new Error(`replay: the record has no ${prop}`);
+      return v;
+    },
+  }) as IndexReader;
+  return { reader, misses };
+}
+
+/** The real file ranking over a recorded question. */
+export function replayEngine(r: FileRecord): { engine: SearchEngine; misses: { coChanges: number } } {
+  const { reader, misses } = replayReader(r);
+  return { engine: new SearchEngine(reader, "/nonexistent"), misses };
+}
