@@ -6,7 +6,10 @@
  * `--dump file.jsonl`: indexes every labelled instance exactly as scripts/eval.ts does (same corpus rule,
  * base commit, condensed query, keyword mode) and writes, per instance, the fused chunk candidates the
  * chunk list is ranked from (the pool `cortex_search` ranks for limit 100: scores, spans, kinds, names),
- * the whole-file ranking's first 100 files, and the function ranks of the real chunk list (`check`).
+ * the whole-file ranking's first 100 files, and the function ranks of the real chunk list (`check`); for
+ * studies beyond FUNCTION_RANKING's knobs, each definition candidate also carries its symbol id and the
+ * names it calls (`calls`, `name@targetId` when resolved) and its rank for the question's first line alone
+ * (`titleRank`): call-graph lifts and a title list were measured on them and not kept (docs/benchmarks.md).
  * `--replay file.jsonl[,file2…]`: ranks each saved pool under every variant as the engine does (promote,
  * collapse, first 100), and prints function-level Acc@1/3/5/10 per variant with the instances won and
  * lost at 5 against the first; the `base` variant must give the `check` ranks (it says when not).
@@ -28,6 +31,8 @@ import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadFunctionLabels, loadInstances, type Instance } from "./dataset.ts";
 import { functionRanks, type ChunkSpan, type Rank, type SpanLabel } from "./metrics.ts";
 import { chunksFromResult } from "./cortex-ranker.ts";
+import { KEYWORD_WEIGHTS } from "../../src/engines/search/index.ts";
+import type { IndexReader, SymbolRow } from "../../src/store/contract.ts";
 
 type Weights = typeof FUNCTION_RANKING;
 
@@ -38,6 +43,12 @@ interface SavedCandidate extends Candidate {
   start: number;
   end: number;
   name?: string;
+  /** The definition's symbol id (definition chunks whose symbol was found). */
+  sym?: number;
+  /** What the definition calls: `name` or `name@targetSymbolId` when resolution found the target. */
+  calls?: string[];
+  /** Rank in the keyword list of the question's first line alone (1-based), when it found the chunk. */
+  titleRank?: number;
 }
 
 interface Dumped {
@@ -82,6 +93,16 @@ const VARIANTS: Record<string, Partial<Weights>> = {
   "name fade 0.5": { nameLongFade: 0.5 },
   "short 18": { shortQueryTerms: 18 },
   "short 24": { shortQueryTerms: 24 },
+  "no title": { titleName: 0 },
+  "title 0.5": { titleName: 0.5 },
+  "title 2": { titleName: 2 },
+  "no lead": { leadFileFunctions: 0 },
+  "lead 1": { leadFileFunctions: 1 },
+  "lead 2": { leadFileFunctions: 2 },
+  "lead 4": { leadFileFunctions: 4 },
+  "lead gap 1.1": { leadFileGap: 1.1 },
+  "lead gap 1.5": { leadFileGap: 1.5 },
+  "before (fnlev2)": { titleName: 0, leadFileFunctions: 0 },
 };
 
 const { values } = parseArgs({
@@ -163,6 +184,11 @@ async function dump(): Promise<void> {
           const meta = typeof r.metadata === "string" ? (JSON.parse(r.metadata) as { name?: unknown }) : {};
           return { ...c, start: r.start_line as number, end: r.end_line as number, ...(typeof meta.name === "string" ? { name: meta.name } : {}) };
         });
+        await addGraphFacts(reader, row.candidates);
+        const title = query.split("\n").find((l) => l.trim() !== "") ?? "";
+        const titleHits = await reader.keywordSearch(analyzeQuery(title).terms, KEYWORD_WEIGHTS, {}, 500);
+        const titleRank = new Map(titleHits.map((h, i) => [h.id, i + 1]));
+        for (const c of row.candidates) if (titleRank.has(c.id)) c.titleRank = titleRank.get(c.id)!;
         const files = await engine.searchFiles(query, 100, { mode: "keyword" });
         row.files = files.map((f) => f.filePath);
         row.fileScores = files.map((f) => f.score);
@@ -175,6 +201,33 @@ async function dump(): Promise<void> {
       process.stderr.write(`${done}/${instances.length} ${row.id} ${JSON.stringify(row.check)}${row.error ? ` FAILED ${row.error}` : ""}\n`);
     }
   });
+}
+
+/** Each definition candidate's symbol id and the names it calls (the call graph among the pool). */
+async function addGraphFacts(reader: IndexReader, candidates: SavedCandidate[]): Promise<void> {
+  const defs = candidates.filter((c) => c.chunkType === "definitions" && c.name);
+  const symbols = await reader.symbolsOfFiles([...new Set(defs.map((c) => c.filePath))]);
+  const byFileName = new Map<string, SymbolRow[]>();
+  for (const s of symbols) {
+    const k = `${s.file}#${s.name}`;
+    const list = byFileName.get(k);
+    if (list) list.push(s);
+    else byFileName.set(k, [s]);
+  }
+  for (const c of defs) {
+    const found = (byFileName.get(`${c.filePath}#${c.name}`) ?? []).filter((s) => s.line >= c.start - 1 && s.line <= c.end);
+    found.sort((a, b) => Math.abs(a.line - c.start) - Math.abs(b.line - c.start));
+    if (found[0]) c.sym = found[0].id;
+  }
+  const ids = defs.flatMap((c) => (c.sym !== undefined ? [c.sym] : []));
+  const calls = new Map<number, Set<string>>();
+  for (const r of await reader.refsInside(ids)) {
+    if (r.kind !== "call" || r.enclosingId === null) continue;
+    const set = calls.get(r.enclosingId) ?? new Set<string>();
+    set.add(r.targetId !== null ? `${r.name}@${r.targetId}` : r.name);
+    calls.set(r.enclosingId, set);
+  }
+  for (const c of defs) if (c.sym !== undefined && calls.has(c.sym)) c.calls = [...calls.get(c.sym)!];
 }
 
 /** The chunk list a saved pool gives under weights `w`: the engine's steps after fusion. */

@@ -1,5 +1,15 @@
 import { describe, expect, test } from "bun:test";
-import { fileSupport, lastSegment, nameMatch, promoteFunctions, shortnessOf, stem } from "../../src/engines/search/function-promotion.ts";
+import {
+  codeNamesOf,
+  FUNCTION_RANKING,
+  fileSupport,
+  lastSegment,
+  nameMatch,
+  promoteFunctions,
+  shortnessOf,
+  stem,
+  titleOf,
+} from "../../src/engines/search/function-promotion.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
 import type { Candidate } from "../../src/engines/search/rank.ts";
 
@@ -120,5 +130,58 @@ describe("function promotion", () => {
     expect(promoteFunctions(ranked(), issue).map((c) => c.id)).toEqual(["fn", "named", "data", "class"]);
     // the same chunks for a short question: the name leads, the others keep their order (no lift, no demotion)
     expect(promoteFunctions(ranked(), analyzeQuery("save deferred field")).map((c) => c.id)).toEqual(["named", "fn", "data", "class"]);
+  });
+
+  // the same issue pasted with a title line
+  const pasted = (title: string) => analyzeQuery(`${title}\n${issue.raw}`);
+
+  test("a pasted issue's title is its first line; a one-line question has none", () => {
+    expect(titleOf("Field.__hash__() should be immutable.\nDescription\n\tmore")).toBe("Field.__hash__() should be immutable.");
+    expect(titleOf("  \nflush the buffer\n")).toBe("");
+  });
+
+  test("the names a title writes as code: snake_case, inner capitals, calls and members, not plain words", () => {
+    const names = codeNamesOf("Model Field.__hash__() should be immutable; get_context_data and SpanSelector, run(x) but not Run or hash");
+    expect([...names].sort()).toEqual(["SpanSelector", "__hash__", "get_context_data", "run"]);
+  });
+
+  test("a definition the title writes as code leads its file's other functions, in proportion to the question's length", () => {
+    const ranked = () => [
+      candidate("other", { symbolPath: "Field.check", kind: "method", score: 1.2 }),
+      candidate("named", { symbolPath: "Field.__hash__", kind: "method", score: 1 }),
+    ];
+    const weights = { ...FUNCTION_RANKING, titleName: 1 };
+    const q = pasted("Model Field.__hash__() should be immutable.");
+    expect(promoteFunctions(ranked(), q, weights).map((c) => c.id)).toEqual(["named", "other"]);
+    expect(promoteFunctions(ranked(), q, { ...weights, titleName: 0 }).map((c) => c.id)).toEqual(["other", "named"]);
+    // a short question has no title to read: its name factor alone decides
+    expect(promoteFunctions(ranked(), analyzeQuery("Field.__hash__() should be immutable"), weights)[0]!.id).toBe("named");
+  });
+
+  test("when the whole-file ranking is sure of its best file, that file's best functions lead a pasted issue's list", () => {
+    const ranked = () => [
+      candidate("b1", { filePath: "b.py", symbolPath: "b_one", kind: "function", score: 3 }),
+      candidate("a1", { filePath: "a.py", symbolPath: "a_one", kind: "function", score: 2 }),
+      candidate("aC", { filePath: "a.py", symbolPath: "A", kind: "class", score: 1.9 }),
+      candidate("a2", { filePath: "a.py", symbolPath: "a_two", kind: "function", score: 1 }),
+      candidate("a3", { filePath: "a.py", symbolPath: "a_three", kind: "function", score: 0.5 }),
+    ];
+    const q = pasted("Something about a");
+    const weights = { ...FUNCTION_RANKING, leadFileFunctions: 2, leadFileGap: 1.2 };
+    const sure = [
+      { filePath: "a.py", score: 2 },
+      { filePath: "b.py", score: 1 },
+    ];
+    expect(
+      promoteFunctions(ranked(), q, weights, sure)
+        .map((c) => c.id)
+        .slice(0, 3),
+    ).toEqual(["a1", "a2", "b1"]);
+    // the second file close behind: no lead, the scores decide
+    const close = [
+      { filePath: "a.py", score: 2 },
+      { filePath: "b.py", score: 1.9 },
+    ];
+    expect(promoteFunctions(ranked(), q, weights, close)[0]!.id).toBe("b1");
   });
 });
