@@ -80,13 +80,14 @@ self.onmessage = async (ev: MessageEvent) => {
 let jobsDone = 0;
 /**
  * A worker collects its whole heap (collectIfOver: the process over its budget) only after parsing this
- * much source since its last full collection. The process's budget alone let a worker collect at every
- * file once the 250 ms between two had passed: the kernel's parse tier sits at the budget throughout
- * (464 MiB, its own peak 540 MiB; the build's, 810 MiB, is the keyword load's and resolution's later), so
- * each worker ran 265 full collections of a heap of 70-110 MiB, most of them a few files after the last
- * and freeing under 2 MiB of it (logged per collection), about 100 ms each: 28 s of a worker's 140 s. A
- * worker's old garbage grows with what it parses, so bytes parsed bound what it can leave uncollected:
- * go-src's parse tier without a full collection in its workers peaked at 703 MiB against 540.
+ * much source since its last full collection. The budget alone let a worker collect at every file once
+ * 250 ms had passed since its last: the kernel's parse tier sits at the budget throughout (464 MiB; its
+ * own peak is 540 MiB, the build's 810 MiB comes later, in the keyword load and resolution), so each
+ * worker ran 265-310 full collections of a heap of 70-115 MiB, most a few files after the last and
+ * freeing under 2 MiB of it (logged per collection: 11 ms of the worker's CPU each, beside the
+ * collector's helpers, and 80 ms of its wall time at load 20). A worker's old garbage grows with what it
+ * parses, so the bytes parsed bound what it leaves uncollected: go-src's parse tier with no full
+ * collection in its workers (32 MiB here) peaked at 703 MiB against 540, with 8 MiB at 510-530.
  */
 const FULL_AFTER_SOURCE_BYTES = 8 * 2 ** 20;
 let sourceSinceFull = 0; // bytes of source this worker parsed since its last full collection
