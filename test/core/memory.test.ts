@@ -1,5 +1,5 @@
 import { describe, expect, test } from "bun:test";
-import { collectIfOver, collectionStats, collectNow, collectOnGrowth, collectYoungEvery } from "../../src/core/memory.ts";
+import { collectIfOver, collectionStats, collectNow, collectOnGrowth, collectYoungEvery, residentBytes } from "../../src/core/memory.ts";
 
 describe("collectYoungEvery", () => {
   test("collects once every n rows, counting across calls", () => {
@@ -45,5 +45,17 @@ describe("collectOnGrowth", () => {
     expect(collectionStats().count).toBe(before + 1);
     // and under the budget nothing, whatever the growth (decided before the interval is looked at)
     expect(collectOnGrowth(Number.MAX_SAFE_INTEGER, -(2 ** 40))).toBe(false);
+  });
+});
+
+describe("residentBytes", () => {
+  test("gives the process's resident size as Bun's rss does, read again at each call", () => {
+    const ours = residentBytes();
+    const bun = process.memoryUsage.rss();
+    // two reads a moment apart: the same size give or take what the process touched between them
+    expect(Math.abs(ours - bun)).toBeLessThan(16 * 2 ** 20);
+    const grown = new Uint8Array(64 * 2 ** 20).fill(1); // 64 MiB made resident
+    expect(residentBytes()).toBeGreaterThan(ours + 32 * 2 ** 20);
+    expect(grown[grown.length - 1]).toBe(1);
   });
 });
