@@ -63,6 +63,7 @@ class ChunkSink {
   private readonly pathWords: string;
   /** The tags of a chunk of each type without tags of its own: one array for all of them. */
   private readonly typeTags = new Map<string, string[]>();
+  private readonly titles = new Map<string, string>();
   constructor(
     private readonly input: ChunkInput,
     private readonly words: TextWords,
@@ -133,13 +134,23 @@ class ChunkSink {
       // the title without the symbol path its title repeats (a definition's `<symbol path> (<kind>)`, a
       // section's `<document> > <heading path>`): the symbols column holds those words, and keyword search
       // weighs it with the title's weight added (store/chunk-search.ts). 2.5 million of boost's positions.
-      title: this.words.keywordText(extra.symbolPath && title.includes(extra.symbolPath) ? title.replace(extra.symbolPath, " ") : title),
+      title: extra.symbolPath && title.includes(extra.symbolPath) ? this.titleWords(title.replace(extra.symbolPath, " ")) : this.words.keywordText(title),
       path: this.pathWords,
       body,
     };
     if (extra.symbolPath) c.symbolPath = extra.symbolPath;
     if (extra.metadata) c.metadata = extra.metadata;
     this.chunks.push(c);
+  }
+
+  /**
+   * The words of a title without its symbol path: the same few texts again and again in a file (a
+   * definition's `  (function)`, a section's `guide.md >  `), kept.
+   */
+  private titleWords(rest: string): string {
+    let words = this.titles.get(rest);
+    if (words === undefined) this.titles.set(rest, (words = this.words.keywordText(rest)));
+    return words;
   }
 
   /**
@@ -385,7 +396,9 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, words: TextWords, 
 
 /** `auth.Handler.ServeHTTP` in package auth → `Handler.ServeHTTP`; a Python module path stays. */
 function symbolPathOf(qualifiedName: string, packageName: string | undefined): string {
-  if (packageName && qualifiedName.startsWith(packageName + ".")) return qualifiedName.slice(packageName.length + 1);
+  // the package and its dot compared apart: no `${packageName}.` string per definition
+  const n = packageName ? packageName.length : 0;
+  if (n > 0 && qualifiedName.charCodeAt(n) === 46 && qualifiedName.startsWith(packageName!)) return qualifiedName.slice(n + 1);
   return qualifiedName;
 }
 

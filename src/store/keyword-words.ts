@@ -446,25 +446,26 @@ export class TextWords {
 
   /** The words added since `begin`, compacted as keywordText compacts a text's. */
   finish(): string {
+    const ordered = this.ordered;
+    if (ordered === 0) return "";
     const order = this.order;
     const counts = this.counts;
     const lengths = this.lengths;
-    let size = 0;
-    for (let i = 0; i < this.ordered; i++) {
-      const id = order[i]!;
-      const len = lengths[id]! + 1;
-      for (let c = counts[id]!; c >= 1; c >>= 1) size += len;
-    }
-    if (size === 0) return "";
-    if (this.packed.length < size) this.packed = new Uint8Array(Math.max(this.packed.length * 2, size));
-    const p = this.packed;
+    const starts = this.starts;
     const b = this.bytes;
+    let p = this.packed;
     let o = 0;
-    for (let i = 0; i < this.ordered; i++) {
+    for (let i = 0; i < ordered; i++) {
       const id = order[i]!;
-      const s = this.starts[id]!;
+      const s = starts[id]!;
       const len = lengths[id]!;
-      for (let c = counts[id]!; c >= 1; c >>= 1) {
+      // 1 + floor(log2(count)) copies, each after a space
+      const copies = 32 - Math.clz32(counts[id]!);
+      if (o + copies * (len + 1) > p.length) {
+        p = grown(p, new Uint8Array(Math.max(p.length * 2, o + copies * (len + 1))));
+        this.packed = p;
+      }
+      for (let c = 0; c < copies; c++) {
         if (o > 0) p[o++] = 32;
         for (let j = 0; j < len; j++) p[o + j] = b[s + j]!;
         o += len;
