@@ -30,7 +30,7 @@ CLASS[95] = UNDERSCORE;
 const classOf = (c: number) => (c < 128 ? CLASS[c]! : OTHER);
 
 /** Longest token that still yields words: longer runs are data (hashes, base64), not names. */
-const MAX_TOKEN = 64;
+export const MAX_TOKEN = 64;
 
 /**
  * Output buffer of wordsText, grown on demand and kept: decoding it once beats joining slices. Words are
@@ -173,6 +173,37 @@ function scanWords(text: string, lines?: number[]): number {
     i = j;
   }
   return o;
+}
+
+/**
+ * The words of the one token text[i, j) (a run of digits, or of letters, digits and underscores not
+ * starting with a digit, as scanWords cuts them), as scanWords writes them: at the start of the buffer
+ * `wordBuffer` returns, one space apart; returns how many bytes they took. For store/keyword-words.ts,
+ * which splits each distinct token of a file once.
+ */
+export function tokenWords(text: string, i: number, j: number): number {
+  const len = j - i;
+  if (len > MAX_TOKEN) return 0;
+  const k = classOf(text.charCodeAt(i));
+  if (k === DIGIT) {
+    if (len < 2) return 0;
+    ensure(0, len + 1);
+    return put(text, i, j, 0);
+  }
+  let simple = k !== UNDERSCORE;
+  for (let x = i + 1; simple && x < j; x++) if (classOf(text.charCodeAt(x)) !== LOWER) simple = false;
+  if (simple) {
+    if (len < 2) return 0;
+    ensure(0, len + 1);
+    return put(text, i, j, 0);
+  }
+  ensure(0, 3 * len + 2);
+  return putCompound(text, i, j, 0);
+}
+
+/** The buffer the scans write into (tokenWords): valid until the next scan. */
+export function wordBuffer(): Uint8Array {
+  return out;
 }
 
 /** The words of wordsText as a list, optionally without repeats (query side). */

@@ -10,10 +10,23 @@
  */
 import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
-import { textKey } from "../core/hash.ts";
-import { keywordText } from "../store/keyword-words.ts";
-import { contentLines, encodeSpans, renderChunk, type ChunkSpan } from "../store/chunk-text.ts";
+import { sha256, textKey } from "../core/hash.ts";
+import { textWords, type TextWords } from "../store/keyword-words.ts";
+import { MAX_LINE_CHARS, clipLine, contentLines, encodeSpans, type ChunkSpan } from "../store/chunk-text.ts";
 import { parse as parseYaml } from "yaml";
+
+/**
+ * The hasher of chunk texts rendered piece by piece (ChunkSink.render), reused from chunk to chunk: a
+ * digest starts it again. Checked once, since that is how Bun's hasher behaves rather than what it
+ * documents: when it does not, texts are built and hashed whole.
+ */
+const chunkHasher = new Bun.CryptoHasher("sha256");
+const reusableHasher = ((): boolean => {
+  chunkHasher.update("a");
+  chunkHasher.digest("hex");
+  chunkHasher.update("b");
+  return chunkHasher.digest("hex") === sha256("b");
+})();
 
 const MAX_LINES = 80;
 const MAX_CHARS = 4000;
@@ -30,6 +43,8 @@ export interface ChunkInput {
   text: string;
   isTest: boolean;
   facts?: FileFacts;
+  /** The text's words (store/keyword-words.ts textWords), when the caller has scanned it already. */
+  words?: TextWords;
 }
 
 /** Directory segments of a path, as tags ("internal/auth/x.go" → internal, auth). */
@@ -46,12 +61,15 @@ class ChunkSink {
   private readonly ids = new Set<string>();
   private readonly repeats = new Map<string, number>();
   private readonly pathWords: string;
+  /** The tags of a chunk of each type without tags of its own: one array for all of them. */
+  private readonly typeTags = new Map<string, string[]>();
+  private readonly titles = new Map<string, string>();
   constructor(
     private readonly input: ChunkInput,
-    private readonly lines: string[],
+    private readonly words: TextWords,
     private readonly baseTags: string[],
   ) {
-    this.pathWords = keywordText(input.path);
+    this.pathWords = words.keywordText(input.path);
   }
 
   /**
@@ -68,10 +86,37 @@ class ChunkSink {
     spans: ChunkSpan[],
     extra: { symbolPath?: string; tags?: string[]; metadata?: Record<string, unknown> } = {},
   ): void {
-    const text = renderChunk(prefix, spans, this.lines);
-    if (text.trim() === "") return;
+    // the body's words as the text is rendered, but for an overview (its prefix is its text) and a prefix
+    // whose last line would run into the first line's words (none is written so)
+    const bodyWords = type !== "symbols" && (prefix === "" || prefix.endsWith("\n"));
+    if (bodyWords) {
+      this.words.begin();
+      this.words.addText(prefix.slice(prefix.indexOf("\n") + 1));
+    }
+    // a chunk under a header (its first character not blank, so neither is its text) is hashed as it is
+    // rendered, its text never built; any other is rendered, and left out when blank
+    let text = "";
+    let textHash: string;
+    if (bodyWords && prefix.charCodeAt(0) > 32 && reusableHasher) {
+      this.render(prefix, spans, true, true);
+      textHash = chunkHasher.digest("hex").slice(0, 32);
+    } else {
+      text = this.render(prefix, spans, bodyWords, false);
+      if (!(prefix.charCodeAt(0) > 32) && text.trim() === "") return;
+      textHash = textKey(text);
+    }
+    // without the prefix's first line (not an overview's: its prefix is its text), a header whose words
+    // the other columns hold: the kind and symbol path (title, symbols) and the file's path (path).
+    // Kept, they were a quarter of boost's body words, 5.9 MiB of its keyword index. Finished before the
+    // other columns' compactions begin.
+    const body = bodyWords ? this.words.finish() : this.words.keywordText(type === "symbols" ? text : text.slice(prefix.indexOf("\n") + 1));
     const id = this.uniqueId(`${type}:${this.input.path}#${key}`);
-    const tags = [...new Set([...this.baseTags, type, ...(extra.tags ?? [])])];
+    let tags: string[];
+    if (extra.tags === undefined) {
+      let shared = this.typeTags.get(type);
+      if (!shared) this.typeTags.set(type, (shared = [...new Set([...this.baseTags, type])]));
+      tags = shared;
+    } else tags = [...new Set([...this.baseTags, type, ...extra.tags])];
     const c: ChunkRecord = {
       id,
       chunkType: type,
@@ -82,23 +127,87 @@ class ChunkSink {
       tags,
       prefix,
       spans: encodeSpans(spans),
-      textHash: textKey(text),
+      textHash,
     };
     c.words = {
-      symbols: keywordText(extra.symbolPath ?? ""),
+      symbols: this.words.keywordText(extra.symbolPath ?? ""),
       // the title without the symbol path its title repeats (a definition's `<symbol path> (<kind>)`, a
       // section's `<document> > <heading path>`): the symbols column holds those words, and keyword search
       // weighs it with the title's weight added (store/chunk-search.ts). 2.5 million of boost's positions.
-      title: keywordText(extra.symbolPath && title.includes(extra.symbolPath) ? title.replace(extra.symbolPath, " ") : title),
+      title: extra.symbolPath && title.includes(extra.symbolPath) ? this.titleWords(title.replace(extra.symbolPath, " ")) : this.words.keywordText(title),
       path: this.pathWords,
-      // without the prefix's first line (not an overview's: its prefix is its text), a header whose words
-      // the other columns hold: the kind and symbol path (title, symbols) and the file's path (path).
-      // Kept, they were a quarter of boost's body words, 5.9 MiB of its keyword index.
-      body: keywordText(type === "symbols" ? text : text.slice(prefix.indexOf("\n") + 1)),
+      body,
     };
     if (extra.symbolPath) c.symbolPath = extra.symbolPath;
     if (extra.metadata) c.metadata = extra.metadata;
     this.chunks.push(c);
+  }
+
+  /**
+   * The words of a title without its symbol path: the same few texts again and again in a file (a
+   * definition's `  (function)`, a section's `guide.md >  `), kept.
+   */
+  private titleWords(rest: string): string {
+    let words = this.titles.get(rest);
+    if (words === undefined) this.titles.set(rest, (words = this.words.keywordText(rest)));
+    return words;
+  }
+
+  /**
+   * renderChunk's text (store/chunk-text.ts) from the file's text: each run of whole lines one slice of it,
+   * rather than the file split into lines and joined again. With `words`, each rendered line's words are
+   * added to the compaction begun: a whole line's from the file's scan, any other line's scanned. With
+   * `hash`, the text goes to chunkHasher piece by piece instead (its sha256 is the whole text's), and ""
+   * is returned: a chunk's text was a copy of its lines made only to be hashed.
+   */
+  private render(prefix: string, spans: ChunkSpan[], words: boolean, hash: boolean): string {
+    const w = this.words;
+    const text = w.text;
+    const starts = w.lineStarts;
+    let out = hash ? "" : prefix;
+    if (hash) chunkHasher.update(prefix);
+    let first = true;
+    for (const sp of spans) {
+      if (sp === "…") {
+        if (hash) chunkHasher.update(first ? "    …" : "\n    …");
+        else out += first ? "    …" : "\n    …";
+        first = false;
+        continue;
+      }
+      const to = Math.min(sp.to, w.lines);
+      let l = sp.from;
+      while (l <= to) {
+        if (sp.end === undefined && w.lineLength(l) <= MAX_LINE_CHARS) {
+          let b = l;
+          while (b < to && w.lineLength(b + 1) <= MAX_LINE_CHARS) b++;
+          const a = starts[l - 1]!;
+          if (!hash) out += first ? text.slice(a, starts[b]! - 1) : "\n" + text.slice(a, starts[b]! - 1);
+          // after another piece: from the newline ending the line before (a line after the first has one)
+          else if (first || a === 0) {
+            if (!first) chunkHasher.update("\n");
+            chunkHasher.update(text.slice(a, starts[b]! - 1));
+          } else chunkHasher.update(text.slice(a - 1, starts[b]! - 1));
+          first = false;
+          if (words) w.addLines(l, b);
+          l = b + 1;
+          continue;
+        }
+        // as store/chunk-text.ts chunkLines: a line cut at its columns, or clipped
+        let line = text.slice(starts[l - 1]!, starts[l]! - 1);
+        let col = l === sp.from ? (sp.col ?? 1) : 1;
+        if (sp.end !== undefined) {
+          line = line.slice(l === sp.from ? col - 1 : 0, l === sp.to ? Math.max(0, sp.end - 1) : line.length);
+          col = 1;
+        }
+        const part = clipLine(line, col);
+        if (hash) chunkHasher.update(first ? part : "\n" + part);
+        else out += first ? part : "\n" + part;
+        first = false;
+        if (words) w.addText(part);
+        l++;
+      }
+    }
+    return out;
   }
 
   /**
@@ -107,6 +216,11 @@ class ChunkSink {
    * with foreign keys on made every chunk insert of an incremental run 40 times slower.
    */
   private uniqueId(base: string): string {
+    // the usual id, met for the first time: a base in `repeats` is in `ids` too
+    if (!this.ids.has(base)) {
+      this.ids.add(base);
+      return base;
+    }
     let n = this.repeats.get(base) ?? 1;
     let id = base;
     while (this.ids.has(id)) id = `${base}~${++n}`;
@@ -116,25 +230,41 @@ class ChunkSink {
   }
 }
 
-/** Splits lines [from, to] (1-based, inclusive) into windows of at most MAX_LINES / MAX_CHARS with overlap. */
-function windows(lines: string[], from: number, to: number): Array<[number, number]> {
-  const all: number[] = [];
-  for (let l = from; l <= to; l++) all.push(l);
-  return windowsOver(lines, all);
+/**
+ * Splits lines [from, to] (1-based, inclusive) into windows of at most MAX_LINES / MAX_CHARS with overlap:
+ * windowsOver of the lines from `from` to `to`, without their list.
+ */
+function windows(words: TextWords, from: number, to: number): Array<[number, number]> {
+  const out: Array<[number, number]> = [];
+  const total = to - from + 1;
+  let start = 0;
+  while (start < total) {
+    let end = start;
+    let chars = 0;
+    while (end < total && end - start < MAX_LINES && chars + words.lineLength(from + end) + 1 <= MAX_CHARS) {
+      chars += words.lineLength(from + end) + 1;
+      end++;
+    }
+    if (end === start) end = start + 1; // a single over-long line still makes progress
+    out.push([from + start, from + end - 1]);
+    if (end >= total) break;
+    start = Math.max(start + 1, end - OVERLAP);
+  }
+  return out;
 }
 
 /**
  * Splits the listed lines (ascending 1-based numbers) into windows of at most MAX_LINES / MAX_CHARS of
  * them, overlapping by OVERLAP; each window as its first and last line.
  */
-function windowsOver(lines: string[], numbers: number[]): Array<[number, number]> {
+function windowsOver(words: TextWords, numbers: number[]): Array<[number, number]> {
   const out: Array<[number, number]> = [];
   let start = 0;
   while (start < numbers.length) {
     let end = start;
     let chars = 0;
-    while (end < numbers.length && end - start < MAX_LINES && chars + (lines[numbers[end]! - 1]?.length ?? 0) + 1 <= MAX_CHARS) {
-      chars += (lines[numbers[end]! - 1]?.length ?? 0) + 1;
+    while (end < numbers.length && end - start < MAX_LINES && chars + words.lineLength(numbers[end]!) + 1 <= MAX_CHARS) {
+      chars += words.lineLength(numbers[end]!) + 1;
       end++;
     }
     if (end === start) end = start + 1; // a single over-long line still makes progress
@@ -164,7 +294,7 @@ function span(from: number, to: number, firstColumn = 1, endColumn?: number): Ch
  */
 function endColumns(
   facts: FileFacts,
-  lines: string[],
+  words: TextWords,
 ): (d: { qualifiedName: string; startLine: number; endLine: number; startColumn: number }) => number | undefined {
   const starts = new Map<number, Array<{ column: number; qualifiedName: string }>>();
   for (const d of [...facts.functions, ...facts.types]) {
@@ -181,11 +311,11 @@ function endColumns(
     const member = d.qualifiedName + ".";
     for (const o of onLine) if (o.column > after && !o.qualifiedName.startsWith(member)) return o.column;
     const shared = oneLine && onLine.some((o) => o.column < d.startColumn && !d.qualifiedName.startsWith(o.qualifiedName + "."));
-    return shared ? (lines[d.endLine - 1]?.length ?? 0) + 1 : undefined;
+    return shared ? words.lineLength(d.endLine) + 1 : undefined;
   };
 }
 
-function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], facts: FileFacts): void {
+function definitionChunks(sink: ChunkSink, input: ChunkInput, words: TextWords, facts: FileFacts): void {
   // every definition by its first line, to find a type's members by binary search: generated files hold
   // thousands of one-line types, and a scan of every definition for each of them was quadratic
   const byStart = [...facts.functions, ...facts.types].sort((a, b) => a.startLine - b.startLine);
@@ -201,7 +331,7 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
     for (let i = lo; i < byStart.length && byStart[i]!.startLine <= t.endLine; i++) if (byStart[i]!.endLine <= t.endLine) out.push(byStart[i]!);
     return out;
   };
-  const endOf = endColumns(facts, lines);
+  const endOf = endColumns(facts, words);
   const emit = (
     kind: string,
     symbolPath: string,
@@ -225,7 +355,7 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
   for (const fn of facts.functions) {
     const symbolPath = symbolPathOf(fn.qualifiedName, facts.packageName);
     const end = endOf(fn);
-    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, windows(lines, firstLine(fn), fn.endLine), fn.signature, (a, b) =>
+    emit(fn.isMethod ? "method" : "function", symbolPath, fn.name, windows(words, firstLine(fn), fn.endLine), fn.signature, (a, b) =>
       span(a, b, a === fn.startLine ? fn.startColumn : 1, b === fn.endLine ? end : undefined),
     );
   }
@@ -245,7 +375,7 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
     const body = (a: number, b: number): ChunkSpan[] => {
       const out: ChunkSpan[] = [];
       let open: { from: number; to: number; col?: number; end?: number } | undefined;
-      for (let l = a; l <= b && l <= lines.length; l++) {
+      for (let l = a; l <= b && l <= words.lines; l++) {
         if (hidden.has(l)) {
           if (open || out[out.length - 1] !== "…") out.push("…");
           open = undefined;
@@ -260,17 +390,19 @@ function definitionChunks(sink: ChunkSink, input: ChunkInput, lines: string[], f
       }
       return out;
     };
-    emit(t.kind, symbolPath, t.name, windowsOver(lines, visible), undefined, body);
+    emit(t.kind, symbolPath, t.name, windowsOver(words, visible), undefined, body);
   }
 }
 
 /** `auth.Handler.ServeHTTP` in package auth → `Handler.ServeHTTP`; a Python module path stays. */
 function symbolPathOf(qualifiedName: string, packageName: string | undefined): string {
-  if (packageName && qualifiedName.startsWith(packageName + ".")) return qualifiedName.slice(packageName.length + 1);
+  // the package and its dot compared apart: no `${packageName}.` string per definition
+  const n = packageName ? packageName.length : 0;
+  if (n > 0 && qualifiedName.charCodeAt(n) === 46 && qualifiedName.startsWith(packageName!)) return qualifiedName.slice(n + 1);
   return qualifiedName;
 }
 
-function dataChunks(sink: ChunkSink, input: ChunkInput, lines: string[], variables: VariableFact[], facts: FileFacts): void {
+function dataChunks(sink: ChunkSink, input: ChunkInput, words: TextWords, variables: VariableFact[], facts: FileFacts): void {
   if (variables.length === 0) return;
   // merge the declarations' line ranges (a const block is one range), then window them
   const ranges = variables.map((v) => [v.startLine, v.endLine] as [number, number]).sort((a, b) => a[0] - b[0]);
@@ -282,7 +414,7 @@ function dataChunks(sink: ChunkSink, input: ChunkInput, lines: string[], variabl
   }
   let part = 0;
   for (const [a, b] of merged) {
-    for (const [x, y] of windows(lines, a, b)) {
+    for (const [x, y] of windows(words, a, b)) {
       const names = variables.filter((v) => v.startLine <= y && v.endLine >= x).map((v) => symbolPathOf(v.qualifiedName, facts.packageName));
       part++;
       sink.add(
@@ -353,7 +485,8 @@ export function documentTags(text: string): { tags: string[]; bodyStart: number 
   return { tags: [...tags], bodyStart };
 }
 
-function documentationChunks(sink: ChunkSink, input: ChunkInput, lines: string[]): void {
+function documentationChunks(sink: ChunkSink, input: ChunkInput, words: TextWords): void {
+  const lines = contentLines(input.text);
   const { tags, bodyStart } = documentTags(input.text);
   // headings: ATX (# …) and, for Markdown and reST, underlined ones (===, ---, ~~~)
   interface Section {
@@ -390,7 +523,7 @@ function documentationChunks(sink: ChunkSink, input: ChunkInput, lines: string[]
     sections.push({ path: stack.map((s) => s.title), start: h.start, end });
   });
   for (const s of sections) {
-    const parts = windows(lines, s.start, Math.max(s.start, s.end));
+    const parts = windows(words, s.start, Math.max(s.start, s.end));
     parts.forEach(([a, b], i) => {
       const headingPath = s.path.join(" > ");
       const key = (headingPath || "(top)") + (parts.length > 1 ? `@${i + 1}` : "");
@@ -406,19 +539,19 @@ export function buildChunks(input: ChunkInput): ChunkRecord[] {
   const isDoc = DOC_LANGUAGES.has(input.language);
   const base = [input.language, isDoc ? "documentation" : "code", ...pathTags(input.path)];
   if (input.isTest) base.push("test");
-  const lines = contentLines(input.text);
-  const sink = new ChunkSink(input, lines, base);
-  if (isDoc) documentationChunks(sink, input, lines);
+  const words = input.words ?? textWords(input.text);
+  const sink = new ChunkSink(input, words, base);
+  if (isDoc) documentationChunks(sink, input, words);
   else if (input.facts) {
     symbolsChunk(sink, input, input.facts);
-    definitionChunks(sink, input, lines, input.facts);
-    dataChunks(sink, input, lines, input.facts.variables, input.facts);
+    definitionChunks(sink, input, words, input.facts);
+    dataChunks(sink, input, words, input.facts.variables, input.facts);
   } else if (CONFIG_LANGUAGES.has(input.language)) {
-    windows(lines, 1, lines.length).forEach(([a, b], i) =>
+    windows(words, 1, words.lines).forEach(([a, b], i) =>
       sink.add("data", `config@${i + 1}`, `${input.path} (configuration)`, a, b, `configuration ${input.path}:${a}-${b}\n`, span(a, b)),
     );
   } else {
-    windows(lines, 1, lines.length).forEach(([a, b], i) =>
+    windows(words, 1, words.lines).forEach(([a, b], i) =>
       sink.add("definitions", `lines@${i + 1}`, `${input.path}:${a}-${b}`, a, b, `${input.path}:${a}-${b}\n`, span(a, b)),
     );
   }

@@ -15,6 +15,7 @@ import { modulePathOf } from "./project-info.ts";
 import { languageFor, moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
 import { fileWords } from "./file-words.ts";
+import { textWords } from "../store/keyword-words.ts";
 import { compressContent, contentText } from "../store/content-codec.ts";
 import { threadCpuMicros } from "../core/thread-cpu.ts";
 
@@ -112,13 +113,15 @@ export async function parseStoredFile(job: ParseJob, parser: FactsParser, projec
   };
   if (parsed.facts) file.facts = parsed.facts;
   if (clock) t = threadCpuMicros();
-  file.words = fileWords(job.path, text, parsed.facts, parsed.comments);
+  // the text's words scanned once, for the file's keyword words and its chunks'
+  const words = textWords(text);
+  file.words = fileWords(job.path, text, parsed.facts, parsed.comments, words);
   if (clock) {
     const now = threadCpuMicros();
     clock.words += now - t;
     t = now;
   }
-  file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, ...(parsed.facts ? { facts: parsed.facts } : {}) });
+  file.chunks = buildChunks({ path: job.path, language: parsed.language, text, isTest: file.isTest, words, ...(parsed.facts ? { facts: parsed.facts } : {}) });
   if (clock) clock.chunks += threadCpuMicros() - t;
   return file;
 }

@@ -3,6 +3,8 @@ import { buildChunks, documentTags } from "../../src/indexer/chunker.ts";
 import { FactsParser } from "../../src/lang/parser.ts";
 import { chunkTexts } from "../../src/store/chunk-text.ts";
 import { emptyProjectInfo } from "../../src/lang/project.ts";
+import { textKey } from "../../src/core/hash.ts";
+import { keywordText } from "../../src/store/keyword-words.ts";
 
 const parser = await FactsParser.create();
 /** The file's chunks, each with its text as the store reads it back (prefix and spans over the content). */
@@ -229,4 +231,45 @@ describe("containers", () => {
     expect(big[0]!.startLine).toBe(1);
     expect(big[0]!.endLine).toBe(242);
   });
+});
+
+describe("texts hashed and words taken as the chunk is rendered", () => {
+  // each chunk's text key and body words are those of its text as the store reads it back, for texts the
+  // chunker takes its short cuts on: runs of whole lines, lines cut at a column, clipped over-long lines
+  // (one cut inside a surrogate pair), elisions, non-ASCII, a file without a final newline, a text file
+  test("every chunk's text key and body words are its text's", async () => {
+    const long = `int table[] = { ${Array.from({ length: 300 }, (_, i) => `${i}, /* 😀 */`).join(" ")} };`;
+    const files: Array<[string, string]> = [
+      [
+        "drivers/x/a.c",
+        [
+          "/* Überblick: the driver */",
+          "struct dev { int id; char name[8]; };",
+          "static int probe(struct dev *d) { return d->id; } static int remove_dev(struct dev *d) { return 0; }",
+          long,
+          "enum mode { MODE_A, MODE_B };",
+          "#define MAX_DEVS 16",
+          "int count_devs(void)",
+          "{",
+          ...Array.from({ length: 100 }, (_, i) => `\tcount += dev_${i}.id; // 日本 ${i}`),
+          "\treturn count;",
+          "}",
+        ].join("\n"),
+      ],
+      [
+        "src/p/Queue.java",
+        "package p;\n/** A queue. */\npublic class Queue {\n  private int size;\n  /** Adds. */\n  public void add(int x) {\n    size++;\n  }\n}\n",
+      ],
+      ["notes/readme.md", "# Title\n\nSome text é.\n\n## Part\n\n    code\n"],
+      ["notes/plain.txt", `${"word ".repeat(50)}\n`.repeat(200)],
+    ];
+    for (const [path, text] of files) {
+      const chunks = await chunksOf(path, text);
+      expect(chunks.length).toBeGreaterThan(0);
+      for (const c of chunks) {
+        expect(c.textHash).toBe(textKey(c.text));
+        expect(c.words!.body).toBe(keywordText(c.chunkType === "symbols" ? c.text : c.text.slice(c.prefix.indexOf("\n") + 1)));
+      }
+    }
+  }, 30_000); // loads three grammars
 });

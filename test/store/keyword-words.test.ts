@@ -4,7 +4,7 @@
  */
 import { describe, expect, test } from "bun:test";
 import { wordsText } from "../../src/core/words.ts";
-import { keywordText } from "../../src/store/keyword-words.ts";
+import { keywordText, textWords } from "../../src/store/keyword-words.ts";
 
 /** The same compaction written plainly over wordsText's string (slow, obviously right). */
 function reference(text: string): string {
@@ -63,5 +63,65 @@ describe("compacted keyword words", () => {
     const huge = Array.from({ length: 700_000 }, (_, i) => `w${i % 300_000}z`).join(" ");
     expect(keywordText(huge)).toBe(reference(huge));
     expect(keywordText("alpha beta alpha")).toBe("alpha alpha beta");
+  });
+});
+
+describe("a file's words numbered once (TextWords)", () => {
+  let seed = 7; // mulberry32: a fixed sequence, so a failure reproduces
+  const next = (n: number) => {
+    seed = (seed + 0x6d2b79f5) | 0;
+    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) % n;
+  };
+  // identifiers of every shape the scanner splits, numbers, non-ASCII, over-long tokens, separators
+  const pieces = [
+    "parseHTTPRequest2",
+    "x86_64",
+    "MAX_ITEMS",
+    "i",
+    "_",
+    "Foo",
+    "foo",
+    "0x1f",
+    "2157",
+    "utf8",
+    "é",
+    "日本",
+    "😀",
+    "a".repeat(70),
+    "A_b_C",
+    "__init__",
+    "err",
+  ];
+  const separators = [" ", "\n", "(", ") {\n\t", ".", "\r\n", "\n\n", "-", "é"];
+  const randomText = (tokens: number) => {
+    let s = "";
+    for (let i = 0; i < tokens; i++) s += pieces[next(pieces.length)]! + (next(9) < 2 ? `w${next(50)}` : "") + separators[next(separators.length)]!;
+    return s;
+  };
+  test("the whole text, any run of its lines and another text compact as keywordText does", () => {
+    for (const size of [0, 1, 30, 2_000, 40_000]) {
+      const text = randomText(size) + (next(2) ? "\n" : "");
+      const words = textWords(text);
+      words.begin();
+      words.addRange(0, words.occurrences);
+      expect(words.finish()).toBe(keywordText(text));
+      const lines = text.split("\n");
+      if (text.endsWith("\n")) lines.pop();
+      expect(words.lines).toBe(lines.length);
+      for (let k = 0; k < 20 && lines.length > 0; k++) {
+        const a = 1 + next(lines.length);
+        const b = a + next(Math.min(90, lines.length - a + 1));
+        expect(words.lineLength(a)).toBe(lines[a - 1]!.length);
+        const other = randomText(next(20));
+        words.begin();
+        words.addText(other);
+        words.addLines(a, b);
+        // a text added between words ends between words: the other text's words, then the lines'
+        expect(words.finish()).toBe(keywordText(`${other}\n${lines.slice(a - 1, b).join("\n")}`));
+        expect(words.keywordText(other)).toBe(keywordText(other));
+      }
+    }
   });
 });
