@@ -49,7 +49,6 @@ self.onmessage = async (ev: MessageEvent) => {
     return;
   }
   let t = 0;
-  sourceSinceFull += msg.job.sizeBytes;
   try {
     const parsed = await parseStoredFile(msg.job, parser!, project!, clock);
     if (clock) t = threadCpuMicros();
@@ -73,21 +72,15 @@ self.onmessage = async (ev: MessageEvent) => {
   // on go-src (parsed on one thread: 531 -> 625 MiB). A young collection every 16 files frees it for
   // nothing measurable (486 MiB, CPU unchanged).
   if (++jobsDone % 16 === 0) edenGC();
-  if (sourceSinceFull >= FULL_AFTER_SOURCE_BYTES && collectIfOver()) sourceSinceFull = 0;
+  // collectIfOver after every file: on the kernel the process sits at its budget through the parse tier, so
+  // each worker runs about 300 full collections of a 70-115 MiB heap, most freeing under 2 MiB. Most of what
+  // the trace counted as their cost was the resident-size read (memory.ts residentBytes); with that fixed,
+  // a worker that collected only after 8 MiB of source parsed since its last full collection spent the same
+  // CPU on the kernel (228.9 s / 410 s against 226.3 s / 408 s, a quiet pair) and peaked higher (kernel 853
+  // against 827 MiB, go-src 638 against 557): its young collections, run by the engine while parsing, did
+  // the work the full ones had. docs/benchmarks.md, "The kernel and go-src after this stop's merges".
+  collectIfOver();
   if (clock) clock.collect += threadCpuMicros() - t;
 };
 
 let jobsDone = 0;
-/**
- * A worker collects its whole heap (collectIfOver: the process over its budget) only after parsing this
- * much source since its last full collection. The budget alone let a worker collect at every file once
- * 250 ms had passed since its last: the kernel's parse tier sits at the budget throughout (464 MiB; its
- * own peak is 540 MiB, the build's 810 MiB comes later, in the keyword load and resolution), so each
- * worker ran 265-310 full collections of a heap of 70-115 MiB, most a few files after the last and
- * freeing under 2 MiB of it (logged per collection: 11 ms of the worker's CPU each, beside the
- * collector's helpers, and 80 ms of its wall time at load 20). A worker's old garbage grows with what it
- * parses, so the bytes parsed bound what it leaves uncollected: go-src's parse tier with no full
- * collection in its workers (32 MiB here) peaked at 703 MiB against 540, with 8 MiB at 510-530.
- */
-const FULL_AFTER_SOURCE_BYTES = 8 * 2 ** 20;
-let sourceSinceFull = 0; // bytes of source this worker parsed since its last full collection
