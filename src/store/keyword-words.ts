@@ -603,31 +603,15 @@ export class TextWords {
   }
 
   private growSlots(): number {
-    this.slots = new Int32Array(this.slots.length * 2);
-    this.stamps = new Uint32Array(this.stamps.length * 2);
+    ({ slots: this.slots, stamps: this.stamps } = rehashed(this.hashes, this.distinct, this.slots.length * 2));
     this.stamp = 1;
-    const mask = this.slots.length - 1;
-    for (let w = 0; w < this.distinct; w++) {
-      let slot = this.hashes[w]! & mask;
-      while (this.stamps[slot] === 1) slot = (slot + 1) & mask;
-      this.stamps[slot] = 1;
-      this.slots[slot] = w;
-    }
-    return mask;
+    return this.slots.length - 1;
   }
 
   private growTokenSlots(): number {
-    this.tokenSlots = new Int32Array(this.tokenSlots.length * 2);
-    this.tokenStamps = new Uint32Array(this.tokenStamps.length * 2);
+    ({ slots: this.tokenSlots, stamps: this.tokenStamps } = rehashed(this.tokenHash, this.tokens, this.tokenSlots.length * 2));
     this.tokenStamp = 1;
-    const mask = this.tokenSlots.length - 1;
-    for (let t = 0; t < this.tokens; t++) {
-      let slot = this.tokenHash[t]! & mask;
-      while (this.tokenStamps[slot] === 1) slot = (slot + 1) & mask;
-      this.tokenStamps[slot] = 1;
-      this.tokenSlots[slot] = t;
-    }
-    return mask;
+    return this.tokenSlots.length - 1;
   }
 
   private growWords(): void {
@@ -687,6 +671,23 @@ TOKEN_CHAR[95] = 1;
 const KEEP_WORDS = 1 << 20;
 
 let shared: TextWords | undefined;
+
+/**
+ * An open-addressing table of `size` slots (a power of two) holding entries 0..count-1 by their hashes,
+ * each slot stamped 1: the words' and the tokens' tables grown, their next stamp 1 as well.
+ */
+function rehashed(hashes: Int32Array, count: number, size: number): { slots: Int32Array<ArrayBuffer>; stamps: Uint32Array<ArrayBuffer> } {
+  const slots = new Int32Array(size);
+  const stamps = new Uint32Array(size);
+  const mask = size - 1;
+  for (let i = 0; i < count; i++) {
+    let slot = hashes[i]! & mask;
+    while (stamps[slot] === 1) slot = (slot + 1) & mask;
+    stamps[slot] = 1;
+    slots[slot] = i;
+  }
+  return { slots, stamps };
+}
 
 /** This thread's TextWords, having scanned `text`: valid until the next call. */
 export function textWords(text: string): TextWords {
