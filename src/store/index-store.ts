@@ -663,14 +663,20 @@ export class IndexStore implements HasSqlite {
     return runOnce(this.db, sql, params);
   }
 
-  /** Runs `fn` in one write transaction. */
+  /**
+   * Runs `fn` in one write transaction, begun IMMEDIATE: a deferred one that reads first and writes later
+   * fails at once with "database is locked" (no busy wait) when another connection wrote in between, as an
+   * index thread's incremental run did once in the full suite (test/tools/index-thread.test.ts).
+   */
   transaction<T>(fn: () => T): T {
     try {
-      return this.db.transaction(() => {
-        const result = fn();
-        this.writeWords();
-        return result;
-      })();
+      return this.db
+        .transaction(() => {
+          const result = fn();
+          this.writeWords();
+          return result;
+        })
+        .immediate();
     } catch (e) {
       this.forgetNames();
       this.words = [];
