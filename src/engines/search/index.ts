@@ -7,7 +7,7 @@
 import type { ChunkFilters, ChunkRow, IndexReader } from "../../store/contract.ts";
 import { hasFilters } from "../../store/chunk-filters.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
-import { wordsOf } from "../../core/words.ts";
+import { identifierParts, wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
 import { FUNCTION_RANKING, nameMatch, promoteFunctions, shortnessOf, stem } from "./function-promotion.ts";
@@ -338,6 +338,7 @@ export class SearchEngine {
       if (max <= 0 || weight === 0) return;
       for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
     };
+    let subjectsSay = 0;
     if (opts.mode !== "vector") {
       const weights = rankingWeights(opts.termWeights?.(q) ?? q.weights, q);
       add(await this.store.weightedFileScores(weights, w.fields, filters), 1);
@@ -372,7 +373,9 @@ export class SearchEngine {
       // for an edit's preflight, whose ready rule was chosen on rankings without it (FILE_RANKING.history)
       if (w.history > 0 && this.store.matchingCommits && !EDIT_INTENTS.has(opts.intent ?? "explore")) {
         const commits = await this.store.matchingCommits(weights, w.historyCommits);
-        add(await indexedOnly(this.store, historyScores(commits)), w.history * shortness * historyConfidence(commits) ** w.historyGate);
+        subjectsSay = historyConfidence(commits);
+        const used = commits.slice(0, w.historyTop);
+        add(await indexedOnly(this.store, historyScores(used, w.historyFilesPower, w.historyScorePower)), w.history * shortness * historyConfidence(commits) ** w.historyGate);
       }
     }
     await this.vectors.refresh?.();
@@ -402,13 +405,19 @@ export class SearchEngine {
     const edit = EDIT_INTENTS.has(opts.intent ?? "explore");
     const nameWeight = (edit ? w.nameEdit : w.name) * shortness;
     const nameShare = edit ? 0 : w.nameShare * shortness;
+    const place = [...q.scope, ...(w.area ? q.area : [])];
+    const recent = !edit && w.recency > 0 && this.store.recentChanges && opts.mode !== "vector" ? await this.store.recentChanges(w.recencyCommits) : undefined;
+    const placed = !edit && w.scope > 0 && place.length > 0 ? placeShares([...total.keys()], place) : undefined;
     for (const [p, v] of total) {
       let x = v;
       const named = nameWeight > 0 || nameShare > 0 ? nameMatch(fileName(p), queryStems) : 0;
       x += nameShare * named;
+      if (placed) x += w.scope * shortness * (placed.get(p) ?? 0);
+      const ago = recent?.get(p);
+      if (ago !== undefined) x += w.recency * shortness * subjectsSay ** w.recencyGate * w.recencyDecay ** ago;
       if (nameWeight > 0) x *= 1 + nameWeight * named;
       if (isNonSource(p)) x *= w.nonSource;
-      if (tests.has(p) && !q.aboutTests) x *= RANKING.testPenalty;
+      if (tests.has(p) && !q.aboutTests) x *= w.tests;
       total.set(p, x);
     }
     // a long question (a pasted issue) describes a change, which often spans the files changed together; not
@@ -511,6 +520,43 @@ export function fileName(path: string): string {
   return FOLDER_NAMED.has(name.toLowerCase()) && parts.length > 1 ? parts[parts.length - 2]! : name;
 }
 
+/** The words of a path: each folder's and the file's name (without extensions), with their identifier parts, stemmed. */
+function pathWords(path: string): Set<string> {
+  const out = new Set<string>();
+  const parts = path.split("/");
+  parts[parts.length - 1] = parts[parts.length - 1]!.replace(/\..*$/, "");
+  for (const part of parts) for (const w of part.split(/[^A-Za-z0-9_]+/)) for (const x of [w, ...identifierParts(w)]) if (x.length >= 2) out.add(stem(x));
+  return out;
+}
+
+/**
+ * How much of the place a question names (a commit subject's scope: `fix(parser)`) each candidate's path
+ * holds (0-1): the words it holds, each weighted by its rarity among the candidates' paths (ln(1 + n / n_w)),
+ * as a share of the words any candidate holds. A word in every path (the project's own name) says little.
+ */
+export function placeShares(paths: readonly string[], words: readonly string[]): Map<string, number> {
+  const stems = [...new Set(words.map(stem))];
+  const holds = paths.map((p) => {
+    const pw = pathWords(p);
+    return stems.map((s) => pw.has(s));
+  });
+  const idf = stems.map((_, i) => {
+    const n = holds.filter((h) => h[i]).length;
+    return n === 0 ? 0 : Math.log(1 + paths.length / n);
+  });
+  const sum = idf.reduce((a, b) => a + b, 0);
+  const out = new Map<string, number>();
+  if (sum === 0) return out;
+  paths.forEach((p, j) => {
+    let x = 0;
+    holds[j]!.forEach((h, i) => {
+      if (h) x += idf[i]!;
+    });
+    if (x > 0) out.set(p, x / sum);
+  });
+  return out;
+}
+
 /** The indexed files among candidate paths, in the order given. */
 async function existingFiles(store: IndexReader, paths: string[]): Promise<string[]> {
   if (paths.length === 0) return [];
@@ -523,11 +569,11 @@ async function existingFiles(store: IndexReader, paths: string[]): Promise<strin
  * it changed, divided by the square root of their number (a commit of one file says more about it than a
  * commit of twenty).
  */
-export function historyScores(commits: ReadonlyArray<{ score: number; files: readonly string[] }>): Map<string, number> {
+export function historyScores(commits: ReadonlyArray<{ score: number; files: readonly string[] }>, filesPower = 0.5, scorePower = 1): Map<string, number> {
   const out = new Map<string, number>();
   for (const c of commits) {
     if (c.files.length === 0) continue;
-    const share = c.score / Math.sqrt(c.files.length);
+    const share = c.score ** scorePower / c.files.length ** filesPower;
     for (const f of c.files) out.set(f, (out.get(f) ?? 0) + share);
   }
   return out;
@@ -598,6 +644,14 @@ export const FILE_RANKING = {
   mentions: 0.5,
   vectors: 1,
   nonSource: 0.5,
+  scope: 0,
+  area: false,
+  recency: 0,
+  recencyCommits: 20,
+  recencyDecay: 0.85,
+  recencyGate: 0,
+  /** A test file's multiplier when the question is not about tests. */
+  tests: 0.55,
   /**
    * The history channel (store/history-store.ts): files changed by the `historyCommits` past commits whose
    * subject lines best match the question, for a short question (it fades as the name does: a pasted
@@ -609,6 +663,9 @@ export const FILE_RANKING = {
    */
   history: 1,
   historyCommits: 30,
+  historyTop: 30,
+  historyFilesPower: 0.5,
+  historyScorePower: 1,
   /**
    * The channel's weight × historyConfidence ** this: 1 = in proportion to how much of the question the
    * best matched subject says. Docstring dev split 68.1 → 69.7 Acc@1 (questions lost at rank 1 against the

@@ -40,6 +40,13 @@ export interface AnalyzedQuery {
   identifiers: string[];
   /** Project paths a dotted module name could be (`django.db.models.query` → django/db/models/query.py …). */
   modulePaths: string[];
+  /**
+   * The words of the place a commit-subject question names in its header: a conventional-commit scope
+   * (`fix(parser): …` → parser; `feat(middleware/cache): …` → middleware, cache), lower case. Empty otherwise.
+   */
+  scope: string[];
+  /** The same for a bare leading area (`cmd: Fix package name …`, `net/http: …`), the Go and kernel convention. */
+  area: string[];
 }
 
 const MAX_WEIGHTED = 120;
@@ -107,6 +114,16 @@ function looksLikeSymbol(id: string): boolean {
  */
 export const COMMIT_TYPE_HEADER = /^\s*(?:feat|fix|docs?|chore|refactor|perf|style|tests?|build|ci|revert)(?:\(([^)]*)\))?!?:\s*/i;
 
+/** A leading `area:` or `path/to/pkg:` (no spaces) before a subject, once a conventional type is gone. */
+const AREA_HEADER = /^\s*([A-Za-z][\w./-]*(?:,\s*[A-Za-z][\w./-]*)*):\s+\S/;
+
+/** The lower-case words (identifier parts too) of a header's place, two letters or more. */
+function placeWords(place: string): string[] {
+  const out = new Set<string>();
+  for (const w of place.split(/[^A-Za-z0-9_]+/)) for (const p of [w.toLowerCase(), ...identifierParts(w)]) if (p.length >= 2 && !/^\d+$/.test(p)) out.add(p);
+  return [...out];
+}
+
 /** The question without a conventional-commit type (its scope kept): see COMMIT_TYPE_HEADER. */
 export function withoutCommitType(question: string): string {
   return question.replace(COMMIT_TYPE_HEADER, (_, scope: string | undefined) => (scope ? `${scope}: ` : ""));
@@ -158,5 +175,7 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
     weights: weightedTerms(raw, identifiers),
     identifiers,
     modulePaths: modulePathsOf(raw),
+    scope: placeWords(COMMIT_TYPE_HEADER.exec(question)?.[1] ?? ""),
+    area: COMMIT_TYPE_HEADER.test(question) ? [] : placeWords(AREA_HEADER.exec(question)?.[1] ?? ""),
   };
 }
