@@ -31,8 +31,6 @@ export interface FileRecord {
   commits: HistoryMatch[];
   coChanges: Record<string, CoChange>;
   edges: Array<Pick<EdgeRow, "file" | "target">>;
-  /** Paths of the newest stored commits, each with how many commits ago it changed (optional: older records lack it). */
-  recent?: Record<string, number>;
   /** The real searchFiles' first 100 files, best first: replay's base must give them. */
   check: string[];
 }
@@ -116,7 +114,6 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
     weightedChunkScores: async () => new Map(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }])),
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
     matchingCommits: async () => r.commits,
-    recentChanges: async (commits: number) => new Map(Object.entries(r.recent ?? {}).filter(([, ago]) => ago < commits)),
     fileCount: async () => r.fileCount,
     filesInfo: async (paths) => new Map(paths.flatMap((p) => (info.has(p) ? [[p, info.get(p)!] as const] : []))),
     allFiles: async () => [...info.values()],

@@ -67,61 +67,16 @@ export const VARIANTS: Record<string, Variant> = {
   "cochange leaders 5": { coChangeLeaders: 5 },
   "cochange leaders 1": { coChangeLeaders: 1 },
   "cochange min 3": { coChangeMinCommits: 3 },
-  "scope 0.25": { scope: 0.25 },
+  // csub: the scope's weight and the test-file multiplier (kept: scope 1, tests 0.3); the recency lift,
+  // the bare `area:` header and the history's shape knobs lived in commit b82405a, not kept
+  "scope 0": { scope: 0 },
   "scope 0.5": { scope: 0.5 },
-  "scope 0.75": { scope: 0.75 },
-  "scope 1": { scope: 1 },
-  "scope 0.5 area": { scope: 0.5, area: true },
-  "scope 1 area": { scope: 1, area: true },
-  "rec 0.1": { recency: 0.1 },
-  "rec 0.2": { recency: 0.2 },
-  "rec 0.3": { recency: 0.3 },
-  "rec 0.5": { recency: 0.5 },
-  "rec 0.2 d0.7": { recency: 0.2, recencyDecay: 0.7 },
-  "rec 0.3 d0.7": { recency: 0.3, recencyDecay: 0.7 },
-  "rec 0.2 d0.95": { recency: 0.2, recencyDecay: 0.95 },
-  "rec 0.1 d0.95": { recency: 0.1, recencyDecay: 0.95 },
-  "rec 0.4 d0.7": { recency: 0.4, recencyDecay: 0.7 },
-  "rec 0.3 d0.6": { recency: 0.3, recencyDecay: 0.6 },
-  "rec 0.5 d0.6": { recency: 0.5, recencyDecay: 0.6 },
-  "rec 0.3 d0.7 n10": { recency: 0.3, recencyDecay: 0.7, recencyCommits: 10 },
-  "combo": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7 },
-  "combo s0.75": { scope: 0.75, tests: 0.3, recency: 0.3, recencyDecay: 0.7 },
-  "combo h1.25": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7, history: 1.25 },
-  "combo h1.5": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7, history: 1.5 },
-  "combo cs1.5": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7, chunkShort: 1.5 },
-  "combo norec": { scope: 1, tests: 0.3 },
-  "combo g1": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7, recencyGate: 1 },
-  "combo g2": { scope: 1, tests: 0.3, recency: 0.3, recencyDecay: 0.7, recencyGate: 2 },
-  "combo r0.5 g1": { scope: 1, tests: 0.3, recency: 0.5, recencyDecay: 0.7, recencyGate: 1 },
-  "combo r0.5 g2": { scope: 1, tests: 0.3, recency: 0.5, recencyDecay: 0.7, recencyGate: 2 },
   "scope 1.5": { scope: 1.5 },
   "scope 2": { scope: 2 },
+  "tests 0.55": { tests: 0.55 },
   "tests 0.2": { tests: 0.2 },
-  "tests 0.3": { tests: 0.3 },
   "tests 0.4": { tests: 0.4 },
-  "history 0.75": { history: 0.75 },
-  "history 1.25": { history: 1.25 },
-  "history 1.5": { history: 1.5 },
-  "gate 0.5": { historyGate: 0.5 },
-  "gate 2": { historyGate: 2 },
-  "htop 5": { historyTop: 5 },
-  "htop 10": { historyTop: 10 },
-  "htop 15": { historyTop: 15 },
-  "hfiles 0.25": { historyFilesPower: 0.25 },
-  "hfiles 0.75": { historyFilesPower: 0.75 },
-  "hfiles 1": { historyFilesPower: 1 },
-  "hscore 0.5": { historyScorePower: 0.5 },
-  "hscore 2": { historyScorePower: 2 },
-  "hscore 3": { historyScorePower: 3 },
-  "chunkShort 1.5": { chunkShort: 1.5 },
-  "chunkShort 2.5": { chunkShort: 2.5 },
-  "chunkShort 3": { chunkShort: 3 },
-  "share 0.35": { nameShare: 0.35 },
-  "share 0.65": { nameShare: 0.65 },
-  "nonsource 0.75": { nonSource: 0.75 },
-  "nonsource 1": { nonSource: 1 },
-  "nonsource 0.3": { nonSource: 0.3 },
+  "before csub": { scope: 0, tests: 0.55 },
 };
 
 const { values } = parseArgs({
@@ -138,7 +93,6 @@ const { values } = parseArgs({
     dump: { type: "string" },
     replay: { type: "string" },
     check: { type: "string", default: "base" },
-    recent: { type: "string" },
   },
 });
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
@@ -146,8 +100,6 @@ if (values.split === "test") throw new Error("--split test: weights are chosen o
 const names = chosenVariants(values.variants, VARIANTS);
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
-// --recent side.json: each instance's recently changed paths for records made before they were recorded
-const recentSide = values.recent ? (JSON.parse(readFileSync(resolve(values.recent), "utf8")) as Record<string, Record<string, number>>) : undefined;
 if (values.replay) {
   let differs = 0;
   let misses = 0;
@@ -156,7 +108,6 @@ if (values.replay) {
     for (const line of readFileSync(resolve(file), "utf8").split("\n")) {
       if (line.trim() === "") continue;
       const record = JSON.parse(line) as FileRecord;
-      if (recentSide) record.recent = recentSide[record.id] ?? {};
       // two dumps of one instance (a split run in parts): the first counts
       if ((values.repo && !values.repo.includes(record.repo)) || seen.has(record.id)) continue;
       seen.add(record.id);

@@ -308,8 +308,6 @@ export interface HistoryReader {
   matchingCommits(terms: ReadonlyMap<string, number>, limit: number): Promise<HistoryMatch[]>;
   /** For each path, how many stored commits changed it and which files changed with it (paths never changed, or no history: absent). */
   coChanges(paths: readonly string[]): Promise<Map<string, CoChange>>;
-  /** The paths the newest `commits` stored commits changed, each with how many commits ago it last changed (0: the newest). */
-  recentChanges(commits: number): Promise<Map<string, number>>;
 }
 
 /** Everything the read path asks of an index (sqlite-reader.ts implements it). */

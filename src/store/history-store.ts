@@ -197,25 +197,6 @@ export function coChanges(store: IndexStore, paths: readonly string[], perFile =
   return out;
 }
 
-/** The paths the newest `commits` stored commits changed, each with how many commits ago it last changed (0: the newest). */
-export function recentChanges(store: IndexStore, commits: number): Map<string, number> {
-  const out = new Map<string, number>();
-  if (!hasHistory(store) || commits <= 0) return out;
-  const newest = sqliteOf(store)
-    .query(`SELECT id FROM history_commits ORDER BY time DESC, id DESC LIMIT ${Math.trunc(commits)}`)
-    .all() as Array<{ id: number }>;
-  if (newest.length === 0) return out;
-  const ago = new Map(newest.map((c, i) => [c.id, i]));
-  const rows = sqliteOf(store)
-    .query(`SELECT commit_id AS id, path FROM history_changes WHERE commit_id IN (${newest.map(() => "?").join(",")})`)
-    .all(...newest.map((c) => c.id)) as Array<{ id: number; path: string }>;
-  for (const r of rows) {
-    const a = ago.get(r.id)!;
-    if (a < (out.get(r.path) ?? Infinity)) out.set(r.path, a);
-  }
-  return out;
-}
-
 /** Removes the history (the folder is no longer a git work tree, or the channel was turned off). */
 export function dropHistory(store: IndexStore): void {
   if (!hasHistory(store)) return;

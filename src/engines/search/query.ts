@@ -45,8 +45,6 @@ export interface AnalyzedQuery {
    * (`fix(parser): …` → parser; `feat(middleware/cache): …` → middleware, cache), lower case. Empty otherwise.
    */
   scope: string[];
-  /** The same for a bare leading area (`cmd: Fix package name …`, `net/http: …`), the Go and kernel convention. */
-  area: string[];
 }
 
 const MAX_WEIGHTED = 120;
@@ -114,9 +112,6 @@ function looksLikeSymbol(id: string): boolean {
  */
 export const COMMIT_TYPE_HEADER = /^\s*(?:feat|fix|docs?|chore|refactor|perf|style|tests?|build|ci|revert)(?:\(([^)]*)\))?!?:\s*/i;
 
-/** A leading `area:` or `path/to/pkg:` (no spaces) before a subject, once a conventional type is gone. */
-const AREA_HEADER = /^\s*([A-Za-z][\w./-]*(?:,\s*[A-Za-z][\w./-]*)*):\s+\S/;
-
 /** The lower-case words (identifier parts too) of a header's place, two letters or more. */
 function placeWords(place: string): string[] {
   const out = new Set<string>();
@@ -176,6 +171,5 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
     identifiers,
     modulePaths: modulePathsOf(raw),
     scope: placeWords(COMMIT_TYPE_HEADER.exec(question)?.[1] ?? ""),
-    area: COMMIT_TYPE_HEADER.test(question) ? [] : placeWords(AREA_HEADER.exec(question)?.[1] ?? ""),
   };
 }
