@@ -67,6 +67,16 @@ export const VARIANTS: Record<string, Variant> = {
   "cochange leaders 5": { coChangeLeaders: 5 },
   "cochange leaders 1": { coChangeLeaders: 1 },
   "cochange min 3": { coChangeMinCommits: 3 },
+  // csub: the scope's weight and the test-file multiplier (kept: scope 1, tests 0.3); the recency lift,
+  // the bare `area:` header and the history's shape knobs lived in commit b82405a, not kept
+  "scope 0": { scope: 0 },
+  "scope 0.5": { scope: 0.5 },
+  "scope 1.5": { scope: 1.5 },
+  "scope 2": { scope: 2 },
+  "tests 0.55": { tests: 0.55 },
+  "tests 0.2": { tests: 0.2 },
+  "tests 0.4": { tests: 0.4 },
+  "before csub": { scope: 0, tests: 0.55 },
 };
 
 const { values } = parseArgs({

@@ -40,6 +40,11 @@ export interface AnalyzedQuery {
   identifiers: string[];
   /** Project paths a dotted module name could be (`django.db.models.query` → django/db/models/query.py …). */
   modulePaths: string[];
+  /**
+   * The words of the place a commit-subject question names in its header: a conventional-commit scope
+   * (`fix(parser): …` → parser; `feat(middleware/cache): …` → middleware, cache), lower case. Empty otherwise.
+   */
+  scope: string[];
 }
 
 const MAX_WEIGHTED = 120;
@@ -107,6 +112,13 @@ function looksLikeSymbol(id: string): boolean {
  */
 export const COMMIT_TYPE_HEADER = /^\s*(?:feat|fix|docs?|chore|refactor|perf|style|tests?|build|ci|revert)(?:\(([^)]*)\))?!?:\s*/i;
 
+/** The lower-case words (identifier parts too) of a header's place, two letters or more. */
+function placeWords(place: string): string[] {
+  const out = new Set<string>();
+  for (const w of place.split(/[^A-Za-z0-9_]+/)) for (const p of [w.toLowerCase(), ...identifierParts(w)]) if (p.length >= 2 && !/^\d+$/.test(p)) out.add(p);
+  return [...out];
+}
+
 /** The question without a conventional-commit type (its scope kept): see COMMIT_TYPE_HEADER. */
 export function withoutCommitType(question: string): string {
   return question.replace(COMMIT_TYPE_HEADER, (_, scope: string | undefined) => (scope ? `${scope}: ` : ""));
@@ -158,5 +170,6 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
     weights: weightedTerms(raw, identifiers),
     identifiers,
     modulePaths: modulePathsOf(raw),
+    scope: placeWords(COMMIT_TYPE_HEADER.exec(question)?.[1] ?? ""),
   };
 }
