@@ -36,12 +36,6 @@ export const VARIANTS: Record<string, Variant> = {
   "share 0": { nameShare: 0 },
   "defs 0.25": { definitions: 0.25 },
   "defs 0": { definitions: 0 },
-  "doc 1 short": { fieldsShort: { path: 3, defs: 3, doc: 1, code: 1 } },
-  "doc 2 short": { fieldsShort: { path: 3, defs: 3, doc: 2, code: 1 } },
-  "doc 1 path 1 short": { fieldsShort: { path: 1, defs: 3, doc: 1, code: 1 } },
-  "path 1 short": { fieldsShort: { path: 1, defs: 3, doc: 0.5, code: 1 } },
-  "defs 1 short": { fieldsShort: { path: 3, defs: 1, doc: 0.5, code: 1 } },
-  "all 1 short": { fieldsShort: { path: 1, defs: 1, doc: 1, code: 1 } },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),

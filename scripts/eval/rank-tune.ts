@@ -37,7 +37,9 @@ type Variant = Partial<typeof FILE_RANKING>;
  * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
  * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
  * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
- * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families").
+ * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families");
+ * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
+ * file columns for short questions in commit f475c41 ("The docstring floor").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -74,41 +76,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
-  "power 2": { contentPower: 2, chunkPower: 2 },
-  "power 3": { contentPower: 3, chunkPower: 3 },
-  "power 1.5": { contentPower: 1.5, chunkPower: 1.5 },
-  "power 2.5": { contentPower: 2.5, chunkPower: 2.5 },
-  "file power 2": { contentPower: 2 },
-  "file power 3": { contentPower: 3 },
-  "file power 4": { contentPower: 4 },
-  "chunk power 2": { chunkPower: 2 },
-  "chunk power 3": { chunkPower: 3 },
-  "file 3 chunk 2": { contentPower: 3, chunkPower: 2 },
-  "chunk power 4": { chunkPower: 4 },
-  "damp 0.05": { chunkCountDamp: 0.05 },
-  "chunk power 3 unlike 1": { chunkPower: 3, chunkPowerUnlike: 1 },
-  "chunk power 3 unlike 2": { chunkPower: 3, chunkPowerUnlike: 2 },
-  "chunk power 3 unlike 4": { chunkPower: 3, chunkPowerUnlike: 4 },
-  "chunk power 5 unlike 2": { chunkPower: 5, chunkPowerUnlike: 2 },
-  "agree 0.5": { agree: 0.5 },
-  "agree 1": { agree: 1 },
-  "agree 1 p4": { agree: 1, agreePower: 4 },
-  "agree 0.5 p4": { agree: 0.5, agreePower: 4 },
-  "agree 1 p8": { agree: 1, agreePower: 8 },
-  "damp 0.1": { chunkCountDamp: 0.1 },
-  "damp 0.2": { chunkCountDamp: 0.2 },
-  "damp 0.4": { chunkCountDamp: 0.4 },
-  "second 0.25": { chunkSecond: 0.25 },
-  "second 0.5": { chunkSecond: 0.5 },
-  "damp 0.1 power 3": { chunkCountDamp: 0.1, chunkPower: 3 },
-  "chunk power 3 share 0.75": { chunkPower: 3, nameShare: 0.75 },
-  "chunk power 3 share 0.6": { chunkPower: 3, nameShare: 0.6 },
-  "chunk power 2 share 0.6": { chunkPower: 2, nameShare: 0.6 },
-  "chunk power 3 short 2.5": { chunkPower: 3, chunkShort: 2.5 },
-  "chunk power 5": { chunkPower: 5 },
-  "chunk power 3 short 3": { chunkPower: 3, chunkShort: 3 },
-  "chunk power 3 short 1.5": { chunkPower: 3, chunkShort: 1.5 },
-  "chunk power 3 file 1.5": { chunkPower: 3, contentPower: 1.5 },
 };
 
 const { values } = parseArgs({

@@ -332,46 +332,20 @@ export class SearchEngine {
     // 1 for a question of a few words, falling towards 0 for a pasted issue (SWE-bench's hundreds of words)
     const shortness = Math.min(1, (w.shortQueryTerms / Math.max(1, q.terms.length)) ** 2);
     const total = new Map<string, number>();
-    const add = (scores: Map<string, number>, weight: number, power = 1) => {
+    const add = (scores: Map<string, number>, weight: number) => {
       let max = 0;
       for (const v of scores.values()) if (v > max) max = v;
       if (max <= 0 || weight === 0) return;
-      for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + weight * (power === 1 ? v / max : (v / max) ** power));
+      for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + (weight * v) / max);
     };
     if (opts.mode !== "vector") {
       const weights = rankingWeights(opts.termWeights?.(q) ?? q.weights, q);
-      const power = 1 + (w.contentPower - 1) * shortness;
-      const chunkPower = 1 + (w.chunkPower - 1) * shortness;
-      const fileScores = await this.store.weightedFileScores(weights, fieldWeights(shortness), filters);
-      add(fileScores, 1, power);
+      add(await this.store.weightedFileScores(weights, w.fields, filters), 1);
       const bestChunk = new Map<string, number>();
-      const second = new Map<string, number>();
-      const matched = new Map<string, number>();
       for (const { filePath, score } of (await this.store.weightedChunkScores(weights, KEYWORD_WEIGHTS, filters)).values()) {
-        const b = bestChunk.get(filePath) ?? 0;
-        if (score > b) {
-          second.set(filePath, b);
-          bestChunk.set(filePath, score);
-        } else if (score > (second.get(filePath) ?? 0)) second.set(filePath, score);
-        matched.set(filePath, (matched.get(filePath) ?? 0) + 1);
+        if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
       }
-      if (w.chunkCountDamp > 0 || w.chunkSecond > 0)
-        for (const [p, b] of bestChunk) {
-          const d = 1 + w.chunkCountDamp * shortness * Math.log(matched.get(p)!);
-          bestChunk.set(p, (b + w.chunkSecond * shortness * (second.get(p) ?? 0)) / d);
-        }
-      // how much the question reads like the project's commit subjects (0 without history)
-      const useHistory = w.history > 0 && this.store.matchingCommits !== undefined && !EDIT_INTENTS.has(opts.intent ?? "explore");
-      const commits = useHistory ? await this.store.matchingCommits!(weights, w.historyCommits) : [];
-      const unlike = (1 - historyConfidence(commits)) ** w.chunkPowerUnlike;
-      add(bestChunk, w.chunk + (w.chunkShort - w.chunk) * shortness, w.chunkPowerUnlike > 0 ? 1 + (chunkPower - 1) * unlike : chunkPower);
-      if (w.agree > 0) {
-        const mf = Math.max(0, ...fileScores.values());
-        const mc = Math.max(0, ...bestChunk.values());
-        const both = new Map<string, number>();
-        if (mf > 0 && mc > 0) for (const [p, f] of fileScores) if (bestChunk.has(p)) both.set(p, Math.min(f / mf, bestChunk.get(p)! / mc) ** w.agreePower);
-        add(both, w.agree * shortness);
-      }
+      add(bestChunk, w.chunk + (w.chunkShort - w.chunk) * shortness);
       // definitions of the identifiers the query names, each weighted by how rare its definition is
       const defined = await this.store.definingFiles(q.identifiers);
       if (defined.size > 0) {
@@ -396,7 +370,8 @@ export class SearchEngine {
       add(mentions, w.mentions);
       // the project's history: files changed by past commits whose subject lines match the question; not
       // for an edit's preflight, whose ready rule was chosen on rankings without it (FILE_RANKING.history)
-      if (useHistory) {
+      if (w.history > 0 && this.store.matchingCommits && !EDIT_INTENTS.has(opts.intent ?? "explore")) {
+        const commits = await this.store.matchingCommits(weights, w.historyCommits);
         add(await indexedOnly(this.store, historyScores(commits)), w.history * shortness * historyConfidence(commits) ** w.historyGate);
       }
     }
@@ -451,13 +426,6 @@ export class SearchEngine {
     }
     return ranked.slice(0, limit);
   }
-}
-
-/** The whole-file BM25's column weights: FILE_RANKING.fields for a pasted issue, fieldsShort for a short question, in between by shortness. */
-function fieldWeights(shortness: number): typeof FILE_RANKING.fields {
-  const { fields: long, fieldsShort: short } = FILE_RANKING;
-  const at = (k: keyof typeof long) => long[k] + (short[k] - long[k]) * shortness;
-  return { path: at("path"), defs: at("defs"), doc: at("doc"), code: at("code") };
 }
 
 /**
@@ -597,7 +565,6 @@ async function testFiles(store: IndexReader, paths: string[]): Promise<Set<strin
  */
 export const FILE_RANKING = {
   fields: { path: 3, defs: 3, doc: 0.5, code: 1 },
-  fieldsShort: { path: 3, defs: 3, doc: 0.5, code: 1 },
   chunk: 0.5,
   /**
    * A short question describes one function or one change, so the file's best chunk counts for more; a
@@ -628,13 +595,6 @@ export const FILE_RANKING = {
   /** Up to this many terms a question is short; above, the short-question weights fade as (terms / this)^-2. */
   shortQueryTerms: 12,
   definitions: 0.5,
-  contentPower: 1,
-  chunkPower: 1,
-  chunkPowerUnlike: 0,
-  chunkCountDamp: 0,
-  chunkSecond: 0,
-  agree: 0,
-  agreePower: 1,
   mentions: 0.5,
   vectors: 1,
   nonSource: 0.5,
