@@ -27,6 +27,10 @@ export interface FileRecord {
   fileCount: number;
   fileScores: Array<[number, number]>;
   bestChunk: Array<[number, number]>;
+  /** How many chunks of each file the question's terms matched (records made before 2026-11-28 lack it: one each). */
+  chunkCounts?: Array<[number, number]>;
+  /** Each file's second and third best chunk scores, where it has them (same records). */
+  chunkMore?: Array<[number, number[]]>;
   defining: Record<string, number[]>;
   commits: HistoryMatch[];
   coChanges: Record<string, CoChange>;
@@ -81,7 +85,25 @@ export async function makeRecord(
     return i;
   };
   const best = new Map<string, number>();
-  for (const { filePath, score } of (raw.chunkScores ?? new Map()).values()) if (score > (best.get(filePath) ?? 0)) best.set(filePath, score);
+  const counts = new Map<string, number>();
+  const perFile = new Map<string, number[]>();
+  for (const { filePath, score } of (raw.chunkScores ?? new Map()).values()) {
+    if (score > (best.get(filePath) ?? 0)) best.set(filePath, score);
+    counts.set(filePath, (counts.get(filePath) ?? 0) + 1);
+    const list = perFile.get(filePath);
+    if (list) list.push(score);
+    else perFile.set(filePath, [score]);
+  }
+  const more: Array<[string, number[]]> = [];
+  for (const [p, l] of perFile)
+    if (l.length > 1)
+      more.push([
+        p,
+        l
+          .sort((a, b) => b - a)
+          .slice(1, 3)
+          .map(round),
+      ]);
   const leaders = ranked.slice(0, RECORDED_LEADERS);
   const co = real.coChanges ? await real.coChanges(leaders) : new Map<string, CoChange>();
   const edges = await real.edgesAmong(leaders);
@@ -92,6 +114,8 @@ export async function makeRecord(
     fileCount: await real.fileCount(),
     fileScores: [...(raw.fileScores ?? new Map<string, number>())].map(([p, s]) => [idx(p), round(s)]),
     bestChunk: [...best].map(([p, s]) => [idx(p), round(s)]),
+    chunkCounts: [...counts].map(([p, n]) => [idx(p), n]),
+    chunkMore: more.map(([p, l]) => [idx(p), l]),
     defining: Object.fromEntries([...(raw.defining ?? new Map<string, Set<string>>())].map(([n, s]) => [n, [...s].map(idx)])),
     commits: raw.commits ?? [],
     coChanges: Object.fromEntries(co),
@@ -111,7 +135,13 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
   const leaders = new Set(r.check.slice(0, RECORDED_LEADERS));
   const impl: Partial<IndexReader> = {
     weightedFileScores: async () => new Map(r.fileScores.map(([i, s]) => [path(i), s])),
-    weightedChunkScores: async () => new Map(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }])),
+    // each file's best chunk, its second and third, and its other matched chunks (their scores not kept: 0)
+    weightedChunkScores: async () => {
+      const out = new Map<string, { filePath: string; score: number }>(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }]));
+      const more = new Map(r.chunkMore ?? []);
+      for (const [i, n] of r.chunkCounts ?? []) for (let k = 1; k < n; k++) out.set(`${path(i)}#${k}`, { filePath: path(i), score: more.get(i)?.[k - 1] ?? 0 });
+      return out;
+    },
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
     matchingCommits: async () => r.commits,
     fileCount: async () => r.fileCount,

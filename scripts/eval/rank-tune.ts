@@ -37,7 +37,9 @@ type Variant = Partial<typeof FILE_RANKING>;
  * with this script (the last traceback frame, packages named by a dotted name, a file-size prior, identifier
  * parts) lived in commit 42d0b21 and were removed as not kept (docs/benchmarks.md, "Why SWE-bench misses");
  * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
- * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families").
+ * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families");
+ * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
+ * file columns for short questions in commit f475c41 ("The docstring floor").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -77,6 +79,13 @@ export const VARIANTS: Record<string, Variant> = {
   "tests 0.2": { tests: 0.2 },
   "tests 0.4": { tests: 0.4 },
   "before csub": { scope: 0, tests: 0.55 },
+  "share 0": { nameShare: 0 },
+  "share 0.25": { nameShare: 0.25 },
+  "defs 0": { definitions: 0 },
+  "chunk short 1.5": { chunkShort: 1.5 },
+  "chunk short 3": { chunkShort: 3 },
+  "history 0": { history: 0 },
+  "history 0.5": { history: 0.5 },
 };
 
 const { values } = parseArgs({
