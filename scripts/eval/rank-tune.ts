@@ -39,7 +39,9 @@ type Variant = Partial<typeof FILE_RANKING>;
  * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
  * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families");
  * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
- * file columns for short questions in commit f475c41 ("The docstring floor").
+ * file columns for short questions in commit f475c41 ("The docstring floor"); the history channel gated
+ * by its own confidence (per-commit coverage, a coverage floor, a flattened or capped list, busy files
+ * discounted) in commit d69b07c ("The history's own confidence").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -86,39 +88,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
-  // histgate: the history's own confidence deciding how far it may tip the ranking
-  "commit gate 0.5": { historyCommitGate: 0.5 },
-  "commit gate 1": { historyCommitGate: 1 },
-  "commit gate 2": { historyCommitGate: 2 },
-  "floor 0.2": { historyFloor: 0.2 },
-  "floor 0.35": { historyFloor: 0.35 },
-  "floor 0.5": { historyFloor: 0.5 },
-  "flat 0.5": { historyFlat: 0.5 },
-  "flat 0.7": { historyFlat: 0.7 },
-  "flat 0.85": { historyFlat: 0.85 },
-  "cap 0.2": { historyCap: 0.2 },
-  "cap 0.35": { historyCap: 0.35 },
-  "cap 0.5": { historyCap: 0.5 },
-  "cap 0.7": { historyCap: 0.7 },
-  "hub 0.25": { historyHub: 0.25 },
-  "hub 0.5": { historyHub: 0.5 },
-  "hub 1": { historyHub: 1 },
-  "floor 0.1 history 1.25": { historyFloor: 0.1, history: 1.25 },
-  "floor 0.1 history 1.5": { historyFloor: 0.1, history: 1.5 },
-  "floor 0.2 history 1.25": { historyFloor: 0.2, history: 1.25 },
-  "floor 0.2 history 1.5": { historyFloor: 0.2, history: 1.5 },
-  "floor 0.35 history 1.25": { historyFloor: 0.35, history: 1.25 },
-  "floor 0.35 history 1.5": { historyFloor: 0.35, history: 1.5 },
-  "gate 1.5 history 1.25": { historyGate: 1.5, history: 1.25 },
-  "gate 1.5 history 1.5": { historyGate: 1.5, history: 1.5 },
-  "gate 1.5 history 2": { historyGate: 1.5, history: 2 },
-  "gate 2 history 1.25": { historyGate: 2, history: 1.25 },
-  "gate 2 history 1.5": { historyGate: 2, history: 1.5 },
-  "gate 2 history 2": { historyGate: 2, history: 2 },
-  "cap 0.5 history 1.25": { historyCap: 0.5, history: 1.25 },
-  "cap 0.5 history 1.5": { historyCap: 0.5, history: 1.5 },
-  "cap 0.7 history 1.25": { historyCap: 0.7, history: 1.25 },
-  "cap 0.7 history 1.5": { historyCap: 0.7, history: 1.5 },
 };
 
 const { values } = parseArgs({

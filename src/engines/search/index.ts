@@ -265,18 +265,6 @@ export class SearchEngine {
    * changed them too): a change to one often needs the other, and the question's words may only name the
    * first. With coChangeCapped a lift stops just below the best leader that lends it.
    */
-  /**
-   * Each file's history score ÷ (the stored commits that changed it) ** power: a file that half the
-   * project's commits touch is matched by some subject whatever the question (FILE_RANKING.historyHub).
-   */
-  private async lessForHubs(scores: Map<string, number>, power: number): Promise<Map<string, number>> {
-    const rows = await this.store.coChanges!([...scores.keys()]);
-    let most = 1;
-    for (const r of rows.values()) if (r.commits > most) most = r.commits;
-    // a file without a row (a replay's unrecorded file) counts as the busiest, so it gains nothing by it
-    return new Map([...scores].map(([p, v]) => [p, v / (rows.get(p)?.commits ?? most) ** power]));
-  }
-
   private async addCoChanged(total: Map<string, number>, filters: ChunkFilters, weight: number): Promise<void> {
     const w = FILE_RANKING;
     const leaders = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.coChangeLeaders);
@@ -384,15 +372,7 @@ export class SearchEngine {
       // for an edit's preflight, whose ready rule was chosen on rankings without it (FILE_RANKING.history)
       if (w.history > 0 && this.store.matchingCommits && !EDIT_INTENTS.has(opts.intent ?? "explore")) {
         const commits = await this.store.matchingCommits(weights, w.historyCommits);
-        const gated = w.historyCommitGate > 0 ? commits.map((c) => ({ ...c, score: c.score * c.coverage ** w.historyCommitGate })) : commits;
-        const cover = historyConfidence(commits);
-        const trust = w.historyFloor > 0 ? Math.max(0, (cover - w.historyFloor) / (1 - w.historyFloor)) : cover;
-        const weight = w.history * shortness * trust ** w.historyGate;
-        let lifts = flatten(await indexedOnly(this.store, historyScores(gated)), w.historyFlat);
-        if (w.historyHub > 0 && this.store.coChanges && lifts.size > 0) lifts = await this.lessForHubs(lifts, w.historyHub);
-        // at most historyCap of the best file's score added to any file (1: uncapped)
-        const capped = w.historyCap < 1 && weight > w.historyCap ? w.historyCap / weight : 1;
-        add(capped < 1 ? new Map([...lifts].map(([k, v]) => [k, Math.min(v, capped * Math.max(...lifts.values()))])) : lifts, weight);
+        add(await indexedOnly(this.store, historyScores(commits)), w.history * shortness * historyConfidence(commits) ** w.historyGate);
       }
     }
     await this.vectors.refresh?.();
@@ -607,13 +587,6 @@ export function historyConfidence(commits: ReadonlyArray<{ coverage: number }>):
   return best;
 }
 
-/** Each score as a share of `top` × the best one, at most 1 (top 1: the scores as they are). */
-function flatten(scores: Map<string, number>, top: number): Map<string, number> {
-  if (top >= 1 || scores.size === 0) return scores;
-  const max = Math.max(...scores.values());
-  return new Map([...scores].map(([k, v]) => [k, Math.min(1, v / (top * max))]));
-}
-
 /** The entries whose file is in the parse tier (history also names deleted and unindexed files). */
 async function indexedOnly(store: IndexReader, scores: Map<string, number>): Promise<Map<string, number>> {
   if (scores.size === 0) return scores;
@@ -700,19 +673,12 @@ export const FILE_RANKING = {
    * The channel's weight × historyConfidence ** this: 1 = in proportion to how much of the question the
    * best matched subject says. Docstring dev split 68.1 → 69.7 Acc@1 (questions lost at rank 1 against the
    * channel off: 14 → 7), commit-subject dev 49.0 → 48.1 (off: 43.3); test, once: docstrings 61.1 → 63.1,
-   * commit subjects 43.8 → 42.7 (docs/benchmarks.md, "How much the subjects say").
+   * commit subjects 43.8 → 42.7 (docs/benchmarks.md, "How much the subjects say"). Other gates by the
+   * history's own confidence (each commit by its coverage, a floor on the coverage, the list flattened or
+   * capped, busy files discounted) each traded docstrings against commit subjects: the channel's own
+   * figures look the same where it is right and where it is wrong ("The history's own confidence").
    */
   historyGate: 1,
-  /** Each matched commit's score × its own coverage ** this (0: off). Measured (histgate). */
-  historyCommitGate: 0,
-  /** The confidence (best coverage) rescaled as (c − this) / (1 − this), 0 below it (0: off). Measured (histgate). */
-  historyFloor: 0,
-  /** Files whose history score is at least this share of the best count as the best (1: off). Measured (histgate). */
-  historyFlat: 1,
-  /** The most the history list may add to one file (the best file BM25 weighs 1; 1: off). Measured (histgate). */
-  historyCap: 1,
-  /** History scores ÷ the file's stored commits ** this (0: off). Measured (histgate). */
-  historyHub: 0,
   /**
    * Files changed with one of the `coChangeLeaders` leading files in at least `coChangeMinCommits` commits
    * gain this share of its score. Measured and left off: on the commit-subject dev split 0.15 added
