@@ -39,7 +39,9 @@ type Variant = Partial<typeof FILE_RANKING>;
  * the import- and name-link lifts (linkedLong) in commit 4b78bc7 ("A pasted issue's title"); partners by
  * co-change share, imports and shared definitions in the family slot in commit 4e6937c ("File families");
  * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
- * file columns for short questions in commit f475c41 ("The docstring floor").
+ * file columns for short questions in commit f475c41 ("The docstring floor"); the history channel gated
+ * by its own confidence (per-commit coverage, a coverage floor, a flattened or capped list, busy files
+ * discounted) in commit d69b07c ("The history's own confidence").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
