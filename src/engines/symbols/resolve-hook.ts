@@ -226,11 +226,7 @@ function resolve(
     lines.clear();
     if (deferred)
       deferred.push(() => {
-        const written = collectYoungEvery();
-        fullEdges!.forEach((targets, siteId) => {
-          g.insertEdges(siteId, targets);
-          written();
-        });
+        g.insertManyEdges((fn) => fullEdges!.forEach(fn), collectYoungEvery());
       });
     const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, importTargetsDigest(t)]));
     let graphChanged = changes.full;
