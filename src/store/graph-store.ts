@@ -8,6 +8,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
 import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withTempFilesOnDisk } from "./db.ts";
+import { FORGET_RESOLUTION_SQL } from "./full-text-load.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 import type { RefIntoFile } from "./contract.ts";
@@ -607,9 +608,7 @@ export class GraphStore {
 
   /** Drops every import edge, digest and cycle, and every deleted-symbol record, before a whole resolution. */
   forgetResolution(): void {
-    this.db.exec(
-      "DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;",
-    );
+    this.db.exec(FORGET_RESOLUTION_SQL);
     this.targetIds.clear();
   }
 
