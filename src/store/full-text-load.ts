@@ -61,7 +61,7 @@ export interface FullTextLoadCpu {
  * A full resolution's results, written by the load's thread in one transaction after its load while the
  * indexer's thread goes on computing (IndexStore.resolutionWritesAside): before, they were written on
  * the indexer's thread after both, while the other core idled (go-src: 1.1 of resolution's 5 s).
- *   - edges: every import edge, `sites[i]` to `paths[targets[i]]`, in the order they are inserted;
+ *   - edges: every import edge, `sites[i]` to `paths[targets[i]]`, in the order they are inserted (once);
  *   - targets: references' resolved targets by ref_id (-1: none) and stored resolution codes (0: none);
  *   - end: no more; the dropped indexes are built again and the transaction commits;
  *   - abandon: no more, and what was written is rolled back (a run that failed meanwhile).
@@ -74,6 +74,9 @@ export type ResolutionWrite =
 
 /** Indexes a full resolution's writes rewrite wholesale: dropped while they run, built once after. */
 export const RESOLUTION_REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
+
+/** Those of them on the import edges. */
+const EDGE_INDEXES = ["idx_import_edges_site", "idx_import_edges_target"];
 
 /** What a full resolution clears before writing everything again (GraphStore.forgetResolution). */
 export const FORGET_RESOLUTION_SQL =
@@ -88,7 +91,8 @@ const ROWS_PER_STATEMENT = 256;
  */
 export class ResolutionWriter {
   private begun = false;
-  private rebuilt: string[] = [];
+  /** The dropped indexes' SQL by name, until built again. */
+  private readonly rebuilt = new Map<string, string>();
   private readonly targetIds = new Map<string, number>();
   private edgeMany: Statement | undefined;
   private targetMany: Statement | undefined;
@@ -122,16 +126,26 @@ export class ResolutionWriter {
     for (const name of RESOLUTION_REBUILT_INDEXES) {
       const row = sqlOf.get(name) as { sql: string } | null;
       if (!row) continue;
-      this.rebuilt.push(row.sql);
+      this.rebuilt.set(name, row.sql);
       this.db.exec(`DROP INDEX ${name}`);
     }
   }
 
+  /** Builds again the dropped indexes of these (or all) names. */
+  private rebuild(names: Iterable<string> = [...this.rebuilt.keys()]): void {
+    withTempFilesOnDisk(this.db, () => {
+      for (const name of names) {
+        const sql = this.rebuilt.get(name);
+        if (sql === undefined) continue;
+        this.db.exec(sql);
+        this.rebuilt.delete(name);
+      }
+    });
+  }
+
   private end(): void {
     if (!this.begun) return;
-    withTempFilesOnDisk(this.db, () => {
-      for (const sql of this.rebuilt) this.db.exec(sql);
-    });
+    this.rebuild();
     this.db.exec("COMMIT");
     this.begun = false;
   }
@@ -167,6 +181,8 @@ export class ResolutionWriter {
       this.edgeMany.run(...params);
     }
     for (; i < sites.length; i++) one.run(sites[i]!, idOf(targets[i]!));
+    // every edge comes in this one write: their indexes now, while resolution still computes, not after
+    this.rebuild(EDGE_INDEXES);
   }
 
   private targets(ids: Int32Array, targets: Int32Array, hows: Uint8Array): void {
