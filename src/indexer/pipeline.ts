@@ -432,11 +432,14 @@ class IndexRun {
     if (bulk) {
       const fullTextStarted = performance.now();
       store.loadStagedFullText({ aside });
-      void store.whenWritable().then(
+      void store.whenFullTextLoaded().then(
         () => {
           const cpu = store.fullTextLoadCpuMs();
           const indexCpu = store.fullTextLoadIndexCpuMs();
-          const indexes = indexCpu === undefined ? "" : `, ${(indexCpu / 1000).toFixed(1)} s of it the other secondary indexes`;
+          const writes = store.fullTextLoadWrites();
+          const indexes =
+            (indexCpu === undefined ? "" : `, ${(indexCpu / 1000).toFixed(1)} s of it the other secondary indexes`) +
+            (writes === undefined ? "" : `, ${(writes.cpuMs / 1000).toFixed(1)} s resolution's writes after ${writes.waitedMs} ms waiting for them`);
           const where = aside ? ` (beside the index steps${cpu === undefined ? "" : `, its thread's CPU ${(cpu / 1000).toFixed(1)} s${indexes}`})` : "";
           this.trace(`full-text load: ${Math.round(performance.now() - fullTextStarted)} ms${where}`);
         },

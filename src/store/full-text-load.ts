@@ -4,7 +4,7 @@
  * runs on a worker thread with its own connection, so the indexer's thread goes on meanwhile (reference
  * resolution computes while this loads: go-src's 4.4 s load and 7 s resolution overlap on 2 cores).
  */
-import { Database } from "bun:sqlite";
+import { Database, type Statement } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
 import { createLaterBuildIndexes, withTempFilesOnDisk } from "./db.ts";
 
@@ -51,20 +51,178 @@ export interface FullTextLoadCpu {
   cpuMs: number;
   /** Those of them building the later build indexes (0 when not asked). */
   indexCpuMs: number;
+  /** Those of them writing reference resolution's results (0 when it wrote none: ResolutionWrite). */
+  writesCpuMs: number;
+  /** Wall milliseconds the thread waited, its load done, for resolution's next results (0 when none). */
+  waitedMs: number;
+}
+
+/**
+ * A full resolution's results, written by the load's thread in one transaction after its load while the
+ * indexer's thread goes on computing (IndexStore.resolutionWritesAside): before, they were written on
+ * the indexer's thread after both, while the other core idled (go-src: 1.1 of resolution's 5 s).
+ *   - edges: every import edge, `sites[i]` to `paths[targets[i]]`, in the order they are inserted (once);
+ *   - targets: references' resolved targets by ref_id (-1: none) and stored resolution codes (0: none);
+ *   - end: no more; the dropped indexes are built again and the transaction commits;
+ *   - abandon: no more, and what was written is rolled back (a run that failed meanwhile).
+ */
+export type ResolutionWrite =
+  | { kind: "edges"; sites: Int32Array; targets: Int32Array; paths: string[] }
+  | { kind: "targets"; ids: Int32Array; targets: Int32Array; hows: Uint8Array }
+  | { kind: "end" }
+  | { kind: "abandon" };
+
+/** Indexes a full resolution's writes rewrite wholesale: dropped while they run, built once after. */
+export const RESOLUTION_REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
+
+/** Those of them on the import edges. */
+const EDGE_INDEXES = ["idx_import_edges_site", "idx_import_edges_target"];
+
+/** What a full resolution clears before writing everything again (GraphStore.forgetResolution). */
+export const FORGET_RESOLUTION_SQL =
+  "DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;";
+
+/** Rows per statement of the writes below: one run() per row was most of their cost. */
+const ROWS_PER_STATEMENT = 256;
+
+/**
+ * Writes ResolutionWrites into `db` in one transaction, begun by the first of them (the old resolution
+ * forgotten, RESOLUTION_REBUILT_INDEXES dropped) and committed by `end`.
+ */
+export class ResolutionWriter {
+  private begun = false;
+  /** The dropped indexes' SQL by name, until built again. */
+  private readonly rebuilt = new Map<string, string>();
+  private readonly targetIds = new Map<string, number>();
+  private edgeMany: Statement | undefined;
+  private targetMany: Statement | undefined;
+
+  constructor(private readonly db: Database) {}
+
+  write(w: ResolutionWrite): void {
+    if (w.kind === "end") this.end();
+    else if (w.kind === "abandon") this.abandon();
+    else {
+      if (!this.begun) this.begin();
+      if (w.kind === "edges") this.edges(w.sites, w.targets, w.paths);
+      else this.targets(w.ids, w.targets, w.hows);
+    }
+  }
+
+  /** Rolls back what was written (a failed write). */
+  abandon(): void {
+    if (!this.begun) return;
+    this.begun = false;
+    try {
+      this.db.exec("ROLLBACK");
+    } catch {}
+  }
+
+  private begin(): void {
+    this.db.exec("BEGIN IMMEDIATE");
+    this.begun = true;
+    this.db.exec(FORGET_RESOLUTION_SQL);
+    const sqlOf = this.db.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?");
+    for (const name of RESOLUTION_REBUILT_INDEXES) {
+      const row = sqlOf.get(name) as { sql: string } | null;
+      if (!row) continue;
+      this.rebuilt.set(name, row.sql);
+      this.db.exec(`DROP INDEX ${name}`);
+    }
+  }
+
+  /** Builds again the dropped indexes of these (or all) names. */
+  private rebuild(names: Iterable<string> = [...this.rebuilt.keys()]): void {
+    withTempFilesOnDisk(this.db, () => {
+      for (const name of names) {
+        const sql = this.rebuilt.get(name);
+        if (sql === undefined) continue;
+        this.db.exec(sql);
+        this.rebuilt.delete(name);
+      }
+    });
+  }
+
+  private end(): void {
+    if (!this.begun) return;
+    this.rebuild();
+    this.db.exec("COMMIT");
+    this.begun = false;
+  }
+
+  private edges(sites: Int32Array, targets: Int32Array, paths: string[]): void {
+    const lookup = this.db.query("SELECT target_id AS id FROM import_targets WHERE path = ?");
+    const insert = this.db.query("INSERT INTO import_targets (path) VALUES (?)");
+    // ids by first use, in the edges' order (as GraphStore.insertManyEdges numbers them)
+    const ids = new Int32Array(paths.length).fill(-1);
+    const idOf = (p: number): number => {
+      if (ids[p]! >= 0) return ids[p]!;
+      const path = paths[p]!;
+      let id = this.targetIds.get(path);
+      if (id === undefined) {
+        const row = lookup.get(path) as { id: number } | null;
+        id = row ? row.id : Number(insert.run(path).lastInsertRowid);
+        this.targetIds.set(path, id);
+      }
+      ids[p] = id;
+      return id;
+    };
+    this.edgeMany ??= this.db.prepare(
+      `INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?)").join(", ")}`,
+    );
+    const one = this.db.query("INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES (?, ?)");
+    const params: number[] = new Array(ROWS_PER_STATEMENT * 2);
+    let i = 0;
+    for (; i + ROWS_PER_STATEMENT <= sites.length; i += ROWS_PER_STATEMENT) {
+      for (let k = 0; k < ROWS_PER_STATEMENT; k++) {
+        params[k * 2] = sites[i + k]!;
+        params[k * 2 + 1] = idOf(targets[i + k]!);
+      }
+      this.edgeMany.run(...params);
+    }
+    for (; i < sites.length; i++) one.run(sites[i]!, idOf(targets[i]!));
+    // every edge comes in this one write: their indexes now, while resolution still computes, not after
+    this.rebuild(EDGE_INDEXES);
+  }
+
+  private targets(ids: Int32Array, targets: Int32Array, hows: Uint8Array): void {
+    this.targetMany ??= this.db.prepare(
+      `UPDATE ref_rows SET target_symbol_id = v.column2, resolution = v.column3 FROM (VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?, ?)").join(", ")}) AS v WHERE ref_rows.ref_id = v.column1`,
+    );
+    const one = this.db.query("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?");
+    const params: Array<number | null> = new Array(ROWS_PER_STATEMENT * 3);
+    let i = 0;
+    for (; i + ROWS_PER_STATEMENT <= ids.length; i += ROWS_PER_STATEMENT) {
+      for (let k = 0; k < ROWS_PER_STATEMENT; k++) {
+        params[k * 3] = ids[i + k]!;
+        params[k * 3 + 1] = targets[i + k]! < 0 ? null : targets[i + k]!;
+        params[k * 3 + 2] = hows[i + k] === 0 ? null : hows[i + k]!;
+      }
+      this.targetMany.run(...params);
+    }
+    for (; i < ids.length; i++) one.run(targets[i]! < 0 ? null : targets[i]!, hows[i] === 0 ? null : hows[i]!, ids[i]!);
+  }
+}
+
+/** The load's thread's connection to `dbPath`, set up for the load. */
+export function openForLoad(dbPath: string): Database {
+  const db = new Database(dbPath, { strict: true });
+  // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
+  // reads again come from the system's file cache)
+  db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;");
+  return db;
 }
 
 /**
  * The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it, then,
  * when `laterIndexes`, builds the secondary indexes the indexer's thread left (db.ts createLaterBuildIndexes).
+ * Leaves `db` open when given one (the resolution's writes follow on it).
  */
-export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndexes: boolean): FullTextLoadCpu {
+export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndexes: boolean, keep?: Database): FullTextLoadCpu {
   const cpuAtStart = process.threadCpuUsage();
   let indexCpuMs = 0;
-  const db = new Database(dbPath, { strict: true });
+  const db = keep ?? openForLoad(dbPath);
   try {
-    // a small page cache: the load writes in order and runs beside resolution, the build's peak (pages it
-    // reads again come from the system's file cache)
-    db.exec("PRAGMA busy_timeout = 60000; PRAGMA synchronous = OFF; PRAGMA cache_size = -16384;");
     db.query("ATTACH DATABASE ? AS stage").run(stagePath);
     loadStagedWords(db);
     db.exec("DETACH DATABASE stage");
@@ -75,27 +233,49 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndex
       indexCpuMs = (spent.user + spent.system) / 1000;
     }
   } finally {
-    db.close();
+    if (!keep) db.close();
   }
   const cpu = process.threadCpuUsage(cpuAtStart);
-  return { cpuMs: (cpu.user + cpu.system) / 1000, indexCpuMs };
+  return { cpuMs: (cpu.user + cpu.system) / 1000, indexCpuMs, writesCpuMs: 0, waitedMs: 0 };
 }
 
-/** Runs buildTextIndexesAt on a worker thread; resolves with its CPU milliseconds, rejects with its error. */
-export function loadStagedFullTextInWorker(dbPath: string, stagePath: string, laterIndexes: boolean): Promise<FullTextLoadCpu> {
-  return new Promise<FullTextLoadCpu>((resolve, reject) => {
-    const worker = startWorker("store/full-text-worker");
-    const done = (error?: Error, cpu: FullTextLoadCpu = { cpuMs: 0, indexCpuMs: 0 }) => {
+/** The worker's first message. `takesWrites`: after the load, ResolutionWrites follow until `end`. */
+export interface FullTextLoadJob {
+  dbPath: string;
+  stagePath: string;
+  laterIndexes: boolean;
+  takesWrites: boolean;
+}
+
+/** A keyword index load on its thread: `done` settles once it (and the writes it took) are done. */
+export interface FullTextLoadAside {
+  done: Promise<FullTextLoadCpu>;
+  /** Hands the thread a ResolutionWrite (when it takes writes), its typed arrays moved, not copied. */
+  post(w: ResolutionWrite): void;
+}
+
+/** Runs buildTextIndexesAt on a worker thread (then the writes it is handed, when `takesWrites`). */
+export function loadStagedFullTextInWorker(job: FullTextLoadJob): FullTextLoadAside {
+  const worker = startWorker("store/full-text-worker");
+  const done = new Promise<FullTextLoadCpu>((resolve, reject) => {
+    const finish = (error?: Error, cpu: FullTextLoadCpu = { cpuMs: 0, indexCpuMs: 0, writesCpuMs: 0, waitedMs: 0 }) => {
       worker.terminate();
       if (error) reject(error);
       else resolve(cpu);
     };
     worker.onmessage = (ev: MessageEvent) => {
       const msg = ev.data as ({ ok: true } & FullTextLoadCpu) | { ok: false; error: string };
-      if (msg.ok) done(undefined, { cpuMs: msg.cpuMs, indexCpuMs: msg.indexCpuMs });
-      else done(new Error(`loading the keyword index failed: ${msg.error}`));
+      if (msg.ok) finish(undefined, { cpuMs: msg.cpuMs, indexCpuMs: msg.indexCpuMs, writesCpuMs: msg.writesCpuMs, waitedMs: msg.waitedMs });
+      else finish(new Error(`loading the keyword index failed: ${msg.error}`));
     };
-    worker.onerror = (ev) => done(new Error(`the keyword index worker failed: ${(ev as ErrorEvent).message}`));
-    worker.postMessage({ dbPath, stagePath, laterIndexes });
+    worker.onerror = (ev) => finish(new Error(`the keyword index worker failed: ${(ev as ErrorEvent).message}`));
   });
+  worker.postMessage(job);
+  return {
+    done,
+    post(w) {
+      const moved = w.kind === "edges" ? [w.sites.buffer, w.targets.buffer] : w.kind === "targets" ? [w.ids.buffer, w.targets.buffer, w.hows.buffer] : [];
+      worker.postMessage(w, moved as ArrayBuffer[]);
+    },
+  };
 }

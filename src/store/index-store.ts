@@ -7,7 +7,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { rmSync } from "node:fs";
 import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
-import { loadStagedFullTextInWorker, loadStagedWords } from "./full-text-load.ts";
+import { loadStagedFullTextInWorker, loadStagedWords, type ResolutionWrite } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
 import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, storedRefRare, storedSpans, symbolKindCode } from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
@@ -100,6 +100,10 @@ export class IndexStore implements HasSqlite {
   private loadFailure: Error | undefined;
   /** The CPU milliseconds of the last keyword index load's thread (loadStagedFullText aside), for the trace. */
   private loadCpuMs: number | undefined;
+  /** Of them, writing resolution's results (resolutionWritesAside), and the wall ms it waited for them. */
+  private loadWrites: { cpuMs: number; waitedMs: number } | undefined;
+  /** Hands the keyword load's thread a write, until whenWritable (resolutionWritesAside). */
+  private asideWrites: ((w: ResolutionWrite) => void) | undefined;
   /** The CPU milliseconds of that thread in the later build indexes (createBuildIndexes' leaveLater). */
   private loadIndexCpuMs: number | undefined;
   /** createBuildIndexes left indexes for the keyword index load to build. */
@@ -579,10 +583,13 @@ export class IndexStore implements HasSqlite {
     // are the build's peak: a quarter of the page cache meanwhile (pages it reads again come from the
     // system's file cache), the whole of it again for the writes after
     this.pageCache("small");
-    const load = loadStagedFullTextInWorker(this.db.filename, stagePath, laterIndexes)
+    const aside = loadStagedFullTextInWorker({ dbPath: this.db.filename, stagePath, laterIndexes, takesWrites: true });
+    this.asideWrites = aside.post;
+    const load = aside.done
       .then((cpu) => {
         this.loadCpuMs = cpu.cpuMs;
         this.loadIndexCpuMs = laterIndexes ? cpu.indexCpuMs : undefined;
+        this.loadWrites = cpu.writesCpuMs > 0 ? { cpuMs: cpu.writesCpuMs, waitedMs: cpu.waitedMs } : undefined;
       })
       .finally(() => {
         try {
@@ -603,9 +610,35 @@ export class IndexStore implements HasSqlite {
     this.st.insertFileWords = this.db.prepare("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)");
   }
 
-  /** Resolves when no other connection is writing this database (see loadStagedFullText). */
+  /**
+   * Resolves when no other connection is writing this database (see loadStagedFullText). Ends the
+   * writes handed to the keyword load's thread (resolutionWritesAside): its transaction commits first.
+   */
   whenWritable(): Promise<void> {
+    if (this.asideWrites) {
+      this.asideWrites({ kind: "end" });
+      this.asideWrites = undefined;
+    }
     return this.pendingWrite ?? Promise.resolve();
+  }
+
+  /** Settles when the keyword index load aside (and the writes it took) is done; ends nothing (the trace's wait). */
+  whenFullTextLoaded(): Promise<void> {
+    return this.pendingWrite ?? Promise.resolve();
+  }
+
+  /**
+   * While a keyword index load runs aside and nothing has waited for it yet (whenWritable): a way to
+   * hand its thread a full resolution's writes (full-text-load.ts ResolutionWrite), which it writes in
+   * one transaction after its load while this thread goes on computing. undefined otherwise.
+   */
+  resolutionWritesAside(): ((w: ResolutionWrite) => void) | undefined {
+    return this.loadFailure ? undefined : this.asideWrites;
+  }
+
+  /** What the keyword load's thread spent writing resolution's results, once done (undefined: none). */
+  fullTextLoadWrites(): { cpuMs: number; waitedMs: number } | undefined {
+    return this.loadWrites;
   }
 
   /** The CPU milliseconds the last keyword index load aside took on its thread, once it is done. */
@@ -705,6 +738,9 @@ export class IndexStore implements HasSqlite {
   }
 
   close(): void {
+    // writes handed aside and never ended (a run that failed before): dropped, so the thread ends
+    this.asideWrites?.({ kind: "abandon" });
+    this.asideWrites = undefined;
     this.db.close();
   }
 }

@@ -36,6 +36,8 @@ import { IMPORT_GRAPH_SIZE_KEY, stronglyConnected } from "../graph/cycles.ts";
 import { log } from "../../core/log.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { SiteTargets } from "./site-targets.ts";
+import { RESOLUTION_REBUILT_INDEXES, type ResolutionWrite } from "../../store/full-text-load.ts";
+import { resolutionCode } from "../../store/schema.ts";
 import { collectIfOver, collectNow, collectOnGrowth, collectYoungEvery } from "../../core/memory.ts";
 
 export interface ResolveReport {
@@ -76,9 +78,6 @@ type SiteWithTargets = ImportSiteRow & { targets: string[] };
 /** Import sites resolved between two young collections in a full resolution's first step (collectYoungEvery). */
 const SITES_PER_YOUNG_COLLECTION = 2048;
 
-/** Indexes a full resolution rewrites wholesale: dropped while it writes, built once after. */
-const REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
-
 /**
  * The version of the resolution rules. An index resolved by other rules (an older cortex with the same
  * schema) is resolved again whole on its next run, so improvements reach it without a rebuild.
@@ -113,22 +112,33 @@ export async function resolveReferences(store: IndexStore, changes: IndexChanges
     // A full resolution reads and computes everything first and writes after: in a full build another
     // connection is meanwhile loading the keyword index (IndexStore.whenWritable), on another core.
     const deferred: Array<() => void> = [];
-    report = resolve(store, g, run, project, deferred, cpu);
-    collectIfOver(); // what the computation dropped, while the keyword load may still run beside
+    // In a full build that load's thread takes the import edges and the references' targets as they are
+    // computed, and writes them after its load while this thread goes on (then whenWritable waits for
+    // their commit too); the rest (digests, cycles) stays deferred here.
+    const aside = store.resolutionWritesAside();
+    report = resolve(store, g, run, project, deferred, cpu, aside);
+    // the computation's garbage goes before the writes: collectIfOver only runs over the budget (a sixth
+    // of the kernel: 100 MiB freed by collectNow, RSS 391 -> 295 MiB); with the writes aside, this
+    // thread's are a few rows, and the collection runs while the keyword load's thread writes
+    if (aside) collectNow();
+    else collectIfOver(); // what the computation dropped, while the keyword load may still run beside
     cpu.mark("collections");
     const waitFrom = performance.now();
     await store.whenWritable();
     report.waitedMs = Math.round(performance.now() - waitFrom);
-    // the computation's garbage goes before the writes: a collection above only ran over the budget
-    // (a sixth of the kernel: 100 MiB freed here, RSS 391 -> 295 MiB)
-    collectNow();
+    if (!aside) collectNow();
     cpu.mark("collections");
     g.transaction(() => {
-      g.forgetResolution();
-      g.withoutIndexes(REBUILT_INDEXES, () => {
+      const writeAll = () => {
         deferred.forEach((write) => write());
         cpu.mark("writes");
-      });
+      };
+      // written aside, the old resolution was forgotten there first (ResolutionWriter)
+      if (aside) writeAll();
+      else {
+        g.forgetResolution();
+        g.withoutIndexes(RESOLUTION_REBUILT_INDEXES, writeAll);
+      }
       store.setMeta(RESOLVER_VERSION_KEY, RESOLVER_VERSION);
     });
     cpu.mark("indexes");
@@ -152,6 +162,7 @@ function resolve(
   project: ProjectInfo,
   deferred: Array<() => void> | undefined,
   cpu: CpuParts,
+  aside?: (w: ResolutionWrite) => void,
 ): ResolveReport {
   {
     // a full run resolves everything again, whatever was deleted since (forgetResolution clears the list)
@@ -224,13 +235,10 @@ function resolve(
     const siteCount = sites.length;
     sites = [];
     lines.clear();
-    if (deferred)
+    if (aside) aside({ kind: "edges", ...fullEdges!.flat() });
+    else if (deferred)
       deferred.push(() => {
-        const written = collectYoungEvery();
-        fullEdges!.forEach((targets, siteId) => {
-          g.insertEdges(siteId, targets);
-          written();
-        });
+        g.insertManyEdges((fn) => fullEdges!.forEach(fn), collectYoungEvery());
       });
     const digests = checked ? g.edgeDigests(checked) : new Map([...reached].map(([f, t]) => [f, importTargetsDigest(t)]));
     let graphChanged = changes.full;
@@ -285,8 +293,8 @@ function resolve(
     let refs = 0;
     let updated = 0;
     // a full run's new targets, written after: typed columns (9 bytes a reference; 9.1 million on the kernel)
-    const newTargets = new TargetColumns(deferred ? g.refCount() : 0);
-    if (deferred)
+    const newTargets = new TargetColumns(deferred && !aside ? g.refCount() : 0);
+    if (deferred && !aside)
       deferred.push(() => {
         const written = collectYoungEvery();
         newTargets.write(g, written);
@@ -311,6 +319,8 @@ function resolve(
       cpu.mark("collections");
       index.ensure(needed);
       cpu.mark("definitions");
+      // a batch's changed targets, handed aside once it is resolved
+      const out = aside ? new AsideTargets(batch.length) : undefined;
       for (const r of batch) {
         const scope = loader.scope(r.file);
         if (!scope) continue;
@@ -319,11 +329,13 @@ function resolve(
         const id = t?.id ?? null;
         const how = t?.how ?? null;
         if (id !== r.targetId || how !== r.resolution) {
-          if (deferred) newTargets.push(r.id, id, how);
+          if (out) out.push(r.id, id, how);
+          else if (deferred) newTargets.push(r.id, id, how);
           else g.setTarget(r.id, id, how);
           updated++;
         }
       }
+      if (out && out.n > 0) aside!(out.write());
       // a file's lines serve its own references only, which come together (in id order, or sorted by
       // file): its scope may stay cached for other files' look-ups, its text need not
       for (const s of scopes) s.lines = undefined;
@@ -643,6 +655,32 @@ class TargetColumns {
       afterEach();
       return row;
     });
+  }
+}
+
+/** One batch's changed targets for the keyword load's thread (ResolutionWrite "targets"), sized to the batch. */
+class AsideTargets {
+  private readonly ids: Int32Array;
+  private readonly targets: Int32Array;
+  private readonly hows: Uint8Array;
+  n = 0;
+
+  constructor(size: number) {
+    this.ids = new Int32Array(size);
+    this.targets = new Int32Array(size);
+    this.hows = new Uint8Array(size);
+  }
+
+  push(id: number, target: number | null, how: string | null): void {
+    this.ids[this.n] = id;
+    this.targets[this.n] = target ?? -1;
+    this.hows[this.n] = resolutionCode(how) ?? 0;
+    this.n++;
+  }
+
+  /** The write, its arrays cut to what was pushed (copies: the message moves them). */
+  write(): ResolutionWrite {
+    return { kind: "targets", ids: this.ids.slice(0, this.n), targets: this.targets.slice(0, this.n), hows: this.hows.slice(0, this.n) };
   }
 }
 

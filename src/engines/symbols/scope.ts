@@ -62,10 +62,33 @@ export interface FileScope {
   typeAnswers?: Map<string, { sym: SymbolRow; how: "exact" | "import" | "name-only" } | undefined>;
 }
 
-/** The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. */
+/**
+ * The last segment of a module path or qualified name: `a/b/c`, `a.b.c`, `A\B\C`, `A::B::C` → c. The
+ * separators are `::`, `.`, `/` and `\` as a left-to-right split meets them (`a:::b` → `:b`), empty
+ * segments skipped, `s` itself when it has none. One scan without the split's arrays: resolution asks
+ * this of nearly every qualified reference (go-src: 0.2 s of its CPU as a split and a filter).
+ */
 export function lastSegment(s: string): string {
-  const parts = s.split(/::|[./\\]/).filter((p) => p.length > 0);
-  return parts[parts.length - 1] ?? s;
+  const n = s.length;
+  let start = 0; // where the segment being scanned began
+  let lastStart = -1;
+  let lastEnd = -1;
+  for (let i = 0; i < n; ) {
+    const c = s.charCodeAt(i);
+    const sep = c === 46 || c === 47 || c === 92 ? 1 : c === 58 && s.charCodeAt(i + 1) === 58 ? 2 : 0;
+    if (sep === 0) {
+      i++;
+      continue;
+    }
+    if (i > start) {
+      lastStart = start;
+      lastEnd = i;
+    }
+    i += sep;
+    start = i;
+  }
+  if (n > start) return start === 0 ? s : s.slice(start);
+  return lastStart < 0 ? s : s.slice(lastStart, lastEnd);
 }
 
 export function fileInfo(row: FileRow): FileInfo {

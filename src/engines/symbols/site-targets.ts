@@ -51,6 +51,27 @@ export class SiteTargets {
     return out;
   }
 
+  /**
+   * Every edge as two columns, in the order forEach gives them: `sites[i]` reaches `paths[targets[i]]`
+   * (ResolutionWrite "edges"; `paths` holds each target once).
+   */
+  flat(): { sites: Int32Array; targets: Int32Array; paths: string[] } {
+    let n = 0;
+    for (let i = 0; i < this.sites; i++) n += this.counts[this.order[i]!]!;
+    const sites = new Int32Array(n);
+    const targets = new Int32Array(n);
+    let at = 0;
+    for (let i = 0; i < this.sites; i++) {
+      const site = this.order[i]!;
+      const start = this.starts[site]!;
+      for (let k = 0; k < this.counts[site]!; k++) {
+        sites[at] = site;
+        targets[at++] = this.targets[start + k]!;
+      }
+    }
+    return { sites, targets, paths: this.paths };
+  }
+
   /** Every recorded site with its targets, in the order they were recorded. */
   forEach(fn: (targets: string[], siteId: number) => void): void {
     for (let i = 0; i < this.sites; i++) fn(this.get(this.order[i]!), this.order[i]!);

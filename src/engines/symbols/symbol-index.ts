@@ -157,7 +157,7 @@ export function namesNeeded(refs: RefToResolve[], scopes: Iterable<FileScope>): 
   const names = new Set<string>(CONSTRUCTOR_MEMBERS);
   for (const r of refs) {
     names.add(r.name);
-    if (r.qualifier) names.add(lastSegment(r.qualifier.replace(/\(\)$/, "")));
+    if (r.qualifier) names.add(lastSegment(r.qualifier.endsWith("()") ? r.qualifier.slice(0, -2) : r.qualifier));
     if (r.qualifierType) names.add(lastSegment(r.qualifierType));
   }
   for (const s of scopes) for (const b of s.names.values()) names.add(b.name);
