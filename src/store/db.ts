@@ -13,9 +13,18 @@ export const PAGE_CACHE_KIB = 65536;
 /** The page size of a new index. */
 const PAGE_SIZE = 16384;
 
+/** How long a connection waits for another's lock before SQLITE_BUSY. */
+const BUSY_WAIT_MS = 5000;
+
+/** SQLITE_BUSY or SQLITE_LOCKED (and their extended codes): another connection holds what was asked for. */
+function isBusy(e: unknown): boolean {
+  const code = (e as { code?: unknown }).code;
+  return typeof code === "string" && /^SQLITE_(BUSY|LOCKED)/.test(code);
+}
+
 function applyPragmas(db: Database, mode: "wal" | "build"): void {
   db.exec("PRAGMA foreign_keys = ON");
-  db.exec("PRAGMA busy_timeout = 5000");
+  db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
   db.exec("PRAGMA journal_mode = WAL");
   // A database being built is published once its text tier is written, and readers share it from then
   // on: WAL keeps them apart from the writer. Without fsyncs (synchronous OFF) a killed process still
@@ -148,6 +157,9 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     throw new CortexError("INDEX_CORRUPT", `cannot open the index at ${path}: ${(e as Error).message}`, { cause: e });
   }
   try {
+    // Before the first read: a writer folding its log into the file (a build's last checkpoint, a
+    // connection closing) holds the file a moment, and a read without a wait fails at once
+    db.exec(`PRAGMA busy_timeout = ${BUSY_WAIT_MS}`);
     // Reading the header and one table is cheap and catches a file that is not a database at all;
     // deeper damage surfaces as SQLITE_CORRUPT on use, and the caller rebuilds then.
     db.query("SELECT count(*) FROM sqlite_master").get();
@@ -156,7 +168,6 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
       throw new CortexError("INDEX_CORRUPT", "the index was built by a different version of cortex and must be rebuilt");
     }
     if (options.readonly) {
-      db.exec("PRAGMA busy_timeout = 5000");
       if (schemaVersion(db) !== SCHEMA_VERSION) {
         throw new CortexError("INDEX_CORRUPT", `the index has schema ${schemaVersion(db)}, this cortex needs ${SCHEMA_VERSION}`);
       }
@@ -172,6 +183,10 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
   } catch (e) {
     db.close();
     if (e instanceof CortexError) throw e;
+    // busy is not damage: the caller would rebuild a whole index another connection is only writing to
+    if (isBusy(e)) {
+      throw new CortexError("INDEX_LOCKED", `the index at ${path} stayed locked by another connection for ${BUSY_WAIT_MS / 1000} s: ${(e as Error).message}; try again`, { cause: e, data: { path } });
+    }
     throw new CortexError("INDEX_CORRUPT", `the index at ${path} is damaged: ${(e as Error).message}`, { cause: e });
   }
   if (stale) {
