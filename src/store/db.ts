@@ -185,7 +185,11 @@ export function openDatabase(path: string, options: { readonly?: boolean } = {})
     if (e instanceof CortexError) throw e;
     // busy is not damage: the caller would rebuild a whole index another connection is only writing to
     if (isBusy(e)) {
-      throw new CortexError("INDEX_LOCKED", `the index at ${path} stayed locked by another connection for ${BUSY_WAIT_MS / 1000} s: ${(e as Error).message}; try again`, { cause: e, data: { path } });
+      throw new CortexError(
+        "INDEX_LOCKED",
+        `the index at ${path} stayed locked by another connection for ${BUSY_WAIT_MS / 1000} s: ${(e as Error).message}; try again`,
+        { cause: e, data: { path } },
+      );
     }
     throw new CortexError("INDEX_CORRUPT", `the index at ${path} is damaged: ${(e as Error).message}`, { cause: e });
   }

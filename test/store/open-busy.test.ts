@@ -55,7 +55,9 @@ test("an index held longer than the wait is INDEX_LOCKED, which nobody rebuilds,
   const path = newIndex();
   const child = await holdLock(path, 30_000);
   try {
-    expect(() => openDatabase(path, { readonly: true })).toThrow(expect.objectContaining({ code: "INDEX_LOCKED", message: expect.stringContaining("try again") }));
+    expect(() => openDatabase(path, { readonly: true })).toThrow(
+      expect.objectContaining({ code: "INDEX_LOCKED", message: expect.stringContaining("try again") }),
+    );
   } finally {
     child.kill();
     await child.exited;
