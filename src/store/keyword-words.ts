@@ -145,29 +145,17 @@ function shrink(): void {
 
 /** Doubles the slots and places the first `distinct` words again; returns the new mask. */
 function growSlots(distinct: number): number {
-  slots = new Int32Array(slots.length * 2);
-  stamps = new Uint32Array(stamps.length * 2);
+  ({ slots, stamps } = rehashed(hashes, distinct, slots.length * 2));
   stamp = 1;
-  const mask = slots.length - 1;
-  for (let w = 0; w < distinct; w++) {
-    let slot = hashes[w]! & mask;
-    while (stamps[slot] === stamp) slot = (slot + 1) & mask;
-    stamps[slot] = stamp;
-    slots[slot] = w;
-  }
-  return mask;
+  return slots.length - 1;
 }
 
 function growWords(): void {
-  const grow = (a: Int32Array) => {
-    const bigger = new Int32Array(a.length * 2);
-    bigger.set(a);
-    return bigger;
-  };
-  starts = grow(starts);
-  lengths = grow(lengths);
-  counts = grow(counts);
-  hashes = grow(hashes);
+  const size = starts.length * 2;
+  starts = grown(starts, new Int32Array(size));
+  lengths = grown(lengths, new Int32Array(size));
+  counts = grown(counts, new Int32Array(size));
+  hashes = grown(hashes, new Int32Array(size));
 }
 
 /**
@@ -674,7 +662,8 @@ let shared: TextWords | undefined;
 
 /**
  * An open-addressing table of `size` slots (a power of two) holding entries 0..count-1 by their hashes,
- * each slot stamped 1: the words' and the tokens' tables grown, their next stamp 1 as well.
+ * each slot stamped 1: compactWordBytes' table and TextWords' words' and tokens' tables grown, their
+ * next stamp 1 as well.
  */
 function rehashed(hashes: Int32Array, count: number, size: number): { slots: Int32Array<ArrayBuffer>; stamps: Uint32Array<ArrayBuffer> } {
   const slots = new Int32Array(size);
