@@ -82,8 +82,17 @@ const EDGE_INDEXES = ["idx_import_edges_site", "idx_import_edges_target"];
 export const FORGET_RESOLUTION_SQL =
   "DELETE FROM import_edge_rows; DELETE FROM import_targets; DELETE FROM import_digests; DELETE FROM import_components; DELETE FROM dead_symbols;";
 
-/** Rows per statement of the writes below: one run() per row was most of their cost. */
-const ROWS_PER_STATEMENT = 256;
+/**
+ * Rows per statement of a full resolution's writes, here and in GraphStore (setTargets, insertManyEdges):
+ * one run() per row was most of their cost.
+ */
+export const ROWS_PER_STATEMENT = 256;
+
+/** ROWS_PER_STATEMENT import edges (site id, target id) in one insert. */
+export const MANY_EDGES_SQL = `INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?)").join(", ")}`;
+
+/** ROWS_PER_STATEMENT references' targets (ref id, target symbol id, resolution code) in one update. */
+export const MANY_TARGETS_SQL = `UPDATE ref_rows SET target_symbol_id = v.column2, resolution = v.column3 FROM (VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?, ?)").join(", ")}) AS v WHERE ref_rows.ref_id = v.column1`;
 
 /**
  * Writes ResolutionWrites into `db` in one transaction, begun by the first of them (the old resolution
@@ -167,9 +176,7 @@ export class ResolutionWriter {
       ids[p] = id;
       return id;
     };
-    this.edgeMany ??= this.db.prepare(
-      `INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?)").join(", ")}`,
-    );
+    this.edgeMany ??= this.db.prepare(MANY_EDGES_SQL);
     const one = this.db.query("INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES (?, ?)");
     const params: number[] = new Array(ROWS_PER_STATEMENT * 2);
     let i = 0;
@@ -186,9 +193,7 @@ export class ResolutionWriter {
   }
 
   private targets(ids: Int32Array, targets: Int32Array, hows: Uint8Array): void {
-    this.targetMany ??= this.db.prepare(
-      `UPDATE ref_rows SET target_symbol_id = v.column2, resolution = v.column3 FROM (VALUES ${Array(ROWS_PER_STATEMENT).fill("(?, ?, ?)").join(", ")}) AS v WHERE ref_rows.ref_id = v.column1`,
-    );
+    this.targetMany ??= this.db.prepare(MANY_TARGETS_SQL);
     const one = this.db.query("UPDATE ref_rows SET target_symbol_id = ?, resolution = ? WHERE ref_id = ?");
     const params: Array<number | null> = new Array(ROWS_PER_STATEMENT * 3);
     let i = 0;

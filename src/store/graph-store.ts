@@ -8,7 +8,7 @@ import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
 import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withTempFilesOnDisk } from "./db.ts";
-import { FORGET_RESOLUTION_SQL } from "./full-text-load.ts";
+import { FORGET_RESOLUTION_SQL, MANY_EDGES_SQL, MANY_TARGETS_SQL, ROWS_PER_STATEMENT } from "./full-text-load.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
 import type { RefIntoFile } from "./contract.ts";
@@ -147,12 +147,6 @@ type SymbolRowValues = [
   exported: number,
   signature: string | null,
 ];
-
-/** Targets GraphStore.setTargets writes per statement. */
-const TARGETS_PER_UPDATE = 256;
-
-/** Edges GraphStore.insertManyEdges writes per statement. */
-const EDGES_PER_INSERT = 256;
 
 /** References forEachRefToResolve reads at once. */
 const REF_CHUNK = 8192;
@@ -341,17 +335,15 @@ export class GraphStore {
 
   /**
    * Sets many references' targets: `next(i)` gives the i-th of `count` (ids ascending make the writes
-   * sequential). TARGETS_PER_UPDATE rows go in one statement: one run() per row, a full resolution
+   * sequential). ROWS_PER_STATEMENT rows go in one statement: one run() per row, a full resolution
    * of the kernel's 5.2 million targets took 6 s.
    */
   setTargets(count: number, next: (i: number) => { id: number; targetId: number | null; resolution: string | null }): void {
-    this.setTargetsMany ??= this.db.prepare(
-      `UPDATE ref_rows SET target_symbol_id = v.column2, resolution = v.column3 FROM (VALUES ${Array(TARGETS_PER_UPDATE).fill("(?, ?, ?)").join(", ")}) AS v WHERE ref_rows.ref_id = v.column1`,
-    );
-    const params: Array<number | null> = new Array(TARGETS_PER_UPDATE * 3);
+    this.setTargetsMany ??= this.db.prepare(MANY_TARGETS_SQL);
+    const params: Array<number | null> = new Array(ROWS_PER_STATEMENT * 3);
     let i = 0;
-    for (; i + TARGETS_PER_UPDATE <= count; i += TARGETS_PER_UPDATE) {
-      for (let k = 0; k < TARGETS_PER_UPDATE; k++) {
+    for (; i + ROWS_PER_STATEMENT <= count; i += ROWS_PER_STATEMENT) {
+      for (let k = 0; k < ROWS_PER_STATEMENT; k++) {
         const t = next(i + k);
         params[k * 3] = t.id;
         params[k * 3 + 1] = t.targetId;
@@ -401,22 +393,20 @@ export class GraphStore {
   }
 
   /**
-   * Adds the edges of many sites that have none (a full resolution's), EDGES_PER_INSERT rows a statement:
+   * Adds the edges of many sites that have none (a full resolution's), ROWS_PER_STATEMENT rows a statement:
    * one run() per edge was most of a full resolution's edge writes (go-src: 524,175 edges, each Go import
    * reaching every file of its package). `forEach` gives each site's targets; `afterSite` runs once per site.
    */
   insertManyEdges(forEach: (fn: (targets: string[], siteId: number) => void) => void, afterSite: () => void = () => {}): void {
-    this.insertEdgesMany ??= this.db.prepare(
-      `INSERT OR IGNORE INTO import_edge_rows (site_id, target_id) VALUES ${Array(EDGES_PER_INSERT).fill("(?, ?)").join(", ")}`,
-    );
+    this.insertEdgesMany ??= this.db.prepare(MANY_EDGES_SQL);
     const many = this.insertEdgesMany;
-    const params: number[] = new Array(EDGES_PER_INSERT * 2);
+    const params: number[] = new Array(ROWS_PER_STATEMENT * 2);
     let n = 0;
     forEach((targets, siteId) => {
       for (const t of targets) {
         params[n * 2] = siteId;
         params[n * 2 + 1] = this.targetId(t);
-        if (++n === EDGES_PER_INSERT) {
+        if (++n === ROWS_PER_STATEMENT) {
           many.run(...params);
           n = 0;
         }
