@@ -218,3 +218,37 @@ test("build indexes left for a keyword index load in place are built there", asy
     store.close();
   }
 });
+
+test("resolution's writes that fail on the keyword load's thread are rolled back whole, its dropped indexes kept, and the store's waits fail with the error", async () => {
+  const { store } = buildWithOneStagedFile();
+  try {
+    store.createBuildIndexes();
+    const db = sqliteOf(store);
+    const indexesBefore = indexesAndStatistics(db).indexes;
+    expect(indexesBefore).toContain("idx_import_edges_target");
+    // two import sites of a.txt, and an earlier resolution's edge from the first, which a full
+    // resolution's writes forget first
+    const site = db.prepare('INSERT INTO import_site_rows (file_id, imported_module, line, "column") VALUES (1, ?, 1, 1)');
+    for (const m of ["b", "c"]) site.run(m);
+    const oldTarget = Number(db.prepare("INSERT INTO import_targets (path) VALUES ('old.txt')").run().lastInsertRowid);
+    db.prepare("INSERT INTO import_edge_rows (site_id, target_id) VALUES (1, ?)").run(oldTarget);
+    store.loadStagedFullText({ aside: true });
+    const aside = store.resolutionWritesAside();
+    expect(aside).toBeDefined();
+    // the second edge names a target path that is not there: its insert breaks import_targets' NOT NULL
+    // after the first edge is written in the same transaction
+    aside!({ kind: "edges", sites: Int32Array.from([1, 2]), targets: Int32Array.from([0, 1]), paths: ["a.txt"] });
+    await expect(store.whenWritable()).rejects.toThrow(/loading the keyword index failed: .*NOT NULL/);
+    expect(store.fullTextLoadFailed()).toBe(true);
+    expect(store.resolutionWritesAside()).toBeUndefined();
+    // nothing of the failed writes stays: the old edge and target as they were, the dropped indexes back
+    expect(db.query("SELECT site_id, target_id FROM import_edge_rows").all()).toEqual([{ site_id: 1, target_id: oldTarget }]);
+    expect(db.query("SELECT path FROM import_targets").all()).toEqual([{ path: "old.txt" }]);
+    expect(indexesAndStatistics(db).indexes).toEqual(indexesBefore);
+    // the keyword load before them had committed: its words answer
+    expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'hello'").all()).toHaveLength(1);
+    await expect(store.finishStagedFullText()).rejects.toThrow(/loading the keyword index failed/);
+  } finally {
+    store.close();
+  }
+});
