@@ -5,12 +5,11 @@
  * repeats the subject's words; an edit's preflight leaves it out. Test files are scaled by a file-ranking
  * weight of their own (FILE_RANKING.tests), the preflight keeping the chunk list's.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Session } from "../../src/tools/session.ts";
-import { FILE_RANKING, placeShares, type SearchEngine } from "../../src/engines/search/index.ts";
+import { expect, test } from "bun:test";
+import { FILE_RANKING, placeShares } from "../../src/engines/search/index.ts";
 import { RANKING } from "../../src/engines/search/rank.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { indexedForSearch, withKnobs, withUnrelatedPackages } from "../helpers/search-project.ts";
 
 const files: Record<string, string> = {
   // the subject's words, repeated, outside the scope's folder
@@ -35,33 +34,14 @@ func Next(words []string, options []string) []string {
 func TestOptions(t *T) { Options([]string{"--"}) } // options options options
 `,
 };
-for (let i = 0; i < 12; i++)
-  files[`tools/tool${i}.go` as keyof typeof files] = `package tools\n\n// Run${i} prints line ${i}.\nfunc Run${i}() { println(${i}) }\n`;
+withUnrelatedPackages(files);
 
-let p: TmpProject;
-let session: Session;
-let engine: SearchEngine;
+const project = indexedForSearch(files);
 
-beforeAll(async () => {
-  p = tmpProject(files);
-  session = new Session(p.root);
-  await session.index();
-  engine = await session.search();
-});
-afterAll(() => {
-  session.close();
-  p.cleanup();
-});
-
-async function ranked(query: string, knobs: Partial<typeof FILE_RANKING>, intent?: "edit"): Promise<string[]> {
-  const saved = { ...FILE_RANKING };
-  Object.assign(FILE_RANKING, knobs);
-  try {
-    return (await engine.searchFiles(query, 5, { mode: "keyword", ...(intent ? { intent } : {}) })).map((f) => f.filePath);
-  } finally {
-    Object.assign(FILE_RANKING, saved);
-  }
-}
+const ranked = (query: string, knobs: Partial<typeof FILE_RANKING>, intent?: "edit"): Promise<string[]> =>
+  withKnobs(FILE_RANKING, knobs, async () =>
+    (await project.engine.searchFiles(query, 5, { mode: "keyword", ...(intent ? { intent } : {}) })).map((f) => f.filePath),
+  );
 
 const SUBJECT = "fix(complete): Do not suggest options after a double dash";
 
@@ -97,15 +77,13 @@ test("a path's words weigh by their rarity among the candidates: a word in every
 
 test("test files are scaled by the file ranking's own weight; the preflight keeps the chunk list's", async () => {
   const q = "options after a double dash, options options";
-  const score = async (knobs: Partial<typeof FILE_RANKING>, intent?: "edit") => {
-    const saved = { ...FILE_RANKING };
-    Object.assign(FILE_RANKING, knobs);
-    try {
-      return (await engine.searchFiles(q, 10, { mode: "keyword", ...(intent ? { intent } : {}) })).find((f) => f.filePath === "core/options_test.go")!.score;
-    } finally {
-      Object.assign(FILE_RANKING, saved);
-    }
-  };
+  const score = (knobs: Partial<typeof FILE_RANKING>, intent?: "edit") =>
+    withKnobs(
+      FILE_RANKING,
+      knobs,
+      async () =>
+        (await project.engine.searchFiles(q, 10, { mode: "keyword", ...(intent ? { intent } : {}) })).find((f) => f.filePath === "core/options_test.go")!.score,
+    );
   expect((await score({ tests: 0.2 })) / (await score({ tests: 0.4 }))).toBeCloseTo(0.5, 3);
   expect(await score({ tests: 0.2 }, "edit")).toBe(await score({ tests: 0.4 }, "edit"));
   expect(RANKING.testPenalty).toBe(0.55);

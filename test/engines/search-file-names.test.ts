@@ -3,10 +3,9 @@
  * cache/eviction.go although a neighbour's comments repeat the words more. A pasted issue's many words
  * cover many files' names by chance, so the name counts for less as the question grows.
  */
-import { afterAll, beforeAll, expect, test } from "bun:test";
-import { Session } from "../../src/tools/session.ts";
-import { FILE_RANKING, fileName, type SearchEngine } from "../../src/engines/search/index.ts";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { expect, test } from "bun:test";
+import { FILE_RANKING, fileName } from "../../src/engines/search/index.ts";
+import { indexedForSearch, withKnobs, withUnrelatedPackages } from "../helpers/search-project.ts";
 
 const files: Record<string, string> = {
   "cache/eviction.go": `package cache
@@ -34,34 +33,12 @@ func (c *Cache) removeOldest() {}
 `,
 };
 
-// unrelated packages, so that the question's words are rare in the project as they are in a real one
-for (let i = 0; i < 12; i++)
-  files[`tools/tool${i}.go` as keyof typeof files] = `package tools\n\n// Run${i} prints line ${i}.\nfunc Run${i}() { println(${i}) }\n`;
+withUnrelatedPackages(files);
 
-let p: TmpProject;
-let session: Session;
-let engine: SearchEngine;
+const project = indexedForSearch(files);
 
-beforeAll(async () => {
-  p = tmpProject(files);
-  session = new Session(p.root);
-  await session.index();
-  engine = await session.search();
-});
-afterAll(() => {
-  session.close();
-  p.cleanup();
-});
-
-async function ranked(query: string, nameShare: number): Promise<Array<{ filePath: string; score: number }>> {
-  const saved = FILE_RANKING.nameShare;
-  FILE_RANKING.nameShare = nameShare;
-  try {
-    return await engine.searchFiles(query, 3, { mode: "keyword" });
-  } finally {
-    FILE_RANKING.nameShare = saved;
-  }
-}
+const ranked = (query: string, nameShare: number): Promise<Array<{ filePath: string; score: number }>> =>
+  withKnobs(FILE_RANKING, { nameShare }, () => project.engine.searchFiles(query, 3, { mode: "keyword" }));
 
 const topFile = async (query: string, nameShare: number) => (await ranked(query, nameShare))[0]!.filePath;
 const scoreOf = async (query: string, file: string, nameShare: number) => (await ranked(query, nameShare)).find((f) => f.filePath === file)!.score;

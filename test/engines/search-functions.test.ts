@@ -2,10 +2,8 @@
  * Function-level answers end to end: a project indexed by the real pipeline, searched as an agent asks,
  * and each definition hit naming its function and the function's whole span.
  */
-import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { Session } from "../../src/tools/session.ts";
-import type { SearchEngine } from "../../src/engines/search/index.ts";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { describe, expect, test } from "bun:test";
+import { indexedForSearch } from "../helpers/search-project.ts";
 
 /** A long function: its body alone is past the chunker's 80-line window, so it is split in parts. */
 const longBody = Array.from({ length: 100 }, (_, i) => `        total += weights[${i}] * values[${i}]`).join("\n");
@@ -53,24 +51,11 @@ def format_help(prog, options, text):
 `,
 };
 
-let p: TmpProject;
-let session: Session;
-let engine: SearchEngine;
-
-beforeAll(async () => {
-  p = tmpProject(files);
-  session = new Session(p.root);
-  await session.index();
-  engine = await session.search();
-});
-afterAll(() => {
-  session.close();
-  p.cleanup();
-});
+const project = indexedForSearch(files);
 
 describe("function-level answers", () => {
   test("the method a question describes leads its class and the file overview", async () => {
-    const r = await engine.search({ query: "adds an option with its destination to the parser", limit: 5, mode: "keyword" });
+    const r = await project.engine.search({ query: "adds an option with its destination to the parser", limit: 5, mode: "keyword" });
     const first = r.results[0]!.chunk;
     expect(first.chunk_type).toBe("definitions");
     expect(first.metadata.symbol_path).toBe("OptionParser.add_option");
@@ -80,7 +65,7 @@ describe("function-level answers", () => {
   });
 
   test("a definition hit names its qualified name and its whole span", async () => {
-    const r = await engine.search({ query: "add_option", limit: 3, mode: "keyword" });
+    const r = await project.engine.search({ query: "add_option", limit: 3, mode: "keyword" });
     const hit = r.results.find((h) => h.chunk.metadata.symbol_path === "OptionParser.add_option")!;
     expect(hit.chunk.metadata).toMatchObject({
       qualified_name: "cli.parser.OptionParser.add_option",
@@ -91,7 +76,7 @@ describe("function-level answers", () => {
   });
 
   test("a hit on one part of a long function names the whole function", async () => {
-    const r = await engine.search({ query: "weighted_total", limit: 10, mode: "keyword" });
+    const r = await project.engine.search({ query: "weighted_total", limit: 10, mode: "keyword" });
     const parts = r.results.filter((h) => h.chunk.metadata.symbol_path === "weighted_total");
     expect(parts.length).toBeGreaterThan(0);
     for (const h of parts) {
@@ -102,7 +87,7 @@ describe("function-level answers", () => {
   });
 
   test("overviews, documentation and data hits carry no definition span", async () => {
-    const r = await engine.search({ query: "command line parsing help text", limit: 20, mode: "keyword", filters: { chunkTypes: ["symbols"] } });
+    const r = await project.engine.search({ query: "command line parsing help text", limit: 20, mode: "keyword", filters: { chunkTypes: ["symbols"] } });
     expect(r.results.length).toBeGreaterThan(0);
     for (const h of r.results) {
       expect(h.chunk.metadata).not.toHaveProperty("definition_lines");

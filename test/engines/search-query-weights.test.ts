@@ -6,16 +6,9 @@
 import { expect, test } from "bun:test";
 import { FILE_RANKING, rankingWeights } from "../../src/engines/search/index.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
+import { withKnobs } from "../helpers/search-project.ts";
 
-function withRanking<T>(knobs: Partial<typeof FILE_RANKING>, run: () => T): T {
-  const saved = { title: FILE_RANKING.title, queryTfSaturation: FILE_RANKING.queryTfSaturation };
-  Object.assign(FILE_RANKING, knobs);
-  try {
-    return run();
-  } finally {
-    Object.assign(FILE_RANKING, saved);
-  }
-}
+const withRanking = <T>(knobs: Partial<typeof FILE_RANKING>, run: () => T): T => withKnobs(FILE_RANKING, knobs, run);
 
 const issue = analyzeQuery("levels broken after upgrade\nfix fix fix fix fix fix fix fix fix fix fix fix levels\nmore words here");
 
