@@ -88,6 +88,19 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
+  // floorcells
+  "namedef 0": { nameDefined: 0 },
+  "namedef 0.5": { nameDefined: 0.5 },
+  "spread 0.5": { definitionSpread: 0.5 },
+  "spread 1": { definitionSpread: 1 },
+  "spread 2": { definitionSpread: 2 },
+  "spread 1 name": { definitionSpread: 1, nameSpread: true },
+  "spread 2 name": { definitionSpread: 2, nameSpread: true },
+  "words 0.5": { nameWords: 0.5 },
+  "words 1": { nameWords: 1 },
+  "words 2": { nameWords: 2 },
+  "words 1 share 0.75": { nameWords: 1, nameShare: 0.75 },
+  "words 1 share 1": { nameWords: 1, nameShare: 1 },
 };
 
 const { values } = parseArgs({
