@@ -12,22 +12,6 @@ import type { FileInfo, IndexReader } from "../../src/store/contract.ts";
 import type { CoChange, HistoryMatch } from "../../src/store/history-store.ts";
 import type { EdgeRow } from "../../src/store/graph-store.ts";
 import { SearchEngine } from "../../src/engines/search/index.ts";
-import { readFileSync } from "node:fs";
-
-/**
- * Side tables for the replay's filesWriting (not kept): FC_DF, comma-separated JSON files of instance id →
- * identifier → files holding it; FC_NAMES, repository → { n, df: word → files holding it } (git grep -w over
- * the mirrors, scripts/eval/floorcells-df*.py in this commit).
- */
-const WRITERS: Record<string, Record<string, number>> = Object.assign(
-  {},
-  ...(process.env.FC_DF ?? "")
-    .split(",")
-    .filter(Boolean)
-    .map((f) => JSON.parse(readFileSync(f, "utf8"))),
-);
-
-const NAMES: Record<string, { n: number; df: Record<string, number> }> = process.env.FC_NAMES ? JSON.parse(readFileSync(process.env.FC_NAMES, "utf8")) : {};
 
 /** Files whose co-change rows and import edges are recorded: the final ranking's first ones. */
 export const RECORDED_LEADERS = 60;
@@ -159,14 +143,6 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
       return out;
     },
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
-    filesWriting: async (names) =>
-      new Map(
-        names.map((n) => {
-          const byName = NAMES[r.repo];
-          const named = byName?.df[n.toLowerCase()];
-          return [n, WRITERS[r.id]?.[n] ?? (named !== undefined ? Math.round((named * r.fileCount) / byName!.n) : 0)];
-        }),
-      ),
     matchingCommits: async () => r.commits,
     fileCount: async () => r.fileCount,
     filesInfo: async (paths) => new Map(paths.flatMap((p) => (info.has(p) ? [[p, info.get(p)!] as const] : []))),

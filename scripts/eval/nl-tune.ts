@@ -36,9 +36,6 @@ export const VARIANTS: Record<string, Variant> = {
   "share 0": { nameShare: 0 },
   "defs 0.25": { definitions: 0.25 },
   "defs 0": { definitions: 0 },
-  // floorcells: the words of a short question's identifiers counted once, or 1.5 times (query.ts: twice)
-  "code 1 short": { codeWordShort: 1 },
-  "code 1.5 short": { codeWordShort: 1.5 },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),

@@ -41,7 +41,10 @@ type Variant = Partial<typeof FILE_RANKING>;
  * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
  * file columns for short questions in commit f475c41 ("The docstring floor"); the history channel gated
  * by its own confidence (per-commit coverage, a coverage floor, a flattened or capped list, busy files
- * discounted) in commit d69b07c ("The history's own confidence").
+ * discounted) in commit d69b07c ("The history's own confidence"); the name's share for a file that defines a
+ * named identifier, definitions scaled by how many files write the name, name words counted by their
+ * specificity, and (nl-tune) a short question's identifier words counted less, in commit 0ac0d0d ("Rust
+ * and Java below the floor").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -88,19 +91,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
-  // floorcells
-  "namedef 0": { nameDefined: 0 },
-  "namedef 0.5": { nameDefined: 0.5 },
-  "spread 0.5": { definitionSpread: 0.5 },
-  "spread 1": { definitionSpread: 1 },
-  "spread 2": { definitionSpread: 2 },
-  "spread 1 name": { definitionSpread: 1, nameSpread: true },
-  "spread 2 name": { definitionSpread: 2, nameSpread: true },
-  "words 0.5": { nameWords: 0.5 },
-  "words 1": { nameWords: 1 },
-  "words 2": { nameWords: 2 },
-  "words 1 share 0.75": { nameWords: 1, nameShare: 0.75 },
-  "words 1 share 1": { nameWords: 1, nameShare: 1 },
 };
 
 const { values } = parseArgs({

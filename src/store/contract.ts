@@ -176,11 +176,6 @@ export interface KeywordReader {
   /** For each name, the files defining it (exact, any kind of definition); names defined nowhere are absent. */
   definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>>;
   /**
-   * For each name or word, how many indexed files hold it as a word (FILE_RANKING.definitionSpread,
-   * nameWords: measured with replayed side tables only; no store implements it).
-   */
-  filesWriting?(names: readonly string[]): Promise<Map<string, number>>;
-  /**
    * Full chunk rows by id, with their text; with `text: false` a store may leave the text out ("": ranking
    * needs only the rows' facts, and SQLite reads a chunk's text back by decompressing its whole file).
    * Unknown ids are absent.

@@ -294,21 +294,6 @@ export class SearchEngine {
     }
   }
 
-  /**
-   * For the name words of `paths` the question uses: how specific each is to a few of the project's files,
-   * ln(1 + n / files holding it) / ln(1 + n), raised to FILE_RANKING.nameWords (1 where the store cannot say).
-   */
-  private async nameWordSpecificity(paths: readonly string[], queryStems: Set<string>): Promise<Map<string, number>> {
-    const words = new Set<string>();
-    for (const p of paths) for (const part of identifierParts(fileName(p))) if (part.length >= 2 && queryStems.has(stem(part))) words.add(part.toLowerCase());
-    const out = new Map<string, number>();
-    if (words.size === 0 || !this.store.filesWriting) return out;
-    const n = await this.store.fileCount();
-    const counts = await this.store.filesWriting([...words]);
-    for (const word of words) out.set(word, (Math.log(1 + n / Math.max(1, counts.get(word) ?? 1)) / Math.log(1 + n)) ** FILE_RANKING.nameWords);
-    return out;
-  }
-
   /** The definitions the definition chunks among `top` show, by position (undefined for other chunks). */
   private async definitionSpansOf(top: Candidate[], rows: Map<string, ChunkRow>): Promise<Array<DefinitionSpan | undefined>> {
     const wanted: Array<{ at: number; chunk: DefinitionChunk }> = [];
@@ -347,8 +332,6 @@ export class SearchEngine {
     // 1 for a question of a few words, falling towards 0 for a pasted issue (SWE-bench's hundreds of words)
     const shortness = Math.min(1, (w.shortQueryTerms / Math.max(1, q.terms.length)) ** 2);
     const total = new Map<string, number>();
-    // files that define an identifier the question writes (FILE_RANKING.nameDefined)
-    const definers = new Map<string, number>();
     const add = (scores: Map<string, number>, weight: number) => {
       let max = 0;
       for (const v of scores.values()) if (v > max) max = v;
@@ -368,19 +351,11 @@ export class SearchEngine {
       if (defined.size > 0) {
         const n = await this.store.fileCount();
         const defScores = new Map<string, number>();
-        // how many files write each name (FILE_RANKING.definitionSpread)
-        const writers = w.definitionSpread > 0 && this.store.filesWriting ? await this.store.filesWriting([...defined.keys()]) : undefined;
-        for (const [name, files] of defined) {
+        for (const files of defined.values()) {
           const idf = Math.log(1 + n / files.size);
-          const spread = writers ? (Math.log(1 + n / Math.max(files.size, writers.get(name) ?? 0)) / Math.log(1 + n)) ** w.definitionSpread : 1;
-          for (const f of files) {
-            defScores.set(f, (defScores.get(f) ?? 0) + idf);
-            definers.set(f, Math.max(definers.get(f) ?? 0, spread));
-          }
+          for (const f of files) defScores.set(f, (defScores.get(f) ?? 0) + idf);
         }
-        let max = 0;
-        for (const v of defScores.values()) if (v > max) max = v;
-        if (w.definitions > 0) for (const [f, v] of defScores) total.set(f, (total.get(f) ?? 0) + (w.definitions * v * definers.get(f)!) / max);
+        add(defScores, w.definitions);
       }
       const named = await existingFiles(this.store, [...q.modulePaths]);
       const mentions = new Map<string, number>(named.map((p) => [p, 1]));
@@ -431,16 +406,10 @@ export class SearchEngine {
     const placed = !edit && w.scope > 0 && q.scope.length > 0 ? placeShares([...total.keys()], q.scope) : undefined;
     // an edit's preflight keeps the chunk list's test multiplier its ready rule was chosen with
     const testWeight = edit ? RANKING.testPenalty : w.tests;
-    const wordSpecificity = nameShare > 0 && w.nameWords > 0 ? await this.nameWordSpecificity([...total.keys()], queryStems) : undefined;
     for (const [p, v] of total) {
       let x = v;
-      const named =
-        nameWeight > 0 || nameShare > 0
-          ? wordSpecificity
-            ? specificNameMatch(fileName(p), queryStems, wordSpecificity)
-            : nameMatch(fileName(p), queryStems)
-          : 0;
-      x += nameShare * named * (definers.has(p) ? w.nameDefined * (w.nameSpread ? definers.get(p)! : 1) : 1);
+      const named = nameWeight > 0 || nameShare > 0 ? nameMatch(fileName(p), queryStems) : 0;
+      x += nameShare * named;
       if (placed) x += w.scope * shortness * (placed.get(p) ?? 0);
       if (nameWeight > 0) x *= 1 + nameWeight * named;
       if (isNonSource(p)) x *= w.nonSource;
@@ -478,13 +447,6 @@ export function rankingWeights(base: Map<string, number>, q: AnalyzedQuery): Map
       out = new Map(out);
       for (const word of new Set(wordsOf(lines[0]!))) if (out.has(word)) out.set(word, out.get(word)! + w.title);
     }
-  }
-  // the words of the identifiers a short question writes, at codeWordShort (query.ts counts them twice)
-  if (w.codeWordShort !== 2 && q.identifiers.length > 0) {
-    const shortness = Math.min(1, (w.shortQueryTerms / Math.max(1, q.terms.length)) ** 2);
-    const factor = (2 + (w.codeWordShort - 2) * shortness) / 2;
-    const code = new Set(q.identifiers.flatMap((id) => wordsOf(id)));
-    out = new Map([...out].map(([t, v]) => [t, code.has(t) ? v * factor : v]));
   }
   const k = w.queryTfSaturation;
   if (k > 0) out = new Map([...out].map(([t, v]) => [t, (v * (k + 1)) / (k + v)]));
@@ -544,15 +506,6 @@ export function capSameNames(ranked: Array<{ filePath: string; score: number }>,
 const EDIT_INTENTS = new Set<string>(["edit", "refactor", "migrate"]);
 
 const FOLDER_NAMED = new Set(["index", "mod", "__init__", "lib", "main", "init", "package-info", "default"]);
-
-/** nameMatch with each matched word counted by its specificity (1 when unknown). */
-function specificNameMatch(name: string, queryStems: Set<string>, specificity: ReadonlyMap<string, number>): number {
-  const parts = identifierParts(name).filter((p) => p.length >= 2);
-  if (parts.length === 0) return 0;
-  let hit = 0;
-  for (const p of parts) if (queryStems.has(stem(p))) hit += specificity.get(p.toLowerCase()) ?? 1;
-  return hit / parts.length;
-}
 
 /** What a file is called: its name without extensions, or its folder's name for a folder's entry point (index.ts, mod.rs, __init__.py). */
 export function fileName(path: string): string {
@@ -672,22 +625,6 @@ export const FILE_RANKING = {
    * unchanged (docs/benchmarks.md, "Where cortex's file ranking loses to plain BM25").
    */
   nameShare: 0.5,
-  /**
-   * Measured and not kept (docs/benchmarks.md, "Rust and Java below the floor"; 1 / false / 0 / 0 / 2 are
-   * main's ranking): the name's share × nameDefined for a file that defines an identifier the question
-   * writes (the name and the definition are one piece of evidence where a file is named for its type),
-   * and also × the definition's spread factor with nameSpread; definitionSpread: each definition's list
-   * entry × (ln(1 + n / files writing the name) / ln(1 + n))^this, a type written all over the project
-   * (serde_json's Value, clap's Command) saying little about where a question's answer is; nameWords: each
-   * name word the question uses counted by the same specificity over the files holding it as a word (the
-   * store's filesWriting; the replay's side tables); codeWordShort: the words of a short question's
-   * identifiers counted this many times (query.ts: twice), faded with length.
-   */
-  nameDefined: 1,
-  nameSpread: false,
-  definitionSpread: 0,
-  nameWords: 0,
-  codeWordShort: 2,
   /** The multiplier form, × (1 + name · share): 0 since nameShare replaced it; kept for the tuning scripts. */
   name: 0,
   /**
