@@ -41,7 +41,10 @@ type Variant = Partial<typeof FILE_RANKING>;
  * the best chunk's and the file's lists sharpened, damped by matched chunks, an agreement list, and the
  * file columns for short questions in commit f475c41 ("The docstring floor"); the history channel gated
  * by its own confidence (per-commit coverage, a coverage floor, a flattened or capped list, busy files
- * discounted) in commit d69b07c ("The history's own confidence").
+ * discounted) in commit d69b07c ("The history's own confidence"); the name's share for a file that defines a
+ * named identifier, definitions scaled by how many files write the name, name words counted by their
+ * specificity, and (nl-tune) a short question's identifier words counted less, in commit 0ac0d0d ("Rust
+ * and Java below the floor").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
