@@ -6,7 +6,7 @@ import { Language, Parser, Query } from "web-tree-sitter";
 import { FactsParser, queryMatches } from "../../src/lang/parser.ts";
 import { grammarFiles } from "../../src/lang/grammars.ts";
 import type { CollectedMatches } from "../../src/lang/module.ts";
-import { go } from "../../src/lang/go.ts";
+import { elementIdentifiers, go } from "../../src/lang/go.ts";
 
 const project = { ...emptyProjectInfo(), goModules: [{ dir: "go", module: "example.com/shop" }] };
 
@@ -99,9 +99,13 @@ describe("go matches without the query", () => {
     const byCapture = (m: CollectedMatches) => {
       const out: Record<string, string[]> = { comments: m.comments.map(([a, b]) => `${a}-${b}`) };
       for (const match of m.matches) {
-        for (const [name, node] of Object.entries(match)) (out[name] ??= []).push(show(node!));
+        // collect hands over a literal element where the query captures its identifier children (`value`)
+        const identifiers = match.element ? elementIdentifiers(match.element) : match.value ? [match.value] : [];
+        for (const [name, node] of Object.entries(match)) if (name !== "element" && name !== "value") (out[name] ??= []).push(show(node!));
+        for (const node of identifiers) (out.value ??= []).push(show(node));
         // extraction reads expression lists and literal elements' identifiers as one list, in match order
-        if (match.values || match.value) (out["values+value"] ??= []).push(show((match.values ?? match.value)!));
+        if (match.values) (out["values+value"] ??= []).push(show(match.values));
+        for (const node of identifiers) (out["values+value"] ??= []).push(show(node));
       }
       return out;
     };
