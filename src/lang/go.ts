@@ -672,7 +672,21 @@ function readElement(element: Node, topLevelValues: Set<string>, st: GoState): v
 
 function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {
   if (!mayNameValue(st.src, ident.startIndex, topLevelValues)) return;
-  if (ident.type === "identifier" && topLevelValues.has(ident.text)) st.references.push({ name: ident.text, kind: "read", ...at(ident) });
+  if (ident.type !== "identifier") return;
+  const name = textOf(st.src, ident);
+  if (topLevelValues.has(name)) st.references.push(refAt(name, "read", ident));
+}
+
+/** A node's text as the source's slice (Node.text asks WASM for the end, then cuts the text it was parsed from). */
+const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
+
+/**
+ * A reference at `n`'s start, built whole with its fields in the order the spread literals it replaced gave
+ * them (name, qualifier, kind, line, column): `...at(n)` made an object and a runtime copy per reference.
+ */
+function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
+  const p = n.startPosition;
+  return qualifier === undefined ? { name, kind, line: p.row + 1, column: p.column + 1 } : { name, qualifier, kind, line: p.row + 1, column: p.column + 1 };
 }
 
 /** An ASCII character of Go identifiers (letters, digits, `_`). */
@@ -750,12 +764,12 @@ function callReferences(calls: Node[], st: GoState, topLevelValues: Set<string>)
     if (fn?.type === "index_expression") fn = fn.childForFieldName("operand"); // f[T](x)
     if (fn?.type === "identifier") {
       callFunctions.add(fn.id);
-      st.references.push({ name: fn.text, kind: "call", ...at(fn) });
+      st.references.push(refAt(textOf(st.src, fn), "call", fn));
     } else if (fn?.type === "selector_expression") {
       callFunctions.add(fn.id);
       const field = fn.childForFieldName("field");
       const operand = fn.childForFieldName("operand");
-      if (field) st.references.push({ name: field.text, ...(operand ? { qualifier: boundedText(st.src, operand) } : {}), kind: "call", ...at(field) });
+      if (field) st.references.push(refAt(textOf(st.src, field), "call", field, operand ? boundedText(st.src, operand) : undefined));
     }
     if (topLevelValues.size > 0) {
       // the text after the function (type arguments, then the arguments) checked first
@@ -773,12 +787,12 @@ function typeReferences(qualifieds: Node[], bares: Node[], st: GoState): void {
     st.typeNameNodes.add(name.id);
     if (st.embedded.has(q.id)) continue; // recorded as "inherit"
     const pkgNode = q.childForFieldName("package");
-    st.references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
+    st.references.push(refAt(textOf(st.src, name), "type", name, pkgNode ? textOf(st.src, pkgNode) : undefined));
   }
   for (const bare of bares) {
     if (st.typeNameNodes.has(bare.id)) continue;
-    const name = bare.text;
-    if (!BUILTIN_TYPES.has(name)) st.references.push({ name, kind: "type", ...at(bare) });
+    const name = textOf(st.src, bare);
+    if (!BUILTIN_TYPES.has(name)) st.references.push(refAt(name, "type", bare));
   }
 }
 
@@ -789,8 +803,9 @@ function packageReads(selectors: Node[], callFunctions: Set<number>, st: GoState
     if (callFunctions.has(sel.id) || !mayNameValue(st.src, sel.startIndex, st.importAliases)) continue;
     const q = sel.childForFieldName("operand");
     const field = sel.childForFieldName("field");
-    if (q?.type !== "identifier" || !field || !st.importAliases.has(q.text)) continue;
-    st.references.push({ name: field.text, qualifier: q.text, kind: "read", ...at(field) });
+    if (q?.type !== "identifier" || !field) continue;
+    const qualifier = textOf(st.src, q);
+    if (st.importAliases.has(qualifier)) st.references.push(refAt(textOf(st.src, field), "read", field, qualifier));
   }
 }
 
