@@ -744,7 +744,7 @@ function mayNameAnyValue(src: string, start: number, end: number, values: Readon
 const nameShape = (first: number, last: number, length: number): number => (first * 31 + last * 7 + length) & (NAME_BITS - 1);
 const NAME_BITS = 4096;
 
-/** The bit table of the names' shapes, for mayNameAnyValue (a name beyond ASCII sets no bit: the scan asks the tree before it). */
+/** The bit table of the names' shapes, for mayNameAnyValue (a name beyond ASCII can only be in a text the scan leaves to the tree). */
 function nameShapes(values: ReadonlySet<string>): Uint32Array {
   const bits = new Uint32Array(NAME_BITS / 32);
   for (const v of values) {
