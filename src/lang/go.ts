@@ -51,7 +51,7 @@ const QUERY = `
 (const_spec) @const
 `;
 
-/** The capture collectGo gives each node type it asks tree-sitter for (QUERY's patterns, one to one). */
+/** The capture collectGo gives each node type it asks tree-sitter for (QUERY's patterns, one to one; `element` stands for `value`). */
 const CAPTURE_OF_TYPE: Record<string, string> = {
   comment: "comment",
   if_statement: "decision",
@@ -66,7 +66,7 @@ const CAPTURE_OF_TYPE: Record<string, string> = {
   type_identifier: "type.bare",
   selector_expression: "selector",
   expression_list: "values",
-  literal_element: "value",
+  literal_element: "element",
   short_var_declaration: "local",
   var_spec: "local.var",
   const_spec: "const",
@@ -79,9 +79,12 @@ const capturesOf = typeIdTable<string | undefined>(CAPTURE_OF_TYPE, undefined);
 /**
  * QUERY's matches, gathered from one descendantsOfType walk (module.ts, `collect`; cheaper than the query
  * cursor's walk, as for C). Every pattern is a node type but one: a literal element's identifier child
- * (`{a, b}` naming values), read from the element. Nodes come in document order, which is the query's
- * order for each capture name, and for expression lists and literal identifiers together (they never
- * nest in each other: an element that is an identifier holds nothing else).
+ * (`{a, b}` naming values). collect hands over the element itself (capture `element`, in place of the
+ * query's `value`), and extraction reads its identifier child only where the text does not rule out a
+ * value's name there (`readElement`): asking every element for its children made an array and a Node per
+ * element, 1.1 million of them on go-src's tables. Nodes come in document order, which is the query's
+ * order for each capture name, and for expression lists and literal elements together (they never nest
+ * in each other: an element that is an identifier holds nothing else).
  */
 function collectGo(root: Node): CollectedMatches {
   const captures = capturesOf(root.tree.language);
@@ -90,11 +93,47 @@ function collectGo(root: Node): CollectedMatches {
   for (const n of root.descendantsOfType(COLLECTED_TYPES)) {
     const capture = captures[n.typeId];
     if (capture === "comment") comments.push([n.startIndex, n.endIndex]);
-    else if (capture === "value") {
-      for (const child of n.namedChildren) if (child?.type === "identifier") matches.push({ value: child });
-    } else if (capture) matches.push({ [capture]: n });
+    else if (capture) matches.push(matchOf(capture, n));
   }
   return { comments, matches };
+}
+
+/**
+ * A match of one capture, as an object literal of that capture's own shape: `{ [capture]: n }` built each
+ * of go-src's 4.3 million matches by a keyed store (0.4 s of a thread's 22 s).
+ */
+function matchOf(capture: string, n: Node): QueryMatch {
+  switch (capture) {
+    case "decision":
+      return { decision: n };
+    case "call":
+      return { call: n };
+    case "qualified":
+      return { qualified: n };
+    case "type.bare":
+      return { "type.bare": n };
+    case "selector":
+      return { selector: n };
+    case "values":
+      return { values: n };
+    case "element":
+      return { element: n };
+    case "local":
+      return { local: n };
+    case "local.var":
+      return { "local.var": n };
+    case "const":
+      return { const: n };
+    default:
+      return { [capture]: n };
+  }
+}
+
+/** The identifier children of a literal element: what the query captures as `value` (tests compare them). */
+export function elementIdentifiers(element: Node): Node[] {
+  const out: Node[] = [];
+  for (const child of element.namedChildren) if (child?.type === "identifier") out.push(child);
+  return out;
 }
 
 /** Predeclared types: uses of these are not references to project code. */
@@ -257,7 +296,7 @@ export const go: LanguageModule = {
   collect: collectGo,
 
   extract(tree, ctx, matches): Extracted {
-    const st = newState(ctx.source);
+    const st = newState(ctx.source, !tree.rootNode.hasError);
     const uses = sortMatches(matches);
     const constSpecs = new SpecsInside(uses.constSpecs);
     const varSpecs = new SpecsInside(uses.varSpecs);
@@ -305,6 +344,14 @@ export const go: LanguageModule = {
  */
 interface GoState {
   src: string;
+  /**
+   * The tree has no ERROR or MISSING node: every identifier then starts where a run of identifier
+   * characters starts (a number, string or keyword never runs into one), which the value reads' text
+   * checks rely on (`mayNameAnyValue`, `readElement`). Otherwise they ask the tree as before.
+   */
+  errorFree: boolean;
+  /** The package-level values' names as mayNameAnyValue's bit table (set when the uses are read). */
+  valueShapes: Uint32Array;
   pkg: string | undefined;
   types: TypeFact[];
   functions: FunctionFact[];
@@ -322,9 +369,13 @@ interface GoState {
   resultTypes: Map<string, string>;
 }
 
-function newState(src: string): GoState {
+const NO_SHAPES = new Uint32Array(0);
+
+function newState(src: string, errorFree: boolean): GoState {
   return {
     src,
+    errorFree,
+    valueShapes: NO_SHAPES,
     pkg: undefined,
     types: [],
     functions: [],
@@ -552,8 +603,11 @@ interface GoUses {
   qualifieds: Node[];
   bares: Node[];
   selectors: Node[];
-  /** Expression lists (their identifiers are read) and single identifiers of literal elements, in match order. */
-  valueLists: Array<Node | [Node]>;
+  /**
+   * The matches whose identifiers are read as values, in match order: expression lists (`values`: their
+   * items), the query's literal-element identifiers (`value`) or collect's literal elements (`element`).
+   */
+  valueLists: QueryMatch[];
   locals: Node[];
   /** var_spec and const_spec nodes anywhere, in document order. */
   varSpecs: Node[];
@@ -568,8 +622,7 @@ function sortMatches(matches: QueryMatch[]): GoUses {
     else if (m.qualified) u.qualifieds.push(m.qualified);
     else if (m["type.bare"]) u.bares.push(m["type.bare"]);
     else if (m.selector) u.selectors.push(m.selector);
-    else if (m.values) u.valueLists.push(m.values);
-    else if (m.value) u.valueLists.push([m.value]);
+    else if (m.values || m.value || m.element) u.valueLists.push(m);
     else if (m.local) u.locals.push(m.local);
     else if (m["local.var"]) {
       u.locals.push(m["local.var"]);
@@ -582,19 +635,58 @@ function sortMatches(matches: QueryMatch[]): GoUses {
 /** References from the query's matches: calls, type uses, reads of package-level values. */
 function usesFromMatches(u: GoUses, st: GoState): void {
   const topLevelValues = new Set<string>([...st.variables.map((v) => v.name), ...st.functions.filter((f) => !f.isMethod).map((f) => f.name)]);
+  st.valueShapes = nameShapes(topLevelValues);
   const callFunctions = callReferences(u.calls, st, topLevelValues);
   typeReferences(u.qualifieds, u.bares, st);
   packageReads(u.selectors, callFunctions, st);
   if (topLevelValues.size === 0) return;
-  for (const list of u.valueLists) {
-    if (Array.isArray(list)) readValue(list[0], topLevelValues, st);
-    else for (const c of list.namedChildren) if (c) readValue(c, topLevelValues, st);
+  for (const m of u.valueLists) {
+    if (m.value) readValue(m.value, topLevelValues, st);
+    else if (m.element) readElement(m.element, topLevelValues, st);
+    else if (m.values) readItems(m.values, topLevelValues, st);
   }
+}
+
+/**
+ * The values read among an expression list's items, the text asked first: when no identifier run of the
+ * list's text names a value (`mayNameAnyValue`), no item can, and the list's children (an array and a
+ * Node each, for 0.84 million expression lists on go-src) are never asked for. A call's arguments are
+ * checked the same way (callReferences).
+ */
+function readItems(list: Node, topLevelValues: Set<string>, st: GoState): void {
+  if (st.errorFree && !mayNameAnyValue(st.src, list.startIndex, list.endIndex, topLevelValues, st.valueShapes)) return;
+  for (const c of list.namedChildren) if (c) readValue(c, topLevelValues, st);
+}
+
+/**
+ * A literal element's identifier child read as a value. In a tree without errors the element holds one
+ * named child, starting where the element starts (an extra leading it would start with `/`, left to the
+ * tree), so the text there rules out the read as it would for the child: a run of identifier
+ * characters that is no value's name, or no run at all (`{…}`, a string, an operator).
+ */
+function readElement(element: Node, topLevelValues: Set<string>, st: GoState): void {
+  const start = element.startIndex;
+  if (st.errorFree && st.src.charCodeAt(start) !== 0x2f && !mayNameValue(st.src, start, topLevelValues)) return;
+  for (const c of elementIdentifiers(element)) readValue(c, topLevelValues, st);
 }
 
 function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void {
   if (!mayNameValue(st.src, ident.startIndex, topLevelValues)) return;
-  if (ident.type === "identifier" && topLevelValues.has(ident.text)) st.references.push({ name: ident.text, kind: "read", ...at(ident) });
+  if (ident.type !== "identifier") return;
+  const name = textOf(st.src, ident);
+  if (topLevelValues.has(name)) st.references.push(refAt(name, "read", ident));
+}
+
+/** A node's text as the source's slice (Node.text asks WASM for the end, then cuts the text it was parsed from). */
+const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
+
+/**
+ * A reference at `n`'s start, built whole with its fields in the order the spread literals it replaced gave
+ * them (name, qualifier, kind, line, column): `...at(n)` made an object and a runtime copy per reference.
+ */
+function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
+  const p = n.startPosition;
+  return qualifier === undefined ? { name, kind, line: p.row + 1, column: p.column + 1 } : { name, qualifier, kind, line: p.row + 1, column: p.column + 1 };
 }
 
 /** An ASCII character of Go identifiers (letters, digits, `_`). */
@@ -618,22 +710,72 @@ function mayNameValue(src: string, start: number, values: ReadonlySet<string>): 
   return values.has(src.slice(start, end)) || values.has("");
 }
 
+/** Longest list text `mayNameAnyValue` scans; a longer list asks the tree (nested lists would scan their text again at every level). */
+const LIST_SCAN_LIMIT = 4096;
+
+/**
+ * Whether an identifier in src[start, end) can name one of `values`, in a tree without errors (where an
+ * identifier starts where a run of identifier characters starts and is that whole run): true when a run
+ * starting with a letter or `_` is a value's name, and, leaving the question to the tree, when the text
+ * is longer than LIST_SCAN_LIMIT, holds a character beyond ASCII, or an empty name is among the values.
+ */
+function mayNameAnyValue(src: string, start: number, end: number, values: ReadonlySet<string>, bits: Uint32Array): boolean {
+  if (end - start > LIST_SCAN_LIMIT || values.has("")) return true;
+  let i = start;
+  while (i < end) {
+    const c = src.charCodeAt(i);
+    if (c >= 0x80) return true;
+    if (!isAsciiIdentifierChar(c)) {
+      i++;
+      continue;
+    }
+    const runStart = i;
+    while (i < end && isAsciiIdentifierChar(src.charCodeAt(i))) i++;
+    // a run that does not start with a digit is an identifier or a keyword (or a string's or comment's word);
+    // its name is cut out of the text only when the names' bit table holds its shape
+    if (c >= 48 && c <= 57) continue;
+    const h = nameShape(c, src.charCodeAt(i - 1), i - runStart);
+    if ((bits[h >>> 5]! & (1 << (h & 31))) !== 0 && values.has(src.slice(runStart, i))) return true;
+  }
+  return false;
+}
+
+/** A name's shape (first and last character codes and length) as a bit of NAME_BITS. */
+const nameShape = (first: number, last: number, length: number): number => (first * 31 + last * 7 + length) & (NAME_BITS - 1);
+const NAME_BITS = 4096;
+
+/** The bit table of the names' shapes, for mayNameAnyValue (a name beyond ASCII can only be in a text the scan leaves to the tree). */
+function nameShapes(values: ReadonlySet<string>): Uint32Array {
+  const bits = new Uint32Array(NAME_BITS / 32);
+  for (const v of values) {
+    if (v.length === 0) continue;
+    const h = nameShape(v.charCodeAt(0), v.charCodeAt(v.length - 1), v.length);
+    bits[h >>> 5]! |= 1 << (h & 31);
+  }
+  return bits;
+}
+
 /** Calls: the function and the arguments are read from the call node, not matched by the query. Returns the called nodes' ids. */
 function callReferences(calls: Node[], st: GoState, topLevelValues: Set<string>): Set<number> {
   const callFunctions = new Set<number>();
   for (const call of calls) {
-    let fn = call.childForFieldName("function");
+    const callee = call.childForFieldName("function");
+    let fn = callee;
     if (fn?.type === "index_expression") fn = fn.childForFieldName("operand"); // f[T](x)
     if (fn?.type === "identifier") {
       callFunctions.add(fn.id);
-      st.references.push({ name: fn.text, kind: "call", ...at(fn) });
+      st.references.push(refAt(textOf(st.src, fn), "call", fn));
     } else if (fn?.type === "selector_expression") {
       callFunctions.add(fn.id);
       const field = fn.childForFieldName("field");
       const operand = fn.childForFieldName("operand");
-      if (field) st.references.push({ name: field.text, ...(operand ? { qualifier: boundedText(st.src, operand) } : {}), kind: "call", ...at(field) });
+      if (field) st.references.push(refAt(textOf(st.src, field), "call", field, operand ? boundedText(st.src, operand) : undefined));
     }
-    if (topLevelValues.size > 0) for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) if (a) readValue(a, topLevelValues, st);
+    if (topLevelValues.size > 0) {
+      // the text after the function (type arguments, then the arguments) checked first
+      if (st.errorFree && callee && !mayNameAnyValue(st.src, callee.endIndex, call.endIndex, topLevelValues, st.valueShapes)) continue;
+      for (const a of call.childForFieldName("arguments")?.namedChildren ?? []) if (a) readValue(a, topLevelValues, st);
+    }
   }
   return callFunctions;
 }
@@ -645,12 +787,12 @@ function typeReferences(qualifieds: Node[], bares: Node[], st: GoState): void {
     st.typeNameNodes.add(name.id);
     if (st.embedded.has(q.id)) continue; // recorded as "inherit"
     const pkgNode = q.childForFieldName("package");
-    st.references.push({ name: name.text, ...(pkgNode ? { qualifier: pkgNode.text } : {}), kind: "type", ...at(name) });
+    st.references.push(refAt(textOf(st.src, name), "type", name, pkgNode ? textOf(st.src, pkgNode) : undefined));
   }
   for (const bare of bares) {
     if (st.typeNameNodes.has(bare.id)) continue;
-    const name = bare.text;
-    if (!BUILTIN_TYPES.has(name)) st.references.push({ name, kind: "type", ...at(bare) });
+    const name = textOf(st.src, bare);
+    if (!BUILTIN_TYPES.has(name)) st.references.push(refAt(name, "type", bare));
   }
 }
 
@@ -661,8 +803,9 @@ function packageReads(selectors: Node[], callFunctions: Set<number>, st: GoState
     if (callFunctions.has(sel.id) || !mayNameValue(st.src, sel.startIndex, st.importAliases)) continue;
     const q = sel.childForFieldName("operand");
     const field = sel.childForFieldName("field");
-    if (q?.type !== "identifier" || !field || !st.importAliases.has(q.text)) continue;
-    st.references.push({ name: field.text, qualifier: q.text, kind: "read", ...at(field) });
+    if (q?.type !== "identifier" || !field) continue;
+    const qualifier = textOf(st.src, q);
+    if (st.importAliases.has(qualifier)) st.references.push(refAt(textOf(st.src, field), "read", field, qualifier));
   }
 }
 

@@ -6,7 +6,7 @@ import { Language, Parser, Query } from "web-tree-sitter";
 import { FactsParser, queryMatches } from "../../src/lang/parser.ts";
 import { grammarFiles } from "../../src/lang/grammars.ts";
 import type { CollectedMatches } from "../../src/lang/module.ts";
-import { go } from "../../src/lang/go.ts";
+import { elementIdentifiers, go } from "../../src/lang/go.ts";
 
 const project = { ...emptyProjectInfo(), goModules: [{ dir: "go", module: "example.com/shop" }] };
 
@@ -99,9 +99,13 @@ describe("go matches without the query", () => {
     const byCapture = (m: CollectedMatches) => {
       const out: Record<string, string[]> = { comments: m.comments.map(([a, b]) => `${a}-${b}`) };
       for (const match of m.matches) {
-        for (const [name, node] of Object.entries(match)) (out[name] ??= []).push(show(node!));
+        // collect hands over a literal element where the query captures its identifier children (`value`)
+        const identifiers = match.element ? elementIdentifiers(match.element) : match.value ? [match.value] : [];
+        for (const [name, node] of Object.entries(match)) if (name !== "element" && name !== "value") (out[name] ??= []).push(show(node!));
+        for (const node of identifiers) (out.value ??= []).push(show(node));
         // extraction reads expression lists and literal elements' identifiers as one list, in match order
-        if (match.values || match.value) (out["values+value"] ??= []).push(show((match.values ?? match.value)!));
+        if (match.values) (out["values+value"] ??= []).push(show(match.values));
+        for (const node of identifiers) (out["values+value"] ??= []).push(show(node));
       }
       return out;
     };
@@ -170,4 +174,62 @@ func broken( { x := [T{y}; if a {
       }
     }
   }, 60_000);
+});
+
+describe("go value reads", () => {
+  // package-level values read in expression lists, call arguments and literal elements, beside their
+  // names in strings, a comment leading an element, a number, a field, a non-ASCII name, and (second
+  // source) a stretch with syntax errors, where the text checks leave every read to the tree. The
+  // expected lists are what extraction gave when it asked the tree for every list's items (641e916).
+  const source = `package p
+
+var Limit = 10
+var names = []string{"Limit", Other, 0x1F}
+
+const Other = 2
+
+func use() {
+	a, b := Limit, 3
+	f(Limit, "Limit", 0x1F, 1e5, Other.x)
+	g(h(Other))
+	m := map[string]int{"k": Limit, "Other": 1}
+	s := []int{Other, 1, -Limit}
+	_ = []int{ /* c */ Limit}
+	é := Limit
+	x := T{Limit: 1, Other}
+}
+`;
+  const reads = async (text: string) => {
+    const parser = await FactsParser.create();
+    const parsed = await parser.parse("p.go", text, emptyProjectInfo());
+    return parsed.facts!.references.filter((r) => r.kind === "read").map((r) => `${r.name}@${r.line}:${r.column}`);
+  };
+  const clean = [
+    "Limit@10:4",
+    "Other@11:6",
+    "Other@4:31",
+    "Limit@9:10",
+    "Limit@12:27",
+    "Other@13:13",
+    "Limit@14:21",
+    "Limit@15:7",
+    "Limit@16:9",
+    "Other@16:19",
+  ];
+
+  test("in a tree without errors, the text's checks give the tree's reads", async () => {
+    expect(await reads(source)).toEqual(clean);
+  });
+
+  test("with syntax errors, the reads come from the tree", async () => {
+    const broken = `${source}func broken( { y := [T{Limit}; f(Other 1abc, Limit)\n`;
+    const expected = [...clean.slice(0, 2), "Other@18:34", "Limit@18:46", ...clean.slice(2), "Limit@18:24"];
+    expect(await reads(broken)).toEqual(expected);
+    // a name run into a number: the tree finds the identifier inside the run, the text would not
+    expect(await reads("package p\n\nvar Limit = 1\n\nfunc u() {\n\tf(1Limit)\n\t_ = []int{1Limit}\n\ta, b := 2, 1Limit\n}\n")).toEqual([
+      "Limit@6:5",
+      "Limit@7:13",
+      "Limit@8:14",
+    ]);
+  });
 });
