@@ -220,5 +220,5 @@ export function wordsOf(text: string, unique = false): string[] {
  * says what kind it is: a change request ("Fix", "Add") or a description ("Returns", "Creates").
  */
 export function openingWord(text: string): string | undefined {
-  return /^[^A-Za-z]*([A-Za-z]+)/.exec(text)?.[1]!.toLowerCase();
+  return /^[^A-Za-z]*([A-Za-z]+)/.exec(text)?.[1]?.toLowerCase();
 }
