@@ -777,6 +777,8 @@ export const FILE_RANKING = {
    * history's own confidence (each commit by its coverage, a floor on the coverage, the list flattened or
    * capped, busy files discounted) each traded docstrings against commit subjects: the channel's own
    * figures look the same where it is right and where it is wrong ("The history's own confidence").
+   * Where the index has a history, the question's kind blends these two with FILE_RANKING.describe's and
+   * change's (changeLikeness, kindWeights).
    */
   historyGate: 1,
   /**
