@@ -114,7 +114,14 @@ test("the store reads the subjects' style, and again after the history grows", a
 test("search: the history weighs the change request's weight for 'Fix …' and the description's for 'Prints ….'", async () => {
   const { session } = await indexed();
   const search = await session.search();
-  Object.assign(FILE_RANKING, { history: 1, historyGate: 1, describe: { history: 0.5 }, change: { history: 1.5, historyGate: 1 }, kindUnseen: 0.75, kindEnd: 2 });
+  Object.assign(FILE_RANKING, {
+    history: 1,
+    historyGate: 1,
+    describe: { history: 0.5 },
+    change: { history: 1.5, historyGate: 1 },
+    kindUnseen: 0.75,
+    kindEnd: 2,
+  });
   const report = async (q: string) => (await search.searchFiles(q, 5, { mode: "keyword" })).find((f) => f.filePath === "src/report.py")?.score ?? 0;
   for (const [question, weight] of [
     ["Fix the footer total", 1.5],
