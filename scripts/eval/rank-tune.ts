@@ -88,6 +88,7 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   // qkind: the question's kind (a change request or a description) blending FILE_RANKING.change and describe (kept)
   "before qkind": { describe: {}, change: {} },
+  "before csub and qkind": { scope: 0, tests: 0.55, describe: {}, change: {} },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
 };
