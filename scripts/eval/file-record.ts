@@ -9,7 +9,7 @@
  * weighting (title, queryTfSaturation, fields) change the lists themselves and cannot be replayed.
  */
 import type { FileInfo, IndexReader } from "../../src/store/contract.ts";
-import type { CoChange, HistoryMatch } from "../../src/store/history-store.ts";
+import type { CoChange, HistoryMatch, SubjectStyle } from "../../src/store/history-store.ts";
 import type { EdgeRow } from "../../src/store/graph-store.ts";
 import { SearchEngine } from "../../src/engines/search/index.ts";
 
@@ -35,8 +35,21 @@ export interface FileRecord {
   commits: HistoryMatch[];
   coChanges: Record<string, CoChange>;
   edges: Array<Pick<EdgeRow, "file" | "target">>;
+  /** How the stored commit subjects are worded (records made before 2026-11-28 04:30 lack it: rank-tune's --styles fills it). */
+  style?: RecordedStyle;
   /** The real searchFiles' first 100 files, best first: replay's base must give them. */
   check: string[];
+}
+
+/** SubjectStyle as JSON. */
+export interface RecordedStyle {
+  subjects: number;
+  openings: Record<string, number>;
+  fullStops: number;
+}
+
+export function recordedStyle(s: SubjectStyle): RecordedStyle {
+  return { subjects: s.subjects, openings: Object.fromEntries(s.openings), fullStops: s.fullStops };
 }
 
 /** Wraps a reader so the lists searchFiles reads are kept in `into` (the first call of each: one question). */
@@ -120,6 +133,7 @@ export async function makeRecord(
     commits: raw.commits ?? [],
     coChanges: Object.fromEntries(co),
     edges: edges.map((e) => ({ file: e.file, target: e.target })),
+    ...(real.subjectStyle ? { style: recordedStyle(await real.subjectStyle()) } : {}),
     check: ranked,
   };
 }
@@ -144,6 +158,11 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
     },
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
     matchingCommits: async () => r.commits,
+    subjectStyle: async () => ({
+      subjects: r.style?.subjects ?? 0,
+      openings: new Map(Object.entries(r.style?.openings ?? {})),
+      fullStops: r.style?.fullStops ?? 0,
+    }),
     fileCount: async () => r.fileCount,
     filesInfo: async (paths) => new Map(paths.flatMap((p) => (info.has(p) ? [[p, info.get(p)!] as const] : []))),
     allFiles: async () => [...info.values()],

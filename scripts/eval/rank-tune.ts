@@ -26,7 +26,7 @@ import { useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
-import { makeRecord, recordingReader, replayEngine, type FileRecord, type Raw } from "./file-record.ts";
+import { makeRecord, recordingReader, replayEngine, type FileRecord, type Raw, type RecordedStyle } from "./file-record.ts";
 import { SearchEngine } from "../../src/engines/search/index.ts";
 import { appendFileSync, readFileSync } from "node:fs";
 
@@ -89,6 +89,9 @@ export const VARIANTS: Record<string, Variant> = {
   "defs 0": { definitions: 0 },
   "chunk short 1.5": { chunkShort: 1.5 },
   "chunk short 3": { chunkShort: 3 },
+  // qkind: the question's kind (a change request or a description) blending FILE_RANKING.change and describe (kept)
+  "before qkind": { describe: {}, change: {} },
+  "before csub and qkind": { scope: 0, tests: 0.55, describe: {}, change: {} },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
 };
@@ -107,8 +110,12 @@ const { values } = parseArgs({
     dump: { type: "string" },
     replay: { type: "string" },
     check: { type: "string", default: "base" },
+    styles: { type: "string" },
+    "variant-file": { type: "string" },
   },
 });
+// more variants, { name: { knob: value } }, for a sweep too long for the table below
+if (values["variant-file"]) Object.assign(VARIANTS, JSON.parse(readFileSync(resolve(values["variant-file"]), "utf8")) as Record<string, Variant>);
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
 
 const names = chosenVariants(values.variants, VARIANTS);
@@ -118,6 +125,8 @@ if (values.replay) {
   let differs = 0;
   let misses = 0;
   const seen = new Set<string>();
+  // the subjects' style for records made before it was recorded: { id: RecordedStyle } (scripts/eval/subject-styles.ts)
+  const styles = values.styles ? (JSON.parse(readFileSync(resolve(values.styles), "utf8")) as Record<string, RecordedStyle>) : {};
   for (const file of values.replay.split(",")) {
     for (const line of readFileSync(resolve(file), "utf8").split("\n")) {
       if (line.trim() === "") continue;
@@ -125,6 +134,7 @@ if (values.replay) {
       // two dumps of one instance (a split run in parts): the first counts
       if ((values.repo && !values.repo.includes(record.repo)) || seen.has(record.id)) continue;
       seen.add(record.id);
+      record.style ??= styles[record.id];
       const row = { id: record.id, gold: record.gold, top: [] as string[], ranks: {} as Record<string, Rank[]> };
       const { engine, misses: m } = replayEngine(record);
       try {

@@ -213,3 +213,12 @@ export function wordsOf(text: string, unique = false): string[] {
   const words = joined.split(" ");
   return unique ? [...new Set(words)] : words;
 }
+
+/**
+ * The first word of a sentence, lower case, letters only ("Fix the parser" → "fix", "fix(parser): …" →
+ * "fix", "Returns the …" → "returns"); undefined when it opens with no letter. How a question opens
+ * says what kind it is: a change request ("Fix", "Add") or a description ("Returns", "Creates").
+ */
+export function openingWord(text: string): string | undefined {
+  return /^[^A-Za-z]*([A-Za-z]+)/.exec(text)?.[1]?.toLowerCase();
+}

@@ -19,7 +19,7 @@ import type { EdgeRow, RefRow, SymbolRow } from "./graph-store.ts";
 import type { CountedFile } from "./graph-facts.ts";
 import type { LanguageShare, ProjectTotals } from "./project-queries.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
-import type { CoChange, HistoryMatch } from "./history-store.ts";
+import type { CoChange, HistoryMatch, SubjectStyle } from "./history-store.ts";
 
 export type { FileState } from "./types.ts";
 export type { ParseTierState } from "./index-store.ts";
@@ -308,6 +308,8 @@ export interface HistoryReader {
   matchingCommits(terms: ReadonlyMap<string, number>, limit: number): Promise<HistoryMatch[]>;
   /** For each path, how many stored commits changed it and which files changed with it (paths never changed, or no history: absent). */
   coChanges(paths: readonly string[]): Promise<Map<string, CoChange>>;
+  /** How the stored commit subjects are worded: their opening words and full stops (none without a history). */
+  subjectStyle(): Promise<SubjectStyle>;
 }
 
 /** Everything the read path asks of an index (sqlite-reader.ts implements it). */

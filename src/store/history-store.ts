@@ -14,6 +14,7 @@ import type { IndexStore } from "./index-store.ts";
 import { sqliteOf } from "./sqlite-access.ts";
 import { keywordText } from "./keyword-words.ts";
 import { matchExpression } from "./chunk-search.ts";
+import { openingWord } from "../core/words.ts";
 
 /** A commit changing more paths than this is a sweep, left out of the history. */
 export const SWEEP_FILES = 25;
@@ -195,6 +196,51 @@ export function coChanges(store: IndexStore, paths: readonly string[], perFile =
     partners.finalize();
   }
   return out;
+}
+
+/**
+ * How a project words its commit subjects: how many stored subjects open with each word (openingWord:
+ * "fix", "add", a conventional type) and how many end with a full stop. Search reads it for every
+ * question, to tell a change request from a description (engines/search: changeLikeness).
+ */
+export interface SubjectStyle {
+  subjects: number;
+  openings: Map<string, number>;
+  fullStops: number;
+}
+
+/** subjectStyle's last answer per store, with the history's state (newest id and size) it was read at. */
+const styleRead = new WeakMap<IndexStore, { key: string; style: SubjectStyle }>();
+
+/** The stored subjects' style (SubjectStyle), read once per state of the history. */
+export function subjectStyle(store: IndexStore): SubjectStyle {
+  if (!hasHistory(store)) return { subjects: 0, openings: new Map(), fullStops: 0 };
+  const db = sqliteOf(store);
+  const state = db.query("SELECT max(id) AS top, count(*) AS n FROM history_commits").get() as { top: number | null; n: number };
+  const key = `${state.top}:${state.n}`;
+  const known = styleRead.get(store);
+  if (known?.key === key) return known.style;
+  const subjects = db.query("SELECT subject FROM history_commits").all() as Array<{ subject: string }>;
+  const style = styleOf(subjects.map((r) => r.subject));
+  styleRead.set(store, { key, style });
+  return style;
+}
+
+/** The style of these subject lines. */
+export function styleOf(subjects: readonly string[]): SubjectStyle {
+  const openings = new Map<string, number>();
+  let fullStops = 0;
+  for (const subject of subjects) {
+    const w = openingWord(subject);
+    if (w !== undefined) openings.set(w, (openings.get(w) ?? 0) + 1);
+    if (endsWithFullStop(subject)) fullStops++;
+  }
+  return { subjects: subjects.length, openings, fullStops };
+}
+
+/** A sentence ending in a full stop ("…", "etc." and a path's dot too: the style counts either way). */
+export function endsWithFullStop(text: string): boolean {
+  return /\.\s*$/.test(text);
 }
 
 /** Removes the history (the folder is no longer a git work tree, or the channel was turned off). */

@@ -52,7 +52,7 @@ import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "./chunk-vect
 import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "./project-queries.ts";
 import { allFiles, codeFileInfos, contentsOf, fileStatesOf, filesInfo, filesOfModules } from "./reader-queries.ts";
 import { SQLITE_INDEX_DIALECT } from "./sql-dialect.ts";
-import { coChanges, matchingCommits, type CoChange, type HistoryMatch } from "./history-store.ts";
+import { coChanges, matchingCommits, subjectStyle, type CoChange, type SubjectStyle, type HistoryMatch } from "./history-store.ts";
 
 export class SqliteIndexReader implements IndexReader {
   readonly dialect = SQLITE_INDEX_DIALECT;
@@ -242,6 +242,10 @@ export class SqliteIndexReader implements IndexReader {
 
   async coChanges(paths: readonly string[]): Promise<Map<string, CoChange>> {
     return coChanges(this.store, paths);
+  }
+
+  async subjectStyle(): Promise<SubjectStyle> {
+    return subjectStyle(this.store);
   }
 
   async definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>> {
