@@ -3,7 +3,7 @@
  * Compares file-ranking variants on the generated sets' dev splits (commit subjects, docstrings) against
  * the plain BM25 floor, per language: every instance is indexed once (its parent commit as a git checkout,
  * as history-tune.ts does), then ranked under each variant through the real file ranking (`searchFiles`,
- * keyword mode). A variant sets FILE_RANKING knobs, or rewrites the question first (a query-analysis change
+ * keyword mode). A variant sets FILE_RANKING knobs or the best chunk's column weights (chunkFields), or rewrites the question first (a query-analysis change
  * measured without touching the analysis). Prints Acc@1 / Acc@5 per language with each
  * variant's margin over the floor (`--bm25`: the per-instance JSON of
  * `scripts/eval.ts --ranker bm25 --no-index` on the same split) and the questions won / lost at rank 1
@@ -17,7 +17,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
 import { FILE_RANKING, KEYWORD_WEIGHTS } from "../../src/engines/search/index.ts";
-import { SMOOTH_IDF } from "../../src/store/chunk-search.ts";
 import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
@@ -31,7 +30,6 @@ import { COMMIT_TYPE_HEADER } from "../../src/engines/search/query.ts";
 type Variant = Partial<typeof FILE_RANKING> & {
   rewrite?: (query: string) => string;
   chunkFields?: Partial<typeof KEYWORD_WEIGHTS>;
-  smoothIdf?: Partial<typeof SMOOTH_IDF>;
 };
 
 /** The variants; the first named is the reference of the won / lost column. */
@@ -56,9 +54,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk title col 1": { chunkFields: { symbols: 5, title: 1 } },
   "chunk title col 0": { chunkFields: { symbols: 6, title: 0 } },
   "doc 1 title 1": { fields: { ...FILE_RANKING.fields, doc: 1 }, chunkFields: { title: 1 } },
-  "idf files": { smoothIdf: { files: true } },
-  "idf chunks": { smoothIdf: { chunks: true } },
-  "idf both": { smoothIdf: { files: true, chunks: true } },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),
@@ -86,7 +81,6 @@ const work = resolve(values.work!);
 useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
 const chunkBase = { ...KEYWORD_WEIGHTS };
-const idfBase = { ...SMOOTH_IDF };
 const rows: Array<{ id: string; language: string; gold: string[]; ranks: Record<string, Rank[]>; top: Record<string, string[]> }> = [];
 await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), include: CORPUS_FILTERS.source }, async (group, folder, session) => {
   for (const instance of group.instances) {
@@ -102,10 +96,9 @@ await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), in
       await session.index();
       const search = await session.search();
       for (const name of names) {
-        const { rewrite, chunkFields, smoothIdf, ...knobs } = VARIANTS[name]!;
+        const { rewrite, chunkFields, ...knobs } = VARIANTS[name]!;
         Object.assign(FILE_RANKING, base, knobs);
         Object.assign(KEYWORD_WEIGHTS, chunkBase, chunkFields);
-        Object.assign(SMOOTH_IDF, idfBase, smoothIdf);
         const question = rewrite ? rewrite(instance.problem_statement) : instance.problem_statement;
         const files = (await search.searchFiles(question, 100, { mode: "keyword" })).map((f) => f.filePath);
         row.ranks[name] = goldRanks(files, instance.gold_files);
@@ -117,7 +110,6 @@ await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), in
     } finally {
       Object.assign(FILE_RANKING, base);
       Object.assign(KEYWORD_WEIGHTS, chunkBase);
-      Object.assign(SMOOTH_IDF, idfBase);
     }
     rows.push(row);
     if (rows.length % 20 === 0) process.stderr.write(`${rows.length}/${instances.length}\n`);

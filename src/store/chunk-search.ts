@@ -216,40 +216,21 @@ export function chunksById(store: IndexStore, ids: string[], withText = true): M
  * multiply its own part) and the parts are added per row. A term's long tail past `perTermLimit` rows is
  * dropped: it would add little to rows that other terms do not already rank.
  */
-function weightedRows(store: IndexStore, sql: string, terms: Map<string, number>, extra: Array<string | number>, smoothIdf?: string): Map<number, number> {
+function weightedRows(store: IndexStore, sql: string, terms: Map<string, number>, extra: Array<string | number>): Map<number, number> {
   const scores = new Map<number, number>();
-  const db = sqliteOf(store);
-  const stmt = db.prepare(sql);
-  const rows = smoothIdf ? (db.query(`SELECT count(*) AS n FROM ${smoothIdf}`).get() as { n: number }).n : 0;
-  const hits = smoothIdf ? db.prepare(`SELECT count(*) AS n FROM ${smoothIdf} WHERE ${smoothIdf} MATCH ?`) : undefined;
+  const stmt = sqliteOf(store).prepare(sql);
   try {
     for (const [term, w] of terms) {
       if (w === 0) continue;
-      const m = matchExpression([term]);
-      let k = w;
-      if (hits) {
-        // FTS5's idf, ln((N − n + 0.5) / (n + 0.5)) floored at 1e-6, replaced by the floor's ln(1 + …)
-        const n = (hits.get(m) as { n: number }).n;
-        const ratio = (rows - n + 0.5) / (n + 0.5);
-        k = (w * Math.log(1 + ratio)) / Math.max(1e-6, Math.log(ratio));
-      }
-      for (const r of stmt.all(m, ...extra) as Array<{ rowid: number; s: number }>) {
-        scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + k * r.s);
+      for (const r of stmt.all(matchExpression([term]), ...extra) as Array<{ rowid: number; s: number }>) {
+        scores.set(r.rowid, (scores.get(r.rowid) ?? 0) + w * r.s);
       }
     }
   } finally {
     stmt.finalize();
-    hits?.finalize();
   }
   return scores;
 }
-
-/**
- * Evaluation knob (scripts/eval/nl-tune.ts, branch termw): replace FTS5's idf, which is near zero for a word
- * in half the rows or more, by the BM25 floor's always-positive ln(1 + (N − n + 0.5) / (n + 0.5)), in the
- * whole-file list (files) and the chunk list (chunks). Off in the engine.
- */
-export const SMOOTH_IDF = { files: false, chunks: false };
 
 /** Chunk scores (by chunk id, with its file) for weighted query terms. */
 export function weightedChunkScores(
@@ -265,7 +246,7 @@ export function weightedChunkScores(
   // the chunks view (three tables) is joined only when a filter needs its columns (see keywordSearch)
   const from = where ? "chunks_fts JOIN chunks c ON c.rowid = chunks_fts.rowid" : "chunks_fts";
   const sql = `SELECT chunks_fts.rowid AS rowid, -${rank} AS s FROM ${from} WHERE chunks_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
-  const byRow = weightedRows(store, sql, terms, params, SMOOTH_IDF.chunks ? "chunks_fts" : undefined);
+  const byRow = weightedRows(store, sql, terms, params);
   const out = new Map<string, { filePath: string; score: number }>();
   if (byRow.size === 0) return out;
   // one statement for every row (thousands for a few common terms): a look-up per row cost 10 µs each
@@ -304,7 +285,7 @@ export function weightedFileScores(
   ).replace(/c\.language/g, "c.language");
   const rank = `bm25(files_fts, ${weights.code}, ${weights.path}, ${weights.defs}, ${weights.doc})`;
   const sql = `SELECT s.file_id AS rowid, -${rank} AS s FROM files_fts JOIN file_state s ON s.file_id = files_fts.rowid JOIN files c ON c.file_path = s.file_path WHERE files_fts MATCH ?${where} ORDER BY ${rank} LIMIT ${Math.trunc(perTermLimit)}`;
-  const byId = weightedRows(store, sql, terms, params, SMOOTH_IDF.files ? "files_fts" : undefined);
+  const byId = weightedRows(store, sql, terms, params);
   const out = new Map<string, number>();
   if (byId.size === 0) return out;
   const stmt = sqliteOf(store).prepare("SELECT file_path AS p FROM file_state WHERE file_id = ?");
