@@ -3,7 +3,7 @@
  * Compares file-ranking variants on the generated sets' dev splits (commit subjects, docstrings) against
  * the plain BM25 floor, per language: every instance is indexed once (its parent commit as a git checkout,
  * as history-tune.ts does), then ranked under each variant through the real file ranking (`searchFiles`,
- * keyword mode). A variant sets FILE_RANKING knobs, or rewrites the question first (a query-analysis change
+ * keyword mode). A variant sets FILE_RANKING knobs or the best chunk's column weights (chunkFields), or rewrites the question first (a query-analysis change
  * measured without touching the analysis). Prints Acc@1 / Acc@5 per language with each
  * variant's margin over the floor (`--bm25`: the per-instance JSON of
  * `scripts/eval.ts --ranker bm25 --no-index` on the same split) and the questions won / lost at rank 1
@@ -16,15 +16,21 @@ import { parseArgs } from "node:util";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { FILE_RANKING } from "../../src/engines/search/index.ts";
+import { FILE_RANKING, KEYWORD_WEIGHTS } from "../../src/engines/search/index.ts";
 import { CORPUS_FILTERS, useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
 import { COMMIT_TYPE_HEADER } from "../../src/engines/search/query.ts";
 
-/** FILE_RANKING knobs, and optionally the question rewritten before the ranking sees it. */
-type Variant = Partial<typeof FILE_RANKING> & { rewrite?: (query: string) => string };
+/**
+ * FILE_RANKING knobs, optionally the question rewritten before the ranking sees it, and optionally the chunk
+ * list's column weights (KEYWORD_WEIGHTS, which searchFiles' best chunk reads) in place of the engine's.
+ */
+type Variant = Partial<typeof FILE_RANKING> & {
+  rewrite?: (query: string) => string;
+  chunkFields?: Partial<typeof KEYWORD_WEIGHTS>;
+};
 
 /** The variants; the first named is the reference of the won / lost column. */
 export const VARIANTS: Record<string, Variant> = {
@@ -36,6 +42,18 @@ export const VARIANTS: Record<string, Variant> = {
   "share 0": { nameShare: 0 },
   "defs 0.25": { definitions: 0.25 },
   "defs 0": { definitions: 0 },
+  // the whole-file BM25's comment column (FILE_RANKING.fields.doc, 0.5) and the best chunk's columns (termw)
+  "doc 0.75": { fields: { ...FILE_RANKING.fields, doc: 0.75 } },
+  "doc 1": { fields: { ...FILE_RANKING.fields, doc: 1 } },
+  "code 0.75": { fields: { ...FILE_RANKING.fields, code: 0.75 } },
+  "chunk body 2": { chunkFields: { body: 2 } },
+  "chunk symbols 2": { chunkFields: { symbols: 2 } },
+  "chunk path 1": { chunkFields: { path: 1 } },
+  "chunk title 1": { chunkFields: { title: 1 } },
+  "chunk title 0": { chunkFields: { title: 0 } },
+  "chunk title col 1": { chunkFields: { symbols: 5, title: 1 } },
+  "chunk title col 0": { chunkFields: { symbols: 6, title: 0 } },
+  "doc 1 title 1": { fields: { ...FILE_RANKING.fields, doc: 1 }, chunkFields: { title: 1 } },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),
@@ -62,6 +80,7 @@ const instances = loadInstances(resolve(values.data!), { split: values.split!, .
 const work = resolve(values.work!);
 useFreshCortexHome(work);
 const base = { ...FILE_RANKING };
+const chunkBase = { ...KEYWORD_WEIGHTS };
 const rows: Array<{ id: string; language: string; gold: string[]; ranks: Record<string, Rank[]>; top: Record<string, string[]> }> = [];
 await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), include: CORPUS_FILTERS.source }, async (group, folder, session) => {
   for (const instance of group.instances) {
@@ -77,8 +96,9 @@ await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), in
       await session.index();
       const search = await session.search();
       for (const name of names) {
-        const { rewrite, ...knobs } = VARIANTS[name]!;
+        const { rewrite, chunkFields, ...knobs } = VARIANTS[name]!;
         Object.assign(FILE_RANKING, base, knobs);
+        Object.assign(KEYWORD_WEIGHTS, chunkBase, chunkFields);
         const question = rewrite ? rewrite(instance.problem_statement) : instance.problem_statement;
         const files = (await search.searchFiles(question, 100, { mode: "keyword" })).map((f) => f.filePath);
         row.ranks[name] = goldRanks(files, instance.gold_files);
@@ -89,6 +109,7 @@ await forEachRepository(instances, { work, mirrors: resolve(values.mirrors!), in
       process.stderr.write(`${instance.instance_id} FAILED: ${e}\n`);
     } finally {
       Object.assign(FILE_RANKING, base);
+      Object.assign(KEYWORD_WEIGHTS, chunkBase);
     }
     rows.push(row);
     if (rows.length % 20 === 0) process.stderr.write(`${rows.length}/${instances.length}\n`);
