@@ -7,9 +7,9 @@ import { afterAll, beforeAll, expect, test } from "bun:test";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { Session } from "../../src/tools/session.ts";
-import { FILE_RANKING, type SearchEngine } from "../../src/engines/search/index.ts";
-import { commitAt, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { FILE_RANKING } from "../../src/engines/search/index.ts";
+import { indexedForSearch } from "../helpers/search-project.ts";
+import { commitAt } from "../helpers/tmp-project.ts";
 
 const LEDGER = "def post_entries(entries):\n    total = 0\n    for e in entries:\n        total += e.amount\n    return total\n";
 const LIMITS = "MAXIMUM = 100\n\ndef check(value):\n    return value <= MAXIMUM\n";
@@ -17,17 +17,15 @@ const files: Record<string, string> = { "src/ledger.py": LEDGER, "src/limits.py"
 // unrelated modules, so that the question's words are rare in the project as they are in a real one
 for (let i = 0; i < 12; i++) files[`src/tool${i}.py`] = `def run${i}():\n    print(${i})\n`;
 
-let p: TmpProject;
 let home: string;
-let session: Session;
-let engine: SearchEngine;
 const saved = { home: process.env.CORTEX_HOME, coChangeLong: FILE_RANKING.coChangeLong, capped: FILE_RANKING.coChangeCapped };
 
 beforeAll(async () => {
   home = mkdtempSync(join(tmpdir(), "cortex-cochange-home-"));
   process.env.CORTEX_HOME = home;
   process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
-  p = tmpProject(files);
+});
+const indexed = indexedForSearch(files, (p) => {
   Bun.spawnSync(["git", "-C", p.root, "init", "-q"]);
   commitAt(p.root, "Initial import", 5);
   // the ledger and the limits change together, three times
@@ -36,13 +34,8 @@ beforeAll(async () => {
     p.write("src/limits.py", `${LIMITS}\n# revision ${i}\n`);
     commitAt(p.root, `Rework ${i}`, 4 - i);
   }
-  session = new Session(p.root);
-  await session.index();
-  engine = await session.search();
 });
 afterAll(() => {
-  session.close();
-  p.cleanup();
   rmSync(home, { recursive: true, force: true });
   if (saved.home === undefined) delete process.env.CORTEX_HOME;
   else process.env.CORTEX_HOME = saved.home;
@@ -55,7 +48,7 @@ async function ranked(query: string, coChangeLong: number, capped = saved.capped
   FILE_RANKING.coChangeLong = coChangeLong;
   FILE_RANKING.coChangeCapped = capped;
   try {
-    return await engine.searchFiles(query, 20, { mode: "keyword" });
+    return await indexed.engine.searchFiles(query, 20, { mode: "keyword" });
   } finally {
     FILE_RANKING.coChangeLong = saved.coChangeLong;
     FILE_RANKING.coChangeCapped = saved.capped;

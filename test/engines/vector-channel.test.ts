@@ -3,11 +3,12 @@
  * configured (.cortex/config.yml) with the tiny model, chunks embedded in the background worker, vectors
  * in the shared cache, and searches ranked by them.
  */
-import { afterAll, beforeAll, describe, expect, setDefaultTimeout, test } from "bun:test";
+import { afterAll, describe, expect, setDefaultTimeout, test } from "bun:test";
 import { cpSync } from "node:fs";
 import { Session } from "../../src/tools/session.ts";
 import type { SearchEngine } from "../../src/engines/search/index.ts";
-import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { indexedForSearch } from "../helpers/search-project.ts";
+import { tmpProject } from "../helpers/tmp-project.ts";
 import { tinyModelFolder } from "../embed/helpers.ts";
 
 setDefaultTimeout(60_000); // starts an embedding worker
@@ -61,65 +62,51 @@ async function settle(session: Session, engine: SearchEngine): Promise<void> {
 }
 
 describe("search with embeddings", () => {
-  let p: TmpProject;
-  let session: Session;
-  let engine: SearchEngine;
-
-  beforeAll(async () => {
-    p = tmpProject({ ...FILES, ".cortex/config.yml": configFor() });
-    session = new Session(p.root);
-    await session.index();
-    engine = await session.search();
-  });
-
-  afterAll(() => {
-    session.close();
-    p.cleanup();
-  });
+  const indexed = indexedForSearch({ ...FILES, ".cortex/config.yml": configFor() });
 
   test("starts partial, embeds in the background, then reports ready", async () => {
-    expect(await engine.embeddingsState()).toMatch(/^partial \d+%$/);
-    await settle(session, engine);
-    expect(await engine.embeddingsState()).toBe("ready");
-    expect(session.embedder()!.progress().embedded).toBeGreaterThan(0);
+    expect(await indexed.engine.embeddingsState()).toMatch(/^partial \d+%$/);
+    await settle(indexed.session, indexed.engine);
+    expect(await indexed.engine.embeddingsState()).toBe("ready");
+    expect(indexed.session.embedder()!.progress().embedded).toBeGreaterThan(0);
   });
 
   test("vector ranking finds the chunk about the query's topic", async () => {
-    await settle(session, engine);
-    const top = async (query: string) => (await engine.search({ query, limit: 3, mode: "vector" })).results.map((r) => r.chunk.metadata.file_path);
+    await settle(indexed.session, indexed.engine);
+    const top = async (query: string) => (await indexed.engine.search({ query, limit: 3, mode: "vector" })).results.map((r) => r.chunk.metadata.file_path);
     expect((await top("how is a user signed in with a password"))[0]).toBe("auth/login.go");
     expect((await top("add up the sum"))[0]).toBe("billing/invoice.go");
     expect((await top("store a record in the database"))[0]).toBe("storage/db.go");
-    const r = await engine.search({ query: "user password", limit: 3, mode: "hybrid" });
+    const r = await indexed.engine.search({ query: "user password", limit: 3, mode: "hybrid" });
     expect(r.mode).toBe("hybrid");
     expect(r.embeddings).toBe("ready");
   });
 
   test("filters apply to vector hits", async () => {
-    await settle(session, engine);
-    const r = await engine.search({ query: "user password session", limit: 5, mode: "vector", filters: { pathPrefixes: ["billing"] } });
+    await settle(indexed.session, indexed.engine);
+    const r = await indexed.engine.search({ query: "user password indexed.session", limit: 5, mode: "vector", filters: { pathPrefixes: ["billing"] } });
     expect(r.results.length).toBeGreaterThan(0);
     expect(r.results.every((h) => h.chunk.metadata.file_path.startsWith("billing/"))).toBe(true);
   });
 
   test("a file added to the project is embedded after the next index run", async () => {
-    await settle(session, engine);
-    p.write(
+    await settle(indexed.session, indexed.engine);
+    indexed.project.write(
       "web/handler.go",
       `package web\n\n// ServeHTTP routes the http request to its handler and writes the response.\nfunc ServeHTTP(w Writer, r *Request) {\n\troute(r.URL).handle(w, r)\n}\n`,
     );
-    await session.index();
-    const after = await session.search();
-    await settle(session, after);
+    await indexed.session.index();
+    const after = await indexed.session.search();
+    await settle(indexed.session, after);
     expect(await after.embeddingsState()).toBe("ready");
     const r = await after.search({ query: "http request router", limit: 1, mode: "vector" });
     expect(r.results[0]!.chunk.metadata.file_path).toBe("web/handler.go");
   });
 
   test("another worktree of the project reuses every vector: nothing is embedded again", async () => {
-    await settle(session, engine);
+    await settle(indexed.session, indexed.engine);
     const copy = tmpProject();
-    cpSync(p.root, copy.root, { recursive: true });
+    cpSync(indexed.project.root, copy.root, { recursive: true });
     const other = new Session(copy.root);
     try {
       await other.index();

@@ -8,25 +8,41 @@ import type { SearchEngine } from "../../src/engines/search/index.ts";
 import { Session } from "../../src/tools/session.ts";
 import { tmpProject, type TmpProject } from "./tmp-project.ts";
 
-/** `files` indexed in a new project before the file's tests (beforeAll); closed and removed after them. */
-export function indexedForSearch(files: Record<string, string>): { readonly engine: SearchEngine } {
-  let p: TmpProject;
-  let session: Session;
+/**
+ * `files` indexed in a new project before the file's (or describe block's) tests, in a beforeAll, after
+ * `prepare` (a git history, say) when given; closed and removed after them.
+ */
+export function indexedForSearch(
+  files: Record<string, string>,
+  prepare?: (p: TmpProject) => void,
+): { readonly engine: SearchEngine; readonly session: Session; readonly project: TmpProject } {
+  let p: TmpProject | undefined;
+  let session: Session | undefined;
   let engine: SearchEngine | undefined;
   beforeAll(async () => {
     p = tmpProject(files);
+    prepare?.(p);
     session = new Session(p.root);
     await session.index();
     engine = await session.search();
   });
   afterAll(() => {
-    session.close();
-    p.cleanup();
+    session?.close();
+    p?.cleanup();
   });
+  const ready = <T>(value: T | undefined): T => {
+    if (value === undefined) throw new Error("the project is indexed before the tests (beforeAll), not when the file loads");
+    return value;
+  };
   return {
-    get engine(): SearchEngine {
-      if (!engine) throw new Error("the project is indexed before the tests (beforeAll), not when the file loads");
-      return engine;
+    get engine() {
+      return ready(engine);
+    },
+    get session() {
+      return ready(session);
+    },
+    get project() {
+      return ready(p);
     },
   };
 }
