@@ -3,7 +3,6 @@
  * opens an index through IndexStore.open / createForBuild (test/store/door.test.ts).
  */
 import { Database } from "bun:sqlite";
-import { availableParallelism } from "node:os";
 import { CortexError } from "../core/errors.ts";
 import { BUILD_TABLES, MIGRATIONS, SCHEMA_FINGERPRINT, SCHEMA_VERSION, buildIndexStatements, laterBuildIndexTables } from "./schema.ts";
 
@@ -82,7 +81,7 @@ export function createBuildDatabase(path: string): Database {
  * the indexes the rest of the build reads (createLaterBuildIndexes adds the others beside resolution).
  */
 export function createBuildIndexes(db: Database, part: "all" | "first" = "all"): void {
-  withIndexBuilds(db, () => db.exec(buildIndexStatements(part).join("\n")));
+  withTempFilesOnDisk(db, () => db.exec(buildIndexStatements(part).join("\n")));
   db.exec("PRAGMA analysis_limit = 1000");
   const tables = (db.query("PRAGMA main.table_list").all() as Array<{ name: string; type: string }>).filter(
     (t) => t.type === "table" && !t.name.startsWith("sqlite_"),
@@ -97,7 +96,7 @@ export function createBuildIndexes(db: Database, part: "all" | "first" = "all"):
  * LATER_BUILD_INDEXES): the kernel's indexer thread spent 8-10 s on all of them alone while the other core idled.
  */
 export function createLaterBuildIndexes(db: Database): void {
-  withIndexBuilds(db, () => db.exec(buildIndexStatements("later").join("\n")));
+  withTempFilesOnDisk(db, () => db.exec(buildIndexStatements("later").join("\n")));
   db.exec("PRAGMA analysis_limit = 1000");
   for (const t of laterBuildIndexTables()) db.exec(`ANALYZE main."${t}"`);
 }
@@ -137,34 +136,6 @@ export function withTempFilesOnDisk<T>(db: Database, fn: () => T): T {
   } finally {
     db.exec("PRAGMA temp_store = MEMORY");
   }
-}
-
-/**
- * Helper threads SQLite's sorter may use for an index build (PRAGMA threads; 0, its default, sorts on
- * the calling thread alone). A full build's index builds all run on the one connection that may write
- * while another thread waits or computes: on the kernel the secondary indexes before resolution (the
- * other core idle), then those built and rebuilt on the keyword load's thread, the longer branch of the
- * tail (IndexStore.loadStagedFullText). With one helper the sort of idx_refs_name's 9.1 million rows
- * took 3.2-3.5 s of the calling thread's CPU instead of 5.1 (the process's 5.8-6.5 s: the merge of two
- * halves costs a little); with two, 2.8-2.9 s (6.4-6.5 s). The indexes built are the same.
- */
-const SORT_HELPER_THREADS = Math.max(0, Math.min(2, availableParallelism() - 1));
-
-/**
- * Runs `fn`, which builds indexes, with temporary files on disk (withTempFilesOnDisk: the sorts spill
- * past the page cache) and SORT_HELPER_THREADS sorting beside the calling thread. Each helper sorts a
- * run of the page cache's size while the calling thread fills the next: one more such buffer per helper
- * at most (16 MiB on the keyword load's connection, 64 MiB on the indexer's).
- */
-export function withIndexBuilds<T>(db: Database, fn: () => T): T {
-  return withTempFilesOnDisk(db, () => {
-    db.exec(`PRAGMA threads = ${SORT_HELPER_THREADS}`);
-    try {
-      return fn();
-    } finally {
-      db.exec("PRAGMA threads = 0");
-    }
-  });
 }
 
 /** Ends a build: statistics for the planner, and the write-ahead log folded into the database. */

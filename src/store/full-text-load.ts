@@ -6,7 +6,7 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
-import { createLaterBuildIndexes, withIndexBuilds, withTempFilesOnDisk } from "./db.ts";
+import { createLaterBuildIndexes, withTempFilesOnDisk } from "./db.ts";
 
 /**
  * Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one
@@ -142,7 +142,7 @@ export class ResolutionWriter {
 
   /** Builds again the dropped indexes of these (or all) names. */
   private rebuild(names: Iterable<string> = [...this.rebuilt.keys()]): void {
-    withIndexBuilds(this.db, () => {
+    withTempFilesOnDisk(this.db, () => {
       for (const name of names) {
         const sql = this.rebuilt.get(name);
         if (sql === undefined) continue;
