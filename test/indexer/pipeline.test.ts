@@ -92,6 +92,58 @@ describe("a large full build", () => {
     expect(again.mode).toBe("incremental");
     expect(again.parsed).toBe(1);
   });
+
+  test("writes handed to the keyword load's thread that fail there fail the run with their error; the next run parses everything again", async () => {
+    const files: Record<string, string> = { "go.mod": "module example.com/big\n\ngo 1.21\n" };
+    for (let i = 0; i < 520; i++)
+      files[`pkg${i % 10}/f${i}.go`] = `package pkg${i % 10}\n\n// Needle${i} is found by grep.\nfunc Needle${i}() int { return ${i} }\n`;
+    p = tmpProject(files);
+    let handed = false;
+    // before resolution: an import edge whose target path is missing breaks import_targets' NOT NULL on
+    // the load's thread, in the transaction resolution's own writes then join
+    const breaksTheWrites = {
+      name: "breaks-the-writes",
+      run(store: Parameters<(typeof INDEX_HOOKS)[number]["run"]>[0]) {
+        const aside = store.resolutionWritesAside();
+        if (!aside) return;
+        aside({ kind: "edges", sites: Int32Array.from([1]), targets: Int32Array.from([0]), paths: [] });
+        handed = true;
+      },
+    };
+    await expect(runIndex({ hooks: [breaksTheWrites, ...INDEX_HOOKS], root: p.root })).rejects.toThrow(/loading the keyword index failed: .*NOT NULL/);
+    expect(handed).toBe(true);
+    const s = new Session(p.root);
+    try {
+      // the text tier was published and answers; the parse tier is reported unfinished, not silently whole
+      const state = (await s.parseTierState())!;
+      expect(state).toBeDefined();
+      expect(state.total).toBe(521);
+      const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+      const grep = (await invokeTool(findTool("search_text_pattern")!, { query: "needle517", context_lines: 0 }, ctx)) as { match_count: number };
+      // its comment and its declaration
+      expect(grep.match_count).toBe(2);
+      const db = sqliteOf(await s.requireStore());
+      expect(readdirSync(dirname(db.filename)).filter((f) => f.endsWith("-stage"))).toEqual([]);
+    } finally {
+      s.close();
+    }
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(again.mode).toBe("incremental");
+    expect(again.parsed).toBe(521);
+    expect(again.errors).toEqual([]);
+    const s2 = new Session(p.root);
+    try {
+      expect(await s2.parseTierState()).toBeUndefined();
+      const db = sqliteOf(await s2.requireStore());
+      expect(db.query("SELECT rowid FROM files_fts WHERE files_fts MATCH 'needle517'").all()).toHaveLength(1);
+      expect((db.query("SELECT COUNT(*) AS n FROM chunks_fts_docsize").get() as { n: number }).n).toBe(
+        (db.query("SELECT COUNT(*) AS n FROM chunks").get() as { n: number }).n,
+      );
+      expect(await query(p.root, { from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] })).toEqual([[520]]);
+    } finally {
+      s2.close();
+    }
+  });
 });
 
 describe("an index of another cortex version", () => {
