@@ -138,21 +138,6 @@ export async function makeRecord(
   };
 }
 
-/** EXPERIMENT (qdesc): each repository's comment openings, from CORTEX_COMMENT_STYLES (a JSON file). */
-const COMMENT_STYLES: Record<string, { comments: number; openings: Map<string, number> }> = Object.fromEntries(
-  Object.entries(
-    process.env.CORTEX_COMMENT_STYLES
-      ? (JSON.parse(require("node:fs").readFileSync(process.env.CORTEX_COMMENT_STYLES, "utf8")) as Record<
-          string,
-          { comments: number; openings: Record<string, unknown> }
-        >)
-      : {},
-  ).map(([k, v]) => [
-    k,
-    { comments: v.comments, openings: new Map(Object.entries(v.openings).filter(([, n]) => typeof n === "number") as Array<[string, number]>) },
-  ]),
-);
-
 /** A reader answering searchFiles from a record; `misses` counts the co-change rows asked for and not recorded. */
 export function replayReader(r: FileRecord): { reader: IndexReader; misses: { coChanges: number } } {
   const misses = { coChanges: 0 };
@@ -178,7 +163,6 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
       openings: new Map(Object.entries(r.style?.openings ?? {})),
       fullStops: r.style?.fullStops ?? 0,
     }),
-    ...(COMMENT_STYLES[r.repo] ? { commentStyle: async () => COMMENT_STYLES[r.repo]! } : {}),
     fileCount: async () => r.fileCount,
     filesInfo: async (paths) => new Map(paths.flatMap((p) => (info.has(p) ? [[p, info.get(p)!] as const] : []))),
     allFiles: async () => [...info.values()],

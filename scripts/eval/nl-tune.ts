@@ -54,21 +54,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk title col 1": { chunkFields: { symbols: 5, title: 1 } },
   "chunk title col 0": { chunkFields: { symbols: 6, title: 0 } },
   "doc 1 title 1": { fields: { ...FILE_RANKING.fields, doc: 1 }, chunkFields: { title: 1 } },
-  // the best chunk's columns for description-like questions only (FILE_RANKING.describe, blended by the kind: qdesc)
-  "describe title 1": { describe: { ...FILE_RANKING.describe, chunkTitle: 1 } },
-  "describe title 0": { describe: { ...FILE_RANKING.describe, chunkTitle: 0 } },
-  "describe symbols 3": { describe: { ...FILE_RANKING.describe, chunkSymbols: 3 } },
-  "describe symbols 3 title 1": { describe: { ...FILE_RANKING.describe, chunkSymbols: 3, chunkTitle: 1 } },
-  "describe title 3": { describe: { ...FILE_RANKING.describe, chunkTitle: 3 } },
-  "describe symbols 6": { describe: { ...FILE_RANKING.describe, chunkSymbols: 6 } },
-  "describe symbols 2": { describe: { ...FILE_RANKING.describe, chunkSymbols: 2 } },
-  "describe power 2": { describe: { ...FILE_RANKING.describe, chunkPower: 2 } },
-  "describe power 2 title 1": { describe: { ...FILE_RANKING.describe, chunkPower: 2, chunkTitle: 1 } },
-  // … and for change-like ones (FILE_RANKING.change)
-  "change title 3": { change: { ...FILE_RANKING.change, chunkTitle: 3 } },
-  "change symbols 6": { change: { ...FILE_RANKING.change, chunkSymbols: 6 } },
-  "change symbols 6 title 3": { change: { ...FILE_RANKING.change, chunkSymbols: 6, chunkTitle: 3 } },
-  "change title 1": { change: { ...FILE_RANKING.change, chunkTitle: 1 } },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),

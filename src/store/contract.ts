@@ -310,8 +310,6 @@ export interface HistoryReader {
   coChanges(paths: readonly string[]): Promise<Map<string, CoChange>>;
   /** How the stored commit subjects are worded: their opening words and full stops (none without a history). */
   subjectStyle(): Promise<SubjectStyle>;
-  /** EXPERIMENT (qdesc): how the project's comments open (word → count). */
-  commentStyle(): Promise<{ comments: number; openings: Map<string, number> }>;
 }
 
 /** Everything the read path asks of an index (sqlite-reader.ts implements it). */

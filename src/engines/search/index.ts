@@ -342,17 +342,14 @@ export class SearchEngine {
     const edit = EDIT_INTENTS.has(opts.intent ?? "explore");
     // the weights the question's kind moves: a change request or a description (FILE_RANKING.change, describe)
     const k = kindWeights(
-      !edit && opts.mode !== "vector" && this.store.subjectStyle
-        ? changeLikeness(q.raw, await this.store.subjectStyle(), this.store.commentStyle ? await this.store.commentStyle() : undefined)
-        : undefined,
+      !edit && opts.mode !== "vector" && this.store.subjectStyle ? changeLikeness(q.raw, await this.store.subjectStyle()) : undefined,
       shortness,
     );
     if (opts.mode !== "vector") {
       const weights = rankingWeights(opts.termWeights?.(q) ?? q.weights, q);
       add(await this.store.weightedFileScores(weights, w.fields, filters), 1, 1 + (k.contentPower - 1) * shortness);
       const bestChunk = new Map<string, number>();
-      const chunkColumns = { ...KEYWORD_WEIGHTS, symbols: k.chunkSymbols, title: k.chunkTitle };
-      for (const { filePath, score } of (await this.store.weightedChunkScores(weights, chunkColumns, filters)).values()) {
+      for (const { filePath, score } of (await this.store.weightedChunkScores(weights, KEYWORD_WEIGHTS, filters)).values()) {
         if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
       }
       add(bestChunk, w.chunk + (k.chunkShort - w.chunk) * shortness, 1 + (k.chunkPower - 1) * shortness);
@@ -620,9 +617,6 @@ export interface KindWeights {
   definitions: number;
   nonSource: number;
   tests: number;
-  /** The best chunk's column weights (KEYWORD_WEIGHTS.symbols, .title: the symbols column reads both). */
-  chunkSymbols: number;
-  chunkTitle: number;
 }
 
 /**
@@ -634,17 +628,14 @@ export interface KindWeights {
  * line." where few subjects end with a full stop reads as a description. Undefined without a history of
  * kindMinCommits subjects.
  */
-export function changeLikeness(question: string, style: SubjectStyle, comments?: { comments: number; openings: Map<string, number> }): number | undefined {
+export function changeLikeness(question: string, style: SubjectStyle): number | undefined {
   const w = FILE_RANKING;
   const n = style.subjects;
+  if (n < w.kindMinCommits) return undefined;
   const word = openingWord(question);
-  const commentOpening =
-    comments && word !== undefined && w.kindComments > 0 && [word, ...verbBases(word)].some((b) => (comments.openings.get(b) ?? 0) >= w.kindComments);
-  if (n < w.kindMinCommits) return commentOpening ? 0 : undefined;
   let opening = w.kindUnseen;
   if (word !== undefined && (style.openings.get(word) ?? 0) > 0) opening = 1;
   else if (word !== undefined && verbBases(word).some((b) => (style.openings.get(b) ?? 0) > 0)) opening = 0;
-  else if (commentOpening && w.kindUnseenComment >= 0) opening = w.kindUnseenComment;
   const stops = style.fullStops / n;
   const ending = endsWithFullStop(question) ? stops : 1 - stops;
   return opening * ending ** w.kindEnd;
@@ -676,8 +667,6 @@ export function kindWeights(kind: number | undefined, shortness: number): KindWe
     definitions: w.definitions,
     nonSource: w.nonSource,
     tests: w.tests,
-    chunkSymbols: KEYWORD_WEIGHTS.symbols,
-    chunkTitle: KEYWORD_WEIGHTS.title,
   };
   if (kind === undefined) return base;
   const out = { ...base };
@@ -748,10 +737,6 @@ export const FILE_RANKING = {
   kindUnseen: 0.75,
   /** The power of the share of subjects ending as the question does (with a full stop or without). */
   kindEnd: 2,
-  /** EXPERIMENT (qdesc): a comment opening counted this often reads as a description (0: off). */
-  kindComments: 0,
-  /** EXPERIMENT (qdesc): the opening part for a word no subject opens with but comments do (−1: kindUnseen). */
-  kindUnseenComment: -1,
   mentions: 0.5,
   vectors: 1,
   nonSource: 0.5,
