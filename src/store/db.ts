@@ -94,9 +94,11 @@ export function createBuildIndexes(db: Database, part: "all" | "first" = "all"):
  * (ANALYZE replaces a table's rows, so they end as one ANALYZE of everything would leave them). Runs on
  * the keyword index load's connection after its load, beside reference resolution (schema.ts
  * LATER_BUILD_INDEXES): the kernel's indexer thread spent 8-10 s on all of them alone while the other core idled.
+ * `leave`: indexes of these names are not built (a writer that follows builds them: ResolutionWriter).
  */
-export function createLaterBuildIndexes(db: Database): void {
-  withTempFilesOnDisk(db, () => db.exec(buildIndexStatements("later").join("\n")));
+export function createLaterBuildIndexes(db: Database, leave: readonly string[] = []): void {
+  const statements = buildIndexStatements("later", leave);
+  withTempFilesOnDisk(db, () => db.exec(statements.join("\n")));
   db.exec("PRAGMA analysis_limit = 1000");
   for (const t of laterBuildIndexTables()) db.exec(`ANALYZE main."${t}"`);
 }

@@ -7,6 +7,7 @@
 import { Database, type Statement } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
 import { createLaterBuildIndexes, withTempFilesOnDisk } from "./db.ts";
+import { buildIndexStatement } from "./schema.ts";
 
 /**
  * Loads the staged words (the stage file attached as `stage`) into chunks_fts and files_fts, in one
@@ -75,6 +76,13 @@ export type ResolutionWrite =
 /** Indexes a full resolution's writes rewrite wholesale: dropped while they run, built once after. */
 export const RESOLUTION_REBUILT_INDEXES = ["idx_refs_target", "idx_import_edges_site", "idx_import_edges_target"];
 
+/**
+ * Those of them the keyword load's thread does not build before it takes the writes: a full build's
+ * references have no targets until then, so the partial index was an empty one built by a scan of every
+ * reference (the kernel's 9.1 million: 0.45 s of that thread) and dropped at the first write.
+ */
+export const LEFT_FOR_THE_WRITER = ["idx_refs_target"];
+
 /** Those of them on the import edges. */
 const EDGE_INDEXES = ["idx_import_edges_site", "idx_import_edges_target"];
 
@@ -106,7 +114,16 @@ export class ResolutionWriter {
   private edgeMany: Statement | undefined;
   private targetMany: Statement | undefined;
 
-  constructor(private readonly db: Database) {}
+  /** `unbuilt`: RESOLUTION_REBUILT_INDEXES that were never built; the writer builds them at its end. */
+  constructor(
+    private readonly db: Database,
+    private readonly unbuilt: readonly string[] = [],
+  ) {
+    for (const name of unbuilt) {
+      const sql = buildIndexStatement(name);
+      if (sql !== undefined) this.rebuilt.set(name, sql);
+    }
+  }
 
   write(w: ResolutionWrite): void {
     if (w.kind === "end") this.end();
@@ -120,10 +137,16 @@ export class ResolutionWriter {
 
   /** Rolls back what was written (a failed write). */
   abandon(): void {
-    if (!this.begun) return;
-    this.begun = false;
+    if (this.begun) {
+      this.begun = false;
+      try {
+        this.db.exec("ROLLBACK");
+      } catch {}
+    }
+    // the rollback brought the dropped ones back; those never built are built now, as a run without
+    // them left the database
     try {
-      this.db.exec("ROLLBACK");
+      this.rebuild(this.unbuilt);
     } catch {}
   }
 
@@ -134,7 +157,7 @@ export class ResolutionWriter {
     const sqlOf = this.db.query("SELECT sql FROM sqlite_master WHERE type = 'index' AND name = ?");
     for (const name of RESOLUTION_REBUILT_INDEXES) {
       const row = sqlOf.get(name) as { sql: string } | null;
-      if (!row) continue;
+      if (!row) continue; // none, or never built (in `rebuilt` already)
       this.rebuilt.set(name, row.sql);
       this.db.exec(`DROP INDEX ${name}`);
     }
@@ -153,7 +176,13 @@ export class ResolutionWriter {
   }
 
   private end(): void {
-    if (!this.begun) return;
+    if (!this.begun) {
+      // no write came: those never built are built now, with the statistics the later indexes' ANALYZE
+      // would have given them (a write drops them, and the build's last PRAGMA optimize takes them again)
+      this.rebuild(this.unbuilt);
+      for (const name of this.unbuilt) this.db.exec(`ANALYZE main."${name}"`);
+      return;
+    }
     this.rebuild();
     this.db.exec("COMMIT");
     this.begun = false;
@@ -220,10 +249,10 @@ export function openForLoad(dbPath: string): Database {
 
 /**
  * The worker's job: opens the index at `dbPath` and loads the staged words of `stagePath` into it, then,
- * when `laterIndexes`, builds the secondary indexes the indexer's thread left (db.ts createLaterBuildIndexes).
- * Leaves `db` open when given one (the resolution's writes follow on it).
+ * when `laterIndexes`, builds the secondary indexes the indexer's thread left (db.ts createLaterBuildIndexes)
+ * but those named in `leave`. Leaves `db` open when given one (the resolution's writes follow on it).
  */
-export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndexes: boolean, keep?: Database): FullTextLoadCpu {
+export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndexes: boolean, keep?: Database, leave: readonly string[] = []): FullTextLoadCpu {
   const cpuAtStart = process.threadCpuUsage();
   let indexCpuMs = 0;
   const db = keep ?? openForLoad(dbPath);
@@ -233,7 +262,7 @@ export function buildTextIndexesAt(dbPath: string, stagePath: string, laterIndex
     db.exec("DETACH DATABASE stage");
     if (laterIndexes) {
       const before = process.threadCpuUsage();
-      createLaterBuildIndexes(db);
+      createLaterBuildIndexes(db, leave);
       const spent = process.threadCpuUsage(before);
       indexCpuMs = (spent.user + spent.system) / 1000;
     }

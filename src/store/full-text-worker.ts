@@ -7,7 +7,15 @@
  *        indexes and in the writes; wall milliseconds waiting for writes after the load) or { ok: false, error }
  */
 import type { Database } from "bun:sqlite";
-import { buildTextIndexesAt, openForLoad, ResolutionWriter, type FullTextLoadCpu, type FullTextLoadJob, type ResolutionWrite } from "./full-text-load.ts";
+import {
+  buildTextIndexesAt,
+  LEFT_FOR_THE_WRITER,
+  openForLoad,
+  ResolutionWriter,
+  type FullTextLoadCpu,
+  type FullTextLoadJob,
+  type ResolutionWrite,
+} from "./full-text-load.ts";
 
 declare const self: Worker;
 
@@ -43,10 +51,12 @@ self.onmessage = (ev: MessageEvent) => {
       }
       const db = openForLoad(data.dbPath);
       const start = cpuMs();
+      // the indexes the writes rebuild anyway are left to the writer (built at its end)
+      const leave = data.laterIndexes ? LEFT_FOR_THE_WRITER : [];
       writing = {
         db,
-        writer: new ResolutionWriter(db),
-        cpu: buildTextIndexesAt(data.dbPath, data.stagePath, data.laterIndexes, db),
+        writer: new ResolutionWriter(db, leave),
+        cpu: buildTextIndexesAt(data.dbPath, data.stagePath, data.laterIndexes, db, leave),
         cpuAtStart: start,
         idleFrom: performance.now(),
       };

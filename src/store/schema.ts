@@ -819,9 +819,19 @@ function buildIndexes(part: "all" | "first" | "later"): typeof BUILD_INDEX_LIST 
   return part === "all" ? BUILD_INDEX_LIST : BUILD_INDEX_LIST.filter((i) => LATER_BUILD_INDEXES.has(i.name) === (part === "later"));
 }
 
-/** A build's secondary index statements: all, those built first (the indexer's thread), or the later ones. */
-export function buildIndexStatements(part: "all" | "first" | "later"): string[] {
-  return buildIndexes(part).map((i) => i.sql);
+/** The build's statement for the secondary index of this name. */
+export function buildIndexStatement(name: string): string | undefined {
+  return BUILD_INDEX_LIST.find((i) => i.name === name)?.sql;
+}
+
+/**
+ * A build's secondary index statements: all, those built first (the indexer's thread), or the later ones;
+ * without those named in `leave`.
+ */
+export function buildIndexStatements(part: "all" | "first" | "later", leave: readonly string[] = []): string[] {
+  return buildIndexes(part)
+    .filter((i) => !leave.includes(i.name))
+    .map((i) => i.sql);
 }
 
 /** The tables the later build indexes are on (their planner statistics are taken again once they exist). */
