@@ -83,6 +83,8 @@ describe("a large full build", () => {
       expect(calls.length).toBe(520);
       expect(calls.every((c) => c.how === "exact" && c.target?.endsWith("/helper.go"))).toBe(true);
       expect((db.query("PRAGMA journal_mode").get() as { journal_mode: string }).journal_mode).toBe("wal");
+      // the index on references' targets, never built before resolution's writes, was built by them at their end
+      expect(db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_refs_target'").all()).toHaveLength(1);
     } finally {
       s.close();
     }
@@ -124,6 +126,8 @@ describe("a large full build", () => {
       expect(grep.match_count).toBe(2);
       const db = sqliteOf(await s.requireStore());
       expect(readdirSync(dirname(db.filename)).filter((f) => f.endsWith("-stage"))).toEqual([]);
+      // the failed writes rolled back; the index they would have built at their end was built all the same
+      expect(db.query("SELECT name FROM sqlite_master WHERE type = 'index' AND name = 'idx_refs_target'").all()).toHaveLength(1);
     } finally {
       s.close();
     }
