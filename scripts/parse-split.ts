@@ -117,7 +117,7 @@ function afterParse(f: { path: string; text: string }, tree: Tree, measure: bool
   let matches: QueryMatch[];
   let comments: Array<[number, number]>;
   if (module!.collect && !forceQuery) {
-    ({ matches, comments } = module!.collect(rootNode));
+    ({ matches, comments } = module!.collect(rootNode, f.text));
     lap("collect");
   } else {
     const raw = query.matches(rootNode);

@@ -104,6 +104,23 @@ function hasKeyword(node: Node, type: string, word: string): boolean {
   return false;
 }
 
+/**
+ * hasKeyword for a declaration or definition whose keywords all sit in src[node.startIndex, end) (before
+ * its first declarator: the grammar's specifiers precede the declarators): a keyword child's text is the
+ * word itself, so where the text there does not hold the word, the children are not asked (each is a Node
+ * object and two calls into WASM; the kernel's declarations are mostly neither static, extern nor const).
+ */
+function hasKeywordBefore(src: string, node: Node, end: number, type: string, word: string): boolean {
+  // bounded: an indexOf from the start could run on through the rest of the file for every declaration
+  return src.slice(node.startIndex, end).includes(word) && hasKeyword(node, type, word);
+}
+
+/** A reference, built whole (spreading `at(n)` into each literal cost a property copy per reference). */
+function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
+  const p = n.startPosition;
+  return qualifier ? { name, qualifier, kind, line: p.row + 1, column: p.column + 1 } : { name, kind, line: p.row + 1, column: p.column + 1 };
+}
+
 function declaratorChild(d: Node): Node | null {
   const f = d.childForFieldName("declarator");
   if (f) return f;
@@ -274,8 +291,15 @@ class CFamilyExtractor {
     private readonly src: string,
     path: string,
     private readonly dialect: Dialect,
+    /** Where the parser's MISSING nodes start (ExtractContext.missingStarts); undefined: not known. */
+    private readonly missingStarts?: ReadonlySet<number>,
   ) {
     this.header = isHeaderPath(path);
+  }
+
+  /** The text of an identifier, type_identifier or field_identifier node (tokenText). */
+  private name(n: Node): string {
+    return tokenText(this.src, n, this.missingStarts);
   }
 
   /** The children of the container being walked, and the index of the current one (for doc comments). */
@@ -417,8 +441,9 @@ class CFamilyExtractor {
     if (body) this.walk(body, { path: [...scope.path, ...segs], visible: scope.visible });
   }
 
-  private isStatic(node: Node): boolean {
-    return hasKeyword(node, "storage_class_specifier", "static");
+  /** `end`: where the node's keywords end at the latest (its first declarator's start). */
+  private isStatic(node: Node, end: number): boolean {
+    return hasKeywordBefore(this.src, node, end, "storage_class_specifier", "static");
   }
 
   private functionDefinition(node: Node, scope: Scope, outer: Node): void {
@@ -447,7 +472,7 @@ class CFamilyExtractor {
       exported = scope.visible && (declared ?? true);
     } else {
       qualifiedName = qualify(...scope.path, ...parts.scope, parts.name);
-      exported = scope.visible && !this.isStatic(node);
+      exported = scope.visible && !this.isStatic(node, declarator.startIndex);
     }
     const fact: FunctionFact = {
       name: parts.name,
@@ -482,11 +507,12 @@ class CFamilyExtractor {
     const type = node.childForFieldName("type");
     if (type && TYPE_KINDS[type.type] && type.childForFieldName("body")) this.typeSpecifier(type, scope, outer);
     const owner = scope.owner;
-    const isStatic = this.isStatic(node);
-    const isExtern = hasKeyword(node, "storage_class_specifier", "extern");
-    const isConst = hasKeyword(node, "type_qualifier", "const") || hasKeyword(node, "type_qualifier", "constexpr");
+    // the keywords are read once, up to the first declarator (they precede it), and only when needed
+    let keywords: { isStatic: boolean; isExtern: boolean; isConst: boolean } | undefined;
+    let head = -1;
     for (const d of node.childrenForFieldName("declarator")) {
       if (!d) continue;
+      if (head < 0) head = d.startIndex;
       const info = inspectDeclarator(d);
       if (!info.name) continue;
       if (info.isFunction) {
@@ -503,11 +529,17 @@ class CFamilyExtractor {
         owner.fields++;
         continue;
       }
+      keywords ??= {
+        isStatic: this.isStatic(node, head),
+        isExtern: hasKeywordBefore(this.src, node, head, "storage_class_specifier", "extern"),
+        isConst: hasKeywordBefore(this.src, node, head, "type_qualifier", "const") || hasKeywordBefore(this.src, node, head, "type_qualifier", "constexpr"),
+      };
+      const { isStatic, isExtern, isConst } = keywords;
       if (isExtern || info.qualified || info.name.type !== "identifier") continue;
       const constant = isConst && (!info.isPointer || info.constPointer);
       // a C++ namespace-scope const has internal linkage: only a header shares it
       const exported = scope.visible && !isStatic && (constant && this.dialect.cpp ? this.header : true);
-      const name = info.name.text;
+      const name = this.name(info.name);
       this.values.add(name);
       this.skipIdentIds.add(info.name.id);
       this.variables.push({
@@ -636,7 +668,7 @@ class CFamilyExtractor {
       if (e.type !== "enumerator") continue;
       const nameNode = e.childForFieldName("name");
       if (!nameNode) continue;
-      const name = nameNode.text;
+      const name = this.name(nameNode);
       this.values.add(name);
       this.skipIdentIds.add(nameNode.id);
       const v: VariableFact = {
@@ -672,7 +704,7 @@ class CFamilyExtractor {
       if (nameNode?.type !== "type_identifier") continue;
       this.skipTypeIds.add(nameNode.id);
       const kind = this.interfaces.get(nameNode.text) ? "implement" : "inherit";
-      this.references.push({ name: nameNode.text, ...(qualifier ? { qualifier } : {}), kind, ...at(nameNode) });
+      this.references.push(refAt(nameNode.text, kind, nameNode, qualifier));
     }
   }
 
@@ -710,12 +742,13 @@ class CFamilyExtractor {
   private define(node: Node): void {
     const nameNode = node.childForFieldName("name");
     const value = node.childForFieldName("value");
-    if (!nameNode || !value || value.text.trim() === "") return;
-    this.values.add(nameNode.text);
+    if (!nameNode || !value || textOf(this.src, value).trim() === "") return;
+    const name = this.name(nameNode);
+    this.values.add(name);
     this.skipIdentIds.add(nameNode.id);
     this.variables.push({
-      name: nameNode.text,
-      qualifiedName: nameNode.text,
+      name,
+      qualifiedName: name,
       kind: "constant",
       startLine: line(node),
       endLine: endLine(node),
@@ -822,7 +855,7 @@ class CFamilyExtractor {
       // every identifier is read, as the capture did
       for (const ident of root.descendantsOfType("identifier")) {
         if (!ident || this.skipIdentIds.has(ident.id) || !this.values.has(ident.text)) continue;
-        this.references.push({ name: ident.text, kind: "read", ...at(ident) });
+        this.references.push(refAt(ident.text, "read", ident));
       }
       return;
     }
@@ -844,7 +877,7 @@ class CFamilyExtractor {
         if (moved || !top) top = cursor.currentNode;
         const node = top.descendantForIndex(start, end);
         if (!node || node.startIndex !== start || node.endIndex !== end || node.type !== "identifier" || this.skipIdentIds.has(node.id)) continue;
-        this.references.push({ name: src.slice(start, end), kind: "read", ...at(node) });
+        this.references.push(refAt(src.slice(start, end), "read", node));
       }
     } finally {
       cursor.delete();
@@ -853,24 +886,26 @@ class CFamilyExtractor {
 
   private call(fn: Node): void {
     switch (fn.type) {
-      case "identifier":
+      case "identifier": {
         this.skipIdentIds.add(fn.id);
+        const name = this.name(fn);
         // `T()` with T a template parameter constructs whatever T is: no project symbol
-        if (!this.templateParams.has(fn.text)) this.references.push({ name: fn.text, kind: "call", ...at(fn) });
+        if (!this.templateParams.has(name)) this.references.push(refAt(name, "call", fn));
         return;
+      }
       case "field_expression": {
         let field = fn.childForFieldName("field");
         if (field?.type === "template_method") field = field.childForFieldName("name");
         const object = fn.childForFieldName("argument");
         if (!field || (field.type !== "field_identifier" && field.type !== "identifier")) return;
-        this.references.push({ name: field.text, ...(object ? { qualifier: compactText(object) } : {}), kind: "call", ...at(field) });
+        this.references.push(refAt(this.name(field), "call", field, object ? compactText(object) : undefined));
         return;
       }
       case "qualified_identifier":
       case "template_function": {
         const parts = nameParts(fn, this.src);
         if (parts?.node.type !== "identifier") return;
-        this.references.push({ name: parts.name, ...(parts.scopeText ? { qualifier: parts.scopeText } : {}), kind: "call", ...at(parts.node) });
+        this.references.push(refAt(parts.name, "call", parts.node, parts.scopeText));
         return;
       }
     }
@@ -888,11 +923,13 @@ class CFamilyExtractor {
     if (n?.type === "template_type") n = n.childForFieldName("name");
     if (n?.type !== "type_identifier") return;
     this.skipTypeIds.add(n.id);
-    this.references.push({ name: n.text, ...(qualifier ? { qualifier } : {}), kind: "call", ...at(n) });
+    this.references.push(refAt(n.text, "call", n, qualifier));
   }
 
   private typeUse(t: Node, scope: Node | undefined): void {
-    if (this.skipTypeIds.has(t.id) || this.templateParams.has(t.text)) return;
+    if (this.skipTypeIds.has(t.id)) return;
+    const name = this.name(t);
+    if (this.templateParams.size > 0 && this.templateParams.has(name)) return;
     // `std::vector<int>`, `a::b::C`: the scopes written before the name qualify it
     const qualifier = scope
       ? this.src
@@ -902,7 +939,7 @@ class CFamilyExtractor {
           .replace(/::$/, "")
           .replace(/^::/, "")
       : undefined;
-    this.references.push({ name: t.text, ...(qualifier ? { qualifier } : {}), kind: "type", ...at(t) });
+    this.references.push(refAt(name, "type", t, qualifier));
   }
 
   result(): Extracted {
@@ -912,10 +949,37 @@ class CFamilyExtractor {
 }
 
 export function extractCFamily(tree: Tree, ctx: ExtractContext, matches: QueryMatch[], dialect: Dialect): Extracted {
-  const x = new CFamilyExtractor(ctx.source, ctx.path, dialect);
+  const x = new CFamilyExtractor(ctx.source, ctx.path, dialect, ctx.missingStarts);
   x.walk(tree.rootNode, { path: [], visible: true });
   x.matches(matches, tree.rootNode);
   return x.result();
+}
+
+const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
+
+/**
+ * The text of a node that is one identifier token (identifier, type_identifier, field_identifier), read
+ * from the source without asking the tree where it ends (one call into WASM per read: the kernel's C
+ * files make about 160 such reads a file, for calls and type names): the grammar's identifier token is
+ * greedy, so it is the whole run of identifier characters from its start. The tree is asked instead where
+ * the run meets a character beyond ASCII or a backslash (a `\\u` escape, a line continuation), where the
+ * run is empty, and at the start of a MISSING node (the parser's invented tokens have no text, and one can
+ * start where a real identifier does); and always when those starts are not known.
+ */
+export function tokenText(src: string, n: Node, missingStarts: ReadonlySet<number> | undefined): string {
+  const start = n.startIndex;
+  if (missingStarts && !missingStarts.has(start)) {
+    const len = src.length;
+    let end = start;
+    let c = 0;
+    while (end < len) {
+      c = src.charCodeAt(end);
+      if (c >= 128 || ASCII_IDENTIFIER[c] === 0) break;
+      end++;
+    }
+    if (end > start && (end === len || (c < 128 && c !== 92))) return src.slice(start, end);
+  }
+  return src.slice(start, n.endIndex);
 }
 
 /** A run of the characters of a C or C++ identifier (tree-sitter-c: XID_Continue and `$`; `\\u` escapes aside). */

@@ -70,16 +70,18 @@ const kindsOf = typeIdTable(KIND_OF_TYPE, Kind.Other);
  * around it, kept on a stack of the specifiers met (one that ends before a body cannot hold a later one),
  * and its name counts as a definition only when the body is that specifier's body field.
  */
-function collectC(root: Node): CollectedMatches {
+function collectC(root: Node, source: string): CollectedMatches {
   const kinds = kindsOf(root.tree.language);
   const comments: Array<[number, number]> = [];
   const matches: QueryMatch[] = [];
   const specifiers: Node[] = [];
   for (const n of root.descendantsOfType(COLLECTED_TYPES)) {
     switch (kinds[n.typeId] as Kind) {
-      case Kind.Comment:
-        comments.push([n.startIndex, n.endIndex]);
+      case Kind.Comment: {
+        const start = n.startIndex;
+        comments.push([start, commentEnd(source, start) ?? n.endIndex]);
         break;
+      }
       case Kind.Decision:
         matches.push({ decision: n });
         break;
@@ -117,6 +119,28 @@ function collectC(root: Node): CollectedMatches {
     }
   }
   return { comments, matches };
+}
+
+/**
+ * Where the comment starting at `start` ends, read from the text (the end asked of the tree is a call into
+ * WASM per comment): tree-sitter-c's comment token is `/* … *\/` up to the first `*\/`, or `//` up to the
+ * line's end, where a backslash before the newline carries it on to the next line. Undefined where the text
+ * leaves a doubt (a backslash or carriage return before the newline, a backslash at the end of the file,
+ * no closing `*\/`), and the tree is asked. A comment is never a MISSING node (the parser invents only
+ * tokens the grammar expects, and comments are extras).
+ */
+export function commentEnd(source: string, start: number): number | undefined {
+  if (source.charCodeAt(start) !== 47) return undefined;
+  const second = source.charCodeAt(start + 1);
+  if (second === 42) {
+    const close = source.indexOf("*/", start + 2);
+    return close < 0 ? undefined : close + 2;
+  }
+  if (second !== 47) return undefined;
+  const newline = source.indexOf("\n", start + 2);
+  const end = newline < 0 ? source.length : newline;
+  const last = source.charCodeAt(end - 1);
+  return last === 92 || last === 13 ? undefined : end;
 }
 
 const DIALECT = { cpp: false, stdHeaders: C_STANDARD_HEADERS };

@@ -14,6 +14,13 @@ export interface ExtractContext {
   path: string;
   source: string;
   project: ProjectInfo;
+  /**
+   * Where the tree's MISSING nodes start (tokens the parser invented to recover: no text, and one can
+   * start where a real token does), from the syntax-error count's walk: empty for a tree without errors.
+   * A module may read a token's text from the source alone (its end is where the grammar's token must
+   * end) everywhere else; when this is absent it asks the tree.
+   */
+  missingStarts?: ReadonlySet<number>;
 }
 
 /** What a module extracts; the common pipeline adds language, line counts and the syntax-error count. */
@@ -42,7 +49,7 @@ export interface LanguageModule {
    * field of one and a few rare shapes is cheaper this way. The same matches as the query, by capture name,
    * in the query's order for every capture name extraction reads in order.
    */
-  collect?(root: Node): CollectedMatches;
+  collect?(root: Node, source: string): CollectedMatches;
   /** How a line comment starts, for notes set into a snippet of code ("//" when absent). */
   lineComment?: string;
   /** Test-file classification by this language's conventions. */

@@ -140,16 +140,17 @@ export class FactsParser {
     lap("parse");
     try {
       const root = tree.rootNode;
-      const { matches, comments } = m.collect ? m.collect(root) : queryMatches(this.query(lang, m.id, m.query), root);
+      const { matches, comments } = m.collect ? m.collect(root, text) : queryMatches(this.query(lang, m.id, m.query), root);
       lap("matches");
       const lines = countLines(text, comments);
       lap("lines");
       let syntaxErrors = 0;
-      if (root.hasError) syntaxErrors = countSyntaxErrors(root);
+      const missingStarts = new Set<number>();
+      if (root.hasError) syntaxErrors = countSyntaxErrors(root, missingStarts);
       lap("errors");
       let extracted: Extracted;
       try {
-        extracted = m.extract(tree, { path, source: text, project }, matches);
+        extracted = m.extract(tree, { path, source: text, project, missingStarts }, matches);
       } catch (e) {
         log.warn(`could not extract facts from ${path}: ${(e as Error).message}`);
         extracted = { types: [], functions: [], variables: [], imports: [], references: [] };
@@ -183,14 +184,18 @@ export function queryMatches(query: Query, root: Node): CollectedMatches {
  * 9.6 of 48.7 s of parse-tier CPU on a sixth of the kernel, where 43 % of the files have errors (macros).
  * Cursors live in WASM memory: delete them.
  */
-export function countSyntaxErrors(root: Node): number {
+export function countSyntaxErrors(root: Node, missingStarts?: Set<number>): number {
   let n = 0;
   const cursor = root.walk();
   try {
     for (;;) {
       const node = cursor.currentNode;
       // an ERROR node can have no error cost of its own (hasError false): counted where it is met
-      if (node.isError || node.isMissing) n++;
+      if (node.isError) n++;
+      else if (node.isMissing) {
+        n++;
+        missingStarts?.add(node.startIndex);
+      }
       if (node.hasError && cursor.gotoFirstChild()) continue;
       while (!cursor.gotoNextSibling()) if (!cursor.gotoParent()) return n;
     }

@@ -6,8 +6,9 @@ import { Language, Parser, Query } from "web-tree-sitter";
 import { FactsParser, queryMatches } from "../../src/lang/parser.ts";
 import { grammarFiles } from "../../src/lang/grammars.ts";
 import type { CollectedMatches } from "../../src/lang/module.ts";
+import type { Node } from "web-tree-sitter";
 import { c } from "../../src/lang/c.ts";
-import { valueNameRuns } from "../../src/lang/c-family.ts";
+import { tokenText, valueNameRuns } from "../../src/lang/c-family.ts";
 import { languageFor } from "../../src/lang/registry.ts";
 import type { ProjectFiles } from "../../src/lang/module.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
@@ -239,13 +240,52 @@ int after(void) { return after2(); }
       const tree = tsParser.parse(src)!;
       try {
         const expected = byCapture(queryMatches(query, tree.rootNode));
-        expect(byCapture(collect(tree.rootNode))).toEqual(expected);
+        expect(byCapture(collect(tree.rootNode, src))).toEqual(expected);
         // every capture name of the query occurs in the inline source
         if (src.includes("MACRO")) expect(Object.keys(expected).sort()).toEqual(["call.fn", "comments", "decision", "logic", "type", "type.def"]);
       } finally {
         tree.delete();
       }
     }
+  }, 60_000);
+
+  test("names and comment ends read from the text are what the tree gives: syntax errors, macros, non-ASCII, escapes, continuations", async () => {
+    const parser = await inlineParser;
+    const language = await Language.load(grammarFiles["tree-sitter-c.wasm"]!);
+    const tsParser = new Parser();
+    tsParser.setLanguage(language);
+    const query = new Query(language, c.query);
+    const sources = [
+      // macros the grammar cannot know (the kernel's DEFINE_* lines give MISSING identifiers), unclosed calls
+      "static DEFINE_PER_CPU(long, nr_dentry);\nstatic DEFINE_HASHTABLE(cache, 6); /* 6 bits */\nint x = foo(1 2;\nstruct s y\n",
+      "static int q\n = ;\nT v = a b(c);\nvoid f(void) { g(1)(2); int z = h(x y); return q + v; }\n",
+      // names beyond ASCII, `$`, universal character names, a backslash-newline inside a name
+      "typedef int längd_t;\nstatic längd_t größe = 1;\nint a$b = 2;\nint caf\\u00e9 = 3;\nvoid k(void) { größe++; a$b = caf\\u00e9; fé(größe); s.fé(a$b); lon\\\ng_name(1); }\n",
+      // a line comment carried on by a backslash, CRLF lines, a comment ending the file without a newline
+      "int one = 1; // carried \\\n on = 2;\r\nint two = one; // crlf\r\n/* block\n */ int three = two; //",
+      "#define N 4\n#define M (N + 1) // size\nenum { A = N, B } e = A;\nint arr[M] = { B }; // trailing backslash \\",
+      // a block comment the file never closes
+      "int u = 1;\nint w = u; /* never closed\n",
+    ];
+    for (const [i, src] of sources.entries()) {
+      const parsed = await parser.parse(`t${i}.c`, src, project);
+      const tree = tsParser.parse(src)!;
+      try {
+        // the tree's own reads: no MISSING starts given, so every name is asked of the tree
+        const fromTree = c.extract(tree, { path: `t${i}.c`, source: src, project }, c.collect!(tree.rootNode, src).matches);
+        const { syntaxErrors: _e, language: _l, lines: _n, ...facts } = parsed.facts!;
+        expect(facts, src).toEqual(fromTree);
+        expect(parsed.comments, src).toEqual(queryMatches(query, tree.rootNode).comments);
+      } finally {
+        tree.delete();
+      }
+    }
+    // a MISSING node (no text) starting where a real name does: its start is known, so the tree is asked
+    const src = "foo(bar);";
+    const missing = { startIndex: 4, endIndex: 4 } as Node;
+    expect(tokenText(src, missing, new Set([4]))).toBe("");
+    expect(tokenText(src, missing, undefined)).toBe("");
+    expect(tokenText(src, { startIndex: 4, endIndex: 7 } as Node, new Set([0]))).toBe("bar");
   }, 60_000);
 
   test("the value-name scan finds exactly the runs of /[\\p{XID_Continue}$]+/gu that name a value", () => {

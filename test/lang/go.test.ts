@@ -152,7 +152,7 @@ func broken( { x := [T{y}; if a {
       const tree = tsParser.parse(src)!;
       try {
         const expected = byCapture(queryMatches(query, tree.rootNode));
-        expect(byCapture(go.collect!(tree.rootNode))).toEqual(expected);
+        expect(byCapture(go.collect!(tree.rootNode, src))).toEqual(expected);
         // every capture name of the query occurs in the inline source
         if (src.includes("broken"))
           expect(Object.keys(expected).sort()).toEqual([
