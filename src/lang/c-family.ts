@@ -30,7 +30,21 @@ import type { Node, Tree } from "web-tree-sitter";
 import type { ExtractContext, Extracted, ProjectFiles, QueryMatch } from "./module.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { dirOf, joinInside } from "../core/rel-path.ts";
-import { at, assignEnclosing, attributeComplexity, column, compactText, docStartLine, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
+import {
+  at,
+  assignEnclosing,
+  attributeComplexity,
+  column,
+  compactText,
+  docStartLine,
+  endLine,
+  line,
+  qualify,
+  refAt,
+  signatureOf,
+  spanLines,
+  textOf,
+} from "./kit.ts";
 
 export interface Dialect {
   cpp: boolean;
@@ -113,12 +127,6 @@ function hasKeyword(node: Node, type: string, word: string): boolean {
 function hasKeywordBefore(src: string, node: Node, end: number, type: string, word: string): boolean {
   // bounded: an indexOf from the start could run on through the rest of the file for every declaration
   return src.slice(node.startIndex, end).includes(word) && hasKeyword(node, type, word);
-}
-
-/** A reference, built whole (spreading `at(n)` into each literal cost a property copy per reference). */
-function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
-  const p = n.startPosition;
-  return qualifier ? { name, qualifier, kind, line: p.row + 1, column: p.column + 1 } : { name, kind, line: p.row + 1, column: p.column + 1 };
 }
 
 function declaratorChild(d: Node): Node | null {
@@ -704,7 +712,7 @@ class CFamilyExtractor {
       if (nameNode?.type !== "type_identifier") continue;
       this.skipTypeIds.add(nameNode.id);
       const kind = this.interfaces.get(nameNode.text) ? "implement" : "inherit";
-      this.references.push(refAt(nameNode.text, kind, nameNode, qualifier));
+      this.references.push(refAt(nameNode.text, kind, nameNode, qualifier || undefined));
     }
   }
 
@@ -905,7 +913,7 @@ class CFamilyExtractor {
       case "template_function": {
         const parts = nameParts(fn, this.src);
         if (parts?.node.type !== "identifier") return;
-        this.references.push(refAt(parts.name, "call", parts.node, parts.scopeText));
+        this.references.push(refAt(parts.name, "call", parts.node, parts.scopeText || undefined));
         return;
       }
     }
@@ -923,7 +931,7 @@ class CFamilyExtractor {
     if (n?.type === "template_type") n = n.childForFieldName("name");
     if (n?.type !== "type_identifier") return;
     this.skipTypeIds.add(n.id);
-    this.references.push(refAt(n.text, "call", n, qualifier));
+    this.references.push(refAt(n.text, "call", n, qualifier || undefined));
   }
 
   private typeUse(t: Node, scope: Node | undefined): void {
@@ -939,7 +947,7 @@ class CFamilyExtractor {
           .replace(/::$/, "")
           .replace(/^::/, "")
       : undefined;
-    this.references.push(refAt(name, "type", t, qualifier));
+    this.references.push(refAt(name, "type", t, qualifier || undefined));
   }
 
   result(): Extracted {
@@ -954,8 +962,6 @@ export function extractCFamily(tree: Tree, ctx: ExtractContext, matches: QueryMa
   x.matches(matches, tree.rootNode);
   return x.result();
 }
-
-const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
 
 /**
  * The text of a node that is one identifier token (identifier, type_identifier, field_identifier), read

@@ -28,8 +28,10 @@ import {
   endLine,
   line,
   qualify,
+  refAt,
   signatureOf,
   spanLines,
+  textOf,
   typeIdTable,
   unquote,
 } from "./kit.ts";
@@ -675,18 +677,6 @@ function readValue(ident: Node, topLevelValues: Set<string>, st: GoState): void 
   if (ident.type !== "identifier") return;
   const name = textOf(st.src, ident);
   if (topLevelValues.has(name)) st.references.push(refAt(name, "read", ident));
-}
-
-/** A node's text as the source's slice (Node.text asks WASM for the end, then cuts the text it was parsed from). */
-const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
-
-/**
- * A reference at `n`'s start, built whole with its fields in the order the spread literals it replaced gave
- * them (name, qualifier, kind, line, column): `...at(n)` made an object and a runtime copy per reference.
- */
-function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
-  const p = n.startPosition;
-  return qualifier === undefined ? { name, kind, line: p.row + 1, column: p.column + 1 } : { name, qualifier, kind, line: p.row + 1, column: p.column + 1 };
 }
 
 /** An ASCII character of Go identifiers (letters, digits, `_`). */

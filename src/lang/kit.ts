@@ -55,6 +55,18 @@ export const at = (n: Node): { line: number; column: number } => {
   const p = n.startPosition;
   return { line: p.row + 1, column: p.column + 1 };
 };
+/** A node's text as the source's slice (Node.text asks WASM for the end, then cuts the text it was parsed from). */
+export const textOf = (src: string, n: Node): string => src.slice(n.startIndex, n.endIndex);
+
+/**
+ * A reference at `n`'s start, built whole with its fields in the order the spread literals it replaced gave
+ * them (name, qualifier, kind, line, column): `...at(n)` made an object and a runtime copy per reference.
+ * The qualifier is left out only when undefined.
+ */
+export function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
+  const p = n.startPosition;
+  return qualifier === undefined ? { name, kind, line: p.row + 1, column: p.column + 1 } : { name, qualifier, kind, line: p.row + 1, column: p.column + 1 };
+}
 export const endLine = (n: Node): number => {
   // A node ending at column 0 ends on the previous line (its last character is a newline).
   const p = n.endPosition;
