@@ -7,6 +7,8 @@
  *   NDCG@10  binary relevance: Σ_{gold in top 10} 1/log2(rank + 2), over the ideal Σ_{i < min(|gold|, 10)} 1/log2(i + 2)
  */
 
+import type { RankedChunk } from "./ranker.ts";
+
 export const ACC_KS = [1, 3, 5, 10] as const;
 
 export type Rank = number | null;
@@ -75,14 +77,8 @@ export interface SpanLabel {
   end_line: number;
 }
 
-export interface ChunkSpan {
-  path: string;
-  start_line: number;
-  end_line: number;
-  chunk_type: string;
-  kind?: string;
-  name?: string;
-}
+/** A ranked chunk as the function-level metrics read it: the rankers' own type. */
+export type ChunkSpan = RankedChunk;
 
 /**
  * A chunk finds a labelled function when it is a definition chunk of the same file whose lines overlap
