@@ -735,8 +735,8 @@ export const FILE_RANKING = {
    * the sum over the names it defines (definitionScores; 0: the sum). An issue's snippet writes many names
    * of the public API, and the sum ranked the module defining most of them (models/query.py) above the one
    * whose single named class the issue is about. SWE-bench Verified-tune Acc@5 79.9 → 80.8 (+6 / −2
-   * instances), Lite dev and the generated sets' dev splits unchanged (docs/benchmarks.md, "The rarest
-   * named definition").
+   * instances; Acc@3 71.3 → 69.8), Lite dev and the generated sets' dev splits unchanged, by replay
+   * (docs/benchmarks.md, "Verified-tune's misses by kind, and a pasted issue's rarest named definition").
    */
   definitionsRarest: 2,
   definitionsRarestShortness: 0.25,
