@@ -91,7 +91,16 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk short 3": { chunkShort: 3 },
   // qkind: the question's kind (a change request or a description) blending FILE_RANKING.change and describe (kept)
   "before qkind": { describe: {}, change: {} },
-  "before csub and qkind": { scope: 0, tests: 0.55, describe: {}, change: {} },
+  "before csub and qkind": { scope: 0, tests: 0.55, describe: {}, change: {}, definitionsRarest: 0 },
+  // vtfile3: a pasted issue's definitions by each file's rarest named one (kept: power 2)
+  "before rarest": { definitionsRarest: 0 },
+  "rarest 1": { definitionsRarest: 1 },
+  "rarest 3": { definitionsRarest: 3 },
+  "rarest 2 defs 0.4": { definitions: 0.4 },
+  "rarest 2 defs 0.6": { definitions: 0.6 },
+  // the defaults the records of "File families" (multi: Verified-tune, Lite dev) were made with: before the
+  // families, csub's test multiplier and scope, the question's kind and the rarest definition (the --check for them)
+  "before multi": { familyCap: 0, familySlot: 0, tests: 0.55, scope: 0, describe: {}, change: {}, definitionsRarest: 0 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
 };
