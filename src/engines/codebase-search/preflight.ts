@@ -110,7 +110,7 @@ const pct = (share: number) => `${Math.round(share * 100)}%`;
  * the group's patterns follows none of them (Python files mixing `except ValueError:` and `except
  * Exception:`, Rust files using both `?` and `unwrap`): it leaves the choice open rather than taking a
  * side. On the dev split's edit tasks, counting such files blocked 28 safe tasks and 15 unsafe ones;
- * counting sides, 7 and 5 (docs/benchmarks.md, "The edit preflight's kept checks", issue 15).
+ * counting sides, 7 and 3 (docs/benchmarks.md, "The edit preflight on sixteen dev repositories").
  */
 function sidesAtHand(files: readonly string[], byFile: Record<string, FilePattern[]>, group: string): Map<string, string[]> {
   const sides = new Map<string, string[]>();
@@ -132,9 +132,9 @@ const PROTOCOL_NAME = /^(__\w+__|constructor|__construct|initialize|init|new|mai
 /**
  * The other definitions of the target's name a change to it may have to follow, and that the card does not
  * show already: not in the results, and not a protocol name (PROTOCOL_NAME). On the dev split's edit tasks
- * the check blocked as many safe tasks as unsafe ones (28 and 19); those whose twins were all in the
- * results or whose name was `__construct`, `__init__` or `main` were most of the safe ones
- * (docs/benchmarks.md, "The edit preflight's kept checks", issue 15).
+ * the check blocked more safe tasks than unsafe ones (28 and 19); those whose twins were all in the
+ * results or whose name was `__construct`, `__init__` or `main` were most of the safe ones (now 12 and 9;
+ * docs/benchmarks.md, "The edit preflight on sixteen dev repositories").
  */
 function twinsToFollow(target: PreflightInput["target"], inResults: ReadonlySet<string>): string[] {
   if (!target?.name || PROTOCOL_NAME.test(target.name)) return [];

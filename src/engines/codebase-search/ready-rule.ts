@@ -21,8 +21,10 @@
  * defines is ready whatever the runner-up scores (`namedInTop`: dev 0.89 / 0.13 → 0.92 / 0.27, no
  * threshold to choose), other definitions the results already show or of protocol names (constructors,
  * `main`) no longer count as twins, and a file mixing a group's patterns takes no side in a pattern
- * conflict (preflight.ts). The history's way, chosen again on these cards with twins kept, is 0.89 / 0.48
- * with each dev repository tuned without it: still short of 0.9 out of sample, so still not taken.
+ * conflict (preflight.ts). Test, once: 0.875 / 0.23 (1.00 / 0.10 before); both wrong cards named a
+ * namespace (`Rack::Session`) or an attribute (`content=`) rather than one definition. The history's way,
+ * chosen again on these cards with twins kept, is 0.89 / 0.48 with each dev repository tuned without it
+ * (test 0.82 / 0.45): still short of 0.9 out of sample, so still not taken.
  */
 import type { EditSignals } from "./edit-signals.ts";
 
