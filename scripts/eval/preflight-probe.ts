@@ -3,8 +3,9 @@
  * signals for the ready rule can be studied from a saved run (scripts/eval/preflight-tune.ts) without
  * indexing again: how many files hold each of the task's words, the project's history around the top
  * results (files changed with each, how big their commits were) and the past commits whose subjects read
- * like the task (which files they changed). Only the evaluation records this; the card reads what the
- * rule needs on its own.
+ * like the task (which files they changed), the top files' importers and users, the files defining the
+ * top result's name; the evaluation adds the ranking down to 15 files and the top files' team patterns.
+ * Only the evaluation records this; the card reads what the rule needs on its own.
  */
 import type { IndexReader } from "../../src/store/contract.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
@@ -25,11 +26,19 @@ export interface Probe {
   /** Definitions in the top file, and its length in lines. */
   topSymbols: number;
   topLines: number;
+  /** The top three results' importers and users (files, most references first, at most 20 each). */
+  graph?: Array<{ file: string; importers: string[]; users: string[] }>;
+  /** The search's ranking further down (search_codebase with limit 15): files and scores, best first. */
+  wider?: Array<{ file: string; score: number; symbol?: string }>;
+  /** Files defining the top result's definition name (the last part of its symbol), tests included. */
+  definers?: string[];
+  /** The project's pattern conflicts (groups), and the patterns each of the top three files shows ("group: pattern"). */
+  patterns?: { conflicts: string[]; byFile: Record<string, string[]> };
 }
 
 const WORDS = { path: 1, defs: 1, doc: 1, code: 1 };
 
-export async function probe(reader: IndexReader, query: string, results: ReadonlyArray<{ file: string }>): Promise<Probe> {
+export async function probe(reader: IndexReader, query: string, results: ReadonlyArray<{ file: string; symbol?: string }>): Promise<Probe> {
   const terms: Probe["terms"] = [];
   for (const term of taskTerms(query)) {
     const hits = await reader.weightedFileScores(new Map([[term, 1]]), WORDS, {}, 5000);
@@ -51,8 +60,18 @@ export async function probe(reader: IndexReader, query: string, results: Readonl
     size: m.files.length,
     code: m.files.filter((f) => known.has(f) && !known.get(f)!.isTest),
   }));
+  const graph = await Promise.all(
+    tops.map(async (file) => ({
+      file,
+      importers: (await reader.importers(file)).slice(0, 20).map((c) => c.file),
+      users: (await reader.users(await reader.symbolIdsOf(file), file)).slice(0, 20).map((c) => c.file),
+    })),
+  );
+  const sym = results[0]?.symbol;
+  const name = sym ? sym.split(".").pop()! : undefined;
+  const definers = name ? [...new Set((await reader.symbolsNamed([name])).map((s) => s.file))] : [];
   const top = results[0]?.file;
   const topSymbols = top ? (await reader.symbolsOfFiles([top])).length : 0;
   const text = top ? (await reader.contents([top])).get(top) : undefined;
-  return { files: await reader.fileCount(), terms, history, similar, topSymbols, topLines: text ? text.split("\n").length : 0 };
+  return { files: await reader.fileCount(), terms, history, similar, topSymbols, topLines: text ? text.split("\n").length : 0, graph, definers };
 }

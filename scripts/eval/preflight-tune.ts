@@ -94,7 +94,7 @@ function* rules(history: boolean, keep: readonly Blocker[] = []): Generator<Read
 function* historyRules(keep: readonly Blocker[] = []): Generator<ReadyRule> {
   const { history: _, ...search } = READY_RULE;
   // low-confidence is left out: READY_RULE does not keep it, so the recorded cards do not say where it was
-  const optional: Blocker[] = ["unresolved-callers", "pattern-conflict"];
+  const optional: Blocker[] = ["unresolved-callers", "pattern-conflict", "twin-definitions", "sweep"];
   for (let mask = 0; mask < 1 << optional.length; mask++) {
     const base = optional.filter((_, i) => mask & (1 << i));
     if (keep.some((k) => !base.includes(k) && !ALWAYS_BLOCKING.includes(k))) continue;

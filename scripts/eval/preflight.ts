@@ -270,6 +270,19 @@ export async function runPreflightEvaluation(o: PreflightEvalOptions): Promise<T
               ...(x.relationships ? { relationships: x.relationships } : {}),
             }));
             r.probe = await probe(reader, t.query, r.results);
+            // the ranking further down, for studying wider evidence sets from a saved run
+            const wider = (await tool.handler(parseInput(tool.input, { query: t.query, intent: "edit", limit: 15 }), {
+              session,
+              signal: new AbortController().signal,
+              deadline: Date.now() + 120_000,
+            })) as { results: RecordedResult[] };
+            // the patterns each of the top three files shows (the card's pattern-conflict check reads them)
+            const pats = await (await session.patterns()).analyze({ files: r.results.slice(0, 3).map((x) => x.file) });
+            r.probe.patterns = {
+              conflicts: pats.conflicts.map((c) => c.group),
+              byFile: Object.fromEntries(Object.entries(pats.by_file ?? {}).map(([f, l]) => [f, l.map((x) => `${x.group}: ${x.pattern}`)])),
+            };
+            r.probe.wider = wider.results.map((x) => ({ file: x.file, score: x.score, ...(x.symbol ? { symbol: x.symbol } : {}) }));
             const p = response.preflight;
             if (p)
               r.card = {

@@ -164,8 +164,17 @@ describe("the ready rule", () => {
     expect(signalBlockers({ ...clear, topScore: 0.4 }, strict)).toEqual(["weak-top"]);
     // the rule in the code: a clear lead (runner-up at most 60%) of a top file holding most of the task's
     // words, no word saying the task spans many places, no other code file defining the target's name
-    expect(signalBlockers({ ...clear, runnerUpRatio: 0.7 }, READY_RULE)).toEqual(["close-runner-up"]);
-    expect(signalBlockers({ ...clear, topCoverage: 0.5 }, READY_RULE)).toEqual(["words-missing"]);
+    const unnamed = { ...clear, definedInTop: [] };
+    expect(signalBlockers({ ...unnamed, runnerUpRatio: 0.7 }, READY_RULE)).toEqual(["close-runner-up"]);
+    expect(signalBlockers({ ...unnamed, topCoverage: 0.5 }, READY_RULE)).toEqual(["words-missing"]);
+    // a task naming, as code, what the top file defines: the name settles which file to change
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.95, nearTies: 3, topCoverage: 0.2 }, READY_RULE)).toEqual([]);
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.95, topCoverage: 0.2 }, { ...READY_RULE, namedInTop: false })).toEqual([
+      "close-runner-up",
+      "words-missing",
+    ]);
+    // and the checks that name another file still block
+    expect(signalBlockers({ ...clear, runnerUpRatio: 0.95, twins: 1, sweepWords: ["all"] }, READY_RULE)).toEqual(["sweep", "twin-definitions"]);
     expect(signalBlockers({ ...clear, sweepWords: ["every"] }, READY_RULE)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, twins: 1 }, READY_RULE)).toEqual(["twin-definitions"]);
     expect(signalBlockers({ ...clear, twins: 0 }, READY_RULE)).toEqual([]);
@@ -251,6 +260,68 @@ describe("a card that is not ready says what is missing", () => {
     ]);
     // the same card is ready when the rule lets one twin through
     expect(preflight({ ...base, signals, target, rule: { ...READY_RULE, maxTwins: 1 } }).ready).toBe(true);
+  });
+
+  test("another definition the card shows, or of a protocol name, does not block; one it does not show does", () => {
+    const rule = { ...READY_RULE, maxTwins: 0 };
+    // the other platform's file is among the results: the card shows it already
+    const shown = preflight({ ...base, resultFiles: ["src/unix/thread.c", "src/win/thread.c"], signals, target, rule });
+    expect(shown.ready).toBe(true);
+    expect(shown.signals!.twins).toBe(0);
+    // constructors, dunders and entry points are every class's own: not variants to follow
+    for (const name of ["__init__", "__construct", "main", "constructor"]) {
+      const c = preflight({ ...base, signals, target: { ...target, label: `Thread.${name}`, name, twins: ["src/a.c", "src/b.c"] }, rule });
+      expect(c.ready).toBe(true);
+    }
+    const outside = preflight({ ...base, resultFiles: ["src/unix/thread.c", "src/unix/core.c"], signals, target, rule });
+    expect(outside.blockers).toEqual(["twin-definitions"]);
+  });
+
+  test("patterns in conflict block when the files at hand take different sides, not when a file mixes them", () => {
+    const conflict = {
+      ...base.patterns,
+      conflicts: [
+        {
+          group: "Python exception handling",
+          category: "errors" as const,
+          patterns: [
+            { name: "specific except clauses", share: 0.6 },
+            { name: "bare / broad except", share: 0.4 },
+          ],
+        },
+      ],
+    };
+    const uses = (pattern: string) => ({
+      group: "Python exception handling",
+      category: "errors" as const,
+      pattern,
+      share: 0.5,
+      trend: "stable" as const,
+      preferred: false,
+      conflict: true,
+    });
+    const resultFiles = ["src/core.py", "src/utils.py", "src/parser.py"];
+    const mixed = preflight({
+      ...base,
+      resultFiles,
+      signals,
+      patterns: conflict,
+      filePatterns: {
+        "src/core.py": [uses("specific except clauses"), uses("bare / broad except")],
+        "src/utils.py": [uses("specific except clauses")],
+      },
+    });
+    expect(mixed.ready).toBe(true);
+    const split = preflight({
+      ...base,
+      resultFiles,
+      signals,
+      patterns: conflict,
+      filePatterns: { "src/core.py": [uses("specific except clauses")], "src/parser.py": [uses("bare / broad except")] },
+    });
+    expect(split.ready).toBe(false);
+    expect(split.blockers).toEqual(["pattern-conflict"]);
+    expect(split.nextAction).toContain("src/core.py uses specific except clauses; src/parser.py uses bare / broad except");
   });
 
   test("every blocker comes with a next step naming a file or a call to make", () => {
@@ -421,6 +492,11 @@ describe("the history's way to ready: past changes that read like the task", () 
     expect(historyReady(["pattern-conflict"], s, h)).toBe(false);
     expect(historyReady(["low-confidence"], s, h)).toBe(true);
     expect(historyReady([], { ...s, topCoverage: 0.2 }, h)).toBe(false);
+    // other definitions of the target still block this way; words saying the task spans many places when kept
+    expect(historyReady([], { ...s, twins: 1 }, h)).toBe(false);
+    expect(historyReady([], { ...s, twins: 1 }, { ...h, base: ["unresolved-callers"] })).toBe(true);
+    expect(historyReady([], { ...s, sweepWords: ["all"] }, h)).toBe(true);
+    expect(historyReady([], { ...s, sweepWords: ["all"] }, { ...h, base: ["sweep"] })).toBe(false);
     expect(historyReady([], { ...s, pastCovered: 0.1 }, h)).toBe(false);
     expect(pastChangesWider({ ...s, pastCovered: 0.1 }, h)).toBe(true);
     expect(pastChangesWider({ ...s, pastCommits: 2, pastCovered: 0.1 }, { ...h, minCommits: 3 })).toBe(false);

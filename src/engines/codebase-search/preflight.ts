@@ -105,6 +105,42 @@ export interface PreflightInput {
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 
+/**
+ * The patterns of a group the files at hand follow, each with its files. A file showing two or more of
+ * the group's patterns follows none of them (Python files mixing `except ValueError:` and `except
+ * Exception:`, Rust files using both `?` and `unwrap`): it leaves the choice open rather than taking a
+ * side. On the dev split's edit tasks, counting such files blocked 28 safe tasks and 15 unsafe ones;
+ * counting sides, 7 and 3 (docs/benchmarks.md, "The edit preflight on sixteen dev repositories").
+ */
+function sidesAtHand(files: readonly string[], byFile: Record<string, FilePattern[]>, group: string): Map<string, string[]> {
+  const sides = new Map<string, string[]>();
+  for (const f of files) {
+    const own = new Set((byFile[f] ?? []).filter((p) => p.group === group).map((p) => p.pattern));
+    if (own.size !== 1) continue;
+    const pattern = [...own][0]!;
+    sides.set(pattern, [...(sides.get(pattern) ?? []), f]);
+  }
+  return sides;
+}
+
+/**
+ * Names the language's runtime calls by protocol (constructors, dunders, entry points, printing and
+ * equality): other definitions of them are other classes' own, not variants a change must follow.
+ */
+const PROTOCOL_NAME = /^(__\w+__|constructor|__construct|initialize|init|new|main|toString|to_s|inspect|equals|hashCode|String)$/;
+
+/**
+ * The other definitions of the target's name a change to it may have to follow, and that the card does not
+ * show already: not in the results, and not a protocol name (PROTOCOL_NAME). On the dev split's edit tasks
+ * the check blocked more safe tasks than unsafe ones (28 and 19); those whose twins were all in the
+ * results or whose name was `__construct`, `__init__` or `main` were most of the safe ones (now 12 and 9;
+ * docs/benchmarks.md, "The edit preflight on sixteen dev repositories").
+ */
+function twinsToFollow(target: PreflightInput["target"], inResults: ReadonlySet<string>): string[] {
+  if (!target?.name || PROTOCOL_NAME.test(target.name)) return [];
+  return (target.twins ?? []).filter((f) => !inResults.has(f));
+}
+
 export function preflight(i: PreflightInput): Preflight {
   const stress: Array<{ kind: Blocker; action: string; help: string[] }> = [];
   const inResults = new Set(i.resultFiles);
@@ -156,13 +192,19 @@ export function preflight(i: PreflightInput): Preflight {
 
   // patterns in the files at hand
   // the files at hand: the top results, the ones an edit would touch (lower ones are context)
-  const shown = i.resultFiles.slice(0, FILES_AT_HAND).flatMap((f) => i.filePatterns[f] ?? []);
-  // a conflict matters here when the files at hand are themselves split: two patterns of the group among them
-  const conflicts = i.patterns.conflicts.filter((c) => new Set(shown.filter((p) => p.group === c.group).map((p) => p.pattern)).size >= 2);
+  const atHand = i.resultFiles.slice(0, FILES_AT_HAND);
+  const shown = atHand.flatMap((f) => i.filePatterns[f] ?? []);
+  // a conflict matters here when the files at hand are themselves split: one follows a pattern of the group,
+  // another a different one
+  const conflicts = i.patterns.conflicts.flatMap((c) => {
+    const sides = sidesAtHand(atHand, i.filePatterns, c.group);
+    return sides.size >= 2 ? [{ ...c, sides }] : [];
+  });
   for (const c of conflicts) {
+    const split = [...c.sides].map(([pattern, files]) => `${files.join(", ")} ${files.length === 1 ? "uses" : "use"} ${pattern}`).join("; ");
     stress.push({
       kind: "pattern-conflict",
-      action: `Patterns conflict in ${c.group}: ${c.patterns.map((p) => `${p.name} (${pct(p.share)})`).join(" vs ")}; decide which one this change follows`,
+      action: `Patterns conflict in ${c.group}: ${c.patterns.map((p) => `${p.name} (${pct(p.share)})`).join(" vs ")}, and the files at hand are split (${split}); decide which one this change follows`,
       help: [`get_team_patterns {"category":"${c.category}"} shows the trend of each; remember the decision with remember {"type":"decision"}`],
     });
   }
@@ -232,7 +274,7 @@ export function preflight(i: PreflightInput): Preflight {
     ? {
         ...i.signals,
         fanIn: missingCallers.length,
-        twins: (i.target?.twins ?? []).length,
+        twins: twinsToFollow(i.target, inResults).length,
         ...(i.history ? { changedTogether: together.length } : {}),
         ...(past ? { pastCommits: past.commits, pastCovered: past.covered } : {}),
       }
@@ -386,7 +428,7 @@ function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingC
         ],
       };
     case "twin-definitions": {
-      const twins = target?.twins ?? [];
+      const twins = twinsToFollow(target, new Set(i.resultFiles));
       return {
         kind,
         action: `${target?.name ?? top} is also defined in ${twins.slice(0, 3).join(", ")}${twins.length > 3 ? ", …" : ""}: a change to ${target?.label ?? top} usually has to follow in each (another platform, an implementation of the same interface)`,
