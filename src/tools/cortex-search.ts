@@ -8,7 +8,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
-import { longQueryField, queryCondensedSchema } from "./query-condensed.ts";
+import { longQueryField, queryCondensedSchema, queryUnread, queryUnreadSchema } from "./query-condensed.ts";
 
 export const CHUNK_TYPES = ["symbols", "definitions", "data", "documentation"] as const;
 
@@ -53,6 +53,7 @@ const output = z.object({
   rerank: z.string().optional(),
   took_ms: z.number(),
   query_condensed: queryCondensedSchema.optional(),
+  query_unread: queryUnreadSchema.optional(),
 });
 
 export const searchTool = defineTool({
@@ -80,7 +81,7 @@ export const searchTool = defineTool({
     summary: 'hybrid search: cortex search "<query>" [--limit n] [--type t] [--tag t] [--lang l] [--path p] [--intent i]',
   },
   example: { query: "where are users authenticated", limit: 5 },
-  async handler(args, ctx): Promise<SearchResponse & { query_condensed?: QueryCondensed }> {
+  async handler(args, ctx): Promise<SearchResponse & { query_condensed?: QueryCondensed; query_unread?: string }> {
     const { query, condensed } = condenseQuery(args.query);
     const engine = await ctx.session.search();
     const filters = {
@@ -98,13 +99,15 @@ export const searchTool = defineTool({
       signal: ctx.signal,
       ...(args.intent ? { intent: args.intent } : {}),
     });
-    return condensed ? { ...response, query_condensed: condensed } : response;
+    const unread = queryUnread(query);
+    return { ...response, ...(condensed ? { query_condensed: condensed } : {}), ...(unread ? { query_unread: unread } : {}) };
   },
   render(r) {
     const lines = [
       `${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}${r.rerank ? `; rerank ${r.rerank}` : ""}; ${r.took_ms} ms)`,
     ];
     if (r.query_condensed) lines.push(r.query_condensed.note);
+    if (r.query_unread) lines.push(r.query_unread);
     for (const h of r.results) {
       const m = h.chunk.metadata;
       const whole = m.definition_lines as { start_line: number; end_line: number } | undefined;

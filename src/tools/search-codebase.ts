@@ -8,7 +8,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
-import { longQueryField } from "./query-condensed.ts";
+import { longQueryField, queryUnread } from "./query-condensed.ts";
 
 const input = z
   .object({
@@ -74,7 +74,7 @@ export const searchCodebaseTool = defineTool({
       'search with evidence and preflight: cortex search-codebase "<query>" [--intent edit] [--limit n] [--lang l] [--framework f] [--layer l]  (also: cortex search --query <q> --intent <i>)',
   },
   example: { query: "where are users authenticated", intent: "edit", limit: 3 },
-  async handler(args, ctx): Promise<CodebaseSearchResponse & { query_condensed?: QueryCondensed }> {
+  async handler(args, ctx): Promise<CodebaseSearchResponse & { query_condensed?: QueryCondensed; query_unread?: string }> {
     const engine = await ctx.session.codebaseSearch();
     const f = args.filters;
     const { query, condensed } = condenseQuery(args.query);
@@ -93,7 +93,9 @@ export const searchCodebaseTool = defineTool({
     });
     // a condensed question is not echoed whole (it would take the output budget from the results): its
     // opening, and what was kept and dropped
-    return condensed ? { ...response, query: `${args.query.slice(0, 200)} …`, query_condensed: condensed } : response;
+    const unread = queryUnread(query);
+    const said = unread ? { ...response, query_unread: unread } : response;
+    return condensed ? { ...said, query: `${args.query.slice(0, 200)} …`, query_condensed: condensed } : said;
   },
   render(r) {
     const q = r.searchQuality;
@@ -102,6 +104,7 @@ export const searchCodebaseTool = defineTool({
     ];
     if (q.hint) lines.push(`  hint: ${q.hint}`);
     if (r.query_condensed) lines.push(`  ${r.query_condensed.note}`);
+    if (r.query_unread) lines.push(`  ${r.query_unread}`);
     for (const x of r.results) {
       lines.push(
         "",

@@ -5,7 +5,9 @@
  * report goes, the question's own lines, a few `key: value` lines, tracebacks and logs stay.
  */
 import { expect, test } from "bun:test";
-import { analyzeQuery, withoutEnvironmentReport } from "../../src/engines/search/query.ts";
+import { analyzeQuery, environmentReportLines, withoutEnvironmentReport } from "../../src/engines/search/query.ts";
+import { findTool } from "../../src/tools/index.ts";
+import { invokeTool } from "../../src/tools/invoke.ts";
 import { indexedForSearch, withUnrelatedPackages } from "../helpers/search-project.ts";
 
 const XARRAY_REPORT = `INSTALLED VERSIONS
@@ -74,7 +76,16 @@ test("a few key: value lines, settings without versions, tracebacks and logs are
     "Config is ignored\nname: build\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n    steps: checkout\n    env: production\n    shell: bash\nThe job never starts.",
     'Crash on save\nTraceback (most recent call last):\n  File "models.py", line 3, in save\nValueError: invalid literal for int() with base 10: abc\nERROR: 1 test failed\nINFO: retrying now\nWARNING: 2 of 3 failed',
   ];
-  for (const text of unchanged) expect(withoutEnvironmentReport(text)).toBe(text);
+  for (const text of unchanged) {
+    expect(withoutEnvironmentReport(text)).toBe(text);
+    expect(environmentReportLines(text)).toBe(0);
+  }
+});
+
+test("environmentReportLines counts what withoutEnvironmentReport leaves out", () => {
+  const text = `${ISSUE}${XARRAY_REPORT}\n`;
+  expect(environmentReportLines(text)).toBe(text.split("\n").length - withoutEnvironmentReport(text).split("\n").length);
+  expect(environmentReportLines(text)).toBeGreaterThan(20);
 });
 
 // the project's own report code holds the report's words; the issue's function is elsewhere
@@ -122,4 +133,19 @@ const project = indexedForSearch(files);
 test("a pasted issue with a versions report is ranked by its question, not by the report", async () => {
   const ranked = await project.engine.searchFiles(`${ISSUE}${XARRAY_REPORT}`, 5, { mode: "keyword" });
   expect(ranked[0]!.filePath).toBe("xarray/core/computation.py");
+});
+
+test("cortex_search and search_codebase say that the report was not read; a question without one carries no note", async () => {
+  const context = () => ({ session: project.session, signal: new AbortController().signal, deadline: Date.now() + 30_000 });
+  const lines = environmentReportLines(`${ISSUE}${XARRAY_REPORT}`);
+  const search = (await invokeTool(findTool("cortex_search")!, { query: `${ISSUE}${XARRAY_REPORT}`, mode: "keyword", one_per_file: true }, context())) as {
+    results: Array<{ chunk: { metadata: { file_path: string } } }>;
+    query_unread?: string;
+  };
+  expect(search.results[0]!.chunk.metadata.file_path).toBe("xarray/core/computation.py");
+  expect(search.query_unread).toContain(`environment report (${lines} lines`);
+  const card = (await invokeTool(findTool("search_codebase")!, { query: `${ISSUE}${XARRAY_REPORT}`, limit: 3 }, context())) as { query_unread?: string };
+  expect(card.query_unread).toContain(`environment report (${lines} lines`);
+  const plain = (await invokeTool(findTool("cortex_search")!, { query: "xr.where keep_attrs", mode: "keyword" }, context())) as Record<string, unknown>;
+  expect("query_unread" in plain).toBe(false);
 });

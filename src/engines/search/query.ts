@@ -175,7 +175,19 @@ const REPORT_MIN_VERSIONS = 3;
  */
 export function withoutEnvironmentReport(text: string): string {
   const lines = text.split("\n");
-  if (lines.length < REPORT_MIN_LINES) return text;
+  const drop = environmentReportMask(lines);
+  return drop ? lines.filter((_, i) => !drop[i]).join("\n") : text;
+}
+
+/** How many of `text`'s lines are pasted environment reports the search does not read (withoutEnvironmentReport). */
+export function environmentReportLines(text: string): number {
+  const drop = environmentReportMask(text.split("\n"));
+  return drop ? drop.filter(Boolean).length : 0;
+}
+
+/** Which of `lines` belong to an environment report (withoutEnvironmentReport); undefined when none does. */
+function environmentReportMask(lines: readonly string[]): boolean[] | undefined {
+  if (lines.length < REPORT_MIN_LINES) return undefined;
   const drop = new Array<boolean>(lines.length).fill(false);
   let start = -1;
   let end = -1;
@@ -210,7 +222,7 @@ export function withoutEnvironmentReport(text: string): string {
     else close();
   });
   close();
-  return drop.includes(true) ? lines.filter((_, i) => !drop[i]).join("\n") : text;
+  return drop.includes(true) ? drop : undefined;
 }
 
 /**
