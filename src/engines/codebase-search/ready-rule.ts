@@ -25,6 +25,11 @@
  * namespace (`Rack::Session`) or an attribute (`content=`) rather than one definition. The history's way,
  * chosen again on these cards with twins kept, is 0.89 / 0.48 with each dev repository tuned without it
  * (test 0.82 / 0.45): still short of 0.9 out of sample, so still not taken.
+ *
+ * Then (pf5): a name counts only when the top file alone defines it, tests that use the target are not
+ * callers missing, and a test on top blocks: dev 0.944 / 0.276, test (once) 0.938 / 0.242. No signal the
+ * card reads, nor the history's way (0.889 / 0.455 with each dev repository left out), reaches recall 0.5
+ * at 0.9 out of sample (docs/benchmarks.md, "a name that picks out one definition").
  */
 import type { EditSignals } from "./edit-signals.ts";
 
