@@ -9,7 +9,7 @@
  */
 import type { IndexReader } from "../../src/store/contract.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
-import { taskTerms } from "../../src/engines/codebase-search/edit-signals.ts";
+import { taskIdentifiers, taskTerms } from "../../src/engines/codebase-search/edit-signals.ts";
 
 export interface Probe {
   /** Indexed files in the project. */
@@ -32,6 +32,12 @@ export interface Probe {
   wider?: Array<{ file: string; score: number; symbol?: string }>;
   /** Files defining the top result's definition name (the last part of its symbol), tests included. */
   definers?: string[];
+  /**
+   * Each name the task writes as code (edit-signals.ts taskIdentifiers): the files defining it (tests
+   * included, at most 20), how many definitions, and their kinds, for studying which names pick out one
+   * definition.
+   */
+  named?: Array<{ name: string; files: string[]; defs: number; kinds: string[] }>;
   /** The project's pattern conflicts (groups), and the patterns each of the top three files shows ("group: pattern"). */
   patterns?: { conflicts: string[]; byFile: Record<string, string[]> };
 }
@@ -73,5 +79,21 @@ export async function probe(reader: IndexReader, query: string, results: Readonl
   const top = results[0]?.file;
   const topSymbols = top ? (await reader.symbolsOfFiles([top])).length : 0;
   const text = top ? (await reader.contents([top])).get(top) : undefined;
-  return { files: await reader.fileCount(), terms, history, similar, topSymbols, topLines: text ? text.split("\n").length : 0, graph, definers };
+  const ids = taskIdentifiers(query);
+  const rows = ids.length > 0 ? await reader.symbolsNamed(ids) : [];
+  const named = ids.map((n) => {
+    const own = rows.filter((r) => r.name === n);
+    return { name: n, files: [...new Set(own.map((r) => r.file))].slice(0, 20), defs: own.length, kinds: [...new Set(own.map((r) => r.kind))] };
+  });
+  return {
+    files: await reader.fileCount(),
+    terms,
+    history,
+    similar,
+    topSymbols,
+    topLines: text ? text.split("\n").length : 0,
+    graph,
+    definers,
+    named,
+  };
 }

@@ -75,7 +75,7 @@ export interface CardSummary {
   waived?: string[];
   nextAction?: string;
   whatWouldHelp?: string[];
-  impact?: { coverage: string; files: string[]; target: string };
+  impact?: { coverage: string; files: string[]; target: string; tests?: string[] };
   evidence?: unknown;
   signals?: unknown;
   changedTogether?: Array<{ file: string; commits: string }>;

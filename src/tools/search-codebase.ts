@@ -50,7 +50,7 @@ export const searchCodebaseTool = defineTool({
     "card: ready (true only when one file clearly leads, or the task names code it defines, and its callers are in the results; false with blockers " +
     "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
-    "results'), changedTogether (files the project's git history says usually change with the top file, when they are " +
+    "results', code callers; tests that use the target named apart, to run), changedTogether (files the project's git history says usually change with the top file, when they are " +
     "not in the results; two or more: not ready until read), pastChanges (of the past commits whose subjects read like " +
     "the task, how many changed only the card's files, and the files the others also changed), whatWouldHelp (the next searches and calls) and the signals it decided " +
     "from. Use it before changing code.",

@@ -132,6 +132,7 @@ describe("the ready rule", () => {
     topMissing: [],
     identifiers: ["parseSku"],
     definedInTop: ["parseSku"],
+    namedFiles: { parseSku: 1 },
     definedElsewhere: {},
     topScore: 2,
     topIsTest: false,
@@ -178,6 +179,8 @@ describe("the ready rule", () => {
     expect(signalBlockers({ ...clear, sweepWords: ["every"] }, READY_RULE)).toEqual(["sweep"]);
     expect(signalBlockers({ ...clear, twins: 1 }, READY_RULE)).toEqual(["twin-definitions"]);
     expect(signalBlockers({ ...clear, twins: 0 }, READY_RULE)).toEqual([]);
+    // a test on top: the task's words matched tests, not the code to change
+    expect(signalBlockers({ ...unnamed, topIsTest: true }, READY_RULE)).toEqual(["top-is-test"]);
     // two files the history says usually change with the top one, outside the results; one is named but does not block
     expect(signalBlockers({ ...clear, changedTogether: 2 }, READY_RULE)).toEqual(["changed-together"]);
     expect(signalBlockers({ ...clear, changedTogether: 1 }, READY_RULE)).toEqual([]);
@@ -239,6 +242,7 @@ describe("a card that is not ready says what is missing", () => {
     topMissing: [],
     identifiers: ["uv_thread_setname"],
     definedInTop: ["uv_thread_setname"],
+    namedFiles: { uv_thread_setname: 2 },
     definedElsewhere: {},
     topScore: 2,
     topIsTest: false,
@@ -332,6 +336,7 @@ describe("a card that is not ready says what is missing", () => {
       topCoverage: 0.2,
       topMissing: ["name"],
       definedInTop: [],
+      namedFiles: {},
       definedElsewhere: { uv_thread_setname: ["src/win/thread.c"] },
       topScore: 0.5,
       topIsTest: true,
@@ -404,6 +409,7 @@ describe("the history's way to ready: past changes that read like the task", () 
     topMissing: ["eintr"],
     identifiers: [],
     definedInTop: [],
+    namedFiles: {},
     definedElsewhere: {},
     topScore: 1,
     topIsTest: false,
@@ -537,6 +543,115 @@ describe("the history's way to ready: past changes that read like the task", () 
       const c = r.preflight!;
       expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
       expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
+    } finally {
+      s?.close();
+      g.cleanup();
+      rmSync(home, { recursive: true, force: true });
+      if (saved === undefined) delete process.env.CORTEX_HOME;
+      else process.env.CORTEX_HOME = saved;
+    }
+  });
+});
+
+describe("a name the task writes that several files define", () => {
+  // three views each define their own `render`, with the same words: naming `render` does not say which one
+  const views = ["label", "badge", "banner"];
+  const viewFiles = Object.fromEntries(
+    views.map((v) => [
+      `src/views/${v}.ts`,
+      `/** The ${v} view. */\nexport function render(text: string): string {\n  return "<span>" + text.replace(/"/g, "&quot;") + "</span>";\n}\n`,
+    ]),
+  );
+
+  test("does not make the card ready: the runner-up check applies, and the card says which definitions to compare", async () => {
+    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
+    const saved = process.env.CORTEX_HOME;
+    process.env.CORTEX_HOME = home;
+    const g = tmpProject(viewFiles);
+    let s: Session | undefined;
+    try {
+      s = new Session(g.root, { autoIndex: true });
+      await s.requireStore();
+      const r = (await invokeTool(
+        findTool("search_codebase")!,
+        { query: "Fix `render` escaping of quotes in the span", intent: "edit" },
+        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+      )) as CodebaseSearchResponse;
+      const c = r.preflight!;
+      expect(views.map((v) => `src/views/${v}.ts`)).toContain(r.results[0]!.file);
+      expect(c.signals!.definedInTop).toEqual(["render"]);
+      expect(c.signals!.namedFiles).toEqual({ render: 3 });
+      expect(c.ready).toBe(false);
+      expect(c.blockers).toContain("close-runner-up");
+      // the card names the other file and the call that lists every definition of the name
+      expect(c.nextAction).toContain(r.results[1]!.file);
+      expect(c.nextAction).toContain("the task names render, which 3 files define");
+      expect(c.whatWouldHelp).toContain('find_symbol_occurrences {"symbol_name":"render"} lists the 3 files defining render');
+    } finally {
+      s?.close();
+      g.cleanup();
+      rmSync(home, { recursive: true, force: true });
+      if (saved === undefined) delete process.env.CORTEX_HOME;
+      else process.env.CORTEX_HOME = saved;
+    }
+  });
+
+  test("the rule counts a name only when the top file alone defines it", () => {
+    const s = editSignals({
+      query: "Slightly improve `Rack::Session::Cookie` docs",
+      results: [
+        { file: "lib/rack/session/cookie.rb", score: 1, text: "module Rack module Session class Cookie", isTest: false },
+        { file: "lib/rack/session/pool.rb", score: 0.95, text: "module Rack module Session class Pool", isTest: false },
+      ],
+      definitions: () =>
+        new Map([
+          ["Rack", ["lib/rack/session/cookie.rb", "lib/rack/session/pool.rb", "lib/rack.rb"]],
+          ["Session", ["lib/rack/session/cookie.rb", "lib/rack/session/pool.rb"]],
+          ["Cookie", ["lib/rack/session/cookie.rb"]],
+        ]),
+    });
+    expect(s.namedFiles).toEqual({ Rack: 3, Session: 2, Cookie: 1 });
+    const close = { ...s, fanIn: 0, runnerUpRatio: 0.95 };
+    // the class picks out the top file, whatever the namespaces around it
+    expect(signalBlockers(close, READY_RULE)).not.toContain("close-runner-up");
+    // the namespaces alone do not
+    const namespaces = { ...close, definedInTop: ["Rack", "Session"], namedFiles: { Rack: 3, Session: 2 } };
+    expect(signalBlockers(namespaces, READY_RULE)).toContain("close-runner-up");
+    // without the bound, as before: any name the top file defines
+    expect(signalBlockers(namespaces, { ...READY_RULE, maxNamedFiles: undefined })).not.toContain("close-runner-up");
+    // a card recorded before the count was kept counts no name under the bound
+    expect(signalBlockers({ ...namespaces, namedFiles: {} }, READY_RULE)).toContain("close-runner-up");
+  });
+});
+
+describe("tests that use the target", () => {
+  test("are named on the card to run, not counted as callers missing", async () => {
+    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
+    const saved = process.env.CORTEX_HOME;
+    process.env.CORTEX_HOME = home;
+    const tests = ["cart", "invoice", "refund", "quote"].map((t) => `test/${t}.test.ts`);
+    const g = tmpProject({
+      "src/price/round.ts": "/** Prices in cents, rounded. */\nexport function roundPrice(cents: number): number {\n  return Math.round(cents);\n}\n",
+      ...Object.fromEntries(
+        tests.map((t) => [t, `import { roundPrice } from "../src/price/round";\ntest("${t}", () => {\n  expect(roundPrice(1.5)).toBe(2);\n});\n`]),
+      ),
+    });
+    let s: Session | undefined;
+    try {
+      s = new Session(g.root, { autoIndex: true });
+      await s.requireStore();
+      const r = (await invokeTool(
+        findTool("search_codebase")!,
+        { query: "roundPrice rounds half cents to even", intent: "edit", limit: 1 },
+        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+      )) as CodebaseSearchResponse;
+      expect(r.results.map((x) => x.file)).toEqual(["src/price/round.ts"]);
+      const c = r.preflight!;
+      expect(c.impact).toMatchObject({ target: "roundPrice", coverage: "0/0 callers in results", files: [] });
+      expect(c.impact!.tests).toHaveLength(3);
+      expect(c.blockers ?? []).not.toContain("callers-missing");
+      expect(c.ready).toBe(true);
+      expect(c.warnings!.some((w) => w.startsWith("4 tests outside the results use roundPrice (test/") && w.endsWith("run them after the change"))).toBe(true);
     } finally {
       s?.close();
       g.cleanup();

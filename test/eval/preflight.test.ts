@@ -122,7 +122,7 @@ describe("the confusion matrix", () => {
 
   test("replaying recorded cards under a rule: only kept older blockers and the rule's signals count", () => {
     const signals = {
-      ...{ runnerUpRatio: 0.9, nearTies: 1, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
+      ...{ runnerUpRatio: 0.9, nearTies: 1, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], namedFiles: {}, definedElsewhere: {} },
       topScore: 1,
       topIsTest: false,
       siblings: 0,
@@ -135,7 +135,7 @@ describe("the confusion matrix", () => {
       { ...task({ complete: false }), card: { blockers: [], signals } },
       { ...task({ complete: false }), card: { blockers: [], signals: { ...signals, runnerUpRatio: 0.2, topIsTest: true } } },
     ];
-    const open = { ...READY_RULE, base: BASE_BLOCKERS, maxRunnerUp: 1, minTopScore: 0 };
+    const open = { ...READY_RULE, base: BASE_BLOCKERS, maxRunnerUp: 1, minTopScore: 0, blockTopTest: false };
     expect(replay(recorded, open).map((t) => t.ready)).toEqual([false, true, true]);
     const loose = { ...open, base: BASE_BLOCKERS.filter((b) => b !== "pattern-conflict") };
     expect(replay(recorded, loose).map((t) => t.ready)).toEqual([true, true, true]);
@@ -151,7 +151,7 @@ describe("the confusion matrix", () => {
 
   test("with the history's signals on the cards, the tuner chooses the history's way, the search's rule as in the code", () => {
     const signals = {
-      ...{ runnerUpRatio: 0.95, nearTies: 2, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
+      ...{ runnerUpRatio: 0.95, nearTies: 2, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], namedFiles: {}, definedElsewhere: {} },
       topScore: 1,
       topIsTest: false,
       siblings: 0,
@@ -177,7 +177,7 @@ describe("the confusion matrix", () => {
 
   test("cross-validation tunes without each repository and replays the rule on it", () => {
     const signals = {
-      ...{ runnerUpRatio: 0.1, nearTies: 0, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], definedElsewhere: {} },
+      ...{ runnerUpRatio: 0.1, nearTies: 0, topCoverage: 1, topMissing: [], identifiers: [], definedInTop: [], namedFiles: {}, definedElsewhere: {} },
       topScore: 2,
       topIsTest: false,
       siblings: 0,

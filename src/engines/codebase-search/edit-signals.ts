@@ -22,6 +22,12 @@ export interface EditSignals {
   identifiers: string[];
   /** Those the top file defines. */
   definedInTop: string[];
+  /**
+   * For each of definedInTop, how many code files (not tests) define that name: 1 when the top file alone
+   * does. A name many files define (a namespace every file opens, `Rack`; an attribute many classes have,
+   * `content`) does not pick out the top file.
+   */
+  namedFiles: Record<string, number>;
   /** Those defined only in other files (not tests): name → files, at most three each. */
   definedElsewhere: Record<string, string[]>;
   /** The top file's score as the search gave it (fused and boosted; comparable within one query only). */
@@ -79,6 +85,7 @@ export function editSignals(i: SignalInput): EditSignals {
       topMissing: terms,
       identifiers,
       definedInTop: [],
+      namedFiles: {},
       definedElsewhere: {},
       topScore: 0,
       topIsTest: false,
@@ -94,6 +101,7 @@ export function editSignals(i: SignalInput): EditSignals {
   const topCoverage = terms.length === 0 ? 0.5 : Math.round((matched.length / terms.length) * 100) / 100;
   const defs = identifiers.length > 0 ? i.definitions(identifiers) : new Map<string, string[]>();
   const definedInTop = identifiers.filter((n) => (defs.get(n) ?? []).includes(top.file));
+  const namedFiles = Object.fromEntries(definedInTop.map((n) => [n, defs.get(n)!.length]));
   const definedElsewhere: Record<string, string[]> = {};
   for (const n of identifiers) {
     const files = defs.get(n) ?? [];
@@ -108,6 +116,7 @@ export function editSignals(i: SignalInput): EditSignals {
     topMissing: terms.filter((t) => !matched.includes(t)),
     identifiers,
     definedInTop,
+    namedFiles,
     definedElsewhere,
     topScore: Math.round(top.score * 10_000) / 10_000,
     topIsTest: top.isTest,

@@ -286,11 +286,15 @@ export class CodebaseSearch {
       const ids = isDefinition
         ? await evidence.symbolIds({ file: m.file_path, name: m.name as string, startLine: m.start_line, endLine: m.end_line })
         : await evidence.symbolIds({ file: m.file_path });
-      const callers = (await evidence.users(ids, m.file_path)).map((u) => u.file);
+      const users = (await evidence.users(ids, m.file_path)).map((u) => u.file);
       // a definition is reached through its callers; a whole file (overview, docs) also through its importers
-      const importers = isDefinition ? [] : (await evidence.importers(m.file_path)).map((u) => u.file);
+      const importing = isDefinition ? [] : (await evidence.importers(m.file_path)).map((u) => u.file);
+      // tests that use the target are shown apart: the code to change is read in code callers
+      const callers = users.filter((f) => !evidence.isTest(f));
+      const importers = importing.filter((f) => !evidence.isTest(f));
+      const testCallers = [...new Set([...users, ...importing].filter((f) => evidence.isTest(f)))];
       // no resolved caller may mean none, or calls resolution could not bind (an interface, a dynamic receiver)
-      const unresolved = isDefinition && callers.length === 0 ? await evidence.unresolvedCallers(m.name as string, m.file_path) : [];
+      const unresolved = isDefinition && users.length === 0 ? await evidence.unresolvedCallers(m.name as string, m.file_path) : [];
       // the same name defined in other code files: platform variants or implementations a change must follow
       const twins = isDefinition
         ? ((await this.definitionFiles([m.name as string], evidence)).get(m.name as string) ?? []).filter((f) => f !== m.file_path)
@@ -300,6 +304,7 @@ export class CodebaseSearch {
         name: isDefinition ? String(m.name) : undefined,
         callers,
         importers,
+        testCallers,
         unresolved,
         twins,
       };

@@ -28,7 +28,8 @@ export interface Preflight {
   warnings?: string[];
   patterns?: { do: string[]; avoid: string[] };
   bestExample?: string;
-  impact?: { coverage: string; files: string[]; target: string };
+  /** The target's code callers in the results, the first three outside them, and tests using it outside them (at most 3). */
+  impact?: { coverage: string; files: string[]; target: string; tests?: string[] };
   /** Only when not ready: concrete next searches, tool calls or files (at most 4). */
   whatWouldHelp?: string[];
   risk: "low" | "medium" | "high";
@@ -77,8 +78,16 @@ export interface PreflightInput {
     label: string;
     /** The definition's plain name, when the target is a definition. */
     name?: string | undefined;
+    /** Code files calling the target (tests apart: testCallers). */
     callers: string[];
+    /** Code files importing the target's file (only for a whole-file target). */
     importers: string[];
+    /**
+     * Tests calling or importing the target. They are not what a change edits but what checks it: they are
+     * named on the card (impact.tests, a warning) and do not count as callers missing. On the dev split's edit
+     * tasks, callers-missing counted them alike (docs/benchmarks.md, issue 15 pf5).
+     */
+    testCallers?: string[];
     /** Files calling the name where resolution bound no definition (only looked up when no caller resolved). */
     unresolved?: string[];
     /** Other non-test files defining the target's name (only for a definition target). */
@@ -158,6 +167,7 @@ export function preflight(i: PreflightInput): Preflight {
   let impact: Preflight["impact"];
   let callerCount = 0;
   let missingCallers: string[] = [];
+  let testsOutside: string[] = [];
   if (i.target) {
     const callers = [...new Set([...i.target.callers, ...i.target.importers])];
     callerCount = callers.length;
@@ -166,6 +176,8 @@ export function preflight(i: PreflightInput): Preflight {
     missingCallers = missing;
     const outside = [...new Set([...i.target.importers, ...i.target.callers])].filter((f) => !inResults.has(f));
     impact = { target: i.target.label, coverage: `${covered.length}/${callers.length} callers in results`, files: outside.slice(0, 3) };
+    testsOutside = (i.target.testCallers ?? []).filter((f) => !inResults.has(f));
+    if (testsOutside.length > 0) impact.tests = testsOutside.slice(0, 3);
     if (callers.length > 0 && covered.length / callers.length < CALLER_COVERAGE) {
       stress.push({
         kind: "callers-missing",
@@ -324,6 +336,11 @@ export function preflight(i: PreflightInput): Preflight {
   if (past) card.pastChanges = { commits: past.commits, within: past.within, outside: past.outside.slice(0, 3) };
   if (i.inCycles.length > 0 && card.warnings === undefined)
     card.warnings = [`${i.inCycles.slice(0, 3).join(", ")} ${i.inCycles.length === 1 ? "is" : "are"} in an import cycle (detect_circular_dependencies)`];
+  if (testsOutside.length > 0 && i.target)
+    card.warnings = [
+      ...(card.warnings ?? []),
+      `${testsOutside.length} test${testsOutside.length === 1 ? "" : "s"} outside the results use${testsOutside.length === 1 ? "s" : ""} ${i.target.label} (${testsOutside.slice(0, 3).join(", ")}${testsOutside.length > 3 ? ", …" : ""}): run ${testsOutside.length === 1 ? "it" : "them"} after the change`,
+    ];
   return card;
 }
 
@@ -417,6 +434,8 @@ function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingC
   const second = i.resultFiles[1];
   const target = i.target;
   const byName = target?.name ? [`find_symbol_occurrences ${quoted({ symbol_name: target.name })} lists every use of ${target.name}`] : [];
+  // a name the task writes that the top file defines, but so do other files (ready-rule.ts namesTop)
+  const shared = s.definedInTop.find((n) => (s.namedFiles[n] ?? 0) > 1);
   switch (kind) {
     case "wide-fan-in":
       return {
@@ -467,9 +486,10 @@ function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingC
     case "close-runner-up":
       return {
         kind,
-        action: `${second ? `${top} and ${second} match the task about equally` : `${s.nearTies + 1} files match the task about equally`} (runner-up at ${Math.round(s.runnerUpRatio * 100)}% of the top score): which one to change is not settled`,
+        action: `${second ? `${top} and ${second} match the task about equally` : `${s.nearTies + 1} files match the task about equally`} (runner-up at ${Math.round(s.runnerUpRatio * 100)}% of the top score): which one to change is not settled${shared ? `; the task names ${shared}, which ${s.namedFiles[shared]} files define, so the name does not settle it` : ""}`,
         help: [
           ...(second ? [`read ${second} beside ${top}`] : []),
+          ...(shared ? [`find_symbol_occurrences ${quoted({ symbol_name: shared })} lists the ${s.namedFiles[shared]} files defining ${shared}`] : []),
           s.identifiers.length > 0
             ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
             : `${nextSearch(i.query)} again naming the function or type to change`,
