@@ -26,7 +26,7 @@ import { useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
-import { makeRecord, recordingReader, replayEngine, type FileRecord, type Raw, type RecordedStyle } from "./file-record.ts";
+import { makeRecord, recordingReader, termParts, replayEngine, type FileRecord, type Raw, type RecordedStyle } from "./file-record.ts";
 import { SearchEngine } from "../../src/engines/search/index.ts";
 import { appendFileSync, readFileSync } from "node:fs";
 
@@ -117,6 +117,8 @@ const { values } = parseArgs({
     work: { type: "string", default: join(tmpdir(), "cortex-rank-tune") },
     out: { type: "string", default: ".bench/eval/rank-tune.json" },
     dump: { type: "string" },
+    // with --dump: each term's part of the file BM25 list too (FileRecord.termScores; about 10x the record)
+    "dump-terms": { type: "boolean", default: false },
     replay: { type: "string" },
     check: { type: "string", default: "base" },
     styles: { type: "string" },
@@ -188,6 +190,10 @@ if (values.replay) {
           const raw: Partial<Raw> = {};
           const files = (await new SearchEngine(recordingReader(real, raw), folder.root).searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
           const record = await makeRecord(real, raw, { id: instance.instance_id, repo: instance.repo, query, gold: instance.gold_files }, files);
+          if (values["dump-terms"]) {
+            const byScore = [...(raw.fileScores ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]).slice(0, 300);
+            record.termScores = await termParts(real, record, new Set([...files, ...instance.gold_files, ...byScore.map(([p]) => p)]));
+          }
           appendFileSync(resolve(values.dump), JSON.stringify(record) + "\n");
         }
       } catch (e) {
