@@ -11,7 +11,8 @@
 import type { FileInfo, IndexReader } from "../../src/store/contract.ts";
 import type { CoChange, HistoryMatch, SubjectStyle } from "../../src/store/history-store.ts";
 import type { EdgeRow } from "../../src/store/graph-store.ts";
-import { FILE_RANKING, rankingWeights, SearchEngine } from "../../src/engines/search/index.ts";
+import { FILE_RANKING, fileListWeights, rankingWeights, SearchEngine } from "../../src/engines/search/index.ts";
+import { shortnessOf } from "../../src/engines/search/function-promotion.ts";
 import { analyzeQuery } from "../../src/engines/search/query.ts";
 
 /** Files whose co-change rows and import edges are recorded: the final ranking's first ones. */
@@ -46,14 +47,8 @@ export interface FileRecord {
    * the parts of one file add up to its fileScores entry (bm25 is a sum over terms).
    */
   termScores?: Record<string, Array<[number, number]>>;
-  /** Opt-in: how many files' words hold each defined name the question writes (namesWrittenIn). */
-  nameDf?: Record<string, number>;
-  /** Opt-in: per defined name, the files whose definitions of it are wrappers (delegatingDefinitions). */
-  delegating?: Record<string, number[]>;
-  /** Opt-in: path → [share of its functions that are wrappers, its functions] (wrapperShares). */
-  wrapperShares?: Record<string, [number, number]>;
-  /** Opt-in: how many files hold each term (termFileCounts). */
-  termDf?: Record<string, number>;
+  /** The file list's term weights termScores were made with (records of 2026-11-28 12:00 lack them: title 2). */
+  termWeights?: Record<string, number>;
 }
 
 /** SubjectStyle as JSON. */
@@ -156,7 +151,8 @@ export async function makeRecord(
 /** Each term's part of the file BM25 list (FileRecord.termScores), for the files in `keep`, by their index in `record.files`. */
 export async function termParts(real: IndexReader, record: FileRecord, keep: ReadonlySet<string>): Promise<Record<string, Array<[number, number]>>> {
   const q = analyzeQuery(record.query);
-  const weights = rankingWeights(q.weights, q);
+  const weights = fileListWeights(q.weights, q, shortnessOf(q, FILE_RANKING.shortQueryTerms));
+  record.termWeights = Object.fromEntries(weights);
   const at = new Map(record.files.map((p, i) => [p, i]));
   const out: Record<string, Array<[number, number]>> = {};
   for (const [term, w] of weights) {
@@ -180,9 +176,27 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
   const leaders = new Set(r.check.slice(0, RECORDED_LEADERS));
   // the file list's term weights when the record was made (the defaults: a replay starts from them)
   const aq = analyzeQuery(r.query);
-  const recordedWeights = rankingWeights(aq.weights, aq);
+  const recordedWeights = r.termWeights ? new Map(Object.entries(r.termWeights)) : rankingWeights(aq.weights, aq, 2);
   const impl: Partial<IndexReader> = {
-    weightedFileScores: async () => new Map(r.fileScores.map(([i, s]) => [path(i), s])),
+    // the recorded sums, or, for a record with termScores asked with other term weights (a variant of the
+    // file list's weighting), each term's recorded part scaled by the weight asked for against the weight it
+    // was recorded with; files outside termScores' keep keep their recorded sum
+    weightedFileScores: async (terms) => {
+      const out = new Map(r.fileScores.map(([i, s]) => [path(i), s]));
+      if (!r.termScores || [...recordedWeights].every(([t, x]) => terms.get(t) === x)) return out;
+      const parted = new Set<string>();
+      const sums = new Map<string, number>();
+      for (const [t, l] of Object.entries(r.termScores)) {
+        const x0 = recordedWeights.get(t) ?? 0;
+        const x = terms.get(t) ?? 0;
+        for (const [i, s] of l) {
+          parted.add(path(i));
+          if (x0 > 0) sums.set(path(i), (sums.get(path(i)) ?? 0) + (s * x) / x0);
+        }
+      }
+      for (const p of parted) out.set(p, sums.get(p) ?? 0);
+      return out;
+    },
     // each file's best chunk, its second and third, and its other matched chunks (their scores not kept: 0)
     weightedChunkScores: async () => {
       const out = new Map<string, { filePath: string; score: number }>(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }]));
@@ -190,34 +204,6 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
       for (const [i, n] of r.chunkCounts ?? []) for (let k = 1; k < n; k++) out.set(`${path(i)}#${k}`, { filePath: path(i), score: more.get(i)?.[k - 1] ?? 0 });
       return out;
     },
-    ...(r.delegating ? { delegatingDefinitions: async () => new Map(Object.entries(r.delegating!).map(([x, fs]) => [x, new Set(fs.map(path))])) } : {}),
-    ...(r.wrapperShares
-      ? {
-          wrapperShares: async (paths: readonly string[]) =>
-            new Map(
-              paths.flatMap((p) => (r.wrapperShares![p] ? [[p, { share: r.wrapperShares![p]![0], definitions: r.wrapperShares![p]![1] }] as const] : [])),
-            ),
-        }
-      : {}),
-    ...(r.nameDf
-      ? { namesWrittenIn: async (names: readonly string[]) => new Map(names.flatMap((x) => (r.nameDf![x] === undefined ? [] : [[x, r.nameDf![x]!] as const]))) }
-      : {}),
-    // each term's recorded part scaled by the weight asked for against the weight it was recorded with
-    ...(r.termScores
-      ? {
-          weightedFileTermScores: async (terms: ReadonlyMap<string, number>) =>
-            new Map(
-              Object.entries(r.termScores!).flatMap(([t, l]) => {
-                const x = terms.get(t) ?? 0;
-                const x0 = recordedWeights.get(t) ?? 0;
-                return x === 0 || x0 === 0 ? [] : [[t, new Map(l.map(([i, s]) => [path(i), (s * x) / x0]))] as const];
-              }),
-            ),
-        }
-      : {}),
-    ...(r.termDf
-      ? { termFileCounts: async (ts: readonly string[]) => new Map(ts.flatMap((t) => (r.termDf![t] === undefined ? [] : [[t, r.termDf![t]!] as const]))) }
-      : {}),
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),
     matchingCommits: async () => r.commits,
     subjectStyle: async () => ({
@@ -244,18 +230,7 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
   const reader = new Proxy(impl, {
     get(target, prop) {
       const v = Reflect.get(target, prop);
-      // a record without termScores: the store answers sums only (the method is optional)
-      if (
-        v === undefined &&
-        typeof prop === "string" &&
-        prop !== "then" &&
-        prop !== "weightedFileTermScores" &&
-        prop !== "namesWrittenIn" &&
-        prop !== "delegatingDefinitions" &&
-        prop !== "wrapperShares" &&
-        prop !== "termFileCounts"
-      )
-        throw new Error(`replay: the record has no ${prop}`);
+      if (v === undefined && typeof prop === "string" && prop !== "then") throw new Error(`replay: the record has no ${prop}`);
       return v;
     },
   }) as IndexReader;

@@ -11,7 +11,8 @@
  *     [--repo r]... [--limit n] [--work dir] [--out file.json] [--dump records.jsonl]
  *   bun scripts/eval/rank-tune.ts --replay records.jsonl[,more.jsonl] [--variants ...] [--repo r]... [--out file.json]
  *
- * `--dump` also saves, per instance, what the file ranking read from the index (scripts/eval/file-record.ts);
+ * `--dump` also saves, per instance, what the file ranking read from the index (scripts/eval/file-record.ts),
+ * and with `--dump-terms` each term's part of the file BM25 list, so a replay can re-weigh that list's terms;
  * `--replay` ranks those records under the variants through the same searchFiles without indexing (seconds
  * for a whole split), and says on how many instances the `--check` variant (default base: the defaults when
  * the records were made) ranks otherwise than the recorded real ranking.
@@ -44,7 +45,10 @@ type Variant = Partial<typeof FILE_RANKING>;
  * discounted) in commit d69b07c ("The history's own confidence"); the name's share for a file that defines a
  * named identifier, definitions scaled by how many files write the name, name words counted by their
  * specificity, and (nl-tune) a short question's identifier words counted less, in commit 0ac0d0d ("Rust
- * and Java below the floor").
+ * and Java below the floor"); a file BM25 list discounted for breadth (parts by their term's best, a file's top
+ * K terms, an effective term count), its strongest term as a list, wrapper definitions and files of wrappers,
+ * definitions by how many files write the name, code words and idf re-weighed for long questions, in commit
+ * e0bab31 ("Hub files in pasted issues").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -103,6 +107,10 @@ export const VARIANTS: Record<string, Variant> = {
   "before multi": { familyCap: 0, familySlot: 0, tests: 0.55, scope: 0, describe: {}, change: {}, definitionsRarest: 0 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
+  // hubwrap: a long question's title in the file BM25 list (kept: 4; records with termScores only)
+  "before titleLong": { titleLong: 2 },
+  "titleLong 3": { titleLong: 3 },
+  "titleLong 6": { titleLong: 6 },
 };
 
 const { values } = parseArgs({

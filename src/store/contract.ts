@@ -173,24 +173,6 @@ export interface KeywordReader {
     filters: ChunkFilters,
     perTermLimit?: number,
   ): Promise<Map<string, number>>;
-  /**
-   * The same list by term: term → file → that term's weighted part (the parts of a file add up to its
-   * weightedFileScores entry). Optional: a store without it gives the ranking the sums only.
-   */
-  weightedFileTermScores?(
-    terms: ReadonlyMap<string, number>,
-    weights: FileColumnWeights,
-    filters: ChunkFilters,
-    perTermLimit?: number,
-  ): Promise<Map<string, Map<string, number>>>;
-  /** For each name, the files whose every definition of it calls the same name on another object (a wrapper); optional. */
-  delegatingDefinitions?(names: readonly string[]): Promise<Map<string, Set<string>>>;
-  /** For each file, the share of its functions that are wrappers (call their own name on another object), and how many it defines; optional. */
-  wrapperShares?(paths: readonly string[]): Promise<Map<string, { share: number; definitions: number }>>;
-  /** For each term, how many files' words hold it; optional. */
-  termFileCounts?(terms: readonly string[]): Promise<Map<string, number>>;
-  /** For each name, how many files' words hold it (as a phrase of its words); optional. */
-  namesWrittenIn?(names: readonly string[]): Promise<Map<string, number>>;
   /** For each name, the files defining it (exact, any kind of definition); names defined nowhere are absent. */
   definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>>;
   /**
