@@ -11,7 +11,9 @@
 import type { FileInfo, IndexReader } from "../../src/store/contract.ts";
 import type { CoChange, HistoryMatch, SubjectStyle } from "../../src/store/history-store.ts";
 import type { EdgeRow } from "../../src/store/graph-store.ts";
-import { SearchEngine } from "../../src/engines/search/index.ts";
+import { FILE_RANKING, fileListWeights, rankingWeights, SearchEngine } from "../../src/engines/search/index.ts";
+import { shortnessOf } from "../../src/engines/search/function-promotion.ts";
+import { analyzeQuery } from "../../src/engines/search/query.ts";
 
 /** Files whose co-change rows and import edges are recorded: the final ranking's first ones. */
 export const RECORDED_LEADERS = 60;
@@ -39,6 +41,14 @@ export interface FileRecord {
   style?: RecordedStyle;
   /** The real searchFiles' first 100 files, best first: replay's base must give them. */
   check: string[];
+  /**
+   * Opt-in (rank-tune --dump-terms): each question term's weighted part of the file BM25 list, term → [file,
+   * part], for the files that can matter (the ranking's first 100, the gold files, the BM25 list's first 300);
+   * the parts of one file add up to its fileScores entry (bm25 is a sum over terms).
+   */
+  termScores?: Record<string, Array<[number, number]>>;
+  /** The file list's term weights termScores were made with (records of 2026-11-28 12:00 lack them: title 2). */
+  termWeights?: Record<string, number>;
 }
 
 /** SubjectStyle as JSON. */
@@ -138,6 +148,23 @@ export async function makeRecord(
   };
 }
 
+/** Each term's part of the file BM25 list (FileRecord.termScores), for the files in `keep`, by their index in `record.files`. */
+export async function termParts(real: IndexReader, record: FileRecord, keep: ReadonlySet<string>): Promise<Record<string, Array<[number, number]>>> {
+  const q = analyzeQuery(record.query);
+  const weights = fileListWeights(q.weights, q, shortnessOf(q, FILE_RANKING.shortQueryTerms));
+  record.termWeights = Object.fromEntries(weights);
+  const at = new Map(record.files.map((p, i) => [p, i]));
+  const out: Record<string, Array<[number, number]>> = {};
+  for (const [term, w] of weights) {
+    if (w === 0) continue;
+    const part = await real.weightedFileScores(new Map([[term, w]]), FILE_RANKING.fields, {});
+    const list: Array<[number, number]> = [];
+    for (const [p, s] of part) if (keep.has(p) && at.has(p)) list.push([at.get(p)!, Math.round(s * 1e5) / 1e5]);
+    if (list.length > 0) out[term] = list;
+  }
+  return out;
+}
+
 /** A reader answering searchFiles from a record; `misses` counts the co-change rows asked for and not recorded. */
 export function replayReader(r: FileRecord): { reader: IndexReader; misses: { coChanges: number } } {
   const misses = { coChanges: 0 };
@@ -147,8 +174,29 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
   const path = (i: number) => r.files[i]!;
   const known = new Set(Object.keys(r.coChanges));
   const leaders = new Set(r.check.slice(0, RECORDED_LEADERS));
+  // the file list's term weights when the record was made (the defaults: a replay starts from them)
+  const aq = analyzeQuery(r.query);
+  const recordedWeights = r.termWeights ? new Map(Object.entries(r.termWeights)) : rankingWeights(aq.weights, aq, 2);
   const impl: Partial<IndexReader> = {
-    weightedFileScores: async () => new Map(r.fileScores.map(([i, s]) => [path(i), s])),
+    // the recorded sums, or, for a record with termScores asked with other term weights (a variant of the
+    // file list's weighting), each term's recorded part scaled by the weight asked for against the weight it
+    // was recorded with; files outside termScores' keep keep their recorded sum
+    weightedFileScores: async (terms) => {
+      const out = new Map(r.fileScores.map(([i, s]) => [path(i), s]));
+      if (!r.termScores || [...recordedWeights].every(([t, x]) => terms.get(t) === x)) return out;
+      const parted = new Set<string>();
+      const sums = new Map<string, number>();
+      for (const [t, l] of Object.entries(r.termScores)) {
+        const x0 = recordedWeights.get(t) ?? 0;
+        const x = terms.get(t) ?? 0;
+        for (const [i, s] of l) {
+          parted.add(path(i));
+          if (x0 > 0) sums.set(path(i), (sums.get(path(i)) ?? 0) + (s * x) / x0);
+        }
+      }
+      for (const p of parted) out.set(p, sums.get(p) ?? 0);
+      return out;
+    },
     // each file's best chunk, its second and third, and its other matched chunks (their scores not kept: 0)
     weightedChunkScores: async () => {
       const out = new Map<string, { filePath: string; score: number }>(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }]));

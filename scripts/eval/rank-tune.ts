@@ -11,7 +11,8 @@
  *     [--repo r]... [--limit n] [--work dir] [--out file.json] [--dump records.jsonl]
  *   bun scripts/eval/rank-tune.ts --replay records.jsonl[,more.jsonl] [--variants ...] [--repo r]... [--out file.json]
  *
- * `--dump` also saves, per instance, what the file ranking read from the index (scripts/eval/file-record.ts);
+ * `--dump` also saves, per instance, what the file ranking read from the index (scripts/eval/file-record.ts),
+ * and with `--dump-terms` each term's part of the file BM25 list, so a replay can re-weigh that list's terms;
  * `--replay` ranks those records under the variants through the same searchFiles without indexing (seconds
  * for a whole split), and says on how many instances the `--check` variant (default base: the defaults when
  * the records were made) ranks otherwise than the recorded real ranking.
@@ -26,7 +27,7 @@ import { useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
 import { loadInstances } from "./dataset.ts";
 import { accAt, goldRanks, summarize, type Rank } from "./metrics.ts";
-import { makeRecord, recordingReader, replayEngine, type FileRecord, type Raw, type RecordedStyle } from "./file-record.ts";
+import { makeRecord, recordingReader, termParts, replayEngine, type FileRecord, type Raw, type RecordedStyle } from "./file-record.ts";
 import { SearchEngine } from "../../src/engines/search/index.ts";
 import { appendFileSync, readFileSync } from "node:fs";
 
@@ -44,7 +45,10 @@ type Variant = Partial<typeof FILE_RANKING>;
  * discounted) in commit d69b07c ("The history's own confidence"); the name's share for a file that defines a
  * named identifier, definitions scaled by how many files write the name, name words counted by their
  * specificity, and (nl-tune) a short question's identifier words counted less, in commit 0ac0d0d ("Rust
- * and Java below the floor").
+ * and Java below the floor"); a file BM25 list discounted for breadth (parts by their term's best, a file's top
+ * K terms, an effective term count), its strongest term as a list, wrapper definitions and files of wrappers,
+ * definitions by how many files write the name, code words and idf re-weighed for long questions, in commit
+ * e0bab31 ("Hub files in pasted issues").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
@@ -103,6 +107,10 @@ export const VARIANTS: Record<string, Variant> = {
   "before multi": { familyCap: 0, familySlot: 0, tests: 0.55, scope: 0, describe: {}, change: {}, definitionsRarest: 0 },
   "history 0": { history: 0 },
   "history 0.5": { history: 0.5 },
+  // hubwrap: a long question's title in the file BM25 list (kept: 4; records with termScores only)
+  "before titleLong": { titleLong: 2 },
+  "titleLong 3": { titleLong: 3 },
+  "titleLong 6": { titleLong: 6 },
 };
 
 const { values } = parseArgs({
@@ -117,6 +125,8 @@ const { values } = parseArgs({
     work: { type: "string", default: join(tmpdir(), "cortex-rank-tune") },
     out: { type: "string", default: ".bench/eval/rank-tune.json" },
     dump: { type: "string" },
+    // with --dump: each term's part of the file BM25 list too (FileRecord.termScores; about 10x the record)
+    "dump-terms": { type: "boolean", default: false },
     replay: { type: "string" },
     check: { type: "string", default: "base" },
     styles: { type: "string" },
@@ -188,6 +198,10 @@ if (values.replay) {
           const raw: Partial<Raw> = {};
           const files = (await new SearchEngine(recordingReader(real, raw), folder.root).searchFiles(query, 100, { mode: "keyword" })).map((f) => f.filePath);
           const record = await makeRecord(real, raw, { id: instance.instance_id, repo: instance.repo, query, gold: instance.gold_files }, files);
+          if (values["dump-terms"]) {
+            const byScore = [...(raw.fileScores ?? new Map<string, number>())].sort((a, b) => b[1] - a[1]).slice(0, 300);
+            record.termScores = await termParts(real, record, new Set([...files, ...instance.gold_files, ...byScore.map(([p]) => p)]));
+          }
           appendFileSync(resolve(values.dump), JSON.stringify(record) + "\n");
         }
       } catch (e) {
