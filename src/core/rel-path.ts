@@ -16,6 +16,9 @@ export function dirOf(path: string): string {
  * for the root itself. A leading slash of `rel` counts for nothing (`/x` from `a` is `a/x`).
  */
 export function joinInside(dir: string, rel: string): string | undefined {
+  // already normal (no empty, `.` or `..` segment on either side): the join itself, without the split's
+  // arrays (C's includes try three candidates under every folder up to the root: 353,652 sites on the kernel)
+  if (isNormal(rel) && (dir === "" || isNormal(dir))) return dir === "" ? rel : dir + "/" + rel;
   const out: string[] = [];
   for (const seg of (dir === "" ? rel : dir + "/" + rel).split("/")) {
     if (seg === "" || seg === ".") continue;
@@ -25,6 +28,11 @@ export function joinInside(dir: string, rel: string): string | undefined {
     } else out.push(seg);
   }
   return out.join("/");
+}
+
+/** Whether a path has no empty segment and none that begins with a dot (so none is `.` or `..`). */
+function isNormal(p: string): boolean {
+  return p !== "" && p.charCodeAt(0) !== 46 && p.charCodeAt(0) !== 47 && p.charCodeAt(p.length - 1) !== 47 && !p.includes("/.") && !p.includes("//");
 }
 
 /**

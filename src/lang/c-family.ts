@@ -1114,11 +1114,18 @@ export function cFamilyTestFile(path: string, suffixes: string[]): boolean {
 export function resolveInclude(imp: ImportFact, fromPath: string, files: ProjectFiles): string[] {
   if (imp.isStandardLib) return [];
   const dir = dirOf(fromPath);
-  const candidates: Array<string | undefined> = [];
-  if (imp.isRelative) candidates.push(joinInside(dir, imp.module));
-  for (let d: string | undefined = dir; d !== undefined; d = d === "" ? undefined : dirOf(d)) {
-    candidates.push(joinInside(d, "include/" + imp.module), joinInside(d, "src/" + imp.module), joinInside(d, imp.module));
+  // the candidates in order, each tried as it is made: the first that is a project file wins
+  if (imp.isRelative) {
+    const c = joinInside(dir, imp.module);
+    if (c && files.has(c)) return [c];
   }
-  for (const c of candidates) if (c && files.has(c)) return [c];
+  const inInclude = "include/" + imp.module;
+  const inSrc = "src/" + imp.module;
+  for (let d: string | undefined = dir; d !== undefined; d = d === "" ? undefined : dirOf(d)) {
+    for (const rel of [inInclude, inSrc, imp.module]) {
+      const c = joinInside(d, rel);
+      if (c && files.has(c)) return [c];
+    }
+  }
   return [];
 }

@@ -6,7 +6,7 @@
  */
 import { Database, type Statement } from "bun:sqlite";
 import { startWorker } from "../core/worker-entry.ts";
-import { createLaterBuildIndexes, withTempFilesOnDisk } from "./db.ts";
+import { createLaterBuildIndexes, withIndexBuilds, withTempFilesOnDisk } from "./db.ts";
 import { buildIndexStatement } from "./schema.ts";
 
 /**
@@ -165,7 +165,7 @@ export class ResolutionWriter {
 
   /** Builds again the dropped indexes of these (or all) names. */
   private rebuild(names: Iterable<string> = [...this.rebuilt.keys()]): void {
-    withTempFilesOnDisk(this.db, () => {
+    withIndexBuilds(this.db, () => {
       for (const name of names) {
         const sql = this.rebuilt.get(name);
         if (sql === undefined) continue;

@@ -7,7 +7,7 @@
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
 import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
-import { withTempFilesOnDisk } from "./db.ts";
+import { withIndexBuilds } from "./db.ts";
 import { FORGET_RESOLUTION_SQL, MANY_EDGES_SQL, MANY_TARGETS_SQL, ROWS_PER_STATEMENT } from "./full-text-load.ts";
 import type { IndexStore } from "./index-store.ts";
 import { contentText } from "./content-codec.ts";
@@ -622,7 +622,7 @@ export class GraphStore {
     try {
       return fn();
     } finally {
-      withTempFilesOnDisk(this.db, () => {
+      withIndexBuilds(this.db, () => {
         for (const s of sql) this.db.exec(s);
       });
     }
