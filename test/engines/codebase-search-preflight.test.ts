@@ -89,6 +89,38 @@ async function card(query: string) {
   return { results: r.results.map((x) => x.file), card: r.preflight! };
 }
 
+/**
+ * search_codebase with the edit intent on a project of its own, indexed in a CORTEX_HOME of its own
+ * (`prepare` runs on the project before the index: a git history), everything removed after.
+ */
+async function editSearchIn(
+  projectFiles: Record<string, string>,
+  args: { query: string; limit?: number },
+  prepare?: (g: TmpProject) => void,
+): Promise<CodebaseSearchResponse> {
+  const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
+  const saved = process.env.CORTEX_HOME;
+  process.env.CORTEX_HOME = home;
+  const g = tmpProject(projectFiles);
+  let s: Session | undefined;
+  try {
+    prepare?.(g);
+    s = new Session(g.root, { autoIndex: true });
+    await s.requireStore();
+    return (await invokeTool(
+      findTool("search_codebase")!,
+      { ...args, intent: "edit" },
+      { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
+    )) as CodebaseSearchResponse;
+  } finally {
+    s?.close();
+    g.cleanup();
+    rmSync(home, { recursive: true, force: true });
+    if (saved === undefined) delete process.env.CORTEX_HOME;
+    else process.env.CORTEX_HOME = saved;
+  }
+}
+
 beforeAll(async () => {
   process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
   p = tmpProject(files());
@@ -513,16 +545,12 @@ describe("the history's way to ready: past changes that read like the task", () 
   });
 
   test("on a git repository the card reads the past commits whose subjects read like the task", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
-    const saved = process.env.CORTEX_HOME;
-    process.env.CORTEX_HOME = home;
-    const g = tmpProject({
+    const project = {
       "src/sku/parse.ts": 'export function parseSku(code: string) {\n  return code.split("-");\n}\n',
       "src/cart/total.ts": "export function cartTotal(cents: number[]) {\n  return cents.reduce((a, b) => a + b, 0);\n}\n",
       "src/mail/send.ts": "export function sendMail(to: string) {\n  return to;\n}\n",
-    });
-    let s: Session | undefined;
-    try {
+    };
+    const r = await editSearchIn(project, { query: "Sku parser rejects empty vendor" }, (g) => {
       Bun.spawnSync(["git", "-C", g.root, "init", "-q"]);
       commitAt(g.root, "Start the shop", 10);
       for (const [n, subject] of ["Sku parser keeps the vendor case", "Sku parser trims the size", "Sku parser accepts lower-case vendors"].entries()) {
@@ -532,24 +560,11 @@ describe("the history's way to ready: past changes that read like the task", () 
       g.write("src/cart/total.ts", "export function cartTotal(cents: number[]) {\n  return cents.reduce((a, b) => a + b, 1 - 1);\n}\n");
       g.write("src/mail/send.ts", "export function sendMail(to: string) {\n  return to.trim();\n}\n");
       commitAt(g.root, "Cart total and mail trim", 5);
-      s = new Session(g.root, { autoIndex: true });
-      await s.requireStore();
-      const r = (await invokeTool(
-        findTool("search_codebase")!,
-        { query: "Sku parser rejects empty vendor", intent: "edit" },
-        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
-      )) as CodebaseSearchResponse;
-      expect(r.results[0]!.file).toBe("src/sku/parse.ts");
-      const c = r.preflight!;
-      expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
-      expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
-    } finally {
-      s?.close();
-      g.cleanup();
-      rmSync(home, { recursive: true, force: true });
-      if (saved === undefined) delete process.env.CORTEX_HOME;
-      else process.env.CORTEX_HOME = saved;
-    }
+    });
+    expect(r.results[0]!.file).toBe("src/sku/parse.ts");
+    const c = r.preflight!;
+    expect(c.pastChanges).toEqual({ commits: 3, within: 3, outside: [] });
+    expect(c.signals).toMatchObject({ pastCommits: 3, pastCovered: 1 });
   });
 });
 
@@ -564,36 +579,17 @@ describe("a name the task writes that several files define", () => {
   );
 
   test("does not make the card ready: the runner-up check applies, and the card says which definitions to compare", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
-    const saved = process.env.CORTEX_HOME;
-    process.env.CORTEX_HOME = home;
-    const g = tmpProject(viewFiles);
-    let s: Session | undefined;
-    try {
-      s = new Session(g.root, { autoIndex: true });
-      await s.requireStore();
-      const r = (await invokeTool(
-        findTool("search_codebase")!,
-        { query: "Fix `render` escaping of quotes in the span", intent: "edit" },
-        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
-      )) as CodebaseSearchResponse;
-      const c = r.preflight!;
-      expect(views.map((v) => `src/views/${v}.ts`)).toContain(r.results[0]!.file);
-      expect(c.signals!.definedInTop).toEqual(["render"]);
-      expect(c.signals!.namedFiles).toEqual({ render: 3 });
-      expect(c.ready).toBe(false);
-      expect(c.blockers).toContain("close-runner-up");
-      // the card names the other file and the call that lists every definition of the name
-      expect(c.nextAction).toContain(r.results[1]!.file);
-      expect(c.nextAction).toContain("the task names render, which 3 files define");
-      expect(c.whatWouldHelp).toContain('find_symbol_occurrences {"symbol_name":"render"} lists the 3 files defining render');
-    } finally {
-      s?.close();
-      g.cleanup();
-      rmSync(home, { recursive: true, force: true });
-      if (saved === undefined) delete process.env.CORTEX_HOME;
-      else process.env.CORTEX_HOME = saved;
-    }
+    const r = await editSearchIn(viewFiles, { query: "Fix `render` escaping of quotes in the span" });
+    const c = r.preflight!;
+    expect(views.map((v) => `src/views/${v}.ts`)).toContain(r.results[0]!.file);
+    expect(c.signals!.definedInTop).toEqual(["render"]);
+    expect(c.signals!.namedFiles).toEqual({ render: 3 });
+    expect(c.ready).toBe(false);
+    expect(c.blockers).toContain("close-runner-up");
+    // the card names the other file and the call that lists every definition of the name
+    expect(c.nextAction).toContain(r.results[1]!.file);
+    expect(c.nextAction).toContain("the task names render, which 3 files define");
+    expect(c.whatWouldHelp).toContain('find_symbol_occurrences {"symbol_name":"render"} lists the 3 files defining render');
   });
 
   test("the rule counts a name only when the top file alone defines it", () => {
@@ -626,38 +622,20 @@ describe("a name the task writes that several files define", () => {
 
 describe("tests that use the target", () => {
   test("are named on the card to run, not counted as callers missing", async () => {
-    const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
-    const saved = process.env.CORTEX_HOME;
-    process.env.CORTEX_HOME = home;
     const tests = ["cart", "invoice", "refund", "quote"].map((t) => `test/${t}.test.ts`);
-    const g = tmpProject({
+    const project = {
       "src/price/round.ts": "/** Prices in cents, rounded. */\nexport function roundPrice(cents: number): number {\n  return Math.round(cents);\n}\n",
       ...Object.fromEntries(
         tests.map((t) => [t, `import { roundPrice } from "../src/price/round";\ntest("${t}", () => {\n  expect(roundPrice(1.5)).toBe(2);\n});\n`]),
       ),
-    });
-    let s: Session | undefined;
-    try {
-      s = new Session(g.root, { autoIndex: true });
-      await s.requireStore();
-      const r = (await invokeTool(
-        findTool("search_codebase")!,
-        { query: "roundPrice rounds half cents to even", intent: "edit", limit: 1 },
-        { session: s, signal: new AbortController().signal, deadline: Date.now() + 30_000 },
-      )) as CodebaseSearchResponse;
-      expect(r.results.map((x) => x.file)).toEqual(["src/price/round.ts"]);
-      const c = r.preflight!;
-      expect(c.impact).toMatchObject({ target: "roundPrice", coverage: "0/0 callers in results", files: [] });
-      expect(c.impact!.tests).toHaveLength(3);
-      expect(c.blockers ?? []).not.toContain("callers-missing");
-      expect(c.ready).toBe(true);
-      expect(c.warnings!.some((w) => w.startsWith("4 tests outside the results use roundPrice (test/") && w.endsWith("run them after the change"))).toBe(true);
-    } finally {
-      s?.close();
-      g.cleanup();
-      rmSync(home, { recursive: true, force: true });
-      if (saved === undefined) delete process.env.CORTEX_HOME;
-      else process.env.CORTEX_HOME = saved;
-    }
+    };
+    const r = await editSearchIn(project, { query: "roundPrice rounds half cents to even", limit: 1 });
+    expect(r.results.map((x) => x.file)).toEqual(["src/price/round.ts"]);
+    const c = r.preflight!;
+    expect(c.impact).toMatchObject({ target: "roundPrice", coverage: "0/0 callers in results", files: [] });
+    expect(c.impact!.tests).toHaveLength(3);
+    expect(c.blockers ?? []).not.toContain("callers-missing");
+    expect(c.ready).toBe(true);
+    expect(c.warnings!.some((w) => w.startsWith("4 tests outside the results use roundPrice (test/") && w.endsWith("run them after the change"))).toBe(true);
   });
 });
