@@ -47,7 +47,7 @@ export const searchCodebaseTool = defineTool({
     "and use it, whether tests cover it, up to 3 callers / consumers / tests to read next, and whether it follows a " +
     "team pattern that is rising or declining; plus related team memories and searchQuality (low_confidence with a " +
     "hint when the query's terms are not in the results). With intent edit, refactor or migrate it adds a preflight " +
-    "card: ready (true only when one file clearly leads, or the task names code it defines, and its callers are in the results; false with blockers " +
+    "card: ready (true only when one file clearly leads, or the task names code that only it defines, and its callers are in the results; false with blockers " +
     "such as callers-missing, close-runner-up, weak-top, pattern-conflict, stale-memory), nextAction naming the file " +
     "or caller missing, warnings, patterns to follow and avoid, the best example file, impact ('3/5 callers in " +
     "results', code callers; tests that use the target named apart, to run), changedTogether (files the project's git history says usually change with the top file, when they are " +
