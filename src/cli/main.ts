@@ -15,6 +15,9 @@ export async function main(argv: string[]): Promise<number> {
     const code = await runFastGrep(argv.slice(1));
     if (code !== undefined) return code;
   }
+  // index runs and the MCP server restart with Bun's allocator set for them (allocator-restart.ts)
+  const restarted = await (await import("./allocator-restart.ts")).runWithAllocatorOptions(argv);
+  if (restarted !== undefined) return restarted;
   const { runCommand } = await import("./commands.ts");
   return runCommand(argv);
 }

@@ -215,7 +215,7 @@ class IndexRun {
     const s = (u: { user: number; system: number }) => ((u.user + u.system) / 1e6).toFixed(2);
     const gc = collectionStats();
     log.warn(
-      `${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB, cpu ${s(all)} s, this thread ${s(mine)} s, full collections ${gc.count} in ${(gc.ms / 1000).toFixed(1)} s]`,
+      `${message} [rss ${Math.round(process.memoryUsage.rss() / 1048576)} MiB, cpu ${s(all)} s (system ${(all.system / 1e6).toFixed(2)}), faults ${process.resourceUsage().minorPageFault}, this thread ${s(mine)} s, full collections ${gc.count} in ${(gc.ms / 1000).toFixed(1)} s]`,
     );
   }
 
