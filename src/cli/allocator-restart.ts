@@ -20,6 +20,7 @@
  * it in this process anywhere (an option the user set himself is kept as set).
  */
 import { dlopen, FFIType } from "bun:ffi";
+import { join } from "node:path";
 import { log } from "../core/log.ts";
 import { isCompiledExecutable } from "./setup/server-command.ts";
 
@@ -70,10 +71,13 @@ function bindToParent(parent: string, env: NodeJS.ProcessEnv): void {
     );
 }
 
-/** The command line that runs this cortex again: the executable, or bun with its flags and main.ts. */
+/**
+ * The command line that runs this cortex again: the executable, or bun with its flags and this folder's
+ * main.ts (whatever script started the process and called main()).
+ */
 function selfCommand(argv: string[]): string[] {
   if (isCompiledExecutable()) return [process.execPath, ...argv];
-  return [process.execPath, ...process.execArgv, Bun.main, ...argv];
+  return [process.execPath, ...process.execArgv, join(import.meta.dir, "main.ts"), ...argv];
 }
 
 /**
