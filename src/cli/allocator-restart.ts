@@ -25,7 +25,7 @@ import { log } from "../core/log.ts";
 import { isCompiledExecutable } from "./setup/server-command.ts";
 
 /** The allocator's options an index run starts with. */
-export const INDEX_ALLOCATOR_OPTIONS: Readonly<Record<string, string>> = { MIMALLOC_PURGE_HOLES: "0" };
+const INDEX_ALLOCATOR_OPTIONS: Readonly<Record<string, string>> = { MIMALLOC_PURGE_HOLES: "0" };
 
 /** Set in the child's environment: the parent's process id. */
 const PARENT_ENV = "CORTEX_RESTARTED_BY";
