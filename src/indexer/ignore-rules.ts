@@ -8,6 +8,7 @@ import ignore, { type Ignore } from "ignore";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { commonGitDir, gitDir } from "./git-head.ts";
+import { IgnoreSieve } from "./ignore-sieve.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
@@ -31,6 +32,8 @@ interface Layer {
   /** Directory the rules are relative to ("" for the root). */
   base: string;
   rules: Ignore;
+  /** Rules out the paths none of `rules` can decide, before the package tests them (undefined: test all). */
+  sieve: IgnoreSieve | undefined;
 }
 
 /** Rules of a folder above the project root (inside the same git repository). */
@@ -48,7 +51,8 @@ export interface IgnoreVerdict {
 
 function rulesFrom(text: string, source: string): Array<{ pattern: string; mark: string }> {
   const out: Array<{ pattern: string; mark: string }> = [];
-  const lines = text.split(/\r?\n/);
+  // a byte-order mark before the first line is not part of it (as git reads it)
+  const lines = text.replace(/^\uFEFF/, "").split(/\r?\n/);
   for (let i = 0; i < lines.length; i++) {
     const l = lines[i]!;
     if (l.trim() === "" || l.startsWith("#")) continue;
@@ -66,22 +70,35 @@ function readRules(abs: string, label: string): Array<{ pattern: string; mark: s
   }
 }
 
+export interface IgnoreStackOptions {
+  /** Sieve paths before the package's test (default true; false: the package tests every path, as the tests' reference). */
+  sieve?: boolean;
+}
+
 export class IgnoreStack {
   private readonly layers: Layer[] = [];
   private readonly outer: OuterLayer[] = [];
   private readonly root: string;
+  private readonly sieved: boolean;
 
-  constructor(root: string, extraExcludes: string[]) {
+  constructor(root: string, extraExcludes: string[], options: IgnoreStackOptions = {}) {
     this.root = root;
-    const ig = ignore();
-    ig.add(BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })));
-    ig.add(extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })));
+    this.sieved = options.sieve ?? true;
     const own = gitDir(root);
-    if (own) ig.add(readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude"));
-    else this.readOuterRules();
-    ig.add(readRules(join(root, ".gitignore"), ".gitignore"));
-    ig.add(readRules(join(root, ".cortexignore"), ".cortexignore"));
-    this.layers.push({ base: "", rules: ig });
+    const rules = [
+      ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
+      ...extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })),
+      ...(own ? readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude") : []),
+      ...readRules(join(root, ".gitignore"), ".gitignore"),
+      ...readRules(join(root, ".cortexignore"), ".cortexignore"),
+    ];
+    if (!own) this.readOuterRules();
+    this.layers.push(this.layer("", rules));
+  }
+
+  private layer(base: string, rules: Array<{ pattern: string; mark: string }>): Layer {
+    const sieve = this.sieved ? IgnoreSieve.of(rules.map((r) => r.pattern)) : undefined;
+    return { base, rules: ignore().add(rules), sieve };
   }
 
   /**
@@ -118,7 +135,7 @@ export class IgnoreStack {
       ...readRules(join(this.root, dirRel, ".gitignore"), `${dirRel}/.gitignore`),
       ...readRules(join(this.root, dirRel, ".cortexignore"), `${dirRel}/.cortexignore`),
     ];
-    if (rules.length > 0) this.layers.push({ base: dirRel, rules: ignore().add(rules) });
+    if (rules.length > 0) this.layers.push(this.layer(dirRel, rules));
   }
 
   /** Drops the layers of directories the walk has left. */
@@ -139,6 +156,7 @@ export class IgnoreStack {
       if (layer.base === "") sub = rel;
       else if (rel.startsWith(layer.base + "/")) sub = rel.slice(layer.base.length + 1);
       else continue;
+      if (layer.sieve?.mayDecide(sub, isDir) === false) continue;
       const r = layer.rules.test(isDir ? sub + "/" : sub);
       if (r.ignored) verdict = { ignored: true, rule: r.rule?.mark ?? r.rule?.pattern ?? "ignore rule" };
       else if (r.unignored) verdict = { ignored: false };

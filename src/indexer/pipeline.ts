@@ -278,12 +278,12 @@ class IndexRun {
 
   /** Files to read (new or changed on disk) and files gone from disk. */
   private compare(files: WalkedFile[]): { jobs: FileJob[]; removed: string[] } {
+    // what is left in `states` after the loop is what has gone from disk
     const states = this.store.fileStates();
-    const seen = new Set<string>();
     const jobs: FileJob[] = [];
     for (const f of files) {
-      seen.add(f.path);
       const st = states.get(f.path);
+      if (st) states.delete(f.path);
       if (st && st.mtimeMs === Math.trunc(f.mtimeMs) && st.sizeBytes === f.size) {
         this.unchanged++;
         continue;
@@ -292,7 +292,7 @@ class IndexRun {
       if (st) job.prevHash = st.contentHash;
       jobs.push(job);
     }
-    return { jobs, removed: [...states.keys()].filter((p) => !seen.has(p)) };
+    return { jobs, removed: [...states.keys()] };
   }
 
   /** Removes a file's rows of both tiers; its module is aggregated again at the end. */

@@ -29,6 +29,18 @@ describe("walk honours ignore rules", () => {
     expect(paths(p.root)).toEqual([".gitignore", "a.ts", "keep.log", "src/top.txt"]);
   });
 
+  test("a byte-order mark before the first rule of an ignore file is not part of the rule", () => {
+    p = tmpProject({
+      ".gitignore": "\uFEFF*.log\n",
+      "pkg/.cortexignore": "\uFEFF*.tmp\n",
+      "a.ts": "x",
+      "debug.log": "x",
+      "pkg/x.tmp": "x",
+      "pkg/y.ts": "x",
+    });
+    expect(paths(p.root)).toEqual([".gitignore", "a.ts", "pkg/.cortexignore", "pkg/y.ts"]);
+  });
+
   test("nested .gitignore files apply below their directory and can re-include", () => {
     p = tmpProject({
       ".gitignore": "*.gen.ts\n",
