@@ -5,7 +5,7 @@
  * workers, or the calling thread for a handful of files). Text that is not valid UTF-8 is decoded with
  * U+FFFD for each bad byte sequence.
  */
-import { readFileSync } from "node:fs";
+import { closeSync, fstatSync, openSync, readFileSync, readSync } from "node:fs";
 import type { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import type { ParsedFile, TextFile } from "../store/types.ts";
@@ -62,14 +62,43 @@ function decode(bytes: Uint8Array): { text: string; utf8: Uint8Array } {
   }
 }
 
+/**
+ * A file's bytes, or its size when its first 8 KB say it is binary: those are read first, so a large
+ * binary file (an image, an archive under the size limit) costs one small read, not the whole file.
+ */
+function readUnlessBinary(abs: string): { bytes: Uint8Array } | { binarySize: number } {
+  const fd = openSync(abs, "r");
+  try {
+    const size = fstatSync(fd).size;
+    const buf = new Uint8Array(size + 1); // a byte more than fstat said: tells a file that grew meanwhile
+    let n = readSync(fd, buf, 0, Math.min(buf.length, BINARY_CHECK_BYTES), 0);
+    if (looksBinary(buf.subarray(0, n))) return { binarySize: size };
+    while (n < buf.length) {
+      const got = readSync(fd, buf, n, buf.length - n, n);
+      if (got === 0) break;
+      n += got;
+    }
+    if (n <= size) return { bytes: buf.subarray(0, n) };
+  } finally {
+    closeSync(fd);
+  }
+  return { bytes: readFileSync(abs) }; // it grew while read: whole, as it is now
+}
+
+/** The bytes looksBinary examines. */
+const BINARY_CHECK_BYTES = 8192;
+
 /** The text tier of one file on disk. */
 export function readTextFile(job: FileJob): TextOutcome {
   let bytes: Uint8Array;
   try {
-    bytes = readFileSync(job.abs);
+    const read = readUnlessBinary(job.abs);
+    if ("binarySize" in read) return { kind: "binary", path: job.path, size: read.binarySize };
+    bytes = read.bytes;
   } catch (e) {
     return { kind: "unreadable", path: job.path, error: (e as Error).message };
   }
+  // a file that was text in its first 8 KB and became binary as it was read whole
   if (looksBinary(bytes)) return { kind: "binary", path: job.path, size: bytes.length };
   const contentHash = sha256(bytes);
   if (job.prevHash === contentHash) return { kind: "same-content", path: job.path, mtimeMs: job.mtimeMs };

@@ -185,6 +185,8 @@ class IndexRun {
   private binary = 0;
   private unreadable = 0;
   private unchanged = 0;
+  /** Files once found binary that changed since: read again, and their row replaced or forgotten. */
+  private readonly changedBinary = new Set<string>();
   private removals: Array<() => void> = [];
   private writes: Array<() => void> = [];
   /** Source bytes of the files the queued writes hold. */
@@ -222,9 +224,9 @@ class IndexRun {
   async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {
     const store = this.store;
     const textStarted = performance.now();
-    const { jobs, removed } = this.compare(files);
+    const { jobs, removed, binaryGone } = this.compare(files);
     const project = projectInfoFor(store, this.root, files, jobs, removed);
-    await this.textTier(jobs, removed);
+    await this.textTier(jobs, removed, binaryGone);
     const trigrams = store.updateTrigramIndex();
     this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
     // an interrupted first build's parse tier is started again: its staged words and indexes are gone
@@ -276,14 +278,28 @@ class IndexRun {
     };
   }
 
-  /** Files to read (new or changed on disk) and files gone from disk. */
-  private compare(files: WalkedFile[]): { jobs: FileJob[]; removed: string[] } {
-    // what is left in `states` after the loop is what has gone from disk
+  /**
+   * Files to read (new or changed on disk), files gone from disk, and files once found binary that the
+   * walk no longer gives. A file found binary before and unchanged since (mtime and size) is counted, not
+   * read again.
+   */
+  private compare(files: WalkedFile[]): { jobs: FileJob[]; removed: string[]; binaryGone: string[] } {
+    // what is left in `states` and `binaries` after the loop is what has gone from disk (or from the walk)
     const states = this.store.fileStates();
+    const binaries = this.store.binaryFiles();
     const jobs: FileJob[] = [];
     for (const f of files) {
       const st = states.get(f.path);
       if (st) states.delete(f.path);
+      const bin = binaries.get(f.path);
+      if (bin) {
+        binaries.delete(f.path);
+        if (!st && bin.mtimeMs === Math.trunc(f.mtimeMs) && bin.sizeBytes === f.size) {
+          this.binary++;
+          continue;
+        }
+        this.changedBinary.add(f.path); // read again: its outcome replaces or forgets the row
+      }
       if (st && st.mtimeMs === Math.trunc(f.mtimeMs) && st.sizeBytes === f.size) {
         this.unchanged++;
         continue;
@@ -292,7 +308,7 @@ class IndexRun {
       if (st) job.prevHash = st.contentHash;
       jobs.push(job);
     }
-    return { jobs, removed: [...states.keys()] };
+    return { jobs, removed: [...states.keys()], binaryGone: [...binaries.keys()] };
   }
 
   /** Removes a file's rows of both tiers; its module is aggregated again at the end. */
@@ -333,14 +349,21 @@ class IndexRun {
   }
 
   /** Reads every changed file and writes its text tier; files gone from disk (or now binary) leave the index. */
-  private async textTier(jobs: FileJob[], removed: string[]): Promise<void> {
+  private async textTier(jobs: FileJob[], removed: string[], binaryGone: string[]): Promise<void> {
     const store = this.store;
-    store.transaction(() => removed.forEach((p) => this.deleteFile(p)));
+    store.transaction(() => {
+      removed.forEach((p) => this.deleteFile(p));
+      binaryGone.forEach((p) => store.forgetBinary(p));
+    });
     const known = new Set(jobs.filter((j) => j.prevHash !== undefined).map((j) => j.path));
     this.options.onProgress?.({ phase: "text", done: 0, total: jobs.length });
     let i = -1;
     for await (const outcome of readTextFiles(jobs, this.options.workers ?? this.options.config?.index.workers ?? defaultWorkerCount())) {
       i++;
+      if (outcome.kind !== "binary" && this.changedBinary.has(jobs[i]!.path)) {
+        const path = jobs[i]!.path;
+        this.writes.push(() => store.forgetBinary(path));
+      }
       switch (outcome.kind) {
         case "text": {
           const f = outcome.file;
@@ -353,10 +376,13 @@ class IndexRun {
           this.writes.push(() => store.touch(outcome.path, outcome.mtimeMs));
           this.unchanged++;
           break;
-        case "binary":
+        case "binary": {
           this.binary++;
           if (known.has(outcome.path)) this.removals.push(() => this.deleteFile(outcome.path));
+          const mtimeMs = jobs[i]!.mtimeMs;
+          this.writes.push(() => store.rememberBinary(outcome.path, mtimeMs, outcome.size));
           break;
+        }
         case "unreadable":
           this.unreadable++;
           this.errors.push({ path: outcome.path, error: outcome.error });

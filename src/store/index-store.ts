@@ -42,6 +42,8 @@ function prepareStatements(db: Database) {
   const q = (sql: string): Stmt => db.prepare(sql);
   return {
     deleteFile: q("DELETE FROM file_state WHERE file_path = ?"),
+    rememberBinary: q("INSERT OR REPLACE INTO binary_files (file_path, mtime_ms, size_bytes) VALUES (?, ?, ?)"),
+    forgetBinary: q("DELETE FROM binary_files WHERE file_path = ?"),
     insertFile: q(`INSERT INTO file_rows (file_id, file_path, language, is_test, module_path, lines_total, lines_code, lines_comment,
       lines_blank, size_bytes, last_modified, type_count, function_count, import_count) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
     insertType: q(`INSERT INTO type_rows (name, kind, file_id, start_line, end_line, is_exported,
@@ -246,6 +248,22 @@ export class IndexStore implements HasSqlite {
       .query("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state")
       .all() as FileState[];
     return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /** The files known to be binary, with the mtime and size they had when found so, by path. */
+  binaryFiles(): Map<string, { mtimeMs: number; sizeBytes: number }> {
+    const rows = this.db.query("SELECT file_path, mtime_ms, size_bytes FROM binary_files").values() as Array<[string, number, number]>;
+    return new Map(rows.map(([path, mtimeMs, sizeBytes]) => [path, { mtimeMs, sizeBytes }]));
+  }
+
+  /** Remembers a file found binary (and not indexed), so that later runs skip it while it stays the same. */
+  rememberBinary(path: string, mtimeMs: number, sizeBytes: number): void {
+    this.st.rememberBinary.run(path, Math.trunc(mtimeMs), sizeBytes);
+  }
+
+  /** Forgets a file once known to be binary (gone, left out, or now text). */
+  forgetBinary(path: string): void {
+    this.st.forgetBinary.run(path);
   }
 
   /** Records a new mtime for a file whose content hash did not change. */

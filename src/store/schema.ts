@@ -320,6 +320,14 @@ CREATE TABLE meta (
     value TEXT NOT NULL
 );
 
+-- Files the text tier found binary (a NUL byte in the first 8 KB), with the mtime and size the walk saw:
+-- a run counts them without reading them while both stay the same (go-src has 323; every run read them all).
+CREATE TABLE binary_files (
+    file_path TEXT PRIMARY KEY,
+    mtime_ms INTEGER NOT NULL,
+    size_bytes INTEGER NOT NULL
+) WITHOUT ROWID;
+
 -- What the incremental indexer compares against the disk, one row per indexed file (the text tier's root).
 -- parsed: 0 until the parse tier has written the file's rows (files and everything that references it).
 CREATE TABLE file_state (

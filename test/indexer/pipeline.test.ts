@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
-import { existsSync, readdirSync, utimesSync } from "node:fs";
+import { existsSync, readdirSync, statSync, utimesSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { INDEX_HOOKS } from "../../src/tools/index-hooks.ts";
 import { runIndex } from "../../src/indexer/pipeline.ts";
@@ -393,6 +393,52 @@ describe("incremental indexing", () => {
     const r = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(r.skipped.binary).toBe(1);
     expect(await query(p.root, { from: "files", fields: ["file_path"] })).toEqual([["a.go"]]);
+  });
+
+  test("a binary file is read once: later runs count it unread while its mtime and size stay, and read it again once they change", async () => {
+    const binary = new Uint8Array(20_000).fill(7);
+    binary[100] = 0;
+    const text = "x".repeat(9_000) + "\n" + "é".repeat(3_000) + "\n"; // larger than the 8 KB read first
+    p = tmpProject({ "a.go": "package a\n", "img.bin": binary, "big.txt": text });
+    const rows = async () => {
+      const s = new Session(p.root);
+      try {
+        return sqliteOf(await s.requireStore())
+          .query("SELECT file_path, size_bytes FROM binary_files ORDER BY file_path")
+          .values();
+      } finally {
+        s.close();
+      }
+    };
+    const first = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(first.skipped.binary).toBe(1);
+    expect(await rows()).toEqual([["img.bin", 20_000]]);
+    const s = new Session(p.root);
+    try {
+      expect((await s.requireStore()).contentOf("big.txt")).toBe(text);
+    } finally {
+      s.close();
+    }
+    // the same size and mtime with other bytes: not read, so still counted binary and not indexed
+    const { mtime } = statSync(join(p.root, "img.bin"));
+    p.write("img.bin", "t".repeat(19_999) + "\n");
+    utimesSync(join(p.root, "img.bin"), mtime, mtime);
+    const second = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect([second.skipped.binary, second.parsed, second.unchanged]).toEqual([1, 0, 2]);
+    expect(await query(p.root, { from: "files", fields: ["file_path"], orderBy: [{ field: "file_path", direction: "ASC" }] })).toEqual([["a.go"], ["big.txt"]]);
+    // a new mtime: read, now text, indexed, and no longer remembered
+    utimesSync(join(p.root, "img.bin"), new Date(mtime.getTime() + 5000), new Date(mtime.getTime() + 5000));
+    const third = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect([third.skipped.binary, third.parsed]).toEqual([0, 1]);
+    expect(await rows()).toEqual([]);
+    // binary again, then gone from the walk (ignored): remembered, then forgotten
+    p.write("img.bin", binary);
+    expect((await runIndex({ hooks: INDEX_HOOKS, root: p.root })).skipped.binary).toBe(1);
+    expect(await rows()).toEqual([["img.bin", 20_000]]);
+    p.write(".gitignore", "*.bin\n");
+    const fifth = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(fifth.skipped.binary).toBe(0);
+    expect(await rows()).toEqual([]);
   });
 
   test("--full rebuilds into a new database and removes the old one", async () => {
