@@ -4,7 +4,7 @@
  * the config's extra excludes, and a few built-in rules for dependency and tool folders. Deeper files
  * override shallower ones, as in git. Each rule remembers its file and line so a dry run can say why.
  */
-import ignore, { type Ignore } from "ignore";
+import ignore, { type Ignore, type TestResult } from "ignore";
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { commonGitDir, gitDir } from "./git-head.ts";
@@ -68,6 +68,20 @@ function readRules(abs: string, label: string): Array<{ pattern: string; mark: s
   } catch {
     return [];
   }
+}
+
+/**
+ * One rule set's verdict on a path by the rules that match the path itself, not the folders above it. Git
+ * decides a folder before it looks inside, and the walk never asks about a path under an ignored folder;
+ * but a folder that one ignore file leaves out and a deeper one brings back (`build/` at the top,
+ * `!build/` in pkg/.gitignore) is entered, and git then decides each path in it by the rules that match
+ * that path. The package's `test` answers for the folders above as well, so the top file left out every
+ * file under pkg/build that git keeps. Its rule list's own test (ignore 7.0.16, pinned in package.json)
+ * answers for the path alone; should a later version not have it, the public test (the old behaviour).
+ */
+function testOwn(rules: Ignore, path: string): TestResult {
+  const own = (rules as unknown as { _rules?: { test?: (path: string, mode: string) => TestResult } })._rules;
+  return typeof own?.test === "function" ? own.test(path, "regex") : rules.test(path);
 }
 
 export interface IgnoreStackOptions {
@@ -156,8 +170,8 @@ export class IgnoreStack {
       if (layer.base === "") sub = rel;
       else if (rel.startsWith(layer.base + "/")) sub = rel.slice(layer.base.length + 1);
       else continue;
-      if (layer.sieve?.mayDecide(sub, isDir) === false) continue;
-      const r = layer.rules.test(isDir ? sub + "/" : sub);
+      if (layer.sieve?.mayMatch(sub) === false) continue;
+      const r = testOwn(layer.rules, isDir ? sub + "/" : sub);
       if (r.ignored) verdict = { ignored: true, rule: r.rule?.mark ?? r.rule?.pattern ?? "ignore rule" };
       else if (r.unignored) verdict = { ignored: false };
     }

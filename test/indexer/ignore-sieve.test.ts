@@ -50,23 +50,24 @@ describe("the ignore sieve", () => {
     expect(IgnoreSieve.of(["*.o", "\\#*#", "/arch/*/include/generated/", "**/deep", "!keep.o", "[!a]*.c"])).toBeDefined();
   });
 
-  test("rules out only paths no rule can match, by name or by a folder above", () => {
+  test("rules out only paths no rule can match, by name or by path", () => {
     const sieve = IgnoreSieve.of(["*.o", "/vmlinux", "/arch/*/include/generated/", "cscope.*"])!;
-    expect(sieve.mayDecide("drivers/net/x.c", false)).toBe(false);
-    expect(sieve.mayDecide("drivers/net/x.o", false)).toBe(true);
-    expect(sieve.mayDecide("drivers/net/X.O", false)).toBe(true); // the package ignores case
-    expect(sieve.mayDecide("vmlinux", false)).toBe(true);
-    expect(sieve.mayDecide("tools/vmlinux", false)).toBe(false);
-    expect(sieve.mayDecide("arch/x86/include", true)).toBe(false);
-    expect(sieve.mayDecide("arch/x86/include/generated", true)).toBe(true);
-    expect(sieve.mayDecide("arch/x86/include/generated/asm/x.h", false)).toBe(true); // under a folder a rule may match
-    expect(sieve.mayDecide("cscope.out", false)).toBe(true);
+    expect(sieve.mayMatch("drivers/net/x.c")).toBe(false);
+    expect(sieve.mayMatch("drivers/net/x.o")).toBe(true);
+    expect(sieve.mayMatch("drivers/net/X.O")).toBe(true); // the package ignores case
+    expect(sieve.mayMatch("vmlinux")).toBe(true);
+    expect(sieve.mayMatch("tools/vmlinux")).toBe(false);
+    expect(sieve.mayMatch("arch/x86/include")).toBe(false);
+    expect(sieve.mayMatch("arch/x86/include/generated")).toBe(true);
+    expect(sieve.mayMatch("arch/x86/include/generated/asm/x.h")).toBe(true); // may: its first names fit
+    expect(sieve.mayMatch("cscope.out")).toBe(true);
+    // a path is asked about alone (its folders were decided before the walk entered them)
     const names = IgnoreSieve.of(["build"])!;
-    expect(names.mayDecide("src/builder/x.c", false)).toBe(false);
-    expect(names.mayDecide("src/build/x.c", false)).toBe(true); // by the folder a rule may match
+    expect(names.mayMatch("src/build")).toBe(true);
+    expect(names.mayMatch("src/build/x.c")).toBe(false);
   });
 
-  test("keeps the package's verdict under a folder an outer file ignores and an inner one brings back", () => {
+  test("gives the same verdicts under a folder an outer file ignores and an inner one brings back", () => {
     p = tmpProject({
       ".gitignore": "build/\n*.o\n",
       "pkg/.gitignore": "!build/\n",
@@ -76,6 +77,7 @@ describe("the ignore sieve", () => {
     });
     const reference = verdicts(p.root, false);
     expect(reference).toContain("pkg/build/ kept");
+    expect(reference).toContain("pkg/build/keep.c kept");
     expect(verdicts(p.root, true)).toEqual(reference);
   });
 

@@ -29,6 +29,21 @@ describe("walk honours ignore rules", () => {
     expect(paths(p.root)).toEqual([".gitignore", "a.ts", "keep.log", "src/top.txt"]);
   });
 
+  test("a folder an outer .gitignore leaves out and an inner one brings back is walked as git walks it", () => {
+    // git (2.39, `git status --ignored` and `git check-ignore -v`) keeps pkg/build/keep.c and leaves out
+    // pkg/build/out.o by `*.o` and build/ by `build/`
+    p = tmpProject({
+      ".gitignore": "build/\n*.o\n",
+      "pkg/.gitignore": "!build/\n",
+      "pkg/build/keep.c": "x",
+      "pkg/build/out.o": "x",
+      "build/x.c": "x",
+    });
+    expect(paths(p.root)).toEqual([".gitignore", "pkg/.gitignore", "pkg/build/keep.c"]);
+    const why = Object.fromEntries(walk(p.root).excluded.map((e) => [e.path, e.detail]));
+    expect(why).toEqual({ build: ".gitignore:1: build/", "pkg/build/out.o": ".gitignore:2: *.o" });
+  });
+
   test("a byte-order mark before the first rule of an ignore file is not part of the rule", () => {
     p = tmpProject({
       ".gitignore": "\uFEFF*.log\n",
