@@ -507,7 +507,7 @@ class IndexRun {
       store.setMeta("last_run", new Date().toISOString());
       store.setMeta("branch", head.branch ?? "");
       store.setMeta("commit", head.commit ?? "");
-      // Binary files are never stored, so every run meets all of them again: this is the full count.
+      // every binary file of the walk, read this run or known unchanged (binary_files): the full count
       store.setMeta("binary_files", String(this.binary));
     });
   }
