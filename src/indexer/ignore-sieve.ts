@@ -47,6 +47,7 @@ export class IgnoreSieve {
       p = p.toLowerCase();
       if (p.endsWith("/")) p = p.slice(0, -1); // folders only: matches no more than without the slash
       if (p.startsWith("**/") && !p.slice(3).includes("/")) p = p.slice(3); // a name at any depth, as without
+      if (p === "" || p === "/") return undefined; // `/`, `!`: whatever the package makes of them
       if (!p.includes("/")) {
         const glob = p.includes("**") ? undefined : globOf(p); // `a**b` may reach across folders
         if (glob === undefined) return undefined;
