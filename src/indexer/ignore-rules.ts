@@ -84,6 +84,32 @@ function testOwn(rules: Ignore, path: string): TestResult {
   return typeof own?.test === "function" ? own.test(path, "regex") : rules.test(path);
 }
 
+/** File systems that ignore case by default (APFS, NTFS): where git init sets core.ignorecase. */
+const PLATFORM_IGNORES_CASE = process.platform === "darwin" || process.platform === "win32";
+
+/**
+ * Whether a repository's ignore rules match names whatever their case: its core.ignorecase, which git
+ * init and clone set to true on a file system that ignores case and leave out elsewhere (false). The
+ * `ignore` package ignores case unless told: the Linux kernel's `*.s` (generated assembly) then left out
+ * its 1,331 `.S` sources, which git keeps. (A core.ignorecase in the user's global config is not read.)
+ */
+function ignoresCase(gitDirPath: string): boolean {
+  let config: string;
+  try {
+    config = readFileSync(join(commonGitDir(gitDirPath), "config"), "utf8");
+  } catch {
+    return PLATFORM_IGNORES_CASE;
+  }
+  let inCore = false;
+  for (const line of config.split(/\r?\n/)) {
+    const section = /^\s*\[\s*([^\]\s"]+)/.exec(line);
+    if (section) inCore = section[1]!.toLowerCase() === "core";
+    const m = inCore && /^\s*ignorecase\s*=\s*(\S+)/i.exec(line);
+    if (m) return ["true", "yes", "on", "1"].includes(m[1]!.toLowerCase());
+  }
+  return false;
+}
+
 export interface IgnoreStackOptions {
   /** Sieve paths before the package's test (default true; false: the package tests every path, as the tests' reference). */
   sieve?: boolean;
@@ -94,11 +120,14 @@ export class IgnoreStack {
   private readonly outer: OuterLayer[] = [];
   private readonly root: string;
   private readonly sieved: boolean;
+  /** Whether patterns match names whatever their case, as the repository's git does (ignoresCase). */
+  private ignoreCase: boolean;
 
   constructor(root: string, extraExcludes: string[], options: IgnoreStackOptions = {}) {
     this.root = root;
     this.sieved = options.sieve ?? true;
     const own = gitDir(root);
+    this.ignoreCase = own ? ignoresCase(own) : PLATFORM_IGNORES_CASE; // a repository above: readOuterRules
     const rules = [
       ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
       ...extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })),
@@ -112,7 +141,11 @@ export class IgnoreStack {
 
   private layer(base: string, rules: Array<{ pattern: string; mark: string }>): Layer {
     const sieve = this.sieved ? IgnoreSieve.of(rules.map((r) => r.pattern)) : undefined;
-    return { base, rules: ignore().add(rules), sieve };
+    return { base, rules: this.rulesOf(rules), sieve };
+  }
+
+  private rulesOf(rules: Array<{ pattern: string; mark: string }>): Ignore {
+    return ignore({ ignorecase: this.ignoreCase }).add(rules);
   }
 
   /**
@@ -130,12 +163,13 @@ export class IgnoreStack {
       const g = gitDir(dir);
       if (!g) continue;
       // `dir` is the repository's top; walk down to the root's parent
+      this.ignoreCase = ignoresCase(g);
       const exclude = readRules(join(commonGitDir(g), "info", "exclude"), `${dir}/.git/info/exclude`);
-      if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: ignore().add(exclude) });
+      if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(exclude) });
       let at = dir;
       for (let i = 0; i < chain.length; i++) {
         const rules = readRules(join(at, ".gitignore"), `${join(at, ".gitignore")}`);
-        if (rules.length) this.outer.push({ prefix: chain.slice(i).join("/"), rules: ignore().add(rules) });
+        if (rules.length) this.outer.push({ prefix: chain.slice(i).join("/"), rules: this.rulesOf(rules) });
         at = join(at, chain[i]!);
       }
       return;

@@ -9,7 +9,10 @@
  * `#` or `!`) makes it always say yes.
  */
 
-/** The literal parts of one name's pattern (a file's or a folder's name, lower case: the package ignores case). */
+/**
+ * The literal parts of one name's pattern (a file's or a folder's name), in lower case and compared with
+ * names in lower case: right whether the repository's rules ignore case or not (ignore-rules.ts).
+ */
 interface NameGlob {
   /** The literal text before the first wildcard. */
   head: string;

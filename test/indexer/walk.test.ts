@@ -44,6 +44,17 @@ describe("walk honours ignore rules", () => {
     expect(why).toEqual({ build: ".gitignore:1: build/", "pkg/build/out.o": ".gitignore:2: *.o" });
   });
 
+  test("patterns match case as the repository's git does: exactly, unless core.ignorecase says otherwise", () => {
+    // git (2.39, `git status --ignored`): `*.s` leaves out gen.s and keeps head.S (the kernel's assembly
+    // sources), unless the repository's config has ignorecase = true (git sets it on macOS and Windows)
+    const tree = { ".git/HEAD": "ref: refs/heads/main\n", ".gitignore": "*.s\nBuild/\n", "head.S": "x", "gen.s": "x", "build/a.c": "x", "Build/b.c": "x" };
+    p = tmpProject({ ...tree, ".git/config": "[core]\n\trepositoryformatversion = 0\n\tbare = false\n" });
+    expect(paths(p.root)).toEqual([".gitignore", "build/a.c", "head.S"]);
+    p.cleanup();
+    p = tmpProject({ ...tree, ".git/config": '[core]\n\tbare = false\n\tignoreCase = true\n[remote "origin"]\n\tignorecase = false\n' });
+    expect(paths(p.root)).toEqual([".gitignore"]);
+  });
+
   test("a byte-order mark before the first rule of an ignore file is not part of the rule", () => {
     p = tmpProject({
       ".gitignore": "\uFEFF*.log\n",
