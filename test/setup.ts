@@ -1,6 +1,7 @@
 /**
- * Preloaded by bun test (bunfig.toml): every test process gets its own empty CORTEX_HOME and HOME, so
- * nothing a test writes reaches the user's ~/.cortex and tests never share state through it.
+ * Preloaded by bun test (bunfig.toml): every test process gets its own empty CORTEX_HOME and git user
+ * configuration, so nothing a test writes reaches the user's ~/.cortex, tests never share state through
+ * it, and the user's own git settings do not change what a test indexes.
  */
 import { mkdirSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -19,6 +20,11 @@ process.env.CORTEX_HOME = join(home, ".cortex");
 process.env.TMPDIR = join(home, "tmp");
 mkdirSync(process.env.TMPDIR);
 process.env.CORTEX_OFFLINE = "1";
+// the user's git configuration (a global ignore file, core.ignorecase) must not change what a walk keeps:
+// git's own system and user files are replaced by empty ones, as on a fresh machine
+process.env.GIT_CONFIG_NOSYSTEM = "1";
+process.env.GIT_CONFIG_GLOBAL = join(home, ".gitconfig");
+process.env.XDG_CONFIG_HOME = join(home, ".config");
 process.env.CORTEX_LOG ??= "error";
 
 afterAll(() => {

@@ -9,6 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { commonGitDir, gitDir } from "./git-head.ts";
 import { IgnoreSieve } from "./ignore-sieve.ts";
+import { excludesFile, gitConfigBool } from "./git-config.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
@@ -91,23 +92,16 @@ const PLATFORM_IGNORES_CASE = process.platform === "darwin" || process.platform 
  * Whether a repository's ignore rules match names whatever their case: its core.ignorecase, which git
  * init and clone set to true on a file system that ignores case and leave out elsewhere (false). The
  * `ignore` package ignores case unless told: the Linux kernel's `*.s` (generated assembly) then left out
- * its 1,331 `.S` sources, which git keeps. (A core.ignorecase in the user's global config is not read.)
+ * its 1,331 `.S` sources, which git keeps.
  */
 function ignoresCase(gitDirPath: string): boolean {
-  let config: string;
-  try {
-    config = readFileSync(join(commonGitDir(gitDirPath), "config"), "utf8");
-  } catch {
-    return PLATFORM_IGNORES_CASE;
-  }
-  let inCore = false;
-  for (const line of config.split(/\r?\n/)) {
-    const section = /^\s*\[\s*([^\]\s"]+)/.exec(line);
-    if (section) inCore = section[1]!.toLowerCase() === "core";
-    const m = inCore && /^\s*ignorecase\s*=\s*(\S+)/i.exec(line);
-    if (m) return ["true", "yes", "on", "1"].includes(m[1]!.toLowerCase());
-  }
-  return false;
+  return gitConfigBool(gitDirPath, "core", "ignoreCase") ?? false;
+}
+
+/** The user's own ignore file for a repository (core.excludesFile), as rules marked with its path. */
+function userExcludes(gitDirPath: string): Array<{ pattern: string; mark: string }> {
+  const file = excludesFile(gitDirPath);
+  return readRules(file, file);
 }
 
 export interface IgnoreStackOptions {
@@ -131,6 +125,8 @@ export class IgnoreStack {
     const rules = [
       ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
       ...extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })),
+      // git's order, a later rule winning: the user's ignore file, info/exclude, then .gitignore files
+      ...(own ? userExcludes(own) : []),
       ...(own ? readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude") : []),
       ...readRules(join(root, ".gitignore"), ".gitignore"),
       ...readRules(join(root, ".cortexignore"), ".cortexignore"),
@@ -164,6 +160,8 @@ export class IgnoreStack {
       if (!g) continue;
       // `dir` is the repository's top; walk down to the root's parent
       this.ignoreCase = ignoresCase(g);
+      const user = userExcludes(g);
+      if (user.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(user) });
       const exclude = readRules(join(commonGitDir(g), "info", "exclude"), `${dir}/.git/info/exclude`);
       if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(exclude) });
       let at = dir;

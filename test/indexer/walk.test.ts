@@ -55,6 +55,33 @@ describe("walk honours ignore rules", () => {
     expect(paths(p.root)).toEqual([".gitignore"]);
   });
 
+  test("the user's own ignore file (core.excludesFile, else ~/.config/git/ignore) applies in a repository, below its .gitignore files", () => {
+    const config = tmpProject({ "git/ignore": "*.secret\n.env\n", "other-ignore": "*.log\n" });
+    const xdg = process.env.XDG_CONFIG_HOME;
+    process.env.XDG_CONFIG_HOME = config.root;
+    try {
+      const tree = { ".gitignore": "!keep.secret\n", "a.secret": "x", "keep.secret": "x", ".env": "x", "debug.log": "x", "main.go": "x" };
+      p = tmpProject({ ...tree, ".git/HEAD": "ref: refs/heads/main\n" });
+      expect(paths(p.root)).toEqual([".gitignore", "debug.log", "keep.secret", "main.go"]);
+      const why = Object.fromEntries(walk(p.root).excluded.map((e) => [e.path, e.detail]));
+      expect(why["a.secret"]).toBe(`${join(config.root, "git", "ignore")}:1: *.secret`);
+      p.cleanup();
+      // core.excludesFile names another file, in place of the default one
+      p = tmpProject({ ...tree, ".git/HEAD": "ref: refs/heads/main\n", ".git/config": `[core]\n\texcludesFile = "${join(config.root, "other-ignore")}"\n` });
+      expect(paths(p.root)).toEqual([".env", ".gitignore", "a.secret", "keep.secret", "main.go"]);
+      p.cleanup();
+      // a folder inside a repository obeys it too; a folder in no repository does not
+      p = tmpProject({ ".git/HEAD": "ref: refs/heads/main\n", "pkg/a.secret": "x", "pkg/b.go": "x" });
+      expect(paths(join(p.root, "pkg"))).toEqual(["b.go"]);
+      p.cleanup();
+      p = tmpProject(tree);
+      expect(paths(p.root)).toEqual([".env", ".gitignore", "a.secret", "debug.log", "keep.secret", "main.go"]);
+    } finally {
+      process.env.XDG_CONFIG_HOME = xdg;
+      config.cleanup();
+    }
+  });
+
   test("a byte-order mark before the first rule of an ignore file is not part of the rule", () => {
     p = tmpProject({
       ".gitignore": "\uFEFF*.log\n",
