@@ -77,7 +77,8 @@ describe("walk honours ignore rules", () => {
       p = tmpProject(tree);
       expect(paths(p.root)).toEqual([".env", ".gitignore", "a.secret", "debug.log", "keep.secret", "main.go"]);
     } finally {
-      process.env.XDG_CONFIG_HOME = xdg;
+      if (xdg === undefined) delete process.env.XDG_CONFIG_HOME;
+      else process.env.XDG_CONFIG_HOME = xdg;
       config.cleanup();
     }
   });

@@ -1,0 +1,54 @@
+import { afterEach, expect, test } from "bun:test";
+import { homedir } from "node:os";
+import { join } from "node:path";
+import { excludesFile, gitConfigBool, gitConfigValue } from "../../src/indexer/git-config.ts";
+import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+
+let p: TmpProject;
+const saved = { global: process.env.GIT_CONFIG_GLOBAL, xdg: process.env.XDG_CONFIG_HOME };
+const restore = (name: string, value: string | undefined) => {
+  if (value === undefined) delete process.env[name];
+  else process.env[name] = value;
+};
+afterEach(() => {
+  p?.cleanup();
+  restore("GIT_CONFIG_GLOBAL", saved.global);
+  restore("XDG_CONFIG_HOME", saved.xdg);
+});
+
+test("a setting is read as git reads it: sections and keys in any case, quotes, comments, a bare key is true", () => {
+  p = tmpProject({
+    ".git/config": [
+      '[remote "origin"]',
+      "\tignorecase = false",
+      "[Core]",
+      '\tIgnoreCase = "tr"ue ; a comment',
+      '\texcludesfile = "/a path/with # inside" # and a comment',
+      "[core] bare",
+    ].join("\n"),
+  });
+  const git = join(p.root, ".git");
+  expect(gitConfigValue(git, "core", "ignoreCase")).toBe("true");
+  expect(gitConfigBool(git, "core", "ignorecase")).toBe(true);
+  expect(gitConfigBool(git, "core", "bare")).toBe(true);
+  expect(excludesFile(git)).toBe("/a path/with # inside");
+  expect(gitConfigValue(git, "core", "missing")).toBeUndefined();
+});
+
+test("a later file wins: the repository's over the user's; the user's file is GIT_CONFIG_GLOBAL's", () => {
+  p = tmpProject({
+    "user.gitconfig": "[core]\n\tignorecase = true\n\texcludesFile = ~/my-ignore\n",
+    "repo/.git/config": "[core]\n\tignorecase = no\n",
+    "other/.git/config": "[core]\n\trepositoryformatversion = 0\n",
+  });
+  process.env.GIT_CONFIG_GLOBAL = join(p.root, "user.gitconfig");
+  expect(gitConfigBool(join(p.root, "repo", ".git"), "core", "ignorecase")).toBe(false);
+  expect(gitConfigBool(join(p.root, "other", ".git"), "core", "ignorecase")).toBe(true);
+  expect(excludesFile(join(p.root, "other", ".git"))).toBe(join(homedir(), "my-ignore"));
+});
+
+test("with no core.excludesFile the user's ignore file is $XDG_CONFIG_HOME/git/ignore", () => {
+  p = tmpProject({ ".git/config": "[core]\n\tbare = false\n" });
+  process.env.XDG_CONFIG_HOME = join(p.root, "xdg");
+  expect(excludesFile(join(p.root, ".git"))).toBe(join(p.root, "xdg", "git", "ignore"));
+});
