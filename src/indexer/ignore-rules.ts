@@ -13,7 +13,8 @@ import { excludesFile, gitConfigBool } from "./git-config.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
-  ".git/",
+  // the folder, and the file a submodule or worktree has in its place (`gitdir: …`), which git never tracks
+  ".git",
   ".hg/",
   ".svn/",
   ".cortex/",

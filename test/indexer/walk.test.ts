@@ -145,8 +145,9 @@ describe("walk honours ignore rules", () => {
   });
 
   test("built-in rules skip dependency folders; a negation brings one back", () => {
-    p = tmpProject({ "node_modules/x/index.js": "x", "__pycache__/a.pyc": "x", "a.py": "x" });
-    expect(paths(p.root)).toEqual(["a.py"]);
+    p = tmpProject({ "node_modules/x/index.js": "x", "__pycache__/a.pyc": "x", "a.py": "x", "sub/.git": "gitdir: ../.git/modules/sub\n", "sub/b.py": "x" });
+    expect(paths(p.root)).toEqual(["a.py", "sub/b.py"]); // a submodule's .git file is git's, not code
+    p.remove("sub");
     p.write(".cortexignore", "!node_modules/\n");
     expect(paths(p.root)).toEqual([".cortexignore", "a.py", "node_modules/x/index.js"]);
   });
