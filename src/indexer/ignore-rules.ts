@@ -1,7 +1,8 @@
 /**
  * Git-compatible ignore rules: .gitignore files at every level (negation, anchoring, directory-only
- * rules), .git/info/exclude, .cortexignore (same syntax, read after .gitignore so it can override it),
- * the config's extra excludes, and a few built-in rules for dependency and tool folders. Deeper files
+ * rules, case as the repository's core.ignorecase says), .git/info/exclude, the user's own ignore file
+ * (core.excludesFile), .cortexignore (same syntax, read after .gitignore so it can override it), the
+ * config's extra excludes, and a few built-in rules for dependency and tool folders. Deeper files
  * override shallower ones, as in git. Each rule remembers its file and line so a dry run can say why.
  */
 import ignore, { type Ignore, type TestResult } from "ignore";
