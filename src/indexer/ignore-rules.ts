@@ -177,12 +177,12 @@ export class IgnoreStack {
   }
 
   /** Reads the ignore files of a directory being entered (not the root, which the constructor read). */
-  enter(dirRel: string): void {
+  enter(dirRel: string, names?: ReadonlySet<string>): void {
     if (dirRel === "") return;
-    const rules = [
-      ...readRules(join(this.root, dirRel, ".gitignore"), `${dirRel}/.gitignore`),
-      ...readRules(join(this.root, dirRel, ".cortexignore"), `${dirRel}/.cortexignore`),
-    ];
+    // `names`: the directory's entries, as the walk has just read them; with them, a folder without ignore
+    // files costs no look-up (two a folder: 60 ms of the kernel's no-op)
+    const read = (file: string) => (names === undefined || names.has(file) ? readRules(join(this.root, dirRel, file), `${dirRel}/${file}`) : []);
+    const rules = [...read(".gitignore"), ...read(".cortexignore")];
     if (rules.length > 0) this.layers.push(this.layer(dirRel, rules));
   }
 

@@ -59,7 +59,7 @@ export function walkProject(root: string, options: WalkOptions): WalkResult {
       excluded.push({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
       return;
     }
-    rules.enter(dirRel);
+    rules.enter(dirRel, new Set(entries.map((e) => e.name)));
     entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
     for (const ent of entries) {
       const rel = dirRel === "" ? ent.name : `${dirRel}/${ent.name}`;
