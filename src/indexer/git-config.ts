@@ -2,12 +2,12 @@
  * The few git settings the walk follows (core.ignorecase, core.excludesFile), read from the files git
  * reads, in its order, a later file winning: the system file (/etc/gitconfig, unless GIT_CONFIG_NOSYSTEM),
  * the user's (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config or ~/.config/git/config, then
- * ~/.gitconfig), then the repository's own. Plain `key = value` lines of a section only: `[include]` and
- * conditional includes are not followed.
+ * ~/.gitconfig), then the repository's own, each with the files its `[include]` sections name. Plain
+ * `key = value` lines only; conditional includes (`[includeIf]`) are not followed.
  */
 import { readFileSync } from "node:fs";
 import { homedir } from "node:os";
-import { join } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { commonGitDir } from "./git-head.ts";
 
 /** The configuration files git reads for a repository (its git folder), those that exist or not. */
@@ -31,24 +31,40 @@ function truthy(v: string | undefined): boolean {
 
 /** The value git would use for `section.key` (both ignore case), or undefined when no file sets it. */
 export function gitConfigValue(repoGitDir: string | undefined, section: string, key: string): string | undefined {
-  let value: string | undefined;
-  for (const file of configFiles(repoGitDir)) {
-    let text: string;
-    try {
-      text = readFileSync(file, "utf8");
-    } catch {
-      continue;
-    }
-    let inSection = false;
-    for (const line of text.split(/\r?\n/)) {
-      const header = /^\s*\[\s*([^\]\s"]+)/.exec(line);
-      if (header) inSection = header[1]!.toLowerCase() === section.toLowerCase();
-      if (!inSection) continue;
-      const m = /^\s*(?:\[[^\]]*\]\s*)?([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(line);
-      if (m && m[1]!.toLowerCase() === key.toLowerCase()) value = m[2] === undefined ? "true" : unquote(m[2]);
-    }
+  const found: { value?: string } = {};
+  for (const file of configFiles(repoGitDir)) readConfig(file, section.toLowerCase(), key.toLowerCase(), found, 0);
+  return found.value;
+}
+
+/** Includes inside includes, at most (git stops at 10 too). */
+const MAX_INCLUDE_DEPTH = 10;
+
+/**
+ * Reads one file's settings of `section.key` into `found`, a later one winning, and the files its
+ * `[include] path = …` lines name, where they stand (a relative path is the including file's folder's, a
+ * leading `~/` the home folder). Conditional includes (`[includeIf "…"]`) are not followed.
+ */
+function readConfig(file: string, section: string, key: string, found: { value?: string }, depth: number): void {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return;
   }
-  return value;
+  let current = "";
+  for (const line of text.split(/\r?\n/)) {
+    const header = /^\s*\[\s*([^\]\s"]+)/.exec(line);
+    if (header) current = header[1]!.toLowerCase();
+    if (current !== section && current !== "include") continue;
+    const m = /^\s*(?:\[[^\]]*\]\s*)?([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(line);
+    if (!m) continue;
+    const name = m[1]!.toLowerCase();
+    const value = m[2] === undefined ? "true" : unquote(m[2]);
+    if (current === "include" && name === "path" && depth < MAX_INCLUDE_DEPTH && m[2] !== undefined) {
+      const target = value.startsWith("~/") ? join(homedir(), value.slice(2)) : resolve(dirname(file), value);
+      readConfig(target, section, key, found, depth + 1);
+    } else if (current === section && name === key) found.value = value;
+  }
 }
 
 /** A value as git reads it: double quotes removed, a `#` or `;` outside them ends it, spaces trimmed. */

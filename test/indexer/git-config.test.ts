@@ -52,3 +52,17 @@ test("with no core.excludesFile the user's ignore file is $XDG_CONFIG_HOME/git/i
   process.env.XDG_CONFIG_HOME = join(p.root, "xdg");
   expect(excludesFile(join(p.root, ".git"))).toBe(join(p.root, "xdg", "git", "ignore"));
 });
+
+test("[include] path = … is read where it stands, relative to the including file, so a later line still wins", () => {
+  p = tmpProject({
+    "user.gitconfig": "[core]\n\texcludesFile = /first\n[include]\n\tpath = more/extra.gitconfig\n[user]\n\tname = x\n",
+    "more/extra.gitconfig": "[core]\n\texcludesFile = /from-include\n\tignorecase = true\n[include]\n\tpath = loop.gitconfig\n",
+    "more/loop.gitconfig": "[include]\n\tpath = extra.gitconfig\n",
+    "repo/.git/config": "[core]\n\tbare = false\n",
+    "last/.git/config": "[include]\n\tpath = ../../user.gitconfig\n[core]\n\texcludesFile = /last\n",
+  });
+  process.env.GIT_CONFIG_GLOBAL = join(p.root, "user.gitconfig");
+  expect(excludesFile(join(p.root, "repo", ".git"))).toBe("/from-include");
+  expect(gitConfigBool(join(p.root, "repo", ".git"), "core", "ignorecase")).toBe(true);
+  expect(excludesFile(join(p.root, "last", ".git"))).toBe("/last");
+});
