@@ -10,7 +10,7 @@ import type { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import type { ParsedFile, TextFile } from "../store/types.ts";
 import { sha256 } from "../core/hash.ts";
-import { looksBinary } from "./walk.ts";
+import { BINARY_CHECK_BYTES, looksBinary } from "./walk.ts";
 import { modulePathOf } from "./project-info.ts";
 import { languageFor, moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
@@ -84,9 +84,6 @@ function readUnlessBinary(abs: string): { bytes: Uint8Array } | { binarySize: nu
   }
   return { bytes: readFileSync(abs) }; // it grew while read: whole, as it is now
 }
-
-/** The bytes looksBinary examines. */
-const BINARY_CHECK_BYTES = 8192;
 
 /** The text tier of one file on disk. */
 export function readTextFile(job: FileJob): TextOutcome {

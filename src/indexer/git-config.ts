@@ -25,8 +25,12 @@ function xdgConfigHome(): string {
   return xdg ? xdg : join(homedir(), ".config");
 }
 
+/** git's words for true and false. */
+const TRUE = ["true", "yes", "on", "1"];
+const FALSE = ["false", "no", "off", "0", ""];
+
 function truthy(v: string | undefined): boolean {
-  return v !== undefined && ["true", "yes", "on", "1"].includes(v.trim().toLowerCase());
+  return v !== undefined && TRUE.includes(v.trim().toLowerCase());
 }
 
 /** The value git would use for `section.key` (both ignore case), or undefined when no file sets it. */
@@ -85,8 +89,8 @@ function unquote(raw: string): string {
 export function gitConfigBool(repoGitDir: string | undefined, section: string, key: string): boolean | undefined {
   const v = gitConfigValue(repoGitDir, section, key)?.toLowerCase();
   if (v === undefined) return undefined;
-  if (["true", "yes", "on", "1"].includes(v)) return true;
-  if (["false", "no", "off", "0", ""].includes(v)) return false;
+  if (TRUE.includes(v)) return true;
+  if (FALSE.includes(v)) return false;
   return undefined;
 }
 

@@ -34,8 +34,9 @@ export const BUILTIN_EXCLUDES = [
 interface Layer {
   /** Directory the rules are relative to ("" for the root). */
   base: string;
-  rules: Ignore;
-  /** Rules out the paths none of `rules` can decide, before the package tests them (undefined: test all). */
+  /** The rule set's verdict on one path by the path alone (ownTest). */
+  test: (path: string) => TestResult;
+  /** Rules out the paths none of the rules can decide, before `test` runs (undefined: test all). */
   sieve: IgnoreSieve | undefined;
 }
 
@@ -82,9 +83,9 @@ function readRules(abs: string, label: string): Array<{ pattern: string; mark: s
  * file under pkg/build that git keeps. Its rule list's own test (ignore 7.0.16, pinned in package.json)
  * answers for the path alone; should a later version not have it, the public test (the old behaviour).
  */
-function testOwn(rules: Ignore, path: string): TestResult {
+function ownTest(rules: Ignore): (path: string) => TestResult {
   const own = (rules as unknown as { _rules?: { test?: (path: string, mode: string) => TestResult } })._rules;
-  return typeof own?.test === "function" ? own.test(path, "regex") : rules.test(path);
+  return typeof own?.test === "function" ? (path) => own.test!(path, "regex") : (path) => rules.test(path);
 }
 
 /** File systems that ignore case by default (APFS, NTFS): where git init sets core.ignorecase. */
@@ -139,7 +140,7 @@ export class IgnoreStack {
 
   private layer(base: string, rules: Array<{ pattern: string; mark: string }>): Layer {
     const sieve = this.sieved ? IgnoreSieve.of(rules.map((r) => r.pattern)) : undefined;
-    return { base, rules: this.rulesOf(rules), sieve };
+    return { base, test: ownTest(this.rulesOf(rules)), sieve };
   }
 
   private rulesOf(rules: Array<{ pattern: string; mark: string }>): Ignore {
@@ -205,7 +206,7 @@ export class IgnoreStack {
       else if (rel.startsWith(layer.base + "/")) sub = rel.slice(layer.base.length + 1);
       else continue;
       if (layer.sieve?.mayMatch(sub) === false) continue;
-      const r = testOwn(layer.rules, isDir ? sub + "/" : sub);
+      const r = layer.test(isDir ? sub + "/" : sub);
       if (r.ignored) verdict = { ignored: true, rule: r.rule?.mark ?? r.rule?.pattern ?? "ignore rule" };
       else if (r.unignored) verdict = { ignored: false };
     }

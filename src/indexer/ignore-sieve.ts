@@ -73,7 +73,7 @@ export class IgnoreSieve {
   /**
    * False only when no rule can match `sub` (relative to the ignore file's folder, no trailing slash) by
    * its name or its path. The folders above it need no look: the stack asks each rule set about the path
-   * alone (ignore-rules.ts testOwn), and the walk never asks about a path under a folder left out.
+   * alone (ignore-rules.ts ownTest), and the walk never asks about a path under a folder left out.
    */
   mayMatch(sub: string): boolean {
     const slash = sub.lastIndexOf("/");

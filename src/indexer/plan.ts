@@ -7,7 +7,7 @@ import { openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { walkProject, looksBinary, type Exclusion } from "./walk.ts";
+import { walkProject, looksBinary, BINARY_CHECK_BYTES, type Exclusion } from "./walk.ts";
 import { languageFor } from "../lang/registry.ts";
 
 export interface IndexPlan {
@@ -26,7 +26,7 @@ export interface IndexPlan {
 function head(abs: string): Uint8Array {
   const fd = openSync(abs, "r");
   try {
-    const buf = new Uint8Array(8192);
+    const buf = new Uint8Array(BINARY_CHECK_BYTES);
     const n = readSync(fd, buf, 0, buf.length, 0);
     return buf.subarray(0, n);
   } finally {

@@ -110,9 +110,12 @@ export function walkProject(root: string, options: WalkOptions): WalkResult {
   return { files, excluded };
 }
 
+/** The leading bytes looksBinary examines. */
+export const BINARY_CHECK_BYTES = 8192;
+
 /** True when the first 8 KB hold a NUL byte: the git and ripgrep test for binary content. */
 export function looksBinary(bytes: Uint8Array): boolean {
-  const n = Math.min(bytes.length, 8192);
+  const n = Math.min(bytes.length, BINARY_CHECK_BYTES);
   for (let i = 0; i < n; i++) if (bytes[i] === 0) return true;
   return false;
 }
