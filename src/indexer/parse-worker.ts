@@ -10,7 +10,7 @@ import { FactsParser, type ParseStageClock } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { parseStoredFile, type ParseJob, type StoredFileClock } from "./file-record.ts";
 import { encodeParsedFile } from "./parsed-file-wire.ts";
-import { collectIfOver, collectionStats } from "../core/memory.ts";
+import { collectOnGrowth, collectionStats, PARSE_TIER_GROWTH_BYTES } from "../core/memory.ts";
 import { edenGC } from "bun:jsc";
 import { threadCpuMicros } from "../core/thread-cpu.ts";
 
@@ -73,14 +73,16 @@ self.onmessage = async (ev: MessageEvent) => {
   // on go-src (parsed on one thread: 531 -> 625 MiB). A young collection every 16 files frees it for
   // nothing measurable (486 MiB, CPU unchanged).
   if (++jobsDone % 16 === 0) edenGC();
-  // collectIfOver after every file: on the kernel the process sits at its budget through the parse tier, so
-  // each worker runs about 300 full collections of a 70-115 MiB heap, most freeing under 2 MiB. Most of what
-  // the trace counted as their cost was the resident-size read (memory.ts residentBytes); with that fixed,
-  // a worker that collected only after 8 MiB of source parsed since its last full collection spent the same
-  // CPU on the kernel (228.9 s / 410 s against 226.3 s / 408 s, a quiet pair) and peaked higher (kernel 853
-  // against 827 MiB, go-src 638 against 557): its young collections, run by the engine while parsing, did
-  // the work the full ones had. docs/benchmarks.md, "The kernel and go-src after this stop's merges".
-  collectIfOver();
+  // A full collection once the process is over its budget and has grown by 16 MiB since this thread's last
+  // one (memory.ts collectOnGrowth, PARSE_TIER_GROWTH_BYTES), asked after every file. It was collectIfOver,
+  // over the budget alone: since index runs keep the allocator's free holes (cli/allocator-restart.ts) the
+  // resident size no longer falls after a collection, so a worker on the kernel collected whenever the 250 ms
+  // spacing let it, 620-670 times, most freeing little, and what each one freed was faulted in again: 13-15 s
+  // of each worker's 144-150 s of CPU. On growth: 60 per worker, 5.4-5.7 s (the young collections below
+  // included), the kernel's parse tier 233-243 → 206 s, its peak unchanged, go-src's within its spread
+  // (docs/benchmarks.md, "Full collections on growth"). Earlier, before the allocator's option, collecting only
+  // after 8 MiB of source parsed cost the same CPU and peaked higher: its young collections did the full ones' work.
+  collectOnGrowth(undefined, PARSE_TIER_GROWTH_BYTES);
   if (clock) clock.collect += threadCpuMicros() - t;
 };
 
