@@ -87,7 +87,7 @@ const GROWTH_BYTES = 64 * 2 ** 20;
 /**
  * The growth the parse tier's threads (its workers, the writer) allow between full collections: a quarter of
  * a long step's, because what they collect is turnover (each file's objects, each batch's rows), not a
- * live cache, and go-src's parse tier hovers at the budget: at 64 MiB its peak rose from 533-592 to 593-640
+ * live cache, and go-src's parse tier hovers at the budget: at 64 MiB its peak rose from 521-578 to 601-625
  * MiB (docs/benchmarks.md, "Full collections on growth").
  */
 export const PARSE_TIER_GROWTH_BYTES = 16 * 2 ** 20;

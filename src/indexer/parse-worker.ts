@@ -77,9 +77,9 @@ self.onmessage = async (ev: MessageEvent) => {
   // one (memory.ts collectOnGrowth, PARSE_TIER_GROWTH_BYTES), asked after every file. It was collectIfOver,
   // over the budget alone: since index runs keep the allocator's free holes (cli/allocator-restart.ts) the
   // resident size no longer falls after a collection, so a worker on the kernel collected whenever the 250 ms
-  // spacing let it, 620-670 times, most freeing little, and what each one freed was faulted in again: 13-15 s
+  // spacing let it, 620-706 times, most freeing little, and what each one freed was faulted in again: 13-16 s
   // of each worker's 144-150 s of CPU. On growth: 60 per worker, 5.4-5.7 s (the young collections below
-  // included), the kernel's parse tier 233-243 → 206 s, its peak unchanged, go-src's within its spread
+  // included), the kernel's parse tier 233-255 → 206 s, its peak unchanged, go-src's within its spread
   // (docs/benchmarks.md, "Full collections on growth"). Earlier, before the allocator's option, collecting only
   // after 8 MiB of source parsed cost the same CPU and peaked higher: its young collections did the full ones' work.
   collectOnGrowth(undefined, PARSE_TIER_GROWTH_BYTES);
