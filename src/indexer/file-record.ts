@@ -17,6 +17,7 @@ import { buildChunks } from "./chunker.ts";
 import { fileWords } from "./file-words.ts";
 import { textWords } from "../store/keyword-words.ts";
 import { compressContent, contentText } from "../store/content-codec.ts";
+import { TrigramExtractor } from "../store/trigrams.ts";
 import { threadCpuMicros } from "../core/thread-cpu.ts";
 
 export interface FileJob {
@@ -25,6 +26,8 @@ export interface FileJob {
   mtimeMs: number;
   /** Hash stored by the previous run, when the file was indexed before. */
   prevHash?: string;
+  /** Extract the text's distinct trigrams too: a first build writes its trigram index with the text tier. */
+  trigrams?: boolean;
 }
 
 export type TextOutcome =
@@ -100,17 +103,24 @@ export function readTextFile(job: FileJob): TextOutcome {
   const contentHash = sha256(bytes);
   if (job.prevHash === contentHash) return { kind: "same-content", path: job.path, mtimeMs: job.mtimeMs };
   const { text, utf8 } = decode(bytes);
-  return {
-    kind: "text",
-    file: {
-      path: job.path,
-      language: languageFor(job.path, text).language,
-      sizeBytes: bytes.length,
-      mtimeMs: job.mtimeMs,
-      contentHash,
-      content: compressContent(utf8),
-    },
+  const file: TextFile = {
+    path: job.path,
+    language: languageFor(job.path, text).language,
+    sizeBytes: bytes.length,
+    mtimeMs: job.mtimeMs,
+    contentHash,
+    content: compressContent(utf8),
   };
+  // from the bytes stored, as a rebuild would read them back (a copy: the extractor's view is reused)
+  if (job.trigrams) file.trigrams = (trigramExtractor ??= new TrigramExtractor()).extract(utf8).slice();
+  return { kind: "text", file };
+}
+/** This thread's extractor (a 16 MiB table), made by the first job that asks for trigrams. */
+let trigramExtractor: TrigramExtractor | undefined;
+
+/** Lets this thread's trigram extractor go: a long-lived process that read a small first build itself must not keep its table. */
+export function releaseTrigramExtractor(): void {
+  trigramExtractor = undefined;
 }
 
 /** CPU microseconds of parseStoredFile's own steps (the parser's are in its stageClock), for CORTEX_TRACE. */

@@ -24,7 +24,7 @@ import type { ProjectInfo } from "../lang/project.ts";
 import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
 import { affectsProjectInfo, buildProjectInfo } from "./project-info.ts";
 import { defaultWorkerCount, parseFiles } from "./parse-pool.ts";
-import type { FileJob } from "./file-record.ts";
+import { releaseTrigramExtractor, type FileJob } from "./file-record.ts";
 import { readTextFiles } from "./text-pool.ts";
 import type { IndexChanges, IndexHook } from "./hooks.ts";
 import { readGitHead } from "./git-head.ts";
@@ -356,6 +356,10 @@ class IndexRun {
       binaryGone.forEach((p) => store.forgetBinary(p));
     });
     const known = new Set(jobs.filter((j) => j.prevHash !== undefined).map((j) => j.path));
+    // a first build's trigram index is written as the files are (store.trigramBaseWriter), from trigrams the
+    // readers extract beside the hash and compression; else updateTrigramIndex reads the contents back after
+    const trigrams = store.trigramBaseWriter();
+    if (trigrams) for (const j of jobs) j.trigrams = true;
     this.options.onProgress?.({ phase: "text", done: 0, total: jobs.length });
     let i = -1;
     for await (const outcome of readTextFiles(jobs, this.options.workers ?? this.options.config?.index.workers ?? defaultWorkerCount())) {
@@ -368,7 +372,10 @@ class IndexRun {
         case "text": {
           const f = outcome.file;
           if (known.has(f.path)) this.removals.push(() => this.removeRows(f.path));
-          this.writes.push(() => void store.insertText(f));
+          this.writes.push(() => {
+            const id = store.insertText(f);
+            if (trigrams && f.trigrams) trigrams.takeTrigrams(id, f.trigrams, f.contentHash);
+          });
           this.pendingBytes += f.sizeBytes;
           break;
         }
@@ -395,6 +402,11 @@ class IndexRun {
       }
     }
     this.flush();
+    if (trigrams) {
+      store.transaction(() => trigrams.finish());
+      releaseTrigramExtractor();
+      this.trace(`trigram index: written with the text tier, ${trigrams.files} files, ${trigrams.postings} postings in ${Math.round(trigrams.ms)} ms`);
+    }
     this.options.onProgress?.({ phase: "text", done: jobs.length, total: jobs.length });
   }
 

@@ -11,7 +11,12 @@ declare const self: Worker;
 self.onmessage = (ev: MessageEvent) => {
   const { id, jobs } = ev.data as { id: number; jobs: FileJob[] };
   const outcomes: TextOutcome[] = jobs.map(readTextFile);
-  // each stored content moves rather than being copied (once per buffer: a transfer list naming one twice is refused)
-  const buffers = new Set(outcomes.flatMap((o) => (o.kind === "text" ? [o.file.content.buffer as ArrayBuffer] : [])));
+  // each stored content and trigram list moves rather than being copied (once per buffer: a transfer list
+  // naming one twice is refused)
+  const buffers = new Set(
+    outcomes.flatMap((o) =>
+      o.kind === "text" ? [o.file.content.buffer as ArrayBuffer, ...(o.file.trigrams ? [o.file.trigrams.buffer as ArrayBuffer] : [])] : [],
+    ),
+  );
   self.postMessage({ id, outcomes }, [...buffers]);
 };

@@ -281,7 +281,11 @@ class Gathered {
 
   take(id: number, bytes: Uint8Array, hash: string): void {
     extractor ??= new TrigramExtractor();
-    const t = extractor.extract(bytes);
+    this.takeTrigrams(id, extractor.extract(bytes), hash);
+  }
+
+  /** A file whose distinct trigrams were extracted already (by a text tier worker). */
+  takeTrigrams(id: number, t: Uint32Array, hash: string): void {
     if (this.used + t.length > this.grams.length) {
       const grown = new Uint32Array(Math.max(this.grams.length * 2, this.used + t.length));
       grown.set(this.grams.subarray(0, this.used));
@@ -309,31 +313,78 @@ function gatherFiles(db: Database, ids: number[]): Gathered {
 }
 
 /**
- * Every file's trigrams into base segments 0, 1, …: files are read in id order and each group of about
- * BASE_GROUP_POSTINGS postings is written as a segment before the next is read, so memory follows the
- * group, not the project (the last base segment takes whatever is left over).
+ * Writes base segments 0, 1, … from files given in ascending id order: each group of about
+ * BASE_GROUP_POSTINGS postings is written as a segment before the next is taken, so memory follows the
+ * group, not the project (the last base segment takes whatever is left over). A rebuild feeds it every
+ * stored content; a first build's text tier feeds it each file's trigrams as the file is written
+ * (IndexStore.trigramBaseWriter), the same groups in the same order.
  */
-function rebuildBase(db: Database, groupPostings: number): { files: number; postings: number } {
+export class TrigramBaseWriter {
   // One set of buffers for every group: the kernel's seven groups, each with buffers of its own, left
   // their garbage resident until the collector came round and the process peaked at 1.1 GiB here.
-  const g = new Gathered(1 << 22); // grown as a group needs, then kept
-  const buffers = new GroupBuffers();
-  let segment = 0;
-  let files = 0;
-  let postings = 0;
-  const write = () => {
+  private readonly g = new Gathered(1 << 22); // grown as a group needs, then kept
+  private readonly buffers = new GroupBuffers();
+  private segment = 0;
+  files = 0;
+  postings = 0;
+  /** Milliseconds spent writing segments (grouping, encoding, inserting). */
+  ms = 0;
+
+  constructor(
+    private readonly db: Database,
+    private readonly groupPostings = BASE_GROUP_POSTINGS,
+  ) {}
+
+  /** A writer for a database that holds no file and no trigram yet (its tables made if it predates them); else undefined. */
+  static forFirstBuild(db: Database): TrigramBaseWriter | undefined {
+    if ((db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n > 0) return undefined;
+    db.exec(COVERAGE_DDL);
+    if ((db.query("SELECT count(*) AS n FROM trigram_coverage").get() as { n: number }).n > 0) return undefined;
+    return new TrigramBaseWriter(db);
+  }
+
+  /** A file's content bytes, its trigrams extracted here. Call inside a transaction. */
+  take(id: number, bytes: Uint8Array, hash: string): void {
+    this.g.take(id, bytes, hash);
+    this.writeIfFull();
+  }
+
+  /** A file's distinct trigrams, extracted elsewhere. Call inside a transaction. */
+  takeTrigrams(id: number, trigrams: Uint32Array, hash: string): void {
+    this.g.takeTrigrams(id, trigrams, hash);
+    this.writeIfFull();
+  }
+
+  /** Writes what is left as the last segment. Call inside a transaction. */
+  finish(): void {
+    this.write();
+    extractor = undefined;
+  }
+
+  private writeIfFull(): void {
+    if (this.g.used >= this.groupPostings && this.segment < BASE_SEGMENTS - 1) this.write();
+  }
+
+  private write(): void {
+    const g = this.g;
     if (g.fileIds.length === 0) return;
-    postings += writeSegment(db, g, segment++, buffers);
-    files += g.fileIds.length;
+    const t = performance.now();
+    this.postings += writeSegment(this.db, g, this.segment++, this.buffers);
+    this.files += g.fileIds.length;
     g.clear();
     collectIfOver();
-  };
-  for (const r of db.query(`${CONTENT_SELECT} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) {
-    g.take(r.id, contentBytes(r.z), r.h);
-    if (g.used >= groupPostings && segment < BASE_SEGMENTS - 1) write();
+    this.ms += performance.now() - t;
   }
-  write();
-  return { files, postings };
+}
+
+/** Every stored file's trigrams into base segments, files read in id order. */
+function rebuildBase(db: Database, groupPostings: number): { files: number; postings: number } {
+  const w = new TrigramBaseWriter(db, groupPostings);
+  for (const r of db.query(`${CONTENT_SELECT} ORDER BY c.file_id`).iterate() as IterableIterator<{ id: number; z: Uint8Array; h: string }>) {
+    w.take(r.id, contentBytes(r.z), r.h);
+  }
+  w.finish();
+  return { files: w.files, postings: w.postings };
 }
 
 /**

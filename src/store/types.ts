@@ -10,6 +10,8 @@ export interface TextFile {
   contentHash: string;
   /** The indexed text's UTF-8 bytes, zstd-compressed (store/content-codec.ts). */
   content: Uint8Array;
+  /** Its distinct trigrams (store/trigrams.ts), when the job asked for them (FileJob.trigrams). */
+  trigrams?: Uint32Array;
 }
 
 /** A file's parse tier, for a file whose text tier is stored: statistics, facts, chunks and keyword words. */

@@ -110,6 +110,26 @@ describe("trigram index maintenance", () => {
     db.close();
   });
 
+  test("a first build writes its trigram index with the text tier, row for row what a rebuild from the stored contents writes", async () => {
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 150; i++) files[`d${i % 5}/f${i}.txt`] = `File ${i} ünïcödé ſ K\r\nword${i * 7919} ${"shared ".repeat(i % 4)}\n`;
+    files["tiny.txt"] = "ab";
+    const { s } = await indexed(files);
+    const w = new Database(dbPathOf(s));
+    w.exec("PRAGMA foreign_keys = ON");
+    const rows = () => ({
+      postings: w.query("SELECT id, postings FROM trigram_postings ORDER BY id").values(),
+      coverage: w.query("SELECT file_id, content_hash, segment FROM trigram_coverage ORDER BY file_id").values(),
+    });
+    const written = rows();
+    expect(written.coverage.length).toBe(151);
+    // the run's own update found nothing left to cover: a rebuild now starts from empty tables
+    w.exec("DELETE FROM trigram_postings; DELETE FROM trigram_coverage");
+    expect(updateTrigramIndex(w)).toMatchObject({ action: "rebuild", files: 151 });
+    expect(rows()).toEqual(written);
+    w.close();
+  });
+
   test("incremental runs add segments; postings stay a superset and every live file is covered", async () => {
     const files: Record<string, string> = {};
     for (let i = 0; i < 80; i++) files[`f${i}.txt`] = `file number ${i}\nshared line\n`;

@@ -5,6 +5,8 @@ import { join } from "node:path";
 import { readTextFile, type FileJob, type TextOutcome } from "../../src/indexer/file-record.ts";
 import { readTextFiles } from "../../src/indexer/text-pool.ts";
 import { sha256 } from "../../src/core/hash.ts";
+import { TrigramExtractor } from "../../src/store/trigrams.ts";
+import { contentBytes } from "../../src/store/content-codec.ts";
 
 let dir: string | undefined;
 afterEach(() => {
@@ -43,4 +45,32 @@ test("text tier workers give what the calling thread reads, in the jobs' order: 
   expect(await all(readTextFiles(jobs, 1, 0))).toEqual(expected);
   // below the threshold, on the calling thread
   expect(await all(readTextFiles(jobs, 2))).toEqual(expected);
+});
+
+test("asked for trigrams, a reader gives the distinct trigrams of the bytes it stores, on workers as on the calling thread", async () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-text-pool-"));
+  const jobs: FileJob[] = [];
+  for (let i = 0; i < 300; i++) {
+    const path = `f${i}.txt`;
+    // ASCII, folded case, UTF-8, CRLF; every 50th file Latin-1 (not UTF-8: stored decoded, with replacement
+    // characters), one of 2 bytes
+    const body =
+      i % 50 === 0 ? Buffer.from(`caf\xe9 na\xefve ${i}\n`, "latin1") : i === 7 ? Buffer.from("ab") : Buffer.from(`Line ${i} ünïcödé ſ K\r\nAnother LINE\n`);
+    writeFileSync(join(dir, path), body);
+    jobs.push({ path, abs: join(dir, path), mtimeMs: i, trigrams: true });
+  }
+  const expected = jobs.map(readTextFile);
+  const extractor = new TrigramExtractor();
+  for (const o of expected) {
+    if (o.kind !== "text") throw new Error(`${o.kind}: every file here is text`);
+    expect(o.file.trigrams).toEqual(extractor.extract(contentBytes(o.file.content)).slice());
+  }
+  const latin = expected[50]!;
+  // the trigrams are those of what is stored, not of the bytes on disk
+  expect(latin.kind === "text" && new TextDecoder().decode(contentBytes(latin.file.content))).toBe("caf\ufffd na\ufffdve 50\n");
+  expect(expected[7]!.kind === "text" && expected[7]!.file.trigrams?.length).toBe(0);
+  expect(await all(readTextFiles(jobs, 2, 0))).toEqual(expected);
+  // not asked: none
+  const plain = readTextFile({ ...jobs[1]!, trigrams: undefined });
+  expect(plain.kind === "text" && plain.file.trigrams).toBeUndefined();
 });
