@@ -61,8 +61,8 @@ for (let round = 1; round <= 3; round++) {
   for (const w of wires) decodeParsedFile(w);
   const wireRead = cpu() - t;
   const cloneBytes = clones.reduce((a, c) => a + c.byteLength, 0);
-  // the joined text as JavaScriptCore holds it: one byte a character when all are Latin-1, else two
-  const wireBytes = wires.reduce((a, w) => a + w.ints.byteLength + w.text.length * (/[\u0100-\uffff]/.test(w.text) ? 2 : 1), 0);
+  // the numbers and the strings' UTF-8 bytes, one buffer a file
+  const wireBytes = wires.reduce((a, w) => a + w.ints.byteLength + w.bytes.byteLength, 0);
   const s = (x: number) => `${x.toFixed(2)} s`;
   const mb = (x: number) => `${(x / 1e6).toFixed(0)} MB`;
   console.log(

@@ -28,7 +28,11 @@ export function defaultWorkerCount(): number {
 
 export type ParseOutcome = { kind: "parsed"; file: ParsedFile } | { kind: "failed"; path: string; error: string };
 
-/** Loads a stored file's content (undefined when it has gone from the index meanwhile). */
+/**
+ * Loads a stored file's content (undefined when it has gone from the index meanwhile). The bytes are handed
+ * over: a worker's job takes them (moved, not copied, when they fill their buffer), so a loader returns a copy
+ * of its own for each call, as a read from the store does.
+ */
 export type ContentLoader = (file: UnparsedFile) => Uint8Array | undefined;
 
 export async function* parseFiles(
@@ -67,7 +71,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
   }
   const slots: Slot[] = [];
   // a parsed file waits in its wire form, smaller than its objects, and is read back when handed out
-  const ready: Array<ParseOutcome | { kind: "wire"; path: string; wire: ParsedFileWire }> = [];
+  const ready: Array<ParseOutcome | { kind: "wire"; path: string; wire: ParsedFileWire; from: Worker }> = [];
   let head = 0; // ready[head…] are not yet handed out
   let wake: (() => void) | undefined;
   let failure: Error | undefined;
@@ -106,7 +110,10 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
         }
         slot.inflight++;
         waitingBytes += job.sizeBytes;
-        slot.worker.postMessage({ type: "job", id, job });
+        // the content is this job's own copy of the stored bytes (read for it just now): moved, not copied
+        const content = job.content;
+        const owned = content.byteOffset === 0 && content.byteLength === content.buffer.byteLength;
+        slot.worker.postMessage({ type: "job", id, job }, owned ? [content.buffer as ArrayBuffer] : []);
       }
     }
   };
@@ -130,7 +137,7 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
       }
       slot.inflight--;
       if (msg.type === "done" || msg.type === "failed") readyBytes.push(jobs[msg.id as number]?.sizeBytes ?? 0);
-      if (msg.type === "done") ready.push({ kind: "wire", path: jobs[msg.id as number]?.path ?? "?", wire: msg.wire as ParsedFileWire });
+      if (msg.type === "done") ready.push({ kind: "wire", path: jobs[msg.id as number]?.path ?? "?", wire: msg.wire as ParsedFileWire, from: slot.worker });
       else if (msg.type === "failed") {
         const job = jobs[msg.id as number];
         ready.push({ kind: "failed", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
@@ -159,7 +166,15 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
           head = 0;
         }
         pump();
-        yield waiting.kind === "wire" ? wireOutcome(waiting.path, waiting.wire) : waiting;
+        if (waiting.kind !== "wire") {
+          yield waiting;
+          continue;
+        }
+        const outcome = wireOutcome(waiting.path, waiting.wire);
+        // read: its buffer goes back to the worker for its next files (parsed-file-wire.ts)
+        const buffer = waiting.wire.ints.buffer as ArrayBuffer;
+        waiting.from.postMessage({ type: "spare", buffer }, [buffer]);
+        yield outcome;
         continue;
       }
       if (failure) throw failure;

@@ -1,15 +1,16 @@
 /**
  * A parse worker: owns one FactsParser and turns stored files (ParseJobs) into their parse tier.
  * Messages:
- *   in:  { type: "init", project } then { type: "job", id, job }; { type: "stats" } under CORTEX_TRACE
- *   out: { type: "ready" }, { type: "done", id, wire } (the parsed file's wire form, its int buffer
+ *   in:  { type: "init", project } then { type: "job", id, job }; { type: "spare", buffer } (a wire form's
+ *        buffer, handed back once read, for the next files); { type: "stats" } under CORTEX_TRACE
+ *   out: { type: "ready" }, { type: "done", id, wire } (the parsed file's wire form, its buffer
  *        transferred: parsed-file-wire.ts) or { type: "failed", id, error }; { type: "stats", steps }
  *        (this thread's CPU seconds by step, and its full collections)
  */
 import { FactsParser, type ParseStageClock } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import { parseStoredFile, type ParseJob, type StoredFileClock } from "./file-record.ts";
-import { encodeParsedFile } from "./parsed-file-wire.ts";
+import { encodeParsedFile, recycleWireBuffer } from "./parsed-file-wire.ts";
 import { collectOnGrowth, collectionStats, PARSE_TIER_GROWTH_BYTES } from "../core/memory.ts";
 import { edenGC } from "bun:jsc";
 import { threadCpuMicros } from "../core/thread-cpu.ts";
@@ -33,7 +34,15 @@ const clock: WorkerClock | undefined = process.env.CORTEX_TRACE
 const startCpu = clock ? threadCpuMicros() : 0;
 
 self.onmessage = async (ev: MessageEvent) => {
-  const msg = ev.data as { type: "init"; project: ProjectInfo } | { type: "job"; id: number; job: ParseJob } | { type: "stats" };
+  const msg = ev.data as
+    | { type: "init"; project: ProjectInfo }
+    | { type: "job"; id: number; job: ParseJob }
+    | { type: "spare"; buffer: ArrayBuffer }
+    | { type: "stats" };
+  if (msg.type === "spare") {
+    recycleWireBuffer(msg.buffer);
+    return;
+  }
   if (msg.type === "init") {
     project = msg.project;
     parser ??= await FactsParser.create();

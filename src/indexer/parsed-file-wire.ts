@@ -1,7 +1,8 @@
 /**
- * How a parse worker hands a parsed file to the indexer's thread: the file's numbers in one Int32Array
- * (its buffer transferred, not copied) and its distinct strings joined into one string, instead of a
- * structured clone of the ParsedFile's object tree.
+ * How a parse worker hands a parsed file to the indexer's thread: the file's numbers and its distinct
+ * strings (joined, as UTF-8) in one buffer that is transferred, not copied, instead of a structured clone
+ * of the ParsedFile's object tree. The indexer hands each buffer back once it has read the file
+ * (`recycleWireBuffer`), so a worker writes the next files into memory already in use.
  *
  * Why: structured cloning walks every object and property of the tree and hashes every string into its
  * own table; it was a tenth of a parse worker's CPU on the kernel (ksub: 3.8 s of 11,153 files' clones
@@ -9,6 +10,15 @@
  * qualifier and enclosing definition repeat), the long texts (chunk prefixes, keyword words) are added
  * as they are, and the receiving side rebuilds the same ParsedFile: `decodeParsedFile(encodeParsedFile(f))`
  * deep-equals `f` for every ParsedFile the parse tier makes (test/indexer/parsed-file-wire.test.ts).
+ *
+ * Why the strings travel as bytes in a circulating buffer: as one string in the message, each file's text
+ * was copied into a fresh buffer by the structured clone, and the numbers into a fresh ArrayBuffer, and
+ * both were freed on the other thread: fresh memory for every file, which the allocator returns to the
+ * system between uses and which must then be faulted in again (the kernel: 2.7 million page faults in the
+ * parse tier; a parse worker's `encode` and `post` steps were 6.5 and 8.2 s of CPU, 3.6 and 2.7 s with the
+ * allocator told never to return memory). UTF-8 keeps every string as it is, except a lone surrogate,
+ * which becomes U+FFFD (one UTF-16 unit, so the lengths still add up): as SQLite, which stores UTF-8,
+ * would store it anyway.
  *
  * Layout of `ints` (all int32): a header (the offset of the string lengths, the string count, the
  * file's own fields and which optional parts follow), then the facts, chunks and file words when present,
@@ -20,10 +30,12 @@
 import type { FileFacts, FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "../lang/types.ts";
 import type { ChunkRecord, FileWords, ParsedFile } from "../store/types.ts";
 
-/** A parsed file as it travels between threads; post `ints.buffer` as a transferable. */
+/** A parsed file as it travels between threads; post `ints.buffer` (shared by `bytes`) as a transferable. */
 export interface ParsedFileWire {
+  /** The file's numbers, at the start of the buffer. */
   ints: Int32Array;
-  text: string;
+  /** Its strings, one after another in UTF-8, after the numbers in the same buffer. */
+  bytes: Uint8Array;
   /**
    * The file's path and module path, strings of their own: the indexer keeps them for the whole run
    * (the files it wrote, the modules to aggregate), and a string cut out of `text` would keep all of
@@ -82,11 +94,20 @@ const NO_STRING = -1;
 const HEADER = 16;
 const FORMAT = 0x70665731; // "pfW1": a decoder refuses anything else
 
+/** Buffers a worker keeps for its next files: enough for the backlog a pool lets it have (parse-pool.ts). */
+const SPARE_BUFFERS = 32;
+/** A buffer larger than this (a huge file's) is not kept: it would pin its memory for the rest of the run. */
+const LARGEST_KEPT_BUFFER = 4 * 2 ** 20;
+const SMALLEST_BUFFER = 64 * 2 ** 10;
+const utf8Encoder = new TextEncoder();
+const utf8Decoder = new TextDecoder();
+
 /**
- * The encoder's state, reused from file to file on one thread: a growing int buffer (copied out at the
- * end, so the transferred buffer has the file's exact size) and the string table.
+ * The encoder's state, reused from file to file on one thread: a growing int buffer (copied into the
+ * transferred buffer at the end), the string table, and the buffers the indexer handed back.
  */
 class WireWriter {
+  readonly spare: ArrayBuffer[] = [];
   ints = new Int32Array(1 << 14);
   n = 0;
   readonly ids = new Map<string, number>();
@@ -144,17 +165,69 @@ class WireWriter {
     const strings = this.strings;
     this.ints[0] = this.n;
     this.ints[1] = strings.length;
-    for (let i = 0; i < strings.length; i++) this.int(strings[i]!.length);
-    const ints = this.ints.slice(0, this.n);
-    const text = strings.join("");
+    let units = 0;
+    for (let i = 0; i < strings.length; i++) {
+      const length = strings[i]!.length;
+      this.int(length);
+      units += length;
+    }
+    const intBytes = this.n * 4;
+    // one byte a UTF-16 unit is enough for ASCII, the usual case; the loop grows the buffer when not
+    let buffer = this.takeBuffer(intBytes + units);
+    new Int32Array(buffer, 0, this.n).set(this.ints.subarray(0, this.n));
+    // each string encoded where it goes: joining them first made a fresh string of the file's whole text
+    let bytes = new Uint8Array(buffer);
+    let at = intBytes;
+    for (let i = 0; i < strings.length; i++) {
+      let s = strings[i]!;
+      units -= s.length;
+      if (s.length === 0) continue;
+      for (;;) {
+        const r = utf8Encoder.encodeInto(s, bytes.subarray(at));
+        at += r.written;
+        if (r.read === s.length) break;
+        // three bytes a unit at most for what is left (a surrogate pair is 4 bytes for 2 units)
+        s = s.slice(r.read);
+        const bigger = new Uint8Array(at + 3 * (s.length + units));
+        bigger.set(bytes.subarray(0, at));
+        bytes = bigger;
+        buffer = bigger.buffer;
+      }
+    }
+    const written = at - intBytes;
+    const wire = { ints: new Int32Array(buffer, 0, this.n), bytes: new Uint8Array(buffer, intBytes, written), path, modulePath };
     // a worker's writer keeps its buffer for the next file; one huge file must not pin megabytes for good
     if (this.ints.length > 1 << 20) this.ints = new Int32Array(1 << 14);
     this.reset();
-    return { ints, text, path, modulePath };
+    return wire;
+  }
+
+  /** A spare buffer of at least `bytes`, or a new one with room to spare (so that it can be used again). */
+  private takeBuffer(bytes: number): ArrayBuffer {
+    for (let i = this.spare.length - 1; i >= 0; i--) {
+      const b = this.spare[i]!;
+      if (b.byteLength >= bytes) {
+        this.spare[i] = this.spare[this.spare.length - 1]!;
+        this.spare.pop();
+        return b;
+      }
+    }
+    return new ArrayBuffer(Math.max(SMALLEST_BUFFER, Math.ceil((bytes * 1.25) / 4096) * 4096));
   }
 }
 
 let writer: WireWriter | undefined;
+
+/**
+ * Gives this thread's encoder back a buffer of a wire form it made, once the other side has read it (a
+ * parse worker, from the indexer's `spare` message): the next files are written into it. Buffers beyond
+ * what a worker needs, and those of huge files, are let go.
+ */
+export function recycleWireBuffer(buffer: ArrayBuffer): void {
+  const w = (writer ??= new WireWriter());
+  if (buffer.byteLength > LARGEST_KEPT_BUFFER || w.spare.length >= SPARE_BUFFERS) return;
+  w.spare.push(buffer);
+}
 
 /** The wire form of a parsed file. */
 export function encodeParsedFile(f: ParsedFile): ParsedFileWire {
@@ -305,7 +378,7 @@ function writeFileWords(w: WireWriter, words: FileWords): void {
 export function decodeParsedFile(wire: ParsedFileWire): ParsedFile {
   const ints = wire.ints;
   if (ints.length < HEADER || ints[2] !== FORMAT) throw new Error("parsed-file wire: not a parsed file's wire form");
-  const r = new WireReader(ints, stringsOf(ints, wire.text));
+  const r = new WireReader(ints, stringsOf(ints, utf8Decoder.decode(wire.bytes)));
   r.at = HEADER;
   const lines = { total: ints[9]!, code: ints[10]!, comment: ints[11]!, blank: ints[12]! };
   const language = r.str();

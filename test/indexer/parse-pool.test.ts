@@ -22,7 +22,7 @@ describe("parse pool", () => {
       files,
       () => {
         loads++;
-        return content;
+        return new Uint8Array(content); // a copy each call, as the store reads one: the pool moves it to a worker
       },
       emptyProjectInfo(),
       2,

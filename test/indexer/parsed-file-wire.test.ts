@@ -2,7 +2,7 @@ import { describe, expect, test } from "bun:test";
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { deepEquals } from "bun";
-import { decodeParsedFile, encodeParsedFile, type ParsedFileWire } from "../../src/indexer/parsed-file-wire.ts";
+import { decodeParsedFile, encodeParsedFile, type ParsedFileWire, recycleWireBuffer } from "../../src/indexer/parsed-file-wire.ts";
 import { parseStoredFile } from "../../src/indexer/file-record.ts";
 import { parseFiles } from "../../src/indexer/parse-pool.ts";
 import { compressContent } from "../../src/store/content-codec.ts";
@@ -19,7 +19,7 @@ async function parsed(path: string, text: string, fileId = 1, mtimeMs = 1_764_00
   return parseStoredFile({ fileId, path, sizeBytes: encoder.encode(text).length, mtimeMs, content }, parser, project);
 }
 
-/** Through the wire as a worker sends it: the int buffer transferred, the rest cloned. */
+/** Through the wire as a worker sends it: the buffer transferred, the rest cloned. */
 function viaMessage(wire: ParsedFileWire): ParsedFileWire {
   return structuredClone(wire, { transfer: [wire.ints.buffer as ArrayBuffer] });
 }
@@ -173,7 +173,43 @@ describe("parsed-file wire", () => {
     expect(deepEquals(roundTrip(f), f, true)).toBe(true);
     const wire = encodeParsedFile(f);
     expect(() => decodeParsedFile({ ...wire, ints: new Int32Array(20) })).toThrow("not a parsed file's wire form");
-    expect(() => decodeParsedFile({ ...wire, text: `${wire.text}!` })).toThrow("string lengths do not add up");
+    expect(() => decodeParsedFile({ ...wire, bytes: new Uint8Array([...wire.bytes, 33]) })).toThrow("string lengths do not add up");
+  });
+
+  test("a buffer handed back carries the next file, and nothing of the one before leaks into it", async () => {
+    const first = await parsed("pkg/first.go", `package pkg\n\n${"func Long() { veryLongNameIndeed() }\n".repeat(400)}`);
+    const wire = encodeParsedFile(first);
+    const buffer = wire.ints.buffer as ArrayBuffer;
+    expect(deepEquals(decodeParsedFile(wire), first, true)).toBe(true);
+    recycleWireBuffer(buffer);
+    const second = await parsed("pkg/second.go", "package pkg\n\nfunc Short() {}\n");
+    const next = encodeParsedFile(second);
+    expect(next.ints.buffer).toBe(buffer);
+    expect(next.bytes.byteLength).toBeLessThan(wire.bytes.byteLength);
+    expect(deepEquals(decodeParsedFile(viaMessage(next)), second, true)).toBe(true);
+    // a huge file's buffer is not kept: the next small file gets one of its own
+    const huge = new ArrayBuffer(8 * 2 ** 20);
+    recycleWireBuffer(huge);
+    expect(encodeParsedFile(second).ints.buffer).not.toBe(huge);
+  });
+
+  test("text of more UTF-8 bytes than UTF-16 units grows the buffer mid-file", async () => {
+    // megabytes of distinct names in three-byte characters: past a first guess of one byte a unit, and
+    // larger than any spare buffer
+    const names = Array.from({ length: 12_000 }, (_, i) => `func 関数名前の長い識別子${i}大小() { 呼出処理の長い名前${i}() }`).join("\n");
+    const f = await parsed("pkg/多.go", `package pkg\n\n${names}\n`);
+    const wire = encodeParsedFile(f);
+    expect(wire.bytes.byteLength).toBeGreaterThan(4 * 2 ** 20);
+    expect(deepEquals(decodeParsedFile(viaMessage(wire)), f, true)).toBe(true);
+  });
+
+  test("a lone surrogate arrives as U+FFFD, as SQLite's UTF-8 would store it; the lengths still add up", async () => {
+    const f = await parsed("pkg/s.go", "package pkg\n\nfunc A() {}\n");
+    const odd = structuredClone(f);
+    odd.chunks![0]!.title = `half \ud83d of a pair`;
+    const back = roundTrip(odd);
+    expect(back.chunks![0]!.title).toBe("half \ufffd of a pair");
+    expect(deepEquals({ ...back, chunks: back.chunks!.slice(1) }, { ...odd, chunks: odd.chunks!.slice(1) }, true)).toBe(true);
   });
 
   test("workers hand the pool the same files the calling thread parses", async () => {
@@ -192,7 +228,8 @@ describe("parsed-file wire", () => {
       texts.set(fileId, text);
     }
     const got = new Map<number, ParsedFile>();
-    for await (const o of parseFiles(files, (f) => contents.get(f.fileId), project, 2)) {
+    // a copy each call, as the store reads one: the pool moves a job's bytes to its worker
+    for await (const o of parseFiles(files, (f) => new Uint8Array(contents.get(f.fileId)!), project, 2)) {
       if (o.kind !== "parsed") throw new Error(`${o.path}: ${o.error}`);
       got.set(o.file.fileId, o.file);
     }
