@@ -1,6 +1,6 @@
 /**
  * How a parse worker hands a parsed file to the indexer's thread: the file's numbers and its distinct
- * strings (joined, as UTF-8) in one buffer that is transferred, not copied, instead of a structured clone
+ * strings (one after another, as UTF-8) in one buffer that is transferred, not copied, instead of a structured clone
  * of the ParsedFile's object tree. The indexer hands each buffer back once it has read the file
  * (`recycleWireBuffer`), so a worker writes the next files into memory already in use.
  *
@@ -173,10 +173,9 @@ class WireWriter {
     }
     const intBytes = this.n * 4;
     // one byte a UTF-16 unit is enough for ASCII, the usual case; the loop grows the buffer when not
-    let buffer = this.takeBuffer(intBytes + units);
-    new Int32Array(buffer, 0, this.n).set(this.ints.subarray(0, this.n));
+    let bytes = new Uint8Array(this.takeBuffer(intBytes + units));
+    new Int32Array(bytes.buffer, 0, this.n).set(this.ints.subarray(0, this.n));
     // each string encoded where it goes: joining them first made a fresh string of the file's whole text
-    let bytes = new Uint8Array(buffer);
     let at = intBytes;
     for (let i = 0; i < strings.length; i++) {
       let s = strings[i]!;
@@ -191,11 +190,10 @@ class WireWriter {
         const bigger = new Uint8Array(at + 3 * (s.length + units));
         bigger.set(bytes.subarray(0, at));
         bytes = bigger;
-        buffer = bigger.buffer;
       }
     }
     const written = at - intBytes;
-    const wire = { ints: new Int32Array(buffer, 0, this.n), bytes: new Uint8Array(buffer, intBytes, written), path, modulePath };
+    const wire = { ints: new Int32Array(bytes.buffer, 0, this.n), bytes: new Uint8Array(bytes.buffer, intBytes, written), path, modulePath };
     // a worker's writer keeps its buffer for the next file; one huge file must not pin megabytes for good
     if (this.ints.length > 1 << 20) this.ints = new Int32Array(1 << 14);
     this.reset();
