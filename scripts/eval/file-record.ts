@@ -177,13 +177,17 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
   // the file list's term weights when the record was made (the defaults: a replay starts from them)
   const aq = analyzeQuery(r.query);
   const recordedWeights = r.termWeights ? new Map(Object.entries(r.termWeights)) : rankingWeights(aq.weights, aq, 2);
+  // the recorded lists, made once per record (a trainer replays each record hundreds of times); searchFiles reads them, never changes them
+  let recorded: Map<string, number> | undefined;
+  let chunkScores: Map<string, { filePath: string; score: number }> | undefined;
   const impl: Partial<IndexReader> = {
     // the recorded sums, or, for a record with termScores asked with other term weights (a variant of the
     // file list's weighting), each term's recorded part scaled by the weight asked for against the weight it
     // was recorded with; files outside termScores' keep keep their recorded sum
     weightedFileScores: async (terms) => {
-      const out = new Map(r.fileScores.map(([i, s]) => [path(i), s]));
-      if (!r.termScores || [...recordedWeights].every(([t, x]) => terms.get(t) === x)) return out;
+      recorded ??= new Map(r.fileScores.map(([i, s]) => [path(i), s]));
+      if (!r.termScores || [...recordedWeights].every(([t, x]) => terms.get(t) === x)) return recorded;
+      const out = new Map(recorded);
       const parted = new Set<string>();
       const sums = new Map<string, number>();
       for (const [t, l] of Object.entries(r.termScores)) {
@@ -199,9 +203,11 @@ export function replayReader(r: FileRecord): { reader: IndexReader; misses: { co
     },
     // each file's best chunk, its second and third, and its other matched chunks (their scores not kept: 0)
     weightedChunkScores: async () => {
+      if (chunkScores) return chunkScores;
       const out = new Map<string, { filePath: string; score: number }>(r.bestChunk.map(([i, s]) => [path(i), { filePath: path(i), score: s }]));
       const more = new Map(r.chunkMore ?? []);
       for (const [i, n] of r.chunkCounts ?? []) for (let k = 1; k < n; k++) out.set(`${path(i)}#${k}`, { filePath: path(i), score: more.get(i)?.[k - 1] ?? 0 });
+      chunkScores = out;
       return out;
     },
     definingFiles: async () => new Map(Object.entries(r.defining).map(([n, fs]) => [n, new Set(fs.map(path))])),

@@ -21,7 +21,7 @@ import { parseArgs } from "node:util";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join, resolve } from "node:path";
 import { tmpdir } from "node:os";
-import { FILE_RANKING } from "../../src/engines/search/index.ts";
+import { FILE_RANKING, HAND_FILE_RANKING } from "../../src/engines/search/index.ts";
 import { condenseQuery } from "../../src/engines/search/long-query.ts";
 import { useFreshCortexHome } from "./corpus.ts";
 import { chosenVariants, forEachRepository } from "./harness.ts";
@@ -52,6 +52,9 @@ type Variant = Partial<typeof FILE_RANKING>;
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
+  // the hand-chosen weights without file-ranking.json's learned ones: the --check of records made before a
+  // retrain (train-ranker.ts)
+  hand: structuredClone(HAND_FILE_RANKING),
   off: { coChangeLong: 0 },
   "cochange long 0.15 uncapped": { coChangeLong: 0.15, coChangeCapped: false },
   "cochange long 0.3": { coChangeLong: 0.3 },

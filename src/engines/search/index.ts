@@ -11,9 +11,10 @@ import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { identifierParts, openingWord, wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
-import { FUNCTION_RANKING, nameMatch, promoteFunctions, shortnessOf, stem } from "./function-promotion.ts";
+import { FUNCTION_RANKING, promoteFunctions, shortnessOf, stem } from "./function-promotion.ts";
 import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
 import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
+import { LEARNED_WEIGHTS, withLearned } from "./learned-ranking.ts";
 
 export type SearchMode = "hybrid" | "keyword" | "vector";
 
@@ -266,8 +267,7 @@ export class SearchEngine {
    * changed them too): a change to one often needs the other, and the question's words may only name the
    * first. With coChangeCapped a lift stops just below the best leader that lends it.
    */
-  private async addCoChanged(total: Map<string, number>, filters: ChunkFilters, weight: number): Promise<void> {
-    const w = FILE_RANKING;
+  private async addCoChanged(total: Map<string, number>, filters: ChunkFilters, weight: number, w: FileRankingWeights): Promise<void> {
     const leaders = [...total.entries()].sort((a, b) => b[1] - a[1]).slice(0, w.coChangeLeaders);
     if (leaders.length === 0) return;
     const history = await this.store.coChanges!(leaders.map(([p]) => p));
@@ -329,7 +329,8 @@ export class SearchEngine {
   async searchFiles(query: string, limit: number, opts: Omit<SearchOptions, "query" | "limit"> = {}): Promise<Array<{ filePath: string; score: number }>> {
     const q = analyzeQuery(query);
     const filters = opts.filters ?? {};
-    const w = FILE_RANKING;
+    const edit = EDIT_INTENTS.has(opts.intent ?? "explore");
+    const w = edit ? HAND_FILE_RANKING : FILE_RANKING;
     // 1 for a question of a few words, falling towards 0 for a pasted issue (SWE-bench's hundreds of words)
     const shortness = Math.min(1, (w.shortQueryTerms / Math.max(1, q.terms.length)) ** 2);
     const total = new Map<string, number>();
@@ -339,16 +340,16 @@ export class SearchEngine {
       if (max <= 0 || weight === 0) return;
       for (const [k, v] of scores) total.set(k, (total.get(k) ?? 0) + weight * (power === 1 ? v / max : (v / max) ** power));
     };
-    const edit = EDIT_INTENTS.has(opts.intent ?? "explore");
     // the weights the question's kind moves: a change request or a description (FILE_RANKING.change, describe)
     const k = kindWeights(
       !edit && opts.mode !== "vector" && this.store.subjectStyle ? changeLikeness(q.raw, await this.store.subjectStyle()) : undefined,
       shortness,
+      w,
     );
     if (opts.mode !== "vector") {
       const asked = opts.termWeights?.(q) ?? q.weights;
       const weights = rankingWeights(asked, q);
-      add(await this.store.weightedFileScores(fileListWeights(asked, q, shortness), w.fields, filters), 1, 1 + (k.contentPower - 1) * shortness);
+      add(await this.store.weightedFileScores(fileListWeights(asked, q, shortness, w), w.fields, filters), 1, 1 + (k.contentPower - 1) * shortness);
       const bestChunk = new Map<string, number>();
       for (const { filePath, score } of (await this.store.weightedChunkScores(weights, KEYWORD_WEIGHTS, filters)).values()) {
         if (score > (bestChunk.get(filePath) ?? 0)) bestChunk.set(filePath, score);
@@ -411,7 +412,7 @@ export class SearchEngine {
     const testWeight = edit ? RANKING.testPenalty : k.tests;
     for (const [p, v] of total) {
       let x = v;
-      const named = nameWeight > 0 || nameShare > 0 ? nameMatch(fileName(p), queryStems) : 0;
+      const named = nameWeight > 0 || nameShare > 0 ? fileNameMatch(p, queryStems) : 0;
       x += nameShare * named;
       if (placed) x += w.scope * shortness * (placed.get(p) ?? 0);
       if (nameWeight > 0) x *= 1 + nameWeight * named;
@@ -421,14 +422,14 @@ export class SearchEngine {
     }
     // a long question (a pasted issue) describes a change, which often spans the files changed together; not
     // for an edit's preflight, which names those files itself (changed-together) from rankings without the lift
-    const coChange = w.coChange + (EDIT_INTENTS.has(opts.intent ?? "explore") ? 0 : w.coChangeLong * (1 - shortness));
-    if (coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters, coChange);
+    const coChange = w.coChange + (edit ? 0 : w.coChangeLong * (1 - shortness));
+    if (coChange > 0 && this.store.coChanges && opts.mode !== "vector") await this.addCoChanged(total, filters, coChange, w);
     const ranked = [...total.entries()]
       .map(([filePath, score]) => ({ filePath, score: Math.round(score * 1e6) / 1e6 }))
       .sort((a, b) => b.score - a.score || a.filePath.localeCompare(b.filePath));
     // a pasted issue: one family of namesakes does not take every first place, and the leader's namesake
     // below them joins them (FILE_RANKING.familyCap, familySlot)
-    if (shortness <= w.familyShortness && !EDIT_INTENTS.has(opts.intent ?? "explore")) {
+    if (shortness <= w.familyShortness && !edit) {
       if (w.familyCap > 0) capSameNames(ranked, w.familyCap, w.familyTop);
       if (w.familySlot > 0) raiseNamesake(ranked, w.familySlot, w.familyPool, w.familyCap);
     }
@@ -458,8 +459,7 @@ export function definitionScores(defined: ReadonlyMap<string, ReadonlySet<string
  * The term weights of the whole-file BM25 list: rankingWeights, with a long question's title at
  * FILE_RANKING.titleLong (shortness at most titleLongShortness; the chunk list and the history keep title).
  */
-export function fileListWeights(base: Map<string, number>, q: AnalyzedQuery, shortness: number): Map<string, number> {
-  const w = FILE_RANKING;
+export function fileListWeights(base: Map<string, number>, q: AnalyzedQuery, shortness: number, w: FileRankingWeights = FILE_RANKING): Map<string, number> {
   return rankingWeights(base, q, shortness <= w.titleLongShortness ? w.titleLong : w.title);
 }
 
@@ -545,6 +545,29 @@ export function fileName(path: string): string {
   const name = dot > 0 ? base.slice(0, dot) : base;
   return FOLDER_NAMED.has(name.toLowerCase()) && parts.length > 1 ? parts[parts.length - 2]! : name;
 }
+
+/**
+ * nameMatch of a file's name, from its name's stemmed parts kept across questions: every question weighs
+ * every candidate file's name, and splitting and stemming thousands of names each time was about a sixth
+ * of a replayed file ranking's CPU (docs/benchmarks.md, "The file ranking's weights learned"). Bounded:
+ * emptied past FILE_NAME_STEMS_MAX paths.
+ */
+function fileNameMatch(path: string, queryStems: Set<string>): number {
+  let stems = fileNameStems.get(path);
+  if (stems === undefined) {
+    if (fileNameStems.size >= FILE_NAME_STEMS_MAX) fileNameStems.clear();
+    stems = identifierParts(fileName(path))
+      .filter((p) => p.length >= 2)
+      .map(stem);
+    fileNameStems.set(path, stems);
+  }
+  if (stems.length === 0) return 0;
+  let hit = 0;
+  for (const x of stems) if (queryStems.has(x)) hit++;
+  return hit / stems.length;
+}
+const fileNameStems = new Map<string, string[]>();
+const FILE_NAME_STEMS_MAX = 200_000;
 
 /** The words of a path: each folder's and the file's name (without extensions), with their identifier parts, stemmed. */
 function pathWords(path: string): Set<string> {
@@ -679,8 +702,7 @@ function verbBases(word: string): string[] {
  * change's at 1, faded towards FILE_RANKING's own as the question grows long (`shortness`): the kinds are
  * read from commit subjects' wording, and a pasted issue is neither.
  */
-export function kindWeights(kind: number | undefined, shortness: number): KindWeights {
-  const w = FILE_RANKING;
+export function kindWeights(kind: number | undefined, shortness: number, w: FileRankingWeights = FILE_RANKING): KindWeights {
   const base: KindWeights = {
     history: w.history,
     historyGate: w.historyGate,
@@ -703,11 +725,13 @@ export function kindWeights(kind: number | undefined, shortness: number): KindWe
 }
 
 /**
- * Weights of file-level ranking, tuned on the SWE-bench splits (docs/benchmarks.md, "Retrieval"); the
- * short-question weights on the docstring and commit dev splits ("A file's name, and its best chunk, for
- * short questions").
+ * The hand-chosen weights of file-level ranking, each measured on the SWE-bench splits and the generated
+ * sets' dev splits as the comments say (docs/benchmarks.md, "Retrieval" and after). They are the starting
+ * point of scripts/eval/train-ranker.ts, which learns FILE_RANKING from them (the weights file-ranking.json
+ * names take precedence there), and they stay the weights of an edit's preflight (search_codebase's edit
+ * intents), whose ready rule was chosen on rankings made with them.
  */
-export const FILE_RANKING = {
+export const HAND_FILE_RANKING = {
   fields: { path: 3, defs: 3, doc: 0.5, code: 1 },
   chunk: 0.5,
   /**
@@ -881,6 +905,12 @@ export const FILE_RANKING = {
   familySlot: 4,
   familyPool: 15,
 };
+
+/** The weights of the file ranking: HAND_FILE_RANKING with the learned ones of file-ranking.json laid over it. */
+export const FILE_RANKING: typeof HAND_FILE_RANKING = withLearned(HAND_FILE_RANKING, LEARNED_WEIGHTS);
+
+/** The weights one file ranking reads: the hand-chosen ones for an edit's preflight, the learned ones otherwise. */
+export type FileRankingWeights = typeof HAND_FILE_RANKING;
 
 const NON_SOURCE_DIR = /(^|\/)(docs?|examples?|galleries|tutorials?|benchmarks?|asv_bench|tools|scripts|ci|release)\//;
 const NON_SOURCE_FILE = /(^|\/)(setup|conftest|conf)\.py$|(^|\/)(gulpfile|webpack\.config|rollup\.config|vite\.config|jest\.config)\.[jt]s$/;
