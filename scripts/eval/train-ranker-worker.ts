@@ -1,6 +1,6 @@
 /**
  * One of train-ranker.ts's evaluators, on a thread of its own: loads every set's records (workerData.sets,
- * `name=records.jsonl[,more.jsonl]`), says how many replay otherwise than recorded, then answers each
+ * `name=records.jsonl[,more.jsonl]`), the first of them says how many replay otherwise than recorded, then answers each
  * { id, weights } with every set's gold ranks under FILE_RANKING with those weights laid over it. Each
  * evaluator holds all the records, so the values of one weight's grid are ranked side by side.
  */
@@ -54,8 +54,10 @@ const shipped = structuredClone(FILE_RANKING);
 try {
   const sets = (workerData as { sets: string[] }).sets.map(load);
   // the records must replay as they were ranked, or the ascent learns from a ranking the engine does not make
+  // (the first evaluator checks; the others hold the same records)
   let differ = 0;
-  for (const set of sets) for (const item of set.items) if ((await ranked(item)).join("\n") !== item.record.check.join("\n")) differ++;
+  if ((workerData as { check: boolean }).check)
+    for (const set of sets) for (const item of set.items) if ((await ranked(item)).join("\n") !== item.record.check.join("\n")) differ++;
   port.postMessage({ kind: "loaded", sets: sets.map((s) => ({ name: s.name, records: s.items.length })), differ } satisfies EvaluatorMessage);
   port.on("message", async ({ id, weights }: EvaluatorRequest) => {
     try {

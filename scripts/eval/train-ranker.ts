@@ -127,7 +127,10 @@ interface Result {
 
 // the evaluators: each holds every record, so one weight's grid is ranked on --jobs threads side by side
 const jobs = Math.max(1, Number(values.jobs));
-const evaluators = Array.from({ length: jobs }, () => new Worker(join(import.meta.dir, "train-ranker-worker.ts"), { workerData: { sets: values.set } }));
+const evaluators = Array.from(
+  { length: jobs },
+  (_, i) => new Worker(join(import.meta.dir, "train-ranker-worker.ts"), { workerData: { sets: values.set, check: i === 0 } }),
+);
 const loaded = await Promise.all(
   evaluators.map(
     (w) =>

@@ -97,11 +97,22 @@ export function lastSegment(symbolPath: string): string {
 
 /** Share (0-1) of a name's words that the query's terms contain, by stem. */
 export function nameMatch(name: string, queryStems: Set<string>): number {
-  const parts = identifierParts(name).filter((p) => p.length >= 2);
-  if (parts.length === 0) return 0;
+  return stemShare(nameStems(name), queryStems);
+}
+
+/** The stems of a name's words of two letters or more. */
+export function nameStems(name: string): string[] {
+  return identifierParts(name)
+    .filter((p) => p.length >= 2)
+    .map(stem);
+}
+
+/** Share (0-1) of `stems` the query's stems contain. */
+export function stemShare(stems: readonly string[], queryStems: Set<string>): number {
+  if (stems.length === 0) return 0;
   let hit = 0;
-  for (const p of parts) if (queryStems.has(stem(p))) hit++;
-  return hit / parts.length;
+  for (const x of stems) if (queryStems.has(x)) hit++;
+  return hit / stems.length;
 }
 
 /**

@@ -11,7 +11,7 @@ import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { identifierParts, openingWord, wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
 import { staleFiles } from "../freshness.ts";
-import { FUNCTION_RANKING, promoteFunctions, shortnessOf, stem } from "./function-promotion.ts";
+import { FUNCTION_RANKING, nameStems, promoteFunctions, shortnessOf, stem, stemShare } from "./function-promotion.ts";
 import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
 import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
 import { LEARNED_WEIGHTS, withLearned } from "./learned-ranking.ts";
@@ -547,7 +547,7 @@ export function fileName(path: string): string {
 }
 
 /**
- * nameMatch of a file's name, from its name's stemmed parts kept across questions: every question weighs
+ * nameMatch of a file's name, from its name's stems kept across questions: every question weighs
  * every candidate file's name, and splitting and stemming thousands of names each time was about a sixth
  * of a replayed file ranking's CPU (docs/benchmarks.md, "The file ranking's weights learned"). Bounded:
  * emptied past FILE_NAME_STEMS_MAX paths.
@@ -556,15 +556,10 @@ function fileNameMatch(path: string, queryStems: Set<string>): number {
   let stems = fileNameStems.get(path);
   if (stems === undefined) {
     if (fileNameStems.size >= FILE_NAME_STEMS_MAX) fileNameStems.clear();
-    stems = identifierParts(fileName(path))
-      .filter((p) => p.length >= 2)
-      .map(stem);
+    stems = nameStems(fileName(path));
     fileNameStems.set(path, stems);
   }
-  if (stems.length === 0) return 0;
-  let hit = 0;
-  for (const x of stems) if (queryStems.has(x)) hit++;
-  return hit / stems.length;
+  return stemShare(stems, queryStems);
 }
 const fileNameStems = new Map<string, string[]>();
 const FILE_NAME_STEMS_MAX = 200_000;
