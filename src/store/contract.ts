@@ -15,7 +15,7 @@ import type { ParseTierState } from "./index-store.ts";
 import type { ContentFileRow } from "./content-index.ts";
 import type { ChunkFilters, ColumnWeights, FileColumnWeights, KeywordHit } from "./chunk-search.ts";
 import type { ChunkHash } from "./chunk-vectors.ts";
-import type { EdgeRow, RefRow, SymbolRow } from "./graph-store.ts";
+import type { EdgeRow, RefRow, RefSite, SymbolRow } from "./graph-store.ts";
 import type { CountedFile } from "./graph-facts.ts";
 import type { LanguageShare, ProjectTotals } from "./project-queries.ts";
 import type { SqlDialect } from "./sql-dialect.ts";
@@ -26,7 +26,7 @@ export type { ParseTierState } from "./index-store.ts";
 export type { ContentFileRow } from "./content-index.ts";
 export type { ChunkFilters, ColumnWeights, FileColumnWeights, KeywordHit } from "./chunk-search.ts";
 export type { ChunkHash } from "./chunk-vectors.ts";
-export type { EdgeRow, RefRow, SymbolRow } from "./graph-store.ts";
+export type { EdgeRow, RefRow, RefSite, SymbolRow } from "./graph-store.ts";
 export type { CountedFile } from "./graph-facts.ts";
 export type { LanguageShare, ProjectTotals } from "./project-queries.ts";
 export type { SqlDialect } from "./sql-dialect.ts";
@@ -224,10 +224,14 @@ export interface SymbolReader {
   symbolsById(ids: readonly number[]): Promise<SymbolRow[]>;
   /** References resolved to any of these definitions. */
   refsByTargets(ids: readonly number[]): Promise<RefRow[]>;
+  /** refsByTargets' references as sites, without the definition each is written in (RefSite: half the time). */
+  refSitesByTargets(ids: readonly number[]): Promise<RefSite[]>;
   /** References written inside these definitions (what they call, use, inherit). */
   refsInside(ids: readonly number[]): Promise<RefRow[]>;
   /** Unresolved references with this name. */
   unresolvedNamed(name: string): Promise<RefRow[]>;
+  /** unresolvedNamed's references as sites (RefSite). */
+  unresolvedSitesNamed(name: string): Promise<RefSite[]>;
   /** References from other files into definitions of these files. */
   refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]>;
   /** Methods of `language` with one of these names, with the qualified name of the type declaring them. */

@@ -45,6 +45,14 @@ export interface RefRow {
   resolution: string | null;
 }
 
+/**
+ * A reference's site, as find_symbol_occurrences shows it: RefRow without the definition it is written in.
+ * The refs view finds that definition per row (a join into the definitions and their scopes' names), which
+ * was half of a common name's look-up: 16,069 references of go-src's `Errorf` in 31-58 ms with it, 14-25
+ * without (docs/benchmarks.md, "A common name's occurrences").
+ */
+export type RefSite = Omit<RefRow, "enclosing" | "enclosingId" | "qualifierType">;
+
 /** A reference as resolution reads it: all of RefRow but the enclosing definition's name, which it never uses. */
 export type RefToResolve = Omit<RefRow, "enclosing">;
 
@@ -102,6 +110,7 @@ const SYMBOL_COLUMNS = `symbol_id AS id, file_path AS file, name, qualified_name
 const SYMBOL_ORDER = `ORDER BY file_path, start_line, start_column, symbol_id`;
 const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
   enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
+const REF_SITE_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, kind, line, "column", target_symbol_id AS targetId, resolution`;
 const SITE_COLUMNS = `s.site_id AS siteId, sf.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
   COALESCE(i.is_standard_lib, 0) AS isStandardLib, COALESCE(i.is_external, 0) AS isExternal, COALESCE(i.is_relative, 0) AS isRelative`;
 /**
@@ -171,6 +180,7 @@ function graphStatements(db: Database) {
     symbolsById: q(`SELECT ${SYMBOL_COLUMNS} FROM symbols WHERE symbol_id IN (SELECT value FROM json_each(?))`),
     refsOfFiles: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_path IN (SELECT value FROM json_each(?))`),
     refsByTargets: q(`SELECT ${REF_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
+    refSitesByTargets: q(`SELECT ${REF_SITE_COLUMNS} FROM refs WHERE target_symbol_id IN (SELECT value FROM json_each(?))`),
     // references inside definitions are found through the definitions' files (a reference's enclosing
     // definition is in its own file): an index on enclosing_symbol_id took 8.7 MiB of go-src's index
     basesInFileOf: q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id = (SELECT file_id FROM symbol_rows WHERE symbol_id = ?1)
@@ -210,6 +220,7 @@ function graphStatements(db: Database) {
       q(`SELECT ${REF_COLUMNS} FROM refs WHERE file_id IN (SELECT file_id FROM symbol_rows WHERE symbol_id IN (SELECT value FROM json_each(?1)))
       AND enclosing_symbol_id IN (SELECT value FROM json_each(?1))`),
     unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
+    unresolvedSitesNamed: q(`SELECT ${REF_SITE_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
     refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
       t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
       WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
@@ -293,6 +304,10 @@ export class GraphStore {
 
   refsByTargets(ids: Iterable<number>): RefRow[] {
     return this.s.refsByTargets.all(json(ids)) as RefRow[];
+  }
+
+  refSitesByTargets(ids: Iterable<number>): RefSite[] {
+    return this.s.refSitesByTargets.all(json(ids)) as RefSite[];
   }
 
   /** References with one of these names written in one of these files. */
@@ -465,6 +480,10 @@ export class GraphStore {
 
   unresolvedNamed(name: string): RefRow[] {
     return this.s.unresolvedNamed.all(name) as RefRow[];
+  }
+
+  unresolvedSitesNamed(name: string): RefSite[] {
+    return this.s.unresolvedSitesNamed.all(name) as RefSite[];
   }
 
   /** References from other files into definitions of these files. */

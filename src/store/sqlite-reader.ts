@@ -22,6 +22,7 @@ import type {
   ChunkHash,
   EdgeRow,
   RefRow,
+  RefSite,
   SymbolRow,
   CountedFile,
   LanguageShare,
@@ -296,12 +297,20 @@ export class SqliteIndexReader implements IndexReader {
     return this.graph.refsByTargets(ids);
   }
 
+  async refSitesByTargets(ids: readonly number[]): Promise<RefSite[]> {
+    return this.graph.refSitesByTargets(ids);
+  }
+
   async refsInside(ids: readonly number[]): Promise<RefRow[]> {
     return this.graph.refsInside(ids);
   }
 
   async unresolvedNamed(name: string): Promise<RefRow[]> {
     return this.graph.unresolvedNamed(name);
+  }
+
+  async unresolvedSitesNamed(name: string): Promise<RefSite[]> {
+    return this.graph.unresolvedSitesNamed(name);
   }
 
   async refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]> {

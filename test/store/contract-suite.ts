@@ -6,7 +6,7 @@
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
-import type { IndexReader, TrigramQuery } from "../../src/store/contract.ts";
+import type { IndexReader, RefSite, TrigramQuery } from "../../src/store/contract.ts";
 import { trigramsOf } from "../../src/store/trigrams.ts";
 import { SQLITE_INDEX_DIALECT } from "../../src/store/sql-dialect.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
@@ -240,6 +240,22 @@ export function readerContractSuite(name: string, factory: ReaderFactory): void 
       const inside = await reader.refsInside([login.id]);
       expect(sorted(inside.filter((r) => r.kind === "call").map((r) => r.name))).toEqual(["Get", "Open", "missing"]);
       expect((await reader.unresolvedNamed("missing")).map((r) => r.file)).toEqual(["auth/auth.go"]);
+      // the sites are the same references with the same fields, the enclosing definition aside
+      const site = (r: RefSite) => ({
+        id: r.id,
+        file: r.file,
+        name: r.name,
+        qualifier: r.qualifier,
+        kind: r.kind,
+        line: r.line,
+        column: r.column,
+        targetId: r.targetId,
+        resolution: r.resolution,
+      });
+      const byId = (a: RefSite, b: RefSite) => a.id - b.id;
+      expect((await reader.refSitesByTargets([get[1]!.id])).map(site).sort(byId)).toEqual(callers.map(site).sort(byId));
+      expect((await reader.unresolvedSitesNamed("missing")).map(site).sort(byId)).toEqual((await reader.unresolvedNamed("missing")).map(site).sort(byId));
+      expect(await reader.unresolvedSitesNamed("nothingNamedThis")).toEqual([]);
       const into = await reader.refsIntoFiles(["store/store.go"]);
       expect(into.every((r) => r.targetFile === "store/store.go" && r.file !== "store/store.go")).toBe(true);
       expect(sorted(new Set(into.map((r) => r.name)))).toEqual(["DB", "Get", "Open"]);

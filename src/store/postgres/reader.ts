@@ -32,6 +32,7 @@ import type {
   CountedFile,
   RefIntoFile,
   RefRow,
+  RefSite,
   SymbolRow,
   TrigramQuery,
   VectorModel,
@@ -720,6 +721,15 @@ export class PgIndexReader implements IndexReader {
         return `r.file_id IN (${files}) AND ${this.idIn(p, "r.enclosing_symbol_id", ids)}`;
       }),
     );
+  }
+
+  /** The whole rows: the shared store's reference query is not SQLite's view, and a narrower one was not measured. */
+  async refSitesByTargets(ids: readonly number[]): Promise<RefSite[]> {
+    return this.refsByTargets(ids);
+  }
+
+  async unresolvedSitesNamed(name: string): Promise<RefSite[]> {
+    return this.unresolvedNamed(name);
   }
 
   /** Unresolved references of this name; those a reader of several repositories resolves across them are not. */
