@@ -67,7 +67,8 @@ if (command === "capture") {
   for await (const outcome of parseFiles(store.unparsed(), (f: { fileId: number }) => store.contentZ(f.fileId), project)) {
     if (outcome.kind !== "parsed") continue;
     const wire = encodeParsedFile(outcome.file);
-    const bytes = Buffer.from(serialize({ ints: wire.ints, text: wire.text, path: wire.path, modulePath: wire.modulePath }));
+    // copies: the wire's numbers and bytes are views of one buffer the next encode writes over
+    const bytes = Buffer.from(serialize({ ints: wire.ints.slice(), bytes: wire.bytes.slice(), path: wire.path, modulePath: wire.modulePath }));
     const length = Buffer.alloc(4);
     length.writeUInt32LE(bytes.length);
     writeSync(out, length);
