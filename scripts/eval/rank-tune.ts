@@ -141,6 +141,12 @@ if (values["variant-file"]) Object.assign(VARIANTS, JSON.parse(readFileSync(reso
 if (values.split === "test") throw new Error("--split test: weights are chosen on dev only");
 
 const names = chosenVariants(values.variants, VARIANTS);
+// a knob FILE_RANKING lacks would do nothing where searchFiles does not read it, and where a scratch change
+// reads it, stay set for every variant after it (restoring `base` resets only the knobs it has)
+for (const name of names) {
+  const unknown = Object.keys(VARIANTS[name]!).filter((knob) => !(knob in FILE_RANKING));
+  if (unknown.length > 0) throw new Error(`variant '${name}' sets ${unknown.join(", ")}, which FILE_RANKING does not have (add the knob to HAND_FILE_RANKING first)`);
+}
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
 if (values.replay) {
