@@ -145,7 +145,8 @@ const names = chosenVariants(values.variants, VARIANTS);
 // reads it, stay set for every variant after it (restoring `base` resets only the knobs it has)
 for (const name of names) {
   const unknown = Object.keys(VARIANTS[name]!).filter((knob) => !(knob in FILE_RANKING));
-  if (unknown.length > 0) throw new Error(`variant '${name}' sets ${unknown.join(", ")}, which FILE_RANKING does not have (add the knob to HAND_FILE_RANKING first)`);
+  if (unknown.length > 0)
+    throw new Error(`variant '${name}' sets ${unknown.join(", ")}, which FILE_RANKING does not have (add the knob to HAND_FILE_RANKING first)`);
 }
 const base = { ...FILE_RANKING };
 const rows: Array<{ id: string; gold: string[]; top: string[]; ranks: Record<string, Rank[]> }> = [];
