@@ -232,6 +232,8 @@ export interface SymbolReader {
   unresolvedNamed(name: string): Promise<RefRow[]>;
   /** unresolvedNamed's references as sites (RefSite). */
   unresolvedSitesNamed(name: string): Promise<RefSite[]>;
+  /** The definition each of these references is written in (RefRow.enclosing), by reference id; a site's, for the few shown. */
+  enclosingOf(refIds: readonly number[]): Promise<Map<number, string | null>>;
   /** References from other files into definitions of these files. */
   refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]>;
   /** Methods of `language` with one of these names, with the qualified name of the type declaring them. */

@@ -221,6 +221,7 @@ function graphStatements(db: Database) {
       AND enclosing_symbol_id IN (SELECT value FROM json_each(?1))`),
     unresolvedNamed: q(`SELECT ${REF_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
     unresolvedSitesNamed: q(`SELECT ${REF_SITE_COLUMNS} FROM refs WHERE name = ? AND target_symbol_id IS NULL`),
+    enclosingOf: q("SELECT ref_id AS id, enclosing FROM refs WHERE ref_id IN (SELECT value FROM json_each(?))"),
     refsIntoFiles: q(`SELECT r.ref_id AS id, r.file_path AS file, r.name, r.kind, r.line, r."column", r.target_symbol_id AS targetId,
       t.file_path AS targetFile FROM refs r JOIN symbols t ON t.symbol_id = r.target_symbol_id
       WHERE t.file_path IN (SELECT value FROM json_each(?)) AND r.file_path <> t.file_path`),
@@ -484,6 +485,11 @@ export class GraphStore {
 
   unresolvedSitesNamed(name: string): RefSite[] {
     return this.s.unresolvedSitesNamed.all(name) as RefSite[];
+  }
+
+  /** The definition each of these references is written in (RefRow.enclosing), by reference id. */
+  enclosingOf(ids: Iterable<number>): Map<number, string | null> {
+    return new Map((this.s.enclosingOf.all(json(ids)) as Array<{ id: number; enclosing: string | null }>).map((r) => [r.id, r.enclosing]));
   }
 
   /** References from other files into definitions of these files. */

@@ -313,6 +313,10 @@ export class SqliteIndexReader implements IndexReader {
     return this.graph.unresolvedSitesNamed(name);
   }
 
+  async enclosingOf(refIds: readonly number[]): Promise<Map<number, string | null>> {
+    return this.graph.enclosingOf(refIds);
+  }
+
   async refsIntoFiles(paths: readonly string[]): Promise<RefIntoFile[]> {
     return this.graph.refsIntoFiles(paths);
   }

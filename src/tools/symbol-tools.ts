@@ -185,12 +185,17 @@ export const getSymbolReferencesTool = defineTool({
     const engine = await ctx.session.symbols();
     const q = { name: args.symbol };
     const defs = await engine.definitions(q);
-    const refs = await engine.references(q, defs);
+    // every usage counts, but only the shown ones need the definition they are written in (RefSite)
+    const refs = await engine.referenceSites(q, defs);
     const ranked = [...refs].sort((a, b) => usageRank(a.resolution, a.file) - usageRank(b.resolution, b.file));
     const shown = ranked.slice(0, args.limit);
-    const lines = await new SourceLines(engine.store).load(shown.map((r) => r.file));
+    const [lines, enclosing] = await Promise.all([
+      new SourceLines(engine.store).load(shown.map((r) => r.file)),
+      engine.store.enclosingOf(shown.map((r) => r.id)),
+    ]);
     const usages = shown.map((r) => {
       const w = lines.window(r.file, r.line, 1);
+      const inside = enclosing.get(r.id);
       return {
         file: r.file,
         line: r.line,
@@ -198,7 +203,7 @@ export const getSymbolReferencesTool = defineTool({
         preview: w.lines.join("\n").trim(),
         kind: r.kind,
         resolution: r.resolution ?? "unresolved",
-        ...(r.enclosing ? { enclosing: r.enclosing } : {}),
+        ...(inside ? { enclosing: inside } : {}),
       };
     });
     const out: ReferencesOutput = {

@@ -256,6 +256,11 @@ export function readerContractSuite(name: string, factory: ReaderFactory): void 
       expect((await reader.refSitesByTargets([get[1]!.id])).map(site).sort(byId)).toEqual(callers.map(site).sort(byId));
       expect((await reader.unresolvedSitesNamed("missing")).map(site).sort(byId)).toEqual((await reader.unresolvedNamed("missing")).map(site).sort(byId));
       expect(await reader.unresolvedSitesNamed("nothingNamedThis")).toEqual([]);
+      // the definition a reference is written in, for the references asked about only
+      const writtenIn = await reader.enclosingOf(callers.map((r) => r.id));
+      expect([...writtenIn.keys()].sort()).toEqual(callers.map((r) => r.id).sort());
+      for (const r of callers) expect(writtenIn.get(r.id)).toBe(r.enclosing);
+      expect((await reader.enclosingOf([])).size).toBe(0);
       const into = await reader.refsIntoFiles(["store/store.go"]);
       expect(into.every((r) => r.targetFile === "store/store.go" && r.file !== "store/store.go")).toBe(true);
       expect(sorted(new Set(into.map((r) => r.name)))).toEqual(["DB", "Get", "Open"]);

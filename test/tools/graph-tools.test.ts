@@ -131,6 +131,17 @@ describe("get_symbol_references", () => {
     expect([all.usages.length, all.isComplete]).toEqual([4, true]);
   });
 
+  test("each usage shown names the definition it is written in (truth.txt), read for the shown usages only", async () => {
+    const r = await call("get_symbol_references", { symbol: "audit.Record", limit: 10 });
+    const calls = r.usages
+      .filter((u: { kind: string }) => u.kind === "call")
+      .map((u: { file: string; line: number; enclosing?: string }) => `${u.file}:${u.line} ${u.enclosing}`);
+    expect(calls.sort()).toEqual(["go/ledger/ledger.go:29 ledger.Account.Deposit", "go/service/transfer.go:23 service.Transfer"]);
+    const one = await call("get_symbol_references", { symbol: "audit.Record", limit: 1 });
+    expect(one.usages).toHaveLength(1);
+    expect(r.usages).toContainEqual(one.usages[0]);
+  });
+
   test("an unknown symbol has no usages and similar names", async () => {
     const r = await call("get_symbol_references", { symbol: "createStor" });
     expect([r.usageCount, r.isComplete]).toEqual([0, true]);

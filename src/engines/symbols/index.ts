@@ -3,7 +3,7 @@
  * unresolved ones that carry the same name), and near-miss suggestions when a name matches nothing. It
  * reads what reference resolution stored; snippets are cut from the stored content.
  */
-import type { IndexReader, RefRow, RefSite, SymbolRow } from "../../store/contract.ts";
+import type { IndexReader, RefSite, SymbolRow } from "../../store/contract.ts";
 import { staleFiles } from "../freshness.ts";
 import { SourceLines } from "../graph/source-lines.ts";
 import { languageSelector } from "../../lang/registry.ts";
@@ -78,44 +78,24 @@ export class SymbolsEngine {
   }
 
   /**
-   * References to a name: those resolved to one of `defs`, and unresolved ones with the same name whose
-   * qualifier agrees with the qualified part of the query (`auth.Login` admits `auth.Login(…)` only).
+   * References to a name, as sites (RefSite: without the definition each is written in): those resolved
+   * to one of `defs`, and unresolved ones with the same name whose qualifier agrees with the qualified part
+   * of the query (`auth.Login` admits `auth.Login(…)` only).
    */
-  async references(q: SymbolQuery, defs: SymbolRow[]): Promise<Array<RefRow & { target?: SymbolRow }>> {
-    return this.matching(
-      q,
-      defs,
-      (ids) => this.store.refsByTargets(ids),
-      (name) => this.store.unresolvedNamed(name),
-    );
-  }
-
-  /** The references of `references`, as sites: without the definition each is written in (RefSite). */
   async referenceSites(q: SymbolQuery, defs: SymbolRow[]): Promise<Array<RefSite & { target?: SymbolRow }>> {
-    return this.matching(
-      q,
-      defs,
-      (ids) => this.store.refSitesByTargets(ids),
-      (name) => this.store.unresolvedSitesNamed(name),
-    );
-  }
-
-  private async matching<R extends RefSite>(
-    q: SymbolQuery,
-    defs: SymbolRow[],
-    byTargets: (ids: number[]) => Promise<R[]>,
-    unresolvedNamed: (name: string) => Promise<R[]>,
-  ): Promise<Array<R & { target?: SymbolRow }>> {
     const parts = nameParts(q.name);
     const last = parts[parts.length - 1];
     if (!last) return [];
     const byId = new Map(defs.map((d) => [d.id, d]));
     const lang = languageMatcher(q.language);
-    const out: Array<R & { target?: SymbolRow }> = [];
-    const [resolved, unresolved] = await Promise.all([defs.length ? byTargets([...byId.keys()]) : [], unresolvedNamed(last)]);
+    const out: Array<RefSite & { target?: SymbolRow }> = [];
+    const [resolved, unresolved] = await Promise.all([
+      defs.length ? this.store.refSitesByTargets([...byId.keys()]) : [],
+      this.store.unresolvedSitesNamed(last),
+    ]);
     // the languages of the referring files, in one question (a language filter needs them)
     const languages = lang ? await this.store.filesInfo([...new Set([...resolved, ...unresolved].map((r) => r.file))]) : undefined;
-    const keep = (r: R) => inPaths(r.file, q.paths) && (!lang || lang(languages?.get(r.file)?.language ?? ""));
+    const keep = (r: RefSite) => inPaths(r.file, q.paths) && (!lang || lang(languages?.get(r.file)?.language ?? ""));
     for (const r of resolved) if (keep(r)) out.push({ ...r, target: byId.get(r.targetId!)! });
     const owner = parts.length > 1 ? parts[parts.length - 2]! : undefined;
     for (const r of unresolved) {

@@ -732,6 +732,11 @@ export class PgIndexReader implements IndexReader {
     return this.unresolvedNamed(name);
   }
 
+  async enclosingOf(refIds: readonly number[]): Promise<Map<number, string | null>> {
+    if (refIds.length === 0) return new Map();
+    return new Map((await this.refs((p) => this.idIn(p, "r.ref_id", refIds))).map((r) => [r.id, r.enclosing]));
+  }
+
   /** Unresolved references of this name; those a reader of several repositories resolves across them are not. */
   async unresolvedNamed(name: string): Promise<RefRow[]> {
     const open = await this.refs((p) => `r.name = ${bind(p, name)} AND r.target_symbol_id IS NULL`);
