@@ -224,7 +224,7 @@ export interface SymbolReader {
   symbolsById(ids: readonly number[]): Promise<SymbolRow[]>;
   /** References resolved to any of these definitions. */
   refsByTargets(ids: readonly number[]): Promise<RefRow[]>;
-  /** refsByTargets' references as sites, without the definition each is written in (RefSite: half the time). */
+  /** refsByTargets' references as sites, without the definition each is written in (RefSite), which SQLite's view finds per row. */
   refSitesByTargets(ids: readonly number[]): Promise<RefSite[]>;
   /** References written inside these definitions (what they call, use, inherit). */
   refsInside(ids: readonly number[]): Promise<RefRow[]>;
