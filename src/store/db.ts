@@ -173,6 +173,12 @@ export function finishBuildDatabase(db: Database): void {
   db.exec("PRAGMA optimize");
   // the connection's own plans are not made again: it closes after this
   forgetShadowStatistics(db);
+  // A build writes without fsyncs (applyPragmas); its last checkpoint syncs the file once, so the index is
+  // on disk when the run ends. Left to the system's write-back, the first write after the build (the next
+  // run's one page of its record, even a no-op's) waited in its own checkpoint's fsync for whatever of the
+  // build was still unwritten: the kernel's no-op 2.7 s just after a build against 1.5-1.7 s later, go-src's
+  // 0.80 against 0.53 s after a `sync` (docs/benchmarks.md, "The first no-op after a build").
+  db.exec("PRAGMA synchronous = FULL");
   db.exec("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 

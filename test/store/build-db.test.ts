@@ -1,7 +1,7 @@
 import { compressText } from "../../src/store/content-codec.ts";
 import { afterEach, expect, test } from "bun:test";
 import { Database } from "bun:sqlite";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createBuildDatabase, createBuildIndexes, finishBuildDatabase } from "../../src/store/db.ts";
@@ -161,6 +161,29 @@ test("the keyword indexes' tables keep no planner statistics: FTS5 removes a mer
     expect(end.query("SELECT tbl FROM sqlite_stat1 WHERE tbl LIKE '%fts%'").all()).toEqual([]);
   } finally {
     end.close();
+  }
+});
+
+test("a build's end syncs its database once: the last checkpoint runs with synchronous FULL and leaves the log empty", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-build-db-"));
+  const path = join(dir, "index.db");
+  const db = createBuildDatabase(path);
+  try {
+    // the build itself writes without fsyncs
+    expect((db.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(0);
+    db.prepare("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES ('a.go', 'go', 'h', 1, 1)").run();
+    expect(statSync(`${path}-wal`).size).toBeGreaterThan(0);
+    finishBuildDatabase(db);
+    expect((db.query("PRAGMA synchronous").get() as { synchronous: number }).synchronous).toBe(2);
+    expect(statSync(`${path}-wal`).size).toBe(0);
+  } finally {
+    db.close();
+  }
+  const reopened = new Database(path, { readonly: true });
+  try {
+    expect(reopened.query("SELECT file_path FROM file_state").all()).toEqual([{ file_path: "a.go" }]);
+  } finally {
+    reopened.close();
   }
 });
 
