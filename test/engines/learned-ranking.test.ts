@@ -4,13 +4,12 @@
  * edit's preflight ranking with the hand-chosen weights its ready rule was chosen with.
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { FILE_RANKING, HAND_FILE_RANKING, kindWeights } from "../../src/engines/search/index.ts";
 import { LEARNED_KNOBS, withLearned } from "../../src/engines/search/learned-ranking.ts";
 import { Session } from "../../src/tools/session.ts";
-import { tmpProject } from "../helpers/tmp-project.ts";
+import { temporaryHome, tmpProject } from "../helpers/tmp-project.ts";
 
 const shipped = JSON.parse(readFileSync(join(import.meta.dir, "../../src/engines/search/file-ranking.json"), "utf8")) as {
   weights: Record<string, number>;
@@ -56,9 +55,7 @@ afterEach(() => {
 });
 
 test("search: an explore question ranks with FILE_RANKING, an edit's preflight with the hand-chosen weights whatever FILE_RANKING holds", async () => {
-  const home = mkdtempSync(join(tmpdir(), "cortex-learned-home-"));
-  const before = process.env.CORTEX_HOME;
-  process.env.CORTEX_HOME = home;
+  const restoreHome = temporaryHome("cortex-learned-home-");
   const p = tmpProject({
     "src/ledger.py": "def post_entries(entries):\n    total = 0\n    for e in entries:\n        total += e.amount\n    return total\n",
     "docs/ledger_notes.py": "# how the ledger posts entries and keeps the total\ndef explain_total():\n    return 'ledger total of the posted entries'\n",
@@ -67,9 +64,7 @@ test("search: an explore question ranks with FILE_RANKING, an edit's preflight w
   cleanups.push(() => {
     session.close();
     p.cleanup();
-    rmSync(home, { recursive: true, force: true });
-    if (before === undefined) delete process.env.CORTEX_HOME;
-    else process.env.CORTEX_HOME = before;
+    restoreHome();
   });
   await session.index();
   const search = await session.search();

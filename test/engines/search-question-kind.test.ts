@@ -6,14 +6,12 @@
  * own, and a long question fades the blend.
  */
 import { afterEach, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { changeLikeness, FILE_RANKING, kindWeights } from "../../src/engines/search/index.ts";
 import { openingWord } from "../../src/core/words.ts";
 import { styleOf, subjectStyle, type SubjectStyle } from "../../src/store/history-store.ts";
 import { Session } from "../../src/tools/session.ts";
-import { commitAt, tmpProject } from "../helpers/tmp-project.ts";
+import { commitAt, temporaryHome, tmpProject } from "../helpers/tmp-project.ts";
 
 const saved = { ...FILE_RANKING };
 const cleanups: Array<() => void> = [];
@@ -71,9 +69,7 @@ const REPORT = "def render(rows):\n    return '\\n'.join(str(r) for r in rows)\n
 
 /** A project whose subjects open with "Fix" and "Print", none with a full stop; report.py only the history finds. */
 async function indexed(): Promise<{ session: Session; commit: (subject: string) => void }> {
-  const home = mkdtempSync(join(tmpdir(), "cortex-kind-home-"));
-  const before = process.env.CORTEX_HOME;
-  process.env.CORTEX_HOME = home;
+  const restoreHome = temporaryHome("cortex-kind-home-");
   process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
   const p = tmpProject({ "src/ledger.py": LEDGER, "src/report.py": REPORT });
   Bun.spawnSync(["git", "-C", p.root, "init", "-q"]);
@@ -90,9 +86,7 @@ async function indexed(): Promise<{ session: Session; commit: (subject: string) 
   cleanups.push(() => {
     session.close();
     p.cleanup();
-    rmSync(home, { recursive: true, force: true });
-    if (before === undefined) delete process.env.CORTEX_HOME;
-    else process.env.CORTEX_HOME = before;
+    restoreHome();
     delete process.env.CORTEX_EMBEDDINGS_PROVIDER;
   });
   await session.index();

@@ -55,3 +55,18 @@ export function commitAt(root: string, message: string, daysAgo: number): void {
   Bun.spawnSync(["git", "-C", root, "add", "-A"], { env });
   Bun.spawnSync(["git", "-C", root, "commit", "-qm", message], { env });
 }
+
+/**
+ * Points CORTEX_HOME at a new folder of its own (a test's indexes and caches apart from every other's);
+ * the returned function removes the folder and puts the variable back as it was.
+ */
+export function temporaryHome(prefix = "cortex-test-home-"): () => void {
+  const home = mkdtempSync(join(tmpdir(), prefix));
+  const before = process.env.CORTEX_HOME;
+  process.env.CORTEX_HOME = home;
+  return () => {
+    rmSync(home, { recursive: true, force: true });
+    if (before === undefined) delete process.env.CORTEX_HOME;
+    else process.env.CORTEX_HOME = before;
+  };
+}

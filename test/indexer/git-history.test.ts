@@ -5,10 +5,8 @@
  * edit preflight names a file the history says is usually changed with the top result.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { tmpProject, commitAt, type TmpProject } from "../helpers/tmp-project.ts";
+import { tmpProject, commitAt, temporaryHome, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
@@ -24,9 +22,7 @@ afterEach(() => {
 
 /** A project indexed under a CORTEX_HOME of its own: a git repository of its own unless `git` is false. */
 function project(files: Record<string, string>, { git: inRepository = true } = {}): { p: TmpProject; session: Session } {
-  const home = mkdtempSync(join(tmpdir(), "cortex-history-home-"));
-  const saved = process.env.CORTEX_HOME;
-  process.env.CORTEX_HOME = home;
+  const restoreHome = temporaryHome("cortex-history-home-");
   process.env.CORTEX_EMBEDDINGS_PROVIDER = "none";
   const p = tmpProject(files);
   if (inRepository) git(p.root, "init", "-q");
@@ -34,9 +30,7 @@ function project(files: Record<string, string>, { git: inRepository = true } = {
   cleanups.push(() => {
     session.close();
     p.cleanup();
-    rmSync(home, { recursive: true, force: true });
-    if (saved === undefined) delete process.env.CORTEX_HOME;
-    else process.env.CORTEX_HOME = saved;
+    restoreHome();
     delete process.env.CORTEX_EMBEDDINGS_PROVIDER;
   });
   return { p, session };
