@@ -1,9 +1,9 @@
 /**
  * The file ranking's learned weights: file-ranking.json beside this module, written by
  * scripts/eval/train-ranker.ts (coordinate ascent over recorded dev rankings; docs/design.md, "Search"), laid
- * over the hand-chosen FILE_RANKING. The data file names a weight by its key ("chunk") or, for the weights a
- * question's kind moves, by the kind and the key ("describe.history"); a name outside LEARNED_KNOBS or a value
- * that is not a finite number is a broken data file, refused at start rather than ranked with.
+ * over the hand-chosen HAND_FILE_RANKING. The data file names a weight by its key ("chunk") or, for the weights
+ * a question's kind moves, by the kind and the key ("describe.history"); a name outside LEARNED_KNOBS or a value
+ * that is not a finite number ≥ 0 is a broken data file, refused at start rather than ranked with.
  */
 import learned from "./file-ranking.json" with { type: "json" };
 
