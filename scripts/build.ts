@@ -26,6 +26,7 @@ const NM = join(ROOT, "node_modules");
 export const WORKERS = [
   "src/indexer/parse-worker.ts",
   "src/indexer/text-worker.ts",
+  "src/indexer/walk-worker.ts",
   "src/tools/index-worker.ts",
   "src/store/full-text-worker.ts",
   "src/embed/local/embed-worker.ts",

@@ -21,7 +21,8 @@ import { indexLocation, type IndexLocation } from "../store/location.ts";
 import { IndexStore } from "../store/index-store.ts";
 import { writeFailureReason } from "../store/write-failure.ts";
 import type { ProjectInfo } from "../lang/project.ts";
-import { walkProject, type Exclusion, type WalkedFile } from "./walk.ts";
+import type { Exclusion, WalkedFile } from "./walk.ts";
+import { walkProjectInParallel } from "./walk-parallel.ts";
 import { affectsProjectInfo, buildProjectInfo } from "./project-info.ts";
 import { defaultWorkerCount, parseFiles } from "./parse-pool.ts";
 import { releaseTrigramExtractor, type FileJob } from "./file-record.ts";
@@ -93,7 +94,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   try {
     location.collectGarbage();
     options.onProgress?.({ phase: "walk", done: 0, total: 0 });
-    const walked = walkProject(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
+    const walked = await walkProjectInParallel(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
 
     let mode: "full" | "incremental" = "incremental";
     let dbPath = location.current();

@@ -6,7 +6,7 @@ import { statSync, existsSync } from "node:fs";
 import type { IndexReader } from "../store/contract.ts";
 import type { IndexLocation } from "../store/location.ts";
 import type { CortexConfig } from "../core/config.ts";
-import { walkProject } from "./walk.ts";
+import { walkProjectInParallel } from "./walk-parallel.ts";
 
 export interface IndexStatus {
   root: string;
@@ -71,7 +71,7 @@ export async function indexStatus(
       : { state: "complete", parsed_files: status.files, total_files: status.files },
   };
   const states = await store.fileStates();
-  const walked = walkProject(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
+  const walked = await walkProjectInParallel(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
   let modified = 0;
   let added = 0;
   const examples: string[] = [];

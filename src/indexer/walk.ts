@@ -45,18 +45,54 @@ function describeLink(root: string, abs: string): string {
   return `symlink to ${rel.split(sep).join("/") || "."}: not followed (its target is indexed at its own path)`;
 }
 
-export function walkProject(root: string, options: WalkOptions): WalkResult {
-  const files: WalkedFile[] = [];
-  const excluded: Exclusion[] = [];
-  const rules = new IgnoreStack(root, options.extraExcludes);
+/** Where a walk puts what it finds, in the order a walk from the root finds it. */
+export interface WalkSink {
+  file(found: WalkedFile): void;
+  exclude(left: Exclusion): void;
+  /** A kept subdirectory, met in its place among its parent's entries. */
+  directory(rel: string): void;
+}
 
-  const visit = (dirRel: string): void => {
+/**
+ * One thread's walk: the ignore rules of the folder it is in and the per-entry decisions. A walk from the
+ * root (walkFrom("")) is the whole walk; a parallel walk (walk-parallel.ts) gives each thread whole
+ * subtrees, which it starts with moveTo, as if it had come down from the root.
+ */
+export class TreeWalker {
+  private readonly rules: IgnoreStack;
+  /** Folders above the current subtree whose ignore files moveTo entered, outermost first. */
+  private readonly entered: string[] = [];
+
+  constructor(
+    readonly root: string,
+    private readonly options: WalkOptions,
+  ) {
+    this.rules = new IgnoreStack(root, options.extraExcludes);
+  }
+
+  /** Walks `dirRel` and everything under it into the arrays (the rules must stand at its parent: moveTo). */
+  walkFrom(dirRel: string, files: WalkedFile[], excluded: Exclusion[]): void {
+    const sink: WalkSink = {
+      file: (f) => files.push(f),
+      exclude: (e) => excluded.push(e),
+      directory: (rel) => this.readDirectory(rel, sink),
+    };
+    this.readDirectory(dirRel, sink);
+  }
+
+  /**
+   * Reads one folder: its files and exclusions go to the sink in name order, each kept subdirectory to
+   * sink.directory in its place (which may walk it at once, or leave it for later). The rules of the
+   * folder's own ignore files hold while the sink is called.
+   */
+  readDirectory(dirRel: string, sink: WalkSink): void {
+    const { root, rules } = this;
     const dirAbs = dirRel === "" ? root : join(root, dirRel);
     let entries: Dirent[];
     try {
       entries = readdirSync(dirAbs, { withFileTypes: true });
     } catch (e) {
-      excluded.push({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
+      sink.exclude({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
       return;
     }
     rules.enter(dirRel, new Set(entries.map((e) => e.name)));
@@ -66,47 +102,65 @@ export function walkProject(root: string, options: WalkOptions): WalkResult {
       const abs = join(dirAbs, ent.name);
       if (ent.isSymbolicLink()) {
         const verdict = rules.check(rel, false);
-        if (verdict.ignored) excluded.push({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
-        else excluded.push({ path: rel, reason: "symlink", detail: describeLink(root, abs), isDir: false });
+        if (verdict.ignored) sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
+        else sink.exclude({ path: rel, reason: "symlink", detail: describeLink(root, abs), isDir: false });
         continue;
       }
       if (ent.isDirectory()) {
         const verdict = rules.check(rel, true);
-        if (verdict.ignored) {
-          excluded.push({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: true });
-          continue;
-        }
-        visit(rel);
+        if (verdict.ignored) sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: true });
+        else sink.directory(rel);
         continue;
       }
       if (!ent.isFile()) {
-        excluded.push({ path: rel, reason: "special", detail: "not a regular file", isDir: false });
+        sink.exclude({ path: rel, reason: "special", detail: "not a regular file", isDir: false });
         continue;
       }
       const verdict = rules.check(rel, false);
       if (verdict.ignored) {
-        excluded.push({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
+        sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
         continue;
       }
       let st: ReturnType<typeof statSync>;
       try {
         st = statSync(abs);
       } catch (e) {
-        excluded.push({ path: rel, reason: "unreadable", detail: (e as Error).message, isDir: false });
+        sink.exclude({ path: rel, reason: "unreadable", detail: (e as Error).message, isDir: false });
         continue;
       }
-      if (st.size > options.maxFileSize) {
-        excluded.push({ path: rel, reason: "too-large", detail: `${st.size} bytes > limit ${options.maxFileSize}`, isDir: false, size: st.size });
+      if (st.size > this.options.maxFileSize) {
+        sink.exclude({ path: rel, reason: "too-large", detail: `${st.size} bytes > limit ${this.options.maxFileSize}`, isDir: false, size: st.size });
         continue;
       }
-      files.push({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+      sink.file({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
     }
     rules.leave(dirRel);
-  };
+  }
 
+  /**
+   * Puts the rules where a walk from the root stands when it reaches `dirRel`: the ignore files of every
+   * folder above it entered (each read once while consecutive subtrees share it), those of folders left
+   * behind dropped.
+   */
+  moveTo(dirRel: string): void {
+    const above: string[] = [];
+    for (let i = dirRel.indexOf("/"); i >= 0; i = dirRel.indexOf("/", i + 1)) above.push(dirRel.slice(0, i));
+    let shared = 0;
+    while (shared < above.length && shared < this.entered.length && above[shared] === this.entered[shared]) shared++;
+    while (this.entered.length > shared) this.rules.leave(this.entered.pop()!);
+    for (const dir of above.slice(shared)) {
+      this.rules.enter(dir);
+      this.entered.push(dir);
+    }
+  }
+}
+
+export function walkProject(root: string, options: WalkOptions): WalkResult {
+  const files: WalkedFile[] = [];
+  const excluded: Exclusion[] = [];
   // The root itself must be a real directory.
   lstatSync(root);
-  visit("");
+  new TreeWalker(root, options).walkFrom("", files, excluded);
   return { files, excluded };
 }
 

@@ -6,7 +6,6 @@
  * own, and a long question fades the blend.
  */
 import { afterEach, expect, test } from "bun:test";
-import { join } from "node:path";
 import { changeLikeness, FILE_RANKING, kindWeights } from "../../src/engines/search/index.ts";
 import { openingWord } from "../../src/core/words.ts";
 import { styleOf, subjectStyle, type SubjectStyle } from "../../src/store/history-store.ts";

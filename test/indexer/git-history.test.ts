@@ -5,7 +5,6 @@
  * edit preflight names a file the history says is usually changed with the top result.
  */
 import { afterEach, describe, expect, test } from "bun:test";
-import { join } from "node:path";
 import { tmpProject, commitAt, temporaryHome, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
 import { findTool } from "../../src/tools/index.ts";
