@@ -94,7 +94,12 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
   try {
     location.collectGarbage();
     options.onProgress?.({ phase: "walk", done: 0, total: 0 });
+    const walkStarted = performance.now();
     const walked = await walkProjectInParallel(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
+    if (process.env.CORTEX_TRACE)
+      log.warn(
+        `walk: ${walked.files.length} files, ${walked.excluded.length} left out, in ${Math.round(performance.now() - walkStarted)} ms on ${walked.threads} thread(s)`,
+      );
 
     let mode: "full" | "incremental" = "incremental";
     let dbPath = location.current();

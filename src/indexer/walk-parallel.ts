@@ -106,10 +106,15 @@ const MAX_LEVELS = 4;
 /** A place in the walk's order: a file, an exclusion, or a unit whose results go there. */
 type Item = { file: WalkedFile } | { excluded: Exclusion } | { unit: number } | { items: Item[] };
 
-export async function walkProjectInParallel(root: string, options: WalkOptions, parallel: ParallelWalkOptions = {}): Promise<WalkResult> {
+/** A walk's result, and how many threads walked (1: this one alone). */
+export interface ParallelWalkResult extends WalkResult {
+  threads: number;
+}
+
+export async function walkProjectInParallel(root: string, options: WalkOptions, parallel: ParallelWalkOptions = {}): Promise<ParallelWalkResult> {
   const workers = parallel.workers ?? Math.min(3, availableParallelism() - 1);
   const minUnits = parallel.minUnits ?? MIN_UNITS;
-  if (workers < 1) return walkProject(root, options);
+  if (workers < 1) return { ...walkProject(root, options), threads: 1 };
   // The root itself must be a real directory.
   lstatSync(root);
   const walker = new TreeWalker(root, options);
@@ -167,8 +172,10 @@ export async function walkProjectInParallel(root: string, options: WalkOptions, 
         share();
     }
   }
+  let threads = 1;
   for (const answer of await Promise.all(answers)) {
     if (!answer) continue;
+    threads++;
     const unpacked = unpackResults(answer);
     answer.units.forEach((unit, k) => (results[unit] = unpacked[k]));
   }
@@ -190,7 +197,7 @@ export async function walkProjectInParallel(root: string, options: WalkOptions, 
     }
   };
   flatten(top);
-  return { files, excluded };
+  return { files, excluded, threads };
 }
 
 /** One worker's share of the units; undefined when it failed (its units are then walked by the caller). */

@@ -57,16 +57,18 @@ describe("the walk on several threads", () => {
     expect(serial.excluded.map((e) => e.reason).sort()).toContain("symlink");
     for (const minUnits of [1, 3, 8, 30]) {
       for (const claim of [true, false]) {
-        const shared = await walkProjectInParallel(p.root, options, { workers: 2, minUnits, claim, shareAfterMs: 0, leftToShareMs: 0 });
+        const { threads, ...shared } = await walkProjectInParallel(p.root, options, { workers: 2, minUnits, claim, shareAfterMs: 0, leftToShareMs: 0 });
         expect({ minUnits, claim, ...shared }).toEqual({ minUnits, claim, ...serial });
+        // left to the workers, both of them answered (their walks are the ones compared)
+        if (!claim) expect(threads).toBe(3);
       }
     }
   });
 
   test("a tree with fewer folders than it takes to share is walked on this thread, with the same result", async () => {
     p = tmpProject({ "a.go": "x", "src/b.go": "x", ".gitignore": "*.tmp\n", "c.tmp": "x" });
-    expect(await walkProjectInParallel(p.root, options)).toEqual(walkProject(p.root, options));
-    expect(await walkProjectInParallel(p.root, options, { workers: 0 })).toEqual(walkProject(p.root, options));
+    expect(await walkProjectInParallel(p.root, options)).toEqual({ ...walkProject(p.root, options), threads: 1 });
+    expect(await walkProjectInParallel(p.root, options, { workers: 0 })).toEqual({ ...walkProject(p.root, options), threads: 1 });
   });
 
   test("a root that is not a folder is refused as walkProject refuses it", async () => {
