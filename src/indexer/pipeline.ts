@@ -291,7 +291,7 @@ class IndexRun {
    */
   private compare(files: WalkedFile[]): { jobs: FileJob[]; removed: string[]; binaryGone: string[] } {
     // what is left in `states` and `binaries` after the loop is what has gone from disk (or from the walk)
-    const states = this.store.fileStates();
+    const states = this.store.fileStamps();
     const binaries = this.store.binaryFiles();
     const jobs: FileJob[] = [];
     for (const f of files) {
@@ -311,7 +311,7 @@ class IndexRun {
         continue;
       }
       const job: FileJob = { path: f.path, abs: join(this.root, f.path), mtimeMs: Math.trunc(f.mtimeMs) };
-      if (st) job.prevHash = st.contentHash;
+      if (st) job.prevHash = this.store.contentHashOf(f.path);
       jobs.push(job);
     }
     return { jobs, removed: [...states.keys()], binaryGone: [...binaries.keys()] };

@@ -63,6 +63,7 @@ function prepareStatements(db: Database) {
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
+    hashOfPath: q("SELECT content_hash FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
       AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
     insertImportSite: q(`INSERT INTO import_site_rows (file_id, imported_module, alias, symbols, line, "column")
@@ -258,6 +259,23 @@ export class IndexStore implements HasSqlite {
       .query("SELECT file_id AS fileId, file_path AS path, content_hash AS contentHash, mtime_ms AS mtimeMs, size_bytes AS sizeBytes FROM file_state")
       .all() as FileState[];
     return new Map(rows.map((r) => [r.path, r]));
+  }
+
+  /**
+   * Every indexed file's mtime and size, by path: what a run compares with the walk. Read as plain rows
+   * without the content hash (the kernel's 78,168 rows: 60-70 ms against 70-140 ms as fileStates' objects,
+   * most of a no-op's reading); a changed file's hash comes from contentHashOf.
+   */
+  fileStamps(): Map<string, { mtimeMs: number; sizeBytes: number }> {
+    const rows = this.db.query("SELECT file_path, mtime_ms, size_bytes FROM file_state").values() as Array<[string, number, number]>;
+    const stamps = new Map<string, { mtimeMs: number; sizeBytes: number }>();
+    for (const [path, mtimeMs, sizeBytes] of rows) stamps.set(path, { mtimeMs, sizeBytes });
+    return stamps;
+  }
+
+  /** A file's stored content hash, if it is indexed. */
+  contentHashOf(path: string): string | undefined {
+    return (this.st.hashOfPath.get(path) as { content_hash: string } | null)?.content_hash;
   }
 
   /** The files known to be binary, with the mtime and size they had when found so, by path. */
