@@ -35,6 +35,10 @@ export type ParseOutcome = { kind: "parsed"; file: ParsedFile } | { kind: "faile
  */
 export type ContentLoader = (file: UnparsedFile) => Uint8Array | undefined;
 
+/**
+ * Parses `files` (on workers when there are many), yielding each outcome as it finishes. The list is
+ * the pool's: a file's slot is emptied once it is parsed (parseInWorkers).
+ */
 export async function* parseFiles(
   files: UnparsedFile[],
   load: ContentLoader,
@@ -136,12 +140,15 @@ async function* parseInWorkers(jobs: UnparsedFile[], load: ContentLoader, projec
         return;
       }
       slot.inflight--;
-      if (msg.type === "done" || msg.type === "failed") readyBytes.push(jobs[msg.id as number]?.sizeBytes ?? 0);
-      if (msg.type === "done") ready.push({ kind: "wire", path: jobs[msg.id as number]?.path ?? "?", wire: msg.wire as ParsedFileWire, from: slot.worker });
-      else if (msg.type === "failed") {
-        const job = jobs[msg.id as number];
-        ready.push({ kind: "failed", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
+      const job = jobs[msg.id as number];
+      if (msg.type === "done" || msg.type === "failed") {
+        readyBytes.push(job?.sizeBytes ?? 0);
+        // the file's listing goes once it is parsed: the kernel's 78,000 held to the end were a large part
+        // of the calling thread's live heap, which its full collections mark each time
+        (jobs as Array<UnparsedFile | undefined>)[msg.id as number] = undefined;
       }
+      if (msg.type === "done") ready.push({ kind: "wire", path: job?.path ?? "?", wire: msg.wire as ParsedFileWire, from: slot.worker });
+      else if (msg.type === "failed") ready.push({ kind: "failed", path: job?.path ?? "?", error: `parser crashed: ${msg.error}` });
       finished++;
       pump();
       notify();

@@ -129,7 +129,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
     }
     const run = new IndexRun(store, root, location, dbPath!, mode, options, started);
     try {
-      const report = await run.execute(walked.files, walked.excluded, !replacing);
+      // execute takes the walk's arrays out of it (its note)
+      const report = await run.execute(walked, !replacing);
       report.tookMs = Math.round(performance.now() - started);
       report.filesPerSecond = report.files > 0 ? Math.round((report.files / report.tookMs) * 1000) : 0;
       return report;
@@ -227,26 +228,15 @@ class IndexRun {
     );
   }
 
-  async execute(files: WalkedFile[], excluded: Exclusion[], publishEarly: boolean): Promise<IndexReport> {
+  /**
+   * Runs both tiers. The walk's arrays are taken out of `walk` and let go with the text tier: held through
+   * the parse tier (as the caller's and this method's variables held them), the kernel's 78,000 walked
+   * files, their read jobs and their paths were most of this thread's live heap, which each of the parse
+   * tier's full collections marks again (docs/benchmarks.md, "Whole-corpus arrays on the indexer's thread").
+   */
+  async execute(walk: { files?: WalkedFile[]; excluded?: Exclusion[] }, publishEarly: boolean): Promise<IndexReport> {
     const store = this.store;
-    const textStarted = performance.now();
-    const { jobs, removed, binaryGone } = this.compare(files);
-    const project = projectInfoFor(store, this.root, files, jobs, removed);
-    await this.textTier(jobs, removed, binaryGone);
-    const trigrams = store.updateTrigramIndex();
-    this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
-    // an interrupted first build's parse tier is started again: its staged words and indexes are gone
-    let bulk = this.mode === "full";
-    if (!bulk && store.getMeta(PARSE_STATE_KEY) === BULK) {
-      log.warn("the last index run stopped in its parse tier; parsing every file again");
-      store.resetParseTier();
-      bulk = true;
-    }
-    this.changes.full = bulk;
-    if (bulk) store.setMeta(PARSE_STATE_KEY, BULK);
-    this.recordRun();
-    const textMs = performance.now() - textStarted;
-    this.trace(`text tier: ${jobs.length} files read, ${removed.length} removed in ${Math.round(textMs)} ms (writes ${Math.round(this.writeMs)} ms)`);
+    const { project, bulk, walked, excludedCount, textMs } = await this.textPhase(walk);
     if (this.mode === "full" && publishEarly) this.publish();
     const searchableAfterMs = performance.now() - this.started;
 
@@ -271,17 +261,44 @@ class IndexRun {
       root: this.root,
       database: this.dbPath,
       mode: this.mode,
-      files: files.length - this.binary - this.unreadable,
+      files: walked - this.binary - this.unreadable,
       parsed: this.changes.written.length,
       unchanged: this.unchanged,
       deleted: this.changes.deleted.length,
       skipped: { binary: this.binary, unreadable: this.unreadable },
-      excluded: excluded.length,
+      excluded: excludedCount,
       tookMs: 0,
       filesPerSecond: 0,
       tiers: { textMs: Math.round(textMs), parseMs: Math.round(parseMs), searchableAfterMs: Math.round(searchableAfterMs) },
       errors: this.errors,
     };
+  }
+
+  /** The text tier of the walk's files (execute): what the rest of the run needs of it. */
+  private async textPhase(walk: { files?: WalkedFile[]; excluded?: Exclusion[] }) {
+    const store = this.store;
+    const files = walk.files ?? [];
+    const excludedCount = walk.excluded?.length ?? 0;
+    walk.files = walk.excluded = undefined;
+    const textStarted = performance.now();
+    const { jobs, removed, binaryGone } = this.compare(files);
+    const project = projectInfoFor(store, this.root, files, jobs, removed);
+    await this.textTier(jobs, removed, binaryGone);
+    const trigrams = store.updateTrigramIndex();
+    this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
+    // an interrupted first build's parse tier is started again: its staged words and indexes are gone
+    let bulk = this.mode === "full";
+    if (!bulk && store.getMeta(PARSE_STATE_KEY) === BULK) {
+      log.warn("the last index run stopped in its parse tier; parsing every file again");
+      store.resetParseTier();
+      bulk = true;
+    }
+    this.changes.full = bulk;
+    if (bulk) store.setMeta(PARSE_STATE_KEY, BULK);
+    this.recordRun();
+    const textMs = performance.now() - textStarted;
+    this.trace(`text tier: ${jobs.length} files read, ${removed.length} removed in ${Math.round(textMs)} ms (writes ${Math.round(this.writeMs)} ms)`);
+    return { project, bulk, walked: files.length, excludedCount, textMs };
   }
 
   /**

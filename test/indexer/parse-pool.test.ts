@@ -40,4 +40,20 @@ describe("parse pool", () => {
     expect(outcomes.every((o) => o.kind === "parsed")).toBe(true);
     expect(loads).toBe(100);
   });
+
+  test("lets each file's listing go once it is parsed, so the list is not held whole to the end", async () => {
+    const files: UnparsedFile[] = Array.from({ length: 200 }, (_, i) => ({ fileId: i + 1, path: `src/f${i}.go`, language: "go", sizeBytes: 20, mtimeMs: 0 }));
+    const content = compressContent(new TextEncoder().encode("package f\n\nfunc F() {}\n"));
+    const paths: string[] = [];
+    let emptiedBefore = 0;
+    for await (const o of parseFiles(files, () => new Uint8Array(content), emptyProjectInfo(), 2)) {
+      if (o.kind === "parsed") paths.push(o.file.path);
+      // the file handed out is parsed: its slot is empty already
+      const at = Number(/f(\d+)/.exec(o.kind === "parsed" ? o.file.path : o.path)![1]);
+      if (files[at] === undefined) emptiedBefore++;
+    }
+    expect(paths.sort()).toEqual(Array.from({ length: 200 }, (_, i) => `src/f${i}.go`).sort());
+    expect(emptiedBefore).toBe(200);
+    expect(files.every((f) => f === undefined)).toBe(true);
+  });
 });

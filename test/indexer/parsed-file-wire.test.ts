@@ -228,8 +228,9 @@ describe("parsed-file wire", () => {
       texts.set(fileId, text);
     }
     const got = new Map<number, ParsedFile>();
-    // a copy each call, as the store reads one: the pool moves a job's bytes to its worker
-    for await (const o of parseFiles(files, (f) => new Uint8Array(contents.get(f.fileId)!), project, 2)) {
+    // a copy each call, as the store reads one: the pool moves a job's bytes to its worker; the list is
+    // the pool's (it empties each file's slot once parsed), so it gets a copy of its own
+    for await (const o of parseFiles([...files], (f) => new Uint8Array(contents.get(f.fileId)!), project, 2)) {
       if (o.kind !== "parsed") throw new Error(`${o.path}: ${o.error}`);
       got.set(o.file.fileId, o.file);
     }
