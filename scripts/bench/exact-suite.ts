@@ -17,7 +17,7 @@ import { sqliteOf } from "../../src/store/sqlite-access.ts";
 import { join } from "node:path";
 import { tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { REPO, runCortex, type BenchRow } from "./run.ts";
+import { REPO, runCortex, shippedCortex, type BenchRow } from "./run.ts";
 
 interface QueryCase {
   klass: string;
@@ -68,13 +68,6 @@ async function interleaved(cmds: string[][], env: Record<string, string>, cwd: s
     }
   }
   return times.map(median);
-}
-
-/** The executable as shipped (scripts/build.ts, this platform), unless CORTEX_BIN names one. */
-async function shippedCortex(): Promise<string> {
-  if (process.env.CORTEX_BIN) return process.env.CORTEX_BIN;
-  const { build } = await import("../build.ts");
-  return build(`${process.platform}-${process.arch}`, join(REPO, ".bench", "build"));
 }
 
 /**

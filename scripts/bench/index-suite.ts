@@ -1,7 +1,11 @@
 /**
  * Indexing benchmark: cold full index (files/s, MB/s, each tier, the phases from CORTEX_TRACE), no-op
  * re-index, one and many changed files, database size and peak memory. Each run is a fresh `cortex index`
- * process with its own CORTEX_HOME, so start-up and worker costs are counted as a user would see them.
+ * process with its own CORTEX_HOME, so start-up and worker costs are counted as a user would see them,
+ * and it is the executable a user runs (scripts/build.ts, built from this tree first; CORTEX_BIN names
+ * another): from source, bun reads and compiles some 400 modules at each start, 0.2-0.3 s of a no-op of
+ * the kernel with them in the file cache and 0.5 s without (docs/benchmarks.md, stop 38). Figures before
+ * 2026-11-29 06:40 UTC ran from source.
  * Peers in the same run, where installed: universal-ctags (`ctags -R`) for the parse tier, ripgrep
  * reading the whole tree once (a literal no file contains) for the text tier.
  */
@@ -9,7 +13,7 @@ import { appendFileSync, mkdtempSync, readFileSync, statSync, readdirSync } from
 import { join } from "node:path";
 import { loadavg, tmpdir } from "node:os";
 import type { Corpus } from "./corpora.ts";
-import { runCortex, runTimed, type BenchRow, percentile } from "./run.ts";
+import { REPO, runCortex, runTimed, shippedCortex, type BenchRow, percentile } from "./run.ts";
 import { warmQueryTimes } from "./warm-queries.ts";
 import { benchFilesQueries } from "./files-query-cases.ts";
 
@@ -144,6 +148,8 @@ async function ripgrepPeer(root: string, searchableMs: number): Promise<BenchRow
 }
 
 export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
+  // every run below (runCortex, the one-process queries of warm-queries.ts too) uses the executable
+  process.env.CORTEX_BIN = await shippedCortex();
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home };
   // the cold run traces its phases (CORTEX_TRACE), so the table shows where the time goes
@@ -203,7 +209,7 @@ export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
   const warm = await warmQueryTimes(corpus.name, corpus.root, home);
   const dbBytes = statSync(db).size;
   return [
-    { metric: "cold index: files", value: report.files, unit: "files" },
+    { metric: "cold index: files", value: report.files, unit: "files", note: `cortex: ${process.env.CORTEX_BIN!.replace(REPO + "/", "")}` },
     { metric: "cold index: wall time", value: cold.ms / 1000, unit: "s", note: `load average ${loadBefore} before, ${loadAfter} after` },
     {
       metric: "cold index: CPU time (user + system)",

@@ -21,6 +21,13 @@ export interface RunResult {
   maxRssMb: number;
 }
 
+/** The executable as shipped (scripts/build.ts, this platform, built from this tree), unless CORTEX_BIN names one. */
+export async function shippedCortex(): Promise<string> {
+  if (process.env.CORTEX_BIN) return process.env.CORTEX_BIN;
+  const { build } = await import("../build.ts");
+  return build(`${process.platform}-${process.arch}`, join(REPO, ".bench", "build"));
+}
+
 /** Runs `cortex <args>` (the executable given by CORTEX_BIN, else bun + the source) with extra env. */
 export async function runCortex(args: string[], env: Record<string, string> = {}): Promise<RunResult> {
   const bin = process.env.CORTEX_BIN;

@@ -99,7 +99,7 @@ const MIN_UNITS = 64;
  */
 const SHARE_AFTER_MS = 25;
 /** What must look left (at this thread's pace so far) for workers to join. */
-const LEFT_TO_SHARE_MS = 150;
+const LEFT_TO_SHARE_MS = 300;
 /** Levels read by this thread looking for MIN_UNITS folders; a tree that has not reached them is walked here. */
 const MAX_LEVELS = 4;
 
@@ -149,8 +149,9 @@ export async function walkProjectInParallel(root: string, options: WalkOptions, 
     results[i] = result;
   };
   // Workers join once this thread has walked for shareAfterMs and the units left look like LEFT_TO_SHARE_MS
-  // more at its pace so far: a tree walked in less (go-src's 8,000 files take 65 ms in all, and were 10-15
-  // ms slower shared) never pays for their start.
+  // more at its pace so far: a tree walked in less never pays for their start (go-src's walk, 100-120 ms
+  // in a new process, took 126-143 ms shared once the rest looked like 150 ms; the kernel's, 850-1,100
+  // ms, 650-720 ms shared).
   const next = new Int32Array(new SharedArrayBuffer(4));
   let answers: Array<Promise<WalkAnswer | undefined>> = [];
   const share = () => {
