@@ -267,10 +267,7 @@ export class IndexStore implements HasSqlite {
    * most of a no-op's reading); a changed file's hash comes from contentHashOf.
    */
   fileStamps(): Map<string, { mtimeMs: number; sizeBytes: number }> {
-    const rows = this.db.query("SELECT file_path, mtime_ms, size_bytes FROM file_state").values() as Array<[string, number, number]>;
-    const stamps = new Map<string, { mtimeMs: number; sizeBytes: number }>();
-    for (const [path, mtimeMs, sizeBytes] of rows) stamps.set(path, { mtimeMs, sizeBytes });
-    return stamps;
+    return this.stampsOf("file_state");
   }
 
   /** A file's stored content hash, if it is indexed. */
@@ -280,8 +277,15 @@ export class IndexStore implements HasSqlite {
 
   /** The files known to be binary, with the mtime and size they had when found so, by path. */
   binaryFiles(): Map<string, { mtimeMs: number; sizeBytes: number }> {
-    const rows = this.db.query("SELECT file_path, mtime_ms, size_bytes FROM binary_files").values() as Array<[string, number, number]>;
-    return new Map(rows.map(([path, mtimeMs, sizeBytes]) => [path, { mtimeMs, sizeBytes }]));
+    return this.stampsOf("binary_files");
+  }
+
+  /** A table's mtime and size by path, read as plain rows. */
+  private stampsOf(table: "file_state" | "binary_files"): Map<string, { mtimeMs: number; sizeBytes: number }> {
+    const rows = this.db.query(`SELECT file_path, mtime_ms, size_bytes FROM ${table}`).values() as Array<[string, number, number]>;
+    const stamps = new Map<string, { mtimeMs: number; sizeBytes: number }>();
+    for (const [path, mtimeMs, sizeBytes] of rows) stamps.set(path, { mtimeMs, sizeBytes });
+    return stamps;
   }
 
   /** Remembers a file found binary (and not indexed), so that later runs skip it while it stays the same. */
