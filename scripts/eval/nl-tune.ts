@@ -54,13 +54,6 @@ export const VARIANTS: Record<string, Variant> = {
   "chunk title col 1": { chunkFields: { symbols: 5, title: 1 } },
   "chunk title col 0": { chunkFields: { symbols: 6, title: 0 } },
   "doc 1 title 1": { fields: { ...FILE_RANKING.fields, doc: 1 }, chunkFields: { title: 1 } },
-  // pseudo-relevance feedback (engines/search/feedback.ts)
-  "fb 0.2": { feedback: 0.2 },
-  "fb 0.4": { feedback: 0.4 },
-  "fb 0.4 d5": { feedback: 0.4, feedbackDocs: 5, feedbackMinDocs: 2 },
-  "fb 0.4 d3 m1": { feedback: 0.4, feedbackMinDocs: 1 },
-  "fb 0.4 t20": { feedback: 0.4, feedbackTerms: 20 },
-  "fb 0.7": { feedback: 0.7 },
   // the engine drops a conventional-commit type (query.ts COMMIT_TYPE_HEADER); this keeps it as a plain word
   "conventional type plain": {
     rewrite: (q) => q.replace(COMMIT_TYPE_HEADER, (head: string, scope: string | undefined) => `${/^\s*(\w+)/.exec(head)![1]} ${scope ?? ""}: `),

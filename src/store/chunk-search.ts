@@ -300,22 +300,6 @@ export function weightedFileScores(
   return out;
 }
 
-/**
- * In how many files' keyword words (files_fts, any field) each word is: the rarity of the file ranking's
- * feedback words (engines/search/feedback.ts). Words FTS5 cannot read as one term are absent.
- */
-export function fileTermCounts(store: IndexStore, words: readonly string[]): Map<string, number> {
-  const out = new Map<string, number>();
-  if (words.length === 0) return out;
-  const stmt = sqliteOf(store).prepare("SELECT count(*) AS n FROM files_fts WHERE files_fts MATCH ?");
-  try {
-    for (const w of words) out.set(w, (stmt.get(matchExpression([w])) as { n: number }).n);
-  } finally {
-    stmt.finalize();
-  }
-  return out;
-}
-
 /** For each name, the files defining it (exact names, any kind of definition). */
 export function definingFiles(store: IndexStore, names: string[]): Map<string, Set<string>> {
   const out = new Map<string, Set<string>>();

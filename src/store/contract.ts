@@ -173,8 +173,6 @@ export interface KeywordReader {
     filters: ChunkFilters,
     perTermLimit?: number,
   ): Promise<Map<string, number>>;
-  /** In how many files' keyword words each word is (the rarity of the file ranking's feedback words); optional. */
-  termFileCounts?(words: readonly string[]): Promise<Map<string, number>>;
   /** For each name, the files defining it (exact, any kind of definition); names defined nowhere are absent. */
   definingFiles(names: readonly string[]): Promise<Map<string, Set<string>>>;
   /**

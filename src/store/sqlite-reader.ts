@@ -48,7 +48,6 @@ import {
   keywordSearch,
   weightedChunkScores,
   weightedFileScores,
-  fileTermCounts,
 } from "./chunk-search.ts";
 import { chunkHashes, chunkHashesMatching, chunkTextsByHash } from "./chunk-vectors.ts";
 import { callsByFile, importsByFile, importUsage, languageShares, projectTotals } from "./project-queries.ts";
@@ -236,10 +235,6 @@ export class SqliteIndexReader implements IndexReader {
     perTermLimit?: number,
   ): Promise<Map<string, number>> {
     return weightedFileScores(this.store, new Map(terms), weights, filters, perTermLimit);
-  }
-
-  async termFileCounts(words: readonly string[]): Promise<Map<string, number>> {
-    return fileTermCounts(this.store, words);
   }
 
   async matchingCommits(terms: ReadonlyMap<string, number>, limit: number): Promise<HistoryMatch[]> {

@@ -15,7 +15,6 @@ import { FUNCTION_RANKING, nameStems, promoteFunctions, shortnessOf, stem, stemS
 import { definitionSpans, type DefinitionChunk, type DefinitionSpan } from "./function-spans.ts";
 import { rerankIfUnsure, type Reranker, type RerankSettings } from "./rerank.ts";
 import { LEARNED_WEIGHTS, withLearned } from "./learned-ranking.ts";
-import { feedbackWords } from "./feedback.ts";
 
 export type SearchMode = "hybrid" | "keyword" | "vector";
 
@@ -403,24 +402,6 @@ export class SearchEngine {
       for (const p of [...total.keys()]) if (!passing.has(p)) total.delete(p);
     }
     const tests = await testFiles(this.store, [...total.keys()]);
-    const feedback = edit || opts.mode === "vector" ? 0 : w.feedback * shortness ** w.feedbackShortnessPower;
-    if (feedback > 0 && this.store.termFileCounts) {
-      const counts = this.store.termFileCounts.bind(this.store);
-      const lenders = [...total.entries()]
-        .filter(([p]) => !tests.has(p) && !isNonSource(p))
-        .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
-        .slice(0, w.feedbackDocs)
-        .map(([p]) => p);
-      const texts = await this.store.contents(lenders);
-      const words = await feedbackWords(
-        lenders.flatMap((p) => texts.get(p) ?? []),
-        new Set(q.terms.map(stem)),
-        await this.store.fileCount(),
-        counts,
-        { docs: w.feedbackDocs, terms: w.feedbackTerms, minDocs: w.feedbackMinDocs },
-      );
-      if (words.size > 0) add(await this.store.weightedFileScores(words, w.fields, filters), feedback);
-    }
     const queryStems = new Set(q.terms.map(stem));
     // an edit's preflight keeps the multiplier its ready rule was chosen with (FILE_RANKING.nameEdit)
     const nameWeight = (edit ? w.nameEdit : w.name) * shortness;
@@ -918,16 +899,6 @@ export const HAND_FILE_RANKING = {
   familyTop: 5,
   familySlot: 4,
   familyPool: 15,
-  /**
-   * Pseudo-relevance feedback (feedback.ts): the words the first feedbackDocs files share and the project
-   * seldom uses, feedbackTerms of them, asked as one more whole-file list of this weight, scaled by the
-   * question's shortness to feedbackShortnessPower (0: off).
-   */
-  feedback: 0,
-  feedbackDocs: 3,
-  feedbackTerms: 10,
-  feedbackMinDocs: 2,
-  feedbackShortnessPower: 1,
 };
 
 /** The weights of the file ranking: HAND_FILE_RANKING with the learned ones of file-ranking.json laid over it. */
