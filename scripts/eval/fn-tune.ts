@@ -103,11 +103,6 @@ const VARIANTS: Record<string, Partial<Weights>> = {
   "lead gap 1.1": { leadFileGap: 1.1 },
   "lead gap 1.5": { leadFileGap: 1.5 },
   "before (fnlev2)": { titleName: 0, leadFileFunctions: 0 },
-  "cap 2": { fileCap: 2 },
-  "cap 3": { fileCap: 3 },
-  "cap 4": { fileCap: 4 },
-  "cap 3 lead 2": { fileCap: 3, leadFileFunctions: 2 },
-  "cap 2 lead 2": { fileCap: 2, leadFileFunctions: 2 },
 };
 
 const { values } = parseArgs({

@@ -64,9 +64,6 @@ export const FUNCTION_RANKING = {
    */
   leadFileFunctions: 3,
   leadFileGap: 1.2,
-  /** At most fileCap distinct chunks of one file among a long question's first fileCapTop (0: no cap). */
-  fileCap: 0,
-  fileCapTop: 5,
 };
 
 /** The whole-file ranking (searchFiles) of the question, best first: the file support of a long question. */
@@ -198,40 +195,7 @@ export function promoteFunctions(ranked: Candidate[], q: AnalyzedQuery, weights:
     const [first, second] = files;
     if (first!.score > 0 && first!.score >= weights.leadFileGap * (second?.score ?? 0)) leadWith(ranked, first!.filePath, weights.leadFileFunctions);
   }
-  if (weights.fileCap > 0 && long > 0.5) capPerFile(ranked, weights.fileCap, weights.fileCapTop);
   return ranked;
-}
-
-/**
- * At most `cap` distinct chunks (as collapse counts them) of one file among the first `top` of a sorted
- * candidate list: the others of that file move to just after the first `top`, in their order.
- */
-function capPerFile(ranked: Candidate[], cap: number, top: number): void {
-  const keyOf = (c: Candidate) => (c.symbolPath ? `${c.filePath}#${c.chunkType}#${c.symbolPath}` : c.id);
-  const head: Candidate[] = [];
-  const deferred: Candidate[] = [];
-  const admitted = new Set<string>();
-  const perFile = new Map<string, number>();
-  let i = 0;
-  for (; i < ranked.length && admitted.size < top; i++) {
-    const c = ranked[i]!;
-    const key = keyOf(c);
-    if (admitted.has(key)) {
-      head.push(c);
-      continue;
-    }
-    const n = perFile.get(c.filePath) ?? 0;
-    if (n >= cap) {
-      deferred.push(c);
-      continue;
-    }
-    perFile.set(c.filePath, n + 1);
-    admitted.add(key);
-    head.push(c);
-  }
-  const rest = ranked.slice(i);
-  ranked.length = 0;
-  ranked.push(...head, ...deferred, ...rest);
 }
 
 /**
