@@ -2,10 +2,11 @@
  * The few git settings the walk follows (core.ignorecase, core.excludesFile), read from the files git
  * reads, in its order, a later file winning: the system file (/etc/gitconfig, unless GIT_CONFIG_NOSYSTEM),
  * the user's (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config or ~/.config/git/config, then
- * ~/.gitconfig), then the repository's own, each with the files its `[include]` sections name. Plain
- * `key = value` lines only; conditional includes (`[includeIf]`) are not followed.
+ * ~/.gitconfig), then the repository's own, each with the files its `[include]` sections name and those of
+ * its `[includeIf]` sections whose condition holds for the repository (`gitdir:`, `gitdir/i:`, `onbranch:`;
+ * `hasconfig:` is not followed). Plain `key = value` lines only.
  */
-import { readFileSync } from "node:fs";
+import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { commonGitDir } from "./git-head.ts";
@@ -36,8 +37,82 @@ function truthy(v: string | undefined): boolean {
 /** The value git would use for `section.key` (both ignore case), or undefined when no file sets it. */
 export function gitConfigValue(repoGitDir: string | undefined, section: string, key: string): string | undefined {
   const found: { value?: string } = {};
-  for (const file of configFiles(repoGitDir)) readConfig(file, section.toLowerCase(), key.toLowerCase(), found, 0);
+  const repo = repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir);
+  for (const file of configFiles(repoGitDir)) readConfig(file, section.toLowerCase(), key.toLowerCase(), found, 0, repo);
   return found.value;
+}
+
+/**
+ * What an `[includeIf "…"]` condition is tested against: the repository's git folder (as given, and as its
+ * real path, as git tries both) and its checked-out branch, read once and only when a condition asks.
+ */
+class RepositoryConditions {
+  private branchRead = false;
+  private branchName: string | undefined;
+
+  constructor(private readonly gitDir: string) {}
+
+  /** Whether `[includeIf "<condition>"]` in `file` includes: git's include_by_gitdir and include_by_branch. */
+  holds(condition: string, file: string): boolean {
+    const colon = condition.indexOf(":");
+    if (colon < 0) return false;
+    const kind = condition.slice(0, colon);
+    const pattern = condition.slice(colon + 1);
+    if (kind === "gitdir" || kind === "gitdir/i") return this.gitDirMatches(pattern, file, kind === "gitdir/i");
+    if (kind === "onbranch") {
+      const branch = this.branch();
+      return branch !== undefined && pattern !== "" && globMatches(withTrailingStars(pattern), branch, false);
+    }
+    // hasconfig:remote.*.url: would need every file's remotes first; not followed
+    return false;
+  }
+
+  private gitDirMatches(raw: string, file: string, caseless: boolean): boolean {
+    if (raw === "") return false;
+    let pattern = raw.startsWith("~/") ? join(homedir(), raw.slice(2)) : raw;
+    // relative to the folder of the file that holds the condition (join keeps a trailing slash)
+    if (pattern.startsWith("./")) pattern = join(dirname(realPath(file)), pattern.slice(2));
+    else if (!pattern.startsWith("/")) pattern = `**/${pattern}`;
+    pattern = withTrailingStars(pattern);
+    const absolute = resolve(this.gitDir);
+    for (const text of new Set([realPath(absolute), absolute])) if (globMatches(pattern, text, caseless)) return true;
+    return false;
+  }
+
+  /** The checked-out branch (HEAD naming refs/heads/…); undefined on a detached HEAD, as git has it. */
+  private branch(): string | undefined {
+    if (!this.branchRead) {
+      this.branchRead = true;
+      try {
+        this.branchName = /^ref:\s*refs\/heads\/(.+)$/.exec(readFileSync(join(this.gitDir, "HEAD"), "utf8").trim())?.[1];
+      } catch {
+        this.branchName = undefined;
+      }
+    }
+    return this.branchName;
+  }
+}
+
+function realPath(path: string): string {
+  try {
+    return realpathSync(path);
+  } catch {
+    return path;
+  }
+}
+
+/** git's rule for a pattern ending in a slash: everything under that folder. */
+function withTrailingStars(pattern: string): string {
+  return pattern.endsWith("/") ? `${pattern}**` : pattern;
+}
+
+/**
+ * git's wildmatch with WM_PATHNAME, through Bun.Glob: `*` and `?` stay inside one path segment, `**` crosses
+ * them, `[…]` is a class. Braces and a leading `!` are plain characters to git and are escaped here.
+ */
+function globMatches(pattern: string, text: string, caseless: boolean): boolean {
+  const escaped = pattern.replace(/[{}]/g, "\\$&").replace(/^!/, "\\!");
+  return caseless ? new Bun.Glob(escaped.toLowerCase()).match(text.toLowerCase()) : new Bun.Glob(escaped).match(text);
 }
 
 /** Includes inside includes, at most (git stops at 10 too). */
@@ -45,10 +120,11 @@ const MAX_INCLUDE_DEPTH = 10;
 
 /**
  * Reads one file's settings of `section.key` into `found`, a later one winning, and the files its
- * `[include] path = …` lines name, where they stand (a relative path is the including file's folder's, a
- * leading `~/` the home folder). Conditional includes (`[includeIf "…"]`) are not followed.
+ * `[include] path = …` lines name, and its `[includeIf "…"] path = …` lines whose condition holds for
+ * `repo`, where they stand (a relative path is the including file's folder's, a leading `~/` the home
+ * folder). Without a repository no conditional include is followed, as git outside one.
  */
-function readConfig(file: string, section: string, key: string, found: { value?: string }, depth: number): void {
+function readConfig(file: string, section: string, key: string, found: { value?: string }, depth: number, repo: RepositoryConditions | undefined): void {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -56,17 +132,23 @@ function readConfig(file: string, section: string, key: string, found: { value?:
     return;
   }
   let current = "";
+  let subsection = "";
   for (const line of text.split(/\r?\n/)) {
-    const header = /^\s*\[\s*([^\]\s"]+)/.exec(line);
-    if (header) current = header[1]!.toLowerCase();
-    if (current !== section && current !== "include") continue;
+    // [section] or [section "subsection"] (in the subsection, \" and \\ stand for " and \)
+    const header = /^\s*\[\s*([^\]\s"]+)(?:\s+"((?:[^"\\]|\\.)*)")?/.exec(line);
+    if (header) {
+      current = header[1]!.toLowerCase();
+      subsection = (header[2] ?? "").replace(/\\(.)/g, "$1");
+    }
+    if (current !== section && current !== "include" && current !== "includeif") continue;
     const m = /^\s*(?:\[[^\]]*\]\s*)?([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!m) continue;
     const name = m[1]!.toLowerCase();
     const value = m[2] === undefined ? "true" : unquote(m[2]);
-    if (current === "include" && name === "path" && depth < MAX_INCLUDE_DEPTH && m[2] !== undefined) {
+    const including = name === "path" && depth < MAX_INCLUDE_DEPTH && m[2] !== undefined;
+    if (including && (current === "include" || (current === "includeif" && repo?.holds(subsection, file)))) {
       const target = value.startsWith("~/") ? join(homedir(), value.slice(2)) : resolve(dirname(file), value);
-      readConfig(target, section, key, found, depth + 1);
+      readConfig(target, section, key, found, depth + 1, repo);
     } else if (current === section && name === key) found.value = value;
   }
 }

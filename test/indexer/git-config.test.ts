@@ -1,11 +1,12 @@
 import { afterEach, expect, test } from "bun:test";
+import { symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
 import { excludesFile, gitConfigBool, gitConfigValue } from "../../src/indexer/git-config.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
-const saved = { global: process.env.GIT_CONFIG_GLOBAL, xdg: process.env.XDG_CONFIG_HOME };
+const saved = { global: process.env.GIT_CONFIG_GLOBAL, xdg: process.env.XDG_CONFIG_HOME, nosystem: process.env.GIT_CONFIG_NOSYSTEM };
 const restore = (name: string, value: string | undefined) => {
   if (value === undefined) delete process.env[name];
   else process.env[name] = value;
@@ -14,6 +15,7 @@ afterEach(() => {
   p?.cleanup();
   restore("GIT_CONFIG_GLOBAL", saved.global);
   restore("XDG_CONFIG_HOME", saved.xdg);
+  restore("GIT_CONFIG_NOSYSTEM", saved.nosystem);
 });
 
 test("a setting is read as git reads it: sections and keys in any case, quotes, comments, a bare key is true", () => {
@@ -65,4 +67,60 @@ test("[include] path = … is read where it stands, relative to the including fi
   expect(excludesFile(join(p.root, "repo", ".git"))).toBe("/from-include");
   expect(gitConfigBool(join(p.root, "repo", ".git"), "core", "ignorecase")).toBe(true);
   expect(excludesFile(join(p.root, "last", ".git"))).toBe("/last");
+});
+
+test("[includeIf] follows git: gitdir (absolute, relative to the file, a bare name, through a symlink, /i), onbranch; hasconfig is not followed", () => {
+  p = tmpProject();
+  const r = p.root;
+  const set = (value: string) => `[core]\n\texcludesFile = /${value}\n`;
+  p.write("work.gitconfig", set("work"));
+  p.write("case.gitconfig", set("case"));
+  p.write("rel.gitconfig", set("rel"));
+  p.write("named.gitconfig", set("named"));
+  p.write("feature.gitconfig", set("feature"));
+  p.write("hasconfig.gitconfig", set("hasconfig"));
+  p.write(
+    "user.gitconfig",
+    [
+      set("plain"),
+      `[includeIf "gitdir:${r}/work/"]`,
+      "\tpath = work.gitconfig",
+      `[includeIf "gitdir/i:${r.toUpperCase()}/CASE/"]`,
+      "\tpath = case.gitconfig",
+      '[includeIf "gitdir:./rel/"]',
+      "\tpath = rel.gitconfig",
+      '[includeIf "gitdir:named/.git"]',
+      "\tpath = named.gitconfig",
+      '[includeIf "onbranch:feature/"]',
+      "\tpath = feature.gitconfig",
+      '[includeIf "hasconfig:remote.*.url:https://example.com/**"]',
+      "\tpath = hasconfig.gitconfig",
+    ].join("\n"),
+  );
+  const repos = ["work/a", "case/b", "rel/c", "other/named", "plain/d", "feat/e", "remote/f"];
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: join(r, "user.gitconfig"), GIT_CONFIG_NOSYSTEM: "1" };
+  for (const repo of repos) Bun.spawnSync(["git", "init", "-q", join(r, repo)], { env });
+  Bun.spawnSync(["git", "-C", join(r, "feat/e"), "checkout", "-q", "-b", "feature/x"], { env });
+  Bun.spawnSync(["git", "-C", join(r, "remote/f"), "remote", "add", "origin", "https://example.com/x.git"], { env });
+  symlinkSync(join(r, "work"), join(r, "link"));
+  process.env.GIT_CONFIG_GLOBAL = env.GIT_CONFIG_GLOBAL;
+  process.env.GIT_CONFIG_NOSYSTEM = "1";
+  const gitSays = (worktree: string) =>
+    new TextDecoder().decode(Bun.spawnSync(["git", "-C", worktree, "config", "--get", "core.excludesFile"], { env }).stdout).trim();
+  const expected: Record<string, string> = {
+    "work/a": "/work",
+    "link/a": "/work",
+    "case/b": "/case",
+    "rel/c": "/rel",
+    "other/named": "/named",
+    "plain/d": "/plain",
+    "feat/e": "/feature",
+    // git follows hasconfig (/hasconfig); cortex does not, and says so in git-config.ts
+    "remote/f": "/plain",
+  };
+  for (const [worktree, value] of Object.entries(expected)) {
+    expect(excludesFile(join(r, worktree, ".git"))).toBe(value);
+    if (worktree !== "remote/f") expect(gitSays(join(r, worktree))).toBe(value);
+  }
+  expect(gitSays(join(r, "remote/f"))).toBe("/hasconfig");
 });
