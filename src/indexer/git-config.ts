@@ -3,8 +3,8 @@
  * reads, in its order, a later file winning: the system file (/etc/gitconfig, unless GIT_CONFIG_NOSYSTEM),
  * the user's (GIT_CONFIG_GLOBAL, else $XDG_CONFIG_HOME/git/config or ~/.config/git/config, then
  * ~/.gitconfig), then the repository's own, each with the files its `[include]` sections name and those of
- * its `[includeIf]` sections whose condition holds for the repository (`gitdir:`, `gitdir/i:`, `onbranch:`;
- * `hasconfig:` is not followed). Plain `key = value` lines only.
+ * its `[includeIf]` sections whose condition holds for the repository (`gitdir:`, `gitdir/i:`, `onbranch:`,
+ * `hasconfig:remote.*.url:`). Plain `key = value` lines only.
  */
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
@@ -36,21 +36,40 @@ function truthy(v: string | undefined): boolean {
 
 /** The value git would use for `section.key` (both ignore case), or undefined when no file sets it. */
 export function gitConfigValue(repoGitDir: string | undefined, section: string, key: string): string | undefined {
-  const found: { value?: string } = {};
+  let found: string | undefined;
+  const wanted = section.toLowerCase();
+  const name = key.toLowerCase();
   const repo = repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir);
-  for (const file of configFiles(repoGitDir)) readConfig(file, section.toLowerCase(), key.toLowerCase(), found, 0, repo);
-  return found.value;
+  for (const file of configFiles(repoGitDir))
+    readConfig(
+      file,
+      (s, _sub, k, value) => {
+        if (s === wanted && k === name) found = value;
+      },
+      0,
+      repo,
+    );
+  return found;
 }
+
+/** Called for each `key = value` line a config file sets: section (lower case), subsection, key (lower case), value. */
+type ConfigVisitor = (section: string, subsection: string, key: string, value: string) => void;
 
 /**
  * What an `[includeIf "…"]` condition is tested against: the repository's git folder (as given, and as its
- * real path, as git tries both) and its checked-out branch, read once and only when a condition asks.
+ * real path, as git tries both), its checked-out branch and its remotes' URLs, each read once and only
+ * when a condition asks.
  */
 class RepositoryConditions {
   private branchRead = false;
   private branchName: string | undefined;
+  private remoteUrls: string[] | undefined;
 
-  constructor(private readonly gitDir: string) {}
+  /** `withRemotes` false: hasconfig conditions do not hold (while the remotes themselves are read, as git). */
+  constructor(
+    private readonly gitDir: string,
+    private readonly withRemotes = true,
+  ) {}
 
   /** Whether `[includeIf "<condition>"]` in `file` includes: git's include_by_gitdir and include_by_branch. */
   holds(condition: string, file: string): boolean {
@@ -63,8 +82,33 @@ class RepositoryConditions {
       const branch = this.branch();
       return branch !== undefined && pattern !== "" && globMatches(withTrailingStars(pattern), branch, false);
     }
-    // hasconfig:remote.*.url: would need every file's remotes first; not followed
+    if (kind === "hasconfig" && pattern.startsWith("remote.*.url:") && this.withRemotes) {
+      const url = withTrailingStars(pattern.slice("remote.*.url:".length));
+      return url !== "" && this.remotes().some((u) => globMatches(url, u, false));
+    }
     return false;
+  }
+
+  /**
+   * Every remote.<name>.url the repository's configuration sets, read through the same files and includes
+   * with no hasconfig condition holding (git forbids a file such a condition includes to set remotes).
+   */
+  private remotes(): string[] {
+    if (this.remoteUrls === undefined) {
+      const urls: string[] = [];
+      const reading = new RepositoryConditions(this.gitDir, false);
+      for (const file of configFiles(this.gitDir))
+        readConfig(
+          file,
+          (section, _sub, key, value) => {
+            if (section === "remote" && key === "url") urls.push(value);
+          },
+          0,
+          reading,
+        );
+      this.remoteUrls = urls;
+    }
+    return this.remoteUrls;
   }
 
   private gitDirMatches(raw: string, file: string, caseless: boolean): boolean {
@@ -119,12 +163,12 @@ function globMatches(pattern: string, text: string, caseless: boolean): boolean 
 const MAX_INCLUDE_DEPTH = 10;
 
 /**
- * Reads one file's settings of `section.key` into `found`, a later one winning, and the files its
- * `[include] path = …` lines name, and its `[includeIf "…"] path = …` lines whose condition holds for
- * `repo`, where they stand (a relative path is the including file's folder's, a leading `~/` the home
- * folder). Without a repository no conditional include is followed, as git outside one.
+ * Visits one file's settings in order, and those of the files its `[include] path = …` lines name and its
+ * `[includeIf "…"] path = …` lines whose condition holds for `repo`, where they stand (a relative path is
+ * the including file's folder's, a leading `~/` the home folder). Without a repository no conditional
+ * include is followed, as git outside one.
  */
-function readConfig(file: string, section: string, key: string, found: { value?: string }, depth: number, repo: RepositoryConditions | undefined): void {
+function readConfig(file: string, visit: ConfigVisitor, depth: number, repo: RepositoryConditions | undefined): void {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -140,7 +184,6 @@ function readConfig(file: string, section: string, key: string, found: { value?:
       current = header[1]!.toLowerCase();
       subsection = (header[2] ?? "").replace(/\\(.)/g, "$1");
     }
-    if (current !== section && current !== "include" && current !== "includeif") continue;
     const m = /^\s*(?:\[[^\]]*\]\s*)?([A-Za-z][\w-]*)\s*(?:=\s*(.*))?$/.exec(line);
     if (!m) continue;
     const name = m[1]!.toLowerCase();
@@ -148,8 +191,8 @@ function readConfig(file: string, section: string, key: string, found: { value?:
     const including = name === "path" && depth < MAX_INCLUDE_DEPTH && m[2] !== undefined;
     if (including && (current === "include" || (current === "includeif" && repo?.holds(subsection, file)))) {
       const target = value.startsWith("~/") ? join(homedir(), value.slice(2)) : resolve(dirname(file), value);
-      readConfig(target, section, key, found, depth + 1, repo);
-    } else if (current === section && name === key) found.value = value;
+      readConfig(target, visit, depth + 1, repo);
+    } else if (current !== "" && current !== "include" && current !== "includeif") visit(current, subsection, name, value);
   }
 }
 

@@ -69,7 +69,7 @@ test("[include] path = … is read where it stands, relative to the including fi
   expect(excludesFile(join(p.root, "last", ".git"))).toBe("/last");
 });
 
-test("[includeIf] follows git: gitdir (absolute, relative to the file, a bare name, through a symlink, /i), onbranch; hasconfig is not followed", () => {
+test("[includeIf] follows git: gitdir (absolute, relative to the file, a bare name, through a symlink, /i), onbranch, hasconfig:remote.*.url", () => {
   p = tmpProject();
   const r = p.root;
   const set = (value: string) => `[core]\n\texcludesFile = /${value}\n`;
@@ -115,12 +115,10 @@ test("[includeIf] follows git: gitdir (absolute, relative to the file, a bare na
     "other/named": "/named",
     "plain/d": "/plain",
     "feat/e": "/feature",
-    // git follows hasconfig (/hasconfig); cortex does not, and says so in git-config.ts
-    "remote/f": "/plain",
+    "remote/f": "/hasconfig",
   };
   for (const [worktree, value] of Object.entries(expected)) {
     expect(excludesFile(join(r, worktree, ".git"))).toBe(value);
-    if (worktree !== "remote/f") expect(gitSays(join(r, worktree))).toBe(value);
+    expect(gitSays(join(r, worktree))).toBe(value);
   }
-  expect(gitSays(join(r, "remote/f"))).toBe("/hasconfig");
 });
