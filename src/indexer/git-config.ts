@@ -220,11 +220,14 @@ export function gitConfigBool(repoGitDir: string | undefined, section: string, k
 }
 
 /**
- * The user's ignore file for a repository: core.excludesFile (a leading `~/` is the home folder), else
+ * The user's ignore file for a repository: core.excludesFile (a leading `~/` is the home folder, a relative
+ * path the worktree top's when given), else
  * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore, as git reads it.
  */
-export function excludesFile(repoGitDir: string): string {
+export function excludesFile(repoGitDir: string, worktreeTop?: string): string {
   const set = gitConfigValue(repoGitDir, "core", "excludesFile");
-  if (set) return set.startsWith("~/") ? join(homedir(), set.slice(2)) : set;
+  if (set?.startsWith("~/")) return join(homedir(), set.slice(2));
+  // a relative path is the worktree top's, where git runs its commands from whatever folder it was started in
+  if (set) return worktreeTop === undefined ? set : resolve(worktreeTop, set);
   return join(xdgConfigHome(), "git", "ignore");
 }

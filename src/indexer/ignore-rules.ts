@@ -102,8 +102,8 @@ function ignoresCase(gitDirPath: string): boolean {
 }
 
 /** The user's own ignore file for a repository (core.excludesFile), as rules marked with its path. */
-function userExcludes(gitDirPath: string): Array<{ pattern: string; mark: string }> {
-  const file = excludesFile(gitDirPath);
+function userExcludes(gitDirPath: string, worktreeTop: string): Array<{ pattern: string; mark: string }> {
+  const file = excludesFile(gitDirPath, worktreeTop);
   return readRules(file, file);
 }
 
@@ -129,7 +129,7 @@ export class IgnoreStack {
       ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
       ...extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })),
       // git's order, a later rule winning: the user's ignore file, info/exclude, then .gitignore files
-      ...(own ? userExcludes(own) : []),
+      ...(own ? userExcludes(own, root) : []),
       ...(own ? readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude") : []),
       ...readRules(join(root, ".gitignore"), ".gitignore"),
       ...readRules(join(root, ".cortexignore"), ".cortexignore"),
@@ -163,7 +163,7 @@ export class IgnoreStack {
       if (!g) continue;
       // `dir` is the repository's top; walk down to the root's parent
       this.ignoreCase = ignoresCase(g);
-      const user = userExcludes(g);
+      const user = userExcludes(g, dir);
       if (user.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(user) });
       const exclude = readRules(join(commonGitDir(g), "info", "exclude"), `${dir}/.git/info/exclude`);
       if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(exclude) });

@@ -70,6 +70,17 @@ describe("walk honours ignore rules", () => {
       p = tmpProject({ ...tree, ".git/HEAD": "ref: refs/heads/main\n", ".git/config": `[core]\n\texcludesFile = "${join(config.root, "other-ignore")}"\n` });
       expect(paths(p.root)).toEqual([".env", ".gitignore", "a.secret", "keep.secret", "main.go"]);
       p.cleanup();
+      // a relative path is the worktree top's, for the top and for a folder inside it, wherever cortex runs
+      p = tmpProject({
+        ...tree,
+        "pkg/trace.log": "x",
+        "my-ignore": "*.log\n",
+        ".git/HEAD": "ref: refs/heads/main\n",
+        ".git/config": "[core]\n\texcludesFile = my-ignore\n",
+      });
+      expect(paths(p.root)).toEqual([".env", ".gitignore", "a.secret", "keep.secret", "main.go", "my-ignore"]);
+      expect(paths(join(p.root, "pkg"))).toEqual([]);
+      p.cleanup();
       // a folder inside a repository obeys it too; a folder in no repository does not
       p = tmpProject({ ".git/HEAD": "ref: refs/heads/main\n", "pkg/a.secret": "x", "pkg/b.go": "x" });
       expect(paths(join(p.root, "pkg"))).toEqual(["b.go"]);
