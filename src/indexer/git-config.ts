@@ -83,7 +83,8 @@ class RepositoryConditions {
       return branch !== undefined && pattern !== "" && globMatches(withTrailingStars(pattern), branch, false);
     }
     if (kind === "hasconfig" && pattern.startsWith("remote.*.url:") && this.withRemotes) {
-      const url = withTrailingStars(pattern.slice("remote.*.url:".length));
+      // matched as written: git adds no `**` after a trailing slash here
+      const url = pattern.slice("remote.*.url:".length);
       return url !== "" && this.remotes().some((u) => globMatches(url, u, false));
     }
     return false;
