@@ -148,8 +148,19 @@ async function ripgrepPeer(root: string, searchableMs: number): Promise<BenchRow
 }
 
 export async function indexSuite(corpus: Corpus): Promise<BenchRow[]> {
-  // every run below (runCortex, the one-process queries of warm-queries.ts too) uses the executable
+  // every run below (runCortex, the one-process queries of warm-queries.ts too) uses the executable;
+  // the caller's own CORTEX_BIN (or none) is back once the suite ends
+  const callers = process.env.CORTEX_BIN;
   process.env.CORTEX_BIN = await shippedCortex();
+  try {
+    return await measureIndexing(corpus);
+  } finally {
+    if (callers === undefined) delete process.env.CORTEX_BIN;
+    else process.env.CORTEX_BIN = callers;
+  }
+}
+
+async function measureIndexing(corpus: Corpus): Promise<BenchRow[]> {
   const home = mkdtempSync(join(tmpdir(), "cortex-bench-home-"));
   const env = { CORTEX_HOME: home };
   // the cold run traces its phases (CORTEX_TRACE), so the table shows where the time goes

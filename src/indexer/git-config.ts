@@ -9,7 +9,7 @@
 import { readFileSync, realpathSync } from "node:fs";
 import { homedir } from "node:os";
 import { dirname, join, resolve } from "node:path";
-import { commonGitDir } from "./git-head.ts";
+import { commonGitDir, readHead } from "./git-head.ts";
 
 /** The configuration files git reads for a repository (its git folder), those that exist or not. */
 function configFiles(repoGitDir: string | undefined): string[] {
@@ -128,11 +128,8 @@ class RepositoryConditions {
   private branch(): string | undefined {
     if (!this.branchRead) {
       this.branchRead = true;
-      try {
-        this.branchName = /^ref:\s*refs\/heads\/(.+)$/.exec(readFileSync(join(this.gitDir, "HEAD"), "utf8").trim())?.[1];
-      } catch {
-        this.branchName = undefined;
-      }
+      const head = readHead(this.gitDir);
+      this.branchName = head && "ref" in head && head.ref.startsWith("refs/heads/") ? head.ref.slice("refs/heads/".length) : undefined;
     }
     return this.branchName;
   }

@@ -25,19 +25,26 @@ export function gitDir(root: string): string | undefined {
   }
 }
 
+/** What a git directory's HEAD holds: the ref it names (`refs/heads/main`), or a commit when detached. */
+export function readHead(dir: string): { ref: string } | { commit: string } | undefined {
+  let head: string;
+  try {
+    head = readFileSync(join(dir, "HEAD"), "utf8").trim();
+  } catch {
+    return undefined;
+  }
+  const ref = /^ref:\s*(.+)$/.exec(head);
+  return ref ? { ref: ref[1]! } : { commit: head };
+}
+
 export function readGitHead(root: string): GitHead {
   const dir = gitDir(root);
   if (!dir) return {};
   const headFile = join(dir, "HEAD");
-  let head: string;
-  try {
-    head = readFileSync(headFile, "utf8").trim();
-  } catch {
-    return {};
-  }
-  const ref = /^ref:\s*(.+)$/.exec(head);
-  if (!ref) return { commit: head, headFile };
-  const refName = ref[1]!;
+  const head = readHead(dir);
+  if (!head) return {};
+  if ("commit" in head) return { commit: head.commit, headFile };
+  const refName = head.ref;
   const branch = refName.replace(/^refs\/heads\//, "");
   let commit: string | undefined;
   // loose ref in this git dir or the common dir (linked worktrees), then packed-refs
