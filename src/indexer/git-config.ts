@@ -34,22 +34,38 @@ function truthy(v: string | undefined): boolean {
   return v !== undefined && TRUE.includes(v.trim().toLowerCase());
 }
 
+/**
+ * Every `section.key` (lower case) the files git reads for a repository set, each with the value git would
+ * use (the last one set), read in one pass over the files and their includes.
+ */
+export class GitSettings {
+  private constructor(private readonly values: ReadonlyMap<string, string>) {}
+
+  static read(repoGitDir: string | undefined): GitSettings {
+    const values = new Map<string, string>();
+    const repo = repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir);
+    for (const file of configFiles(repoGitDir)) readConfig(file, (s, _sub, k, value) => values.set(`${s}.${k}`, value), 0, repo);
+    return new GitSettings(values);
+  }
+
+  /** The value of `section.key` (both ignore case), or undefined when no file sets it. */
+  value(section: string, key: string): string | undefined {
+    return this.values.get(`${section.toLowerCase()}.${key.toLowerCase()}`);
+  }
+
+  /** A boolean setting (true, yes, on, 1 and their opposites); undefined when unset or unreadable. */
+  bool(section: string, key: string): boolean | undefined {
+    const v = this.value(section, key)?.toLowerCase();
+    if (v === undefined) return undefined;
+    if (TRUE.includes(v)) return true;
+    if (FALSE.includes(v)) return false;
+    return undefined;
+  }
+}
+
 /** The value git would use for `section.key` (both ignore case), or undefined when no file sets it. */
 export function gitConfigValue(repoGitDir: string | undefined, section: string, key: string): string | undefined {
-  let found: string | undefined;
-  const wanted = section.toLowerCase();
-  const name = key.toLowerCase();
-  const repo = repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir);
-  for (const file of configFiles(repoGitDir))
-    readConfig(
-      file,
-      (s, _sub, k, value) => {
-        if (s === wanted && k === name) found = value;
-      },
-      0,
-      repo,
-    );
-  return found;
+  return GitSettings.read(repoGitDir).value(section, key);
 }
 
 /** Called for each `key = value` line a config file sets: section (lower case), subsection, key (lower case), value. */
@@ -114,7 +130,11 @@ class RepositoryConditions {
 
   private gitDirMatches(raw: string, file: string, caseless: boolean): boolean {
     if (raw === "") return false;
-    let pattern = raw.startsWith("~/") ? join(homedir(), raw.slice(2)) : raw;
+    // `~` expanded as git does; a pattern naming an unknown user matches nothing (git reports an error)
+    const expanded = expandUserPath(raw);
+    if (expanded === undefined) return false;
+    // expansion drops a trailing slash, which means "everything below" here
+    let pattern = raw.endsWith("/") && !expanded.endsWith("/") ? `${expanded}/` : expanded;
     // relative to the folder of the file that holds the condition (join keeps a trailing slash)
     if (pattern.startsWith("./")) pattern = join(dirname(realPath(file)), pattern.slice(2));
     else if (!pattern.startsWith("/")) pattern = `**/${pattern}`;
@@ -163,7 +183,7 @@ const MAX_INCLUDE_DEPTH = 10;
 /**
  * Visits one file's settings in order, and those of the files its `[include] path = …` lines name and its
  * `[includeIf "…"] path = …` lines whose condition holds for `repo`, where they stand (a relative path is
- * the including file's folder's, a leading `~/` the home folder). Without a repository no conditional
+ * the including file's folder's, a leading `~/` or `~user/` that home folder). Without a repository no conditional
  * include is followed, as git outside one.
  */
 function readConfig(file: string, visit: ConfigVisitor, depth: number, repo: RepositoryConditions | undefined): void {
@@ -188,8 +208,9 @@ function readConfig(file: string, visit: ConfigVisitor, depth: number, repo: Rep
     const value = m[2] === undefined ? "true" : unquote(m[2]);
     const including = name === "path" && depth < MAX_INCLUDE_DEPTH && m[2] !== undefined;
     if (including && (current === "include" || (current === "includeif" && repo?.holds(subsection, file)))) {
-      const target = value.startsWith("~/") ? join(homedir(), value.slice(2)) : resolve(dirname(file), value);
-      readConfig(target, visit, depth + 1, repo);
+      // an include naming an unknown user's home is skipped (git reports "could not expand include path")
+      const target = value.startsWith("~") ? expandUserPath(value) : resolve(dirname(file), value);
+      if (target !== undefined) readConfig(target, visit, depth + 1, repo);
     } else if (current !== "" && current !== "include" && current !== "includeif") visit(current, subsection, name, value);
   }
 }
@@ -210,22 +231,48 @@ function unquote(raw: string): string {
 
 /** A boolean setting (true, yes, on, 1 and their opposites); undefined when unset or unreadable. */
 export function gitConfigBool(repoGitDir: string | undefined, section: string, key: string): boolean | undefined {
-  const v = gitConfigValue(repoGitDir, section, key)?.toLowerCase();
-  if (v === undefined) return undefined;
-  if (TRUE.includes(v)) return true;
-  if (FALSE.includes(v)) return false;
-  return undefined;
+  return GitSettings.read(repoGitDir).bool(section, key);
 }
 
 /**
- * The user's ignore file for a repository: core.excludesFile (a leading `~/` is the home folder, a relative
- * path the worktree top's when given), else
- * $XDG_CONFIG_HOME/git/ignore or ~/.config/git/ignore, as git reads it.
+ * The user's ignore file for a repository: core.excludesFile (a leading `~/` or `~user/` is that home
+ * folder, a relative path the worktree top's when given), else $XDG_CONFIG_HOME/git/ignore or
+ * ~/.config/git/ignore, as git reads it. Undefined when the setting names a user the system does not
+ * know (git stops there with "failed to expand user dir").
  */
-export function excludesFile(repoGitDir: string, worktreeTop?: string): string {
-  const set = gitConfigValue(repoGitDir, "core", "excludesFile");
-  if (set?.startsWith("~/")) return join(homedir(), set.slice(2));
+export function excludesFile(settings: GitSettings | string, worktreeTop?: string): string | undefined {
+  const set = (typeof settings === "string" ? GitSettings.read(settings) : settings).value("core", "excludesFile");
+  if (set?.startsWith("~")) return expandUserPath(set);
   // a relative path is the worktree top's, where git runs its commands from whatever folder it was started in
   if (set) return worktreeTop === undefined ? set : resolve(worktreeTop, set);
   return join(xdgConfigHome(), "git", "ignore");
+}
+
+/**
+ * A path with git's leading `~` expanded (interpolate_path): `~` and `~/…` the current user's home, `~name`
+ * and `~name/…` that user's home from the password file. Undefined when that user is unknown; a path
+ * without a leading `~` as it is.
+ */
+export function expandUserPath(path: string): string | undefined {
+  if (!path.startsWith("~")) return path;
+  const slash = path.indexOf("/");
+  const user = slash < 0 ? path.slice(1) : path.slice(1, slash);
+  const rest = slash < 0 ? "" : path.slice(slash + 1);
+  const home = user === "" ? homedir() : homeOf(user);
+  return home === undefined ? undefined : join(home, rest);
+}
+
+/** A user's home folder from /etc/passwd (name:password:uid:gid:gecos:home:shell), undefined if not listed. */
+function homeOf(user: string): string | undefined {
+  let passwd: string;
+  try {
+    passwd = readFileSync("/etc/passwd", "utf8");
+  } catch {
+    return undefined;
+  }
+  for (const line of passwd.split("\n")) {
+    const fields = line.split(":");
+    if (fields[0] === user && fields.length >= 7) return fields[5];
+  }
+  return undefined;
 }

@@ -10,7 +10,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, join } from "node:path";
 import { commonGitDir, gitDir } from "./git-head.ts";
 import { IgnoreSieve } from "./ignore-sieve.ts";
-import { excludesFile, gitConfigBool } from "./git-config.ts";
+import { excludesFile, GitSettings } from "./git-config.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
@@ -97,14 +97,14 @@ const PLATFORM_IGNORES_CASE = process.platform === "darwin" || process.platform 
  * `ignore` package ignores case unless told: the Linux kernel's `*.s` (generated assembly) then left out
  * its 1,331 `.S` sources, which git keeps.
  */
-function ignoresCase(gitDirPath: string): boolean {
-  return gitConfigBool(gitDirPath, "core", "ignoreCase") ?? false;
+function ignoresCase(settings: GitSettings): boolean {
+  return settings.bool("core", "ignoreCase") ?? false;
 }
 
 /** The user's own ignore file for a repository (core.excludesFile), as rules marked with its path. */
-function userExcludes(gitDirPath: string, worktreeTop: string): Array<{ pattern: string; mark: string }> {
-  const file = excludesFile(gitDirPath, worktreeTop);
-  return readRules(file, file);
+function userExcludes(settings: GitSettings, worktreeTop: string): Array<{ pattern: string; mark: string }> {
+  const file = excludesFile(settings, worktreeTop);
+  return file === undefined ? [] : readRules(file, file);
 }
 
 export interface IgnoreStackOptions {
@@ -124,12 +124,14 @@ export class IgnoreStack {
     this.root = root;
     this.sieved = options.sieve ?? true;
     const own = gitDir(root);
-    this.ignoreCase = own ? ignoresCase(own) : PLATFORM_IGNORES_CASE; // a repository above: readOuterRules
+    // git's settings, read once for both the walk needs
+    const settings = own ? GitSettings.read(own) : undefined;
+    this.ignoreCase = settings ? ignoresCase(settings) : PLATFORM_IGNORES_CASE; // a repository above: readOuterRules
     const rules = [
       ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
       ...extraExcludes.map((p, i) => ({ pattern: p, mark: `.cortex/config.yml index.exclude[${i}]: ${p}` })),
       // git's order, a later rule winning: the user's ignore file, info/exclude, then .gitignore files
-      ...(own ? userExcludes(own, root) : []),
+      ...(settings ? userExcludes(settings, root) : []),
       ...(own ? readRules(join(commonGitDir(own), "info", "exclude"), ".git/info/exclude") : []),
       ...readRules(join(root, ".gitignore"), ".gitignore"),
       ...readRules(join(root, ".cortexignore"), ".cortexignore"),
@@ -162,8 +164,9 @@ export class IgnoreStack {
       const g = gitDir(dir);
       if (!g) continue;
       // `dir` is the repository's top; walk down to the root's parent
-      this.ignoreCase = ignoresCase(g);
-      const user = userExcludes(g, dir);
+      const settings = GitSettings.read(g);
+      this.ignoreCase = ignoresCase(settings);
+      const user = userExcludes(settings, dir);
       if (user.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(user) });
       const exclude = readRules(join(commonGitDir(g), "info", "exclude"), `${dir}/.git/info/exclude`);
       if (exclude.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(exclude) });

@@ -2,7 +2,7 @@ import { afterEach, expect, test } from "bun:test";
 import { symlinkSync } from "node:fs";
 import { homedir } from "node:os";
 import { join } from "node:path";
-import { excludesFile, gitConfigBool, gitConfigValue } from "../../src/indexer/git-config.ts";
+import { excludesFile, expandUserPath, gitConfigBool, gitConfigValue } from "../../src/indexer/git-config.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
@@ -121,4 +121,37 @@ test("[includeIf] follows git: gitdir (absolute, relative to the file, a bare na
     expect(excludesFile(join(r, worktree, ".git"))).toBe(value);
     expect(gitSays(join(r, worktree))).toBe(value);
   }
+});
+
+test("a leading ~user/ is that user's home, as git expands it (core.excludesFile, include paths, gitdir patterns)", () => {
+  p = tmpProject();
+  const r = p.root;
+  // this user's name and home as the password file has them (git's getpwnam), not $HOME (tests may move it);
+  // Bun's userInfo() may say "unknown" for the name
+  const id = (flag: string) => new TextDecoder().decode(Bun.spawnSync(["id", flag]).stdout).trim();
+  const passwd = (Bun.spawnSync(["getent", "passwd", id("-u")]).stdout.toString() || "").trim().split(":");
+  const me = { username: id("-un"), homedir: passwd[5]! };
+  expect(expandUserPath(`~${me.username}`)).toBe(me.homedir);
+  p.write("inc.gitconfig", "[core]\n\tignorecase = true\n");
+  p.write(
+    "user.gitconfig",
+    ["[core]", `\texcludesFile = ~${me.username}/ignore-here`, `[includeIf "gitdir:~${me.username}/"]\n\tpath = ${join(r, "inc.gitconfig")}`].join("\n"),
+  );
+  const env = { ...process.env, GIT_CONFIG_GLOBAL: join(r, "user.gitconfig"), GIT_CONFIG_NOSYSTEM: "1" };
+  Bun.spawnSync(["git", "init", "-q", join(r, "repo")], { env });
+  process.env.GIT_CONFIG_GLOBAL = env.GIT_CONFIG_GLOBAL;
+  process.env.GIT_CONFIG_NOSYSTEM = "1";
+  const git = (...args: string[]) => new TextDecoder().decode(Bun.spawnSync(["git", "-C", join(r, "repo"), ...args], { env }).stdout).trim();
+  expect(excludesFile(join(r, "repo", ".git"))).toBe(join(me.homedir, "ignore-here"));
+  expect(git("config", "--type=path", "--get", "core.excludesFile")).toBe(join(me.homedir, "ignore-here"));
+  // the repository is under the home folder only when the temporary folder is: git and we agree either way
+  const underHome = join(r, "repo").startsWith(`${me.homedir}/`);
+  expect(gitConfigBool(join(r, "repo", ".git"), "core", "ignorecase")).toBe(underHome ? true : undefined);
+  expect(git("config", "--type=bool", "--get", "core.ignorecase")).toBe(underHome ? "true" : "");
+  // an include naming an unknown user is skipped (git stops with "could not expand include path")
+  p.write("user.gitconfig", `[core]\n\texcludesFile = ~${me.username}/ignore-here\n[include]\n\tpath = ~no-such-user-cortex/x.gitconfig\n`);
+  expect(excludesFile(join(r, "repo", ".git"))).toBe(join(me.homedir, "ignore-here"));
+  expect(expandUserPath("~no-such-user-cortex/x")).toBeUndefined();
+  expect(expandUserPath("~/x")).toBe(join(homedir(), "x"));
+  expect(expandUserPath("plain/~x")).toBe("plain/~x");
 });
