@@ -37,7 +37,12 @@ export function fieldKind(schema: z.ZodType): { kind: Kind; element?: Kind } {
   }
 }
 
-const toFlag = (field: string) => field.replace(/_/g, "-");
+/** A field's flag: snake_case and camelCase both become kebab-case (include_snippets, includeSnippets → --include-snippets). */
+export const toFlag = (field: string) =>
+  field
+    .replace(/_/g, "-")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase();
 
 /** Looks through optional / default wrappers to an object schema's fields. */
 function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {
@@ -50,11 +55,16 @@ function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> |
   return s?.def?.type === "object" ? s.def.shape : undefined;
 }
 
+/** The schema of field `child` of an object-valued field's schema, or undefined. */
+export function objectFieldSchema(schema: z.ZodType | undefined, child: string): z.ZodType | undefined {
+  return objectShape(schema)?.[child];
+}
+
 /** A field's schema; `parent.child` names a field of an object-valued field (a flag for `filters.language`). */
 function fieldSchema(shape: Record<string, z.ZodType>, field: string): z.ZodType {
   const dot = field.indexOf(".");
   if (dot < 0) return shape[field]!;
-  const inner = objectShape(shape[field.slice(0, dot)])?.[field.slice(dot + 1)];
+  const inner = objectFieldSchema(shape[field.slice(0, dot)], field.slice(dot + 1));
   if (!inner) throw new Error(`cli flag maps to unknown field ${field}`);
   return inner;
 }
@@ -120,6 +130,13 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
       const child = field.slice(dot + 1);
       const prev = out.input[parent];
       const obj = (prev && typeof prev === "object" && !Array.isArray(prev) ? prev : {}) as Record<string, unknown>;
+      // an array field of an object (--path for filters.paths) repeats, as a top-level one does
+      if (fieldKind(fieldSchema(shape, field)).kind === "array") {
+        const had = obj[child];
+        const values = Array.isArray(value) ? value : [value];
+        out.input[parent] = { ...obj, [child]: Array.isArray(had) ? [...had, ...values] : values };
+        return;
+      }
       if (child in obj) throw new CortexError("INVALID_INPUT", `${flag} given twice`);
       out.input[parent] = { ...obj, [child]: value };
       return;

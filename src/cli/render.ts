@@ -2,7 +2,7 @@
 import type { IndexPlan } from "../indexer/plan.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
 import { TOOLS, type ToolDefinition } from "../tools/index.ts";
-import { fieldKind } from "./args.ts";
+import { fieldKind, objectFieldSchema, toFlag } from "./args.ts";
 import { exposedInput } from "../tools/invoke.ts";
 
 const kb = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);
@@ -48,9 +48,22 @@ export function toolHelp(t: ToolDefinition): string {
   ];
   for (const [field, schema] of Object.entries(shape)) {
     const { kind } = fieldKind(schema);
-    const flag = `--${field.replace(/_/g, "-")}${kind === "boolean" ? "" : ` <${kind === "json" ? "json" : kind}>`}`;
+    const flag = `--${toFlag(field)}${kind === "boolean" ? "" : ` <${kind === "json" ? "json" : kind}>`}`;
     const short = Object.entries(t.cli.short ?? {}).find(([, f]) => f === field)?.[0];
     lines.push(`  ${(short ? short + ", " : "") + flag}`.padEnd(34) + ` ${schema.description ?? ""}`);
+  }
+  // the command's own flags for fields inside an object (--lang for filters.language), each with its field's description
+  const aliases = new Map<string, string[]>();
+  for (const [flag, field] of Object.entries(t.cli.flags ?? {})) aliases.set(field, [...(aliases.get(field) ?? []), flag]);
+  for (const [field, flags] of aliases) {
+    const dot = field.indexOf(".");
+    if (dot < 0) continue;
+    const inner = objectFieldSchema(shape[field.slice(0, dot)], field.slice(dot + 1));
+    if (!inner) continue;
+    const { kind, element } = fieldKind(inner);
+    const value = kind === "boolean" ? "" : ` <${kind === "array" ? (element ?? "string") : kind}>`;
+    const repeat = kind === "array" ? " (repeat for more)" : "";
+    lines.push(`  ${flags.join(", ")}${value}`.padEnd(34) + ` ${inner.description ?? ""}${repeat}; same as ${field}`);
   }
   for (const [flag, target] of Object.entries(t.cli.short ?? {})) {
     const eq = target.indexOf("=");

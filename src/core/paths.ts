@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join, resolve, relative, isAbsolute, sep } from "node:path";
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { CortexError } from "./errors.ts";
 
 export function cortexHome(): string {
@@ -27,11 +27,15 @@ export function projectDir(root: string): string {
 
 /** Canonical absolute path of a root folder (symlinks resolved), so one worktree has one key. */
 export function canonicalRoot(root: string): string {
+  let real: string;
   try {
-    return realpathSync(resolve(root));
+    real = realpathSync(resolve(root));
   } catch (e) {
     throw new CortexError("NOT_FOUND", `project root does not exist: ${root}`, { cause: e });
   }
+  // a file given as the root would index nothing and leave a cache entry named after it
+  if (!statSync(real).isDirectory()) throw new CortexError("INVALID_INPUT", `project root is not a folder: ${root}`);
+  return real;
 }
 
 /**

@@ -55,6 +55,18 @@ describe("cortex CLI", () => {
     expect(text.stdout).toContain("1 row");
   });
 
+  test("the README's `cortex files` examples run as written", async () => {
+    const readme = await Bun.file(join(import.meta.dir, "../../README.md")).text();
+    const examples = [...readme.matchAll(/^cortex files '([^']+)'(.*)$/gm)];
+    expect(examples.length).toBeGreaterThan(0);
+    for (const [line, query, rest] of examples) {
+      const r = await cortex(["files", query!, ...rest!.trim().split(/\s+/).filter(Boolean)]);
+      // found or not (this fixture has no complex function): never refused
+      expect(`${line}: ${r.stderr}`).toBe(`${line}: `);
+      expect([0, 1]).toContain(r.code);
+    }
+  });
+
   test("pre-defined operations are flags", async () => {
     const r = await cortex(["files", "--operation", "top_files", "--order-by", "functions", "--limit", "1", "--json"]);
     expect(JSON.parse(r.stdout).rows[0][0]).toBe("auth/handler.go");
@@ -71,6 +83,16 @@ describe("cortex CLI", () => {
     const unknown = await cortex(["frobnicate"]);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toBe("cortex: unknown command 'frobnicate' (see cortex --help)\n");
+    // a file is not a project: nothing indexed, no cache entry named after it
+    for (const args of [
+      ["index", join(p.root, "go.mod")],
+      ["index", join(p.root, "go.mod"), "--dry-run"],
+      ["grep", "x", "--root", join(p.root, "go.mod")],
+    ]) {
+      const file = await cortex(args);
+      expect(file.code).toBe(2);
+      expect(file.stderr).toBe(`cortex: project root is not a folder: ${join(p.root, "go.mod")}\n`);
+    }
     const flag = await cortex(["files", "--bogus"]);
     expect(flag.stderr).toBe("cortex: unknown option --bogus (see --help)\n");
     const limit = await cortex(["files", "--operation", "top_files", "--limit", "0"]);

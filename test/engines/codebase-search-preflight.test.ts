@@ -23,7 +23,17 @@ import {
   signalBlockers,
   type ReadyRule,
 } from "../../src/engines/codebase-search/ready-rule.ts";
-import { preflight } from "../../src/engines/codebase-search/preflight.ts";
+import { preflight, signalStress } from "../../src/engines/codebase-search/preflight.ts";
+
+/** A next step that names a tool call must be one the tool accepts as written: its arguments pass its schema. */
+function expectCallable(help: string): void {
+  const call = /^([a-z_]+) (\{.*\})/.exec(help);
+  if (!call) return;
+  const tool = findTool(call[1]!);
+  expect(tool, help).toBeDefined();
+  const parsed = tool!.input.safeParse(JSON.parse(call[2]!));
+  expect(parsed.success ? "" : `${help}: ${parsed.error.message}`).toBe("");
+}
 
 const CALLERS = [
   "src/orders/invoice.ts",
@@ -415,6 +425,16 @@ describe("a card that is not ready says what is missing", () => {
     expect(c.nextAction).toContain("src/a.c");
     expect(c.whatWouldHelp!.length).toBeGreaterThan(0);
     for (const h of c.whatWouldHelp!) expect(h).toMatch(/^(read \S+|cortex_graph \{|find_symbol_occurrences \{|search_codebase \{|cortex_exact \{)/);
+    // every blocker's own steps, not only the four the card keeps, are calls the tools accept
+    const input = {
+      ...base,
+      resultFiles: ["src/unix/thread_test.c", "src/unix/thread.c", "src/unix/thread_posix.c"],
+      testFiles: ["src/unix/thread_test.c"],
+      signals: loose,
+      target: { ...target, callers: ["src/a.c", "src/b.c"], twins: ["src/win/thread.c"] },
+      rule: strict,
+    };
+    for (const kind of c.blockers!) for (const h of signalStress(kind, { ...loose, fanIn: 2, twins: 1 }, input, ["src/a.c"]).help) expectCallable(h);
   });
 });
 
@@ -590,6 +610,12 @@ describe("a name the task writes that several files define", () => {
     expect(c.nextAction).toContain(r.results[1]!.file);
     expect(c.nextAction).toContain("the task names render, which 3 files define");
     expect(c.whatWouldHelp).toContain('find_symbol_occurrences {"symbol_name":"render"} lists the 3 files defining render');
+    // one result shown: the card still compares the runner-up it read, and says the same
+    const one = await editSearchIn(viewFiles, { query: "Fix `render` escaping of quotes in the span", limit: 1 });
+    expect(one.results).toHaveLength(1);
+    expect(one.preflight!.ready).toBe(false);
+    expect(one.preflight!.blockers).toEqual(c.blockers);
+    expect(one.preflight!.alsoRead).toContain(r.results[1]!.file);
   });
 
   test("the rule counts a name only when the top file alone defines it", () => {
@@ -622,7 +648,8 @@ describe("a name the task writes that several files define", () => {
 
 describe("tests that use the target", () => {
   test("are named on the card to run, not counted as callers missing", async () => {
-    const tests = ["cart", "invoice", "refund", "quote"].map((t) => `test/${t}.test.ts`);
+    // eight: the card decides from the first five results whatever the limit, so four stay outside them
+    const tests = ["cart", "invoice", "refund", "quote", "order", "basket", "coupon", "ledger"].map((t) => `test/${t}.test.ts`);
     const project = {
       "src/price/round.ts": "/** Prices in cents, rounded. */\nexport function roundPrice(cents: number): number {\n  return Math.round(cents);\n}\n",
       ...Object.fromEntries(
@@ -632,6 +659,9 @@ describe("tests that use the target", () => {
     const r = await editSearchIn(project, { query: "roundPrice rounds half cents to even", limit: 1 });
     expect(r.results.map((x) => x.file)).toEqual(["src/price/round.ts"]);
     const c = r.preflight!;
+    // the four results it read beyond the one shown are named
+    expect(c.alsoRead).toHaveLength(4);
+    expect(c.alsoRead!.every((f) => tests.includes(f))).toBe(true);
     expect(c.impact).toMatchObject({ target: "roundPrice", coverage: "0/0 callers in results", files: [] });
     expect(c.impact!.tests).toHaveLength(3);
     expect(c.blockers ?? []).not.toContain("callers-missing");

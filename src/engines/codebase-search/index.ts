@@ -69,6 +69,12 @@ export interface CodebaseSearchResponse {
 
 const HINTS_PER_CATEGORY = 3;
 const MEMORIES = 3;
+/**
+ * The results an edit's preflight decides from, whatever `limit` shows: the default five, with which its
+ * ready rule was chosen (scripts/eval/preflight.ts). A card read from one result had no runner-up to
+ * compare and said ready where the default said not.
+ */
+const PREFLIGHT_RESULTS = 5;
 const SNIPPET_LINES = 40;
 /** Team-pattern analysis reads every file: reuse it for a while (the index changes slowly by comparison). */
 const PATTERNS_TTL_MS = 30_000;
@@ -90,27 +96,32 @@ export class CodebaseSearch {
     const started = performance.now();
     const filters = await this.filters(req.filters);
     const empty = filters.files !== undefined && filters.files.length === 0;
+    const carded = req.intent !== "explore";
     const response = empty
       ? undefined
       : await this.search.search({
           query: req.query,
-          limit: req.limit,
+          limit: carded ? Math.max(req.limit, PREFLIGHT_RESULTS) : req.limit,
           filters,
           onePerFile: true,
           intent: req.intent,
           ...(req.signal ? { signal: req.signal } : {}),
         });
-    const hits = response?.results ?? [];
+    const found = response?.results ?? [];
+    const hits = found.slice(0, req.limit);
     const evidence = await Evidence.load(this.facts);
     const analysis = await this.teamPatterns();
     const byFile = analysis.by_file ?? {};
 
-    const texts = await this.store.contents([...new Set(hits.map((h) => h.chunk.metadata.file_path))]);
-    const results = await Promise.all(hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets, texts.get(h.chunk.metadata.file_path))));
-    let quality = assessQuality(
-      req.query,
-      hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
-    );
+    const texts = await this.store.contents([...new Set(found.map((h) => h.chunk.metadata.file_path))]);
+    const enriched = await Promise.all(found.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets, texts.get(h.chunk.metadata.file_path))));
+    const results = enriched.slice(0, req.limit);
+    const qualityOf = (shown: typeof found) =>
+      assessQuality(
+        req.query,
+        shown.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
+      );
+    let quality = qualityOf(hits);
     if (empty) quality = { ...quality, hint: `No indexed file matches the filters (${describeFilters(req.filters)}).` };
     const recalled = await this.memory.recall({ query: req.query, limit: MEMORIES });
     const memories = recalled.memories;
@@ -125,7 +136,13 @@ export class CodebaseSearch {
       embeddings: response?.embeddings ?? (await this.search.embeddingsState()),
       took_ms: 0,
     };
-    if (req.intent !== "explore") out.preflight = await this.preflight(req.query, hits, results, quality, analysis, memories, evidence);
+    if (carded) {
+      const cardHits = found.slice(0, PREFLIGHT_RESULTS);
+      const cardQuality = cardHits.length === hits.length ? quality : qualityOf(cardHits);
+      out.preflight = await this.preflight(req.query, cardHits, enriched.slice(0, PREFLIGHT_RESULTS), cardQuality, analysis, memories, evidence);
+      const alsoRead = cardHits.slice(hits.length).map((h) => h.chunk.metadata.file_path);
+      if (alsoRead.length > 0) out.preflight.alsoRead = alsoRead;
+    }
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }

@@ -47,6 +47,11 @@ export interface Preflight {
    * changed first (at most 3). Only where the index keeps a history and such commits exist.
    */
   pastChanges?: { commits: number; within: number; outside: Array<{ file: string; commits: number }> };
+  /**
+   * Only when `limit` shows fewer results than the card decides from (the first five, whatever the limit):
+   * the files it read beyond those shown, so that its verdict does not change with how many are printed.
+   */
+  alsoRead?: string[];
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
@@ -429,7 +434,7 @@ function nextSearch(query: string): string {
 }
 
 /** What a signal blocker says and what to do next: a named file or caller, and a concrete search. */
-function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingCallers: string[]): { kind: Blocker; action: string; help: string[] } {
+export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingCallers: string[]): { kind: Blocker; action: string; help: string[] } {
   const top = i.resultFiles[0] ?? "the top result";
   const second = i.resultFiles[1];
   const target = i.target;
@@ -500,14 +505,14 @@ function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingC
       return {
         kind,
         action: `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`,
-        help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ pattern: s.topMissing[0] ?? i.query })} finds the exact word`],
+        help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ query: s.topMissing[0] ?? i.query })} finds the exact word`],
       };
     case "sweep":
       return {
         kind,
         action: `The task says it reaches many places (${s.sweepWords.join(", ")}): list them before editing ${top}`,
         help: [
-          `cortex_exact ${quoted({ pattern: s.identifiers[0] ?? s.topMissing[0] ?? top })} lists every file to change`,
+          `cortex_exact ${quoted({ query: s.identifiers[0] ?? s.topMissing[0] ?? top })} lists every file to change`,
           ...(target ? [`cortex_graph ${quoted({ operation: "callers", target: target.label })} lists the callers of ${target.label}`] : []),
         ],
       };

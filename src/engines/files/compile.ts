@@ -84,7 +84,7 @@ class Scope {
       const [t, c] = parts as [string, string];
       if (!isTable(t)) throw bad(`invalid table '${t}' in field '${ref}'`);
       if (!this.tables.includes(t)) throw bad(`table '${t}' is not in the query (add it to joins) in field '${ref}'`);
-      if (!hasColumn(t, c)) throw bad(`invalid field '${c}' for table '${t}'`);
+      if (!hasColumn(t, c)) throw bad(`invalid field '${c}' for table '${t}': expected one of ${STATS_TABLES[t].join(", ")}`);
       return { table: t, column: c };
     }
     if (parts.length !== 1 || !IDENT.test(ref)) throw bad(`invalid field '${ref}'`);
@@ -93,7 +93,9 @@ class Scope {
     const owners = this.tables.filter((t) => hasColumn(t, ref));
     if (owners.length === 1) return { table: owners[0]!, column: ref };
     if (owners.length > 1) throw bad(`field '${ref}' is ambiguous: qualify it (${owners.map((t) => `${t}.${ref}`).join(" or ")})`);
-    throw bad(`invalid field '${ref}' for table '${from}'`);
+    throw bad(
+      `invalid field '${ref}' for table '${from}': expected one of ${this.tables.flatMap((t) => (t === from ? STATS_TABLES[t] : STATS_TABLES[t].map((c) => `${t}.${c}`))).join(", ")}`,
+    );
   }
 
   /** A qualified column usable as the right side of a join condition, if `v` is one. */
