@@ -12,7 +12,7 @@ export const PROFILES = ["cortex", "kit", "codebase-context", "all", "default"] 
  * tools do not (names listed in DUPLICATES are left out because a cortex tool does the same job).
  */
 const DUPLICATES: Record<string, string> = {
-  search_text_pattern: "cortex_exact", // literal/regex search: cortex_exact covers keywords, search_text_pattern regexes (kept in kit)
+  // search_text_pattern stays: it alone answers regular expressions (cortex_exact's queries are keywords)
   search_semantic_concept: "cortex_search",
   refresh_index: "(the server re-indexes on its own as files change)",
 };

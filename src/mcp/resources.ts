@@ -7,7 +7,7 @@ import { FilesEngine } from "../engines/files/index.ts";
 
 export const CONTEXT_URI = "codebase://context";
 
-export async function contextResource(session: Session, progress?: { done: number; total: number }): Promise<string> {
+export async function contextResource(session: Session, served: ReadonlySet<string>, progress?: { done: number; total: number }): Promise<string> {
   const shared = session.sharedStore;
   const name = session.root.split("/").pop() ?? session.root;
   const lines = shared
@@ -58,13 +58,18 @@ export async function contextResource(session: Session, progress?: { done: numbe
     lines.push("", "## Largest modules", "", "| module | files | code lines | functions |", "|---|---:|---:|---:|");
     for (const [m, f, c, fn] of mods.rows as Array<[string, number, number, number]>) lines.push(`| ${m} | ${f} | ${c} | ${fn} |`);
   }
-  lines.push(
-    "",
-    "## Tools",
-    "",
-    "- cortex_search: find code by meaning; cortex_exact: identifiers and keywords (boolean queries); search_text_pattern: regular expressions",
-    "- cortex_pattern: structural (AST) patterns; find_symbol_occurrences and cortex_graph: definitions, references, callers, imports, impact",
-    "- cortex_files: counts, sizes and rankings over files, types, functions, imports and modules",
-  );
+  // the served tools only, by what they answer
+  const jobs: Array<[string, string]> = [
+    ["cortex_search", "find code by meaning"],
+    ["search_semantic_concept", "find code by meaning"],
+    ["cortex_exact", "identifiers and keywords (boolean queries)"],
+    ["search_text_pattern", "literal text and regular expressions"],
+    ["cortex_pattern", "structural (AST) patterns"],
+    ["find_symbol_occurrences", "definitions and references"],
+    ["cortex_graph", "callers, imports, impact"],
+    ["cortex_files", "counts, sizes and rankings over files, types, functions, imports and modules"],
+    ["search_codebase", "search with evidence; with intent edit, whether the evidence for a change is complete"],
+  ];
+  lines.push("", "## Tools", "", ...jobs.filter(([name]) => served.has(name)).map(([name, job]) => `- ${name}: ${job}`));
   return lines.join("\n");
 }

@@ -43,17 +43,35 @@ export interface McpServerOptions {
   scopes?: RepoScopes;
 }
 
-const INSTRUCTIONS = `cortex answers questions about this codebase. Pick the tool by the question:
-meaning or concepts → cortex_search; an exact identifier, string or boolean keyword query → cortex_exact;
-a regular expression → search_text_pattern; a code structure (AST pattern) → cortex_pattern; who defines,
-calls, imports or depends on something → find_symbol_occurrences / cortex_graph; counts and sizes →
-cortex_files; before changing code → search_codebase with intent edit (is the evidence complete?). Paths are relative to the project root. Results carry 'stale' when a file changed after
+/** Which tool answers which kind of question, first served alternative first; a line with none served is left out. */
+const QUESTION_TOOLS: Array<[string, string[]]> = [
+  ["meaning or concepts", ["cortex_search", "search_semantic_concept"]],
+  ["an exact identifier, string or boolean keyword query", ["cortex_exact"]],
+  ["a regular expression", ["search_text_pattern"]],
+  ["a code structure (AST pattern)", ["cortex_pattern"]],
+  ["who defines, calls, imports or depends on something", ["find_symbol_occurrences", "get_symbol_references"]],
+  ["counts and sizes", ["cortex_files"]],
+  ["before changing code", ["search_codebase"]],
+];
+
+/** What an agent is told once: the tools it is served, by question, and how results read. */
+export function instructionsFor(served: ReadonlySet<string>): string {
+  const picks = QUESTION_TOOLS.flatMap(([question, names]) => {
+    const have = names.filter((n) => served.has(n));
+    if (have.length === 0) return [];
+    let tools = have[0]!;
+    if (question.startsWith("who defines") && served.has("cortex_graph")) tools = `${tools} / cortex_graph`;
+    if (question === "before changing code") tools = `${tools} with intent edit (is the evidence complete?)`;
+    return [`${question} → ${tools}`];
+  });
+  return `cortex answers questions about this codebase. Pick the tool by the question: ${picks.join("; ")}. Paths are relative to the project root. Results carry 'stale' when a file changed after
 indexing and 'truncated' when cut to the output budget (raise max_tokens or narrow the query).`;
+}
 
 /** What an agent of a shared-store server is told once, besides each tool's `repo` field. */
-function sharedInstructions(scopes: RepoScopes): string {
+function sharedInstructions(scopes: RepoScopes, served: ReadonlySet<string>): string {
   const dflt = scopes.defaultScope === "all" ? "all of them" : scopes.defaultScope.join(", ");
-  return `${INSTRUCTIONS}
+  return `${instructionsFor(served)}
 
 This server reads a shared store of many repositories, not a working tree. Every tool takes 'repo': a name,
 several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With more than one
@@ -80,16 +98,17 @@ function errorResult(message: string): CallToolResult {
 }
 
 export function createMcpServer(opts: McpServerOptions): Server {
-  const server = new Server(
-    { name: "cortex", version: VERSION, title: "cortex code context" },
-    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: opts.scopes ? sharedInstructions(opts.scopes) : INSTRUCTIONS },
-  );
   const scopes = opts.scopes;
-  const byName = new Map(opts.tools.map((t) => [t.name, t]));
   // On a shared store only the tools that read it are listed: an agent is not offered what cannot work
   // (a call to one of the others still gets an answer saying why). On a local server `repo` is not
   // listed at all: an argument that can only fail there would cost every agent's context for nothing.
   const listed = scopes ? opts.tools.filter((t) => typeof t.sharedStore !== "object" || !("unavailable" in t.sharedStore)) : opts.tools;
+  const served = new Set(listed.map((t) => t.name));
+  const server = new Server(
+    { name: "cortex", version: VERSION, title: "cortex code context" },
+    { capabilities: { tools: {}, resources: {}, logging: {} }, instructions: scopes ? sharedInstructions(scopes, served) : instructionsFor(served) },
+  );
+  const byName = new Map(opts.tools.map((t) => [t.name, t]));
   // JSON schemas are derived once, on the first tools/list rather than here: deriving them for every tool
   // takes tens of milliseconds, and `initialize` is answered before anything else
   let listing: ReturnType<typeof describe>[] | undefined;
@@ -180,8 +199,8 @@ export function createMcpServer(opts: McpServerOptions): Server {
   server.setRequestHandler(ReadResourceRequestSchema, async (request) => {
     if (request.params.uri !== CONTEXT_URI) throw new McpError(ErrorCode.InvalidParams, `unknown resource '${request.params.uri}'`);
     const text = scopes
-      ? await scopes.withSession(undefined, (session) => contextResource(session))
-      : await contextResource(opts.session, opts.indexProgress?.());
+      ? await scopes.withSession(undefined, (session) => contextResource(session, served))
+      : await contextResource(opts.session, served, opts.indexProgress?.());
     return { contents: [{ uri: CONTEXT_URI, mimeType: "text/markdown", text }] };
   });
 

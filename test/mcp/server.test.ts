@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import { createMcpServer } from "../../src/mcp/server.ts";
+import { createMcpServer, instructionsFor } from "../../src/mcp/server.ts";
+import { selectTools } from "../../src/mcp/profiles.ts";
 import { Session } from "../../src/tools/session.ts";
 import { TOOLS } from "../../src/tools/index.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
@@ -81,5 +82,43 @@ describe("MCP server", () => {
     const md = (contents[0] as { text: string }).text;
     expect(md).toContain("| go | 3 |");
     expect(md).toContain("## Largest modules");
+  });
+});
+
+describe("what a server tells an agent names only the tools it serves", () => {
+  const mentioned = (text: string) => TOOLS.map((t) => t.name).filter((n) => new RegExp(`\\b${n}\\b`).test(text));
+
+  test("each profile's instructions name served tools only; the default serves regular expressions", () => {
+    for (const profile of ["default", "cortex", "kit", "codebase-context", "all"]) {
+      const served = new Set(selectTools(TOOLS, profile).map((t) => t.name));
+      const said = instructionsFor(served);
+      expect(mentioned(said).filter((n) => !served.has(n))).toEqual([]);
+      expect(said).toContain("→");
+    }
+    const dflt = new Set(selectTools(TOOLS, undefined).map((t) => t.name));
+    expect(dflt.has("search_text_pattern")).toBe(true);
+    expect(instructionsFor(dflt)).toContain("a regular expression → search_text_pattern");
+    // a tool the default serves never sends the agent to one it does not
+    for (const t of TOOLS.filter((x) => dflt.has(x.name))) expect(`${t.name}: ${mentioned(t.description).filter((n) => !dflt.has(n))}`).toBe(`${t.name}: `);
+  });
+
+  test("the server's instructions and its context resource follow --tools", async () => {
+    const tools = selectTools(TOOLS, "kit");
+    const server = createMcpServer({ session, tools });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const kit = new Client({ name: "test", version: "1" });
+    await kit.connect(b);
+    try {
+      const served = new Set(tools.map((t) => t.name));
+      expect(mentioned(kit.getInstructions() ?? "").filter((n) => !served.has(n))).toEqual([]);
+      const resource = await kit.readResource({ uri: "codebase://context" });
+      const body = (resource.contents[0] as { text: string }).text;
+      const listed = body.slice(body.indexOf("## Tools"));
+      expect(mentioned(listed).length).toBeGreaterThan(0);
+      expect(mentioned(listed).filter((n) => !served.has(n))).toEqual([]);
+    } finally {
+      await kit.close();
+    }
   });
 });
