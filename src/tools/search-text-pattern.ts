@@ -8,7 +8,7 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { budgetField, DEFAULT_MAX_TOKENS } from "./budget.ts";
 import { CortexError, isCortexError } from "../core/errors.ts";
-import { PathFilter, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
+import { PathFilter, PLAN_CHARS, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
 
 /** Matching lines returned at most; beyond this the result says truncated. */
 export const MAX_MATCHES = 500;
@@ -123,7 +123,9 @@ export const searchTextPatternTool = defineTool({
       // counted before the search (its stats come after), so that the matches streamed to the CLI's
       // --ndjson as they are found are exactly those the result keeps.
       const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
-      let size = ENVELOPE_CHARS + 2 * args.query.length;
+      // the plan is about twice a short query's length, and cut at PLAN_CHARS: a 29,000-character regex
+      // counted as 58,000 left room for one match
+      let size = ENVELOPE_CHARS + Math.min(2 * args.query.length, PLAN_CHARS);
       let kept = 0;
       let overBudget = false;
       const r = await engine.searchText({

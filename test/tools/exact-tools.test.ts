@@ -85,12 +85,26 @@ describe("search_text_pattern", () => {
     const bad = await call("search_text_pattern", { query: "([a-z", is_regex: true });
     expect(bad.status).toBe("error");
     expect(bad.error_message).toMatch(/^query: Invalid regular expression/);
+    // valid for the parser, refused where it runs: an error naming why, not "no matches"
+    const nested = await call("search_text_pattern", { query: `${"(".repeat(15000)}${")".repeat(15000)}`, is_regex: true });
+    expect(nested.status).toBe("error");
+    expect(nested.error_message).toStartWith("query: ");
+    expect(nested.error_message).toContain("regular expression");
     const outside = await call("search_text_pattern", { query: "x", target_paths: ["../../etc"] });
     expect(outside).toMatchObject({ status: "error", matches: [], match_count: 0 });
     expect(outside.error_message).toContain("outside the project root");
     expect((await call("search_text_pattern", { query: "x", target_paths: ["missing/dir"] })).error_message).toBe(
       "target_paths[0]: no such file or directory: missing/dir",
     );
+  });
+
+  test("a long query leaves the output budget to its matches (the plan it carries is cut)", async () => {
+    const words = Array.from({ length: 5000 }, (_, i) => `zqw${i}`).join("|");
+    const r = await call("search_text_pattern", { query: `func|${words}`, is_regex: true });
+    const short = await call("search_text_pattern", { query: "func", is_regex: true });
+    expect(short.matches.length).toBeGreaterThan(1);
+    expect(r.matches.length).toBe(short.matches.length);
+    expect(r.stats.plan.length).toBeLessThanOrEqual(400);
   });
 
   test("matches are cut to the output budget, and match_count counts what is returned", async () => {

@@ -10,6 +10,7 @@ import { searchKeywords, type KeywordSearchRequest, type KeywordSearchOutcome } 
 
 export { PathFilter, normaliseExtensions } from "./path-filter.ts";
 export type { TextSearchRequest, TextSearchOutcome, TextMatch } from "./text-search.ts";
+export { PLAN_CHARS } from "./text-search.ts";
 export type { KeywordSearchRequest, KeywordSearchOutcome } from "./keyword-search.ts";
 
 export class ExactEngine {

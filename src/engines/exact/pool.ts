@@ -48,6 +48,8 @@ export interface PoolRun {
   capped: boolean;
   /** Items verified (completed chunks). */
   verified: number;
+  /** What a worker reported when the pattern could not run there (a regex its engine refuses): no hits are to be trusted. */
+  error?: string;
 }
 
 export interface PoolRunOptions {
@@ -136,6 +138,7 @@ class VerifyPool {
     let hitsInOrder = 0;
     let capped = false;
     let lost = false;
+    let error: string | undefined;
 
     const finished = new Promise<void>((resolve) => {
       let active = workers.length;
@@ -161,7 +164,10 @@ class VerifyPool {
       for (const w of workers) {
         w.onMessage = (msg) => {
           if (msg.type === "lost" || msg.type === "error") {
-            if (msg.type === "error") log.error(`verification failed: ${msg.error}`);
+            if (msg.type === "error") {
+              log.debug(`verification failed: ${msg.error}`); // the caller reports it (PoolRun.error)
+              error ??= msg.error;
+            }
             lost = true;
             w.onMessage = undefined;
             if (msg.type === "lost") this.kill(w);
@@ -203,7 +209,7 @@ class VerifyPool {
     }
     // Reaching the cap in order means the first maxHits lines are all known: nothing is missing from them.
     const complete = contiguous >= chunkCount && !lost;
-    return { hits, partial: !complete && !capped, capped, verified };
+    return { hits, partial: !complete && !capped, capped, verified, ...(error !== undefined ? { error } : {}) };
   }
 }
 

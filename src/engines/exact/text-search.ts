@@ -6,6 +6,7 @@
  * handing many hits back from workers costs more than a second core saves).
  */
 import { join } from "node:path";
+import { CortexError } from "../../core/errors.ts";
 import type { ContentFileRow } from "../../store/contract.ts";
 import { compilePattern } from "./text-query.ts";
 import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
@@ -15,6 +16,9 @@ import { readDiskText } from "./disk-text.ts";
 import { hasExtension, type PathFilter } from "./path-filter.ts";
 import { describeQuery } from "./plan.ts";
 import type { ExactIndexView } from "./view.ts";
+
+/** Characters of the readable plan a result carries at most (a long alternation's plan is cut, with "…"). */
+export const PLAN_CHARS = 400;
 
 export interface TextSearchRequest {
   query: string;
@@ -195,6 +199,12 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
       },
       { parallelism: 2, deadline: req.deadline, ...(req.signal ? { signal: req.signal } : {}), maxHits: req.maxMatches + 1 },
     );
+    // the pattern compiled here but a worker could not run it (out of memory in a nested alternation):
+    // an error, not "no matches"
+    if (run.error !== undefined)
+      throw /regular expression/i.test(run.error)
+        ? new CortexError("INVALID_INPUT", `query: the regular expression could not be run: ${run.error}`)
+        : new CortexError("IO", `the search failed while reading the index: ${run.error}`);
     partial = run.partial;
     searched = run.verified;
     for (const { item, hits } of run.hits) if (!accept(item, hits)) break;
@@ -209,7 +219,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
     stats: {
       candidate_files: items.length,
       searched_files: searched,
-      plan: describeQuery(plan.query),
+      plan: clipped(describeQuery(plan.query)),
       took_ms: Math.round((performance.now() - started) * 100) / 100,
     },
   };
@@ -261,4 +271,8 @@ async function verifyInline(
     }
   }
   return { partial, searched };
+}
+
+function clipped(plan: string): string {
+  return plan.length <= PLAN_CHARS ? plan : `${plan.slice(0, PLAN_CHARS - 1)}…`;
 }
