@@ -53,7 +53,7 @@ export const searchCodebaseTool = defineTool({
     "results', code callers; tests that use the target named apart, to run), changedTogether (files the project's git history says usually change with the top file, when they are " +
     "not in the results; two or more: not ready until read), pastChanges (of the past commits whose subjects read like " +
     "the task, how many changed only the card's files, and the files the others also changed), whatWouldHelp (the next searches and calls) and the signals it decided " +
-    "from. The card always decides from the first 5 results; with a smaller limit, alsoRead names those not shown. Use it before changing code.",
+    "from (the runner-up and near ties from the first 5 results whatever the limit; callers and tests from the results shown). Use it before changing code.",
   input,
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
@@ -131,7 +131,6 @@ export const searchCodebaseTool = defineTool({
       for (const w of p.warnings ?? []) lines.push(`  warning: ${w}`);
       for (const d of p.patterns?.do ?? []) lines.push(`  do: ${d}`);
       for (const a of p.patterns?.avoid ?? []) lines.push(`  avoid: ${a}`);
-      if (p.alsoRead) lines.push(`  decided from these results and ${p.alsoRead.join(", ")}`);
       if (p.bestExample) lines.push(`  best example: ${p.bestExample}`);
       if (p.impact) lines.push(`  impact of ${p.impact.target}: ${p.impact.coverage}${p.impact.files.length ? `; also ${p.impact.files.join(", ")}` : ""}`);
       for (const c of p.changedTogether ?? []) lines.push(`  usually changed together: ${c.file} (${c.commits} commits)`);

@@ -70,9 +70,10 @@ export interface CodebaseSearchResponse {
 const HINTS_PER_CATEGORY = 3;
 const MEMORIES = 3;
 /**
- * The results an edit's preflight decides from, whatever `limit` shows: the default five, with which its
- * ready rule was chosen (scripts/eval/preflight.ts). A card read from one result had no runner-up to
- * compare and said ready where the default said not.
+ * The results an edit's preflight reads its ranking signals from (runner-up, near ties, siblings) at
+ * least, whatever `limit` shows: the default five, with which its ready rule was chosen (scripts/eval/preflight.ts). A card
+ * from one result had no runner-up to compare and said ready where the default said not. The evidence it
+ * counts (callers, tests, files at hand) stays the results shown: a smaller limit can only make it less ready.
  */
 const PREFLIGHT_RESULTS = 5;
 const SNIPPET_LINES = 40;
@@ -113,15 +114,12 @@ export class CodebaseSearch {
     const analysis = await this.teamPatterns();
     const byFile = analysis.by_file ?? {};
 
-    const texts = await this.store.contents([...new Set(found.map((h) => h.chunk.metadata.file_path))]);
-    const enriched = await Promise.all(found.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets, texts.get(h.chunk.metadata.file_path))));
-    const results = enriched.slice(0, req.limit);
-    const qualityOf = (shown: typeof found) =>
-      assessQuality(
-        req.query,
-        shown.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
-      );
-    let quality = qualityOf(hits);
+    const texts = await this.store.contents([...new Set(hits.map((h) => h.chunk.metadata.file_path))]);
+    const results = await Promise.all(hits.map((h) => this.enrich(h, evidence, byFile, req.includeSnippets, texts.get(h.chunk.metadata.file_path))));
+    let quality = assessQuality(
+      req.query,
+      hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
+    );
     if (empty) quality = { ...quality, hint: `No indexed file matches the filters (${describeFilters(req.filters)}).` };
     const recalled = await this.memory.recall({ query: req.query, limit: MEMORIES });
     const memories = recalled.memories;
@@ -136,13 +134,7 @@ export class CodebaseSearch {
       embeddings: response?.embeddings ?? (await this.search.embeddingsState()),
       took_ms: 0,
     };
-    if (carded) {
-      const cardHits = found.slice(0, PREFLIGHT_RESULTS);
-      const cardQuality = cardHits.length === hits.length ? quality : qualityOf(cardHits);
-      out.preflight = await this.preflight(req.query, cardHits, enriched.slice(0, PREFLIGHT_RESULTS), cardQuality, analysis, memories, evidence);
-      const alsoRead = cardHits.slice(hits.length).map((h) => h.chunk.metadata.file_path);
-      if (alsoRead.length > 0) out.preflight.alsoRead = alsoRead;
-    }
+    if (carded) out.preflight = await this.preflight(req.query, hits, results, quality, analysis, memories, evidence, found);
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }
@@ -294,6 +286,7 @@ export class CodebaseSearch {
     analysis: TeamPatterns,
     memories: RecalledMemory[],
     evidence: Evidence,
+    ranking: SearchHit[],
   ): Promise<Preflight> {
     const top = hits[0];
     let target: PreflightInput["target"];
@@ -334,7 +327,7 @@ export class CodebaseSearch {
     const defined = await this.definitionFiles(taskIdentifiers(query), evidence);
     const signals = editSignals({
       query,
-      results: hits.map((h) => ({
+      results: ranking.map((h) => ({
         file: h.chunk.metadata.file_path,
         score: h.combined_score,
         text: h.chunk.text,

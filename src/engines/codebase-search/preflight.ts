@@ -47,11 +47,6 @@ export interface Preflight {
    * changed first (at most 3). Only where the index keeps a history and such commits exist.
    */
   pastChanges?: { commits: number; within: number; outside: Array<{ file: string; commits: number }> };
-  /**
-   * Only when `limit` shows fewer results than the card decides from (the first five, whatever the limit):
-   * the files it read beyond those shown, so that its verdict does not change with how many are printed.
-   */
-  alsoRead?: string[];
 }
 
 /** Evidence scores below this (of 100) are too thin to act on. */
