@@ -141,6 +141,7 @@ export class EcmaExtraction {
   constructor(
     readonly ctx: ExtractContext,
     matches: QueryMatch[],
+    private readonly root: Node,
   ) {
     this.src = ctx.source;
     this.uses = new EcmaReferences(ctx.source, ctx.project);
@@ -218,6 +219,7 @@ export class EcmaExtraction {
       typeRoles: this.typeRoles,
       values: this.moduleLevelValues(),
       declaredTypes: new Set(this.types.map((t) => t.name)),
+      root: this.root,
     });
 
     const index = new OffsetIndex(this.spans);

@@ -10,6 +10,7 @@ import type { ProjectInfo } from "./project.ts";
 import { at } from "./kit.ts";
 import { classifySpecifier } from "./ecmascript-imports.ts";
 import { firstNamed, literalString, memberName, textOf } from "./ecmascript-nodes.ts";
+import { nameOccurrences } from "./source-text.ts";
 
 /** TypeScript's lib types: uses of these are not references to project code. */
 const BUILTIN_TYPES = new Set([
@@ -102,6 +103,74 @@ export interface ReferenceInput {
   values: Set<string>;
   /** Type names the file declares (a declared `Map` is project code, not the lib's). */
   declaredTypes: Set<string>;
+  /** The file's tree, where bareReads asks about each occurrence of a value's name. */
+  root: Node;
+}
+
+/** Node types whose identifier children declare, bind or import rather than read. */
+const BINDING_PARENTS = new Set([
+  "import_specifier",
+  "import_clause",
+  "namespace_import",
+  "export_specifier",
+  "formal_parameters",
+  "required_parameter",
+  "optional_parameter",
+  "rest_pattern",
+  "array_pattern",
+  "object_pattern",
+  "pair_pattern",
+  "assignment_pattern",
+  "object_assignment_pattern",
+  "catch_clause",
+  "labeled_statement",
+  "import_require_clause",
+  "nested_identifier",
+]);
+
+/** Whether an identifier is read where it stands (not a declaration, a target, a callee or a member name). */
+function readsName(ident: Node): boolean {
+  const parent = ident.parent;
+  if (!parent) return false;
+  if (BINDING_PARENTS.has(parent.type)) return false;
+  const is = (field: string) => parent.childForFieldName(field)?.startIndex === ident.startIndex;
+  switch (parent.type) {
+    case "variable_declarator":
+    case "function_declaration":
+    case "function_signature":
+    case "function_expression":
+    case "generator_function_declaration":
+    case "class_declaration":
+    case "class":
+    case "method_definition":
+    case "enum_declaration":
+    case "type_alias_declaration":
+    case "interface_declaration":
+    case "module":
+    case "internal_module":
+      return !is("name");
+    case "arrow_function":
+      return !is("parameter");
+    case "call_expression":
+      return !is("function"); // recorded as a call
+    case "new_expression":
+      return !is("constructor");
+    case "assignment_expression":
+    case "augmented_assignment_expression":
+      return !is("left");
+    case "for_in_statement":
+      return !is("left");
+    case "member_expression":
+      // `NAME.x` is recorded through the member (module aliases) or not at all, as before
+      return false;
+    case "jsx_opening_element":
+    case "jsx_closing_element":
+    case "jsx_self_closing_element":
+    case "decorator":
+      return false; // components and decorators are recorded as calls
+    default:
+      return true;
+  }
 }
 
 export class EcmaReferences {
@@ -325,9 +394,33 @@ export class EcmaReferences {
     }
     this.typeReferences(bucket("type"), typeRoles, input.declaredTypes);
     for (const r of bucket("read")) if (values.has(r.text)) this.pushRef(r.text, undefined, "read", r);
+    this.bareReads(input.root, values);
     for (const [obj, prop, member] of members) {
       // `ns.VALUE` where ns is a whole-module import; calls, components, decorators and heritage were recorded already
       if (this.moduleAliases.has(obj.text) && !this.consumed.has(member.id)) this.pushRef(prop.text, obj.text, "read", prop);
+    }
+  }
+
+  /**
+   * Reads of module-level and imported names wherever an expression holds them: an assignment's right
+   * side (`c.port = DEFAULT_PORT`), an operand, a template, an array element. The query catches only a
+   * few of these places; a rename or removal must see them all. Found from the text first (a whole-word
+   * match of one of the names), each occurrence is then asked of the tree: an identifier in a place that
+   * reads it, and not yet recorded.
+   */
+  private bareReads(root: Node, values: Set<string>): void {
+    const names = new Set<string>();
+    for (const n of values) if (/^[A-Za-z_$][A-Za-z0-9_$]*$/.test(n) && !this.moduleAliases.has(n)) names.add(n);
+    if (names.size === 0) return;
+    let recorded: Set<number> | undefined;
+    for (const start of nameOccurrences(this.src, names, { dollar: true, notAssign: "=>" })) {
+      const node = root.descendantForIndex(start, start + 1);
+      if (!node || (node.type !== "identifier" && node.type !== "shorthand_property_identifier") || node.startIndex !== start) continue;
+      if (!names.has(node.text) || !readsName(node)) continue;
+      recorded ??= new Set(this.refs.map((r) => r.offset));
+      if (recorded.has(start)) continue;
+      recorded.add(start);
+      this.pushRef(node.text, undefined, "read", node);
     }
   }
 

@@ -133,7 +133,7 @@ export function ecmaModule(d: EcmaDialect): LanguageModule {
     resolution: d.dialectOf ? { ...RULES, dialectOf: d.dialectOf } : RULES,
     query: ecmaQuery(d),
     isTestFile: isEcmaTestFile,
-    extract: (_tree, ctx, matches) => new EcmaExtraction(ctx, matches).run(),
+    extract: (tree, ctx, matches) => new EcmaExtraction(ctx, matches, tree.rootNode).run(),
     resolveImport: resolveEcmaImport,
   };
 }

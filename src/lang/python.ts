@@ -36,7 +36,7 @@ import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, Varia
 import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
 import { PYTHON_STDLIB_MODULES } from "./python-stdlib.ts";
 import { dirOf, joinInside } from "../core/rel-path.ts";
-import { boundedText } from "./source-text.ts";
+import { boundedText, nameOccurrences } from "./source-text.ts";
 
 const QUERY = `
 (comment) @comment
@@ -416,6 +416,7 @@ export const python: LanguageModule = {
     returnCounts(uses.returns, uses.yields, st);
     for (const stmt of uses.importNodes) importStatement(stmt, st, ctx.project);
     usesFromMatches(uses.rest, st);
+    bareReads(root, st);
     attributeComplexity(st.functions, uses.decisions);
     st.types.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
     st.variables.sort((a, b) => a.startLine - b.startLine || a.startColumn - b.startColumn);
@@ -443,6 +444,9 @@ export const python: LanguageModule = {
       const i = segs.indexOf(top);
       if (i >= 0) candidates.push({ base: segs.slice(0, i).join("/"), parts });
       for (const base of ["", "src", "lib"]) candidates.push({ base, parts });
+      // a folder above the importing file, as a test runner puts its root dir on the path: `py/tests/test_cart.py`
+      // importing `shop.cart` finds `py/shop/cart.py`
+      for (let dir = dirOf(fromPath); dir !== ""; dir = dirOf(dir)) if (dir !== "src" && dir !== "lib") candidates.push({ base: dir, parts });
     }
     for (const { base, parts } of candidates) {
       const target = joinInside(base, parts.join("/") || ".");
@@ -500,6 +504,8 @@ interface PythonState {
   shadows: Map<FunctionFact, Set<string>>;
   /** local names bound by imports */
   importedNames: Set<string>;
+  /** local names bound by `from m import a, b as c` (values, functions, classes; not whole modules) */
+  importedValues: Set<string>;
   /** module-level variables and functions, whose plain uses are reads */
   topLevelValues: Set<string>;
   fnIndex: SpanIndex<FunctionFact> | undefined;
@@ -525,6 +531,7 @@ function newState(src: string, moduleName: string, all: Set<string> | undefined)
     returnInfo: new Map(),
     shadows: new Map(),
     importedNames: new Set(),
+    importedValues: new Set(),
     topLevelValues: new Set(),
     fnIndex: undefined,
   };
@@ -856,6 +863,7 @@ function fromImport(stmt: Node, st: PythonState, project: ProjectInfo): void {
     symbols.push(orig.text);
     const local = aliasNode ?? orig;
     st.importedNames.add(local.text);
+    st.importedValues.add(local.text);
     st.references.push({ name: local.text, kind: "import", ...at(local) });
   }
   if (names.length === 0 && stmt.namedChildren.some((c) => c?.type === "wildcard_import")) symbols.push("*");
@@ -922,6 +930,84 @@ function unionMembers(n: Node, st: PythonState): void {
       const b = c.type === "generic_type" ? (c.firstNamedChild ? { node: c.firstNamedChild } : undefined) : baseName(c, st.src);
       if (b && b.node.type === "identifier") typeUse(b.node, b.qualifier, st);
     } else if (c.type === "binary_operator") unionMembers(c, st);
+  }
+}
+
+/**
+ * Reads of the names this file imports from other modules (`from .pricing import DISCOUNT_RATE`) or
+ * defines at module level, wherever an expression holds them: an operand (`1 - DISCOUNT_RATE`), a dict
+ * value, a subscript, a keyword argument's value, an assignment's right side, a function passed by name
+ * (`fn = calculate_tax`). The query above catches only some of these places; a rename or removal must
+ * see them all. Found from the text first (a whole-word match of one of the names), each occurrence is
+ * then asked of the tree: an identifier in a place that reads it, and not yet recorded (calls are).
+ */
+function bareReads(root: Node, st: PythonState): void {
+  const names = new Set<string>();
+  for (const n of [...st.importedValues, ...st.topLevelValues]) if (/^[A-Za-z_][A-Za-z0-9_]*$/.test(n)) names.add(n);
+  if (names.size === 0) return;
+  let recorded: Set<number> | undefined;
+  for (const start of nameOccurrences(st.src, names, { dollar: false, notAssign: "=" })) {
+    const node = root.descendantForIndex(start, start + 1);
+    if (node?.type !== "identifier" || node.startIndex !== start || !names.has(node.text) || !readsName(node)) continue;
+    const site = at(node);
+    recorded ??= new Set(st.references.map((r) => r.line * 1e6 + r.column));
+    if (recorded.has(site.line * 1e6 + site.column)) continue;
+    readValue(node, st);
+  }
+}
+
+/** Node types whose identifier children bind or name rather than read (parameters, targets, imports). */
+const BINDING_PARENTS = new Set([
+  "parameters",
+  "lambda_parameters",
+  "default_parameter",
+  "typed_parameter",
+  "typed_default_parameter",
+  "list_splat_pattern",
+  "dictionary_splat_pattern",
+  "pattern_list",
+  "tuple_pattern",
+  "list_pattern",
+  "dotted_name",
+  "aliased_import",
+  "global_statement",
+  "nonlocal_statement",
+  "type",
+  "generic_type",
+  "decorator",
+  "as_pattern_target",
+]);
+
+/** Whether an identifier is read where it stands (not a definition, a target, a member name, a call's callee). */
+function readsName(ident: Node): boolean {
+  const parent = ident.parent;
+  if (!parent) return false;
+  if (BINDING_PARENTS.has(parent.type)) return false;
+  const is = (field: string) => parent.childForFieldName(field)?.startIndex === ident.startIndex;
+  switch (parent.type) {
+    case "function_definition":
+    case "class_definition":
+    case "keyword_argument":
+      return !is("name");
+    case "attribute":
+      // `obj.NAME` names a member, not this module's NAME; `NAME.x` is recorded with NAME as the
+      // qualifier of the read, call or type it is (usesFromMatches)
+      return false;
+    case "call":
+      return !is("function"); // recorded as a call
+    case "assignment":
+    case "augmented_assignment":
+    case "for_statement":
+    case "for_in_clause":
+      return !is("left");
+    case "with_item":
+    case "except_clause":
+    case "as_pattern":
+      return !is("alias");
+    case "named_expression":
+      return !is("name");
+    default:
+      return true;
   }
 }
 

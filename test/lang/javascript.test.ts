@@ -83,7 +83,17 @@ describe("javascript facts (hand-counted truth)", () => {
       "server.listen@71<start",
     ]);
     expect(f.references.find((r) => r.line === 47)!.kind).toBe("inherit");
-    expect(refs(f, "read")).toEqual(["requests@57<helpers.stats", "Server@74<", "HealthCheck@74<", "start@74<"]);
+    // module-level values read as operands (`port ?? PORT`, `requests++`, `requests >= 0`) and exported by assignment
+    expect(refs(f, "read")).toEqual([
+      "PORT@22<Server.listen",
+      "requests@26<Server.handle",
+      "requests@51<HealthCheck.ok",
+      "requests@57<helpers.stats",
+      "Server@74<",
+      "HealthCheck@74<",
+      "start@74<",
+      "helpers@75<",
+    ]);
     // "require('./missing')" inside the string on line 69 is neither an import nor a call
     expect(f.imports.some((i) => i.module === "./missing")).toBe(false);
   });
@@ -121,7 +131,7 @@ describe("javascript facts (hand-counted truth)", () => {
       "fs.readFile@26<readConfig",
       "JSON.parse@27<readConfig",
     ]);
-    expect(refs(f, "read")).toEqual(["NOT_FOUND@14<loadRoutes", "readConfig@34<handlers"]);
+    expect(refs(f, "read")).toEqual(["NOT_FOUND@14<loadRoutes", "readConfig@34<handlers", "loadRoutes@38<"]);
   });
 
   test("App.jsx: JSX components are calls of the component", async () => {

@@ -214,6 +214,11 @@ describe("python facts (hand-counted truth)", () => {
       "requests.Timeout@28<shop.service.place_order",
       "os.path@37<shop.service.url_for",
       "Status.NEW@38<shop.service.url_for",
+      // imported and module-level names read where an expression holds them: a comparison, a keyword
+      // argument's value, a comprehension's iterable
+      "MAX_ITEMS@21<shop.service.place_order",
+      "TIMEOUT@27<shop.service.place_order",
+      "Status@45<shop.service.summarize",
     ]);
   });
 

@@ -161,7 +161,8 @@ describe("typescript facts (hand-counted truth)", () => {
     expect(refs(f, "inherit", "implement")).toEqual(["EventEmitter@19<UserService", "Repository@19<UserService"]);
     expect(f.references.find((r) => r.name === "Repository" && r.line === 19)!.kind).toBe("implement");
     expect(refs(f, "type").filter((r) => r.startsWith("core."))).toEqual(["core.Clock@23<UserService.constructor"]);
-    expect(refs(f, "read")).toEqual(["Role@10<UserInput", "Role@82<parseRole"]);
+    // `export default UserService` reads the class: a rename must change it too
+    expect(refs(f, "read")).toEqual(["Role@10<UserInput", "Role@82<parseRole", "UserService@88<"]);
   });
 
   test("user-service.test.ts: a test file with only anonymous callbacks", async () => {

@@ -329,3 +329,70 @@ describe("the command line", () => {
     expect([bad.code, bad.stderr]).toEqual([2, "cortex: depth: must be at least 1\n"]);
   }, 30_000);
 });
+
+describe("reads of imported constants and functions passed by name (Python, TypeScript)", () => {
+  let q: TmpProject;
+  let own: Session;
+  const ask = (tool: string, args: Record<string, unknown>): Promise<any> =>
+    invokeTool(findTool(tool)!, args, { session: own, signal: new AbortController().signal, deadline: Date.now() + 30_000 });
+
+  beforeAll(async () => {
+    q = tmpProject({
+      "py/shop/__init__.py": "",
+      "py/shop/pricing.py":
+        "DISCOUNT_RATE = 0.1\n\n\ndef discounted(subtotal):\n    return round(subtotal * (1 - DISCOUNT_RATE), 2)\n\n\ndef calculate_tax(amount):\n    return amount * 0.2\n",
+      "py/shop/rates.py": [
+        "from .pricing import DISCOUNT_RATE, calculate_tax",
+        'RATES = {"std": DISCOUNT_RATE}',
+        "",
+        "",
+        "def pick(kind):",
+        "    fn = calculate_tax",
+        "    if kind == DISCOUNT_RATE:",
+        "        return fn",
+        "    return apply(rate=DISCOUNT_RATE)",
+        "",
+      ].join("\n"),
+      "py/tests/test_rates.py": "from shop.rates import pick\n\n\ndef test_pick():\n    assert pick('std')\n",
+      "ts/config.ts": "export const DEFAULT_PORT = 8080;\nexport interface Config { port: number }\n",
+      "ts/validate.ts":
+        'import { DEFAULT_PORT, type Config } from "./config";\n\nexport function validate(c: Config): Config {\n  if (!c.port) c.port = DEFAULT_PORT;\n  return c;\n}\n',
+    });
+    own = new Session(q.root, { autoIndex: true });
+    await own.index();
+  });
+  afterAll(() => {
+    own.close();
+    q.cleanup();
+  });
+
+  test("Python: a constant read as an operand, a dict value, a comparison and a keyword argument's value", async () => {
+    const r = await ask("find_symbol_occurrences", { symbol_name: "DISCOUNT_RATE" });
+    const where = r.occurrences.map((o: any) => `${o.file_path}:${o.line_number} ${o.type}`).sort();
+    expect(where).toEqual([
+      "py/shop/pricing.py:1 definition",
+      "py/shop/pricing.py:5 reference",
+      "py/shop/rates.py:1 import",
+      "py/shop/rates.py:2 reference",
+      "py/shop/rates.py:7 reference",
+      "py/shop/rates.py:9 reference",
+    ]);
+  });
+
+  test("Python: a function assigned by name is a reference to it", async () => {
+    const r = await ask("find_symbol_occurrences", { symbol_name: "calculate_tax", target_paths: ["py/shop/rates.py"] });
+    expect(r.occurrences.map((o: any) => o.line_number).sort()).toEqual([1, 6]);
+  });
+
+  test("Python: a test beside the package imports it by its name (the folder above is on the path, as a test runner puts it)", async () => {
+    const r = await ask("cortex_graph", { operation: "dependents", target: "py/shop/rates.py" });
+    expect(r.edges.map((e: any) => `${e.from.name} -> ${e.to.name}`)).toContain("py/tests/test_rates.py -> py/shop/rates.py");
+    const callers = await ask("cortex_graph", { operation: "callers", target: "pick" });
+    expect(callers.edges.map((e: any) => e.from.name)).toContain("test_rates.test_pick");
+  });
+
+  test("TypeScript: an imported constant on an assignment's right side", async () => {
+    const r = await ask("get_symbol_references", { symbol: "DEFAULT_PORT" });
+    expect(r.usages.map((u: any) => `${u.file}:${u.line} ${u.kind}`).sort()).toEqual(["ts/validate.ts:1 import", "ts/validate.ts:4 read"]);
+  });
+});
