@@ -186,8 +186,19 @@ export class IgnoreStack {
     // `names`: the directory's entries, as the walk has just read them; with them, a folder without ignore
     // files costs no look-up (two a folder: 60 ms of the kernel's no-op)
     const read = (file: string) => (names === undefined || names.has(file) ? readRules(join(this.root, dirRel, file), `${dirRel}/${file}`) : []);
-    const rules = [...read(".gitignore"), ...read(".cortexignore")];
+    // a repository inside the project (nested, or a submodule: `.git` a folder or a file) keeps its own
+    // user ignore file and info/exclude, below its .gitignore files, as git run inside it does
+    const nested = names === undefined || names.has(".git") ? this.nestedRepositoryRules(dirRel) : [];
+    const rules = [...nested, ...read(".gitignore"), ...read(".cortexignore")];
     if (rules.length > 0) this.layers.push(this.layer(dirRel, rules));
+  }
+
+  /** The user's ignore file and info/exclude of a repository whose top is `dirRel`, if it is one. */
+  private nestedRepositoryRules(dirRel: string): Array<{ pattern: string; mark: string }> {
+    const top = join(this.root, dirRel);
+    const g = gitDir(top);
+    if (!g) return [];
+    return [...userExcludes(GitSettings.read(g), top), ...readRules(join(commonGitDir(g), "info", "exclude"), `${dirRel}/.git/info/exclude`)];
   }
 
   /** Drops the layers of directories the walk has left. */

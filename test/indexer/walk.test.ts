@@ -94,6 +94,27 @@ describe("walk honours ignore rules", () => {
     }
   });
 
+  test("a repository inside the project (nested, or a submodule's .git file) keeps its own info/exclude, as git inside it does", () => {
+    p = tmpProject({
+      ".git/HEAD": "ref: refs/heads/main\n",
+      "main.go": "x",
+      "top.secret": "x",
+      // nested: its own .git folder
+      "inner/.git/HEAD": "ref: refs/heads/main\n",
+      "inner/.git/info/exclude": "*.secret\n",
+      "inner/key.secret": "x",
+      "inner/lib.go": "x",
+      // a submodule: .git is a file naming its git folder under the outer .git/modules
+      ".git/modules/sub/HEAD": "ref: refs/heads/main\n",
+      ".git/modules/sub/info/exclude": "/untracked.tmp\n",
+      "sub/.git": "gitdir: ../.git/modules/sub\n",
+      "sub/untracked.tmp": "x",
+      "sub/deep/untracked.tmp": "x",
+      "sub/mod.go": "x",
+    });
+    expect(paths(p.root)).toEqual(["inner/lib.go", "main.go", "sub/deep/untracked.tmp", "sub/mod.go", "top.secret"]);
+  });
+
   test("a byte-order mark before the first rule of an ignore file is not part of the rule", () => {
     p = tmpProject({
       ".gitignore": "\uFEFF*.log\n",
