@@ -83,6 +83,13 @@ const FULL_TEXT_ASIDE_FILES = 500;
 const PROJECT_INFO_KEY = "project_info";
 /** meta.parse_state while a first build's parse tier is being written in bulk (no secondary indexes yet). */
 const PARSE_STATE_KEY = "parse_state";
+/**
+ * The files an incremental run parsed whose references the index steps (resolution) have not yet
+ * finished with, as JSON: set before the parse tier writes, cleared once the steps succeed. A run stopped
+ * in between (Ctrl-C, a crash) left those references unresolved for good, since the next run saw nothing
+ * changed; the next run now hands them to the steps with its own changes.
+ */
+const STEPS_PENDING_KEY = "index_steps_pending";
 const BULK = "bulk";
 
 export async function runIndex(options: IndexOptions): Promise<IndexReport> {
@@ -282,7 +289,9 @@ class IndexRun {
     walk.files = walk.excluded = undefined;
     const textStarted = performance.now();
     const { jobs, removed, binaryGone } = this.compare(files);
+    const previous = store.getMeta(PROJECT_INFO_KEY);
     const project = projectInfoFor(store, this.root, files, jobs, removed);
+    if (previous && this.mode !== "full") this.reclassifyImports(JSON.parse(previous) as ProjectInfo, project, files, jobs);
     await this.textTier(jobs, removed, binaryGone);
     const trigrams = store.updateTrigramIndex();
     this.trace(`trigram index: ${trigrams.action} ${trigrams.files} files, ${trigrams.postings} postings in ${trigrams.ms} ms`);
@@ -332,6 +341,43 @@ class IndexRun {
       jobs.push(job);
     }
     return { jobs, removed: [...states.keys()], binaryGone: [...binaries.keys()] };
+  }
+
+  /**
+   * An import is classified (project code or external) when its file is parsed, from the project's
+   * packages: Python's top-level names, Go's modules. When those change (a package added, a go.mod
+   * written or its module renamed), the unchanged files whose imports name what changed are read and
+   * parsed again, so that their imports resolve as a first build's would. Other languages resolve what
+   * they import at resolution time and need nothing here.
+   */
+  private reclassifyImports(before: ProjectInfo, after: ProjectInfo, files: WalkedFile[], jobs: FileJob[]): void {
+    const affected = new Set<string>();
+    const pyBefore = new Set([...(before.pythonTopLevel ?? []), ...(before.pythonRootPackage ? [before.pythonRootPackage] : [])]);
+    const pyAfter = new Set([...(after.pythonTopLevel ?? []), ...(after.pythonRootPackage ? [after.pythonRootPackage] : [])]);
+    const pyChanged = new Set([...pyBefore, ...pyAfter].filter((n) => pyBefore.has(n) !== pyAfter.has(n)));
+    if (pyChanged.size > 0 || before.pythonRootPackage !== after.pythonRootPackage)
+      for (const { path, module } of this.store.importsOfLanguage("python"))
+        if (pyChanged.has(module.split(".")[0]!) || before.pythonRootPackage !== after.pythonRootPackage) affected.add(path);
+    const goKey = (m: { dir: string; module: string }) => `${m.dir}\0${m.module}`;
+    const goBefore = new Set((before.goModules ?? []).map(goKey));
+    const goAfter = new Set((after.goModules ?? []).map(goKey));
+    const goChanged = [...(before.goModules ?? []), ...(after.goModules ?? [])]
+      .filter((m) => goBefore.has(goKey(m)) !== goAfter.has(goKey(m)))
+      .map((m) => m.module);
+    if (goChanged.length > 0)
+      for (const { path, module } of this.store.importsOfLanguage("go"))
+        if (goChanged.some((m) => module === m || module.startsWith(`${m}/`))) affected.add(path);
+    if (affected.size === 0) return;
+    for (const j of jobs) affected.delete(j.path);
+    let forced = 0;
+    for (const f of files) {
+      if (!affected.has(f.path)) continue;
+      // a stored hash no content has: the file is read and written again, whatever its content
+      jobs.push({ path: f.path, abs: join(this.root, f.path), mtimeMs: Math.trunc(f.mtimeMs), prevHash: "" });
+      this.unchanged--;
+      forced++;
+    }
+    if (forced > 0) log.info(`the project's packages changed: ${forced} files whose imports name them are parsed again`);
   }
 
   /** Removes a file's rows of both tiers; its module is aggregated again at the end. */
@@ -443,6 +489,7 @@ class IndexRun {
     if (bulk) store.stageFullText();
     // the bulk parse tier appends and hardly reads back: a small page cache leaves its RSS to the workers
     if (bulk) store.pageCache("small");
+    if (!bulk && todo.length > 0) store.setMeta(STEPS_PENDING_KEY, JSON.stringify([...new Set([...this.stepsPending(), ...todo.map((f) => f.path)])]));
     let done = 0;
     this.options.onProgress?.({ phase: "parse", done, total: todo.length });
     const load = (f: { fileId: number }) => store.contentZ(f.fileId);
@@ -509,17 +556,33 @@ class IndexRun {
         () => {},
       );
     }
+    // files an earlier run parsed and stopped before these steps finished with
+    const pending = bulk ? [] : this.stepsPending();
+    let changes = this.changes;
+    if (pending.length > 0) {
+      const indexed = store.fileStamps();
+      const written = new Set(this.changes.written);
+      const resumed = pending.filter((path) => indexed.has(path) && !written.has(path));
+      // handed to the steps as written, not counted as parsed by this run
+      if (resumed.length > 0) {
+        changes = { ...this.changes, written: [...this.changes.written, ...resumed] };
+        log.warn(`the last index run stopped before resolving ${resumed.length} files' references; resolving them now`);
+      }
+    }
+    let stepsFailed = false;
     for (const hook of this.options.hooks) {
       try {
-        await hook.run(store, this.changes, project);
+        await hook.run(store, changes, project);
       } catch (e) {
         if (e instanceof CortexError) throw e;
+        stepsFailed = true;
         // the steps left wait on the failed keyword index load too: its error alone is reported, below
         if (store.fullTextLoadFailed()) break;
         log.error(`index step '${hook.name}' failed: ${(e as Error).stack ?? e}`);
         this.errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
       }
     }
+    if (!stepsFailed && (bulk || pending.length > 0 || store.getMeta(STEPS_PENDING_KEY))) store.setMeta(STEPS_PENDING_KEY, "");
     // a failed keyword index load fails the run: before publication the previous index stays current,
     // after it the parse tier is marked unfinished and the next run builds it again
     if (bulk) {
@@ -527,6 +590,18 @@ class IndexRun {
       store.setMeta(PARSE_STATE_KEY, "");
     }
     this.trace(`index steps done`);
+  }
+
+  /** The files STEPS_PENDING_KEY lists (none when unset or unreadable). */
+  private stepsPending(): string[] {
+    const raw = this.store.getMeta(STEPS_PENDING_KEY);
+    if (!raw) return [];
+    try {
+      const list = JSON.parse(raw) as unknown;
+      return Array.isArray(list) ? list.filter((p): p is string => typeof p === "string") : [];
+    } catch {
+      return [];
+    }
   }
 
   /** A full collection of this thread's heap and the connection's page cache emptied, between phases. */

@@ -271,6 +271,15 @@ export class IndexStore implements HasSqlite {
   }
 
   /** A file's stored content hash, if it is indexed. */
+  /** The non-relative imports of one language's files, as written (the modules import classification reads). */
+  importsOfLanguage(language: string): Array<{ path: string; module: string }> {
+    return this.db
+      .query(
+        "SELECT f.file_path AS path, i.imported_module AS module FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id WHERE f.language = ? AND i.is_relative = 0",
+      )
+      .all(language) as Array<{ path: string; module: string }>;
+  }
+
   contentHashOf(path: string): string | undefined {
     return (this.st.hashOfPath.get(path) as { content_hash: string } | null)?.content_hash;
   }

@@ -11,6 +11,7 @@ import { canonicalRoot } from "../../src/core/paths.ts";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { invokeTool } from "../../src/tools/invoke.ts";
+import { CortexError } from "../../src/core/errors.ts";
 
 let p: TmpProject;
 afterEach(() => p?.cleanup());
@@ -287,6 +288,36 @@ describe("tiers", () => {
 });
 
 describe("incremental indexing", () => {
+  test("a package that appears after its importers (Python) or a go.mod written later: their imports resolve as a first build's", async () => {
+    p = tmpProject({
+      "app.py": "from mypkg.mod import helper\n\n\ndef main():\n    return helper()\n",
+      "cmd/main.go": 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Hello() }\n',
+      "lib/lib.go": "package lib\n\nfunc Hello() int { return 1 }\n",
+    });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    p.write("mypkg/__init__.py", "");
+    p.write("mypkg/mod.py", "def helper():\n    return 1\n");
+    p.write("go.mod", "module example.com/app\n");
+    const report = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    // the two importers were read again although unchanged, with the three new files
+    expect(report.parsed).toBe(5);
+    const s = new Session(p.root);
+    try {
+      const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+      const graph = async (args: object) =>
+        ((await invokeTool(findTool("cortex_graph")!, args, ctx)) as { edges: Array<{ from: { name: string }; to: { name: string } }> }).edges.map(
+          (e) => `${e.from.name} -> ${e.to.name}`,
+        );
+      expect(await graph({ operation: "dependencies", target: "app.py" })).toEqual(["app.py -> mypkg/mod.py"]);
+      expect(await graph({ operation: "callers", target: "helper" })).toEqual(["app.main -> mypkg.mod.helper"]);
+      expect(await graph({ operation: "callers", target: "lib.Hello" })).toEqual(["main.main -> lib.Hello"]);
+    } finally {
+      s.close();
+    }
+    // nothing changed since: nothing is read again
+    expect((await runIndex({ hooks: INDEX_HOOKS, root: p.root })).parsed).toBe(0);
+  });
+
   test("a second run on an unchanged tree parses nothing", async () => {
     p = copyFixture("polyglot/go");
     const first = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
@@ -453,6 +484,51 @@ describe("incremental indexing", () => {
 });
 
 describe("crash safety", () => {
+  test("a run stopped after its parse tier and before resolution: the next run resolves what it parsed", async () => {
+    p = tmpProject({
+      "go.mod": "module example.com/app\n",
+      "lib/lib.go": "package lib\n\nfunc Hello() int { return 1 }\n\nfunc Bye() int { return 2 }\n",
+      "cmd/main.go": 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Hello() }\n',
+    });
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    p.write("cmd/main.go", 'package main\n\nimport "example.com/app/lib"\n\nfunc main() { lib.Hello(); lib.Bye() }\n');
+    // the process dies where the steps would start: the parse tier's writes are committed, nothing resolved
+    const dies = {
+      name: "dies",
+      run() {
+        throw new CortexError("IO", "killed");
+      },
+    };
+    await expect(runIndex({ hooks: [dies, ...INDEX_HOOKS], root: p.root })).rejects.toThrow("killed");
+    const pending = async () => {
+      const s = new Session(p.root);
+      try {
+        const row = sqliteOf(await s.requireStore())
+          .query("SELECT value FROM meta WHERE key = 'index_steps_pending'")
+          .get() as { value: string } | null;
+        return row?.value ?? "";
+      } finally {
+        s.close();
+      }
+    };
+    // the index records what the steps still owe: the file the stopped run parsed
+    expect(JSON.parse(await pending())).toEqual(["cmd/main.go"]);
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(again.parsed).toBe(0);
+    const s = new Session(p.root);
+    try {
+      const ctx = { session: s, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+      const found = (await invokeTool(findTool("find_symbol_occurrences")!, { symbol_name: "Bye" }, ctx)) as {
+        occurrences: Array<{ file_path: string; type: string; resolution?: string }>;
+      };
+      expect(found.occurrences.filter((o) => o.type === "reference").map((o) => `${o.file_path} ${o.resolution}`)).toEqual(["cmd/main.go import"]);
+    } finally {
+      s.close();
+    }
+    // and the next run, having resolved it, owes nothing
+    expect(await pending()).toBe("");
+  });
+
   test("kill -9 in the middle of a full rebuild leaves the previous index whole and usable", async () => {
     p = tmpProject();
     for (let i = 0; i < 2500; i++)
