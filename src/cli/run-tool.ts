@@ -58,6 +58,7 @@ export async function runToolForCli(
     } else if (mode === "json" || !tool.render) printJson(result);
     else {
       printText(tool.render(result));
+      for (const note of tool.notes?.(result) ?? []) process.stderr.write(`cortex: ${note}\n`);
       noteIncompleteIndex(result);
     }
     return rows !== undefined && rows.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;

@@ -68,6 +68,11 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
   /** Human output for the CLI without --json; JSON when absent. */
   render?(result: O): string;
   /**
+   * What the human output says about itself (cut short, stale hits), printed on stderr so that stdout
+   * holds the answer alone (grep's lines, counted by `wc -l`).
+   */
+  notes?(result: O): string[];
+  /**
    * For tools whose result reports a failure in its own shape (search_text_pattern's status "error"): the
    * message the CLI prints on stderr, exiting with 1, or undefined when the result is a success.
    */

@@ -7,6 +7,8 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { budgetField, DEFAULT_MAX_TOKENS } from "./budget.ts";
+import { loadConfig } from "../core/config.ts";
+import { walkProjectInParallel } from "../indexer/walk-parallel.ts";
 import { CortexError, isCortexError } from "../core/errors.ts";
 import { PathFilter, PLAN_CHARS, normaliseExtensions, type TextMatch } from "../engines/exact/index.ts";
 
@@ -39,7 +41,7 @@ const input = z
       .boolean()
       .default(false)
       .describe(
-        "Search files that changed since indexing as they are on disk now (slower); by default the indexed text is searched and such hits are marked stale",
+        "Search the files as they are on disk now: those changed since indexing, and those added since (slower: the project is walked); by default the indexed text is searched and hits in changed files are marked stale",
       ),
     // declared here so the handler cuts matches itself and match_count stays the number returned
     max_tokens: budgetField,
@@ -136,6 +138,7 @@ export const searchTextPatternTool = defineTool({
         paths,
         extensions,
         fresh: args.fresh,
+        ...(args.fresh ? { onDisk: await filesOnDisk(ctx.session.root) } : {}),
         ...(ctx.changedOnDisk && ctx.changedOnDisk.length > 0 ? { changedOnDisk: new Set(ctx.changedOnDisk) } : {}),
         maxMatches: MAX_MATCHES,
         maxChars: MAX_CHARS,
@@ -173,7 +176,15 @@ export const searchTextPatternTool = defineTool({
   failure: (r) => (r.status === "error" ? (r.error_message ?? "search failed") : undefined),
   rows: (r) => r.matches,
   render: renderLikeRipgrep,
+  notes: grepNotes,
 });
+
+/** The project's files on disk now, by the rules the index walks with (a `fresh` search's added files). */
+async function filesOnDisk(root: string): Promise<string[]> {
+  const config = loadConfig(root);
+  const walked = await walkProjectInParallel(root, { maxFileSize: config.index.max_file_size, extraExcludes: config.index.exclude });
+  return walked.files.map((f) => f.path);
+}
 
 /**
  * ripgrep's output without headings: `path:line:text` for matches, `path-line-text` for context, `--`
@@ -205,10 +216,19 @@ export function renderLikeRipgrep(r: Output): string {
       lastLine = n;
     }
   }
-  if (r.truncated)
-    out.push(
-      `[cortex: stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext]`,
-    );
-  if (r.partial) out.push("[cortex: the deadline passed; these are the matches found so far]");
   return out.join("\n");
+}
+
+/** What ripgrep-like lines cannot say (stderr): a cut or partial result, hits in files changed since indexing. */
+function grepNotes(r: Output): string[] {
+  const notes: string[] = [];
+  if (r.truncated)
+    notes.push(`stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext`);
+  if (r.partial) notes.push("the deadline passed; these are the matches found so far");
+  const stale = [...new Set(r.matches.filter((m) => (m as { stale?: boolean }).stale).map((m) => m.file_path))];
+  if (stale.length > 0)
+    notes.push(
+      `STALE: ${stale.length} file${stale.length === 1 ? "" : "s"} changed since indexing (${stale.slice(0, 3).join(", ")}${stale.length > 3 ? ", …" : ""}); the lines are as indexed: run cortex index, or add --fresh`,
+    );
+  return notes;
 }

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
-import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { utimesSync } from "node:fs";
 import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
 import { rmSync } from "node:fs";
 
@@ -64,6 +65,32 @@ describe("cortex CLI", () => {
       // found or not (this fixture has no complex function): never refused
       expect(`${line}: ${r.stderr}`).toBe(`${line}: `);
       expect([0, 1]).toContain(r.code);
+    }
+  });
+
+  test("grep: --fresh searches files added since indexing; stdout holds lines only, notes (stale, cut) go to stderr", async () => {
+    const q = tmpProject({ "a.txt": "needle old\n", "b.txt": "needle kept\n", "many.txt": "needle and more words on a line\n".repeat(400) });
+    try {
+      expect((await cortex(["index", q.root], q.root)).code).toBe(0);
+      q.write("a.txt", "needle changed and longer\n");
+      utimesSync(join(q.root, "a.txt"), new Date(), new Date(Date.now() + 5000));
+      q.write("c.txt", "needle added\n");
+      const indexed = await cortex(["grep", "needle", "-C", "0"], q.root);
+      expect(indexed.stdout).toStartWith("a.txt:1:needle old\nb.txt:1:needle kept\nmany.txt:1:");
+      // the 400 lines of many.txt are more than the output budget: the note is on stderr, the lines on stdout
+      expect(
+        indexed.stdout
+          .split("\n")
+          .filter(Boolean)
+          .every((l) => /^(a|b|many)\.txt:\d+:needle/.test(l)),
+      ).toBe(true);
+      expect(indexed.stderr).toMatch(/^cortex: stopped after \d+ matching lines/);
+      expect(indexed.stderr).toContain("\ncortex: STALE: 1 file changed since indexing (a.txt); the lines are as indexed: run cortex index, or add --fresh\n");
+      const fresh = await cortex(["grep", "needle", "-C", "0", "--fresh", "--path", "a.txt", "--path", "b.txt", "--path", "c.txt"], q.root);
+      expect(fresh.stdout).toBe("a.txt:1:needle changed and longer\nb.txt:1:needle kept\nc.txt:1:needle added\n");
+      expect(fresh.stderr).toBe("");
+    } finally {
+      q.cleanup();
     }
   });
 

@@ -17,6 +17,9 @@ import { hasExtension, type PathFilter } from "./path-filter.ts";
 import { describeQuery } from "./plan.ts";
 import type { ExactIndexView } from "./view.ts";
 
+/** The file id of a file on disk that the index does not hold (a `fresh` search's added files). */
+const NOT_INDEXED = 0xffffffff;
+
 /** Characters of the readable plan a result carries at most (a long alternation's plan is cut, with "…"). */
 export const PLAN_CHARS = 400;
 
@@ -30,6 +33,11 @@ export interface TextSearchRequest {
   extensions: string[];
   /** Read changed files from disk instead of the index. */
   fresh: boolean;
+  /**
+   * With `fresh`: every file the project holds on disk now (root-relative, as a walk with the index's
+   * rules gives them), so that files added since indexing are searched too. Absent: only indexed files.
+   */
+  onDisk?: readonly string[];
   /**
    * Indexed files a live server's watcher saw change since the index last caught up with them: searched
    * as they are on disk now (a deleted one not at all), so an edit answers before its index run is done.
@@ -128,11 +136,20 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
     // Every file that changed on disk is searched as it is now; unchanged ones only when they are candidates.
     const candidateSet = candidates === null ? undefined : new Set(candidates);
     items = [];
-    for (const row of (await view.allFiles()).filter(keep)) {
+    const indexed = await view.allFiles();
+    for (const row of indexed.filter(keep)) {
       const state = view.diskState(row);
       if (state === "deleted") continue;
       if (state === "changed") items.push({ row, disk: join(view.root, row.path) });
       else if (!candidateSet || candidateSet.has(row.fileId)) items.push({ row });
+    }
+    // files added since indexing (a new file, a rename's new name): read from disk, as changed ones are
+    if (req.onDisk) {
+      const known = new Set(indexed.map((r) => r.path));
+      for (const path of req.onDisk) {
+        const row: ContentFileRow = { fileId: NOT_INDEXED, path, mtimeMs: 0, sizeBytes: 0 };
+        if (!known.has(path) && keep(row)) items.push({ row, disk: join(view.root, path) });
+      }
     }
   } else {
     const changed = req.changedOnDisk;
