@@ -6,6 +6,7 @@ import { z } from "zod";
 import type { ToolDefinition } from "./define.ts";
 import type { ToolContext } from "./context.ts";
 import { parseInput } from "../core/zod-issues.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
 import { applyBudget, budgetField } from "./budget.ts";
 
 /** The input schema a surface exposes: the tool's own plus `max_tokens`. */
@@ -36,8 +37,35 @@ export function exposedOutput(tool: ToolDefinition): z.ZodType | undefined {
 export async function invokeTool(tool: ToolDefinition, rawArgs: unknown, ctx: ToolContext): Promise<unknown> {
   const parsed = parseInput(exposedInput(tool), rawArgs ?? {}) as Record<string, unknown>;
   const { max_tokens, ...input } = parsed;
-  const result = await tool.handler("max_tokens" in tool.input.shape ? parsed : input, ctx);
+  let result: unknown;
+  try {
+    result = await tool.handler("max_tokens" in tool.input.shape ? parsed : input, ctx);
+  } catch (e) {
+    throw await incompleteIndexError(tool, e, ctx);
+  }
   return applyBudget(await noteIncompleteIndex(tool, result, ctx), typeof max_tokens === "number" ? max_tokens : undefined);
+}
+
+/**
+ * "No definition named X", "no indexed file Y" while the parse tier is still being built may only mean
+ * that X's file is not parsed yet: the error says so, with how far the parse tier is.
+ */
+async function incompleteIndexError(tool: ToolDefinition, e: unknown, ctx: ToolContext): Promise<unknown> {
+  if (!isCortexError(e) || e.code !== "NOT_FOUND" || !tool.needsIndex || tool.tier === "text") return e;
+  let state: Awaited<ReturnType<ToolContext["session"]["parseTierState"]>>;
+  try {
+    state = await ctx.session.parseTierState();
+  } catch {
+    return e;
+  }
+  if (!state) return e;
+  const how = state.finishing
+    ? `every file is parsed, but reference resolution is ${ctx.session.indexRunActive ? "still running" : "not done"}`
+    : `${state.parsed} of ${state.total} files are parsed${ctx.session.indexRunActive ? " so far" : " (the last index run stopped: run 'cortex index' to finish)"}`;
+  return new CortexError("NOT_FOUND", `${e.message} (the index is incomplete: ${how}; it may be in a file not parsed yet)`, {
+    cause: e,
+    data: { ...(typeof e.data === "object" && e.data ? e.data : {}), index_incomplete: { parsed_files: state.parsed, total_files: state.total } },
+  });
 }
 
 /**

@@ -187,7 +187,7 @@ describe("tiers", () => {
 
   test("a first build is searchable once its text tier is written; parse-tier tools say how far they are until it is done", async () => {
     p = tmpProject(project());
-    let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown>; exactGoHits: number } | undefined;
+    let during: { grep: number; files: Record<string, unknown>; exact: Record<string, unknown>; exactGoHits: number; notFound: string } | undefined;
     let probing: Promise<void> | undefined;
     const report = await runIndex({
       hooks: INDEX_HOOKS,
@@ -207,7 +207,12 @@ describe("tiers", () => {
             )) as Record<string, unknown>;
             const exact = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42" }, ctx)) as Record<string, unknown>;
             const exactGo = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42", language: ["go"] }, ctx)) as { results: unknown[] };
-            during = { grep: grep.match_count, files, exact, exactGoHits: exactGo.results.length };
+            // a name whose file is not parsed yet: the error says the index is incomplete, not only "no definition"
+            const notFound = await invokeTool(findTool("cortex_graph")!, { operation: "callers", target: "NoSuchNeedle" }, ctx).then(
+              () => "",
+              (e: Error) => e.message,
+            );
+            during = { grep: grep.match_count, files, exact, exactGoHits: exactGo.results.length, notFound };
           } finally {
             s.close();
           }
@@ -225,6 +230,9 @@ describe("tiers", () => {
     expect(note.total_files).toBe(307);
     expect(note.parsed_files).toBeLessThan(307);
     expect(note.message).toContain("parse tier is being built");
+    expect(during!.notFound).toMatch(
+      /^target: no definition named 'NoSuchNeedle'.* \(the index is incomplete: \d+ of 307 files are parsed so far; it may be in a file not parsed yet\)$/,
+    );
     // once the run is done, nothing is incomplete
     const s = new Session(p.root);
     try {
