@@ -68,14 +68,18 @@ export const getMemoryTool = defineTool({
     "commits), most relevant and most confident first. Confidence decays: conventions never, decisions over 180 " +
     "days, gotchas and failures over 90; memories under 30% are marked stale.",
   input: getInput,
-  output: z.object({ memories: z.array(entryOut.extend({ confidence: z.number(), stale: z.boolean() })), total: z.number().int() }),
+  output: z.object({
+    memories: z.array(entryOut.extend({ confidence: z.number(), stale: z.boolean() })),
+    total: z.number().int(),
+    skipped: z.array(z.string()).optional().describe("Malformed entries of .cortex/memory.json left out, each with what is wrong"),
+  }),
   annotations: READ_ONLY,
   profiles: ["codebase-context"],
   sharedStore: { unavailable: "team memories live in each project's .cortex/memory.json, which the shared store does not hold" },
   needsIndex: false,
   cli: { command: ["memory", "list"], summary: "recall memories: cortex memory list [--category c] [--type t] [--query q]" },
   example: { category: "testing", limit: 5 },
-  async handler(args, ctx): Promise<{ memories: RecalledMemory[]; total: number }> {
+  async handler(args, ctx): Promise<{ memories: RecalledMemory[]; total: number; skipped?: string[] }> {
     return ctx.session.memory().recall({
       limit: args.limit,
       ...(args.category ? { category: args.category } : {}),
@@ -84,12 +88,14 @@ export const getMemoryTool = defineTool({
     });
   },
   render(r) {
-    if (r.memories.length === 0) return "no memories";
-    return r.memories
-      .map(
+    const skipped = (r.skipped ?? []).map((s) => `skipped a malformed entry: ${s}`);
+    if (r.memories.length === 0) return [...skipped, "no memories"].join("\n");
+    return [
+      ...skipped,
+      ...r.memories.map(
         (m) =>
           `[${m.id}] ${m.type}/${m.category} (${Math.round(m.confidence * 100)}%${m.stale ? ", stale" : ""}): ${m.memory}${m.reason ? `\n    why: ${m.reason}` : ""}`,
-      )
-      .join("\n");
+      ),
+    ].join("\n");
   },
 });

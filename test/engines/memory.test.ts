@@ -75,9 +75,32 @@ for (let i = 0; i < 15; i++) await m.remember({ type: "convention", category: "c
     mkdirSync(join(p.root, ".cortex"), { recursive: true });
     writeFileSync(join(p.root, ".cortex/memory.json"), '{"version":1,"memories":[{"id":"x"}]}');
     const m = new MemoryEngine(p.root);
-    await expect(m.recall({ limit: 5 })).rejects.toThrow(".cortex/memory.json: memories[0].type: must be one of");
+    // recall skips the entry it cannot read and says what is wrong; a write refuses the file (it would drop it)
+    const recalled = await m.recall({ limit: 5 });
+    expect(recalled.memories).toEqual([]);
+    expect(recalled.skipped![0]).toStartWith("memories[0].type: must be one of");
     await expect(m.remember({ type: "gotcha", category: "a", memory: "abc", reason: "" })).rejects.toThrow(".cortex/memory.json");
     expect(readFileSync(join(p.root, ".cortex/memory.json"), "utf8")).toBe('{"version":1,"memories":[{"id":"x"}]}');
+    // a file that is not JSON is an error for readers too
+    writeFileSync(join(p.root, ".cortex/memory.json"), "{not json");
+    await expect(m.recall({ limit: 5 })).rejects.toThrow(".cortex/memory.json is not valid JSON");
+  });
+
+  test("a hand-written entry: reason may be left out; created_at must be a date; one bad entry leaves the others recalled", async () => {
+    p = tmpProject();
+    mkdirSync(join(p.root, ".cortex"), { recursive: true });
+    const good = { id: "m-1", type: "convention", category: "pricing", memory: "apply_discount mutates nothing", created_at: "2026-11-01T00:00:00Z" };
+    const bad = { ...good, id: "m-2", memory: "the other one", created_at: "yesterday" };
+    writeFileSync(join(p.root, ".cortex/memory.json"), JSON.stringify({ version: 1, memories: [good, bad] }));
+    const m = new MemoryEngine(p.root);
+    const r = await m.recall({ limit: 5 });
+    expect(r.memories.map((x) => [x.id, x.reason, x.confidence])).toEqual([["m-1", "", 1]]);
+    expect(r.skipped).toEqual(["memories[1].created_at: expected a date and time, such as 2026-11-29T10:00:00Z"]);
+    // the words of identifiers and of the reason are found: `discount` in apply_discount, "bug" (a code search stop word)
+    writeFileSync(join(p.root, ".cortex/memory.json"), JSON.stringify({ version: 1, memories: [good] }));
+    await m.remember({ type: "gotcha", category: "cart", memory: "totals are cached", reason: "bug #12" });
+    expect((await m.recall({ query: "discount", limit: 5 })).memories.map((x) => x.id)).toEqual(["m-1"]);
+    expect((await m.recall({ query: "bug", limit: 5 })).memories.map((x) => x.category)).toEqual(["cart"]);
   });
 });
 
@@ -115,6 +138,11 @@ describe("memories from conventional commits", () => {
     const m = new MemoryEngine(p.root);
     expect(await m.importFromGit(p.root)).toBe(1);
     expect(await m.importFromGit(p.root)).toBe(0);
-    expect((await m.recall({ limit: 5 })).memories.map((x) => [x.type, x.category, x.source])).toEqual([["gotcha", "parser", "git"]]);
+    const [imported] = (await m.recall({ limit: 5 })).memories;
+    expect([imported!.type, imported!.category, imported!.source]).toEqual(["gotcha", "parser", "git"]);
+    // removed, it stays removed: the next import skips its commit
+    await m.forget(imported!.id);
+    expect(await m.importFromGit(p.root)).toBe(0);
+    expect((await m.recall({ limit: 5 })).total).toBe(0);
   });
 });

@@ -8,6 +8,7 @@ import { gitMemories, memoryKey } from "./git-extract.ts";
 import { CortexError } from "../../core/errors.ts";
 import { shortHash } from "../../core/hash.ts";
 import { rankText } from "../text-match.ts";
+import { log } from "../../core/log.ts";
 
 export { MEMORY_TYPES, type MemoryEntry, type MemoryType } from "./store.ts";
 
@@ -34,10 +35,16 @@ export class MemoryEngine {
   }
 
   async forget(id: string): Promise<MemoryEntry> {
-    return this.file.update((entries) => {
+    return this.file.update((entries, removedCommits) => {
       const found = entries.find((e) => e.id === id);
       if (!found) throw new CortexError("NOT_FOUND", `no memory with id '${id}' (see: cortex memory list)`);
-      return { entries: entries.filter((e) => e.id !== id), result: found };
+      // a memory imported from a commit stays removed: the next import from git skips that commit
+      const commit = found.source === "git" ? found.commit : undefined;
+      return {
+        entries: entries.filter((e) => e.id !== id),
+        result: found,
+        ...(commit && !removedCommits.includes(commit) ? { removedCommits: [...removedCommits, commit] } : {}),
+      };
     });
   }
 
@@ -47,9 +54,11 @@ export class MemoryEngine {
     query?: string;
     limit: number;
     now?: number;
-  }): Promise<{ memories: RecalledMemory[]; total: number }> {
+  }): Promise<{ memories: RecalledMemory[]; total: number; skipped?: string[] }> {
     const now = o.now ?? Date.now();
-    const entries = this.file.read().filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type));
+    const read = this.file.readLenient();
+    if (read.skipped.length > 0) log.warn(`.cortex/memory.json: ${read.skipped.length} malformed memories skipped: ${read.skipped.join("; ")}`);
+    const entries = read.entries.filter((e) => (!o.category || e.category.toLowerCase() === o.category.toLowerCase()) && (!o.type || e.type === o.type));
     const relevance = o.query
       ? await rankText(
           entries.map((e) => ({ id: e.id, fields: { memory: e.memory, category: e.category, reason: e.reason } })),
@@ -64,15 +73,15 @@ export class MemoryEngine {
         return { e: { ...e, confidence: Math.round(c * 1000) / 1000, stale: c < STALE_BELOW }, score: c * (relevance?.get(e.id) ?? 1) };
       })
       .sort((a, b) => b.score - a.score || b.e.created_at.localeCompare(a.e.created_at));
-    return { memories: scored.slice(0, o.limit).map((x) => x.e), total: scored.length };
+    return { memories: scored.slice(0, o.limit).map((x) => x.e), total: scored.length, ...(read.skipped.length > 0 ? { skipped: read.skipped } : {}) };
   }
 
   /** Adds memories from the last 90 days of conventional commits; returns how many were new. */
   async importFromGit(root: string, days = 90): Promise<number> {
     const found = await gitMemories(root, days);
     if (found.length === 0) return 0;
-    return this.file.update((entries) => {
-      const have = new Set(entries.flatMap((e) => [e.commit ?? "", memoryKey(e)]));
+    return this.file.update((entries, removedCommits) => {
+      const have = new Set([...entries.flatMap((e) => [e.commit ?? "", memoryKey(e)]), ...removedCommits]);
       const fresh = found.filter((m) => !have.has(m.commit ?? "") && !have.has(memoryKey(m)));
       return { entries: [...entries, ...fresh], result: fresh.length };
     });
