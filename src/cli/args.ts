@@ -180,8 +180,17 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
       continue;
     }
     const eq = arg.indexOf("=");
-    const name = eq > 0 ? arg.slice(0, eq) : arg;
+    let name = eq > 0 ? arg.slice(0, eq) : arg;
     let inline: string | undefined = eq > 0 ? arg.slice(eq + 1) : undefined;
+    // a short flag with its value attached, as ripgrep takes it (-C0, -C2): only a flag that takes a value
+    if (inline === undefined && /^-[A-Za-z]./.test(arg) && !byFlag.has(arg)) {
+      const short = arg.slice(0, 2);
+      const target = byFlag.get(short);
+      if (target && fieldKind(fieldSchema(shape, target)).kind !== "boolean") {
+        name = short;
+        inline = arg.slice(2);
+      }
+    }
     if (name === "--root") {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new CortexError("INVALID_INPUT", "--root needs a path");

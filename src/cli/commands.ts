@@ -16,7 +16,7 @@ import { renderIndexPlan, renderIndexReport, helpText, toolHelp } from "./render
 import { VERSION } from "../core/version.ts";
 import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
 import { FilesEngine } from "../engines/files/index.ts";
-import { join, resolve } from "node:path";
+import { isAbsolute, join, relative, resolve } from "node:path";
 import { runMcp, type McpRunOptions } from "../mcp/run.ts";
 
 /**
@@ -98,6 +98,13 @@ async function runIndexCommand(argv: string[]): Promise<number> {
   }
 }
 
+/** How to query an imported statistics file: --stats-file reads files inside the project it runs in. */
+function statsQueryHint(abs: string): string {
+  const inside = relative(process.cwd(), abs);
+  if (inside !== "" && !inside.startsWith("..") && !isAbsolute(inside)) return `query it with: cortex files --stats-file ${inside} '<json>'`;
+  return `to query it, run from the project folder that holds it: cortex files --stats-file <its path there> '<json>' (--stats-file reads files inside the project only)`;
+}
+
 async function runStatsCommand(argv: string[]): Promise<number> {
   const [sub, ...rest] = argv;
   if (sub === "export") {
@@ -146,17 +153,18 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       json
         ? printJson(result)
         : printText(
-            `${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (query it with: cortex files --stats-file ${files[0]} '<json>')`,
+            `${files[0]}: valid, ${result.files} files, ${result.types} types, ${result.functions} functions, ${result.imports} imports (${statsQueryHint(resolve(files[0]!))})`,
           );
       return 0;
     } finally {
       stats.close();
     }
   }
-  if (sub === undefined || sub === "--help") {
+  if (sub === "--help") {
     printText(helpText("stats"));
     return 0;
   }
+  if (sub === undefined) throw new CortexError("INVALID_INPUT", "cortex stats needs a command: export or import (see cortex stats --help)");
   throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
 }
 
@@ -257,5 +265,13 @@ export async function runCommand(argv: string[]): Promise<number> {
   if (cmd === "memory" && argv[1] === "remove") return runMemoryRemove(argv.slice(2));
   const found = findCommand(argv);
   if (found) return runTool(found.tool, found.rest);
+  // a command of two words (memory list) given a second word it does not have: name the ones it has
+  const subs = TOOLS.filter((t) => t.cli.command.length > 1 && t.cli.command[0] === cmd).map((t) => t.cli.command[1]!);
+  if (cmd === "memory") subs.push("remove");
+  if (subs.length > 0)
+    throw new CortexError(
+      "INVALID_INPUT",
+      `${argv[1] === undefined ? `cortex ${cmd} needs a command` : `unknown ${cmd} command '${argv[1]}'`}: use ${subs.join(", ")} (see cortex --help)`,
+    );
   throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);
 }

@@ -27,3 +27,11 @@ test("--help lists a command's flags for fields inside an object, with the field
   expect(help).toMatch(/--lang, --language <string> +Only this language .*same as filters\.language/);
   expect(help).toMatch(/--path <string> +Only under these folders or files .*\(repeat for more\); same as filters\.paths/);
 });
+
+test("grep: a short flag's value may be attached, as ripgrep takes it (-C0); a flag without a value is not split", () => {
+  const grep = findTool("search_text_pattern")!;
+  const shape = exposedInput(grep).shape as Parameters<typeof parseToolArgs>[1];
+  expect(parseToolArgs(["TODO", "-C0"], shape, grep.cli).input).toEqual({ query: "TODO", context_lines: 0 });
+  expect(parseToolArgs(["TODO", "-C", "3"], shape, grep.cli).input).toEqual({ query: "TODO", context_lines: 3 });
+  expect(() => parseToolArgs(["TODO", "-ex"], shape, grep.cli)).toThrow("unknown option -ex");
+});

@@ -120,6 +120,11 @@ describe("cortex CLI", () => {
       expect(file.code).toBe(2);
       expect(file.stderr).toBe(`cortex: project root is not a folder: ${join(p.root, "go.mod")}\n`);
     }
+    // a two-word command with a wrong or missing second word names the ones it has
+    const sub = await cortex(["memory", "bogus"]);
+    expect([sub.code, sub.stderr]).toEqual([2, "cortex: unknown memory command 'bogus': use add, list, remove (see cortex --help)\n"]);
+    const stats = await cortex(["stats"]);
+    expect([stats.code, stats.stderr]).toEqual([2, "cortex: cortex stats needs a command: export or import (see cortex stats --help)\n"]);
     const flag = await cortex(["files", "--bogus"]);
     expect(flag.stderr).toBe("cortex: unknown option --bogus (see --help)\n");
     const limit = await cortex(["files", "--operation", "top_files", "--limit", "0"]);
