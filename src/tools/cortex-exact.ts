@@ -3,6 +3,7 @@
  * by BM25, then position, with context and the matched terms highlighted.
  */
 import { z } from "zod";
+import { indexedLanguages } from "./language-filter.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { CortexError } from "../core/errors.ts";
 import { PathFilter, type KeywordSearchOutcome } from "../engines/exact/index.ts";
@@ -76,15 +77,7 @@ export const exactTool = defineTool({
   example: { query: "sync.RWMutex AND NOT test", language: ["go"], limit: 15 },
   async handler(args, ctx): Promise<KeywordSearchOutcome> {
     const engine = await ctx.session.exact();
-    const languages = args.language ?? [];
-    if (languages.length > 0) {
-      const known = await engine.languages();
-      languages.forEach((l, i) => {
-        if (!known.includes(l)) {
-          throw new CortexError("INVALID_INPUT", `language[${i}]: no indexed file has language '${l}' (indexed: ${known.sort().join(", ")})`);
-        }
-      });
-    }
+    const languages = await indexedLanguages(ctx, args.language ?? [], "language", true);
     return engine.searchKeywords({
       query: args.query,
       limit: args.limit,

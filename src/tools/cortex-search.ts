@@ -4,6 +4,7 @@
  * unavailable or incomplete, and says so in `embeddings`.
  */
 import { z } from "zod";
+import { indexedLanguages } from "./language-filter.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -87,7 +88,7 @@ export const searchTool = defineTool({
     const filters = {
       ...(args.chunk_types ? { chunkTypes: [...args.chunk_types] } : {}),
       ...(args.tags ? { tags: args.tags.map((t) => t.toLowerCase()) } : {}),
-      ...(args.language ? { languages: [args.language] } : {}),
+      ...(args.language ? { languages: await indexedLanguages(ctx, [args.language], "language", false) } : {}),
       ...(args.paths ? { pathPrefixes: args.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
     };
     const response = await engine.search({

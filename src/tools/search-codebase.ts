@@ -4,6 +4,7 @@
  * refactor / migrate the preflight card that says whether the evidence is enough to change the code.
  */
 import { z } from "zod";
+import { indexedLanguages } from "./language-filter.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -83,7 +84,7 @@ export const searchCodebaseTool = defineTool({
       intent: args.intent,
       limit: args.limit,
       filters: {
-        ...(f.language ? { language: f.language } : {}),
+        ...(f.language ? { language: (await indexedLanguages(ctx, [f.language], "filters.language", false))[0]! } : {}),
         ...(f.framework ? { framework: f.framework } : {}),
         ...(f.layer ? { layer: f.layer } : {}),
         ...(f.paths ? { paths: f.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),

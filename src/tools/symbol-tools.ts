@@ -6,6 +6,7 @@
  * stores; `cortex occurrences <name>` and `cortex refs <symbol>` on the command line.
  */
 import { z } from "zod";
+import { indexedLanguages } from "./language-filter.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -95,11 +96,12 @@ export const findSymbolOccurrencesTool = defineTool({
     try {
       const paths = args.target_paths?.map((p) => resolveInsideRoot(ctx.session.root, p));
       const engine = await ctx.session.symbols();
-      const q = { name: args.symbol_name, ...(paths ? { paths } : {}), ...(args.language ? { language: args.language } : {}) };
+      const language = args.language ? (await indexedLanguages(ctx, [args.language], "language", false))[0] : undefined;
+      const q = { name: args.symbol_name, ...(paths ? { paths } : {}), ...(language ? { language } : {}) };
       const r = await engine.occurrences(q, { definitions: args.find_definitions, references: args.find_references, limit: args.max_results });
       if (r.total === 0) {
         const suggestions = await engine.suggestions(args.symbol_name);
-        const scope = [paths?.length ? `in ${paths.join(", ")}` : "", args.language ? `in ${args.language} files` : ""].filter(Boolean).join(" ");
+        const scope = [paths?.length ? `in ${paths.join(", ")}` : "", language ? `in ${language} files` : ""].filter(Boolean).join(" ");
         return {
           status: "no_occurrences_found",
           occurrences: [],

@@ -142,6 +142,24 @@ describe("cortex_exact", () => {
     await expect(call("cortex_exact", { query: "x", language: ["klingon"] })).rejects.toThrow(/language\[0\]: no indexed file has language 'klingon'/);
     await expect(call("cortex_exact", { query: "x", paths: ["/etc"] })).rejects.toMatchObject({ code: "PATH_OUTSIDE_ROOT" });
   });
+
+  test("a language filter takes any case and common short names in every tool; a name no indexed file has is an error there too", async () => {
+    const goOnly = await call("cortex_exact", { query: "func", language: ["go"] });
+    expect((await call("cortex_exact", { query: "func", language: ["Go"] })).results).toEqual(goOnly.results);
+    expect((await call("cortex_exact", { query: "func", language: ["golang"] })).results).toEqual(goOnly.results);
+    for (const [tool, args] of [
+      ["cortex_search", { query: "server", language: "klingon" }],
+      ["search_codebase", { query: "server", filters: { language: "klingon" } }],
+    ] as const) {
+      await expect(call(tool, args)).rejects.toThrow(/language: no indexed file has language 'klingon' \(indexed: .*go/);
+    }
+    // find_symbol_occurrences reports errors in its result (status "error"), as its specification has it
+    const occ = await call("find_symbol_occurrences", { symbol_name: "Server", language: "klingon" });
+    expect(occ.status).toBe("error");
+    expect(occ.error_message).toMatch(/^language: no indexed file has language 'klingon'/);
+    const search = await call("cortex_search", { query: "server", language: "GO" });
+    expect(search.results.length).toBeGreaterThan(0);
+  });
 });
 
 async function cli(args: string[], cwd = p.root): Promise<{ code: number; stdout: string; stderr: string }> {
