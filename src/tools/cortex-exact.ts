@@ -5,7 +5,6 @@
 import { z } from "zod";
 import { indexedLanguages } from "./language-filter.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
-import { CortexError } from "../core/errors.ts";
 import { PathFilter, type KeywordSearchOutcome } from "../engines/exact/index.ts";
 
 const input = z
