@@ -5,6 +5,7 @@
  */
 import { z } from "zod";
 import { indexedLanguages } from "./language-filter.ts";
+import { CortexError } from "../core/errors.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -100,6 +101,12 @@ export const searchTool = defineTool({
       signal: ctx.signal,
       ...(args.intent ? { intent: args.intent } : {}),
     });
+    // vectors alone, and none to search: an empty list would read as "nothing matches"
+    if (args.mode === "vector" && response.results.length === 0 && response.embeddings !== "ready")
+      throw new CortexError(
+        "EMBEDDINGS_UNAVAILABLE",
+        `mode vector: no embeddings to search (embeddings: ${response.embeddings}); use mode hybrid or keyword, or compute them first (cortex index --embed; cortex doctor says what is missing)`,
+      );
     const unread = queryUnread(query);
     return { ...response, ...(condensed ? { query_condensed: condensed } : {}), ...(unread ? { query_unread: unread } : {}) };
   },

@@ -160,6 +160,15 @@ describe("cortex_exact", () => {
     const search = await call("cortex_search", { query: "server", language: "GO" });
     expect(search.results.length).toBeGreaterThan(0);
   });
+
+  test("cortex_search in vector mode with no embeddings to search is an error saying so, not an empty list", async () => {
+    const keyword = await call("cortex_search", { query: "server", mode: "keyword" });
+    expect(keyword.embeddings).not.toBe("ready");
+    await expect(call("cortex_search", { query: "server", mode: "vector" })).rejects.toMatchObject({
+      code: "EMBEDDINGS_UNAVAILABLE",
+      message: expect.stringContaining("mode vector: no embeddings to search (embeddings: "),
+    });
+  });
 });
 
 async function cli(args: string[], cwd = p.root): Promise<{ code: number; stdout: string; stderr: string }> {
