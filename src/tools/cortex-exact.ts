@@ -41,6 +41,11 @@ const output = z.object({
       highlights: z.array(z.object({ column: z.number().int(), length: z.number().int(), term: z.string() })),
       score: z.number(),
       stale: z.literal(true).optional(),
+      line_start_column: z
+        .number()
+        .int()
+        .optional()
+        .describe("For a line over 1,000 characters: `line` is a window of it around the first highlight, starting at this column"),
     }),
   ),
   total_lines: z.number().int().describe("Matching lines found"),
@@ -90,9 +95,11 @@ export const exactTool = defineTool({
   rows: (r) => r.results,
   render(r) {
     const color = process.stdout.isTTY === true;
-    const mark = (line: string, hl: Array<{ column: number; length: number }>) => {
+    const mark = (line: string, highlights: Array<{ column: number; length: number }>, startColumn = 1) => {
       let s = "";
       let at = 0;
+      // columns are the whole line's: those of a window are shifted, those outside it left out
+      const hl = highlights.map((h) => ({ ...h, column: h.column - startColumn + 1 })).filter((h) => h.column >= 1 && h.column <= line.length);
       for (const h of [...hl].sort((a, b) => a.column - b.column)) {
         const from = Math.max(at, h.column - 1);
         s += line.slice(at, from) + (color ? `\x1b[1;31m${line.slice(from, h.column - 1 + h.length)}\x1b[0m` : line.slice(from, h.column - 1 + h.length));
@@ -104,7 +111,7 @@ export const exactTool = defineTool({
     for (const h of r.results) {
       out.push(`${h.file_path}:${h.line_number}  (score ${h.score}${h.stale ? ", stale" : ""})`);
       h.before.forEach((l, i) => out.push(`  ${String(h.line_number - h.before.length + i).padStart(6)}  ${l}`));
-      out.push(`> ${String(h.line_number).padStart(6)}  ${mark(h.line, h.highlights)}`);
+      out.push(`> ${String(h.line_number).padStart(6)}  ${h.line_start_column ? "…" : ""}${mark(h.line, h.highlights, h.line_start_column)}`);
       h.after.forEach((l, i) => out.push(`  ${String(h.line_number + 1 + i).padStart(6)}  ${l}`));
       out.push("");
     }

@@ -161,6 +161,30 @@ describe("cortex_exact", () => {
     expect(search.results.length).toBeGreaterThan(0);
   });
 
+  test("a hit far into a long line is shown in a window around it, its columns the whole line's", async () => {
+    const q = tmpProject({ "long.txt": `${"x ".repeat(17_500)}needle_here tail\n` });
+    const own = new Session(q.root);
+    try {
+      await own.index();
+      const tool = findTool("cortex_exact")!;
+      const r = (await invokeTool(
+        tool,
+        { query: "needle_here" },
+        { session: own, signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+      )) as any;
+      exposedOutput(tool)!.parse(r);
+      const hit = r.results[0];
+      expect(hit.highlights[0].column).toBe(35_001);
+      expect(hit.line_start_column).toBe(34_801);
+      expect(hit.line.endsWith("needle_here tail")).toBe(true);
+      // the highlight's column, shifted by the window's start, points at the word in the returned text
+      expect(hit.line.slice(hit.highlights[0].column - hit.line_start_column, hit.highlights[0].column - hit.line_start_column + 11)).toBe("needle_here");
+    } finally {
+      own.close();
+      q.cleanup();
+    }
+  });
+
   test("cortex_search in vector mode with no embeddings to search is an error saying so, not an empty list", async () => {
     const keyword = await call("cortex_search", { query: "server", mode: "keyword" });
     expect(keyword.embeddings).not.toBe("ready");

@@ -38,6 +38,11 @@ export interface KeywordHit {
   score: number;
   /** The file changed on disk since it was indexed: the line is as indexed. */
   stale?: true;
+  /**
+   * Only for a line longer than MAX_LINE_CHARS: `line` is a window of it around the first highlight, and
+   * this is the column (1-based) the window starts at; highlights keep the whole line's columns.
+   */
+  line_start_column?: number;
 }
 
 export interface KeywordSearchOutcome {
@@ -308,15 +313,23 @@ function hitOf(view: ExactIndexView, text: string, row: ContentFileRow, r: LineR
     after.push(stripCr(text.slice(q + 1, e)).slice(0, MAX_LINE_CHARS));
     q = e;
   }
+  const highlights = r.occ.map(([s, l, i]) => ({ column: s - r.start + 1, length: Math.min(l, r.end - s), term: terms[i]!.label }));
+  // a long line is shown around its first highlight, as grep shows it (a line cut at its start hid the hit)
+  let windowStart = 0;
+  if (line.length > MAX_LINE_CHARS && highlights.length > 0) {
+    const first = Math.min(...highlights.map((h) => h.column - 1));
+    windowStart = first < MAX_LINE_CHARS - 200 ? 0 : first - 200;
+  }
   const hit: KeywordHit = {
     file_path: row.path,
     line_number: r.line,
-    line: line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line,
+    line: line.length > MAX_LINE_CHARS ? line.slice(windowStart, windowStart + MAX_LINE_CHARS) : line,
     before,
     after,
-    highlights: r.occ.map(([s, l, i]) => ({ column: s - r.start + 1, length: Math.min(l, r.end - s), term: terms[i]!.label })),
+    highlights,
     score: Math.round(r.score * 1000) / 1000,
   };
+  if (windowStart > 0) hit.line_start_column = windowStart + 1;
   if (view.diskState(row) !== "same") hit.stale = true;
   return hit;
 }
