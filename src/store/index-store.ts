@@ -75,6 +75,7 @@ function prepareStatements(db: Database) {
     insertChunkWords: q("INSERT INTO chunks_fts (rowid, symbols, title, path, body) VALUES (?, ?, ?, ?, ?)"),
     insertFileWords: q("INSERT INTO files_fts (rowid, path, defs, doc, code) VALUES (?, ?, ?, ?, ?)"),
     touchState: q("UPDATE file_state SET mtime_ms = ? WHERE file_path = ?"),
+    touchRow: q("UPDATE file_rows SET last_modified = ? WHERE file_path = ?"),
     getMeta: q("SELECT value FROM meta WHERE key = ?"),
     setMeta: q("INSERT INTO meta (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value"),
     moduleOfFile: q("SELECT module_path FROM files WHERE file_path = ?"),
@@ -310,6 +311,8 @@ export class IndexStore implements HasSqlite {
   /** Records a new mtime for a file whose content hash did not change. */
   touch(path: string, mtimeMs: number): void {
     this.st.touchState.run(mtimeMs, path);
+    // the statistics' last_modified too, as a first build would store it (a touch, a branch switch and back)
+    this.st.touchRow.run(new Date(mtimeMs).toISOString(), path);
   }
 
   /** Number of indexed files per language. */

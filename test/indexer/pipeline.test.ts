@@ -296,6 +296,16 @@ describe("tiers", () => {
 });
 
 describe("incremental indexing", () => {
+  test("a file touched with its content unchanged: the statistics' last_modified follows its mtime, as a first build's", async () => {
+    p = tmpProject({ "a.py": "x = 1\n" });
+    utimesSync(join(p.root, "a.py"), new Date("2020-01-01T00:00:00Z"), new Date("2020-01-01T00:00:00Z"));
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    utimesSync(join(p.root, "a.py"), new Date("2024-06-01T00:00:00Z"), new Date("2024-06-01T00:00:00Z"));
+    const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
+    expect(again.parsed).toBe(0);
+    expect(await query(p.root, { from: "files", fields: ["file_path", "last_modified"] })).toEqual([["a.py", "2024-06-01T00:00:00.000Z"]]);
+  });
+
   test("a package that appears after its importers (Python) or a go.mod written later: their imports resolve as a first build's", async () => {
     p = tmpProject({
       "app.py": "from mypkg.mod import helper\n\n\ndef main():\n    return helper()\n",
