@@ -22,6 +22,8 @@ const stderrSink: Sink = (r) => {
 let threshold: LogLevel = (process.env.CORTEX_LOG as LogLevel | undefined) ?? "warning";
 if (!(threshold in order)) threshold = "warning";
 const sinks = new Set<Sink>([stderrSink]);
+/** Sinks that take records from their own level up, whatever the threshold (the MCP client filters by the level it set). */
+const ownLevel = new Map<Sink, LogLevel>();
 
 export const log = {
   setLevel(level: LogLevel): void {
@@ -30,19 +32,24 @@ export const log = {
   level(): LogLevel {
     return threshold;
   },
-  addSink(sink: Sink): () => void {
+  /** `from`: the sink takes records from this level up, whatever CORTEX_LOG says (stderr's threshold). */
+  addSink(sink: Sink, from?: LogLevel): () => void {
     sinks.add(sink);
-    return () => sinks.delete(sink);
+    if (from) ownLevel.set(sink, from);
+    return () => {
+      sinks.delete(sink);
+      ownLevel.delete(sink);
+    };
   },
   /** Sends every record to `sink` alone (a worker thread forwards its records to the thread that owns the output). */
   replaceSinks(sink: Sink): void {
     sinks.clear();
+    ownLevel.clear();
     sinks.add(sink);
   },
   write(level: LogLevel, message: string, data?: Record<string, unknown>): void {
-    if (order[level] < order[threshold]) return;
     const record: LogRecord = data ? { level, message, data } : { level, message };
-    for (const s of sinks) s(record);
+    for (const s of sinks) if (order[level] >= order[ownLevel.get(s) ?? threshold]) s(record);
   },
   debug: (m: string, d?: Record<string, unknown>) => log.write("debug", m, d),
   info: (m: string, d?: Record<string, unknown>) => log.write("info", m, d),

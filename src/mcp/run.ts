@@ -10,6 +10,7 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import { Session } from "../tools/session.ts";
 import { TOOLS } from "../tools/index.ts";
 import { selectTools } from "./profiles.ts";
+import { tierNotices } from "./tier-notices.ts";
 import { createMcpServer } from "./server.ts";
 import { serveHttp, parseListen } from "./http.ts";
 import { LiveIndex } from "../indexer/live.ts";
@@ -78,6 +79,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   const session = new Session(opts.root, {
     autoIndex: false,
     indexOnThread: true,
+    onIndexProgress: tierNotices(),
     // searches run on the reader thread, which holds the model: one model and one embedding pass per process
     ...(shared ? {} : { embeddingsState: () => reader!.embeddingsState() }),
   });
@@ -95,10 +97,16 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     return s;
   };
   // log records also travel as notifications/message (the client sets the level)
-  const removeSink = log.addSink((r) => {
-    for (const s of servers)
-      void s.sendLoggingMessage({ level: MCP_LEVEL[r.level], logger: "cortex", data: r.data ? { message: r.message, ...r.data } : r.message }).catch(() => {});
-  });
+  // from info up, whatever CORTEX_LOG says for stderr: the client filters by the level it sets (logging/setLevel)
+  const removeSink = log.addSink(
+    (r) => {
+      for (const s of servers)
+        void s
+          .sendLoggingMessage({ level: MCP_LEVEL[r.level], logger: "cortex", data: r.data ? { message: r.message, ...r.data } : r.message })
+          .catch(() => {});
+    },
+    log.level() === "debug" ? "debug" : "info",
+  );
 
   const live = shared ? undefined : new LiveIndex(session, opts.watch !== false);
   let stopHttp: (() => Promise<void>) | undefined;

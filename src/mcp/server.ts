@@ -31,7 +31,7 @@ export interface McpServerOptions {
   session: Session;
   tools: ToolDefinition[];
   /** Progress of a background index build, for `indexing_required` answers. */
-  indexProgress?: () => { done: number; total: number } | undefined;
+  indexProgress?: () => { phase?: string; done: number; total: number } | undefined;
   /** Files the live index's watcher saw change since the index caught up with them (see ToolContext). */
   changedOnDisk?: () => readonly string[] | undefined;
   /** Where heavy tools run (a long-lived server's reader thread); on the session's own thread when absent. */
@@ -171,7 +171,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
       if (isCortexError(e)) {
         if (e.code === "INDEX_MISSING") {
           const p = opts.indexProgress?.();
-          const progress = p ? ` (${p.done}/${p.total} files parsed)` : "";
+          const progress = p ? ` (${p.phase ?? "parse"} tier: ${p.done}/${p.total} files)` : "";
           return errorResult(`indexing_required: ${e.message}${progress}`);
         }
         return errorResult(e.code === "INVALID_INPUT" ? `invalid arguments: ${e.message}` : e.message);

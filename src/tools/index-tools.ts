@@ -9,7 +9,7 @@ import { indexStatus, type IndexStatus } from "../indexer/status.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
 
-type LocalStatus = IndexStatus & { progress?: { done: number; total: number }; embeddings?: string };
+type LocalStatus = IndexStatus & { progress?: { phase?: "text" | "parse"; done: number; total: number }; embeddings?: string };
 /** Over a shared store: the repositories the call reads, each with its commit, generation and freshness. */
 interface SharedStatus {
   state: "ready";
@@ -52,8 +52,8 @@ export const statusTool = defineTool({
         ),
       ].join("\n");
     if (st.state !== "ready")
-      return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${st.progress.done}/${st.progress.total} files` : ""}`}`;
-    const lines = [`${st.root}: index ready${st.updating ? `, updating${st.progress ? ` (${st.progress.done}/${st.progress.total} files)` : ""}` : ""}`];
+      return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${progressText(st.progress)}` : ""}`}`;
+    const lines = [`${st.root}: index ready${st.updating ? `, updating${st.progress ? ` (${progressText(st.progress)})` : ""}` : ""}`];
     lines.push(
       `  files: ${st.files}  (${Object.entries(st.languages ?? {})
         .slice(0, 8)
@@ -106,3 +106,8 @@ export const refreshTool = defineTool({
   render: (r) =>
     `re-indexed (${r.mode}): ${r.files} files, ${r.parsed} parsed, ${r.deleted} removed in ${(r.tookMs / 1000).toFixed(2)} s; ${r.memories_imported} memories imported from commits`,
 });
+
+/** "text tier 1200/7849 files", "parse tier 64/7849 files" (a progress of an older shape: the counts alone). */
+function progressText(p: { phase?: string; done: number; total: number }): string {
+  return `${p.phase ? `${p.phase} tier ` : ""}${p.done}/${p.total} files`;
+}

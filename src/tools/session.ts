@@ -87,8 +87,8 @@ export class Session {
   private embedderInstance: Embedder | undefined;
   private vectorChannel: EmbeddingVectorChannel | undefined;
   private crossEncoderInstance: CrossEncoder | undefined;
-  /** Progress of the run in progress, for `indexing_required` answers. */
-  progress: { done: number; total: number } | undefined;
+  /** Progress of the run in progress (its tier: text, then parse), for status and `indexing_required` answers. */
+  progress: { phase: "text" | "parse"; done: number; total: number } | undefined;
 
   constructor(root: string, options: SessionOptions = {}) {
     this.root = canonicalRoot(root);
@@ -175,7 +175,7 @@ export class Session {
       config: this.config,
       full: opts.full === true,
       onProgress: (p) => {
-        if (p.phase === "parse") this.progress = { done: p.done, total: p.total };
+        if (p.phase === "text" || p.phase === "parse") this.progress = { phase: p.phase, done: p.done, total: p.total };
         this.options.onIndexProgress?.(p);
         opts.onProgress?.(p);
       },
