@@ -191,12 +191,21 @@ describe("cortex setup", () => {
         mkdirSync(dirname(path), { recursive: true });
         writeFileSync(path, c.existing);
         expect(cortex(["setup", c.client, "--write", "--root", home]).code).toBe(0);
+        // the user adds a setting of their own to cortex's entry: a later --write keeps it
+        const written = readFileSync(path, "utf8");
+        if (c.format === "toml") writeFileSync(path, `${written.trimEnd()}\n\n[${c.key}.cortex.env]\nCORTEX_LOG = "info"\n`);
+        else {
+          const o = parseFile("json", written);
+          o[c.key].cortex.env = { ...o[c.key].cortex.env, CORTEX_LOG: "info" };
+          writeFileSync(path, JSON.stringify(o, null, 2));
+        }
         const moved = mkdtempSync(join(tmpdir(), "cortex-setup-other-"));
         try {
           expect(cortex(["setup", c.client, "--write", "--root", moved]).code).toBe(0);
           const parsed = parseFile(c.format, readFileSync(path, "utf8"));
           expect(Object.keys(parsed[c.key]).sort()).toEqual(["cortex", "other"]);
           expect(parsed[c.key].cortex.args).toEqual([MAIN, "mcp", ...c.rootArgs(moved)]);
+          expect(parsed[c.key].cortex.env.CORTEX_LOG).toBe("info");
         } finally {
           rmSync(moved, { recursive: true, force: true });
         }

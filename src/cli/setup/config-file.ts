@@ -9,6 +9,7 @@ import { CortexError } from "../../core/errors.ts";
 import { SERVER_NAME, type McpClient } from "./clients.ts";
 import { jsonEntry, mergeJsonEntry, parseJsonConfig } from "./merge-json.ts";
 import { mergeTomlEntry, parseTomlConfig } from "./merge-toml.ts";
+import { isDeepStrictEqual } from "node:util";
 
 export interface ClientConfigState {
   path: string;
@@ -49,6 +50,17 @@ function backupPath(path: string, now: Date): string {
   return candidate;
 }
 
+function isTable(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === "object" && !Array.isArray(v);
+}
+
+/** cortex's entry over the one the file has: its keys win; a table both have (env) keeps the user's other keys. */
+function mergeEntry(had: Record<string, unknown>, entry: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...had };
+  for (const [k, v] of Object.entries(entry)) out[k] = isTable(v) && isTable(had[k]) ? { ...had[k], ...v } : v;
+  return out;
+}
+
 /** Merges cortex's entry into the client's file, or creates the file; never writes a file that would not parse. */
 export function writeClientConfig(client: McpClient, path: string, entry: Record<string, unknown>, now = new Date()): WriteOutcome {
   const exists = existsSync(path);
@@ -60,10 +72,14 @@ export function writeClientConfig(client: McpClient, path: string, entry: Record
       throw new CortexError("INVALID_INPUT", `cannot read ${path}: ${(e as Error).message}`);
     }
   }
+  // what the user added to cortex's entry (env, timeouts, enabled) stays; cortex's own keys are replaced
+  const had = exists ? readClientConfig(client, path).entry : undefined;
+  const merged = isTable(had) ? mergeEntry(had, entry) : entry;
+  if (had !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(had)), JSON.parse(JSON.stringify(merged)))) return { path, unchanged: true };
   const merge = client.format === "toml" ? mergeTomlEntry : mergeJsonEntry;
   let next: string;
   try {
-    next = merge(text, client.serversKey, SERVER_NAME, entry, path);
+    next = merge(text, client.serversKey, SERVER_NAME, merged, path);
   } catch (e) {
     throw new CortexError("INVALID_INPUT", `${(e as Error).message}; nothing was written`);
   }
