@@ -21,8 +21,9 @@ const KEPT_HERE = new Set(["bug", "error", "issue", "problem", "version", "examp
 /** `apply_discount` and `applyDiscount` are found by `discount` too: a text with its identifiers' parts added. */
 function withIdentifierParts(text: string): string {
   const parts: string[] = [];
-  for (const m of text.matchAll(/[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+|[a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z]{2,}[a-z][A-Za-z0-9]*/g))
-    parts.push(...m[0].split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter((w) => w.length > 1));
+  // snake_case, camelCase and PascalCase with two humps or more; not an acronym's letters (SQLite is no "Lite")
+  for (const m of text.matchAll(/[A-Za-z0-9]+(?:_+[A-Za-z0-9]+)+|[a-z0-9]+(?:[A-Z][a-z0-9]*)+|[A-Z][a-z0-9]+(?:[A-Z][a-z0-9]+)+/g))
+    parts.push(...m[0].split(/_+|(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])/).filter((w) => w.length > 2));
   return parts.length === 0 ? text : `${text} ${parts.join(" ")}`;
 }
 
