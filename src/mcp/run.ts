@@ -65,6 +65,9 @@ async function sharedScopes(opts: McpRunOptions): Promise<{ scopes: RepoScopes; 
   return { scopes, close };
 }
 
+/** How long a server that is shutting down lets an index run in progress finish. */
+const SHUTDOWN_WAIT_MS = 1000;
+
 const MCP_LEVEL: Record<LogLevel, "debug" | "info" | "warning" | "error"> = { debug: "debug", info: "info", warning: "warning", error: "error" };
 
 export async function runMcp(opts: McpRunOptions): Promise<void> {
@@ -115,7 +118,9 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     if (shuttingDown) return;
     shuttingDown = true;
     removeSink();
-    await live?.stop().catch(() => {});
+    // a run in progress is not waited for beyond a moment: the client has gone, and a stopped run leaves the
+    // index usable (the next one finishes it); waiting kept a first build's server alive for 8-16 s
+    await Promise.race([live?.stop().catch(() => {}), Bun.sleep(SHUTDOWN_WAIT_MS)]);
     for (const s of servers) await s.close().catch(() => {});
     await stopHttp?.();
     reader?.close();
