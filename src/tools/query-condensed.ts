@@ -40,7 +40,21 @@ export const queryUnreadSchema = z
  * words are the project's own report code's (src/engines/search/query.ts, withoutEnvironmentReport).
  */
 export function queryUnread(query: string): string | undefined {
+  const notes: string[] = [];
   const lines = environmentReportLines(query);
-  if (lines === 0) return undefined;
-  return `not read: a pasted environment report (${lines} line${lines === 1 ? "" : "s"}: versions of the platform and dependencies, with its heading); it describes the reporter's machine, not the code`;
+  if (lines > 0)
+    notes.push(
+      `not read: a pasted environment report (${lines} line${lines === 1 ? "" : "s"}: versions of the platform and dependencies, with its heading); it describes the reporter's machine, not the code`,
+    );
+  const foreign = wordsOutsideAscii(query);
+  if (foreign.length > 0)
+    notes.push(
+      `not read: words with letters outside ASCII (${foreign.slice(0, 5).join(", ")}${foreign.length > 5 ? ", …" : ""}): the keyword index holds ASCII words only; cortex_exact and search_text_pattern find them`,
+    );
+  return notes.length > 0 ? notes.join("; ") : undefined;
+}
+
+/** The query's words that hold a letter or digit outside ASCII (顧客, für, Wéird), which the keyword channel cannot read. */
+function wordsOutsideAscii(query: string): string[] {
+  return [...new Set((query.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => /[^\x00-\x7F]/.test(w)))];
 }

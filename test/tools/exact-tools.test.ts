@@ -185,6 +185,14 @@ describe("cortex_exact", () => {
     }
   });
 
+  test("cortex_search says which words it cannot read (letters outside ASCII) and where to look for them", async () => {
+    const r = await call("cortex_search", { query: "顧客 für server" });
+    expect(r.query_unread).toBe(
+      "not read: words with letters outside ASCII (顧客, für): the keyword index holds ASCII words only; cortex_exact and search_text_pattern find them",
+    );
+    expect((await call("cortex_search", { query: "server" })).query_unread).toBeUndefined();
+  });
+
   test("cortex_search in vector mode with no embeddings to search is an error saying so, not an empty list", async () => {
     const keyword = await call("cortex_search", { query: "server", mode: "keyword" });
     expect(keyword.embeddings).not.toBe("ready");
