@@ -56,5 +56,5 @@ export function queryUnread(query: string): string | undefined {
 
 /** The query's words that hold a letter or digit outside ASCII (顧客, für, Wéird), which the keyword channel cannot read. */
 function wordsOutsideAscii(query: string): string[] {
-  return [...new Set((query.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => /[^\x00-\x7F]/.test(w)))];
+  return [...new Set((query.match(/[\p{L}\p{N}_]+/gu) ?? []).filter((w) => /\P{ASCII}/u.test(w)))];
 }
