@@ -32,7 +32,10 @@ export const styleTool = defineTool({
     });
   },
   render(g) {
-    if (g.rules.length === 0) return "no style rules found (looked in CONTRIBUTING/STYLE/docs/ADRs and tool configs)";
+    if (g.rules.length === 0)
+      return g.project_rules
+        ? `no style rule matches (the project has ${g.project_rules}: leave out --query or --category to see them)`
+        : "no style rules found (looked in CONTRIBUTING/STYLE/docs/ADRs and tool configs)";
     return [
       `${g.total} rule${g.total === 1 ? "" : "s"} from ${g.sources.length} source${g.sources.length === 1 ? "" : "s"}`,
       ...g.rules.map((r) => `  [${r.category}] ${r.rule}  (${r.source.file}:${r.source.line})`),

@@ -90,6 +90,10 @@ describe("get_style_guide", () => {
     expect(q.rules.length).toBe(2);
     expect(q.rules.every((r) => r.rule.includes("characters"))).toBe(true);
     expect(q.total).toBe(3);
+    // nothing matches: the guide says how many rules the project has, so "none" is not read as "no rules"
+    const none = await style.guide({ query: "zzzz", limit: 10 });
+    expect([none.rules.length, none.project_rules! > 10]).toEqual([0, true]);
+    expect((await style.guide({ limit: 10 })).project_rules).toBeUndefined();
     expect((await style.guide({ limit: 100 })).sources.map((s) => s.file).sort()).toEqual([
       ".editorconfig",
       ".eslintrc.json",

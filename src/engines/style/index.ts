@@ -16,6 +16,8 @@ export interface StyleGuide {
   total: number;
   sources: Array<{ file: string; kind: "document" | "config"; rules: number }>;
   categories: Partial<Record<StyleCategory, number>>;
+  /** Only when a query or category narrowed them: how many rules the project has in all. */
+  project_rules?: number;
 }
 
 export class StyleEngine {
@@ -40,6 +42,7 @@ export class StyleEngine {
 
   async guide(o: { query?: string; category?: StyleCategory; limit: number }): Promise<StyleGuide> {
     let rules = await this.allRules();
+    const all = rules.length;
     if (o.category) rules = rules.filter((r) => r.category === o.category);
     if (o.query) {
       const scores = await rankText(
@@ -61,6 +64,12 @@ export class StyleEngine {
       sources.set(r.source.file, s);
       categories[r.category] = (categories[r.category] ?? 0) + 1;
     }
-    return { rules: rules.slice(0, o.limit), total: rules.length, sources: [...sources.values()], categories };
+    return {
+      rules: rules.slice(0, o.limit),
+      total: rules.length,
+      sources: [...sources.values()],
+      categories,
+      ...(o.query || o.category ? { project_rules: all } : {}),
+    };
   }
 }
