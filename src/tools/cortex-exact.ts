@@ -3,7 +3,7 @@
  * by BM25, then position, with context and the matched terms highlighted.
  */
 import { z } from "zod";
-import { indexedLanguages } from "./language-filter.ts";
+import { indexedLanguages } from "./filters.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { PathFilter, type KeywordSearchOutcome } from "../engines/exact/index.ts";
 
@@ -86,7 +86,8 @@ export const exactTool = defineTool({
       query: args.query,
       limit: args.limit,
       contextLines: args.context_lines,
-      paths: PathFilter.parse(ctx.session.root, args.paths, "paths", false),
+      // globs allowed; a plain path must exist in a local project (a shared store's are not on this machine)
+      paths: PathFilter.parse(ctx.session.root, args.paths, "paths", ctx.session.sharedStore === undefined),
       languages,
       deadline: ctx.deadline,
       signal: ctx.signal,

@@ -4,7 +4,7 @@
  * unavailable or incomplete, and says so in `embeddings`.
  */
 import { z } from "zod";
-import { indexedLanguages } from "./language-filter.ts";
+import { existingPaths, indexedLanguages } from "./filters.ts";
 import { CortexError } from "../core/errors.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
@@ -90,7 +90,7 @@ export const searchTool = defineTool({
       ...(args.chunk_types ? { chunkTypes: [...args.chunk_types] } : {}),
       ...(args.tags ? { tags: args.tags.map((t) => t.toLowerCase()) } : {}),
       ...(args.language ? { languages: await indexedLanguages(ctx, [args.language], "language", false) } : {}),
-      ...(args.paths ? { pathPrefixes: args.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+      ...(args.paths ? { pathPrefixes: existingPaths(ctx, args.paths, "paths") } : {}),
     };
     const response = await engine.search({
       query,

@@ -4,7 +4,7 @@
  * refactor / migrate the preflight card that says whether the evidence is enough to change the code.
  */
 import { z } from "zod";
-import { indexedLanguages } from "./language-filter.ts";
+import { indexedLanguages } from "./filters.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { resolveInsideRoot } from "../core/paths.ts";

@@ -6,7 +6,7 @@
  * stores; `cortex occurrences <name>` and `cortex refs <symbol>` on the command line.
  */
 import { z } from "zod";
-import { indexedLanguages } from "./language-filter.ts";
+import { existingPaths, indexedLanguages } from "./filters.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -94,7 +94,7 @@ export const findSymbolOccurrencesTool = defineTool({
     });
     if (!args.find_definitions && !args.find_references) return fail("error", "find_definitions and find_references are both false: nothing to find");
     try {
-      const paths = args.target_paths?.map((p) => resolveInsideRoot(ctx.session.root, p));
+      const paths = args.target_paths ? existingPaths(ctx, args.target_paths, "target_paths") : undefined;
       const engine = await ctx.session.symbols();
       const language = args.language ? (await indexedLanguages(ctx, [args.language], "language", false))[0] : undefined;
       const q = { name: args.symbol_name, ...(paths ? { paths } : {}), ...(language ? { language } : {}) };

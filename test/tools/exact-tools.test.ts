@@ -185,6 +185,14 @@ describe("cortex_exact", () => {
     }
   });
 
+  test("a path filter naming no file or folder is an error in every tool, as in grep; globs are patterns", async () => {
+    await expect(call("cortex_exact", { query: "func", paths: ["no/such/dir"] })).rejects.toThrow("paths[0]: no such file or directory: no/such/dir");
+    expect((await call("cortex_exact", { query: "func", paths: ["**/*.nothing"] })).results).toEqual([]);
+    await expect(call("cortex_search", { query: "server", paths: ["no/such/dir"] })).rejects.toThrow("paths[0]: no such file or directory: no/such/dir");
+    const occ = await call("find_symbol_occurrences", { symbol_name: "Server", target_paths: ["no/such/dir"] });
+    expect([occ.status, occ.error_message]).toEqual(["error", "target_paths[0]: no such file or directory: no/such/dir"]);
+  });
+
   test("cortex_search says which words it cannot read (letters outside ASCII) and where to look for them", async () => {
     const r = await call("cortex_search", { query: "顧客 für server" });
     expect(r.query_unread).toBe(

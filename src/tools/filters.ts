@@ -1,9 +1,14 @@
 /**
- * A language filter's value as the index names languages: any case, and the names people write for them
- * (ts, py, golang, c++). A value that names no indexed language is an error listing the indexed ones, in
- * every tool that filters by language: an empty answer would look like "nothing matches".
+ * The filters the tools share, checked the same way everywhere: an empty answer to a filter that names
+ * nothing would look like "nothing matches".
+ * - A language filter's value as the index names languages: any case, and the names people write for
+ *   them (ts, py, golang, c++); a value that names no indexed language is an error listing the indexed ones.
+ * - A path filter's folders and files must exist in a local project.
  */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { CortexError } from "../core/errors.ts";
+import { resolveInsideRoot } from "../core/paths.ts";
 import type { ToolContext } from "./context.ts";
 
 const ALIASES: Record<string, string> = {
@@ -46,5 +51,19 @@ export async function indexedLanguages(ctx: ToolContext, values: readonly string
       throw new CortexError("INVALID_INPUT", `${where}: no indexed file has language '${value}' (indexed: ${[...known].sort().join(", ")})`);
     }
     return found;
+  });
+}
+
+/**
+ * Root-relative paths of a path filter (folders or files, no globs), each checked to exist in a local
+ * project: a mistyped folder is an error naming it, as grep has it, not an empty answer. A shared store's
+ * paths are not on this machine and are taken as given.
+ */
+export function existingPaths(ctx: ToolContext, paths: readonly string[], field: string): string[] {
+  return paths.map((p, i) => {
+    const rel = resolveInsideRoot(ctx.session.root, p);
+    if (ctx.session.sharedStore === undefined && rel !== "" && !existsSync(join(ctx.session.root, rel)))
+      throw new CortexError("INVALID_INPUT", `${field}[${i}]: no such file or directory: ${p}`);
+    return rel;
   });
 }
