@@ -84,8 +84,11 @@ async function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: T
       ? `every file is parsed; the keyword index and reference resolution are ${building ? "still being built" : "not built"} (${state.total} files), so search ranks and references may be incomplete.`
       : `the parse tier is ${building ? "being built" : "incomplete"}: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs, search chunks and statistics cover those files only (exact and regex search cover every file).`) +
     stopped;
-  return {
+  const out: Record<string, unknown> = {
     ...(result as Record<string, unknown>),
     index_incomplete: { tier: "parse", state: building ? "building" : "interrupted", parsed_files: state.parsed, total_files: state.total, message },
   };
+  // a result that says whether it is complete (get_symbol_references' isComplete) cannot be while the files are not all read
+  if (out.isComplete === true) out.isComplete = false;
+  return out;
 }

@@ -207,6 +207,9 @@ describe("tiers", () => {
             )) as Record<string, unknown>;
             const exact = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42" }, ctx)) as Record<string, unknown>;
             const exactGo = (await invokeTool(findTool("cortex_exact")!, { query: "Needle42", language: ["go"] }, ctx)) as { results: unknown[] };
+            const refs = (await invokeTool(findTool("get_symbol_references")!, { symbol: "Helper" }, ctx)) as { isComplete: boolean };
+            // usages found so far cannot be all of them
+            if (refs.isComplete !== false) throw new Error("get_symbol_references said complete during the parse tier");
             // a name whose file is not parsed yet: the error says the index is incomplete, not only "no definition"
             const notFound = await invokeTool(findTool("cortex_graph")!, { operation: "callers", target: "NoSuchNeedle" }, ctx).then(
               () => "",
