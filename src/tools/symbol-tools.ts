@@ -7,6 +7,7 @@
  */
 import { z } from "zod";
 import { existingPaths, indexedLanguages } from "./filters.ts";
+import { staleFiles } from "../engines/freshness.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
@@ -122,7 +123,9 @@ export const findSymbolOccurrencesTool = defineTool({
   rows: (r) => r.occurrences,
   render(r) {
     if (r.status !== "success") return r.error_message ?? r.status;
-    const lines = r.occurrences.map((o) => `${o.file_path}:${o.line_number}:${o.column_number}  ${o.type.padEnd(10)} ${o.symbol_fqn}  ${o.snippet}`);
+    const lines = r.occurrences.map(
+      (o) => `${o.file_path}:${o.line_number}:${o.column_number}  ${o.type.padEnd(10)} ${o.symbol_fqn}  ${o.snippet}${o.stale ? "  STALE" : ""}`,
+    );
     lines.push(`${r.occurrence_count} occurrence${r.occurrence_count === 1 ? "" : "s"}${r.truncated ? ` (${r.occurrences.length} shown)` : ""}`);
     return lines.join("\n");
   },
@@ -149,10 +152,21 @@ const referencesOutput = z.object({
         kind: z.string().describe("call, type, inherit, implement, import or read"),
         resolution: z.string().describe("exact, import, name-only, cross-repo (shared store) or unresolved"),
         enclosing: z.string().optional().describe("The definition the usage is written in"),
+        stale: z.literal(true).optional().describe("The file changed on disk since it was indexed"),
       }),
     )
     .describe("The top usages: resolved ones first, then by path"),
-  definitions: z.array(z.object({ fqn: z.string(), kind: z.string(), file: z.string(), line: z.number().int() })).describe("Where the symbol is defined"),
+  definitions: z
+    .array(
+      z.object({
+        fqn: z.string(),
+        kind: z.string(),
+        file: z.string(),
+        line: z.number().int(),
+        stale: z.literal(true).optional().describe("The file changed on disk since it was indexed"),
+      }),
+    )
+    .describe("Where the symbol is defined"),
   confidence: z.literal("syntactic").describe("syntactic: from the source alone (no runtime or dynamic dispatch)"),
   isComplete: z.boolean().describe("Every usage is in usages"),
   suggestions: z.array(z.string()).optional().describe("Similar defined names, when nothing matched"),
@@ -208,12 +222,14 @@ export const getSymbolReferencesTool = defineTool({
         ...(inside ? { enclosing: inside } : {}),
       };
     });
+    // what changed on disk since indexing is said, as every tool returning stored lines says it
+    const stale = await staleFiles(engine.store, ctx.session.root, [...usages.map((u) => u.file), ...defs.map((d) => d.file)]);
     const out: ReferencesOutput = {
       status: "success",
       symbol: args.symbol,
       usageCount: refs.length,
-      usages,
-      definitions: defs.map((d) => ({ fqn: d.qname, kind: d.kind, file: d.file, line: d.line })),
+      usages: usages.map((u) => (stale.has(u.file) ? { ...u, stale: true as const } : u)),
+      definitions: defs.map((d) => ({ fqn: d.qname, kind: d.kind, file: d.file, line: d.line, ...(stale.has(d.file) ? { stale: true as const } : {}) })),
       confidence: "syntactic",
       isComplete: usages.length === refs.length,
     };
@@ -228,11 +244,11 @@ export const getSymbolReferencesTool = defineTool({
   render(r) {
     if (r.usageCount === 0 && r.definitions.length === 0) return r.message ?? `no usages of ${r.symbol}`;
     const out = [`${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.isComplete ? "" : ` (top ${r.usages.length} shown)`}`];
-    for (const d of r.definitions) out.push(`  defined ${d.fqn} (${d.kind}) at ${d.file}:${d.line}`);
+    for (const d of r.definitions) out.push(`  defined ${d.fqn} (${d.kind}) at ${d.file}:${d.line}${d.stale ? "  STALE" : ""}`);
     for (const u of r.usages)
       out.push(
         "",
-        `${u.file}:${u.line}:${u.column}  ${u.kind} (${u.resolution})${u.enclosing ? ` in ${u.enclosing}` : ""}`,
+        `${u.file}:${u.line}:${u.column}  ${u.kind} (${u.resolution})${u.enclosing ? ` in ${u.enclosing}` : ""}${u.stale ? "  STALE" : ""}`,
         ...u.preview.split("\n").map((l) => "    " + l),
       );
     return out.join("\n");

@@ -4,7 +4,7 @@
  * and JavaScript truth fixtures indexed for real; and the CLI spellings of refs, graph and cycles.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { cpSync } from "node:fs";
+import { cpSync, utimesSync } from "node:fs";
 import { join } from "node:path";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { Session } from "../../src/tools/session.ts";
@@ -394,5 +394,15 @@ describe("reads of imported constants and functions passed by name (Python, Type
   test("TypeScript: an imported constant on an assignment's right side", async () => {
     const r = await ask("get_symbol_references", { symbol: "DEFAULT_PORT" });
     expect(r.usages.map((u: any) => `${u.file}:${u.line} ${u.kind}`).sort()).toEqual(["ts/validate.ts:1 import", "ts/validate.ts:4 read"]);
+  });
+
+  test("usages and definitions in files changed since indexing are marked stale (last: it changes the project)", async () => {
+    q.write("py/shop/rates.py", `${"# edited\n"}from .pricing import DISCOUNT_RATE, calculate_tax\n`);
+    utimesSync(join(q.root, "py/shop/rates.py"), new Date(), new Date(Date.now() + 5000));
+    const r = await ask("get_symbol_references", { symbol: "DISCOUNT_RATE" });
+    const marks = r.usages.map((u: any) => `${u.file} ${u.stale ?? false}`);
+    expect(marks).toContain("py/shop/rates.py true");
+    expect(marks).toContain("py/shop/pricing.py false");
+    expect(r.definitions.map((d: any) => `${d.file} ${d.stale ?? false}`)).toEqual(["py/shop/pricing.py false"]);
   });
 });
