@@ -37,8 +37,9 @@ function describeLink(root: string, abs: string): string {
   let target: string;
   try {
     target = realpathSync(abs);
-  } catch {
-    return "broken symlink";
+  } catch (e) {
+    // ELOOP: the link leads back to itself; ENOENT: its target is gone
+    return (e as NodeJS.ErrnoException).code === "ELOOP" ? "symlink loop" : "broken symlink";
   }
   const rel = relative(root, target);
   if (rel === ".." || rel.startsWith(".." + sep) || isAbsolute(rel)) return `symlink to ${target}, outside the project root: not followed`;

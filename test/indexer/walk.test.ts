@@ -203,6 +203,8 @@ describe("walk never follows symlinks", () => {
       symlinkSync(outside.root, join(p.root, "escape"));
       symlinkSync(join(p.root, "sub"), join(p.root, "sub", "loop"));
       symlinkSync(join(p.root, "a.ts"), join(p.root, "alias.ts"));
+      symlinkSync(join(p.root, "self"), join(p.root, "self")); // a link to itself
+      symlinkSync(join(p.root, "gone.ts"), join(p.root, "dangling.ts"));
       const r = walk(p.root);
       expect(r.files.map((f) => f.path).sort()).toEqual(["a.ts", "sub/b.ts"]);
       const reasons = Object.fromEntries(r.excluded.map((e) => [e.path, e]));
@@ -210,6 +212,7 @@ describe("walk never follows symlinks", () => {
       expect(reasons.escape!.detail).toContain("outside the project root");
       expect(reasons["sub/loop"]!.reason).toBe("symlink");
       expect(reasons["alias.ts"]!.detail).toContain("indexed at its own path");
+      expect([reasons.self!.detail, reasons["dangling.ts"]!.detail]).toEqual(["symlink loop", "broken symlink"]);
     } finally {
       outside.cleanup();
     }
