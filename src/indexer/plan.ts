@@ -51,7 +51,10 @@ export function planIndex(rootArg: string, configArg?: CortexConfig): IndexPlan 
       continue;
     }
     if (looksBinary(h)) {
-      excluded.push({ path: f.path, reason: "binary", detail: "NUL byte in the first 8 KB", isDir: false, size: f.size });
+      // UTF-16 text has a NUL in every ASCII character: say so, since it is text the user may expect indexed
+      const utf16 = h.length >= 2 && ((h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff));
+      const detail = utf16 ? "UTF-16 text (byte-order mark): only UTF-8 text is indexed" : "NUL byte in the first 8 KB";
+      excluded.push({ path: f.path, reason: "binary", detail, isDir: false, size: f.size });
       continue;
     }
     const choice = languageFor(f.path, new TextDecoder().decode(h));
