@@ -304,6 +304,13 @@ describe("detect_circular_dependencies", () => {
     const go = await call("detect_circular_dependencies", { scope: "go" });
     expect([go.status, go.count, go.message]).toEqual(["success", 0, "No circular dependencies detected in scope: go."]);
     expect((await failure("detect_circular_dependencies", { scope: "../x" })).code).toBe("PATH_OUTSIDE_ROOT");
+    // a scope naming nothing indexed is an error, not "no cycles"
+    expect(await failure("detect_circular_dependencies", { scope: "nonexist" })).toEqual({
+      code: "NOT_FOUND",
+      message: "scope: no indexed file or folder 'nonexist'",
+    });
+    const file = await call("detect_circular_dependencies", { scope: "go/ledger/ledger.go" });
+    expect(file.status).toBe("success");
   });
 });
 

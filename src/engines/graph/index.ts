@@ -543,6 +543,9 @@ export class GraphEngine {
     const started = performance.now();
     const scope = opts.scope !== undefined ? this.resolvePath(opts.scope) : undefined;
     const dir = scope === undefined || scope === "" ? "" : scope;
+    // a scope that names nothing indexed is an error, not "no cycles"
+    if (dir !== "" && !(await this.isFile(dir)) && (await this.g.filesUnder(dir)).length === 0)
+      throw new CortexError("NOT_FOUND", `scope: no indexed file or folder '${opts.scope}'`);
     const found: Array<{ comp: string[]; out: Map<string, string[]>; first: Map<string, ImportEdge> }> = [];
     for (const files of (await this.g.componentFiles(dir === "" ? undefined : dir)).values()) {
       if (files.length < 2) continue;
