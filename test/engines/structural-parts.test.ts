@@ -124,6 +124,12 @@ describe("ast-grep command lines", () => {
     ].join("\n");
     expect(astGrepError(stderr)).toBe("Cannot parse rule: Rule contains invalid kind matcher: Kind `nosuch` is invalid");
     expect(astGrepError("Error: x\n╰▻ Standalone multi meta variable `µµµ` is invalid.", "$$$")).toBe("x: Standalone multi meta variable `$$$` is invalid");
+    // a message repeating a huge pattern is cut in the middle, its start and end kept
+    const long = astGrepError(`Error: Cannot parse query as a valid pattern: ${"x".repeat(30_000)}END`);
+    expect(long.length).toBeLessThan(700);
+    expect(long).toStartWith("Cannot parse query as a valid pattern: xxx");
+    expect(long).toEndWith("xxxEND");
+    expect(long).toContain(" characters left out) … ");
   });
 });
 

@@ -108,8 +108,13 @@ export function astGrepError(stderr: string, userText = ""): string {
   let text = parts.length > 0 ? parts.join(": ") : stderr.trim().split("\n").slice(0, 3).join(" ");
   // ast-grep swaps `$` for an internal character before parsing some languages; say it as it was typed.
   if (!userText.includes("µ")) text = text.replace(/µ/g, "$");
+  // ast-grep repeats the whole pattern in its message: a 30,000-character pattern came back whole
+  if (text.length > MAX_ERROR_CHARS) text = `${text.slice(0, 400)} … (${text.length - 500} characters left out) … ${text.slice(-100)}`;
   return text;
 }
+
+/** An ast-grep error message's length at most, as cortex repeats it. */
+const MAX_ERROR_CHARS = 600;
 
 /** Warnings ast-grep printed while still succeeding: pattern warnings and files it could not read. */
 export function astGrepWarnings(stderr: string): string[] {
