@@ -22,6 +22,8 @@ export interface IndexStatus {
   files?: number;
   languages?: Record<string, number>;
   changed_since_index?: { modified: number; added: number; deleted: number; examples: string[] };
+  /** Files the walk leaves out for their size (over index.max_file_size): no search finds them. */
+  too_large?: { files: number; limit_bytes: number; examples: string[] };
   /** Each tier's state: the text tier (exact and regex search) is whole once an index exists. */
   tiers?: { text: "complete"; parse: ParseTierStatus };
 }
@@ -88,6 +90,8 @@ export async function indexStatus(
   }
   let deleted = 0;
   for (const p of states.keys()) if (!seen.has(p)) deleted++;
+  const large = walked.excluded.filter((e) => e.reason === "too-large");
+  if (large.length > 0) status.too_large = { files: large.length, limit_bytes: config.index.max_file_size, examples: large.slice(0, 5).map((e) => e.path) };
   // Files never indexed because they are binary show up as "added" every time; they are not news.
   status.changed_since_index = { modified, added: Math.max(0, added - Number((await meta("binary_files")) ?? 0)), deleted, examples };
   return status;

@@ -73,6 +73,11 @@ export const statusTool = defineTool({
       lines.push(
         `  changed on disk since: ${c.modified} modified, ${c.added} added, ${c.deleted} deleted${c.examples.length ? ` (e.g. ${c.examples.join(", ")})` : ""}`,
       );
+    const big = st.too_large;
+    if (big)
+      lines.push(
+        `  not indexed for their size: ${big.files} file${big.files === 1 ? "" : "s"} over ${big.limit_bytes} bytes (e.g. ${big.examples.join(", ")}; raise index.max_file_size in .cortex/config.yml to include them)`,
+      );
     return lines.join("\n");
   },
 });

@@ -50,3 +50,17 @@ test("get_indexing_status during a refresh: ready, updating, and the rendering s
     s.close();
   }
 });
+
+test("files left out for their size are counted in the status, with the setting that includes them", async () => {
+  p = tmpProject({ "small.py": "x = 1\n", "big.py": `${"y = 2\n".repeat(300_000)}`, ".cortex/config.yml": "index:\n  max_file_size: 100000\n" });
+  const s = new Session(p.root);
+  try {
+    await runIndex({ hooks: INDEX_HOOKS, root: p.root, config: s.config });
+    const st = await indexStatus(s.root, s.location, await s.requireReader(), s.config, false);
+    expect(st.too_large).toEqual({ files: 1, limit_bytes: 100000, examples: ["big.py"] });
+    const text = TOOLS.find((t) => t.name === "get_indexing_status")!.render!(st as never);
+    expect(text).toContain("not indexed for their size: 1 file over 100000 bytes (e.g. big.py; raise index.max_file_size");
+  } finally {
+    s.close();
+  }
+});
