@@ -582,12 +582,15 @@ class IndexRun {
         this.errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
       }
     }
-    if (!stepsFailed && (bulk || pending.length > 0 || store.getMeta(STEPS_PENDING_KEY))) store.setMeta(STEPS_PENDING_KEY, "");
+    if (!bulk && !stepsFailed && (pending.length > 0 || store.getMeta(STEPS_PENDING_KEY))) store.setMeta(STEPS_PENDING_KEY, "");
     // a failed keyword index load fails the run: before publication the previous index stays current,
     // after it the parse tier is marked unfinished and the next run builds it again
     if (bulk) {
       await store.finishStagedFullText();
       store.setMeta(PARSE_STATE_KEY, "");
+      // a whole build resolved every file: what an earlier stopped run owed is paid (written once the
+      // keyword load beside, which held the writer, is done)
+      if (store.getMeta(STEPS_PENDING_KEY)) store.setMeta(STEPS_PENDING_KEY, "");
     }
     this.trace(`index steps done`);
   }
