@@ -70,7 +70,7 @@ export const cyclesTool = defineTool({
   needsIndex: true,
   heavy: true,
   cli: { command: ["cycles"], positionals: ["scope"], summary: "import cycles: cortex cycles [scope] (also: --scope <path>)" },
-  example: { scope: "src/features" },
+  example: { limit: 20 },
   async handler(args, ctx): Promise<CyclesResult> {
     const engine = await ctx.session.graph();
     return engine.cycles({ ...(args.scope !== undefined ? { scope: args.scope } : {}), limit: args.limit, deadline: ctx.deadline });
