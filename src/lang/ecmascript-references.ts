@@ -7,7 +7,7 @@
 import type { Node } from "web-tree-sitter";
 import type { ImportFact, ReferenceFact, ReferenceKind } from "./types.ts";
 import type { ProjectInfo } from "./project.ts";
-import { at } from "./kit.ts";
+import { at, readsIdentifier } from "./kit.ts";
 import { classifySpecifier } from "./ecmascript-imports.ts";
 import { firstNamed, literalString, memberName, textOf } from "./ecmascript-nodes.ts";
 import { nameOccurrences } from "./source-text.ts";
@@ -107,71 +107,54 @@ export interface ReferenceInput {
   root: Node;
 }
 
-/** Node types whose identifier children declare, bind or import rather than read. */
-const BINDING_PARENTS = new Set([
-  "import_specifier",
-  "import_clause",
-  "namespace_import",
-  "export_specifier",
-  "formal_parameters",
-  "required_parameter",
-  "optional_parameter",
-  "rest_pattern",
-  "array_pattern",
-  "object_pattern",
-  "pair_pattern",
-  "assignment_pattern",
-  "object_assignment_pattern",
-  "catch_clause",
-  "labeled_statement",
-  "import_require_clause",
-  "nested_identifier",
-]);
-
-/** Whether an identifier is read where it stands (not a declaration, a target, a callee or a member name). */
-function readsName(ident: Node): boolean {
-  const parent = ident.parent;
-  if (!parent) return false;
-  if (BINDING_PARENTS.has(parent.type)) return false;
-  const is = (field: string) => parent.childForFieldName(field)?.startIndex === ident.startIndex;
-  switch (parent.type) {
-    case "variable_declarator":
-    case "function_declaration":
-    case "function_signature":
-    case "function_expression":
-    case "generator_function_declaration":
-    case "class_declaration":
-    case "class":
-    case "method_definition":
-    case "enum_declaration":
-    case "type_alias_declaration":
-    case "interface_declaration":
-    case "module":
-    case "internal_module":
-      return !is("name");
-    case "arrow_function":
-      return !is("parameter");
-    case "call_expression":
-      return !is("function"); // recorded as a call
-    case "new_expression":
-      return !is("constructor");
-    case "assignment_expression":
-    case "augmented_assignment_expression":
-      return !is("left");
-    case "for_in_statement":
-      return !is("left");
-    case "member_expression":
-      // `NAME.x` is recorded through the member (module aliases) or not at all, as before
-      return false;
-    case "jsx_opening_element":
-    case "jsx_closing_element":
-    case "jsx_self_closing_element":
-    case "decorator":
-      return false; // components and decorators are recorded as calls
-    default:
-      return true;
-  }
-}
+/**
+ * Where an identifier is no read, by its parent (readsIdentifier): parameters, patterns, imports and
+ * exports (false), the field of a parent that declares or assigns rather than reads, callees (recorded as
+ * calls), and members: `NAME.x` is recorded through the member (module aliases) or not at all, as before.
+ */
+const NOT_READ: Record<string, string | false> = {
+  import_specifier: false,
+  import_clause: false,
+  namespace_import: false,
+  export_specifier: false,
+  formal_parameters: false,
+  required_parameter: false,
+  optional_parameter: false,
+  rest_pattern: false,
+  array_pattern: false,
+  object_pattern: false,
+  pair_pattern: false,
+  assignment_pattern: false,
+  object_assignment_pattern: false,
+  catch_clause: false,
+  labeled_statement: false,
+  import_require_clause: false,
+  nested_identifier: false,
+  member_expression: false,
+  jsx_opening_element: false,
+  jsx_closing_element: false,
+  jsx_self_closing_element: false,
+  decorator: false,
+  variable_declarator: "name",
+  function_declaration: "name",
+  function_signature: "name",
+  function_expression: "name",
+  generator_function_declaration: "name",
+  class_declaration: "name",
+  class: "name",
+  method_definition: "name",
+  enum_declaration: "name",
+  type_alias_declaration: "name",
+  interface_declaration: "name",
+  module: "name",
+  internal_module: "name",
+  arrow_function: "parameter",
+  call_expression: "function",
+  new_expression: "constructor",
+  assignment_expression: "left",
+  augmented_assignment_expression: "left",
+  for_in_statement: "left",
+};
 
 export class EcmaReferences {
   readonly imports: ImportFact[] = [];
@@ -416,7 +399,7 @@ export class EcmaReferences {
     for (const start of nameOccurrences(this.src, names, { dollar: true, notAssign: "=>" })) {
       const node = root.descendantForIndex(start, start + 1);
       if (!node || (node.type !== "identifier" && node.type !== "shorthand_property_identifier") || node.startIndex !== start) continue;
-      if (!names.has(node.text) || !readsName(node)) continue;
+      if (!names.has(node.text) || !readsIdentifier(node, NOT_READ)) continue;
       recorded ??= new Set(this.refs.map((r) => r.offset));
       if (recorded.has(start)) continue;
       recorded.add(start);

@@ -63,6 +63,20 @@ export const textOf = (src: string, n: Node): string => src.slice(n.startIndex, 
  * them (name, qualifier, kind, line, column): `...at(n)` made an object and a runtime copy per reference.
  * The qualifier is left out only when undefined.
  */
+/**
+ * Whether an identifier is read where it stands, judged by its parent's type: absent from `notRead`, it
+ * is; `false`, no child of that parent is (a parameter list, an import, a member name); a field name, every
+ * child but that field is (a definition's name, an assignment's left side, a call's callee).
+ */
+export function readsIdentifier(ident: Node, notRead: Readonly<Record<string, string | false>>): boolean {
+  const parent = ident.parent;
+  if (!parent) return false;
+  const field = notRead[parent.type];
+  if (field === undefined) return true;
+  if (field === false) return false;
+  return parent.childForFieldName(field)?.startIndex !== ident.startIndex;
+}
+
 export function refAt(name: string, kind: ReferenceFact["kind"], n: Node, qualifier?: string): ReferenceFact {
   const p = n.startPosition;
   return qualifier === undefined ? { name, kind, line: p.row + 1, column: p.column + 1 } : { name, qualifier, kind, line: p.row + 1, column: p.column + 1 };

@@ -33,7 +33,7 @@ import type { Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./modu
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, assignedLocal, colonParameter, pythonField, type ResolutionRules } from "./resolution.ts";
 import type { ProjectInfo } from "./project.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
-import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, spanLines } from "./kit.ts";
+import { SpanIndex, at, assignEnclosing, attributeComplexity, column, docStartLine, endLine, line, qualify, readsIdentifier, spanLines } from "./kit.ts";
 import { PYTHON_STDLIB_MODULES } from "./python-stdlib.ts";
 import { dirOf, joinInside } from "../core/rel-path.ts";
 import { boundedText, nameOccurrences } from "./source-text.ts";
@@ -948,7 +948,7 @@ function bareReads(root: Node, st: PythonState): void {
   let recorded: Set<number> | undefined;
   for (const start of nameOccurrences(st.src, names, { dollar: false, notAssign: "=" })) {
     const node = root.descendantForIndex(start, start + 1);
-    if (node?.type !== "identifier" || node.startIndex !== start || !names.has(node.text) || !readsName(node)) continue;
+    if (node?.type !== "identifier" || node.startIndex !== start || !names.has(node.text) || !readsIdentifier(node, NOT_READ)) continue;
     const site = at(node);
     recorded ??= new Set(st.references.map((r) => r.line * 1e6 + r.column));
     if (recorded.has(site.line * 1e6 + site.column)) continue;
@@ -956,60 +956,44 @@ function bareReads(root: Node, st: PythonState): void {
   }
 }
 
-/** Node types whose identifier children bind or name rather than read (parameters, targets, imports). */
-const BINDING_PARENTS = new Set([
-  "parameters",
-  "lambda_parameters",
-  "default_parameter",
-  "typed_parameter",
-  "typed_default_parameter",
-  "list_splat_pattern",
-  "dictionary_splat_pattern",
-  "pattern_list",
-  "tuple_pattern",
-  "list_pattern",
-  "dotted_name",
-  "aliased_import",
-  "global_statement",
-  "nonlocal_statement",
-  "type",
-  "generic_type",
-  "decorator",
-  "as_pattern_target",
-]);
-
-/** Whether an identifier is read where it stands (not a definition, a target, a member name, a call's callee). */
-function readsName(ident: Node): boolean {
-  const parent = ident.parent;
-  if (!parent) return false;
-  if (BINDING_PARENTS.has(parent.type)) return false;
-  const is = (field: string) => parent.childForFieldName(field)?.startIndex === ident.startIndex;
-  switch (parent.type) {
-    case "function_definition":
-    case "class_definition":
-    case "keyword_argument":
-      return !is("name");
-    case "attribute":
-      // `obj.NAME` names a member, not this module's NAME; `NAME.x` is recorded with NAME as the
-      // qualifier of the read, call or type it is (usesFromMatches)
-      return false;
-    case "call":
-      return !is("function"); // recorded as a call
-    case "assignment":
-    case "augmented_assignment":
-    case "for_statement":
-    case "for_in_clause":
-      return !is("left");
-    case "with_item":
-    case "except_clause":
-    case "as_pattern":
-      return !is("alias");
-    case "named_expression":
-      return !is("name");
-    default:
-      return true;
-  }
-}
+/**
+ * Where an identifier is no read, by its parent (readsIdentifier): parameters, binding targets and imports
+ * (false), and the field of a parent that names or binds rather than reads. `obj.NAME` names a member, and
+ * `NAME.x` is recorded with NAME as the qualifier of the read, call or type it is (usesFromMatches).
+ */
+const NOT_READ: Record<string, string | false> = {
+  parameters: false,
+  lambda_parameters: false,
+  default_parameter: false,
+  typed_parameter: false,
+  typed_default_parameter: false,
+  list_splat_pattern: false,
+  dictionary_splat_pattern: false,
+  pattern_list: false,
+  tuple_pattern: false,
+  list_pattern: false,
+  dotted_name: false,
+  aliased_import: false,
+  global_statement: false,
+  nonlocal_statement: false,
+  type: false,
+  generic_type: false,
+  decorator: false,
+  as_pattern_target: false,
+  attribute: false,
+  function_definition: "name",
+  class_definition: "name",
+  keyword_argument: "name",
+  named_expression: "name",
+  call: "function", // recorded as a call
+  assignment: "left",
+  augmented_assignment: "left",
+  for_statement: "left",
+  for_in_clause: "left",
+  with_item: "alias",
+  except_clause: "alias",
+  as_pattern: "alias",
+};
 
 /** A read of a module-level value, unless a parameter of the same name shadows it. */
 function readValue(ident: Node, st: PythonState): void {
