@@ -197,6 +197,9 @@ describe("cortex_graph", () => {
     ]);
     const dependents = await graph({ operation: "dependents", target: "go/ledger", level: "module" });
     expect(pairs(dependents)).toEqual(["1 go/service -> go/ledger"]);
+    // a folder's imports among its own files are neither its dependents nor its dependencies
+    expect(pairs(await graph({ operation: "dependents", target: "go", level: "module" }))).toEqual([]);
+    expect(pairs(await graph({ operation: "dependencies", target: "go" }))).toEqual([]);
     const moduleDeps = await graph({ operation: "dependencies", target: "go/service", level: "module", depth: 2 });
     // go/ledger also holds gen.go, a program that imports go/service: at folder level that is an edge
     expect(pairs(moduleDeps)).toEqual(["1 go/service -> go/audit", "1 go/service -> go/ledger", "2 go/ledger -> go/service", "2 go/ledger -> go/audit"]);

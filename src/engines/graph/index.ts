@@ -400,6 +400,8 @@ export class GraphEngine {
   private async imports(files: string[], direction: "out" | "in", level: "file" | "module", ctx: Traversal): Promise<void> {
     const moduleOf = async (paths: string[]) => new Map([...(await this.g.filesInfo([...new Set(paths)]))].map(([p, f]) => [p, f.modulePath]));
     const visited = new Set<string>(level === "module" ? [...new Set((await moduleOf(files)).values())] : files);
+    // a folder's own imports among its files are neither its dependencies nor its dependents
+    const target = new Set(files);
     let frontier = files;
     for (let depth = 1; depth <= ctx.depth && frontier.length > 0 && ctx.open(); depth++) {
       const rows = direction === "out" ? await this.g.edgesOf(frontier) : await this.g.edgesInto(frontier);
@@ -409,6 +411,7 @@ export class GraphEngine {
       const reachedModules: string[] = [];
       const seenEdge = new Set<string>();
       for (const r of rows) {
+        if (target.has(r.file) && target.has(r.target)) continue;
         const site = { file_path: r.file, line: r.line, column: r.column };
         if (modules) {
           const from = modules.get(r.file)!;
