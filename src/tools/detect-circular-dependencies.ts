@@ -44,6 +44,7 @@ const output = z.object({
             }),
           )
           .describe("The import statement of each step: in file_path at line, importing `imports`, which resolves to target"),
+        stale_files: z.array(z.string()).optional().describe("Files of the cycle changed or deleted since indexing: the cycle is as indexed"),
       }),
     )
     .describe("One entry per strongly connected component"),
@@ -80,6 +81,7 @@ export const cyclesTool = defineTool({
     for (const c of r.cycles) {
       out.push("", `[${c.severity}] ${c.files.join(" -> ")}${c.component_size > c.length ? `  (component of ${c.component_size} files)` : ""}`);
       for (const i of c.imports) out.push(`    ${i.file_path}:${i.line}  ${i.statement}`);
+      if (c.stale_files) out.push(`    STALE: ${c.stale_files.join(", ")} changed since indexing (run cortex index)`);
     }
     return out.join("\n");
   },

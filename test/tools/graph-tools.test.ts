@@ -416,3 +416,26 @@ describe("reads of imported constants and functions passed by name (Python, Type
     expect(r.definitions.map((d: any) => `${d.file} ${d.stale ?? false}`)).toEqual(["py/shop/pricing.py false"]);
   });
 });
+
+describe("a cycle through a file changed since indexing", () => {
+  test("names that file as stale, in the result and its text", async () => {
+    const q = tmpProject({
+      "a.js": 'import { b } from "./b.js";\nexport const a = () => b();\n',
+      "b.js": 'import { a } from "./a.js";\nexport const b = () => a();\n',
+    });
+    const own = new Session(q.root, { autoIndex: true });
+    try {
+      await own.index();
+      q.write("a.js", 'import { b } from "./b.js";\nexport const a = () => b() + 1;\n');
+      utimesSync(join(q.root, "a.js"), new Date(), new Date(Date.now() + 5000));
+      const tool = findTool("detect_circular_dependencies")!;
+      const r = (await invokeTool(tool, {}, { session: own, signal: new AbortController().signal, deadline: Date.now() + 30_000 })) as any;
+      expect(r.cycles).toHaveLength(1);
+      expect(r.cycles[0].stale_files).toEqual(["a.js"]);
+      expect(tool.render!(r)).toContain("STALE: a.js changed since indexing");
+    } finally {
+      own.close();
+      q.cleanup();
+    }
+  });
+});

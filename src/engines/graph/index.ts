@@ -74,6 +74,8 @@ export interface CycleReport {
   component_size: number;
   component?: string[];
   imports: Array<{ file_path: string; line: number; column: number; imports: string; statement: string; target: string }>;
+  /** Files of the cycle that changed on disk (or went) since indexing: the cycle is as indexed. */
+  stale_files?: string[];
 }
 
 export interface CyclesResult {
@@ -591,6 +593,16 @@ export class GraphEngine {
         ...(comp.length > length ? { component: comp } : {}),
         imports,
       });
+    }
+    // a cycle through files changed or deleted since indexing may no longer close: said, as for every hit
+    const stale = await staleFiles(
+      this.store,
+      this.root,
+      cycles.flatMap((c) => c.files),
+    );
+    for (const c of cycles) {
+      const changed = [...new Set(c.files.filter((f) => stale.has(f)))];
+      if (changed.length > 0) c.stale_files = changed;
     }
     const size = dir === "" ? await this.wholeGraphSize() : await this.g.importGraphSize(dir);
     const where = scope ? ` in scope: ${scope}` : " in the codebase";
