@@ -10,7 +10,7 @@ import type { FactsParser } from "../lang/parser.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import type { ParsedFile, TextFile } from "../store/types.ts";
 import { sha256 } from "../core/hash.ts";
-import { BINARY_CHECK_BYTES, looksBinary } from "./walk.ts";
+import { BINARY_CHECK_BYTES, looksBinary, utf16Encoding } from "./walk.ts";
 import { modulePathOf } from "./project-info.ts";
 import { languageFor, moduleFor } from "../lang/registry.ts";
 import { buildChunks } from "./chunker.ts";
@@ -55,6 +55,12 @@ const encoder = new TextEncoder();
  * the stored bytes are always those of the indexed text.
  */
 function decode(bytes: Uint8Array): { text: string; utf8: Uint8Array } {
+  // UTF-16 with its byte-order mark: stored and searched as the UTF-8 of its text
+  const utf16 = utf16Encoding(bytes);
+  if (utf16) {
+    const text = new TextDecoder(utf16).decode(bytes);
+    return { text, utf8: encoder.encode(text) };
+  }
   try {
     const text = strict.decode(bytes);
     const bom = bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
@@ -75,7 +81,7 @@ function readUnlessBinary(abs: string): { bytes: Uint8Array } | { binarySize: nu
     const size = fstatSync(fd).size;
     const buf = new Uint8Array(size + 1); // a byte more than fstat said: tells a file that grew meanwhile
     let n = readSync(fd, buf, 0, Math.min(buf.length, BINARY_CHECK_BYTES), 0);
-    if (looksBinary(buf.subarray(0, n))) return { binarySize: size };
+    if (looksBinary(buf.subarray(0, n)) && !utf16Encoding(buf)) return { binarySize: size };
     while (n < buf.length) {
       const got = readSync(fd, buf, n, buf.length - n, n);
       if (got === 0) break;
@@ -99,7 +105,7 @@ export function readTextFile(job: FileJob): TextOutcome {
     return { kind: "unreadable", path: job.path, error: (e as Error).message };
   }
   // a file that was text in its first 8 KB and became binary as it was read whole
-  if (looksBinary(bytes)) return { kind: "binary", path: job.path, size: bytes.length };
+  if (looksBinary(bytes) && !utf16Encoding(bytes)) return { kind: "binary", path: job.path, size: bytes.length };
   const contentHash = sha256(bytes);
   if (job.prevHash === contentHash) return { kind: "same-content", path: job.path, mtimeMs: job.mtimeMs };
   const { text, utf8 } = decode(bytes);

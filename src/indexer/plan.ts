@@ -7,7 +7,7 @@ import { openSync, readSync, closeSync } from "node:fs";
 import { join } from "node:path";
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { walkProject, looksBinary, BINARY_CHECK_BYTES, type Exclusion } from "./walk.ts";
+import { walkProject, looksBinary, utf16Encoding, BINARY_CHECK_BYTES, type Exclusion } from "./walk.ts";
 import { languageFor } from "../lang/registry.ts";
 
 export interface IndexPlan {
@@ -50,14 +50,12 @@ export function planIndex(rootArg: string, configArg?: CortexConfig): IndexPlan 
       excluded.push({ path: f.path, reason: "unreadable", detail: (e as Error).message, isDir: false });
       continue;
     }
-    if (looksBinary(h)) {
-      // UTF-16 text has a NUL in every ASCII character: say so, since it is text the user may expect indexed
-      const utf16 = h.length >= 2 && ((h[0] === 0xff && h[1] === 0xfe) || (h[0] === 0xfe && h[1] === 0xff));
-      const detail = utf16 ? "UTF-16 text (byte-order mark): only UTF-8 text is indexed" : "NUL byte in the first 8 KB";
-      excluded.push({ path: f.path, reason: "binary", detail, isDir: false, size: f.size });
+    const utf16 = utf16Encoding(h);
+    if (looksBinary(h) && !utf16) {
+      excluded.push({ path: f.path, reason: "binary", detail: "NUL byte in the first 8 KB", isDir: false, size: f.size });
       continue;
     }
-    const choice = languageFor(f.path, new TextDecoder().decode(h));
+    const choice = languageFor(f.path, new TextDecoder(utf16 ?? "utf-8").decode(h));
     const l = langs.get(choice.language) ?? { files: 0, bytes: 0, parsed: choice.module !== undefined };
     l.files++;
     l.bytes += f.size;

@@ -168,6 +168,17 @@ export function walkProject(root: string, options: WalkOptions): WalkResult {
 /** The leading bytes looksBinary examines. */
 export const BINARY_CHECK_BYTES = 8192;
 
+/**
+ * The UTF-16 encoding a byte-order mark announces, if any: such text holds a NUL in every ASCII character,
+ * which looksBinary would take for binary content. ripgrep searches it the same way (it transcodes).
+ */
+export function utf16Encoding(bytes: Uint8Array): "utf-16le" | "utf-16be" | undefined {
+  if (bytes.length < 2) return undefined;
+  if (bytes[0] === 0xff && bytes[1] === 0xfe) return "utf-16le";
+  if (bytes[0] === 0xfe && bytes[1] === 0xff) return "utf-16be";
+  return undefined;
+}
+
 /** True when the first 8 KB hold a NUL byte: the git and ripgrep test for binary content. */
 export function looksBinary(bytes: Uint8Array): boolean {
   const n = Math.min(bytes.length, BINARY_CHECK_BYTES);

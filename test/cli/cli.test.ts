@@ -94,6 +94,21 @@ describe("cortex CLI", () => {
     }
   });
 
+  test("a UTF-16 file (byte-order mark) is indexed as text: grep finds its words, with --fresh too", async () => {
+    const utf16le = (text: string) => new Uint8Array([0xff, 0xfe, ...Buffer.from(text, "utf16le")]);
+    const q = tmpProject({ "notes.txt": utf16le("first line\nneedle in utf16\n"), "plain.txt": "nothing here\n" });
+    try {
+      expect((await cortex(["index", q.root], q.root)).code).toBe(0);
+      const found = await cortex(["grep", "needle", "-C", "0"], q.root);
+      expect(found.stdout).toBe("notes.txt:2:needle in utf16\n");
+      q.write("notes.txt", utf16le("first line\nneedle moved\n"));
+      utimesSync(join(q.root, "notes.txt"), new Date(), new Date(Date.now() + 5000));
+      expect((await cortex(["grep", "needle", "-C", "0", "--fresh"], q.root)).stdout).toBe("notes.txt:2:needle moved\n");
+    } finally {
+      q.cleanup();
+    }
+  });
+
   test("pre-defined operations are flags", async () => {
     const r = await cortex(["files", "--operation", "top_files", "--order-by", "functions", "--limit", "1", "--json"]);
     expect(JSON.parse(r.stdout).rows[0][0]).toBe("auth/handler.go");
