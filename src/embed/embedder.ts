@@ -58,7 +58,8 @@ export type VectorListener = (entries: Array<{ hash: string; vector: Float32Arra
  */
 export function embeddingsLabel(provider: ProviderState, cached: number, total: number): { label: string; state: EmbeddingStatus["state"] } {
   if (provider.status === "unavailable") return { label: `unavailable: ${provider.reason}`, state: "unavailable" };
-  if (provider.status === "ready" && cached >= total) return { label: "ready", state: "ready" };
+  // nothing to embed (an empty index) lacks no vector, whether or not the model has loaded
+  if ((provider.status === "ready" && cached >= total) || total === 0) return { label: "ready", state: "ready" };
   const pct = total === 0 ? 100 : Math.floor((Math.min(cached, total) / total) * 100);
   return { label: `partial ${pct}%`, state: "partial" };
 }

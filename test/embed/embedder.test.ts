@@ -165,6 +165,8 @@ describe("Embedder", () => {
     expect(e.status(["a", "x", "y", "z"]).label).toBe("partial 25%");
     // every text has a vector, but queries cannot be embedded until the model is loaded
     expect(e.status(["a", "b"]).label).toBe("partial 100%");
+    // nothing to embed (an empty index) lacks nothing: not "partial 100%" while the model loads
+    expect(e.status([]).label).toBe("ready");
     await provider.ready();
     expect(e.status(["a", "b"]).label).toBe("ready");
     expect(e.status([]).label).toBe("ready");
