@@ -166,7 +166,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
       }
       const text = JSON.stringify(result);
       const structured = tool.output && result && typeof result === "object" && !Array.isArray(result) ? (result as Record<string, unknown>) : undefined;
-      return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}) };
+      // a result that reports a failure in its own shape (status "error", as kit's specification has it)
+      // is flagged as a tool error too, as every other tool's failures are
+      const failed = tool.failure?.(result as never) !== undefined;
+      return { content: [{ type: "text", text }], ...(structured ? { structuredContent: structured } : {}), ...(failed ? { isError: true } : {}) };
     } catch (e) {
       if (isCortexError(e)) {
         if (e.code === "INDEX_MISSING") {

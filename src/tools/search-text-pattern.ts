@@ -111,7 +111,7 @@ export const searchTextPatternTool = defineTool({
     flags: { "--path": "target_paths", "--ext": "file_extensions", "--regex": "is_regex" },
     summary: "search text like ripgrep: cortex grep <pattern> [-e] [-i|-s] [-C n] [--path p] [--ext .go]",
   },
-  example: { query: "api_key", target_paths: ["src/"], case_sensitive: false, file_extensions: [".py"] },
+  example: { query: "api_key", case_sensitive: false, file_extensions: [".py"] },
   async handler(args, ctx): Promise<Output> {
     try {
       const engine = await ctx.session.exact();

@@ -84,7 +84,7 @@ export const findSymbolOccurrencesTool = defineTool({
     flags: { "--lang": "language", "--path": "target_paths", "--limit": "max_results" },
     summary: "definitions and references of a symbol: cortex occurrences <name> [--path p] [--lang l] [--no-find-references]",
   },
-  example: { symbol_name: "get_user_data", target_paths: ["src/api/"], language: "python" },
+  example: { symbol_name: "get_user_data", max_results: 20 },
   async handler(args, ctx): Promise<OccurrencesOutput> {
     const fail = (status: "error" | "indexing_required", message: string): OccurrencesOutput => ({
       status,

@@ -55,6 +55,15 @@ describe("MCP server", () => {
     expect((r.structuredContent as { rows: unknown[] }).rows).toEqual([["auth/handler_test.go"]]);
   });
 
+  test("a result that reports its own failure (grep's status error) is flagged isError, its shape kept", async () => {
+    const r = await client.callTool({ name: "search_text_pattern", arguments: { query: "([a-z", is_regex: true } });
+    expect(r.isError).toBe(true);
+    expect((r.structuredContent as { status: string; error_message: string }).status).toBe("error");
+    expect(JSON.parse(text(r)).error_message).toStartWith("query: Invalid regular expression");
+    const none = await client.callTool({ name: "search_text_pattern", arguments: { query: "nothing-like-this-anywhere" } });
+    expect(none.isError).toBeFalsy();
+  });
+
   test("bad arguments are a tool error naming the field and the rule", async () => {
     const r = await client.callTool({ name: "cortex_files", arguments: { operation: "top_files", limit: 5000 } });
     expect(r.isError).toBe(true);
