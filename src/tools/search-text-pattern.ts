@@ -93,9 +93,9 @@ export const searchTextPatternTool = defineTool({
     "Find every line containing a literal string or matching a regular expression (JavaScript syntax), with context " +
     "lines. Searches the indexed files (fast: a trigram index picks the candidate files); the MCP server reads files its " +
     "watcher saw change from disk until they are re-indexed; other hits in files changed since indexing are marked stale, " +
-    "or use fresh: true to read every changed file from disk. Case-insensitive by default. Returns " +
+    "or use fresh: true to read every changed or added file from disk. Case-insensitive by default. Returns " +
     `status, matches (file_path, line_number, matched_line, context, match_details with capture groups) and match_count; ` +
-    `at most ${MAX_MATCHES} lines (truncated: true beyond). An invalid regex gives status 'error' with the engine's message.`,
+    `at most ${MAX_MATCHES} lines (truncated: true beyond). An invalid regex gives status 'error' with the engine's message (a tool error, isError, over MCP).`,
   input,
   output,
   annotations: READ_ONLY,
