@@ -61,6 +61,7 @@ export async function indexedLanguages(ctx: ToolContext, values: readonly string
  */
 export function existingPaths(ctx: ToolContext, paths: readonly string[], field: string): string[] {
   return paths.map((p, i) => {
+    if (/[*?[\]{}]/.test(p)) throw new CortexError("INVALID_INPUT", `${field}[${i}]: a folder or file, not a pattern: ${p} (this filter takes path prefixes)`);
     const rel = resolveInsideRoot(ctx.session.root, p);
     if (ctx.session.sharedStore === undefined && rel !== "" && !existsSync(join(ctx.session.root, rel)))
       throw new CortexError("INVALID_INPUT", `${field}[${i}]: no such file or directory: ${p}`);

@@ -189,6 +189,9 @@ describe("cortex_exact", () => {
     await expect(call("cortex_exact", { query: "func", paths: ["no/such/dir"] })).rejects.toThrow("paths[0]: no such file or directory: no/such/dir");
     expect((await call("cortex_exact", { query: "func", paths: ["**/*.nothing"] })).results).toEqual([]);
     await expect(call("cortex_search", { query: "server", paths: ["no/such/dir"] })).rejects.toThrow("paths[0]: no such file or directory: no/such/dir");
+    await expect(call("cortex_search", { query: "server", paths: ["src/**/*.ts"] })).rejects.toThrow(
+      "paths[0]: a folder or file, not a pattern: src/**/*.ts (this filter takes path prefixes)",
+    );
     const occ = await call("find_symbol_occurrences", { symbol_name: "Server", target_paths: ["no/such/dir"] });
     expect([occ.status, occ.error_message]).toEqual(["error", "target_paths[0]: no such file or directory: no/such/dir"]);
   });
