@@ -61,10 +61,13 @@ export async function indexedLanguages(ctx: ToolContext, values: readonly string
  */
 export function existingPaths(ctx: ToolContext, paths: readonly string[], field: string): string[] {
   return paths.map((p, i) => {
-    if (/[*?[\]{}]/.test(p)) throw new CortexError("INVALID_INPUT", `${field}[${i}]: a folder or file, not a pattern: ${p} (this filter takes path prefixes)`);
     const rel = resolveInsideRoot(ctx.session.root, p);
-    if (ctx.session.sharedStore === undefined && rel !== "" && !existsSync(join(ctx.session.root, rel)))
+    if (ctx.session.sharedStore === undefined && rel !== "" && !existsSync(join(ctx.session.root, rel))) {
+      // a name with brackets is a path (pages/[id].tsx); one that does not exist and looks like a glob was meant as one
+      if (/[*?[\]{}]/.test(p))
+        throw new CortexError("INVALID_INPUT", `${field}[${i}]: a folder or file, not a pattern: ${p} (this filter takes path prefixes)`);
       throw new CortexError("INVALID_INPUT", `${field}[${i}]: no such file or directory: ${p}`);
+    }
     return rel;
   });
 }

@@ -5,6 +5,7 @@
  * ripgrep's, recorded on the same files (and with live ripgrep where it is installed).
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
+import { mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { fixtureDigest, PARITY_CASES, readRecording, ripgrepPath, runRipgrep } from "../helpers/ripgrep-oracle.ts";
@@ -192,6 +193,13 @@ describe("cortex_exact", () => {
     await expect(call("cortex_search", { query: "server", paths: ["src/**/*.ts"] })).rejects.toThrow(
       "paths[0]: a folder or file, not a pattern: src/**/*.ts (this filter takes path prefixes)",
     );
+    // a folder whose name has brackets (a Next.js route) is a path, not a pattern
+    mkdirSync(join(p.root, "pages/[id]"), { recursive: true });
+    try {
+      expect((await call("cortex_search", { query: "server", paths: ["pages/[id]"] })).results).toEqual([]);
+    } finally {
+      rmSync(join(p.root, "pages"), { recursive: true, force: true });
+    }
     const occ = await call("find_symbol_occurrences", { symbol_name: "Server", target_paths: ["no/such/dir"] });
     expect([occ.status, occ.error_message]).toEqual(["error", "target_paths[0]: no such file or directory: no/such/dir"]);
   });
