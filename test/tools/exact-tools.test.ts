@@ -197,8 +197,15 @@ describe("cortex_exact", () => {
     mkdirSync(join(p.root, "pages/[id]"), { recursive: true });
     try {
       expect((await call("cortex_search", { query: "server", paths: ["pages/[id]"] })).results).toEqual([]);
+      // grep and exact too: the folder is searched, not taken for the glob pages/i or pages/d
+      p.write("pages/[id]/page.ts", "export const routeNeedle = 1;\n");
+      await s.index();
+      const hit = await call("search_text_pattern", { query: "routeNeedle", target_paths: ["pages/[id]"] });
+      expect(hit.matches.map((m: any) => m.file_path)).toEqual(["pages/[id]/page.ts"]);
+      expect((await call("cortex_exact", { query: "routeNeedle", paths: ["pages/[id]"] })).results).toHaveLength(1);
     } finally {
       rmSync(join(p.root, "pages"), { recursive: true, force: true });
+      await s.index(); // the other tests see the project as it was
     }
     const occ = await call("find_symbol_occurrences", { symbol_name: "Server", target_paths: ["no/such/dir"] });
     expect([occ.status, occ.error_message]).toEqual(["error", "target_paths[0]: no such file or directory: no/such/dir"]);

@@ -12,6 +12,15 @@ type Rule = { kind: "all" } | { kind: "prefix"; path: string } | { kind: "glob";
 
 const GLOB_CHARS = /[*?[\]{}]/;
 
+/** Whether `spec` names a file or folder inside the root as it is written. */
+function existingPath(root: string, spec: string): boolean {
+  try {
+    return existsSync(join(root, resolveInsideRoot(root, spec)));
+  } catch {
+    return false;
+  }
+}
+
 export class PathFilter {
   private constructor(private readonly rules: Rule[]) {}
 
@@ -28,7 +37,8 @@ export class PathFilter {
       const spec = raw.trim();
       const where = `${field}[${i}]`;
       if (spec === "") throw new CortexError("INVALID_INPUT", `${where}: must not be empty`);
-      if (GLOB_CHARS.test(spec)) {
+      // a path that exists is a path whatever its characters (a Next.js route folder, pages/[id])
+      if (GLOB_CHARS.test(spec) && !existingPath(root, spec)) {
         const segments = spec.split("/");
         if (spec.startsWith("/") || /^[A-Za-z]:/.test(spec) || segments.includes("..")) {
           throw new CortexError("PATH_OUTSIDE_ROOT", `${where}: a glob must stay inside the project root: ${spec}`, { data: { path: spec } });
