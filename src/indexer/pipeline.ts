@@ -131,7 +131,7 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
         if (reason === undefined) throw e;
         location.collectGarbage();
         const left = replacing ? "The index from before this run is kept and answers as before." : "No index was written.";
-        throw new CortexError("IO", `could not write the index of ${root} in ${location.dir}: ${reason}. ${left} ${FREE_SPACE_AND_RUN_AGAIN}`, { cause: e });
+        throw new CortexError("IO", `could not write the index of ${root} in ${location.dir}: ${reason}. ${left} ${FREE_SPACE_AND_START_AGAIN}`, { cause: e });
       }
     }
     const run = new IndexRun(store, root, location, dbPath!, mode, options, started);
@@ -165,6 +165,8 @@ export async function runIndex(options: IndexOptions): Promise<IndexReport> {
 }
 
 const FREE_SPACE_AND_RUN_AGAIN = "Free some space and run 'cortex index' again: it finishes what is left.";
+/** When the run left nothing to finish (its build was not published): it starts over. */
+const FREE_SPACE_AND_START_AGAIN = "Free some space and run 'cortex index' again: it starts the build over.";
 
 /**
  * What a run that failed to write leaves a user: every write is a transaction, and a first build is only
@@ -175,8 +177,8 @@ function whatIsLeft(run: IndexRun, store: IndexStore, replacing: boolean): strin
   if (run.mode === "incremental") return `The index keeps answering: files written before the failure are current, the others as they were. ${again}`;
   if (!run.published) {
     return replacing
-      ? `The index from before this run is kept and answers as before. ${again}`
-      : `No index was written (the partial build is removed). ${again}`;
+      ? `The index from before this run is kept and answers as before. ${FREE_SPACE_AND_START_AGAIN}`
+      : `No index was written (the partial build is removed). ${FREE_SPACE_AND_START_AGAIN}`;
   }
   let parse: ReturnType<IndexStore["parseTierState"]>;
   try {

@@ -74,6 +74,9 @@ describe("a failed write during an index run", () => {
     expect(r.err).toContain("could not write the index of");
     expect(r.err).toContain(join(home, "cache"));
     expect(r.err).toContain("No index was written");
+    // nothing was kept to finish: the next run starts over, and says so
+    expect(r.err).toContain("it starts the build over");
+    expect(r.err).not.toContain("finishes what is left");
     expect(r.err).not.toContain("internal error");
     expect(r.err).not.toContain("    at ");
     expect(databases(home)).toEqual([]);
