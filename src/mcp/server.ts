@@ -93,6 +93,9 @@ function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, u
   return s;
 }
 
+/** tools/call as the SDK's CallToolRequestSchema has it, its params' fields unchecked (see createMcpServer). */
+const LOOSE_CALL_TOOL = CallToolRequestSchema.extend({ params: z.looseObject({ name: z.string() }) }) as unknown as typeof CallToolRequestSchema;
+
 function errorResult(message: string): CallToolResult {
   return { isError: true, content: [{ type: "text", text: message }] };
 }
@@ -127,7 +130,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
 
   server.setRequestHandler(ListToolsRequestSchema, async () => ({ tools: (listing ??= listed.map(describe)) }));
 
-  server.setRequestHandler(CallToolRequestSchema, async (request, extra): Promise<CallToolResult> => {
+  // Registered with a schema that takes any arguments: the SDK parses a request with the registered schema
+  // before its own tools/call check, so `arguments: []` came back as -32603 and a raw validation dump; the
+  // SDK's check then answers it as -32602 "Invalid tools/call request", and the handler sees valid requests only.
+  server.setRequestHandler(LOOSE_CALL_TOOL, async (request, extra): Promise<CallToolResult> => {
     const tool = byName.get(request.params.name);
     if (!tool) throw new McpError(ErrorCode.InvalidParams, `unknown tool '${request.params.name}'`);
     const controller = new AbortController();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { z } from "zod";
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import { createMcpServer, instructionsFor } from "../../src/mcp/server.ts";
 import { selectTools } from "../../src/mcp/profiles.ts";
@@ -53,6 +54,18 @@ describe("MCP server", () => {
     expect(r.isError).toBeFalsy();
     expect(JSON.parse(text(r)).rows).toEqual([["auth/handler_test.go"]]);
     expect((r.structuredContent as { rows: unknown[] }).rows).toEqual([["auth/handler_test.go"]]);
+  });
+
+  test("arguments that are not an object are invalid params (-32602) naming the field, not an internal error", async () => {
+    for (const args of [[], "x"]) {
+      const e = await client.request({ method: "tools/call", params: { name: "cortex_files", arguments: args as never } }, z.any()).then(
+        () => undefined,
+        (err: { code: number; message: string }) => err,
+      );
+      expect(e?.code).toBe(-32602);
+      expect(e?.message).toContain("Invalid tools/call request");
+      expect(e?.message).toContain("arguments");
+    }
   });
 
   test("a result that reports its own failure (grep's status error) is flagged isError, its shape kept", async () => {
