@@ -294,6 +294,18 @@ describe("a card that is not ready says what is missing", () => {
   };
   const target = { label: "uv_thread_setname", name: "uv_thread_setname", callers: [], importers: [], twins: ["src/win/thread.c"] };
 
+  test("the best example is a golden file in the task's languages, or none", () => {
+    const golden = [
+      { file: "cmd/tool.go", score: 9, patterns: [] },
+      { file: "src/unix/fs.c", score: 7, patterns: [] },
+    ];
+    const languageOf = (f: string) => (f.endsWith(".go") ? "go" : f.endsWith(".c") ? "c" : undefined);
+    const withGolden = (files: typeof golden) => ({ ...base, signals, target, patterns: { ...patterns, golden_files: files }, goldenLanguage: languageOf });
+    expect(preflight(withGolden(golden)).bestExample).toBe("src/unix/fs.c");
+    // only a Go file is golden: no example for a C change, rather than one in another language
+    expect(preflight(withGolden(golden.slice(0, 1))).bestExample).toBeUndefined();
+  });
+
   test("a name defined in another code file blocks, naming that file and the call that lists every definition", () => {
     const c = preflight({ ...base, signals, target, rule: { ...READY_RULE, maxTwins: 0 } });
     expect(c.ready).toBe(false);

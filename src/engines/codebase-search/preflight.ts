@@ -267,7 +267,8 @@ export function preflight(i: PreflightInput): Preflight {
     .sort((a, b) => b.share - a.share)
     .slice(0, 3)
     .map((x) => x.text);
-  const golden = i.patterns.golden_files.find((g) => langs.has(i.goldenLanguage(g.file) ?? "")) ?? i.patterns.golden_files[0];
+  // an example in the task's languages, or none: a Go file is no example for a Python change
+  const golden = langs.size > 0 ? i.patterns.golden_files.find((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files[0];
 
   const failures = i.memories.filter((m) => m.type === "failure" && !m.stale).slice(0, 3);
   const risk =
