@@ -43,8 +43,11 @@ export class GitSettings {
 
   static read(repoGitDir: string | undefined): GitSettings {
     const values = new Map<string, string>();
-    const repo = repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir);
-    for (const file of configFiles(repoGitDir)) readConfig(file, (s, _sub, k, value) => values.set(`${s}.${k}`, value), 0, repo);
+    visitSettings(
+      repoGitDir,
+      (s, _sub, k, value) => values.set(`${s}.${k}`, value),
+      repoGitDir === undefined ? undefined : new RepositoryConditions(repoGitDir),
+    );
     return new GitSettings(values);
   }
 
@@ -113,16 +116,13 @@ class RepositoryConditions {
   private remotes(): string[] {
     if (this.remoteUrls === undefined) {
       const urls: string[] = [];
-      const reading = new RepositoryConditions(this.gitDir, false);
-      for (const file of configFiles(this.gitDir))
-        readConfig(
-          file,
-          (section, _sub, key, value) => {
-            if (section === "remote" && key === "url") urls.push(value);
-          },
-          0,
-          reading,
-        );
+      visitSettings(
+        this.gitDir,
+        (section, _sub, key, value) => {
+          if (section === "remote" && key === "url") urls.push(value);
+        },
+        new RepositoryConditions(this.gitDir, false),
+      );
       this.remoteUrls = urls;
     }
     return this.remoteUrls;
@@ -175,6 +175,11 @@ function withTrailingStars(pattern: string): string {
 function globMatches(pattern: string, text: string, caseless: boolean): boolean {
   const escaped = pattern.replace(/[{}]/g, "\\$&").replace(/^!/, "\\!");
   return caseless ? new Bun.Glob(escaped.toLowerCase()).match(text.toLowerCase()) : new Bun.Glob(escaped).match(text);
+}
+
+/** Visits every setting of the files git reads for a repository, in its order, includes where they stand. */
+function visitSettings(repoGitDir: string | undefined, visit: ConfigVisitor, repo: RepositoryConditions | undefined): void {
+  for (const file of configFiles(repoGitDir)) readConfig(file, visit, 0, repo);
 }
 
 /** Includes inside includes, at most (git stops at 10 too). */

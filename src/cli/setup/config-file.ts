@@ -20,12 +20,16 @@ export interface ClientConfigState {
   error?: string;
 }
 
+/** cortex's entry in a client's configuration text; throws when the text does not parse. */
+function entryIn(client: McpClient, text: string, path: string): unknown {
+  const config = client.format === "toml" ? parseTomlConfig(text, path) : parseJsonConfig(text, path);
+  return jsonEntry(config, client.serversKey, SERVER_NAME);
+}
+
 export function readClientConfig(client: McpClient, path: string): ClientConfigState {
   if (!existsSync(path)) return { path, exists: false };
   try {
-    const text = readFileSync(path, "utf8");
-    const config = client.format === "toml" ? parseTomlConfig(text, path) : parseJsonConfig(text, path);
-    const entry = jsonEntry(config, client.serversKey, SERVER_NAME);
+    const entry = entryIn(client, readFileSync(path, "utf8"), path);
     return entry === undefined ? { path, exists: true } : { path, exists: true, entry };
   } catch (e) {
     return { path, exists: true, error: (e as Error).message };
@@ -73,7 +77,11 @@ export function writeClientConfig(client: McpClient, path: string, entry: Record
     }
   }
   // what the user added to cortex's entry (env, timeouts, enabled) stays; cortex's own keys are replaced
-  const had = exists ? readClientConfig(client, path).entry : undefined;
+  // (a text that does not parse is left to the merge below, which says so)
+  let had: unknown;
+  try {
+    had = text.trim() === "" ? undefined : entryIn(client, text, path);
+  } catch {}
   const merged = isTable(had) ? mergeEntry(had, entry) : entry;
   if (had !== undefined && isDeepStrictEqual(JSON.parse(JSON.stringify(had)), JSON.parse(JSON.stringify(merged)))) return { path, unchanged: true };
   const merge = client.format === "toml" ? mergeTomlEntry : mergeJsonEntry;

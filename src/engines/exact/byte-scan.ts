@@ -10,7 +10,7 @@
  * other literals go through the string scanner.
  */
 import type { PatternSpec } from "./text-query.ts";
-import { MAX_DETAILS, MAX_LINE_CHARS, type LineHit, type MatchDetail } from "./line-scan.ts";
+import { MAX_DETAILS, MAX_LINE_CHARS, lineWindow, type LineHit, type MatchDetail } from "./line-scan.ts";
 import { escapeRegex } from "./regex-parse.ts";
 
 const CR = 13;
@@ -115,9 +115,7 @@ export class ByteLiteralScanner {
     }
     const hit: LineHit = { line: lineNo, text: line, contextStart: lineNo - before.length, context: [...before, ...after], matches };
     if (line.length > MAX_LINE_CHARS) {
-      const first = matches[0]!.column - 1;
-      const start = first < MAX_LINE_CHARS - 200 ? 0 : first - 200;
-      hit.text = line.slice(start, start + MAX_LINE_CHARS);
+      hit.text = lineWindow(line, matches[0]!.column - 1).text;
       hit.truncated = true;
     }
     return hit;

@@ -15,6 +15,7 @@ import { escapeRegex } from "./regex-parse.ts";
 import { describeKeywordQuery, parseKeywordQuery, positiveTerms, type KeywordNode } from "./keyword-query.ts";
 import type { PathFilter } from "./path-filter.ts";
 import type { ExactIndexView } from "./view.ts";
+import { MAX_LINE_CHARS, lineWindow } from "./line-scan.ts";
 
 export interface KeywordSearchRequest {
   query: string;
@@ -60,7 +61,6 @@ export interface KeywordSearchOutcome {
 
 const K1 = 1.2;
 const B = 0.75;
-const MAX_LINE_CHARS = 1000;
 
 type TermNode = Extract<KeywordNode, { kind: "term" }>;
 
@@ -314,16 +314,14 @@ function hitOf(view: ExactIndexView, text: string, row: ContentFileRow, r: LineR
     q = e;
   }
   const highlights = r.occ.map(([s, l, i]) => ({ column: s - r.start + 1, length: Math.min(l, r.end - s), term: terms[i]!.label }));
-  // a long line is shown around its first highlight, as grep shows it (a line cut at its start hid the hit)
-  let windowStart = 0;
-  if (line.length > MAX_LINE_CHARS && highlights.length > 0) {
-    const first = Math.min(...highlights.map((h) => h.column - 1));
-    windowStart = first < MAX_LINE_CHARS - 200 ? 0 : first - 200;
-  }
+  // a long line is shown around its first highlight, as grep shows it
+  const first = highlights.length > 0 ? Math.min(...highlights.map((h) => h.column - 1)) : 0;
+  const window = line.length > MAX_LINE_CHARS ? lineWindow(line, first) : undefined;
+  const windowStart = window?.start ?? 0;
   const hit: KeywordHit = {
     file_path: row.path,
     line_number: r.line,
-    line: line.length > MAX_LINE_CHARS ? line.slice(windowStart, windowStart + MAX_LINE_CHARS) : line,
+    line: window?.text ?? line,
     before,
     after,
     highlights,

@@ -45,6 +45,15 @@ function stripCr(line: string): string {
   return line.charCodeAt(line.length - 1) === 13 ? line.slice(0, -1) : line;
 }
 
+/**
+ * A line over MAX_LINE_CHARS as the result shows it: a window of it holding its first hit (`first`, a
+ * 0-based offset) with some text before it, from `start`; a line cut at its start hid a hit far into it.
+ */
+export function lineWindow(line: string, first: number): { text: string; start: number } {
+  const start = first < MAX_LINE_CHARS - 200 ? 0 : first - 200;
+  return { text: line.slice(start, start + MAX_LINE_CHARS), start };
+}
+
 function capLine(line: string): string {
   return line.length > MAX_LINE_CHARS ? line.slice(0, MAX_LINE_CHARS) : line;
 }
@@ -189,9 +198,7 @@ export class LineMatcher {
     }
     const hit: LineHit = { line: lineNo, text: line, contextStart: lineNo - before.length, context: [...before, ...after], matches };
     if (line.length > MAX_LINE_CHARS) {
-      const first = matches[0]!.column - 1;
-      const start = first < MAX_LINE_CHARS - 200 ? 0 : first - 200;
-      hit.text = line.slice(start, start + MAX_LINE_CHARS);
+      hit.text = lineWindow(line, matches[0]!.column - 1).text;
       hit.truncated = true;
     }
     return hit;

@@ -52,10 +52,6 @@ export class MemoryFile {
     this.path = join(projectDir(root), "memory.json");
   }
 
-  read(): MemoryEntry[] {
-    return this.contents().entries;
-  }
-
   /** The whole file, strictly: any malformed entry refuses it (a write must not drop what it cannot read). */
   contents(): MemoryFileContents {
     const raw = this.raw();
