@@ -15,7 +15,7 @@
  */
 import type { Node } from "web-tree-sitter";
 import type { CollectedMatches, ExtractContext, Extracted, LanguageModule, ProjectFiles, QueryMatch } from "./module.ts";
-import { BASE_RULES, TEST_SUFFIX, type ResolutionRules } from "./resolution.ts";
+import { BASE_RULES, TEST_SUFFIX, spacedLocal, spacedParameter, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, VariableFact } from "./types.ts";
 import {
   SpanIndex,
@@ -255,6 +255,7 @@ const RULES: ResolutionRules = {
   membersInTypeFolder: true,
   implicitInterfaces: true,
   testNames: [TEST_SUFFIX],
+  roots: { parameter: spacedParameter, local: spacedLocal },
 };
 
 export const go: LanguageModule = {

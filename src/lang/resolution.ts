@@ -81,6 +81,11 @@ export interface ResolutionRules {
   membersInTypeFolder: boolean;
   /** Type positions read from text; absent where the module gives the types itself (Go's `qualifierType`). */
   types?: TypePositions;
+  /**
+   * Where the module gives the types itself: how a parameter and a local are declared, read only to tell
+   * whether the value at a qualifier's root comes from outside the project (`r` of `r.URL.Query().Get`).
+   */
+  roots?: Pick<TypePositions, "parameter" | "local">;
   /** A call that runs a differently named member: Ruby's `Foo.new` runs `initialize`. */
   constructorCall?: { name: string; member: string };
   /** Types implement interfaces by their method sets, declared nowhere (Go): implementations come from the methods. */
@@ -124,9 +129,22 @@ export function typeBeforeParameter(params: string, name: string): string | unde
   return parameterPattern(TYPED_PARAMETERS, name, (n) => `(${TYPE_NAME})(?:<[^()]*?>)?[\\s*&]+${n}\\s*[,)=]`).exec(params)?.[1];
 }
 
+/** `r *http.Request`, `a, b []*Order`, `opts ...Option` in a parameter list, the receiver's included (Go). */
+export function spacedParameter(params: string, name: string): string | undefined {
+  return parameterPattern(SPACED_PARAMETERS, name, (n) => `(?:^|[(,]\\s*)${n}(?:\\s*,\\s*[A-Za-z_]\\w*)*\\s+(?:\\.\\.\\.)?[*\\[\\]]*(${TYPE_NAME})`).exec(
+    params,
+  )?.[1];
+}
+
+/** `x := http.Get(u)`, `x, err := f()`, `x = f()`, `var x = f()`, `var x *pkg.T` (Go). */
+export function spacedLocal(n: string): string {
+  return `(?:^|[\\s;(])(?:var\\s+)?(?:[A-Za-z_]\\w*\\s*,\\s*)*${n}(?:\\s*,\\s*[A-Za-z_]\\w*)*\\s*(?::=|=(?!=))\\s*(?<init>.+)|\\bvar\\s+${n}\\s+[*\\[\\]]*(?<type>[A-Za-z_][\\w.]*)`;
+}
+
 /** Compiled parameter patterns by name (resolution asks one per qualified reference, of few names), at most PARAMETER_PATTERNS each. */
 const COLON_PARAMETERS = new Map<string, RegExp>();
 const TYPED_PARAMETERS = new Map<string, RegExp>();
+const SPACED_PARAMETERS = new Map<string, RegExp>();
 const PARAMETER_PATTERNS = 10_000;
 
 function parameterPattern(cache: Map<string, RegExp>, name: string, source: (name: string) => string): RegExp {

@@ -5,7 +5,7 @@
  * is the resolver's business.
  */
 import { SELF_QUALIFIERS, rulesOf } from "../../lang/registry.ts";
-import type { ResolutionRules } from "../../lang/resolution.ts";
+import type { ResolutionRules, TypePositions } from "../../lang/resolution.ts";
 
 const localCache = new Map<string, RegExp>();
 const fieldCache = new Map<string, RegExp>();
@@ -42,9 +42,8 @@ export function localDeclarationAbove(
   from: number,
   to: number,
   language: string,
-  rules: ResolutionRules,
+  types: Pick<TypePositions, "local"> | undefined,
 ): { type: string } | { init: string } | undefined {
-  const types = rules.types;
   if (!types) return undefined;
   const decl = declaration(localCache, language, q.replace(/[$]/g, "\\$"), types.local);
   for (let i = from; i >= to; i--) {

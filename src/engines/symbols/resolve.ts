@@ -313,7 +313,56 @@ export class Resolver {
         if (m) return { id: m.id, how: t.how };
       }
     }
-    return this.uniqueMember(ref.name, ref.kind, fam);
+    const guess = this.uniqueMember(ref.name, ref.kind, fam);
+    // a value from outside the project at the qualifier's root (`r.URL.Query().Get` with `r *http.Request`,
+    // `resp.Body.Close` with `resp, err := http.Get(u)`): its members are not ours, whatever their names
+    return guess && !this.rootIsOutside(q, ref, scope) ? guess : undefined;
+  }
+
+  /**
+   * Whether the variable a qualifier starts with holds a value from outside the project: a parameter or
+   * local declared with a type an outside import names, or a local set from an outside import's call or
+   * construction. Read from the text (the signature, the declaration above the use), once per function
+   * and name; files whose imports are all the project's own are not read.
+   */
+  private rootIsOutside(q: string, ref: RefToResolve, scope: FileScope): boolean {
+    const root = /^\$?[A-Za-z_]\w*/.exec(q)?.[0];
+    if (!root || !isVariableName(root) || ref.enclosingId === null) return false;
+    scope.importsOutside ??= [...scope.modules.values(), ...scope.names.values()].some(isOutsideBinding);
+    if (!scope.importsOutside) return false;
+    const info = scope.info;
+    const positions = info.rules.types ?? info.rules.roots;
+    const fn = scope.byId.get(ref.enclosingId);
+    if (!positions || !fn || (fn.kind !== "function" && fn.kind !== "method")) return false;
+    const key = `${fn.id}\u0000${root}`;
+    const known = scope.outsideRoots.get(key);
+    if (known !== undefined) return known;
+    let outside = false;
+    const open = fn.signature?.indexOf("(") ?? -1;
+    const parameter = open >= 0 ? positions.parameter?.(fn.signature!.slice(open + 1), root.replace(/[$]/g, "\\$")) : undefined;
+    if (parameter) outside = this.typeIsOutside(parameter, scope);
+    else if (ref.line - fn.line <= 400) {
+      scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
+      const found = localDeclarationAbove(scope.lines, root, ref.line - 1, fn.line, info.language, positions);
+      if (found && "type" in found) outside = this.typeIsOutside(found.type, scope);
+      else if (found) {
+        // `http.Get(u)`, `&http.Client{…}`, `await requests.get(u)`, `new Client()` with Client imported from outside
+        const head = /^(?:await\s+|new\s+|&)?(\$?[A-Za-z_]\w*)\s*(?:\.|::|->|\(|\{)/.exec(found.init.trim())?.[1];
+        const b = head ? (scope.modules.get(head) ?? scope.names.get(head)) : undefined;
+        outside = b !== undefined && isOutsideBinding(b);
+      }
+    }
+    // (a value found but settled differently at another use keeps its first answer: a function rarely rebinds a name to another origin)
+    scope.outsideRoots.set(key, outside);
+    return outside;
+  }
+
+  /** Whether a declared type (`*http.Request`, `HttpRequest`) is no project type and an outside import names it. */
+  private typeIsOutside(declared: string, scope: FileScope): boolean {
+    const name = declared.replace(/^[*&\s[\]]+/, "");
+    const head = name.split(/::|[.\\]/)[0]!;
+    const b = scope.modules.get(head) ?? scope.names.get(head);
+    return b !== undefined && isOutsideBinding(b) && !this.typeNamed(name, scope);
   }
 
   /**
@@ -341,7 +390,7 @@ export class Resolver {
     const fn = scope.byId.get(ref.enclosingId);
     if (!fn || (fn.kind !== "function" && fn.kind !== "method") || ref.line - fn.line > 400) return undefined;
     scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
-    const found = localDeclarationAbove(scope.lines, q, ref.line - 1, fn.line, info.language, info.rules);
+    const found = localDeclarationAbove(scope.lines, q, ref.line - 1, fn.line, info.language, info.rules.types);
     if (!found) return undefined;
     return "type" in found ? found.type : this.initializerType(found.init, fn, scope);
   }

@@ -54,6 +54,10 @@ export interface FileScope {
   classOf: Map<number, SymbolRow | undefined>;
   /** A field's declared type by class id and field name, once read from the class body (Resolver.fieldType). */
   fieldTypes: Map<string, string | undefined>;
+  /** Whether a function's value named so comes from outside the project, by function id and name (Resolver.rootIsOutside). */
+  outsideRoots: Map<string, boolean>;
+  /** Whether any import of the file names something outside the project, once asked. */
+  importsOutside?: boolean;
   /** The file's types other than namespaces, in order, listed on first need (Resolver.findEnclosingClass). */
   types?: SymbolRow[];
   /** What an unqualified name of a kind resolves to anywhere in the file, by kind and name (Resolver.inScope). */
@@ -129,6 +133,7 @@ export function buildScope(
     byName,
     classOf: new Map(),
     fieldTypes: new Map(),
+    outsideRoots: new Map(),
     answers: new Map(),
   };
   const strict = info.rules.strictModules;

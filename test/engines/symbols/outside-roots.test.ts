@@ -1,0 +1,115 @@
+/**
+ * A member called on a value from outside the project is not the project's member of that name, however
+ * unique the name: `r.URL.Query().Get("q")` with `r *http.Request` is not `store.Store.Get`. Resolution
+ * guesses a member by its name alone ('name-only') only where the qualifier's root could be ours.
+ */
+import { afterEach, describe, expect, test } from "bun:test";
+import { tmpProject, type TmpProject } from "../../helpers/tmp-project.ts";
+import { Session } from "../../../src/tools/session.ts";
+import { GraphStore } from "../../../src/store/graph-store.ts";
+
+let p: TmpProject | undefined;
+let session: Session | undefined;
+afterEach(() => {
+  session?.close();
+  p?.cleanup();
+  session = p = undefined;
+});
+
+/** Each reference of `name` as `line how target`, target and how empty when unresolved. */
+async function refsOf(files: Record<string, string>, name: string): Promise<string[]> {
+  p = tmpProject(files);
+  session = new Session(p.root);
+  await session.index();
+  const g = new GraphStore(await session.requireStore());
+  const byId = new Map(g.allSymbols().map((s) => [s.id, s]));
+  const out: string[] = [];
+  g.forEachRef((r) => {
+    if (r.name !== name) return;
+    out.push(`${r.file}:${r.line} ${r.resolution ?? "-"} ${r.targetId === null ? "-" : byId.get(r.targetId)?.qname}`);
+  });
+  return out.sort();
+}
+
+describe("a qualifier's root from outside the project", () => {
+  test("Go: a parameter of an outside type, a local set from an outside call; the project's own values still guess", async () => {
+    const refs = await refsOf(
+      {
+        "go.mod": "module example.com/chain\n\ngo 1.21\n",
+        "store/store.go": "package store\n\ntype Store struct{ m map[string]string }\n\nfunc (s *Store) Get(k string) string { return s.m[k] }\n",
+        "web/web.go": [
+          "package web",
+          "",
+          'import (\n\t"net/http"\n\n\t"example.com/chain/store"\n)',
+          "",
+          "func Handle(w http.ResponseWriter, r *http.Request, st *store.Store) string {",
+          '\tq := r.URL.Query().Get("q")', // 10: r is *http.Request
+          "\treturn st.Get(q)", // 11: typed by the module: exact
+          "}",
+          "",
+          "func Fetch(u string, all []*http.Request) string {",
+          "\tresp, err := http.Get(u)", // 15: the package's function, outside
+          "\tif err != nil {",
+          '\t\treturn all[0].Header.Get("A")', // 17: all is []*http.Request
+          "\t}",
+          '\treturn resp.Header.Get("Y")', // 19: resp comes from http.Get
+          "}",
+          "",
+          "func Local(st *store.Store, h holder) string {",
+          "\ts2 := st",
+          '\tv := s2.Get("z")', // 24: s2 is the project's store: the guess stays
+          '\treturn v + h.inner.Get("w")', // 25: a chain rooted in the package's own type: the guess stays
+          "}",
+          "",
+          "type holder struct{ inner *store.Store }",
+          "",
+        ].join("\n"),
+      },
+      "Get",
+    );
+    expect(refs).toEqual([
+      "web/web.go:10 - -",
+      "web/web.go:11 exact store.Store.Get",
+      "web/web.go:15 - -",
+      "web/web.go:17 - -",
+      "web/web.go:19 - -",
+      "web/web.go:24 name-only store.Store.Get",
+      "web/web.go:25 name-only store.Store.Get",
+    ]);
+  }, 60_000);
+
+  test("Python: a parameter annotated with an outside class, a local from an outside call", async () => {
+    const refs = await refsOf(
+      {
+        "shop/__init__.py": "",
+        "shop/cache.py": "class Cache:\n    def fetch_json(self):\n        return {}\n",
+        "shop/views.py": [
+          "import requests",
+          "from django.http import HttpRequest",
+          "",
+          "from shop.cache import Cache",
+          "",
+          "",
+          "def view(request: HttpRequest, cache: Cache):",
+          "    a = request.session.fetch_json()", // 8: request is django's
+          "    resp = requests.get('http://x')",
+          "    b = resp.fetch_json()", // 10: resp comes from requests
+          "    c2 = make()",
+          "    return c2.fetch_json(), cache.fetch_json(), a, b", // 12: make() is ours: the guess stays; cache is typed
+          "",
+          "",
+          "def make():",
+          "    return Cache()",
+          "",
+        ].join("\n"),
+      },
+      "fetch_json",
+    );
+    expect(refs).toEqual([
+      "shop/views.py:10 - -",
+      "shop/views.py:12 exact shop.cache.Cache.fetch_json",
+      "shop/views.py:12 name-only shop.cache.Cache.fetch_json",
+      "shop/views.py:8 - -",
+    ]);
+  }, 60_000);
+});
