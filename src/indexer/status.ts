@@ -12,6 +12,8 @@ export interface IndexStatus {
   root: string;
   /** ready: an index answers (perhaps while a run updates it); indexing: the first build, nothing answers yet. */
   state: "ready" | "missing" | "indexing";
+  /** Why the index database there could not be read (state missing): the next run builds it again. */
+  damaged?: string;
   /** A run is bringing the index up to date; answers come from the index as it stood before the run. */
   updating?: boolean;
   database?: string;

@@ -22,7 +22,7 @@ export const statusTool = defineTool({
   title: "Index state, progress and freshness",
   description:
     "Report the state of the project's index: ready (updating: true while a run refreshes it; answers come from the index meanwhile), " +
-    "missing, or indexing (the first build, with progress), when it was last built " +
+    "missing (with damaged: why, when a database is there but cannot be read; the next run builds it again), or indexing (the first build, with progress), when it was last built " +
     "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
     "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty. " +
     "On a shared store it lists the repositories instead: name, commit, generation, files, when each was published and which embedding models its vectors cover.",
@@ -38,6 +38,7 @@ export const statusTool = defineTool({
     if (s.sharedStore) return { state: "ready", store: s.sharedStore.url, repos: await s.sharedStore.repos() };
     const store = s.reader();
     const status: LocalStatus = await indexStatus(s.root, s.location, store, s.config, s.isIndexing, s.indexRunActive);
+    if (!store && s.damagedIndex) status.damaged = s.damagedIndex;
     if (s.progress) status.progress = s.progress;
     if (store) status.embeddings = await s.embeddingsState();
     return status;
@@ -52,7 +53,13 @@ export const statusTool = defineTool({
         ),
       ].join("\n");
     if (st.state !== "ready")
-      return `${st.root}: ${st.state === "missing" ? "no index yet (run 'cortex index')" : `indexing…${st.progress ? ` ${progressText(st.progress)}` : ""}`}`;
+      return `${st.root}: ${
+        st.state === "indexing"
+          ? `indexing…${st.progress ? ` ${progressText(st.progress)}` : ""}`
+          : st.damaged
+            ? `no usable index: ${st.damaged} (the next 'cortex index' or query builds it again)`
+            : "no index yet (run 'cortex index')"
+      }`;
     const lines = [`${st.root}: index ready${st.updating ? `, updating${st.progress ? ` (${progressText(st.progress)})` : ""}` : ""}`];
     lines.push(
       `  files: ${st.files}  (${Object.entries(st.languages ?? {})

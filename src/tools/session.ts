@@ -77,6 +77,8 @@ export class Session {
   readonly location: IndexLocation;
   private readonly options: SessionOptions;
   private current: { path: string; reader: IndexReader } | undefined;
+  /** Why the current index database could not be opened (damaged, another version's), until one opens. */
+  damagedIndex: string | undefined;
   /** The current database as a synchronous store, opened only when asked for (store()). */
   private inspected: { path: string; store: IndexStore } | undefined;
   private engines = new Map<string, unknown>();
@@ -120,10 +122,12 @@ export class Session {
       // an index of another cortex version (or a damaged one) is as good as none: it gets rebuilt
       if (isCortexError(e) && e.code === "INDEX_CORRUPT") {
         log.warn(e.message);
+        this.damagedIndex = e.message;
         return undefined;
       }
       throw e;
     }
+    this.damagedIndex = undefined;
     return this.current.reader;
   }
 

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { utimesSync } from "node:fs";
 import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
-import { rmSync } from "node:fs";
+import { closeSync, openSync, rmSync, writeSync } from "node:fs";
 
 const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 let p: TmpProject;
@@ -155,6 +155,28 @@ describe("cortex CLI", () => {
     expect(s.files).toBe(4);
     expect(s.changed_since_index).toEqual({ modified: 0, added: 0, deleted: 0, examples: [] });
   });
+
+  test("status names a damaged index as damaged, not as missing, and the next run builds it again", async () => {
+    const proj = copyFixture("polyglot/go");
+    try {
+      expect((await cortex(["index", proj.root, "--json"])).code).toBe(0);
+      const db = JSON.parse((await cortex(["status", "--json"], proj.root)).stdout).database as string;
+      const fd = openSync(db, "r+");
+      writeSync(fd, Buffer.from("not a database header, at all"), 0, 29, 0);
+      closeSync(fd);
+      const text = await cortex(["status"], proj.root);
+      expect(text.stdout).toBe(
+        `${proj.root}: no usable index: the index at ${db} is damaged: file is not a database (the next 'cortex index' or query builds it again)\n`,
+      );
+      const json = JSON.parse((await cortex(["status", "--json"], proj.root)).stdout);
+      expect([json.state, json.damaged]).toEqual(["missing", `the index at ${db} is damaged: file is not a database`]);
+      expect((await cortex(["index", proj.root, "--json"])).code).toBe(0);
+      const again = JSON.parse((await cortex(["status", "--json"], proj.root)).stdout);
+      expect([again.state, again.damaged]).toEqual(["ready", undefined]);
+    } finally {
+      proj.cleanup();
+    }
+  }, 60_000);
 
   test("index --embed computes embeddings and the CLI search then ranks hybrid", async () => {
     const proj = copyFixture("polyglot/go");
