@@ -11,6 +11,7 @@ import { basename, dirname, join } from "node:path";
 import { commonGitDir, gitDir } from "./git-head.ts";
 import { IgnoreSieve } from "./ignore-sieve.ts";
 import { excludesFile, GitSettings } from "./git-config.ts";
+import { readIndexPaths, TrackedPaths } from "./git-index.ts";
 
 /** Folders no one wants indexed; a .cortexignore or .gitignore `!rule` can bring one back. */
 export const BUILTIN_EXCLUDES = [
@@ -51,7 +52,19 @@ export interface IgnoreVerdict {
   ignored: boolean;
   /** `<file>:<line>: <pattern>` of the deciding rule when ignored. */
   rule?: string;
+  /**
+   * Git tracks the path (a file), or files under it (a folder), though a git ignore rule matches it:
+   * git ignores untracked files only, so the walk keeps the file, and the tracked files of the folder.
+   */
+  tracked?: boolean;
 }
+
+/**
+ * Whether a rule is cortex's own (built in, the config's excludes, a .cortexignore), which holds for
+ * tracked files too, rather than git's (.gitignore, info/exclude, the user's excludes file).
+ */
+const isCortexRule = (mark: string): boolean =>
+  mark.startsWith("built-in rule: ") || mark.startsWith(".cortex/config.yml ") || /(?:^|\/)\.cortexignore:\d+: /.test(mark);
 
 function rulesFrom(text: string, source: string): Array<{ pattern: string; mark: string }> {
   const out: Array<{ pattern: string; mark: string }> = [];
@@ -119,6 +132,10 @@ export class IgnoreStack {
   private readonly sieved: boolean;
   /** Whether patterns match names whatever their case, as the repository's git does (ignoresCase). */
   private ignoreCase: boolean;
+  /** The repository around the root (its git directory, the root's path inside it), whose index says what git tracks. */
+  private repository: { gitDir: string; prefix: string; objectFormat: "sha1" | "sha256" } | undefined;
+  /** Read on the first path a git rule ignores (most walks meet none that git tracks). */
+  private trackedPaths: TrackedPaths | null | undefined;
 
   constructor(root: string, extraExcludes: string[], options: IgnoreStackOptions = {}) {
     this.root = root;
@@ -126,6 +143,7 @@ export class IgnoreStack {
     const own = gitDir(root);
     // git's settings, read once for both the walk needs
     const settings = own ? GitSettings.read(own) : undefined;
+    if (own && settings) this.repository = { gitDir: own, prefix: "", objectFormat: objectFormatOf(settings) };
     this.ignoreCase = settings ? ignoresCase(settings) : PLATFORM_IGNORES_CASE; // a repository above: readOuterRules
     const rules = [
       ...BUILTIN_EXCLUDES.map((p) => ({ pattern: p, mark: `built-in rule: ${p}` })),
@@ -165,6 +183,7 @@ export class IgnoreStack {
       if (!g) continue;
       // `dir` is the repository's top; walk down to the root's parent
       const settings = GitSettings.read(g);
+      this.repository = { gitDir: g, prefix: `${chain.join("/")}/`, objectFormat: objectFormatOf(settings) };
       this.ignoreCase = ignoresCase(settings);
       const user = userExcludes(settings, dir);
       if (user.length) this.outer.push({ prefix: chain.join("/"), rules: this.rulesOf(user) });
@@ -224,6 +243,32 @@ export class IgnoreStack {
       if (r.ignored) verdict = { ignored: true, rule: r.rule?.mark ?? r.rule?.pattern ?? "ignore rule" };
       else if (r.unignored) verdict = { ignored: false };
     }
+    if (verdict.ignored && !isCortexRule(verdict.rule!)) {
+      const tracked = this.tracked();
+      if (tracked && (isDir ? tracked.holds(rel) : tracked.hasFile(rel))) verdict.tracked = true;
+    }
     return verdict;
   }
+
+  /** What the repository's index tracks, read once; null without a repository or a readable index. */
+  tracked(): TrackedPaths | null {
+    if (this.trackedPaths === undefined) {
+      this.trackedPaths = null;
+      const repo = this.repository;
+      if (repo) {
+        try {
+          const paths = readIndexPaths(repo.gitDir, repo.objectFormat);
+          if (paths) this.trackedPaths = new TrackedPaths(paths, repo.prefix);
+        } catch {
+          // an index this reader cannot read (a future version): ignore rules as they stand, as before
+        }
+      }
+    }
+    return this.trackedPaths;
+  }
+}
+
+/** The repository's object id format (extensions.objectFormat): the index holds ids of its size. */
+function objectFormatOf(settings: GitSettings): "sha1" | "sha256" {
+  return settings.value("extensions", "objectFormat")?.toLowerCase() === "sha256" ? "sha256" : "sha1";
 }

@@ -109,8 +109,13 @@ export class TreeWalker {
       }
       if (ent.isDirectory()) {
         const verdict = rules.check(rel, true);
-        if (verdict.ignored) sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: true });
-        else sink.directory(rel);
+        if (!verdict.ignored) sink.directory(rel);
+        else if (!verdict.tracked) sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: true });
+        else {
+          // git ignores the folder's untracked files only: its tracked ones stay, in their place
+          sink.exclude({ path: rel, reason: "ignored", detail: `${verdict.rule!} (untracked files; the files git tracks in it are kept)`, isDir: true });
+          this.readTracked(rel, sink);
+        }
         continue;
       }
       if (!ent.isFile()) {
@@ -118,22 +123,59 @@ export class TreeWalker {
         continue;
       }
       const verdict = rules.check(rel, false);
-      if (verdict.ignored) {
+      if (verdict.ignored && !verdict.tracked) {
         sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir: false });
         continue;
       }
-      let st: ReturnType<typeof statSync>;
-      try {
-        st = statSync(abs);
-      } catch (e) {
-        sink.exclude({ path: rel, reason: "unreadable", detail: (e as Error).message, isDir: false });
-        continue;
-      }
-      if (st.size > this.options.maxFileSize) {
-        sink.exclude({ path: rel, reason: "too-large", detail: `${st.size} bytes > limit ${this.options.maxFileSize}`, isDir: false, size: st.size });
-        continue;
-      }
-      sink.file({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+      this.keepFile(rel, abs, sink);
+    }
+    rules.leave(dirRel);
+  }
+
+  /** A file the rules keep: found with its size and mtime, or left out as too large or unreadable. */
+  private keepFile(rel: string, abs: string, sink: WalkSink): void {
+    let st: ReturnType<typeof statSync>;
+    try {
+      st = statSync(abs);
+    } catch (e) {
+      sink.exclude({ path: rel, reason: "unreadable", detail: (e as Error).message, isDir: false });
+      return;
+    }
+    if (st.size > this.options.maxFileSize) {
+      sink.exclude({ path: rel, reason: "too-large", detail: `${st.size} bytes > limit ${this.options.maxFileSize}`, isDir: false, size: st.size });
+      return;
+    }
+    sink.file({ path: rel, size: st.size, mtimeMs: st.mtimeMs });
+  }
+
+  /**
+   * The tracked files of a folder git ignores (readDirectory has reported the folder as ignored): only
+   * those, and the folders holding them, at any depth; cortex's own rules (built-in, the config's,
+   * .cortexignore) still leave paths out. Walked here on this thread, in name order, in the folder's place.
+   */
+  private readTracked(dirRel: string, sink: WalkSink): void {
+    const { rules } = this;
+    const tracked = rules.tracked()!;
+    const dirAbs = join(this.root, dirRel);
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dirAbs, { withFileTypes: true });
+    } catch (e) {
+      sink.exclude({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
+      return;
+    }
+    rules.enter(dirRel, new Set(entries.map((e) => e.name)));
+    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    for (const ent of entries) {
+      const rel = `${dirRel}/${ent.name}`;
+      const isDir = ent.isDirectory();
+      if (isDir ? !tracked.holds(rel) : !tracked.hasFile(rel)) continue; // untracked: the folder's exclusion covers it
+      const verdict = rules.check(rel, isDir);
+      if (verdict.ignored && !verdict.tracked) sink.exclude({ path: rel, reason: "ignored", detail: verdict.rule!, isDir });
+      else if (isDir) this.readTracked(rel, sink);
+      else if (ent.isSymbolicLink()) sink.exclude({ path: rel, reason: "symlink", detail: describeLink(this.root, join(dirAbs, ent.name)), isDir: false });
+      else if (!ent.isFile()) sink.exclude({ path: rel, reason: "special", detail: "not a regular file", isDir: false });
+      else this.keepFile(rel, join(dirAbs, ent.name), sink);
     }
     rules.leave(dirRel);
   }
