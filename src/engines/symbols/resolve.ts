@@ -47,6 +47,9 @@ export interface FileBindings {
   of(path: string): Map<string, Binding> | undefined;
 }
 
+/** Path heads that name the project itself or the current type (Rust's `crate::`, `self::`, `super::`, `Self::`). */
+const PROJECT_HEADS = new Set(["crate", "self", "super", "Self"]);
+
 /** At most this many file sets are kept (Resolver.fileSets). */
 const MAX_FILE_SETS = 10_000;
 
@@ -236,6 +239,9 @@ export class Resolver {
         return m ? { id: m.id, how: "exact" } : undefined;
       }
       if (ref.qualifierType && this.isOutside(ref.qualifierType, scope)) return undefined;
+      // a type the project does not define (`String s; s.length()`): a library's, whose members are not ours;
+      // Go's interfaces are met by method sets, so a call through `error` may well run a project method
+      if (ref.qualifierType && !scope.info.rules.implicitInterfaces && !this.defines(lastSegment(ref.qualifierType), fam)) return undefined;
       return this.uniqueMember(ref.name, ref.kind, fam);
     }
     if (SUPER_QUALIFIERS.has(q)) {
@@ -313,6 +319,9 @@ export class Resolver {
         if (m) return { id: m.id, how: t.how };
       }
     }
+    // a class or namespace the project does not define, imported from nowhere (`Math.max`, `JSON.stringify`,
+    // `Regexp.escape`, `std::max`): the language's or a library's, whose members are not ours
+    if (this.namesUndefinedType(q, scope)) return undefined;
     const guess = this.uniqueMember(ref.name, ref.kind, fam);
     // a value from outside the project at the qualifier's root (`r.URL.Query().Get` with `r *http.Request`,
     // `resp.Body.Close` with `resp, err := http.Get(u)`): its members are not ours, whatever their names
@@ -323,13 +332,11 @@ export class Resolver {
    * Whether the variable a qualifier starts with holds a value from outside the project: a parameter or
    * local declared with a type an outside import names, or a local set from an outside import's call or
    * construction. Read from the text (the signature, the declaration above the use), once per function
-   * and name; files whose imports are all the project's own are not read.
+   * and name.
    */
   private rootIsOutside(q: string, ref: RefToResolve, scope: FileScope): boolean {
     const root = /^\$?[A-Za-z_]\w*/.exec(q)?.[0];
     if (!root || !isVariableName(root) || ref.enclosingId === null) return false;
-    scope.importsOutside ??= [...scope.modules.values(), ...scope.names.values()].some(isOutsideBinding);
-    if (!scope.importsOutside) return false;
     const info = scope.info;
     const positions = info.rules.types ?? info.rules.roots;
     const fn = scope.byId.get(ref.enclosingId);
@@ -340,11 +347,11 @@ export class Resolver {
     let outside = false;
     const open = fn.signature?.indexOf("(") ?? -1;
     const parameter = open >= 0 ? positions.parameter?.(fn.signature!.slice(open + 1), root.replace(/[$]/g, "\\$")) : undefined;
-    if (parameter) outside = this.typeIsOutside(parameter, scope);
+    if (parameter) outside = this.typeIsOutside(parameter, scope, fn);
     else if (ref.line - fn.line <= 400) {
       scope.lines ??= (this.store.content(info.path) ?? "").split("\n");
       const found = localDeclarationAbove(scope.lines, root, ref.line - 1, fn.line, info.language, positions);
-      if (found && "type" in found) outside = this.typeIsOutside(found.type, scope);
+      if (found && "type" in found) outside = this.typeIsOutside(found.type, scope, fn);
       else if (found) {
         // `http.Get(u)`, `&http.Client{…}`, `await requests.get(u)`, `new Client()` with Client imported from outside
         const head = /^(?:await\s+|new\s+|&)?(\$?[A-Za-z_]\w*)\s*(?:\.|::|->|\(|\{)/.exec(found.init.trim())?.[1];
@@ -357,12 +364,48 @@ export class Resolver {
     return outside;
   }
 
-  /** Whether a declared type (`*http.Request`, `HttpRequest`) is no project type and an outside import names it. */
-  private typeIsOutside(declared: string, scope: FileScope): boolean {
+  /** Whether the project defines anything of that name in the language family. */
+  private defines(name: string, fam: string): boolean {
+    return this.index.named(name).some((s) => familyOf(s.language) === fam);
+  }
+
+  /**
+   * Whether a qualifier starts with a type or namespace name (capitalised, or a path: `Math`, `std::cmp`,
+   * `\Foo\Bar`) that no import binds and the project defines nowhere.
+   */
+  private namesUndefinedType(q: string, scope: FileScope): boolean {
+    const head = /^[A-Za-z_]\w*/.exec(q)?.[0];
+    if (!head || PROJECT_HEADS.has(head) || SELF_QUALIFIERS.has(head) || SUPER_QUALIFIERS.has(head)) return false;
+    if (!/^[A-Z]/.test(head) && !q.includes("::")) return false;
+    if (scope.modules.has(head) || scope.names.has(head)) return false;
+    return !this.defines(head, scope.info.family);
+  }
+
+  /**
+   * Whether a declared type is no project type: an outside import names it (`*http.Request`,
+   * `HttpRequest`), or nothing binds it and the project defines nothing of its name (`String`, `int`).
+   * Not the latter in Go, where a project type may implement a built-in interface (`err error`), nor for
+   * a type parameter of the function or its class (`f: F` with `F: Float`), which may be a project type.
+   */
+  private typeIsOutside(declared: string, scope: FileScope, fn: SymbolRow): boolean {
     const name = declared.replace(/^[*&\s[\]]+/, "");
+    if (this.typeNamed(name, scope)) return false;
     const head = name.split(/::|[.\\]/)[0]!;
     const b = scope.modules.get(head) ?? scope.names.get(head);
-    return b !== undefined && isOutsideBinding(b) && !this.typeNamed(name, scope);
+    if (b) return isOutsideBinding(b);
+    if (scope.info.rules.implicitInterfaces || this.defines(lastSegment(name), scope.info.family)) return false;
+    return !this.isTypeParameter(name, fn, scope);
+  }
+
+  /** Whether a type name is a type parameter: declared between `<` and `(` in the function's signature or its class's, or one capital and a digit at most (`T`, `V`, `K2`). */
+  private isTypeParameter(name: string, fn: SymbolRow, scope: FileScope): boolean {
+    if (/^[A-Z][A-Z0-9]?$/.test(name)) return true;
+    const declares = (signature: string | null | undefined) => {
+      const head = signature?.split("(")[0] ?? "";
+      const open = head.indexOf("<");
+      return open >= 0 && new RegExp(`\\b${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\b`).test(head.slice(open));
+    };
+    return declares(fn.signature) || declares(this.enclosingClass(fn.id, scope)?.signature);
   }
 
   /**

@@ -56,8 +56,6 @@ export interface FileScope {
   fieldTypes: Map<string, string | undefined>;
   /** Whether a function's value named so comes from outside the project, by function id and name (Resolver.rootIsOutside). */
   outsideRoots: Map<string, boolean>;
-  /** Whether any import of the file names something outside the project, once asked. */
-  importsOutside?: boolean;
   /** The file's types other than namespaces, in order, listed on first need (Resolver.findEnclosingClass). */
   types?: SymbolRow[];
   /** What an unqualified name of a kind resolves to anywhere in the file, by kind and name (Resolver.inScope). */

@@ -112,4 +112,43 @@ describe("a qualifier's root from outside the project", () => {
       "shop/views.py:8 - -",
     ]);
   }, 60_000);
+
+  test("a class or namespace the project does not define: the language's (Math, JSON, String, Regexp) or a library's (std::)", async () => {
+    const ts = await refsOf(
+      {
+        "codec.ts": [
+          "export class Codec {",
+          "  static stringify(x: unknown): string { return String(x); }",
+          "  max(a: number, b: number): number { return a > b ? a : b; }",
+          "}",
+          "export function use(o: unknown, c: Codec): string {",
+          "  return JSON.stringify(o) + Codec.stringify(o) + Math.max(1, 2) + c.max(3, 4);", // 6
+          "}",
+          "",
+        ].join("\n"),
+      },
+      "stringify",
+    );
+    expect(ts).toEqual(["codec.ts:6 - -", "codec.ts:6 exact Codec.stringify"]);
+    session!.close();
+    p!.cleanup();
+    const java = await refsOf(
+      {
+        "src/p/Util.java": 'package p;\npublic class Util { public static String valueOf(Object o) { return "" + o; } }\n',
+        "src/p/Use.java": "package p;\npublic class Use {\n  String f(Object o, String s) { return String.valueOf(o) + Util.valueOf(o) + s.valueOf(1); }\n}\n",
+      },
+      "valueOf",
+    );
+    expect(java).toEqual(["src/p/Use.java:3 - -", "src/p/Use.java:3 - -", "src/p/Use.java:3 exact p.Util.valueOf"]);
+    session!.close();
+    p!.cleanup();
+    const ruby = await refsOf(
+      {
+        "lib/shop/utils.rb": "module Shop\n  module Utils\n    def self.escape(s)\n      s\n    end\n  end\nend\n",
+        "lib/shop/view.rb": "module Shop\n  class View\n    def show(s)\n      Regexp.escape(s) + Utils.escape(s)\n    end\n  end\nend\n",
+      },
+      "escape",
+    );
+    expect(ruby.filter((r) => r.includes("view.rb"))[0]).toBe("lib/shop/view.rb:4 - -");
+  }, 60_000);
 });
