@@ -59,12 +59,19 @@ export async function runToolForCli(
     else {
       printText(tool.render(result));
       for (const note of tool.notes?.(result) ?? []) process.stderr.write(`cortex: ${note}\n`);
+      noteBudgetCut(result);
       noteIncompleteIndex(result);
     }
     return rows !== undefined && rows.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;
   } finally {
     clearTimeout(timer);
   }
+}
+
+/** Text leaves out the result's `truncated_note`: a result cut to fit the output budget says so, with how to see the rest. */
+function noteBudgetCut(result: unknown): void {
+  const note = (result as { truncated_note?: unknown } | null)?.truncated_note;
+  if (typeof note === "string") process.stderr.write(`cortex: ${note} (--max-tokens raises the budget; --json shows the same cut)\n`);
 }
 
 /** Text and NDJSON leave out the result's `index_incomplete`: a reader still learns the answer covers part of the project. */

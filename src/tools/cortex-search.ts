@@ -112,7 +112,7 @@ export const searchTool = defineTool({
   },
   render(r) {
     const lines = [
-      `${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}${r.rerank ? `; rerank ${r.rerank}` : ""}; ${r.took_ms} ms)`,
+      `${r.results.length < r.total ? `${r.results.length} of ` : ""}${r.total} result${r.total === 1 ? "" : "s"} (${r.mode}; embeddings ${r.embeddings}${r.rerank ? `; rerank ${r.rerank}` : ""}; ${r.took_ms} ms)`,
     ];
     if (r.query_condensed) lines.push(r.query_condensed.note);
     if (r.query_unread) lines.push(r.query_unread);

@@ -4,10 +4,9 @@
  * refactor / migrate the preflight card that says whether the evidence is enough to change the code.
  */
 import { z } from "zod";
-import { indexedLanguages } from "./filters.ts";
+import { existingPaths, indexedLanguages } from "./filters.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
-import { resolveInsideRoot } from "../core/paths.ts";
 import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
 import { longQueryField, queryUnread } from "./query-condensed.ts";
 
@@ -87,7 +86,7 @@ export const searchCodebaseTool = defineTool({
         ...(f.language ? { language: (await indexedLanguages(ctx, [f.language], "filters.language", false))[0]! } : {}),
         ...(f.framework ? { framework: f.framework } : {}),
         ...(f.layer ? { layer: f.layer } : {}),
-        ...(f.paths ? { paths: f.paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+        ...(f.paths ? { paths: existingPaths(ctx, f.paths, "filters.paths") } : {}),
       },
       includeSnippets: args.includeSnippets,
       ...(ctx.signal ? { signal: ctx.signal } : {}),

@@ -5,7 +5,7 @@
  */
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
-import { resolveInsideRoot } from "../core/paths.ts";
+import { existingPaths, indexedLanguages } from "./filters.ts";
 
 const input = z
   .object({
@@ -59,8 +59,8 @@ export const semanticTool = defineTool({
   async handler(args, ctx): Promise<Output> {
     const engine = await ctx.session.search();
     const filters = {
-      ...(args.language ? { languages: [args.language] } : {}),
-      ...(args.target_paths ? { pathPrefixes: args.target_paths.map((p) => resolveInsideRoot(ctx.session.root, p)) } : {}),
+      ...(args.language ? { languages: await indexedLanguages(ctx, [args.language], "language", false) } : {}),
+      ...(args.target_paths ? { pathPrefixes: existingPaths(ctx, args.target_paths, "target_paths") } : {}),
     };
     const state = await engine.embeddingsState();
     const ready = state === "ready";

@@ -155,6 +155,9 @@ describe("filters", () => {
     expect(where(await search("return", { extensions: ext([".py"]) }))).toEqual(["src/auth/login.py:5"]);
     expect(where(await search("return", { extensions: ext([".TS", "go"]) }))).toEqual(["src/auth/Login.ts:3"]);
     expect(() => ext([""])).toThrow("file_extensions[0]: must not be empty");
+    // one value listing several, as `--ext .go,.md` writes them
+    expect(ext([".go,md", "TS"])).toEqual([".go", ".md", ".ts"]);
+    expect(() => ext([".go,"])).toThrow("file_extensions[0]: must not be empty (in '.go,')");
   });
 });
 

@@ -45,3 +45,16 @@ test("the defaults are on", () => {
   expect(FILE_RANKING.title).toBeGreaterThan(0);
   expect(FILE_RANKING.queryTfSaturation).toBeGreaterThan(0);
 });
+
+test("a query of stop words alone: a name written as code is the question; failing one, the words themselves", () => {
+  const use = analyzeQuery("how does Use work");
+  expect([use.terms, use.symbols, [...use.weights]]).toEqual([["use"], ["Use"], [["use", 2]]]);
+  const call = analyzeQuery("get()");
+  expect([call.terms, call.symbols]).toEqual([["get"], ["get"]]);
+  const one = analyzeQuery("new");
+  expect([one.terms, one.symbols, one.isSymbolQuery]).toEqual([["new"], ["new"], true]);
+  const filler = analyzeQuery("how does it work");
+  expect([filler.terms, filler.symbols]).toEqual([["how", "does", "it", "work"], []]);
+  // a question with a word of its own keeps its stop words out, as before
+  expect(analyzeQuery("how is routing done").terms).toEqual(["routing"]);
+});

@@ -77,12 +77,15 @@ export class PathFilter {
 
 /** Normalises file extensions (`py`, `.PY` → `.py`); empty means every file. */
 export function normaliseExtensions(exts: string[] | undefined, field: string): string[] {
-  return (exts ?? []).map((e, i) => {
-    const t = e.trim().toLowerCase();
-    if (t === "" || t === ".") throw new CortexError("INVALID_INPUT", `${field}[${i}]: must not be empty`);
-    if (t.includes("/")) throw new CortexError("INVALID_INPUT", `${field}[${i}]: an extension cannot contain '/': ${e}`);
-    return t.startsWith(".") ? t : "." + t;
-  });
+  // a comma-separated list in one value (`--ext .go,.md`, as ripgrep's globs and many tools take them) is several
+  return (exts ?? []).flatMap((e, i) =>
+    (e.includes(",") ? e.split(",") : [e]).map((one) => {
+      const t = one.trim().toLowerCase();
+      if (t === "" || t === ".") throw new CortexError("INVALID_INPUT", `${field}[${i}]: must not be empty${e.includes(",") ? ` (in '${e}')` : ""}`);
+      if (t.includes("/")) throw new CortexError("INVALID_INPUT", `${field}[${i}]: an extension cannot contain '/': ${e}`);
+      return t.startsWith(".") ? t : "." + t;
+    }),
+  );
 }
 
 export function hasExtension(path: string, exts: string[]): boolean {

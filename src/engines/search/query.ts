@@ -9,7 +9,7 @@ import { identifierParts, wordsOf } from "../../core/words.ts";
 export const STOP = new Set(
   (
     "a about above after again against all also am an and any are as at be because been before being below between both but by can " +
-    "could did do does doing down during each else etc few for from further get gets got had has have having he her here hers him his how " +
+    "could did do does doing done down during each else etc few for from further get gets got had has have having he her here hers him his how " +
     "i if in into is it its itself just let like may me might more most must my no nor not now of off on once only or other our ours out " +
     "over own same she should so some such than that the their them then there these they this those through to too under until up upon " +
     "us very was we were what when where which while who whom why will with would you your yours e g ie eg vs via use used using want " +
@@ -261,9 +261,22 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
       .map(([w]) => w);
   }
   const words = raw.trim().split(/\s+/);
+  const identifiers = codeIdentifiers(raw);
+  let weights = weightedTerms(raw, identifiers);
+  if (terms.length === 0) {
+    // every word is a stop word: a name written as code (`Use`, `New`, `get()`, a one-word query) is the
+    // question, not filler; failing those, the words themselves, rather than an empty query
+    const named = new Set<string>();
+    for (const m of raw.matchAll(WORDLIKE)) {
+      const id = m[0];
+      if (words.length === 1 || /^[A-Z]/.test(id) || raw[m.index! + id.length] === "(") named.add(id);
+    }
+    for (const id of named) symbols.push(id);
+    terms = [...new Set((named.size > 0 ? [...named].map((w) => w.toLowerCase()) : wordsOf(raw)).filter((w) => w.length >= 2 && !/^\d+$/.test(w)))];
+    weights = new Map(terms.map((t) => [t, named.size > 0 ? 2 : 1]));
+  }
   const isSymbolQuery = symbols.length > 0 && words.length <= 3;
   const aboutTests = /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw);
-  const identifiers = codeIdentifiers(raw);
   return {
     raw: question,
     terms,
@@ -271,7 +284,7 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
     paths,
     isSymbolQuery,
     aboutTests,
-    weights: weightedTerms(raw, identifiers),
+    weights,
     identifiers,
     modulePaths: modulePathsOf(raw),
     scope: placeWords(COMMIT_TYPE_HEADER.exec(question)?.[1] ?? ""),

@@ -589,6 +589,8 @@ export class Resolver {
     let local: SymbolRow | undefined;
     for (const s of scope.byName.get(name) ?? []) {
       if (!this.fits(s, kind, fam)) continue;
+      // a method of an object literal nothing names (`make({ foo: () => … })`) is no name in the file's scope
+      if (s.container === null && s.kind === "method") continue;
       if (s.container === null) {
         local = s;
         break;
