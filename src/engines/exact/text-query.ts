@@ -25,6 +25,29 @@ export interface CompiledPattern {
   plan: SearchPlan;
 }
 
+/**
+ * How deep a regular expression may nest its groups. The engine compiles deeper ones and then runs out of
+ * stack on some threads and not others (a search worker's stack is smaller): a pattern nested 15,000 deep
+ * found "no matches" or matched depending on where it ran. ripgrep's regex crate stops at 250 too.
+ */
+const MAX_GROUP_DEPTH = 250;
+
+/** The deepest nesting of groups in a pattern: `(` outside character classes, escapes skipped. */
+function groupDepth(pattern: string): number {
+  let depth = 0;
+  let deepest = 0;
+  let inClass = false;
+  for (let i = 0; i < pattern.length; i++) {
+    const c = pattern[i];
+    if (c === "\\") i++;
+    else if (inClass) inClass = c !== "]";
+    else if (c === "[") inClass = true;
+    else if (c === "(") deepest = Math.max(deepest, ++depth);
+    else if (c === ")") depth = Math.max(0, depth - 1);
+  }
+  return deepest;
+}
+
 /** Compiles a query; throws INVALID_INPUT with the regex engine's message when the pattern is invalid. */
 export function compilePattern(query: string, isRegex: boolean, caseSensitive: boolean): CompiledPattern {
   if (query.length === 0) throw new CortexError("INVALID_INPUT", "query: must not be empty");
@@ -36,6 +59,12 @@ export function compilePattern(query: string, isRegex: boolean, caseSensitive: b
     const plan = planLiteral(query, !caseSensitive);
     return { spec: { source: escapeRegex(query), flags: ci, factors: plan.factors, wholeText: true, literal: query }, plan };
   }
+  const depth = groupDepth(query);
+  if (depth > MAX_GROUP_DEPTH)
+    throw new CortexError(
+      "INVALID_INPUT",
+      `query: the regular expression nests groups ${depth} deep; at most ${MAX_GROUP_DEPTH} (ripgrep's engine has the same limit)`,
+    );
   let unicode = true;
   try {
     new RegExp(query, "gmu" + ci);
