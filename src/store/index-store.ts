@@ -523,7 +523,26 @@ export class IndexStore implements HasSqlite {
         signature,
       );
       if (!symbolPlaces.has(qname)) symbolPlaces.set(qname, symbolCount);
+      else {
+        // overloads share a name: a reference's enclosing one is the one whose lines hold it
+        let spans = overloads.get(qname);
+        if (!spans) {
+          const first = symbolPlaces.get(qname)!;
+          overloads.set(qname, (spans = [{ place: first, start: placeLines[2 * first]!, end: placeLines[2 * first + 1]! }]));
+        }
+        spans.push({ place: symbolCount, start: startLine, end: endLine });
+      }
+      placeLines.push(startLine, endLine);
       symbolCount++;
+    };
+    const overloads = new Map<string, Array<{ place: number; start: number; end: number }>>();
+    const placeLines: number[] = [];
+    const enclosingPlace = (qname: string, line: number): number | null => {
+      const spans = overloads.get(qname);
+      if (!spans) return symbolPlaces.get(qname) ?? null;
+      let best: { place: number; start: number; end: number } | undefined;
+      for (const s of spans) if (s.start <= line && line <= s.end && (!best || s.end - s.start < best.end - best.start)) best = s;
+      return (best ?? spans[0]!).place;
     };
     // one statistics row per key (the keys are not indexed): a file's first type or function of a name on a line
     const typeIds = new Set<string>();
@@ -570,7 +589,7 @@ export class IndexStore implements HasSqlite {
     const refValues: Array<string | number | null> = [];
     for (const r of facts.references) {
       // the enclosing definition's name is read back from its id; kept as text only where it has none
-      const enclosing = r.enclosing ? (symbolPlaces.get(r.enclosing) ?? null) : null;
+      const enclosing = r.enclosing ? enclosingPlace(r.enclosing, r.line) : null;
       refValues.push(
         f.fileId,
         this.refNameId(r.name),
