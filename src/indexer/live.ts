@@ -15,7 +15,7 @@ import type { IndexReport } from "./pipeline.ts";
  */
 export interface IndexedProject {
   readonly root: string;
-  readonly config: { watch: { debounce_ms: number } };
+  readonly config: { watch: { debounce_ms: number }; index: { exclude: string[] } };
   index(opts: { full?: boolean }): Promise<IndexReport>;
 }
 
@@ -51,6 +51,7 @@ export class LiveIndex {
         () => this.schedule(),
         this.project.config.watch.debounce_ms,
         (path) => this.changed.set(path, ++this.events),
+        this.project.config.index.exclude,
       );
       this.watcher.start();
     }

@@ -18,7 +18,7 @@ import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { collectionStats, collectNow, collectOnGrowth, PARSE_TIER_GROWTH_BYTES } from "../core/memory.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
-import { IndexStore } from "../store/index-store.ts";
+import { IndexStore, STEPS_PENDING_META } from "../store/index-store.ts";
 import { writeFailureReason } from "../store/write-failure.ts";
 import type { ProjectInfo } from "../lang/project.ts";
 import type { Exclusion, WalkedFile } from "./walk.ts";
@@ -83,13 +83,14 @@ const FULL_TEXT_ASIDE_FILES = 500;
 const PROJECT_INFO_KEY = "project_info";
 /** meta.parse_state while a first build's parse tier is being written in bulk (no secondary indexes yet). */
 const PARSE_STATE_KEY = "parse_state";
-/**
- * The files an incremental run parsed whose references the index steps (resolution) have not yet
- * finished with, as JSON: set before the parse tier writes, cleared once the steps succeed. A run stopped
- * in between (Ctrl-C, a crash) left those references unresolved for good, since the next run saw nothing
- * changed; the next run now hands them to the steps with its own changes.
+/*
+ * STEPS_PENDING_META: the files an incremental run parsed whose references the index steps (resolution)
+ * have not yet finished with, as JSON: set before the parse tier writes, cleared once the steps succeed.
+ * A run stopped in between (Ctrl-C, a crash) left those references unresolved for good, since the next
+ * run saw nothing changed; the next run now hands them to the steps with its own changes. Meanwhile the
+ * index says its parse tier is finishing (IndexStore.parseTierState): answers read in between miss
+ * references.
  */
-const STEPS_PENDING_KEY = "index_steps_pending";
 const BULK = "bulk";
 
 export async function runIndex(options: IndexOptions): Promise<IndexReport> {
@@ -491,7 +492,7 @@ class IndexRun {
     if (bulk) store.stageFullText();
     // the bulk parse tier appends and hardly reads back: a small page cache leaves its RSS to the workers
     if (bulk) store.pageCache("small");
-    if (!bulk && todo.length > 0) store.setMeta(STEPS_PENDING_KEY, JSON.stringify([...new Set([...this.stepsPending(), ...todo.map((f) => f.path)])]));
+    if (!bulk && todo.length > 0) store.setMeta(STEPS_PENDING_META, JSON.stringify([...new Set([...this.stepsPending(), ...todo.map((f) => f.path)])]));
     let done = 0;
     this.options.onProgress?.({ phase: "parse", done, total: todo.length });
     const load = (f: { fileId: number }) => store.contentZ(f.fileId);
@@ -584,7 +585,7 @@ class IndexRun {
         this.errors.push({ path: "", error: `index step '${hook.name}' failed: ${(e as Error).message}` });
       }
     }
-    if (!bulk && !stepsFailed && (pending.length > 0 || store.getMeta(STEPS_PENDING_KEY))) store.setMeta(STEPS_PENDING_KEY, "");
+    if (!bulk && !stepsFailed && (pending.length > 0 || store.getMeta(STEPS_PENDING_META))) store.setMeta(STEPS_PENDING_META, "");
     // a failed keyword index load fails the run: before publication the previous index stays current,
     // after it the parse tier is marked unfinished and the next run builds it again
     if (bulk) {
@@ -592,14 +593,14 @@ class IndexRun {
       store.setMeta(PARSE_STATE_KEY, "");
       // a whole build resolved every file: what an earlier stopped run owed is paid (written once the
       // keyword load beside, which held the writer, is done)
-      if (store.getMeta(STEPS_PENDING_KEY)) store.setMeta(STEPS_PENDING_KEY, "");
+      if (store.getMeta(STEPS_PENDING_META)) store.setMeta(STEPS_PENDING_META, "");
     }
     this.trace(`index steps done`);
   }
 
-  /** The files STEPS_PENDING_KEY lists (none when unset or unreadable). */
+  /** The files STEPS_PENDING_META lists (none when unset or unreadable). */
   private stepsPending(): string[] {
-    const raw = this.store.getMeta(STEPS_PENDING_KEY);
+    const raw = this.store.getMeta(STEPS_PENDING_META);
     if (!raw) return [];
     try {
       const list = JSON.parse(raw) as unknown;

@@ -181,6 +181,21 @@ export class TreeWalker {
   }
 
   /**
+   * Whether the walk leaves a path out by the ignore rules (a folder above it, or the path itself; what git
+   * tracks stays), as a walk from the root would decide it. For the watcher, which hears of paths one by one.
+   */
+  ignores(rel: string, isDir = false): boolean {
+    const parts = rel.split("/");
+    for (let i = 1; i <= parts.length; i++) {
+      const path = parts.slice(0, i).join("/");
+      this.moveTo(path);
+      const verdict = this.rules.check(path, i < parts.length || isDir);
+      if (verdict.ignored && !verdict.tracked) return true;
+    }
+    return false;
+  }
+
+  /**
    * Puts the rules where a walk from the root stands when it reaches `dirRel`: the ignore files of every
    * folder above it entered (each read once while consecutive subtrees share it), those of folders left
    * behind dropped.

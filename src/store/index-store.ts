@@ -17,6 +17,9 @@ import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, createLaterBui
 import { ContentIndex, TrigramBaseWriter, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 import { MultiRowInsert } from "./multi-row-insert.ts";
 
+/** The meta key of the files an incremental run has written and whose references are not resolved yet (set and cleared by the pipeline). */
+export const STEPS_PENDING_META = "index_steps_pending";
+
 type Stmt = Statement<any, any[]>;
 
 /** The prepared statements of a store, typed by name (no lookups that may miss). */
@@ -377,11 +380,14 @@ export class IndexStore implements HasSqlite {
 
   /**
    * How far the parse tier is: undefined when it is complete, else files parsed of all files and whether
-   * the parse is done but its indexes are still being built (a first build's bulk finish).
+   * the parse is done but its indexes are still being built (a first build's bulk finish) or its references
+   * resolved (an incremental run's).
    */
   parseTierState(): ParseTierState | undefined {
     const pending = this.db.query("SELECT 1 FROM file_state WHERE parsed = 0 LIMIT 1").get() !== null;
-    const bulk = this.getMeta("parse_state") === "bulk";
+    // a first build's bulk finish, or an incremental run's files written and their references not yet
+    // resolved (the pipeline's index_steps_pending): answers read between the two miss references
+    const bulk = this.getMeta("parse_state") === "bulk" || (this.getMeta(STEPS_PENDING_META) ?? "") !== "";
     if (!pending && !bulk) return undefined;
     const total = (this.db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
     const parsed = pending ? total - this.unparsedCount() : total;

@@ -534,6 +534,16 @@ describe("crash safety", () => {
     };
     // the index records what the steps still owe: the file the stopped run parsed
     expect(JSON.parse(await pending())).toEqual(["cmd/main.go"]);
+    // and says so to whoever reads it meanwhile: the answers miss references
+    const meanwhile = new Session(p.root);
+    try {
+      expect(await meanwhile.parseTierState()).toEqual({ parsed: 3, total: 3, finishing: true });
+      const ctx = { session: meanwhile, signal: new AbortController().signal, deadline: Date.now() + 20_000 };
+      const early = (await invokeTool(findTool("find_symbol_occurrences")!, { symbol_name: "Bye" }, ctx)) as { index_incomplete?: { message: string } };
+      expect(early.index_incomplete?.message).toContain("the keyword index and reference resolution are not built");
+    } finally {
+      meanwhile.close();
+    }
     const again = await runIndex({ hooks: INDEX_HOOKS, root: p.root });
     expect(again.parsed).toBe(0);
     const s = new Session(p.root);
