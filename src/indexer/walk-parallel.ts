@@ -14,10 +14,9 @@
  * TreeWalker.moveTo's rules: those of every folder above it, as a walk from the root would have them.
  * Results are put back in the units' places. A worker that fails leaves its units to this thread.
  */
-import { lstatSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { startWorker } from "../core/worker-entry.ts";
-import { TreeWalker, walkProject, type Exclusion, type WalkedFile, type WalkOptions, type WalkResult } from "./walk.ts";
+import { TreeWalker, checkRoot, walkProject, type Exclusion, type WalkedFile, type WalkOptions, type WalkResult } from "./walk.ts";
 
 /** A unit's walk: what it found, in order. */
 export interface UnitResult {
@@ -116,8 +115,7 @@ export async function walkProjectInParallel(root: string, options: WalkOptions, 
   const workers = parallel.workers ?? Math.min(3, availableParallelism() - 1);
   const minUnits = parallel.minUnits ?? MIN_UNITS;
   if (workers < 1) return { ...walkProject(root, options), threads: 1 };
-  // The root itself must be a real directory.
-  lstatSync(root);
+  checkRoot(root);
   const walker = new TreeWalker(root, options);
 
   // the first levels, read here: each folder's items in order, each subfolder a slot to fill

@@ -6,6 +6,7 @@
 import { readdirSync, statSync, lstatSync, realpathSync, type Dirent } from "node:fs";
 import { join, relative, isAbsolute, sep } from "node:path";
 import { IgnoreStack } from "./ignore-rules.ts";
+import { CortexError } from "../core/errors.ts";
 
 export interface WalkedFile {
   path: string;
@@ -213,11 +214,21 @@ export class TreeWalker {
   }
 }
 
+/** The project root must still be there: moved or deleted under a running server, it is an error saying so. */
+export function checkRoot(root: string): void {
+  try {
+    if (lstatSync(root).isDirectory()) return;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === "ENOENT") throw new CortexError("NOT_FOUND", `the project folder ${root} no longer exists (moved or deleted)`);
+    throw e;
+  }
+  throw new CortexError("INVALID_INPUT", `the project root ${root} is not a folder`);
+}
+
 export function walkProject(root: string, options: WalkOptions): WalkResult {
   const files: WalkedFile[] = [];
   const excluded: Exclusion[] = [];
-  // The root itself must be a real directory.
-  lstatSync(root);
+  checkRoot(root);
   new TreeWalker(root, options).walkFrom("", files, excluded);
   return { files, excluded };
 }

@@ -121,7 +121,7 @@ export const graphTool = defineTool({
     ];
     for (const e of r.edges) {
       out.push(
-        `${"  ".repeat(e.depth - 1)}[${e.depth}] ${name(e.from)} -${e.relation}-> ${name(e.to)}${e.site ? `  @ ${e.site.file_path}:${e.site.line}` : ""}${e.stale ? "  STALE" : ""}`,
+        `${"  ".repeat(e.depth - 1)}[${e.depth}] ${name(e.from)} -${e.relation}-> ${name(e.to)}${e.site ? `  @ ${e.site.file_path}:${e.site.line}${e.site.column ? `:${e.site.column}` : ""}` : ""}${e.stale ? "  STALE" : ""}`,
       );
       if (e.context) e.context.lines.forEach((l, i) => out.push(`${"  ".repeat(e.depth)}${String(e.context!.start_line + i).padStart(5)} | ${l}`));
     }

@@ -73,7 +73,11 @@ describe("the walk on several threads", () => {
 
   test("a root that is not a folder is refused as walkProject refuses it", async () => {
     p = tmpProject({ "a.go": "x" });
-    await expect(walkProjectInParallel(join(p.root, "missing"), options)).rejects.toThrow(/ENOENT|no such file/);
+    await expect(walkProjectInParallel(join(p.root, "missing"), options)).rejects.toThrow(
+      `the project folder ${join(p.root, "missing")} no longer exists (moved or deleted)`,
+    );
+    await expect(walkProjectInParallel(join(p.root, "a.go"), options)).rejects.toThrow(`the project root ${join(p.root, "a.go")} is not a folder`);
+    expect(() => walkProject(join(p.root, "a.go"), options)).toThrow(`the project root ${join(p.root, "a.go")} is not a folder`);
   });
 
   test("a worker's answer packed for the trip between threads unpacks to the same results", () => {

@@ -2,6 +2,7 @@ import { afterEach, describe, expect, test } from "bun:test";
 import { symlinkSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { walkProject, looksBinary } from "../../src/indexer/walk.ts";
+import { walkProjectInParallel } from "../../src/indexer/walk-parallel.ts";
 import { planIndex } from "../../src/indexer/plan.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
@@ -220,6 +221,15 @@ describe("walk never follows symlinks", () => {
 });
 
 describe("binary detection and the dry-run plan", () => {
+  test("a project folder gone (moved or deleted under a running server) is an error saying so, in both walks", async () => {
+    p = tmpProject({ "a.go": "package a\n" });
+    const root = p.root;
+    p.cleanup();
+    const gone = `the project folder ${root} no longer exists (moved or deleted)`;
+    expect(() => walk(root)).toThrow(gone);
+    await expect(walkProjectInParallel(root, { maxFileSize: 1 << 20, extraExcludes: [] }, { workers: 1 })).rejects.toThrow(gone);
+  });
+
   test("a NUL byte in the first 8 KB marks a file binary; later ones do not", () => {
     const head = new Uint8Array(100);
     head[50] = 0;
