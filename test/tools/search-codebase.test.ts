@@ -314,5 +314,13 @@ describe("building blocks", () => {
       "The parser: reads tokens and builds a tree.",
     );
     expect(headerComment("package main\n\nfunc main() {}\n")).toBeUndefined();
+    // a licence header alone gives way to the comment after it (gin's files), or to none
+    const gin =
+      "// Copyright 2014 Manu Martinez-Almeida. All rights reserved.\n// Use of this source code is governed by a MIT style\n// license that can be found in the LICENSE file.\n\n";
+    expect(headerComment(`${gin}package gin\n\nimport "net/http"\n\nfunc x() {}\n`)).toBeUndefined();
+    expect(headerComment(`${gin}// Package render turns values into responses.\npackage render\n`)).toBe("Package render turns values into responses.");
+    const apache =
+      '/*\n * Licensed under the Apache License, Version 2.0 (the "License");\n * you may not use this file except in compliance with the License.\n *\n * Unless required by applicable law or agreed to in writing, software\n * WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND.\n */\n';
+    expect(headerComment(`${apache}/** Reads the configuration. */\nclass Config {}\n`)).toBe("Reads the configuration.");
   });
 });
