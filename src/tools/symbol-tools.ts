@@ -168,7 +168,12 @@ const referencesOutput = z.object({
     )
     .describe("Where the symbol is defined"),
   confidence: z.literal("syntactic").describe("syntactic: from the source alone (no runtime or dynamic dispatch)"),
-  isComplete: z.boolean().describe("Every usage is in usages"),
+  isComplete: z.boolean().describe("Every usage is in usages, and no reference of the name was left unattributed"),
+  unattributed: z
+    .number()
+    .int()
+    .optional()
+    .describe("References of the name resolved to no definition whose qualifier names another owner or none: possible usages, not counted"),
   suggestions: z.array(z.string()).optional().describe("Similar defined names, when nothing matched"),
   message: z.string().optional(),
 });
@@ -202,7 +207,8 @@ export const getSymbolReferencesTool = defineTool({
     const q = { name: args.symbol };
     const defs = await engine.definitions(q);
     // every usage counts, but only the shown ones need the definition they are written in (RefSite)
-    const refs = await engine.referenceSites(q, defs);
+    let unattributed = 0;
+    const refs = await engine.referenceSites(q, defs, (n) => (unattributed = n));
     const ranked = [...refs].sort((a, b) => usageRank(a.resolution, a.file) - usageRank(b.resolution, b.file));
     const shown = ranked.slice(0, args.limit);
     const [lines, enclosing] = await Promise.all([
@@ -231,8 +237,14 @@ export const getSymbolReferencesTool = defineTool({
       usages: usages.map((u) => (stale.has(u.file) ? { ...u, stale: true as const } : u)),
       definitions: defs.map((d) => ({ fqn: d.qname, kind: d.kind, file: d.file, line: d.line, ...(stale.has(d.file) ? { stale: true as const } : {}) })),
       confidence: "syntactic",
-      isComplete: usages.length === refs.length,
+      // complete when every usage found is shown and no reference of the name is left unattributed
+      isComplete: usages.length === refs.length && unattributed === 0,
     };
+    if (unattributed > 0) {
+      const last = args.symbol.split(/::|[.#\\]/).pop();
+      out.unattributed = unattributed;
+      out.message = `${unattributed} more reference${unattributed === 1 ? "" : "s"} named ${last} could not be tied to a definition (a receiver of unknown type) and may be usages too: find_symbol_occurrences {"symbol_name":"${last}"} lists them`;
+    }
     if (defs.length === 0 && refs.length === 0) {
       const suggestions = await engine.suggestions(args.symbol);
       out.suggestions = suggestions;
@@ -243,8 +255,11 @@ export const getSymbolReferencesTool = defineTool({
   rows: (r) => r.usages,
   render(r) {
     if (r.usageCount === 0 && r.definitions.length === 0) return r.message ?? `no usages of ${r.symbol}`;
-    const out = [`${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.isComplete ? "" : ` (top ${r.usages.length} shown)`}`];
+    const out = [
+      `${r.symbol}: ${r.usageCount} usage${r.usageCount === 1 ? "" : "s"}${r.usages.length < r.usageCount ? ` (top ${r.usages.length} shown)` : ""}`,
+    ];
     for (const d of r.definitions) out.push(`  defined ${d.fqn} (${d.kind}) at ${d.file}:${d.line}${d.stale ? "  STALE" : ""}`);
+    if (r.unattributed && r.message) out.push(`  ${r.message}`);
     for (const u of r.usages)
       out.push(
         "",

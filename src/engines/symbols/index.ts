@@ -82,7 +82,11 @@ export class SymbolsEngine {
    * to one of `defs`, and unresolved ones with the same name whose qualifier agrees with the qualified part
    * of the query (`auth.Login` admits `auth.Login(…)` only).
    */
-  async referenceSites(q: SymbolQuery, defs: SymbolRow[]): Promise<Array<RefSite & { target?: SymbolRow }>> {
+  /**
+   * `unattributed`, when given, hears how many unresolved references of the name were left out because
+   * their qualifier names another owner or none (`c.json(…)` for `Context.json`): they may be usages too.
+   */
+  async referenceSites(q: SymbolQuery, defs: SymbolRow[], unattributed?: (count: number) => void): Promise<Array<RefSite & { target?: SymbolRow }>> {
     const parts = nameParts(q.name);
     const last = parts[parts.length - 1];
     if (!last) return [];
@@ -98,14 +102,19 @@ export class SymbolsEngine {
     const keep = (r: RefSite) => inPaths(r.file, q.paths) && (!lang || lang(languages?.get(r.file)?.language ?? ""));
     for (const r of resolved) if (keep(r)) out.push({ ...r, target: byId.get(r.targetId!)! });
     const owner = parts.length > 1 ? parts[parts.length - 2]! : undefined;
+    let leftOut = 0;
     for (const r of unresolved) {
       if (!keep(r)) continue;
       if (owner !== undefined) {
         const qp = r.qualifier ? nameParts(r.qualifier) : [];
-        if (qp[qp.length - 1] !== owner) continue;
+        if (qp[qp.length - 1] !== owner) {
+          leftOut++;
+          continue;
+        }
       }
       out.push(r);
     }
+    unattributed?.(leftOut);
     return out.sort(bySite);
   }
 

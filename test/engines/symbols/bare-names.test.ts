@@ -43,3 +43,28 @@ test("TypeScript: an imported function called by its bare name, beside an anonym
   // the bare call reaches the import; no call lands on the literal's member by its bare name
   expect(calls.filter((c) => c.startsWith("foo ")).sort()).toEqual(["foo - -", "foo import lib.ts:1"]);
 }, 60_000);
+
+test("get_symbol_references of Owner.member counts the same-named calls it could not tie to a definition, and is not complete", async () => {
+  p = tmpProject({
+    "a.ts": "export class A { json(): string { return 'a'; } }\nexport class B { json(): string { return 'b'; } }\n",
+    "use.ts": "import { A } from './a'\nexport function f(c: any, a: A): string {\n  return c.json() + a.json()\n}\n",
+  });
+  session = new Session(p.root);
+  await session.index();
+  const { invokeTool } = await import("../../../src/tools/invoke.ts");
+  const { findTool } = await import("../../../src/tools/index.ts");
+  const r = (await invokeTool(
+    findTool("get_symbol_references")!,
+    { symbol: "A.json" },
+    { session, signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+  )) as {
+    usageCount: number;
+    isComplete: boolean;
+    unattributed?: number;
+    message?: string;
+  };
+  expect([r.usageCount, r.isComplete, r.unattributed]).toEqual([1, false, 1]);
+  expect(r.message).toBe(
+    '1 more reference named json could not be tied to a definition (a receiver of unknown type) and may be usages too: find_symbol_occurrences {"symbol_name":"json"} lists them',
+  );
+}, 60_000);
