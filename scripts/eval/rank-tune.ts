@@ -52,6 +52,11 @@ type Variant = Partial<typeof FILE_RANKING>;
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
+  // a pasted issue's quoted exception messages (quoted-messages.ts): the list off, and heavier
+  "messages 0": { messages: 0 },
+  "messages 0.25": { messages: 0.25 },
+  "messages 1": { messages: 1 },
+  "messages 2": { messages: 2 },
   // the hand-chosen weights without file-ranking.json's learned ones: the --check of records made before a
   // retrain (train-ranker.ts)
   hand: structuredClone(HAND_FILE_RANKING),
