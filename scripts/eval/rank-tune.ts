@@ -48,15 +48,11 @@ type Variant = Partial<typeof FILE_RANKING>;
  * and Java below the floor"); a file BM25 list discounted for breadth (parts by their term's best, a file's top
  * K terms, an effective term count), its strongest term as a list, wrapper definitions and files of wrappers,
  * definitions by how many files write the name, code words and idf re-weighed for long questions, in commit
- * e0bab31 ("Hub files in pasted issues").
+ * e0bab31 ("Hub files in pasted issues"); the files holding a quoted exception message's fixed parts in
+ * commit 5a47e91 ("A pasted traceback's exception messages").
  */
 export const VARIANTS: Record<string, Variant> = {
   base: {},
-  // a pasted issue's quoted exception messages (quoted-messages.ts): the list off, and heavier
-  "messages 0": { messages: 0 },
-  "messages 0.25": { messages: 0.25 },
-  "messages 1": { messages: 1 },
-  "messages 2": { messages: 2 },
   // the hand-chosen weights without file-ranking.json's learned ones: the --check of records made before a
   // retrain (train-ranker.ts)
   hand: structuredClone(HAND_FILE_RANKING),

@@ -7,7 +7,6 @@
 import type { ChunkFilters, ChunkRow, IndexReader } from "../../store/contract.ts";
 import { endsWithFullStop, type SubjectStyle } from "../../store/history-store.ts";
 import { hasFilters } from "../../store/chunk-filters.ts";
-import { quotedMessageFiles, quotedMessageParts } from "./quoted-messages.ts";
 import { analyzeQuery, type AnalyzedQuery } from "./query.ts";
 import { identifierParts, openingWord, wordsOf } from "../../core/words.ts";
 import { collapse, fuse, RANKING, type Candidate, type Intent } from "./rank.ts";
@@ -374,8 +373,6 @@ export class SearchEngine {
           mentions.set(p, 1);
       }
       add(mentions, w.mentions);
-      // the files that write a message the question quotes (a traceback's exception line), FILE_RANKING.messages
-      if (w.messages > 0) add(await quotedMessageFiles(this.store, quotedMessageParts(q.raw)), w.messages);
       // the project's history: files changed by past commits whose subject lines match the question; not
       // for an edit's preflight, whose ready rule was chosen on rankings without it (FILE_RANKING.history)
       if (k.history > 0 && this.store.matchingCommits && !edit) {
@@ -795,11 +792,6 @@ export const HAND_FILE_RANKING = {
   /** The power of the share of subjects ending as the question does (with a full stop or without). */
   kindEnd: 2,
   mentions: 0.5,
-  /**
-   * The files holding, word for word, a fixed part of an exception line the question quotes
-   * (quoted-messages.ts): the code that raises a message usually writes it.
-   */
-  messages: 0.5,
   vectors: 1,
   nonSource: 0.5,
   /**
