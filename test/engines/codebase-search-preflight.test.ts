@@ -156,6 +156,24 @@ describe("the edit preflight on written fixtures", () => {
     expect(c.whatWouldHelp!.some((w) => w.startsWith('cortex_graph {"operation":"callers","target":"formatMoney"}'))).toBe(true);
   });
 
+  test("a changelog sharing the task's words is no runner-up: the rival files compared are code", async () => {
+    const r = await editSearchIn(
+      {
+        ...files(),
+        "CHANGES.md":
+          "# Changes\n\n## parseSku\n\n" +
+          "- parseSku splits the sku code into vendor, product and size.\n- parseSku: the sku code's vendor, product and size parts.\n".repeat(3),
+      },
+      { query: "parseSku splits the sku code into vendor product and size" },
+    );
+    const shown = r.results.map((x) => x.file);
+    expect(shown.slice(0, 2)).toEqual(["src/sku/parse.ts", "CHANGES.md"]);
+    // what the card compares: the top with the next code file, not the changelog
+    expect(r.preflight!.signals!.runnerUpRatio).toBeLessThan(0.5);
+    expect(r.preflight!.blockers ?? []).not.toContain("close-runner-up");
+    expect(r.preflight!.ready).toBe(true);
+  });
+
   test("a local change is ready", async () => {
     const { results, card: c } = await card("parseSku splits the sku code into vendor product and size");
     expect(results[0]).toBe("src/sku/parse.ts");

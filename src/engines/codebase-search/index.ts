@@ -327,12 +327,16 @@ export class CodebaseSearch {
     const defined = await this.definitionFiles(taskIdentifiers(query), evidence);
     const signals = editSignals({
       query,
-      results: ranking.map((h) => ({
-        file: h.chunk.metadata.file_path,
-        score: h.combined_score,
-        text: h.chunk.text,
-        isTest: evidence.isTest(h.chunk.metadata.file_path),
-      })),
+      // a changelog or a guide sharing the task's words is no rival file to change: the runner-up and
+      // near ties are code (documentation after the top is left out)
+      results: ranking
+        .filter((h, i) => i === 0 || h.chunk.chunk_type !== "documentation")
+        .map((h) => ({
+          file: h.chunk.metadata.file_path,
+          score: h.combined_score,
+          text: h.chunk.text,
+          isTest: evidence.isTest(h.chunk.metadata.file_path),
+        })),
       definitions: () => defined,
     });
     const history = top ? await this.history(top.chunk.metadata.file_path, evidence) : undefined;
