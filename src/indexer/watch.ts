@@ -16,6 +16,9 @@ import { TreeWalker } from "./walk.ts";
 const NOISE =
   /^(?:\.git\/(?!HEAD$|info\/exclude$|refs\/heads\/|packed-refs$)|node_modules\/|\.cortex\/|__pycache__\/|\.venv\/|\.tox\/|\.mypy_cache\/|\.pytest_cache\/|\.idea\/|\.gradle\/)|(?:^|\/)\.#|~$|\.swp$|\.swx$/;
 
+/** The project's configuration, which a running server reads once. */
+const CONFIG_FILE = ".cortex/config.yml";
+
 /** Files whose change changes the ignore rules themselves. */
 const RULES = /(?:^|\/)\.(?:git|cortex)ignore$|^\.git\/info\/exclude$/;
 
@@ -30,6 +33,7 @@ export class ProjectWatcher {
   private firstAt = 0;
   /** The ignore rules as a walk reads them; rebuilt when an ignore file changes. */
   private rules: TreeWalker | undefined;
+  private configWarned = false;
 
   constructor(
     private readonly root: string,
@@ -55,6 +59,12 @@ export class ProjectWatcher {
 
   /** One event: kept unless it cannot change the index, and settled as the debounce and the longest wait say. */
   heard(path: string): void {
+    if (path === CONFIG_FILE) {
+      // the running server keeps the configuration it started with (its excludes, its model): say so once
+      if (!this.configWarned) log.warn(`${CONFIG_FILE} changed: restart the server for the change to apply (it keeps the settings it started with)`);
+      this.configWarned = true;
+      return;
+    }
     if (path && NOISE.test(path)) return;
     if (path && RULES.test(path)) this.rules = undefined;
     else if (path && !path.startsWith(".git/") && this.ignored(path)) return;

@@ -57,3 +57,21 @@ test("a stream of events settles within the longest wait, not after it stops", a
   expect(Date.now() - started).toBeLessThan(MAX_WAIT_MS + 400);
   expect(Date.now() - started).toBeGreaterThanOrEqual(MAX_WAIT_MS - 50);
 });
+
+test("a changed configuration is no index change; the server says once that it keeps the settings it started with", async () => {
+  p = tmpProject({ "src/a.go": "package a\n", ".cortex/config.yml": "index:\n  exclude: []\n" });
+  const { settled } = watcher(20);
+  const warned: string[] = [];
+  const { log } = await import("../../src/core/log.ts");
+  const warn = log.warn;
+  log.warn = (m: string) => void warned.push(m);
+  try {
+    w!.heard(".cortex/config.yml");
+    w!.heard(".cortex/config.yml");
+  } finally {
+    log.warn = warn;
+  }
+  await Bun.sleep(60);
+  expect(settled).toEqual([]);
+  expect(warned).toEqual([".cortex/config.yml changed: restart the server for the change to apply (it keeps the settings it started with)"]);
+});
