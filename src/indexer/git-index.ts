@@ -55,10 +55,6 @@ export class TrackedPaths {
   holds(dirRel: string): boolean {
     return this.folders.has(dirRel);
   }
-
-  get size(): number {
-    return this.files.size;
-  }
 }
 
 /** An index file that cannot be read as git writes it: the walk then knows no tracked paths, as before. */
