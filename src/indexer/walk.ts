@@ -90,15 +90,8 @@ export class TreeWalker {
   readDirectory(dirRel: string, sink: WalkSink): void {
     const { root, rules } = this;
     const dirAbs = dirRel === "" ? root : join(root, dirRel);
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dirAbs, { withFileTypes: true });
-    } catch (e) {
-      sink.exclude({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
-      return;
-    }
-    rules.enter(dirRel, new Set(entries.map((e) => e.name)));
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = this.enter(dirRel, dirAbs, sink);
+    if (!entries) return;
     for (const ent of entries) {
       const rel = dirRel === "" ? ent.name : `${dirRel}/${ent.name}`;
       const abs = join(dirAbs, ent.name);
@@ -133,6 +126,19 @@ export class TreeWalker {
     rules.leave(dirRel);
   }
 
+  /** A folder's entries in name order, its ignore files read (the caller leaves it); undefined, and said, when it cannot be read. */
+  private enter(dirRel: string, dirAbs: string, sink: WalkSink): Dirent[] | undefined {
+    let entries: Dirent[];
+    try {
+      entries = readdirSync(dirAbs, { withFileTypes: true });
+    } catch (e) {
+      sink.exclude({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
+      return undefined;
+    }
+    this.rules.enter(dirRel, new Set(entries.map((e) => e.name)));
+    return entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  }
+
   /** A file the rules keep: found with its size and mtime, or left out as too large or unreadable. */
   private keepFile(rel: string, abs: string, sink: WalkSink): void {
     let st: ReturnType<typeof statSync>;
@@ -158,15 +164,8 @@ export class TreeWalker {
     const { rules } = this;
     const tracked = rules.tracked()!;
     const dirAbs = join(this.root, dirRel);
-    let entries: Dirent[];
-    try {
-      entries = readdirSync(dirAbs, { withFileTypes: true });
-    } catch (e) {
-      sink.exclude({ path: dirRel, reason: "unreadable", detail: (e as Error).message, isDir: true });
-      return;
-    }
-    rules.enter(dirRel, new Set(entries.map((e) => e.name)));
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    const entries = this.enter(dirRel, dirAbs, sink);
+    if (!entries) return;
     for (const ent of entries) {
       const rel = `${dirRel}/${ent.name}`;
       const isDir = ent.isDirectory();

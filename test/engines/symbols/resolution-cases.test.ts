@@ -1,7 +1,11 @@
 /**
- * A member called on a value from outside the project is not the project's member of that name, however
- * unique the name: `r.URL.Query().Get("q")` with `r *http.Request` is not `store.Store.Get`. Resolution
- * guesses a member by its name alone ('name-only') only where the qualifier's root could be ours.
+ * Cases of reference resolution, each on a project written here and indexed for real:
+ * - a member called on a value from outside the project is not the project's member of that name, however
+ *   unique the name: `r.URL.Query().Get("q")` with `r *http.Request` is not `store.Store.Get`; nor is one
+ *   on a type nothing imports and the project does not define (`Math.max`, `String.valueOf`);
+ * - a method of an object literal nothing names is no bare name in its file's scope;
+ * - overloads share a qualified name: a reference made inside one belongs to that one;
+ * - get_symbol_references counts the same-named references it could not tie to a definition.
  */
 import { afterEach, describe, expect, test } from "bun:test";
 import { tmpProject, type TmpProject } from "../../helpers/tmp-project.ts";
@@ -16,13 +20,18 @@ afterEach(() => {
   session = p = undefined;
 });
 
-/** Each reference of `name` as `line how target`, target and how empty when unresolved. */
-async function refsOf(files: Record<string, string>, name: string): Promise<string[]> {
+/** The project indexed: its references and definitions by id. */
+async function indexed(files: Record<string, string>) {
   p = tmpProject(files);
   session = new Session(p.root);
   await session.index();
   const g = new GraphStore(await session.requireStore());
-  const byId = new Map(g.allSymbols().map((s) => [s.id, s]));
+  return { g, byId: new Map(g.allSymbols().map((s) => [s.id, s])) };
+}
+
+/** Each reference of `name` as `line how target`, target and how empty when unresolved. */
+async function refsOf(files: Record<string, string>, name: string): Promise<string[]> {
+  const { g, byId } = await indexed(files);
   const out: string[] = [];
   g.forEachRef((r) => {
     if (r.name !== name) return;
@@ -152,3 +161,73 @@ describe("a qualifier's root from outside the project", () => {
     expect(ruby.filter((r) => r.includes("view.rb"))[0]).toBe("lib/shop/view.rb:4 - -");
   }, 60_000);
 });
+
+test("TypeScript: an imported function called by its bare name, beside an anonymous object's member of that name", async () => {
+  const { g, byId } = await indexed({
+    "lib.ts": "export function foo(x: number): number { return x; }\n",
+    "main.ts": [
+      "import { foo } from './lib'",
+      "function make(o: { foo: (x: number) => number }) { return o }",
+      "const made = make({",
+      "  foo: (x: number) => x * 2,",
+      "})",
+      "const api = { bar: (x: number) => x }",
+      "export function baz(): number {",
+      "  return foo(1) + made.foo(2) + api.bar(3)", // 8
+      "}",
+      "",
+    ].join("\n"),
+  });
+  const calls: string[] = [];
+  g.forEachRef((r) => {
+    if (r.line === 8 && r.kind === "call")
+      calls.push(`${r.name} ${r.resolution ?? "-"} ${r.targetId === null ? "-" : `${byId.get(r.targetId)?.file}:${byId.get(r.targetId)?.line}`}`);
+  });
+  // the bare call reaches the import; no call lands on the literal's member by its bare name
+  expect(calls.filter((c) => c.startsWith("foo ")).sort()).toEqual(["foo - -", "foo import lib.ts:1"]);
+}, 60_000);
+
+test("get_symbol_references of Owner.member counts the same-named calls it could not tie to a definition, and is not complete", async () => {
+  await indexed({
+    "a.ts": "export class A { json(): string { return 'a'; } }\nexport class B { json(): string { return 'b'; } }\n",
+    "use.ts": "import { A } from './a'\nexport function f(c: any, a: A): string {\n  return c.json() + a.json()\n}\n",
+  });
+  const { invokeTool } = await import("../../../src/tools/invoke.ts");
+  const { findTool } = await import("../../../src/tools/index.ts");
+  const r = (await invokeTool(
+    findTool("get_symbol_references")!,
+    { symbol: "A.json" },
+    { session: session!, signal: new AbortController().signal, deadline: Date.now() + 20_000 },
+  )) as {
+    usageCount: number;
+    isComplete: boolean;
+    unattributed?: number;
+    message?: string;
+  };
+  expect([r.usageCount, r.isComplete, r.unattributed]).toEqual([1, false, 1]);
+  expect(r.message).toBe(
+    '1 more reference named json could not be tied to a definition (a receiver of unknown type) and may be usages too: find_symbol_occurrences {"symbol_name":"json"} lists them',
+  );
+}, 60_000);
+
+test("Java: each overload encloses the references in its own lines", async () => {
+  const { g, byId } = await indexed({
+    "src/p/Dog.java": [
+      "package p;",
+      "public class Dog {",
+      '  public void fetch(int n) { fetch(n, "ball"); }',
+      "  public void fetch(int n, String what) {",
+      "    bark(what);", // 5
+      "  }",
+      "  void bark(String s) {}",
+      "}",
+      "",
+    ].join("\n"),
+  });
+  const from: string[] = [];
+  g.forEachRef((r) => {
+    if (r.kind === "call")
+      from.push(`${r.name}@${r.line} in ${r.enclosingId === null ? "-" : `${byId.get(r.enclosingId)?.qname}:${byId.get(r.enclosingId)?.line}`}`);
+  });
+  expect(from.sort()).toEqual(["bark@5 in p.Dog.fetch:4", "fetch@3 in p.Dog.fetch:3"]);
+}, 60_000);
