@@ -101,7 +101,7 @@ export function helpText(topic?: string): string {
   lines.push("  setup [<client>]".padEnd(28) + "MCP configuration for Claude Code, Claude Desktop, Cursor, VS Code, Windsurf, Codex CLI, Zed (--write)");
   lines.push("  doctor".padEnd(28) + "check the installation, indexes, model, ast-grep and client configurations");
   for (const t of TOOLS) lines.push(`  ${t.cli.command.join(" ")}`.padEnd(28) + t.cli.summary);
-  lines.push("", "Every command takes --json; grep, exact, refs, occurrences, files and pattern also --ndjson (one row a line).");
+  lines.push("", "Every command takes --json; grep, exact, refs, occurrences, files, pattern and concept also --ndjson (one row a line).");
   lines.push("'cortex <command> --help' describes its options.");
   lines.push("Exit status: 0 found (or done), 1 nothing found (commands that return rows), 2 an error.");
   return lines.join("\n");

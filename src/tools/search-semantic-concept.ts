@@ -90,4 +90,13 @@ export const semanticTool = defineTool({
     }
     return { status: results.length ? "success" : "no_results_found", results, result_count: results.length };
   },
+  rows: (r) => r.results,
+  render(r) {
+    const lines = [`${r.result_count} result${r.result_count === 1 ? "" : "s"}${r.error_message ? ` (${r.error_message})` : ""}`];
+    for (const h of r.results) {
+      lines.push("", `${h.file_path}:${h.start_line}-${h.end_line}  (${h.score.toFixed(4)})${h.stale ? "  STALE" : ""}`);
+      for (const l of h.text.split("\n").slice(1, 7)) lines.push(`    ${l.slice(0, 160)}`);
+    }
+    return lines.join("\n");
+  },
 });

@@ -148,6 +148,14 @@ describe("cortex CLI", () => {
     expect(nan.stderr).toBe("cortex: --limit: expected a number, got 'ten'\n");
   }, 30_000);
 
+  test("concept prints text like search, JSON with --json, rows with --ndjson", async () => {
+    const text = await cortex(["concept", "user login password check", "--top", "2"]);
+    expect(text.code).toBe(0);
+    expect(text.stdout).toMatch(/^2 results \(semantic ranking is .*; these results are keyword-ranked\)\n\n[^\n]+:\d+-\d+ {2}\(\d/);
+    expect(JSON.parse((await cortex(["concept", "user login password check", "--top", "2", "--json"])).stdout).result_count).toBe(2);
+    expect((await cortex(["concept", "user login password check", "--top", "2", "--ndjson"])).stdout.trim().split("\n")).toHaveLength(2);
+  });
+
   test("status describes the index", async () => {
     const r = await cortex(["status", "--json"]);
     const s = JSON.parse(r.stdout);
