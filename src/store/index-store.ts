@@ -387,8 +387,8 @@ export class IndexStore implements HasSqlite {
     const pending = this.db.query("SELECT 1 FROM file_state WHERE parsed = 0 LIMIT 1").get() !== null;
     // a first build's bulk finish, or an incremental run's files written and their references not yet
     // resolved (the pipeline's index_steps_pending): answers read between the two miss references
-    const bulk = this.getMeta("parse_state") === "bulk" || (this.getMeta(STEPS_PENDING_META) ?? "") !== "";
-    if (!pending && !bulk) return undefined;
+    const finishing = this.getMeta("parse_state") === "bulk" || (this.getMeta(STEPS_PENDING_META) ?? "") !== "";
+    if (!pending && !finishing) return undefined;
     const total = (this.db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
     const parsed = pending ? total - this.unparsedCount() : total;
     return { parsed, total, finishing: !pending };

@@ -12,6 +12,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import { SourceLines } from "../engines/graph/source-lines.ts";
+import { nameParts } from "../engines/symbols/index.ts";
 
 const occurrencesInput = z
   .object({
@@ -241,7 +242,7 @@ export const getSymbolReferencesTool = defineTool({
       isComplete: usages.length === refs.length && unattributed === 0,
     };
     if (unattributed > 0) {
-      const last = args.symbol.split(/::|[.#\\]/).pop();
+      const last = nameParts(args.symbol).pop();
       out.unattributed = unattributed;
       out.message = `${unattributed} more reference${unattributed === 1 ? "" : "s"} named ${last} could not be tied to a definition (a receiver of unknown type) and may be usages too: find_symbol_occurrences {"symbol_name":"${last}"} lists them`;
     }
