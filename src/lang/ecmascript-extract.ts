@@ -70,7 +70,7 @@ interface Scope {
   qn: string | undefined;
   /** For types: the name nested types give as their container. */
   typeName?: string;
-  /** Classes: the receiver of their methods, and where the previous member ended (decorators in between are the next member's). */
+  /** Classes and interfaces: the receiver of their methods, and where the previous member ended (decorators in between are the next member's). */
   cls?: { name: string | undefined; exported: boolean; lastMemberEnd: number };
   /** Namespaces: whether members are exported without `export` (ambient), and whether the namespace itself is. */
   ns?: { exported: boolean; ambient: boolean };
@@ -646,8 +646,11 @@ export class EcmaExtraction {
       if (body) this.countClassMembers(body, fact);
       return { end: d.end, kind: "class", qn, typeName: name, cls: { name, exported, lastMemberEnd: node.startIndex } };
     }
-    if (kind === "interface" && body) this.countSignatureMembers(body, fact);
-    else if (kind === "type_alias") {
+    if (kind === "interface" && body) {
+      this.countSignatureMembers(body, fact);
+      // its method signatures are its methods (`Store.get`, no body), as Go's and Java's interface methods are
+      return { end: d.end, kind: "type", qn, typeName: name, cls: { name, exported, lastMemberEnd: node.startIndex } };
+    } else if (kind === "type_alias") {
       const value = node.childForFieldName("value");
       if (value?.type === "object_type") this.countSignatureMembers(value, fact);
     } else if (kind === "enum" && body) this.enumMembers(body, fact);

@@ -105,6 +105,7 @@ export function ecmaQuery(d: QueryDialect): string {
       "(class_body (decorator) @member.decorator)",
       "(abstract_method_signature) @def.abstract_method",
       "(class_body (method_signature) @def.method_signature)",
+      "(interface_body (method_signature) @def.method_signature)",
       "(abstract_class_declaration) @def.class",
       "(interface_declaration) @def.interface",
       "(enum_declaration) @def.enum",

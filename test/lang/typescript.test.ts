@@ -70,6 +70,9 @@ describe("typescript facts (hand-counted truth)", () => {
       ["Cache", 62, 64, undefined, "Roles"],
     ]);
     expect(functionRows(f)).toEqual([
+      ["User.greet", true, true, 1, 1, 1], // an interface's method signatures are its methods
+      ["Repository.find", true, true, 1, 1, 1],
+      ["Repository.save", true, true, 1, 0, 1], // Promise<void>
       ["Entity.constructor", true, true, 2, 0, 1],
       ["Entity.describe", true, true, 0, 1, 1],
       ["Entity.age", true, true, 1, 1, 1],
@@ -77,9 +80,18 @@ describe("typescript facts (hand-counted truth)", () => {
       ["Admin.describe", true, true, 0, 1, 1],
       ["Roles.canEdit", true, false, 1, 1, 2], // ||
     ]);
-    const describeAbstract = f.functions[1]!;
+    const fn = (qn: string) => f.functions.find((x) => x.qualifiedName === qn)!;
+    const describeAbstract = fn("Entity.describe");
     expect([describeAbstract.bodyLines, describeAbstract.receiverType, describeAbstract.signature]).toEqual([0, "Entity", "abstract describe(): string"]);
-    expect(f.functions[2]!.bodyLines).toBe(3);
+    expect(fn("Entity.age").bodyLines).toBe(3);
+    const find = fn("Repository.find");
+    expect([find.startLine, find.endLine, find.bodyLines, find.receiverType, find.signature]).toEqual([
+      26,
+      26,
+      0,
+      "Repository",
+      "find(id: UserId): Promise<T | undefined>",
+    ]);
     expect(f.variables.map((v) => [v.qualifiedName, v.kind, v.exported, v.startLine, v.container])).toEqual([
       ["Role.Admin", "enum_member", true, 9, "Role"],
       ["Role.Editor", "enum_member", true, 10, "Role"],
@@ -94,7 +106,7 @@ describe("typescript facts (hand-counted truth)", () => {
     expect(refs(f, "type")).toEqual([
       "UserId@18<User",
       "Role@21<User",
-      "UserId@26<Repository", // T (a type parameter) and Promise (a lib type) are not references
+      "UserId@26<Repository.find", // T (a type parameter) and Promise (a lib type) are not references
       "UserId@32<Entity.constructor",
       "Clock@36<Entity.age",
       "Role@56<Roles.all",
@@ -260,8 +272,11 @@ describe("typescript facts (hand-counted truth)", () => {
     const clock = await factsOf("ts/packages/core/src/clock.ts", project);
     expect(clock.lines).toEqual({ total: 6, code: 4, comment: 1, blank: 1 });
     expect(typeRows(clock)).toEqual([["Clock", "interface", true, 0, 1]]);
-    expect(functionRows(clock)).toEqual([["systemClock.now", true, true, 0, 1, 1]]);
-    expect(clock.functions[0]!.receiverType).toBe("systemClock");
+    expect(functionRows(clock)).toEqual([
+      ["Clock.now", true, true, 0, 1, 1],
+      ["systemClock.now", true, true, 0, 1, 1],
+    ]);
+    expect(clock.functions.map((fn) => fn.receiverType)).toEqual(["Clock", "systemClock"]);
     expect(clock.variables.map((v) => [v.name, v.kind, v.exported])).toEqual([["systemClock", "constant", true]]);
     expect(refs(clock, "call", "type")).toEqual(["Clock@6<systemClock", "Date.now@6<systemClock.now"]);
   });
@@ -345,6 +360,7 @@ describe("typescript edge cases", () => {
     expect(functionRows(f)).toEqual([
       ["local", false, false, 0, 0, 1],
       ["shared", true, false, 1, 1, 1], // a type predicate returns a boolean
+      ["App.start", false, true, 0, 0, 1], // Promise<void>
     ]);
     expect(f.variables.map((v) => [v.name, v.exported])).toEqual([["VERSION", true]]);
   });
