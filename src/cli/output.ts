@@ -45,16 +45,41 @@ export function printJson(value: unknown): void {
   writeOut(JSON.stringify(value, null, 2) + "\n");
 }
 
-/** One compact JSON value and a newline (NDJSON), written at once so a pipeline sees it immediately. */
-export function printJsonLine(value: unknown): void {
-  if (pipeClosed) return;
-  writeOut(JSON.stringify(value) + "\n");
-}
-
 export function printText(text: string): void {
   // nothing to say prints nothing (`cortex grep` with no match, like ripgrep), not an empty line
   if (pipeClosed || text === "") return;
   writeOut(text.endsWith("\n") ? text : text + "\n");
+}
+
+/**
+ * Lines printed as they come (grep's rows), gathered into writes of up to 64 KiB when stdout is not a
+ * terminal, as ripgrep buffers: one write per line cost more than the search on a broad pattern. A
+ * terminal gets each line at once. `flush` before anything else is printed and at the end.
+ */
+export class LinePrinter {
+  private parts: string[] = [];
+  private size = 0;
+  private readonly direct = process.stdout.isTTY === true;
+
+  print(text: string): void {
+    if (pipeClosed || text === "") return;
+    const line = text.endsWith("\n") ? text : text + "\n";
+    if (this.direct) {
+      writeOut(line);
+      return;
+    }
+    this.parts.push(line);
+    this.size += line.length;
+    if (this.size >= 64 * 1024) this.flush();
+  }
+
+  flush(): void {
+    if (this.parts.length === 0) return;
+    const text = this.parts.join("");
+    this.parts = [];
+    this.size = 0;
+    if (!pipeClosed) writeOut(text);
+  }
 }
 
 /** Exit code of every error: bad input, a failed search, an internal error. */

@@ -8,7 +8,7 @@
 import type { ToolDefinition } from "../tools/define.ts";
 import type { ToolContext } from "../tools/context.ts";
 import { invokeTool } from "../tools/invoke.ts";
-import { printJson, printJsonLine, printText } from "./output.ts";
+import { LinePrinter, printJson, printText } from "./output.ts";
 import { CortexError } from "../core/errors.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
@@ -38,31 +38,50 @@ export async function runToolForCli(
   // rows a tool streams while it searches are printed at once; the rest when the result is in
   let streamed = 0;
   const ctx: Omit<ToolContext, "session"> = { signal: controller.signal, deadline };
-  if (mode === "ndjson") {
+  // text a tool prints row by row (grep's lines): every row, as it comes, none kept (ripgrep prints all)
+  const printer = mode === "text" && tool.rowPrinter ? tool.rowPrinter(input as never) : undefined;
+  const lines = new LinePrinter();
+  if (mode === "ndjson" || printer) {
+    ctx.everyRow = true;
     ctx.onRow = (row) => {
       if (streamed === 0) beforePrint?.();
-      printJsonLine(row);
+      lines.print(printer ? printer.row(row) : JSON.stringify(row));
       streamed++;
     };
   }
   try {
-    const result = typeof target === "function" ? await target(ctx) : await invokeTool(tool, input, { ...ctx, session: target });
+    let result: unknown;
+    try {
+      result = typeof target === "function" ? await target(ctx) : await invokeTool(tool, input, { ...ctx, session: target });
+    } finally {
+      lines.flush(); // what was found before an error too
+    }
     beforePrint?.();
     const failure = tool.failure?.(result);
     if (failure !== undefined) throw new CortexError("INVALID_INPUT", failure);
     const rows = tool.rows?.(result);
+    // the rows not streamed yet: a tool that took every row (ctx.everyRow) streamed them all and keeps none
+    const unstreamed = rows?.slice(streamed);
     if (mode === "ndjson") {
-      for (const row of rows!.slice(streamed)) printJsonLine(row);
-      noteIncomplete(result, rows!.length);
+      for (const row of unstreamed!) lines.print(JSON.stringify(row));
+      lines.flush();
+      noteIncomplete(result, streamed + unstreamed!.length);
       noteIncompleteIndex(result);
     } else if (mode === "json" || !tool.render) printJson(result);
-    else {
+    else if (printer) {
+      for (const row of unstreamed ?? []) lines.print(printer.row(row));
+      lines.print(printer.end());
+      lines.flush();
+      for (const note of [...(tool.notes?.(result) ?? []), ...printer.notes()]) process.stderr.write(`cortex: ${note}\n`);
+      noteBudgetCut(result);
+      noteIncompleteIndex(result);
+    } else {
       printText(tool.render(result));
       for (const note of tool.notes?.(result) ?? []) process.stderr.write(`cortex: ${note}\n`);
       noteBudgetCut(result);
       noteIncompleteIndex(result);
     }
-    return rows !== undefined && rows.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;
+    return rows !== undefined && streamed + unstreamed!.length === 0 ? EXIT_NOTHING_FOUND : EXIT_FOUND;
   } finally {
     clearTimeout(timer);
   }

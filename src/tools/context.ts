@@ -18,6 +18,12 @@ export interface ToolContext {
    */
   onRow?(row: unknown): void;
   /**
+   * The caller prints every row onRow hands it and needs none in the result (the CLI's text and --ndjson
+   * output without --max-tokens): a tool that streams its rows then takes them all, as ripgrep prints
+   * every line, with no result limit or output budget, and leaves them out of its result.
+   */
+  everyRow?: boolean;
+  /**
    * Indexed files a live server's watcher saw change since the index last caught up with them (absent
    * outside a server, or when too many changed to read them per call): text searches read them from disk.
    */

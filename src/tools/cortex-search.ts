@@ -8,7 +8,6 @@ import { existingPaths, indexedLanguages } from "./filters.ts";
 import { CortexError } from "../core/errors.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
-import { resolveInsideRoot } from "../core/paths.ts";
 import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
 import { longQueryField, queryCondensedSchema, queryUnread, queryUnreadSchema } from "./query-condensed.ts";
 

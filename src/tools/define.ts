@@ -83,6 +83,13 @@ export interface ToolDefinition<I extends z.ZodObject = z.ZodObject, O = unknown
    * convention: 0 found, 1 nothing found, 2 error).
    */
   rows?(result: O): unknown[];
+  /**
+   * For tools that stream their rows (ctx.onRow): the CLI's text output, row by row, so that a command
+   * printing every row (ctx.everyRow) prints each as it comes and keeps none. `row` returns the lines a
+   * row makes final ("" for none yet), `end` the rest; `notes` what the rows showed that `notes` of a
+   * result without them cannot (stale files).
+   */
+  rowPrinter?(input: z.output<I>): { row(row: unknown): string; end(): string; notes(): string[] };
 }
 
 export function defineTool<I extends z.ZodObject, O>(def: ToolDefinition<I, O>): ToolDefinition<I, O> {

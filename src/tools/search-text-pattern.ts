@@ -124,7 +124,10 @@ export const searchTextPatternTool = defineTool({
       // Whole matches are kept, in order, while the JSON result fits the output budget. The envelope is
       // counted before the search (its stats come after), so that the matches streamed to the CLI's
       // --ndjson as they are found are exactly those the result keeps.
-      const budget = (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
+      // The CLI printing every row as it comes (text and --ndjson, no --max-tokens) gets every match, as
+      // ripgrep prints them, and the result keeps none: no limit, no budget, memory bounded by a file's hits.
+      const everyRow = ctx.everyRow === true && ctx.onRow !== undefined && args.max_tokens === undefined;
+      const budget = everyRow ? Number.POSITIVE_INFINITY : (args.max_tokens ?? DEFAULT_MAX_TOKENS) * CHARS_PER_TOKEN;
       // the plan is about twice a short query's length, and cut at PLAN_CHARS: a 29,000-character regex
       // counted as 58,000 left room for one match
       let size = ENVELOPE_CHARS + Math.min(2 * args.query.length, PLAN_CHARS);
@@ -140,8 +143,9 @@ export const searchTextPatternTool = defineTool({
         fresh: args.fresh,
         ...(args.fresh ? { onDisk: await filesOnDisk(ctx.session.root) } : {}),
         ...(ctx.changedOnDisk && ctx.changedOnDisk.length > 0 ? { changedOnDisk: new Set(ctx.changedOnDisk) } : {}),
-        maxMatches: MAX_MATCHES,
-        maxChars: MAX_CHARS,
+        maxMatches: everyRow ? Number.POSITIVE_INFINITY : MAX_MATCHES,
+        maxChars: everyRow ? Number.POSITIVE_INFINITY : MAX_CHARS,
+        handOver: everyRow,
         deadline: ctx.deadline,
         signal: ctx.signal,
         onMatch(m) {
@@ -155,16 +159,14 @@ export const searchTextPatternTool = defineTool({
           return true;
         },
       });
-      const out: Output = {
-        status: r.matches.length > 0 ? "success" : "no_matches_found",
+      return {
+        status: kept > 0 ? "success" : "no_matches_found",
         matches: r.matches,
-        match_count: 0,
+        match_count: kept,
         truncated: r.truncated || overBudget,
         partial: r.partial,
         stats: r.stats,
       };
-      out.match_count = out.matches.length;
-      return out;
     } catch (e) {
       // The specification reports bad patterns and inaccessible paths as a result with status "error".
       if (isCortexError(e) && (e.code === "INVALID_INPUT" || e.code === "PATH_OUTSIDE_ROOT" || e.code === "NOT_FOUND")) {
@@ -176,6 +178,7 @@ export const searchTextPatternTool = defineTool({
   failure: (r) => (r.status === "error" ? (r.error_message ?? "search failed") : undefined),
   rows: (r) => r.matches,
   render: renderLikeRipgrep,
+  rowPrinter: (args) => new RipgrepLines(args.context_lines > 0),
   notes: grepNotes,
 });
 
@@ -191,32 +194,82 @@ async function filesOnDisk(root: string): Promise<string[]> {
  * between groups that are not adjacent; overlapping context is printed once.
  */
 export function renderLikeRipgrep(r: Output): string {
+  const lines = new RipgrepLines(r.matches.some((m) => m.context.length > 0));
   const out: string[] = [];
-  let lastFile: string | undefined;
-  let lastLine = 0;
-  const byFile = new Map<string, Map<number, { text: string; match: boolean }>>();
-  for (const m of r.matches as TextMatch[]) {
-    let lines = byFile.get(m.file_path);
-    if (!lines) byFile.set(m.file_path, (lines = new Map()));
+  for (const m of r.matches) {
+    const text = lines.row(m);
+    if (text) out.push(text);
+  }
+  const rest = lines.end();
+  if (rest) out.push(rest);
+  return out.join("\n");
+}
+
+/**
+ * ripgrep's lines, match by match (the CLI prints each file's lines as the search finds them). Matches
+ * come in file order and line order; a context line after a match is held back until the next match of
+ * the file is known, since that match may be the same line (printed with `:`) or within its context.
+ */
+export class RipgrepLines {
+  private file: string | undefined;
+  /** The current file's lines not printed yet, by line number (the last match's context after it). */
+  private pending = new Map<number, { text: string; match: boolean }>();
+  private lastFile: string | undefined;
+  private lastLine = 0;
+  private readonly stale = new Set<string>();
+
+  /** withContext: context lines were asked for, so groups that are not adjacent are parted by `--`. */
+  constructor(private readonly withContext: boolean) {}
+
+  /** The lines this match makes final (without a trailing newline), or "" when none is. */
+  row(row: unknown): string {
+    const m = row as TextMatch;
+    if (m.stale) this.stale.add(m.file_path);
+    const out: string[] = [];
+    if (m.file_path !== this.file) {
+      this.flush(out, Number.POSITIVE_INFINITY);
+      this.file = m.file_path;
+    }
     let n = m.context_start_line;
     for (const c of m.context) {
       if (n === m.line_number) n++;
-      if (!lines.has(n)) lines.set(n, { text: c, match: false });
+      if (!this.pending.has(n) && n > this.lastPrinted()) this.pending.set(n, { text: c, match: false });
       n++;
     }
-    lines.set(m.line_number, { text: m.matched_line, match: true });
+    this.pending.set(m.line_number, { text: m.matched_line, match: true });
+    // lines up to this match can change no more: a later match is further down, its context only context
+    this.flush(out, m.line_number);
+    return out.join("\n");
   }
-  const withContext = r.matches.some((m) => m.context.length > 0);
-  for (const [file, lines] of byFile) {
-    for (const n of [...lines.keys()].sort((a, b) => a - b)) {
-      if (withContext && lastFile !== undefined && (lastFile !== file || n > lastLine + 1)) out.push("--");
-      const l = lines.get(n)!;
-      out.push(`${file}${l.match ? ":" : "-"}${n}${l.match ? ":" : "-"}${l.text}`);
-      lastFile = file;
-      lastLine = n;
+
+  /** The last file's held-back lines. */
+  end(): string {
+    const out: string[] = [];
+    this.flush(out, Number.POSITIVE_INFINITY);
+    return out.join("\n");
+  }
+
+  /** What the rows seen showed that ripgrep-like lines cannot say: hits in files changed since indexing. */
+  notes(): string[] {
+    const note = staleNote([...this.stale]);
+    return note ? [note] : [];
+  }
+
+  private lastPrinted(): number {
+    return this.lastFile === this.file ? this.lastLine : 0;
+  }
+
+  private flush(out: string[], through: number): void {
+    const ready = [...this.pending.keys()].filter((n) => n <= through).sort((a, b) => a - b);
+    for (const n of ready) {
+      const l = this.pending.get(n)!;
+      this.pending.delete(n);
+      if (this.withContext && this.lastFile !== undefined && (this.lastFile !== this.file || n > this.lastLine + 1)) out.push("--");
+      out.push(`${this.file}${l.match ? ":" : "-"}${n}${l.match ? ":" : "-"}${l.text}`);
+      this.lastFile = this.file;
+      this.lastLine = n;
     }
   }
-  return out.join("\n");
 }
 
 /** What ripgrep-like lines cannot say (stderr): a cut or partial result, hits in files changed since indexing. */
@@ -225,10 +278,12 @@ function grepNotes(r: Output): string[] {
   if (r.truncated)
     notes.push(`stopped after ${r.match_count} matching lines (at most ${MAX_MATCHES}, and what fits --max-tokens); narrow the search with --path or --ext`);
   if (r.partial) notes.push("the deadline passed; these are the matches found so far");
-  const stale = [...new Set(r.matches.filter((m) => (m as { stale?: boolean }).stale).map((m) => m.file_path))];
-  if (stale.length > 0)
-    notes.push(
-      `STALE: ${stale.length} file${stale.length === 1 ? "" : "s"} changed since indexing (${stale.slice(0, 3).join(", ")}${stale.length > 3 ? ", …" : ""}); the lines are as indexed: run cortex index, or add --fresh`,
-    );
+  const stale = staleNote([...new Set(r.matches.filter((m) => (m as { stale?: boolean }).stale).map((m) => m.file_path))]);
+  if (stale) notes.push(stale);
   return notes;
+}
+
+function staleNote(files: string[]): string | undefined {
+  if (files.length === 0) return undefined;
+  return `STALE: ${files.length} file${files.length === 1 ? "" : "s"} changed since indexing (${files.slice(0, 3).join(", ")}${files.length > 3 ? ", …" : ""}); the lines are as indexed: run cortex index, or add --fresh`;
 }

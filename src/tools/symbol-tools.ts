@@ -10,7 +10,6 @@ import { existingPaths, indexedLanguages } from "./filters.ts";
 import { staleFiles } from "../engines/freshness.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { isCortexError } from "../core/errors.ts";
-import { resolveInsideRoot } from "../core/paths.ts";
 import { SourceLines } from "../engines/graph/source-lines.ts";
 import { nameParts } from "../engines/symbols/index.ts";
 

@@ -68,24 +68,30 @@ describe("cortex CLI", () => {
     }
   });
 
-  test("grep: --fresh searches files added since indexing; stdout holds lines only, notes (stale, cut) go to stderr", async () => {
-    const q = tmpProject({ "a.txt": "needle old\n", "b.txt": "needle kept\n", "many.txt": "needle and more words on a line\n".repeat(400) });
+  test("grep: prints every match as ripgrep does (a budget only with --max-tokens); --fresh searches files added since indexing; notes go to stderr", async () => {
+    const q = tmpProject({ "a.txt": "needle old\n", "b.txt": "needle kept\n", "many.txt": "needle and more words on a line\n".repeat(1200) });
     try {
       expect((await cortex(["index", q.root], q.root)).code).toBe(0);
       q.write("a.txt", "needle changed and longer\n");
       utimesSync(join(q.root, "a.txt"), new Date(), new Date(Date.now() + 5000));
       q.write("c.txt", "needle added\n");
-      const indexed = await cortex(["grep", "needle", "-C", "0"], q.root);
-      expect(indexed.stdout).toStartWith("a.txt:1:needle old\nb.txt:1:needle kept\nmany.txt:1:");
-      // the 400 lines of many.txt are more than the output budget: the note is on stderr, the lines on stdout
-      expect(
-        indexed.stdout
-          .split("\n")
-          .filter(Boolean)
-          .every((l) => /^(a|b|many)\.txt:\d+:needle/.test(l)),
-      ).toBe(true);
-      expect(indexed.stderr).toMatch(/^cortex: stopped after \d+ matching lines/);
-      expect(indexed.stderr).toContain("\ncortex: STALE: 1 file changed since indexing (a.txt); the lines are as indexed: run cortex index, or add --fresh\n");
+      const stale = "cortex: STALE: 1 file changed since indexing (a.txt); the lines are as indexed: run cortex index, or add --fresh\n";
+      const many = Array.from({ length: 1200 }, (_, i) => `many.txt:${i + 1}:needle and more words on a line\n`).join("");
+      // more lines than the tool's limit (500) and its output budget: the shell still gets them all, literal or regex
+      for (const args of [["needle"], ["-e", "needle\\b"]]) {
+        const all = await cortex(["grep", ...args, "-C", "0"], q.root);
+        expect([all.code, all.stderr]).toEqual([0, stale]);
+        expect(all.stdout).toBe(`a.txt:1:needle old\nb.txt:1:needle kept\n${many}`);
+        const rows = await cortex(["grep", ...args, "-C", "0", "--ndjson"], q.root);
+        expect([rows.code, rows.stdout.split("\n").length - 1]).toEqual([0, 1202]);
+      }
+      // a budget asked for cuts the lines, and says so on stderr; --json is the tool's result, as over MCP
+      const cut = await cortex(["grep", "needle", "-C", "0", "--max-tokens", "500"], q.root);
+      expect(cut.stdout.split("\n").length - 1).toBeLessThan(100);
+      expect(cut.stderr).toMatch(/^cortex: stopped after \d+ matching lines/);
+      expect(cut.stderr).toContain(`\n${stale}`);
+      const json = JSON.parse((await cortex(["grep", "needle", "-C", "0", "--json"], q.root)).stdout);
+      expect([json.truncated, json.match_count <= 500, json.matches.length]).toEqual([true, true, json.match_count]);
       const fresh = await cortex(["grep", "needle", "-C", "0", "--fresh", "--path", "a.txt", "--path", "b.txt", "--path", "c.txt"], q.root);
       expect(fresh.stdout).toBe("a.txt:1:needle changed and longer\nb.txt:1:needle kept\nc.txt:1:needle added\n");
       expect(fresh.stderr).toBe("");

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { fixtureDigest, PARITY_CASES, readRecording, ripgrepPath, runRipgrep } from "../helpers/ripgrep-oracle.ts";
 import { Session } from "../../src/tools/session.ts";
+import { RipgrepLines } from "../../src/tools/search-text-pattern.ts";
 import { findTool } from "../../src/tools/index.ts";
 import { parseInput } from "../../src/core/zod-issues.ts";
 import { exposedOutput, invokeTool } from "../../src/tools/invoke.ts";
@@ -263,6 +264,31 @@ describe("cortex grep (CLI)", () => {
       expect(r.stdout).toBe(c.stdout);
     });
   }
+
+  test("lines are printed match by match: a line is held back only while a later match of its file may be it", () => {
+    const hit = (file_path: string, line_number: number, before: number, after: number) => ({
+      file_path,
+      line_number,
+      matched_line: `match ${line_number}`,
+      context: [
+        ...Array.from({ length: before }, (_, i) => `ctx ${line_number - before + i}`),
+        ...Array.from({ length: after }, (_, i) => `ctx ${line_number + 1 + i}`),
+      ],
+      context_start_line: line_number - before,
+      match_details: { matches: [] },
+    });
+    const lines = new RipgrepLines(true);
+    // -C 2: line 6 is in line 5's context and matches itself; line 12 starts a new group; b.go a new file
+    expect(lines.row(hit("a.go", 5, 2, 2))).toBe("a.go-3-ctx 3\na.go-4-ctx 4\na.go:5:match 5");
+    expect(lines.row(hit("a.go", 6, 2, 2))).toBe("a.go:6:match 6");
+    expect(lines.row(hit("a.go", 12, 2, 2))).toBe("a.go-7-ctx 7\na.go-8-ctx 8\n--\na.go-10-ctx 10\na.go-11-ctx 11\na.go:12:match 12");
+    expect(lines.row(hit("b.go", 1, 0, 2))).toBe("a.go-13-ctx 13\na.go-14-ctx 14\n--\nb.go:1:match 1");
+    expect(lines.end()).toBe("b.go-2-ctx 2\nb.go-3-ctx 3");
+    expect(lines.end()).toBe("");
+    // without context lines there are no group separators
+    const plain = new RipgrepLines(false);
+    expect([plain.row(hit("a.go", 1, 0, 0)), plain.row(hit("b.go", 9, 0, 0)), plain.end()]).toEqual(["a.go:1:match 1", "b.go:9:match 9", ""]);
+  });
 
   test("no match prints nothing and exits 1, as ripgrep does", async () => {
     expect(await cli(["grep", "no-such-text-anywhere"])).toEqual({ code: 1, stdout: "", stderr: "" });

@@ -40,7 +40,7 @@ export interface ChunkResult {
 }
 
 export interface PoolRun {
-  /** Hits by item index, in item order. */
+  /** Hits by item index, in item order (those not handed to `onHits` already). */
   hits: Array<{ item: number; hits: LineHit[] }>;
   /** True when some items were not verified (deadline, cancellation, a lost worker). */
   partial: boolean;
@@ -58,6 +58,12 @@ export interface PoolRunOptions {
   signal?: AbortSignal;
   /** Stop once this many lines are found among the first items (in order). */
   maxHits: number;
+  /**
+   * Receives the hits of the items before which every item is verified, in item order, as soon as they are:
+   * a search printing every match (the CLI's grep) holds no more than the chunks still out of order.
+   * Hits handed here are left out of the run's `hits`.
+   */
+  onHits?(files: Array<{ item: number; hits: LineHit[] }>): void;
 }
 
 /** How long workers get to hand in their results after the stop flag is raised. */
@@ -178,7 +184,12 @@ class VerifyPool {
           if (msg.type === "chunk") {
             done.set(msg.chunk, msg as ChunkResult);
             while (done.get(contiguous)?.complete) {
-              for (const f of done.get(contiguous)!.files) hitsInOrder += f.hits.length;
+              const ready = done.get(contiguous)!;
+              for (const f of ready.files) hitsInOrder += f.hits.length;
+              if (o.onHits && ready.files.length > 0) {
+                o.onHits(ready.files);
+                ready.files = [];
+              }
               contiguous++;
             }
             if (!capped && hitsInOrder >= o.maxHits) {

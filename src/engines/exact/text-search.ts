@@ -50,10 +50,17 @@ export interface TextSearchRequest {
   signal?: AbortSignal;
   /**
    * Called with each match as soon as it is final, in result order (the CLI's --ndjson streams them):
-   * literal searches find matches file by file, regex searches when the worker pool is done. Returning
-   * false stops the search there, marked truncated (the caller's own output budget is spent).
+   * literal searches find matches file by file, regex searches when the worker pool is done (as its
+   * chunks complete in order with `handOver`). Returning false stops the search there, marked truncated
+   * (the caller's own output budget is spent).
    */
   onMatch?(match: TextMatch): boolean | undefined;
+  /**
+   * Every match goes to `onMatch` as soon as it is final and none is kept in the outcome's `matches`: the
+   * CLI's grep prints them all, as ripgrep does, in memory bounded by a file's hits rather than by the
+   * result (set maxMatches and maxChars to Infinity with it).
+   */
+  handOver?: boolean;
 }
 
 export interface TextMatch {
@@ -193,7 +200,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         truncated = true;
         return false;
       }
-      matches.push(m);
+      if (!req.handOver) matches.push(m);
     }
     return true;
   };
@@ -214,7 +221,19 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         contextLines: req.contextLines,
         maxPerFile: req.maxMatches + 1,
       },
-      { parallelism: 2, deadline: req.deadline, ...(req.signal ? { signal: req.signal } : {}), maxHits: req.maxMatches + 1 },
+      {
+        parallelism: 2,
+        deadline: req.deadline,
+        ...(req.signal ? { signal: req.signal } : {}),
+        maxHits: req.maxMatches + 1,
+        ...(req.handOver
+          ? {
+              onHits: (files: Array<{ item: number; hits: LineHit[] }>) => {
+                for (const { item, hits } of files) if (!accept(item, hits)) break;
+              },
+            }
+          : {}),
+      },
     );
     // the pattern compiled here but a worker could not run it (out of memory in a nested alternation):
     // an error, not "no matches"
