@@ -353,3 +353,12 @@ export function filesPassing(store: IndexStore, paths: string[], filters: ChunkF
 export function chunkCount(store: IndexStore): number {
   return (sqliteOf(store).query("SELECT COUNT(*) AS n FROM chunks").get() as { n: number }).n;
 }
+
+/** Tags some chunk carries (of `tags`, or any), most common first: the tag sets are interned, so few rows. */
+export function chunkTags(store: IndexStore, tags: readonly string[] | undefined, limit: number): string[] {
+  const only = tags === undefined ? "" : "WHERE j.value IN (SELECT value FROM json_each(?))";
+  const rows = sqliteOf(store)
+    .query(`SELECT j.value AS tag FROM chunk_tag_sets t, json_each(t.tags) j ${only} GROUP BY j.value ORDER BY COUNT(*) DESC, j.value LIMIT ?`)
+    .values(...(tags === undefined ? [limit] : [JSON.stringify(tags), limit])) as Array<[string]>;
+  return rows.map((r) => r[0]);
+}

@@ -187,6 +187,12 @@ export interface KeywordReader {
   filesPassing(paths: readonly string[], filters: ChunkFilters): Promise<Set<string>>;
   /** Number of search chunks. */
   chunkCount(): Promise<number>;
+  /**
+   * The tags, each carried by at least one chunk, most common first (by the distinct tag sets that hold
+   * them): which of `tags` some chunk carries, or with `tags` undefined up to `limit` examples. A tag filter
+   * that names none is an error, not "nothing matches" (tools/filters.ts).
+   */
+  chunkTags(tags: readonly string[] | undefined, limit: number): Promise<string[]>;
 }
 
 /** What the vector side of search reads: chunk text hashes and the texts to embed. */

@@ -39,6 +39,7 @@ import { CandidateFinder } from "./trigram-candidates.ts";
 import { unionSorted } from "./trigrams.ts";
 import {
   chunkCount,
+  chunkTags,
   chunksById,
   definingFiles,
   definitionsNamed,
@@ -263,6 +264,10 @@ export class SqliteIndexReader implements IndexReader {
 
   async filesPassing(paths: readonly string[], filters: ChunkFilters): Promise<Set<string>> {
     return filesPassing(this.store, [...paths], filters);
+  }
+
+  async chunkTags(tags: readonly string[] | undefined, limit: number): Promise<string[]> {
+    return chunkTags(this.store, tags, limit);
   }
 
   async chunkCount(): Promise<number> {

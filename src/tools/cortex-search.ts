@@ -4,7 +4,7 @@
  * unavailable or incomplete, and says so in `embeddings`.
  */
 import { z } from "zod";
-import { existingPaths, indexedLanguages } from "./filters.ts";
+import { checkTagsCarried, existingPaths, indexedLanguages } from "./filters.ts";
 import { CortexError } from "../core/errors.ts";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { SearchResponse } from "../engines/search/index.ts";
@@ -106,6 +106,7 @@ export const searchTool = defineTool({
         "EMBEDDINGS_UNAVAILABLE",
         `mode vector: no embeddings to search (embeddings: ${response.embeddings}); use mode hybrid or keyword, or compute them first (cortex index --embed; cortex doctor says what is missing)`,
       );
+    if (response.results.length === 0 && args.tags) await checkTagsCarried(ctx, args.tags, "tags");
     const unread = queryUnread(query);
     return { ...response, ...(condensed ? { query_condensed: condensed } : {}), ...(unread ? { query_unread: unread } : {}) };
   },

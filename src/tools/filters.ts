@@ -4,6 +4,7 @@
  * - A language filter's value as the index names languages: any case, and the names people write for
  *   them (ts, py, golang, c++); a value that names no indexed language is an error listing the indexed ones.
  * - A path filter's folders and files must exist in a local project.
+ * - A tag filter under which nothing is found is checked for tags no chunk carries.
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
@@ -52,6 +53,25 @@ export async function indexedLanguages(ctx: ToolContext, values: readonly string
     }
     return found;
   });
+}
+
+/**
+ * After a search that found nothing under a tag filter: a tag no chunk carries is an error naming it and
+ * the tags this index has (`bogus` would otherwise read as "nothing matches"). Checked only then, so that
+ * a search that finds something pays nothing.
+ */
+export async function checkTagsCarried(ctx: ToolContext, tags: readonly string[], field: string): Promise<void> {
+  if (tags.length === 0) return;
+  const reader = await ctx.session.requireReader();
+  const lower = tags.map((t) => t.toLowerCase()); // tags are stored lower-case, and filters compare them so
+  const carried = new Set(await reader.chunkTags(lower, lower.length));
+  const i = lower.findIndex((t) => !carried.has(t));
+  if (i < 0) return;
+  const examples = await reader.chunkTags(undefined, 12);
+  throw new CortexError(
+    "INVALID_INPUT",
+    `${field}[${i}]: no indexed chunk carries the tag '${tags[i]}' (tags are languages, code or documentation, folder names and document tags; common here: ${examples.join(", ") || "none"})`,
+  );
 }
 
 /**

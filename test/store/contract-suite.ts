@@ -211,6 +211,11 @@ export function readerContractSuite(name: string, factory: ReaderFactory): void 
       expect(overview.get("store/store.go")!.isTest).toBe(false);
       expect(await reader.filesPassing(["auth/auth.go", "auth/auth_test.go"], { excludeTests: true })).toEqual(new Set(["auth/auth.go"]));
       expect(await reader.chunkCount()).toBeGreaterThanOrEqual(defs.length + 5);
+      // tags some chunk carries: of those asked, or the most common (every code chunk has "code" and "go")
+      expect(sorted(await reader.chunkTags(["go", "auth", "klingon"], 5))).toEqual(["auth", "go"]);
+      const common = await reader.chunkTags(undefined, 3);
+      expect(common.length).toBe(3);
+      expect(common.slice(0, 2).sort()).toEqual(["code", "go"]);
     });
 
     test("vectors: chunk hashes (filtered or not) and texts by hash", async () => {

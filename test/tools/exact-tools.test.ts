@@ -163,6 +163,13 @@ describe("cortex_exact", () => {
     expect(occ.error_message).toMatch(/^language: no indexed file has language 'klingon'/);
     const search = await call("cortex_search", { query: "server", language: "GO" });
     expect(search.results.length).toBeGreaterThan(0);
+    // a tag no chunk carries is an error naming it and tags the index has; a tag in any case filters
+    await expect(call("cortex_search", { query: "server", tags: ["code", "klingon"] })).rejects.toThrow(
+      /^tags\[1\]: no indexed chunk carries the tag 'klingon' \(.*common here: .*code/,
+    );
+    expect((await call("cortex_search", { query: "server", tags: ["GO", "Code"] })).results.length).toBeGreaterThan(0);
+    // a tag that exists under which nothing matches is an empty answer, not an error
+    expect((await call("cortex_search", { query: "zzqqxxnothing", tags: ["go"] })).results).toEqual([]);
   });
 
   test("a hit far into a long line is shown in a window around it, its columns the whole line's", async () => {

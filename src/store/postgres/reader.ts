@@ -570,6 +570,20 @@ export class PgIndexReader implements IndexReader {
     return rows.map((r) => ({ rowid: Number(r.rowid), id: r.id, filePath: r.path, score: Number(r.score) }));
   }
 
+  async chunkTags(tags: readonly string[] | undefined, limit: number): Promise<string[]> {
+    const params: Params = [];
+    const from = this.live(params);
+    // counted over distinct tag sets, as SQLite's interned sets count them: the same order in both stores
+    const only = tags === undefined ? "" : ` WHERE j.tag IN (SELECT json_array_elements_text(${bind(params, JSON.stringify(tags))}::text::json))`;
+    const rows = await this.rows<{ tag: string }>(
+      `SELECT j.tag FROM (SELECT DISTINCT c.tags FROM ${from} JOIN ${this.s}.chunks c ON c.file_id = f.file_id) d,
+         jsonb_array_elements_text(d.tags::jsonb) AS j(tag)${only}
+       GROUP BY j.tag ORDER BY count(*) DESC, j.tag COLLATE "C" LIMIT ${bind(params, limit)}::int`,
+      params,
+    );
+    return rows.map((r) => r.tag);
+  }
+
   async chunkCount(): Promise<number> {
     const params: Params = [];
     const [r] = await this.rows<{ n: number }>(`SELECT count(*)::int AS n FROM ${this.live(params)} JOIN ${this.s}.chunks c ON c.file_id = f.file_id`, params);
