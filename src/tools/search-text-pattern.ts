@@ -149,7 +149,7 @@ export const searchTextPatternTool = defineTool({
         deadline: ctx.deadline,
         signal: ctx.signal,
         onMatch(m) {
-          size += JSON.stringify(m).length + 1;
+          if (!everyRow) size += JSON.stringify(m).length + 1;
           if (size > budget && kept > 0) {
             overBudget = true;
             return false;
@@ -212,7 +212,11 @@ export function renderLikeRipgrep(r: Output): string {
  */
 export class RipgrepLines {
   private file: string | undefined;
-  /** The current file's lines not printed yet, by line number (the last match's context after it). */
+  /**
+   * The current file's lines not printed yet, by line number (the last match's context after it), in
+   * ascending order as inserted: a match's context before it that is not printed or pending lies beyond
+   * every pending line, which all follow the previous match.
+   */
   private pending = new Map<number, { text: string; match: boolean }>();
   private lastFile: string | undefined;
   private lastLine = 0;
@@ -230,13 +234,18 @@ export class RipgrepLines {
       this.flush(out, Number.POSITIVE_INFINITY);
       this.file = m.file_path;
     }
-    let n = m.context_start_line;
-    for (const c of m.context) {
-      if (n === m.line_number) n++;
-      if (!this.pending.has(n) && n > this.lastPrinted()) this.pending.set(n, { text: c, match: false });
-      n++;
+    // the lines in order, the match among its context (the order flush relies on)
+    const printed = this.lastPrinted();
+    let i = 0; // context[i] is line context_start_line + i, skipping the match
+    for (let k = 0; k <= m.context.length; k++) {
+      const n = m.context_start_line + k;
+      if (n === m.line_number) {
+        this.pending.set(n, { text: m.matched_line, match: true });
+        continue;
+      }
+      const text = m.context[i++]!;
+      if (!this.pending.has(n) && n > printed) this.pending.set(n, { text, match: false });
     }
-    this.pending.set(m.line_number, { text: m.matched_line, match: true });
     // lines up to this match can change no more: a later match is further down, its context only context
     this.flush(out, m.line_number);
     return out.join("\n");
@@ -260,9 +269,8 @@ export class RipgrepLines {
   }
 
   private flush(out: string[], through: number): void {
-    const ready = [...this.pending.keys()].filter((n) => n <= through).sort((a, b) => a - b);
-    for (const n of ready) {
-      const l = this.pending.get(n)!;
+    for (const [n, l] of this.pending) {
+      if (n > through) break;
       this.pending.delete(n);
       if (this.withContext && this.lastFile !== undefined && (this.lastFile !== this.file || n > this.lastLine + 1)) out.push("--");
       out.push(`${this.file}${l.match ? ":" : "-"}${n}${l.match ? ":" : "-"}${l.text}`);
