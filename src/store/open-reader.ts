@@ -5,14 +5,19 @@
  */
 import type { IndexReader } from "./contract.ts";
 import { SqliteIndexReader } from "./sqlite-reader.ts";
-import { openPostgresReader, POSTGRES_SOURCE_PREFIX } from "./postgres/open.ts";
+import { POSTGRES_SOURCE_PREFIX } from "./postgres/source-prefix.ts";
 
 /**
  * A reader over the index at `source`: a database path, or a shared store's `postgres:<schema>:<repos>`
  * (postgres/open.ts); throws INDEX_CORRUPT when a path is not a usable index.
  */
 export function openIndexReader(source: string): IndexReader {
-  if (source.startsWith(POSTGRES_SOURCE_PREFIX)) return openPostgresReader(source);
+  if (source.startsWith(POSTGRES_SOURCE_PREFIX)) {
+    // loaded only here: the PostgreSQL driver was most of the start of every process and verification
+    // worker that opens a local index (42-49 of 56 ms of open-reader's imports, from source)
+    const { openPostgresReader } = require("./postgres/open.ts") as typeof import("./postgres/open.ts");
+    return openPostgresReader(source);
+  }
   return SqliteIndexReader.open(source);
 }
 

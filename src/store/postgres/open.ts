@@ -8,9 +8,9 @@ import { CortexError } from "../../core/errors.ts";
 import { connectPostgres } from "./client.ts";
 import { PgIndexReader, type RepoScope } from "./reader.ts";
 import { storeUrl } from "./url.ts";
+import { POSTGRES_SOURCE_PREFIX } from "./source-prefix.ts";
 
-export const POSTGRES_SOURCE_PREFIX = "postgres:";
-
+/** @public (open-reader.ts requires it where a source names a shared store; knip does not see that use) */
 export function openPostgresReader(source: string, env: Record<string, string | undefined> = process.env): PgIndexReader {
   const rest = source.slice(POSTGRES_SOURCE_PREFIX.length);
   const colon = rest.indexOf(":");

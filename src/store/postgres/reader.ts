@@ -48,6 +48,7 @@ import { nearestChunks, storedModel } from "./vectors.ts";
 import { CandidateFinder } from "../trigram-candidates.ts";
 import { decodePostings, unionSorted } from "../trigrams.ts";
 import { literalCondition } from "./literal-condition.ts";
+import { POSTGRES_SOURCE_PREFIX } from "./source-prefix.ts";
 
 /** Candidates of a literal search checked for the literal by the server, at most (textCandidates). */
 const LITERAL_CHECK_FILES = 4096;
@@ -116,7 +117,7 @@ export class PgIndexReader implements IndexReader {
 
   /** Where a worker opens the same reader (postgres/open.ts): schema and repositories, never the server's URL. */
   get source(): string {
-    return `postgres:${this.schema}:${this.scope === "all" ? "*" : JSON.stringify(this.scope)}`;
+    return `${POSTGRES_SOURCE_PREFIX}${this.schema}:${this.scope === "all" ? "*" : JSON.stringify(this.scope)}`;
   }
 
   /** The file's path as this reader names it (SQL over the live view aliased `f`). */
