@@ -110,7 +110,8 @@ export interface ReferenceInput {
 /**
  * Where an identifier is no read, by its parent (readsIdentifier): parameters, patterns, imports and
  * exports (false), the field of a parent that declares or assigns rather than reads, callees (recorded as
- * calls), and members: `NAME.x` is recorded through the member (module aliases) or not at all, as before.
+ * calls), and members: `NAME.x` is recorded through the member (`x` qualified by NAME) when NAME is a
+ * module alias, an import or a module-level value, or not at all.
  */
 const NOT_READ: Record<string, string | false> = {
   import_specifier: false,
@@ -379,8 +380,12 @@ export class EcmaReferences {
     for (const r of bucket("read")) if (values.has(r.text)) this.pushRef(r.text, undefined, "read", r);
     this.bareReads(input.root, values);
     for (const [obj, prop, member] of members) {
-      // `ns.VALUE` where ns is a whole-module import; calls, components, decorators and heritage were recorded already
-      if (this.moduleAliases.has(obj.text) && !this.consumed.has(member.id)) this.pushRef(prop.text, obj.text, "read", prop);
+      // `ns.VALUE` where ns is a whole-module import, `Role.Admin` / `Box.size` where Role is an imported or
+      // module-level name (an enum's member, a class's static); calls, components, decorators and heritage
+      // were recorded already; `Server.prototype` is the language's, not a member of Server's
+      if (this.consumed.has(member.id) || prop.text === "prototype") continue;
+      const o = obj.text;
+      if (this.moduleAliases.has(o) || this.importLocals.has(o) || values.has(o)) this.pushRef(prop.text, o, "read", prop);
     }
   }
 

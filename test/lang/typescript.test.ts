@@ -174,7 +174,18 @@ describe("typescript facts (hand-counted truth)", () => {
     expect(f.references.find((r) => r.name === "Repository" && r.line === 19)!.kind).toBe("implement");
     expect(refs(f, "type").filter((r) => r.startsWith("core."))).toEqual(["core.Clock@23<UserService.constructor"]);
     // `export default UserService` reads the class: a rename must change it too
-    expect(refs(f, "read")).toEqual(["Role@10<UserInput", "Role@82<parseRole", "UserService@88<"]);
+    // members of imported and module-level names: an enum's (Role.Admin), a class's static (instances)
+    expect(refs(f, "read")).toEqual([
+      "Role@10<UserInput",
+      "UserService.instances@25<UserService.constructor",
+      "Role.Admin@36<UserService.save",
+      "Role.Admin@64<UserService.countBy",
+      "Role.Editor@65<UserService.countBy",
+      "Role.Viewer@69<UserService.countBy",
+      "Role@82<parseRole",
+      "Role.Viewer@84<parseRole",
+      "UserService@88<",
+    ]);
   });
 
   test("user-service.test.ts: a test file with only anonymous callbacks", async () => {
@@ -203,7 +214,7 @@ describe("typescript facts (hand-counted truth)", () => {
       "parseRole@16",
       'expect(parseRole("nope")).toBe@16',
     ]);
-    expect(refs(f, "read")).toEqual(["systemClock@8<"]);
+    expect(refs(f, "read")).toEqual(["systemClock@8<", "Role.Editor@9<", "Role.Viewer@16<"]);
   });
 
   test("UserCard.tsx: components are calls, nested arrow functions are named", async () => {
