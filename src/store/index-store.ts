@@ -86,6 +86,20 @@ function prepareStatements(db: Database) {
   };
 }
 
+/**
+ * A type's or function's statistics row within its file: type_id and function_id are
+ * '<path>:<line>:<name>' (the cortex_files specification), so one row per name and first line (two
+ * same-named functions on one line of a minified file are one row).
+ */
+function statsRowKey(d: { startLine: number; name: string }): string {
+  return `${d.startLine}:${d.name}`;
+}
+
+/** How many statistics rows a file's types or functions make: its type_count and function_count, so that they agree with the rows. */
+function distinctStatsRows(defs: ReadonlyArray<{ startLine: number; name: string }>): number {
+  return new Set(defs.map(statsRowKey)).size;
+}
+
 /** An incomplete parse tier: files parsed of all, and whether only its indexes are left to build. */
 export interface ParseTierState {
   parsed: number;
@@ -438,8 +452,8 @@ export class IndexStore implements HasSqlite {
       f.lines.blank,
       f.sizeBytes,
       new Date(f.mtimeMs).toISOString(),
-      facts?.types.length ?? 0,
-      facts?.functions.length ?? 0,
+      facts ? distinctStatsRows(facts.types) : 0,
+      facts ? distinctStatsRows(facts.functions) : 0,
       importsByModule.size,
     );
     // words come compacted as the keyword indexes store them (store/keyword-words.ts, in the parse workers)
@@ -554,7 +568,7 @@ export class IndexStore implements HasSqlite {
     const typeIds = new Set<string>();
     const functionIds = new Set<string>();
     for (const t of facts.types) {
-      const typeId = `${f.path}:${t.startLine}:${t.name}`;
+      const typeId = statsRowKey(t);
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
         s.insertType.run(t.name, t.kind, f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
@@ -562,7 +576,7 @@ export class IndexStore implements HasSqlite {
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
     for (const fn of facts.functions) {
-      const functionId = `${f.path}:${fn.startLine}:${fn.name}`;
+      const functionId = statsRowKey(fn);
       if (!functionIds.has(functionId)) {
         functionIds.add(functionId);
         s.insertFunction.run(

@@ -31,7 +31,7 @@ export const SQLITE_DIALECT: SqlDialect = {
   name: "sqlite",
   placeholder: () => "?",
   quote,
-  // SQLite's LIKE ignores ASCII case already
+  // SQLite's LIKE ignores ASCII case already; its escape character is PostgreSQL's default (compile.ts)
   likeOperator: (negated) => (negated ? "NOT LIKE" : "LIKE"),
   booleanValue: (v) => (v ? 1 : 0),
 };

@@ -35,6 +35,9 @@ const output = z.object({
   columns: z.array(z.string()),
   rows: z.array(z.array(z.unknown())),
   row_count: z.number().int(),
+  truncated: z
+    .boolean()
+    .describe("More rows match than the limit let through (query limit default 100, at most 1000): raise limit, page with offset, or count with aggregations"),
   metadata: z.object({ took_ms: z.number(), query: z.string(), source: z.literal("stats") }),
 });
 
@@ -91,8 +94,14 @@ export const filesTool = defineTool({
   // one object per row, keyed by column, so a pipeline reads fields by name
   rows: (r) => r.rows.map((row) => Object.fromEntries(r.columns.map((c, i) => [c, row[i]]))),
   render(r) {
-    return renderTable(r.columns, r.rows) + `\n${r.row_count} row${r.row_count === 1 ? "" : "s"} (${r.metadata.took_ms} ms)`;
+    // rows an output budget cut leave row_count as the query answered it
+    const shown = r.rows.length < r.row_count ? `${r.rows.length} of ${r.row_count} rows` : `${r.row_count} row${r.row_count === 1 ? "" : "s"}`;
+    return renderTable(r.columns, r.rows) + `\n${shown}${r.truncated ? ", more match" : ""} (${r.metadata.took_ms} ms)`;
   },
+  notes: (r) =>
+    r.truncated
+      ? [`more rows match than the ${r.row_count} returned (the limit): raise "limit" (up to 1000), page with "offset", or count them with aggregations`]
+      : [],
 });
 
 /** A plain aligned text table for terminals. */

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
 import type { FilesEngine } from "../../src/engines/files/index.ts";
-import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
+import { copyFixture, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { CortexError } from "../../src/core/errors.ts";
 
 let p: TmpProject;
@@ -238,6 +238,50 @@ describe("cortex_files refuses bad queries with a message naming the problem", (
     ).toContain("appears twice");
     expect(await fails({ from: "files", having: { field: "lines_total", operator: ">", value: 1 } })).toBe("having needs groupBy or aggregations");
   });
+
+  test("a grouped query names only what has one value per group: grouped fields and aggregations", async () => {
+    const count = [{ function: "COUNT", alias: "n" }];
+    // SQLite would answer these from an arbitrary row of each group
+    expect(await fails({ from: "files", groupBy: ["language"], aggregations: count, having: { field: "lines_total", operator: ">", value: 3 } })).toBe(
+      "having: 'lines_total' has no one value per group: use a groupBy field or an aggregation's alias",
+    );
+    expect(await fails({ from: "files", groupBy: ["language"], aggregations: count, orderBy: [{ field: "lines_total", direction: "DESC" }] })).toBe(
+      "orderBy[0]: 'lines_total' has no one value per group: order by a groupBy field or an aggregation's alias",
+    );
+    expect(await fails({ from: "files", fields: ["file_path", "language"], groupBy: ["language"] })).toBe(
+      "field 'file_path' must be in groupBy when rows are grouped",
+    );
+    expect(await fails({ from: "files", fields: ["*"], groupBy: ["language"] })).toBe(
+      "'*' cannot be combined with groupBy or aggregations: list the grouped fields",
+    );
+    // without fields, a grouping gives its groups; having and orderBy on what is grouped or aggregated work
+    expect(await rows({ from: "files", groupBy: ["language"], orderBy: [{ field: "language", direction: "ASC" }] })).toEqual([["go"], ["go-module"]]);
+    expect(
+      await rows({
+        from: "files",
+        groupBy: ["language"],
+        aggregations: [{ function: "MAX", field: "lines_total", alias: "longest" }],
+        having: {
+          and: [
+            { field: "longest", operator: ">", value: 3 },
+            { field: "language", operator: "=", value: "go" },
+          ],
+        },
+        orderBy: [{ field: "longest", direction: "DESC" }],
+      }),
+    ).toEqual([["go", 46]]);
+  });
+
+  test("a limit that cuts the answer says so (truncated), one exactly met does not", async () => {
+    const all = (await rows({ from: "files", aggregations: [{ function: "COUNT", alias: "n" }] }))[0]![0] as number;
+    expect(all).toBeGreaterThan(2);
+    const cut = await files.query({ from: "files", fields: ["file_path"], limit: all - 1 });
+    expect([cut.row_count, cut.truncated]).toEqual([all - 1, true]);
+    const exact = await files.query({ from: "files", fields: ["file_path"], limit: all });
+    expect([exact.row_count, exact.truncated]).toEqual([all, false]);
+    const paged = await files.query({ from: "files", fields: ["file_path"], limit: 1, offset: all - 1 });
+    expect([paged.row_count, paged.truncated]).toEqual([1, false]);
+  });
 });
 
 describe("pre-defined operations", () => {
@@ -251,6 +295,9 @@ describe("pre-defined operations", () => {
   test("module_stats gives a module and the ones below it", async () => {
     expect((await files.moduleStats({ modulePath: "auth", limit: 10 })).rows.map((r) => r[0])).toEqual(["auth"]);
     expect((await files.moduleStats({ limit: 10 })).rows.length).toBe(3);
+    // written as other tools take a folder
+    for (const spelling of ["./auth", "auth/", "./auth/"])
+      expect((await files.moduleStats({ modulePath: spelling, limit: 10 })).rows.map((r) => r[0])).toEqual(["auth"]);
   });
 
   test("test_coverage counts test and source files and lines per language", async () => {
@@ -266,5 +313,47 @@ describe("pre-defined operations", () => {
       "test_to_source_lines",
     ]);
     expect(r.rows).toEqual([["go", 3, 1, 2, 55, 7, 0.5, 0.127]]);
+  });
+});
+
+describe("what the statistics tables say of odd projects", () => {
+  let q: TmpProject;
+  let s: Session;
+  let f: FilesEngine;
+  beforeAll(async () => {
+    q = tmpProject({
+      // `_` and `%` in a folder's name are not wildcards for module_stats
+      "a_b/m.py": "def x():\n    return 1\n",
+      "aXb/c/n.py": "def y():\n    return 2\n",
+      // two functions named h on one line (a minified file): one statistics row, as function_id names it
+      "bundle.js": "function outer(){function h(){return 1}return h()} function other(){function h(){return 2}return h()}\n",
+    });
+    s = new Session(q.root, { autoIndex: true });
+    f = await s.files();
+  });
+  afterAll(() => {
+    s.close();
+    q.cleanup();
+  });
+
+  test("module_stats of a_b is a_b alone, not aXb", async () => {
+    expect((await f.moduleStats({ modulePath: "a_b", limit: 10 })).rows.map((r) => r[0])).toEqual(["a_b"]);
+    expect((await f.moduleStats({ modulePath: "aXb", limit: 10 })).rows.map((r) => r[0])).toEqual(["aXb/c"]);
+  });
+
+  test("files.function_count and modules.function_count agree with the functions rows", async () => {
+    const perFile = await f.query({ from: "files", fields: ["function_count"], where: { field: "file_path", operator: "=", value: "bundle.js" } });
+    const functionRows = await f.query({
+      from: "functions",
+      where: { field: "file_path", operator: "=", value: "bundle.js" },
+      aggregations: [{ function: "COUNT", alias: "n" }],
+    });
+    expect(perFile.rows).toEqual([[3]]); // outer, other, h
+    expect(functionRows.rows).toEqual([[3]]);
+    const fileTotal = await f.query({ from: "files", aggregations: [{ function: "SUM", field: "function_count", alias: "n" }] });
+    const rowTotal = await f.query({ from: "functions", aggregations: [{ function: "COUNT", alias: "n" }] });
+    const moduleTotal = await f.query({ from: "modules", aggregations: [{ function: "SUM", field: "function_count", alias: "n" }] });
+    expect(fileTotal.rows).toEqual(rowTotal.rows);
+    expect(moduleTotal.rows).toEqual(rowTotal.rows);
   });
 });

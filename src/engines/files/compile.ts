@@ -171,6 +171,11 @@ interface FilterContext {
   path: string;
   /** Under a NOT, where a condition that is false instead of NULL would change the answer. */
   negated?: boolean;
+  /**
+   * A grouped query's HAVING: only the grouped columns and the aggregations' aliases have one value per
+   * group (SQLite would take any other column from an arbitrary row of it).
+   */
+  grouped?: Array<{ sql: string }>;
 }
 
 function compileFilter(f: Filter, scope: Scope, b: Binder, ctx: FilterContext): string {
@@ -191,6 +196,8 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
     }
   }
   const col = scope.column(f.field, ctx.allowAlias).sql;
+  if (ctx.grouped && !scope.aliases.has(f.field) && !ctx.grouped.some((g) => g.sql === col))
+    throw bad(`${ctx.path}: '${f.field}' has no one value per group: use a groupBy field or an aggregation's alias`);
   const where = `${ctx.path} (${f.field} ${f.operator})`;
   const op = f.operator;
   switch (op) {
@@ -210,8 +217,9 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
     }
     case "LIKE":
     case "NOT LIKE":
-      if (typeof f.value !== "string") throw bad(`${where}: ${op} needs a string pattern (% and _ are wildcards)`);
-      return `${col} ${b.dialect.likeOperator(op === "NOT LIKE")} ${b.bind(f.value)}`;
+      if (typeof f.value !== "string") throw bad(`${where}: ${op} needs a string pattern (% and _ are wildcards, \\ escapes them)`);
+      // backslash escapes a wildcard in both stores: PostgreSQL's default, SQLite's only when named
+      return `${col} ${b.dialect.likeOperator(op === "NOT LIKE")} ${b.bind(f.value)} ESCAPE '\\'`;
     default: {
       if (f.value === undefined) throw bad(`${where}: the operator needs a value`);
       if (Array.isArray(f.value)) throw bad(`${where}: ${op} compares with one value, not an array (use IN)`);
@@ -266,10 +274,12 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
 
   const aggs = q.aggregations ?? [];
   const groupCols = (q.groupBy ?? []).map((g) => scope.column(g));
-  const fieldList = q.fields ?? (aggs.length > 0 ? (q.groupBy ?? []) : ["*"]);
+  // a grouped or aggregated query has one row per group: only grouped fields and aggregations have a value
+  const grouped = aggs.length > 0 || groupCols.length > 0;
+  const fieldList = q.fields ?? (grouped ? (q.groupBy ?? []) : ["*"]);
   for (const f of fieldList) {
     if (f === "*" || /^[A-Za-z_]+\.\*$/.test(f)) {
-      if (aggs.length > 0) throw bad(`'${f}' cannot be combined with aggregations: list the grouped fields`);
+      if (grouped) throw bad(`'${f}' cannot be combined with groupBy or aggregations: list the grouped fields`);
       const tables = f === "*" ? [q.from] : [f.slice(0, -2)];
       for (const t of tables) {
         if (!isTable(t) || !scope.tables.includes(t)) throw bad(`invalid table '${t}' in field '${f}'`);
@@ -283,7 +293,8 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
       continue;
     }
     const c = scope.column(f);
-    if (aggs.length > 0 && !groupCols.some((g) => g.sql === c.sql)) throw bad(`field '${f}' must be in groupBy when aggregations are used`);
+    if (grouped && !groupCols.some((g) => g.sql === c.sql))
+      throw bad(`field '${f}' must be in groupBy when ${aggs.length > 0 ? "aggregations are used" : "rows are grouped"}`);
     addOut(f);
     select.push(`${c.sql} AS ${quote(f)}`);
     if (isBooleanColumn(c.column)) booleanColumns.add(f);
@@ -319,11 +330,13 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
   if (groupCols.length > 0) rest += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
   if (q.having) {
     if (groupCols.length === 0 && aggs.length === 0) throw bad("having needs groupBy or aggregations");
-    rest += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having" })}`;
+    rest += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having", grouped: groupCols })}`;
   }
   if (q.orderBy && q.orderBy.length > 0) {
-    const parts = q.orderBy.map((o) => {
+    const parts = q.orderBy.map((o, i) => {
       const ref = outNames.has(o.field) && !o.field.includes(".") ? quote(o.field) : scope.column(o.field, true).sql;
+      if (grouped && !outNames.has(o.field) && !scope.aliases.has(o.field) && !groupCols.some((g) => g.sql === ref))
+        throw bad(`orderBy[${i}]: '${o.field}' has no one value per group: order by a groupBy field or an aggregation's alias`);
       return `${ref} ${o.direction}`;
     });
     rest += ` ORDER BY ${parts.join(", ")}`;

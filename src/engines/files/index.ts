@@ -16,6 +16,8 @@ export interface FilesResult {
   columns: string[];
   rows: unknown[][];
   row_count: number;
+  /** More rows match than the query's limit let through (the default limit is 100): the answer is partial. */
+  truncated: boolean;
   metadata: { took_ms: number; query: string; source: "stats" };
 }
 
@@ -33,8 +35,13 @@ export class FilesEngine {
       const issues = parsed.error.issues.map((i) => ({ ...i, path: ["query", ...i.path] }));
       throw new CortexError("INVALID_INPUT", formatIssues(issues));
     }
-    const compiled = compileQuery(parsed.data, this.store.dialect);
+    // one row more than the limit tells a complete answer from a cut one (a default limit nobody typed
+    // made a count of 1,691 functions read as 100)
+    const limit = parsed.data.limit;
+    const compiled = compileQuery({ ...parsed.data, limit: limit + 1 }, this.store.dialect);
     const { columns, rows } = await this.store.runStatsQuery(compiled.sql, compiled.params);
+    const truncated = rows.length > limit;
+    if (truncated) rows.length = limit;
     if (compiled.booleanColumns.size > 0) {
       const idx = columns.map((c, i) => (compiled.booleanColumns.has(c) ? i : -1)).filter((i) => i >= 0);
       for (const r of rows) for (const i of idx) if (r[i] === 0 || r[i] === 1) r[i] = r[i] === 1;
@@ -43,6 +50,7 @@ export class FilesEngine {
       columns,
       rows,
       row_count: rows.length,
+      truncated,
       metadata: { took_ms: Math.round((performance.now() - started) * 100) / 100, query: compiled.sql, source: "stats" },
     };
   }
@@ -74,6 +82,7 @@ export class FilesEngine {
       columns: [o.by, "files", "test_files", "source_files", "source_code_lines", "test_code_lines", "test_to_source_files", "test_to_source_lines"],
       rows,
       row_count: rows.length,
+      truncated: all.truncated,
       metadata: { took_ms: Math.round((performance.now() - started) * 100) / 100, query: `${all.metadata.query}; ${tests.metadata.query}`, source: "stats" },
     };
   }

@@ -42,11 +42,14 @@ export function moduleStatsQuery(o: { modulePath?: string; limit: number }): Que
     ],
     limit: o.limit,
   };
-  if (o.modulePath && o.modulePath !== "" && o.modulePath !== ".") {
+  // written as other tools take a folder: `./src/middleware/`, `src/middleware`
+  const modulePath = o.modulePath?.replace(/^(\.\/)+/, "").replace(/\/+$/, "");
+  if (modulePath && modulePath !== ".") {
     q.where = {
       or: [
-        { field: "module_path", operator: "=", value: o.modulePath },
-        { field: "module_path", operator: "LIKE", value: `${o.modulePath.replace(/[%_]/g, (c) => c)}/%` },
+        { field: "module_path", operator: "=", value: modulePath },
+        // `_` and `%` in a folder's name are themselves, not wildcards (`a_b` is not `aXb`)
+        { field: "module_path", operator: "LIKE", value: `${modulePath.replace(/[\\%_]/g, (c) => `\\${c}`)}/%` },
       ],
     };
   }
