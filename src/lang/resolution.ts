@@ -86,6 +86,12 @@ export interface ResolutionRules {
    * whether the value at a qualifier's root comes from outside the project (`r` of `r.URL.Query().Get`).
    */
   roots?: Pick<TypePositions, "parameter" | "local">;
+  /**
+   * A qualifier that names a module by its path from the referring file (Rust's `self::`, `super::`,
+   * `crate::a::b`): the qualified-name prefix of that module's items, and which files hold items of the
+   * same crate; undefined for any other qualifier.
+   */
+  modulePath?(qualifier: string, file: string): { prefix: string; holds(file: string): boolean } | undefined;
   /** A call that runs a differently named member: Ruby's `Foo.new` runs `initialize`. */
   constructorCall?: { name: string; member: string };
   /** Types implement interfaces by their method sets, declared nowhere (Go): implementations come from the methods. */

@@ -59,6 +59,36 @@ export function modulePrefix(path: string): string[] {
   return placeOf(path).module;
 }
 
+/**
+ * The module a path qualifier names from `file` (`self`, `super::super::x`, `crate::a::b`): its items'
+ * qualified-name prefix ("a.b") and whether a file is of the same crate. Undefined when the path does not
+ * start at `crate`, `self` or `super`, climbs above the crate root, or goes on past the modules into an
+ * item (`crate::geo::Point`: a type, resolved as one).
+ */
+export function moduleOfPath(qualifier: string, file: string): { prefix: string; holds(file: string): boolean } | undefined {
+  const segs = qualifier.split("::");
+  // `self` alone is the receiver (`self.run()`); `self::run()` is written without its qualifier (rust.ts)
+  if (segs.length === 1 && segs[0] === "self") return undefined;
+  const place = placeOf(file);
+  let module: string[];
+  let i = 1;
+  if (segs[0] === "crate") module = [];
+  else if (segs[0] === "self") module = [...place.module];
+  else if (segs[0] === "super") {
+    module = [...place.module];
+    for (i = 0; segs[i] === "super"; i++) {
+      if (module.length === 0) return undefined;
+      module.pop();
+    }
+  } else return undefined;
+  for (; i < segs.length; i++) {
+    if (!/^[a-z_][a-z0-9_]*$/.test(segs[i]!)) return undefined;
+    module.push(segs[i]!);
+  }
+  const crateDir = place.crateDir;
+  return { prefix: module.join("."), holds: (f) => placeOf(f).crateDir === crateDir };
+}
+
 /** The folder where the child modules of a file's module live. */
 export function childModuleDir(path: string): string {
   const place = placeOf(path);

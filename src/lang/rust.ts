@@ -33,7 +33,7 @@ import type { Extracted, LanguageModule, QueryMatch } from "./module.ts";
 import { BASE_RULES, TEST_PREFIX, TEST_SUFFIX, arrowReturn, bindingLocal, colonField, colonParameter, type ResolutionRules } from "./resolution.ts";
 import type { FunctionFact, ImportFact, ReferenceFact, TypeFact, TypeKind, VariableFact } from "./types.ts";
 import { at, assignEnclosing, attributeComplexity, column, compactText, endLine, line, qualify, signatureOf, spanLines } from "./kit.ts";
-import { modulePrefix, resolveRustImport } from "./rust-paths.ts";
+import { moduleOfPath, modulePrefix, resolveRustImport } from "./rust-paths.ts";
 
 const QUERY = `
 (line_comment) @comment
@@ -46,12 +46,32 @@ const QUERY = `
 (scoped_type_identifier path: (_) @type.path name: (type_identifier) @type.qname)
 (type_identifier) @type
 (identifier) @ident
+(scoped_identifier path: (_) @path.qualifier name: (identifier) @path.name) @path
+(scoped_identifier path: (scoped_identifier) @path.not)
+(scoped_type_identifier path: (scoped_identifier) @path.not)
+(use_wildcard (scoped_identifier) @path.not)
+(use_declaration argument: (scoped_identifier) @path.not)
+(use_list (scoped_identifier) @path.not)
+(scoped_use_list path: (scoped_identifier) @path.not)
+(use_as_clause path: (scoped_identifier) @path.not)
+(generic_function function: (scoped_identifier) @path.not)
+(attribute (scoped_identifier) @path.not)
+(visibility_modifier (scoped_identifier) @path.not)
 `;
 
 const STD_CRATES = new Set(["std", "core", "alloc", "proc_macro", "test"]);
 const INTERNAL_ROOTS = new Set(["crate", "self", "super"]);
 /** Prelude enum variants: `Some(x)` constructs a value, it calls no function. */
 const VARIANT_CONSTRUCTORS = new Set(["Some", "Ok", "Err"]);
+
+/**
+ * The qualifier a path gives a reference: its text, or none for `self::` (the current module: `self::run()`
+ * is `run()` here, and a bare `self` qualifier is the receiver's, `self.run()`).
+ */
+function pathQualifier(path: Node | null | undefined): { qualifier?: string } {
+  if (!path || path.type === "self") return {};
+  return { qualifier: compactText(path) };
+}
 
 const isComment = (n: Node): boolean => n.type === "line_comment" || n.type === "block_comment";
 
@@ -203,6 +223,8 @@ class RustExtractor {
   readonly values = new Set<string>();
   /** ids of identifiers that declare a value, name a callee or sit in a `use` (not reads). */
   private readonly skipIdentIds = new Set<number>();
+  /** Paths recorded as calls or macro invocations (not read again as values). */
+  private readonly calledPaths = new Set<number>();
 
   constructor(
     private readonly src: string,
@@ -577,6 +599,10 @@ class RustExtractor {
     const typeNodes: Node[] = [];
     const idents: Node[] = [];
     const paths = new Map<number, Node>();
+    // `Color::Red`, `Self::MAX`, `Point::new` as a value: paths read in expressions and patterns (what a
+    // call, a macro, a use tree, an attribute or an outer path holds is theirs)
+    const valuePaths: Array<{ path: Node; qualifier: Node; name: Node }> = [];
+    const notValuePaths = new Set<number>();
     for (const m of matches) {
       const decision = m.decision;
       if (decision) {
@@ -613,7 +639,18 @@ class RustExtractor {
         continue;
       }
       const ident = m.ident;
-      if (ident) idents.push(ident);
+      if (ident) {
+        idents.push(ident);
+        continue;
+      }
+      const valuePath = m.path;
+      if (valuePath) valuePaths.push({ path: valuePath, qualifier: m["path.qualifier"]!, name: m["path.name"]! });
+      else if (m["path.not"]) notValuePaths.add(m["path.not"].id);
+    }
+    for (const { path, qualifier, name } of valuePaths) {
+      if (notValuePaths.has(path.id) || this.calledPaths.has(path.id)) continue;
+      this.skipIdentIds.add(name.id);
+      this.references.push({ name: name.text, ...pathQualifier(qualifier), kind: "read", ...at(name) });
     }
     for (const t of typeNodes) this.typeUse(t, paths.get(t.id));
     for (const ident of idents) {
@@ -640,10 +677,10 @@ class RustExtractor {
         return;
       }
       case "scoped_identifier": {
+        this.calledPaths.add(f.id);
         const name = f.childForFieldName("name");
         const path = f.childForFieldName("path");
-        if (name?.type === "identifier")
-          this.references.push({ name: name.text, ...(path ? { qualifier: compactText(path) } : {}), kind: "call", ...at(name) });
+        if (name?.type === "identifier") this.references.push({ name: name.text, ...pathQualifier(path), kind: "call", ...at(name) });
         return;
       }
     }
@@ -653,15 +690,16 @@ class RustExtractor {
     if (m.type === "identifier") {
       this.references.push({ name: m.text, kind: "call", ...at(m) });
     } else if (m.type === "scoped_identifier") {
+      this.calledPaths.add(m.id);
       const name = m.childForFieldName("name");
       const path = m.childForFieldName("path");
-      if (name) this.references.push({ name: name.text, ...(path ? { qualifier: compactText(path) } : {}), kind: "call", ...at(name) });
+      if (name) this.references.push({ name: name.text, ...pathQualifier(path), kind: "call", ...at(name) });
     }
   }
 
   private typeUse(t: Node, path: Node | undefined): void {
     if (this.skipTypeIds.has(t.id) || this.typeParams.has(t.text) || t.text === "Self") return;
-    this.references.push({ name: t.text, ...(path ? { qualifier: compactText(path) } : {}), kind: "type", ...at(t) });
+    this.references.push({ name: t.text, ...pathQualifier(path), kind: "type", ...at(t) });
   }
 
   result(): Extracted {
@@ -690,6 +728,7 @@ const RULES: ResolutionRules = {
   structuralImport: (line) => /^\s*(?:pub(?:\([^)]*\))?\s+)?mod\s+[A-Za-z_]\w*\s*;/.test(line),
   packageScope: "declared-or-folder",
   types: { parameter: colonParameter, local: bindingLocal, field: colonField, returnType: arrowReturn },
+  modulePath: moduleOfPath,
   testNames: [TEST_PREFIX, TEST_SUFFIX],
 };
 

@@ -157,7 +157,44 @@ describe("rust facts (hand-counted truth)", () => {
       "String.from@31<model.Item.label",
       "write@38<model.Item.fmt",
     ]);
+    // a path as a value, here a variant in a match arm, is a read of it (`Category::Part { .. }` is a type)
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.qualifier}.${r.name}@${r.line}<${r.enclosing}`)).toEqual([
+      "Category.Tool@28<model.Item.label",
+    ]);
     expect(f.references.filter((r) => r.line === 42)).toEqual([]);
+  });
+
+  test("paths as values: variants, consts and functions named by a path are reads; calls, macros, use trees and attributes are not", async () => {
+    const parser = await inlineParser;
+    const source = [
+      "use crate::geo::{Color, Point};", //                    1
+      "#[derive(Debug)]", //                                   2
+      "pub(in crate::geo) struct S;", //                       3
+      "pub fn paint(c: Color) -> u32 {", //                    4
+      "    let p = Point::new(1);", //                         5
+      "    let f = Point::new;", //                            6
+      "    let v = Vec::<u8>::new();", //                      7
+      "    let m = u32::MAX;", //                              8
+      '    println!("{}", Color::Red as u8);', //              9
+      "    match c {", //                                      10
+      "        Color::Red => crate::geo::LIMIT,", //           11
+      "        _ => std::u32::MAX,", //                        12
+      "    }", //                                              13
+      "}", //                                                  14
+    ];
+    const f = (await parser.parse("src/paths.rs", source.join("\n") + "\n", project)).facts!;
+    expect(f.references.filter((r) => r.kind === "read").map((r) => `${r.qualifier}.${r.name}@${r.line}`)).toEqual([
+      "Point.new@6",
+      "u32.MAX@8",
+      "Color.Red@11",
+      "crate::geo.LIMIT@11",
+      "std::u32.MAX@12",
+    ]);
+    expect(f.references.filter((r) => r.kind === "call").map((r) => `${r.qualifier ?? ""}.${r.name}@${r.line}`)).toEqual([
+      "Point.new@5",
+      "Vec::<u8>.new@7",
+      ".println@9",
+    ]);
   });
 
   test("storage.rs: generic impl, `self` in a use list, crate:: and super:: imports", async () => {

@@ -230,6 +230,13 @@ export class Resolver {
 
   private qualified(ref: RefToResolve, q: string, scope: FileScope): Target | undefined {
     const fam = scope.info.family;
+    // a module named by its path from here (`super::helper()`, `crate::consts::LIMIT`): its item of that name
+    const module = scope.info.rules.modulePath?.(q, scope.info.path);
+    if (module) {
+      const qname = module.prefix === "" ? ref.name : `${module.prefix}.${ref.name}`;
+      for (const s of this.index.named(ref.name))
+        if (s.qname === qname && this.fits(s, ref.kind, fam) && module.holds(s.file)) return { id: s.id, how: "exact" };
+    }
     // the current object, or a receiver whose type the syntax shows
     if (ref.qualifierType || SELF_QUALIFIERS.has(q)) {
       const cls = ref.qualifierType ? this.typeNamed(ref.qualifierType, scope)?.sym : this.enclosingClass(ref.enclosingId, scope);

@@ -231,3 +231,38 @@ test("Java: each overload encloses the references in its own lines", async () =>
   });
   expect(from.sort()).toEqual(["bark@5 in p.Dog.fetch:4", "fetch@3 in p.Dog.fetch:3"]);
 }, 60_000);
+
+test("Rust: items named by a module path (self::, super::, crate::) and enum variants read as values", async () => {
+  const files = {
+    "Cargo.toml": '[package]\nname = "shapes"\nversion = "0.1.0"\n',
+    "src/lib.rs": "pub mod geo;\npub mod consts;\n",
+    "src/consts.rs": "pub const LIMIT: u32 = 3;\nfn helper() -> u32 { 1 }\npub fn total() -> u32 { self::helper() + self::LIMIT + crate::consts::LIMIT }\n",
+    "src/geo.rs": "pub mod inner;\npub enum Color { Red, Green }\npub fn origin() -> u32 { 0 }\n",
+    "src/geo/inner.rs": [
+      "use super::Color;",
+      "pub fn pick(c: Color) -> u32 {",
+      "    match c {",
+      "        Color::Red => super::origin() + super::super::consts::LIMIT,",
+      "        super::Color::Green => crate::geo::origin(),",
+      "    }",
+      "}",
+      "",
+    ].join("\n"),
+  };
+  const { g, byId } = await indexed(files);
+  const out: string[] = [];
+  g.forEachRef((r) => {
+    if (!["helper", "LIMIT", "origin", "Red", "Green"].includes(r.name)) return;
+    out.push(`${r.file}:${r.line} ${r.kind} ${r.name} ${r.resolution ?? "-"} ${r.targetId === null ? "-" : byId.get(r.targetId)?.qname}`);
+  });
+  expect(out.sort()).toEqual([
+    "src/consts.rs:3 call helper exact consts.helper",
+    "src/consts.rs:3 read LIMIT exact consts.LIMIT",
+    "src/consts.rs:3 read LIMIT exact consts.LIMIT",
+    "src/geo/inner.rs:4 call origin exact geo.origin",
+    "src/geo/inner.rs:4 read LIMIT exact consts.LIMIT",
+    "src/geo/inner.rs:4 read Red import geo.Color.Red",
+    "src/geo/inner.rs:5 call origin exact geo.origin",
+    "src/geo/inner.rs:5 read Green import geo.Color.Green",
+  ]);
+});
