@@ -5,7 +5,7 @@
  * own, and the older checks the rule no longer counts become advice on the card.
  */
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, renameSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { commitAt, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
@@ -107,6 +107,8 @@ async function editSearchIn(
   projectFiles: Record<string, string>,
   args: { query: string; limit?: number },
   prepare?: (g: TmpProject) => void,
+  /** Runs on the project after the index is built, before the search: changes the index does not know of. */
+  afterIndex?: (g: TmpProject) => void,
 ): Promise<CodebaseSearchResponse> {
   const home = mkdtempSync(join(tmpdir(), "cortex-preflight-home-"));
   const saved = process.env.CORTEX_HOME;
@@ -117,6 +119,7 @@ async function editSearchIn(
     prepare?.(g);
     s = new Session(g.root, { autoIndex: true });
     await s.requireStore();
+    afterIndex?.(g);
     return (await invokeTool(
       findTool("search_codebase")!,
       { ...args, intent: "edit" },
@@ -181,6 +184,20 @@ describe("the edit preflight on written fixtures", () => {
     expect(c.ready).toBe(true);
     expect(c.signals!.definedInTop).toEqual(["parseSku"]);
     expect(c.signals!.fanIn).toBe(0);
+  });
+
+  test("the same change is not ready when the top file was moved since indexing: the card says to update the index first", async () => {
+    const r = await editSearchIn(files(), { query: "parseSku splits the sku code into vendor product and size" }, undefined, (g) =>
+      renameSync(join(g.root, "src/sku/parse.ts"), join(g.root, "src/sku/parsing.ts")),
+    );
+    expect(r.results[0]!.file).toBe("src/sku/parse.ts");
+    expect(r.results[0]!.stale).toBe(true);
+    const c = r.preflight!;
+    expect(c.ready).toBe(false);
+    expect(c.blockers![0]).toBe("stale-evidence");
+    expect(c.nextAction).toBe("src/sku/parse.ts changed or was removed since indexing: the evidence is the indexed text; update the index and ask again");
+    expect(c.whatWouldHelp![0]).toStartWith('refresh_index {"incremental":true}');
+    expectCallable(c.whatWouldHelp![0]!);
   });
 });
 

@@ -349,6 +349,7 @@ export class CodebaseSearch {
       signals,
       quality,
       resultFiles,
+      staleFiles: results.filter((r) => r.stale).map((r) => r.file),
       languages: [...new Set(results.map((r) => r.language))],
       ...(target ? { target } : {}),
       patterns: analysis,

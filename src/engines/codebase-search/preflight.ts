@@ -70,6 +70,8 @@ export interface PreflightInput {
   /** The ready rule (default READY_RULE; the evaluation replays others). */
   rule?: ReadyRule;
   resultFiles: string[];
+  /** Result files changed on disk or removed since they were indexed: the card's evidence is their indexed text. */
+  staleFiles?: string[];
   /** Result files that are tests. */
   testFiles: string[];
   /** Languages of the results, best first. */
@@ -237,6 +239,17 @@ export function preflight(i: PreflightInput): Preflight {
   const fresh = i.memories.filter((m) => !m.stale);
   const memorySupport = i.memories.length === 0 ? 0.5 : stale.length === i.memories.length ? 0.2 : fresh.reduce((s, m) => s + m.confidence, 0) / fresh.length;
 
+  // evidence read from files that have changed since: an edit made from it may land on the wrong lines, or
+  // in a file that is gone (a top file renamed since indexing was READY)
+  const staleAtHand = atHand.filter((f) => i.staleFiles?.includes(f));
+  if (staleAtHand.length > 0) {
+    stress.push({
+      kind: "stale-evidence",
+      action: `${staleAtHand.join(", ")} changed or ${staleAtHand.length === 1 ? "was" : "were"} removed since indexing: the evidence is the indexed text; update the index and ask again`,
+      help: ['refresh_index {"incremental":true} reads the changed files (cortex index from a shell); then ask again'],
+    });
+  }
+
   const score = Math.round(45 * codeMatch + 30 * patternAlignment + 25 * memorySupport);
   if (score < READY_SCORE || i.resultFiles.length === 0) {
     stress.push({
@@ -347,6 +360,8 @@ export function preflight(i: PreflightInput): Preflight {
 
 /** Which blocker the card names first: what the agent must read before anything else. */
 const ORDER: Blocker[] = [
+  // first: whatever else the card says was read from text that is no longer there
+  "stale-evidence",
   "callers-missing",
   "unresolved-callers",
   "wide-fan-in",

@@ -41,6 +41,7 @@ export type Blocker =
   | "pattern-conflict"
   | "stale-memory"
   | "thin-evidence"
+  | "stale-evidence"
   | "close-runner-up"
   | "top-is-test"
   | "defined-elsewhere"
@@ -104,6 +105,7 @@ export const BASE_BLOCKERS: readonly Blocker[] = [
   "pattern-conflict",
   "stale-memory",
   "thin-evidence",
+  "stale-evidence",
 ];
 
 export interface ReadyRule {
@@ -183,7 +185,7 @@ export const READY_RULE: ReadyRule = {
   maxChangedTogether: 1,
   namedInTop: true,
   maxNamedFiles: 1,
-  base: ["callers-missing", "unresolved-callers", "thin-evidence", "stale-memory", "pattern-conflict"],
+  base: ["callers-missing", "unresolved-callers", "thin-evidence", "stale-memory", "pattern-conflict", "stale-evidence"],
 };
 
 /**
@@ -250,7 +252,7 @@ export function pastChangesWider(s: CardSignals, h: HistoryRule | undefined): bo
 }
 
 /** Older checks that block whichever way: they name what to read (callers), or there is too little to go on. */
-export const ALWAYS_BLOCKING: readonly Blocker[] = ["callers-missing", "thin-evidence", "stale-memory"];
+export const ALWAYS_BLOCKING: readonly Blocker[] = ["callers-missing", "thin-evidence", "stale-memory", "stale-evidence"];
 
 /** Whether a card is ready: no kept older check and no signal blocker, or else the history's way. */
 export function isReady(base: readonly Blocker[], s: CardSignals, rule: ReadyRule): boolean {
