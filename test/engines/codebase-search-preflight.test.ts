@@ -105,7 +105,7 @@ async function card(query: string) {
  */
 async function editSearchIn(
   projectFiles: Record<string, string>,
-  args: { query: string; limit?: number },
+  args: { query: string; limit?: number; filters?: { paths?: string[] } },
   prepare?: (g: TmpProject) => void,
   /** Runs on the project after the index is built, before the search: changes the index does not know of. */
   afterIndex?: (g: TmpProject) => void,
@@ -198,6 +198,23 @@ describe("the edit preflight on written fixtures", () => {
     expect(c.nextAction).toBe("src/sku/parse.ts changed or was removed since indexing: the evidence is the indexed text; update the index and ask again");
     expect(c.whatWouldHelp![0]).toStartWith('refresh_index {"incremental":true}');
     expectCallable(c.whatWouldHelp![0]!);
+  });
+
+  test("a task naming a function only files outside the filters define is not ready: the filter hid the file to change", async () => {
+    const query = "change formatMoney to round the cents half up";
+    const r = await editSearchIn(files(), { query, filters: { paths: ["src/orders"] } });
+    expect(r.results.length).toBeGreaterThan(0);
+    expect(r.results.every((x) => x.file.startsWith("src/orders/"))).toBe(true);
+    const c = r.preflight!;
+    expect(c.ready).toBe(false);
+    expect(c.blockers![0]).toBe("outside-filter");
+    expect(c.nextAction).toBe(
+      "formatMoney is defined in src/money/format.ts, which the filters (paths: src/orders) leave out: the file to change may be there; ask again without them",
+    );
+    for (const h of c.whatWouldHelp!) expectCallable(h);
+    // the filter that holds the definition is no obstacle
+    const within = (await editSearchIn(files(), { query, filters: { paths: ["src/money"] } })).preflight!;
+    expect(within.blockers ?? []).not.toContain("outside-filter");
   });
 });
 

@@ -134,7 +134,7 @@ export class CodebaseSearch {
       embeddings: response?.embeddings ?? (await this.search.embeddingsState()),
       took_ms: 0,
     };
-    if (carded) out.preflight = await this.preflight(req.query, hits, results, quality, analysis, memories, evidence, found);
+    if (carded) out.preflight = await this.preflight(req.query, hits, results, quality, analysis, memories, evidence, found, req.filters, filters);
     out.took_ms = Math.round(performance.now() - started);
     return out;
   }
@@ -287,6 +287,8 @@ export class CodebaseSearch {
     memories: RecalledMemory[],
     evidence: Evidence,
     ranking: SearchHit[],
+    asked: CodebaseSearchRequest["filters"],
+    filters: ChunkFilters,
   ): Promise<Preflight> {
     const top = hits[0];
     let target: PreflightInput["target"];
@@ -341,7 +343,24 @@ export class CodebaseSearch {
     });
     const history = top ? await this.history(top.chunk.metadata.file_path, evidence) : undefined;
     const pastChanges = await this.pastChanges(query, evidence);
+    // a name the task writes, not defined in the top file, whose definitions all lie outside the filters:
+    // the filter hid the file to change (setCookie under paths: src/middleware)
+    let outsideFilter: PreflightInput["outsideFilter"];
+    const described = describeFilters(asked);
+    if (described !== "" && signals.definedInTop.length === 0) {
+      const passes = (f: string) =>
+        (filters.pathPrefixes === undefined || filters.pathPrefixes.some((p) => p === "" || f === p || f.startsWith(p.endsWith("/") ? p : `${p}/`))) &&
+        (filters.files === undefined || filters.files.includes(f));
+      for (const [name, files] of defined) {
+        const code = files.filter((f) => !evidence.isTest(f)).slice(0, 3);
+        if (code.length > 0 && !code.some(passes)) {
+          outsideFilter = { name, files: code, filters: described };
+          break;
+        }
+      }
+    }
     return preflight({
+      ...(outsideFilter ? { outsideFilter } : {}),
       ...(history ? { history } : {}),
       ...(pastChanges ? { pastChanges } : {}),
       query,

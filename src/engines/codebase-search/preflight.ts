@@ -72,6 +72,8 @@ export interface PreflightInput {
   resultFiles: string[];
   /** Result files changed on disk or removed since they were indexed: the card's evidence is their indexed text. */
   staleFiles?: string[];
+  /** A name the task writes that only files outside the request's filters define (and not the top file). */
+  outsideFilter?: { name: string; files: string[]; filters: string };
   /** Result files that are tests. */
   testFiles: string[];
   /** Languages of the results, best first. */
@@ -250,6 +252,18 @@ export function preflight(i: PreflightInput): Preflight {
     });
   }
 
+  if (i.outsideFilter) {
+    const o = i.outsideFilter;
+    stress.push({
+      kind: "outside-filter",
+      action: `${o.name} is defined in ${o.files.join(", ")}, which the filters (${o.filters}) leave out: the file to change may be there; ask again without them`,
+      help: [
+        `search_codebase ${quoted({ query: i.query, intent: "edit" })} searches the whole project`,
+        ...o.files.slice(0, 1).map((f) => `read ${f} (defines ${o.name})`),
+      ],
+    });
+  }
+
   const score = Math.round(45 * codeMatch + 30 * patternAlignment + 25 * memorySupport);
   if (score < READY_SCORE || i.resultFiles.length === 0) {
     stress.push({
@@ -362,6 +376,7 @@ export function preflight(i: PreflightInput): Preflight {
 const ORDER: Blocker[] = [
   // first: whatever else the card says was read from text that is no longer there
   "stale-evidence",
+  "outside-filter",
   "callers-missing",
   "unresolved-callers",
   "wide-fan-in",

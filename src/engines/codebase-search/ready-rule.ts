@@ -42,6 +42,7 @@ export type Blocker =
   | "stale-memory"
   | "thin-evidence"
   | "stale-evidence"
+  | "outside-filter"
   | "close-runner-up"
   | "top-is-test"
   | "defined-elsewhere"
@@ -106,6 +107,7 @@ export const BASE_BLOCKERS: readonly Blocker[] = [
   "stale-memory",
   "thin-evidence",
   "stale-evidence",
+  "outside-filter",
 ];
 
 export interface ReadyRule {
@@ -185,7 +187,7 @@ export const READY_RULE: ReadyRule = {
   maxChangedTogether: 1,
   namedInTop: true,
   maxNamedFiles: 1,
-  base: ["callers-missing", "unresolved-callers", "thin-evidence", "stale-memory", "pattern-conflict", "stale-evidence"],
+  base: ["callers-missing", "unresolved-callers", "thin-evidence", "stale-memory", "pattern-conflict", "stale-evidence", "outside-filter"],
 };
 
 /**
@@ -252,7 +254,7 @@ export function pastChangesWider(s: CardSignals, h: HistoryRule | undefined): bo
 }
 
 /** Older checks that block whichever way: they name what to read (callers), or there is too little to go on. */
-export const ALWAYS_BLOCKING: readonly Blocker[] = ["callers-missing", "thin-evidence", "stale-memory", "stale-evidence"];
+export const ALWAYS_BLOCKING: readonly Blocker[] = ["callers-missing", "thin-evidence", "stale-memory", "stale-evidence", "outside-filter"];
 
 /** Whether a card is ready: no kept older check and no signal blocker, or else the history's way. */
 export function isReady(base: readonly Blocker[], s: CardSignals, rule: ReadyRule): boolean {
