@@ -244,6 +244,34 @@ describe("which files are searched", () => {
     const r = await engine(big, 1000).search({ pattern: "defer $F()", language: "go" });
     expect(r.matches.map((m) => m.file_path)).toEqual(["small.go"]);
     expect(r.metadata.files.too_large).toBe(1);
+    expect(r.warnings).toEqual([
+      "1 go file over the size limit (1000 bytes) not searched: big.go; raise index.max_file_size in .cortex/config.yml to search them",
+    ]);
+  });
+
+  test("a path to search that is not there is an error; one named but ignored or of another language says why it is not searched", async () => {
+    const p = project({
+      "main.go": "package a\nfunc m() { defer x() }\n",
+      "web/app.ts": "console.log(1)\n",
+      "gen/out.go": "package g\n",
+      ".gitignore": "gen/\n",
+    });
+    for (const [paths, message] of [
+      [["mian.go"], "file_paths[0]: no such file or directory: mian.go"],
+      [["main.go", "web/ap.ts"], "file_paths[1]: no such file or directory: web/ap.ts"],
+      [["main.go,web/app.ts"], "file_paths[0]: no such file or directory (give each path its own entry: one --path each): main.go,web/app.ts"],
+    ] as const) {
+      const e = await rejection(search(p, { pattern: "defer $F()", language: "go", filePaths: [...paths] }));
+      expect([e.code, e.message]).toEqual(["INVALID_INPUT", message]);
+    }
+    // globs that match nothing, and exclusions of what is not there, are no mistakes
+    expect((await search(p, { pattern: "defer $F()", language: "go", filePaths: ["nothing/**", "!vendor/"] })).total).toBe(0);
+    const named = await search(p, { pattern: "defer $F()", language: "go", filePaths: ["main.go", "web/app.ts", "gen/out.go"] });
+    expect(named.total).toBe(1);
+    expect(named.warnings).toEqual([
+      "web/app.ts is not a go file: not searched (give the language it is written in)",
+      "gen/out.go is ignored (.gitignore:1: gen/): not searched",
+    ]);
   });
 });
 

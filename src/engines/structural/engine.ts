@@ -12,7 +12,7 @@ import { CortexError } from "../../core/errors.ts";
 import { walkProject, looksBinary } from "../../indexer/walk.ts";
 import { resolveAstGrep, type AstGrepBinary } from "./install.ts";
 import { patternLanguage, fileFilter, LANGUAGE_NAMES, type PatternLanguage } from "./languages.ts";
-import { compileScope, type PathScope } from "./scope.ts";
+import { checkNamedPathsExist, compileScope, type PathScope } from "./scope.ts";
 import { debugPatternArgs, isolatedConfig, searchArgs, validateArgs, type Matcher } from "./command.ts";
 import { astGrepError, astGrepWarnings, isQueryError, runAstGrep, type RunLimits } from "./runner.ts";
 import { TopMatches } from "./collect.ts";
@@ -105,6 +105,7 @@ export class PatternEngine {
     if (!language) throw new CortexError("INVALID_INPUT", `language: unsupported '${q.language}'; supported: ${LANGUAGE_NAMES.join(", ")}`);
     const matcher = matcherOf(q);
     const scope = compileScope(this.root, q.filePaths ?? []);
+    checkNamedPathsExist(this.root, q.filePaths ?? []);
     const contextLines = q.contextLines ?? 3;
     const limit = q.limit ?? 50;
 
@@ -116,7 +117,7 @@ export class PatternEngine {
     // The pattern analysis spawns ast-grep before the walk blocks this thread, so the two overlap.
     const analysis = requirementOf(q, matcher, language, binary, config, this.root, limits);
     analysis.catch(() => {});
-    const listing = control.files ? { files: control.files, tooLarge: 0 } : this.listFiles(language, scope);
+    const listing = control.files ? { files: control.files, tooLarge: 0, notes: [] } : this.listFiles(language, scope);
     const requirement = await analysis;
     const filter = new LiteralFilter(control.narrow === false ? NO_REQUIREMENT : requirement);
 
@@ -131,7 +132,7 @@ export class PatternEngine {
     }
 
     const collector = new TopMatches(limit);
-    const warnings = new Set<string>();
+    const warnings = new Set<string>(listing.notes);
     if (candidates.length === 0 && !partial) {
       await checkMatcher(binary, matcher, language, config, this.root, limits, q);
     }
@@ -175,13 +176,32 @@ export class PatternEngine {
     };
   }
 
-  /** The project's files of the language inside the scope, by cortex's ignore rules and size limit. */
-  listFiles(language: PatternLanguage, scope: PathScope): { files: string[]; tooLarge: number } {
+  /**
+   * The project's files of the language inside the scope, by cortex's ignore rules and size limit, and
+   * what the search leaves out that a user would look for: files over the size limit, and files the
+   * scope names that are ignored or of another language (a search of them gave "0 of 0" and nothing else).
+   */
+  listFiles(language: PatternLanguage, scope: PathScope): { files: string[]; tooLarge: number; notes: string[] } {
     const walked = walkProject(this.root, { maxFileSize: this.settings.maxFileSize, extraExcludes: this.settings.excludes });
     const isLanguage = fileFilter(language);
     const files = walked.files.filter((f) => isLanguage(f.path) && scope.includes(f.path)).map((f) => f.path);
-    const tooLarge = walked.excluded.filter((e) => e.reason === "too-large" && isLanguage(e.path) && scope.includes(e.path)).length;
-    return { files, tooLarge };
+    const large = walked.excluded.filter((e) => e.reason === "too-large" && isLanguage(e.path) && scope.includes(e.path)).map((e) => e.path);
+    const notes: string[] = [];
+    if (large.length > 0)
+      notes.push(
+        `${large.length} ${language.id} file${large.length === 1 ? "" : "s"} over the size limit (${this.settings.maxFileSize} bytes) not searched: ${large.slice(0, 3).join(", ")}${large.length > 3 ? ", …" : ""}; raise index.max_file_size in .cortex/config.yml to search them`,
+      );
+    const listed = new Set(walked.files.map((f) => f.path));
+    for (const path of scope.named) {
+      if (listed.has(path)) {
+        if (!isLanguage(path)) notes.push(`${path} is not a ${language.id} file: not searched (give the language it is written in)`);
+        continue;
+      }
+      const why = walked.excluded.find((e) => e.path === path || path.startsWith(`${e.path}/`));
+      if (why?.reason === "ignored") notes.push(`${path} is ignored (${why.detail}): not searched`);
+      else if (why && why.reason !== "too-large") notes.push(`${path} is not searched (${why.reason}${why.detail ? `: ${why.detail}` : ""})`);
+    }
+    return { files, tooLarge: large.length, notes };
   }
 
   /** Keeps the files holding every required literal, yielding between chunks so a deadline can stop it. */

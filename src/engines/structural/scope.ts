@@ -6,7 +6,8 @@
  * matches a file decides, and when every entry is an exclusion everything else is included. A plain
  * path (no glob characters) names a file or everything below a folder.
  */
-import { isAbsolute } from "node:path";
+import { existsSync } from "node:fs";
+import { isAbsolute, join } from "node:path";
 import { CortexError, isCortexError } from "../../core/errors.ts";
 import { resolveInsideRoot } from "../../core/paths.ts";
 
@@ -20,6 +21,21 @@ export interface PathScope {
   includes(path: string): boolean;
   /** The entries as they were given, for the result's metadata. */
   readonly given: string[];
+  /** The plain paths (no glob) the entries include, root-relative: what a search that skips them must explain. */
+  readonly named: string[];
+}
+
+/**
+ * A plain path to search that is not there is a mistake to name, as grep and the other tools do, not a
+ * search of nothing (a typo, or `a.js,b.js` as one entry). Checked apart from compileScope, which is
+ * about paths alone.
+ */
+export function checkNamedPathsExist(root: string, filePaths: readonly string[]): void {
+  filePaths.forEach((raw, i) => {
+    const { exclude, body } = normalize(root, raw, i);
+    if (exclude || body === "" || GLOB_CHARS.test(body) || existsSync(join(root, body))) return;
+    refuse(i, raw, `no such file or directory${raw.includes(",") ? " (give each path its own entry: one --path each)" : ""}`, "INVALID_INPUT");
+  });
 }
 
 const GLOB_CHARS = /[*?[\]{}]/;
@@ -78,13 +94,16 @@ function compileEntry(body: string, exclude: boolean): Entry {
 
 /** Validates and compiles `file_paths`; an empty list scopes the whole project. */
 export function compileScope(root: string, filePaths: readonly string[]): PathScope {
+  const named: string[] = [];
   const entries = filePaths.map((raw, i) => {
     const { exclude, body } = normalize(root, raw, i);
+    if (!exclude && body !== "" && !GLOB_CHARS.test(body)) named.push(body);
     return compileEntry(body, exclude);
   });
   const anyInclude = entries.some((e) => !e.exclude);
   return {
     given: [...filePaths],
+    named,
     includes(path) {
       for (let i = entries.length - 1; i >= 0; i--) if (entries[i]!.test(path)) return !entries[i]!.exclude;
       return !anyInclude;
