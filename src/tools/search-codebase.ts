@@ -39,6 +39,13 @@ const input = z
   })
   .strict();
 
+/** The text's words for each hint: they are the file's relations, where a symbol shown beside them reads as theirs. */
+const HINT_LABELS: Record<string, string> = {
+  callers: "files using this file",
+  consumers: "files importing this file",
+  tests: "tests of this file",
+};
+
 export const searchCodebaseTool = defineTool({
   name: "search_codebase",
   title: "Search with evidence and an edit preflight",
@@ -115,7 +122,8 @@ export const searchCodebaseTool = defineTool({
         `    imported by ${x.relationships.importedByCount}, used by ${x.relationships.usedByCount}, ${x.relationships.hasTests ? "has tests" : "no tests found"}`,
       );
       if (x.patternWarning) lines.push(`    warning: ${x.patternWarning}`);
-      for (const [k, v] of Object.entries(x.hints ?? {})) lines.push(`    ${k}: ${v.join(", ")}`);
+      // hints are the file's (codebase-context's callers: files using anything it defines), not the symbol's
+      for (const [k, v] of Object.entries(x.hints ?? {})) lines.push(`    ${HINT_LABELS[k] ?? k}: ${v.join(", ")}`);
       if (x.snippet) lines.push(...x.snippet.split("\n").map((l) => "      " + l));
     }
     if (r.relatedMemories.length)
