@@ -272,6 +272,27 @@ describe("cortex_files refuses bad queries with a message naming the problem", (
     ).toEqual([["go", 46]]);
   });
 
+  test("a value of the wrong kind for its column is an error, not an empty answer; languages match in any case", async () => {
+    expect(await fails({ from: "files", where: { field: "is_test", operator: "=", value: "true" } })).toBe(
+      'where (is_test =): is_test is true or false, not "true"',
+    );
+    expect(await fails({ from: "files", where: { field: "lines_total", operator: ">", value: "abc" } })).toBe(
+      'where (lines_total >): lines_total is a number, not "abc"',
+    );
+    expect(await fails({ from: "files", where: { field: "file_path", operator: "IN", value: ["a.go", 5] } })).toBe(
+      "where (file_path IN): file_path is text: give a string, not 5",
+    );
+    expect(await fails({ from: "files", aggregations: [{ function: "SUM", field: "language", alias: "m" }] })).toBe(
+      "aggregation 'm': SUM needs a number column; language is text (COUNT, MIN and MAX take it)",
+    );
+    // booleans as 0 / 1 and a sum of them (how many are tests) are fine
+    expect(await rows({ from: "files", where: { field: "is_test", operator: "=", value: 1 }, fields: ["file_path"] })).toEqual([["auth/handler_test.go"]]);
+    expect(await rows({ from: "files", aggregations: [{ function: "SUM", field: "is_test", alias: "tests" }] })).toEqual([[1]]);
+    const go = await rows({ from: "files", fields: ["file_path"], where: { field: "language", operator: "=", value: "go" } });
+    expect(await rows({ from: "files", fields: ["file_path"], where: { field: "language", operator: "=", value: "Go" } })).toEqual(go);
+    expect((await files.topFiles({ limit: 10, orderBy: "lines", includeTests: true, language: "GO" })).rows.length).toBe(go.length);
+  });
+
   test("a limit that cuts the answer says so (truncated), one exactly met does not", async () => {
     const all = (await rows({ from: "files", aggregations: [{ function: "COUNT", alias: "n" }] }))[0]![0] as number;
     expect(all).toBeGreaterThan(2);

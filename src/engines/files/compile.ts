@@ -27,6 +27,44 @@ function bad(message: string): CortexError {
 const isTable = (t: string): t is StatsTable => Object.hasOwn(STATS_TABLES, t);
 const hasColumn = (t: StatsTable, c: string): boolean => (STATS_TABLES[t] as readonly string[]).includes(c);
 const isBooleanColumn = (c: string): boolean => c.startsWith("is_");
+/** The statistics tables' text columns; the rest are numbers, or booleans (is_*). */
+const TEXT_COLUMNS = new Set([
+  "file_path",
+  "language",
+  "module_path",
+  "last_modified",
+  "type_id",
+  "name",
+  "kind",
+  "function_id",
+  "receiver_type",
+  "import_id",
+  "imported_module",
+]);
+
+function columnKind(column: string): "boolean" | "text" | "number" {
+  return isBooleanColumn(column) ? "boolean" : TEXT_COLUMNS.has(column) ? "text" : "number";
+}
+
+/**
+ * A compared value of the column's kind: "true" against is_test, "abc" against lines_total, 5 against
+ * file_path matched no row and said nothing. Languages are compared in the lower case the index names
+ * them in ("Python" found nothing). Aggregations' aliases (not columns) are taken as they come.
+ */
+function valueFor(column: string | undefined, v: Scalar, field: string, where: string): Scalar {
+  if (column === undefined || v === null) return v;
+  switch (columnKind(column)) {
+    case "boolean":
+      if (typeof v === "boolean" || v === 0 || v === 1) return v;
+      throw bad(`${where}: ${field} is true or false, not ${JSON.stringify(v)}`);
+    case "number":
+      if (typeof v === "number") return v;
+      throw bad(`${where}: ${field} is a number, not ${JSON.stringify(v)}`);
+    case "text":
+      if (typeof v !== "string") throw bad(`${where}: ${field} is text: give a string, not ${JSON.stringify(v)}`);
+      return column === "language" ? v.toLowerCase() : v;
+  }
+}
 
 type Scalar = string | number | boolean | null;
 
@@ -195,7 +233,9 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
       if (byFile) return byFile;
     }
   }
-  const col = scope.column(f.field, ctx.allowAlias).sql;
+  const resolved = scope.column(f.field, ctx.allowAlias);
+  const col = resolved.sql;
+  const column = scope.aliases.has(f.field) ? undefined : resolved.column;
   if (ctx.grouped && !scope.aliases.has(f.field) && !ctx.grouped.some((g) => g.sql === col))
     throw bad(`${ctx.path}: '${f.field}' has no one value per group: use a groupBy field or an aggregation's alias`);
   const where = `${ctx.path} (${f.field} ${f.operator})`;
@@ -209,11 +249,11 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
     case "NOT IN": {
       if (!Array.isArray(f.value) || f.value.length === 0) throw bad(`${where}: ${op} needs a non-empty array of values`);
       if (f.value.length > MAX_IN) throw bad(`${where}: ${op} takes at most ${MAX_IN} values`);
-      return `${col} ${op} (${f.value.map((v) => bindScalar(v, where, b)).join(", ")})`;
+      return `${col} ${op} (${f.value.map((v) => bindScalar(valueFor(column, v as Scalar, f.field, where), where, b)).join(", ")})`;
     }
     case "BETWEEN": {
       if (!Array.isArray(f.value) || f.value.length !== 2) throw bad(`${where}: BETWEEN needs an array of exactly 2 values [min, max]`);
-      return `${col} BETWEEN ${bindScalar(f.value[0], where, b)} AND ${bindScalar(f.value[1], where, b)}`;
+      return `${col} BETWEEN ${bindScalar(valueFor(column, f.value[0] as Scalar, f.field, where), where, b)} AND ${bindScalar(valueFor(column, f.value[1] as Scalar, f.field, where), where, b)}`;
     }
     case "LIKE":
     case "NOT LIKE":
@@ -228,7 +268,7 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
         if (other) return `${col} ${op} ${scope.sql(other)}`;
       }
       if (f.value === null) throw bad(`${where}: compare with null using IS NULL / IS NOT NULL`);
-      return `${col} ${op} ${bindScalar(f.value, where, b)}`;
+      return `${col} ${op} ${bindScalar(valueFor(column, f.value as Scalar, f.field, where), where, b)}`;
     }
   }
 }
@@ -307,7 +347,10 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
       if (a.distinct) throw bad(`aggregation '${a.alias}': COUNT DISTINCT needs a field`);
       expr = "COUNT(*)";
     } else {
-      expr = `${a.function}(${a.distinct ? "DISTINCT " : ""}${scope.column(a.field).sql})`;
+      const c = scope.column(a.field);
+      if ((a.function === "SUM" || a.function === "AVG") && columnKind(c.column) === "text")
+        throw bad(`aggregation '${a.alias}': ${a.function} needs a number column; ${a.field} is text (COUNT, MIN and MAX take it)`);
+      expr = `${a.function}(${a.distinct ? "DISTINCT " : ""}${c.sql})`;
     }
     addOut(a.alias);
     scope.aliases.add(a.alias);
