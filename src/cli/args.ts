@@ -7,6 +7,7 @@ import type { z } from "zod";
 import { readFileSync } from "node:fs";
 import { CortexError } from "../core/errors.ts";
 import type { CliSpec } from "../tools/define.ts";
+import { toFlag } from "../tools/define.ts";
 
 type Kind = "string" | "number" | "boolean" | "array" | "json";
 
@@ -36,13 +37,6 @@ export function fieldKind(schema: z.ZodType): { kind: Kind; element?: Kind } {
       return { kind: "json" };
   }
 }
-
-/** A field's flag: snake_case and camelCase both become kebab-case (include_snippets, includeSnippets → --include-snippets). */
-export const toFlag = (field: string) =>
-  field
-    .replace(/_/g, "-")
-    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
-    .toLowerCase();
 
 /** Looks through optional / default wrappers to an object schema's fields. */
 function objectShape(schema: z.ZodType | undefined): Record<string, z.ZodType> | undefined {

@@ -2,7 +2,8 @@
 import type { IndexPlan } from "../indexer/plan.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
 import { TOOLS, type ToolDefinition } from "../tools/index.ts";
-import { fieldKind, objectFieldSchema, toFlag } from "./args.ts";
+import { fieldKind, objectFieldSchema } from "./args.ts";
+import { toFlag } from "../tools/define.ts";
 import { exposedInput } from "../tools/invoke.ts";
 
 const kb = (n: number) => (n >= 1 << 20 ? `${(n / (1 << 20)).toFixed(1)} MiB` : n >= 1024 ? `${(n / 1024).toFixed(1)} KiB` : `${n} B`);

@@ -15,6 +15,13 @@ export interface ToolAnnotations {
   openWorldHint: boolean;
 }
 
+/** A field's flag: snake_case and camelCase both become kebab-case (include_snippets, includeSnippets → --include-snippets). */
+export const toFlag = (field: string) =>
+  field
+    .replace(/_/g, "-")
+    .replace(/([a-z0-9])([A-Z])/g, "$1-$2")
+    .toLowerCase();
+
 export interface CliSpec {
   /** Subcommand words, e.g. ["files"] or ["memory", "add"]. */
   command: string[];

@@ -9,6 +9,7 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { LAYERS, type CodebaseSearchResponse } from "../engines/codebase-search/index.ts";
 import { condenseQuery, type QueryCondensed } from "../engines/search/long-query.ts";
 import { longQueryField, queryUnread } from "./query-condensed.ts";
+import { asCliCall } from "./cli-call.ts";
 
 const input = z
   .object({
@@ -146,7 +147,10 @@ export const searchCodebaseTool = defineTool({
         lines.push(
           `  similar past commits: ${p.pastChanges.within} of ${p.pastChanges.commits} changed only these files${p.pastChanges.outside.length ? `; others also changed ${p.pastChanges.outside.map((o) => `${o.file} (${o.commits})`).join(", ")}` : ""}`,
         );
-      for (const w of p.whatWouldHelp ?? []) lines.push(`  would help: ${w}`);
+      // the next steps as commands a terminal runs (the JSON keeps the tool calls an agent makes); the
+      // registry is read when printing: it imports this tool
+      const { findTool } = require("./index.ts") as typeof import("./index.ts");
+      for (const w of p.whatWouldHelp ?? []) lines.push(`  would help: ${asCliCall(w, findTool)}`);
     }
     return lines.join("\n");
   },
