@@ -477,6 +477,11 @@ describe("deadline and cancellation", () => {
     expect(r.total).toBeLessThan(1000);
     expect(r.matches.length).toBe(Math.min(100, r.total));
     expect(r.matches[0]!.file_path).toBe("pkg/f0000.go");
+    // the files searched are those whose runs finished (one match each here); the stopped run is not
+    // counted, though it may have given its match before it stopped
+    expect(r.metadata.files.searched).toBeLessThan(1000);
+    expect(r.total - r.metadata.files.searched).toBeGreaterThanOrEqual(0);
+    expect(r.total - r.metadata.files.searched).toBeLessThanOrEqual(1);
   }, 30_000);
 
   test("a cancelled call stops the same way", async () => {

@@ -138,13 +138,14 @@ export class PatternEngine {
     }
     let searched = 0;
     for (const batch of partial ? [] : batches(candidates, control.batchBytes ?? DEFAULT_BATCH_BYTES)) {
-      searched += batch.length;
       const outcome = await runAstGrep(binary.path, searchArgs(matcher, language.id, config, batch), this.root, limits, (line) => collector.add(line));
       for (const w of astGrepWarnings(outcome.stderr)) warnings.add(w);
       if (outcome.stoppedBy) {
+        // a batch stopped part-way is not searched: "searched 5555 of 5555" beside "out of time" said otherwise
         partial = true;
         break;
       }
+      searched += batch.length;
       if (outcome.code !== 0 && outcome.code !== 1) throw failure(outcome.stderr, outcome.code, matcher, q);
     }
 
