@@ -200,6 +200,40 @@ describe("the edit preflight on written fixtures", () => {
     expectCallable(c.whatWouldHelp![0]!);
   });
 
+  test("the top file's own test is no rival file to change: the runner-up is the next code file", async () => {
+    const invoice = `"""Invoices and their totals."""
+from decimal import Decimal, ROUND_HALF_UP
+
+
+def compute_total(invoice):
+    """The invoice total, rounded to cents."""
+    total = sum(line.price * line.quantity for line in invoice.lines)
+    return total.quantize(Decimal("0.01"), rounding=ROUND_HALF_UP)
+`;
+    const test = `from decimal import Decimal
+from billing.invoice import compute_total
+
+
+def test_invoice_total_is_rounded():
+    """Invoice totals are rounded to cents."""
+    assert compute_total(make_invoice("1.005")) == Decimal("1.01")
+
+
+def test_invoice_total_rounding_of_halves():
+    """Invoice totals round halves up."""
+    assert compute_total(make_invoice("2.675")) == Decimal("2.68")
+`;
+    const r = await editSearchIn(
+      { "billing/invoice.py": invoice, "billing/test_invoice.py": test, "billing/__init__.py": "", "README.md": "# Billing\n" },
+      { query: "change how invoice totals are rounded to use banker's rounding" },
+    );
+    const files = r.results.map((x) => x.file);
+    expect(files.slice(0, 2)).toEqual(["billing/invoice.py", "billing/test_invoice.py"]);
+    const c = r.preflight!;
+    expect(c.signals!.runnerUpRatio).toBe(0);
+    expect(c.blockers ?? []).not.toContain("close-runner-up");
+  });
+
   test("a task naming a function only files outside the filters define is not ready: the filter hid the file to change", async () => {
     const query = "change formatMoney to round the cents half up";
     const r = await editSearchIn(files(), { query, filters: { paths: ["src/orders"] } });
@@ -212,6 +246,11 @@ describe("the edit preflight on written fixtures", () => {
       "formatMoney is defined in src/money/format.ts, which the filters (paths: src/orders) leave out: the file to change may be there; ask again without them",
     );
     for (const h of c.whatWouldHelp!) expectCallable(h);
+    // nothing found under a filter: the card says so, and names the filter
+    const none = (await editSearchIn(files(), { query: "zeppelin hangar lighting", filters: { paths: ["src/money"] } })).preflight!;
+    expect(none.nextAction).toBe(
+      "No result holds the task's words (zeppelin, hangar, lighting): Nothing matched among the files the filters leave (paths: src/money): ask again without them, or with the code's own words.",
+    );
     // the filter that holds the definition is no obstacle
     const within = (await editSearchIn(files(), { query, filters: { paths: ["src/money"] } })).preflight!;
     expect(within.blockers ?? []).not.toContain("outside-filter");

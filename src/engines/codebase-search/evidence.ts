@@ -73,6 +73,18 @@ export class Evidence {
     return [...out.entries()].map(([f, count]) => ({ file: f, count })).sort((a, b) => b.count - a.count || a.file.localeCompare(b.file));
   }
 
+  /**
+   * Whether `test` is a test of `file` by name: it tests the file's name, in the same folder, or anywhere
+   * when the name says more than a folder's entry point does (index, main, mod, init, lib).
+   */
+  isOwnTest(test: string, file: string): boolean {
+    if (!this.isTest(test) || test === file) return false;
+    const subject = testSubject(test);
+    const name = stem(file);
+    if (!subject || subject !== name) return false;
+    return dirOf(test) === dirOf(file) || !/^(index|main|mod|init|lib|__init__)$/.test(name);
+  }
+
   private testsNamedAfter(file: string): string[] {
     if (!this.testNames) {
       this.testNames = new Map();
@@ -86,6 +98,10 @@ export class Evidence {
     }
     return this.testNames.get(stem(file)) ?? [];
   }
+}
+
+function dirOf(path: string): string {
+  return path.slice(0, Math.max(0, path.lastIndexOf("/")));
 }
 
 function stem(path: string): string {

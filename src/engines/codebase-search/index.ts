@@ -121,6 +121,11 @@ export class CodebaseSearch {
       hits.map((h) => ({ text: h.chunk.text, file: h.chunk.metadata.file_path })),
     );
     if (empty) quality = { ...quality, hint: `No indexed file matches the filters (${describeFilters(req.filters)}).` };
+    else if (hits.length === 0 && describeFilters(req.filters) !== "")
+      quality = {
+        ...quality,
+        hint: `Nothing matched among the files the filters leave (${describeFilters(req.filters)}): ask again without them, or with the code's own words.`,
+      };
     const recalled = await this.memory.recall({ query: req.query, limit: MEMORIES });
     const memories = recalled.memories;
 
@@ -329,10 +334,13 @@ export class CodebaseSearch {
     const defined = await this.definitionFiles(taskIdentifiers(query), evidence);
     const signals = editSignals({
       query,
-      // a changelog or a guide sharing the task's words is no rival file to change: the runner-up and
-      // near ties are code (documentation after the top is left out)
+      // a changelog or a guide sharing the task's words is no rival file to change, nor is a test of the
+      // top file, which a change to it runs: the runner-up and near ties are other code
       results: ranking
-        .filter((h, i) => i === 0 || h.chunk.chunk_type !== "documentation")
+        .filter(
+          (h, i) =>
+            i === 0 || (h.chunk.chunk_type !== "documentation" && !evidence.isOwnTest(h.chunk.metadata.file_path, ranking[0]!.chunk.metadata.file_path)),
+        )
         .map((h) => ({
           file: h.chunk.metadata.file_path,
           score: h.combined_score,

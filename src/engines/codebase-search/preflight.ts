@@ -530,7 +530,9 @@ export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, m
     case "words-missing":
       return {
         kind,
-        action: `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`,
+        action: i.resultFiles[0]
+          ? `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`
+          : `No result holds the task's words (${s.topMissing.slice(0, 5).join(", ")})${i.quality.hint ? `: ${i.quality.hint}` : ""}`,
         help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ query: s.topMissing[0] ?? i.query })} finds the exact word`],
       };
     case "sweep":
