@@ -22,8 +22,11 @@
  *   definitions do not add to it again. fieldCount counts data members (an enum: its enumerators).
  * - A base class is an `implement` reference when it is defined earlier in the same file with no data
  *   members and only pure virtual methods (constructors and destructors aside); otherwise `inherit`.
- * - `#define NAME value` is a constant; function-like macros and valueless defines (include guards,
- *   feature flags) are not recorded. `#include <x>` is standard when x is a standard header, external
+ * - `#define NAME value` is a constant; a function-like macro (`#define container_of(p, t, m) …`) is a
+ *   function, as Rust's `macro_rules!` is: its parameters counted, no return, complexity 1, exported
+ *   when in a header, so that its definition is found and the calls written to it resolve (the kernel's
+ *   `list_for_each_entry`, `container_of`). Valueless defines (include guards, feature flags) are not
+ *   recorded. `#include <x>` is standard when x is a standard header, external
  *   otherwise; `#include "x"` is relative.
  */
 import type { Node, Tree } from "web-tree-sitter";
@@ -396,6 +399,9 @@ class CFamilyExtractor {
       case "preproc_def":
         this.define(node);
         break;
+      case "preproc_function_def":
+        this.macroFunction(node);
+        break;
       case "preproc_include":
         this.include(node);
         break;
@@ -763,6 +769,31 @@ class CFamilyExtractor {
       startColumn: column(nameNode),
       exported: this.header,
     });
+  }
+
+  private macroFunction(node: Node): void {
+    const nameNode = node.childForFieldName("name");
+    if (!nameNode) return;
+    const name = this.name(nameNode);
+    this.skipIdentIds.add(nameNode.id);
+    const params = node.childForFieldName("parameters");
+    const fact: FunctionFact = {
+      name,
+      qualifiedName: name,
+      startLine: line(node),
+      endLine: endLine(node),
+      startColumn: column(node),
+      exported: this.header,
+      isMethod: false,
+      paramCount: params ? params.children.filter((c) => c?.type === "identifier" || c?.type === "...").length : 0,
+      returnCount: 0,
+      bodyLines: spanLines(node),
+      complexity: 1,
+      signature: `#define ${name}${params ? params.text.replace(/\s+/g, " ") : ""}`,
+    };
+    const doc = this.doc(node);
+    if (doc !== undefined) fact.docStartLine = doc;
+    this.functions.push(fact);
   }
 
   private include(node: Node): void {

@@ -162,6 +162,37 @@ describe("c facts (hand-counted truth)", () => {
     expect(languageFor("a/r.h").language).toBe("c");
   });
 
+  test("a function-like macro is a function: its definition found, its parameters counted, the calls to it resolved", async () => {
+    const parser = await inlineParser;
+    const src = [
+      "#ifndef LIST_H", //                                                          1
+      "#define LIST_H", //                                                          2: a guard, not recorded
+      "#define MAX_ITEMS 16", //                                                    3: a constant
+      "/* The struct holding a member. */", //                                     4
+      "#define container_of(ptr, type, member) \\", //                             5
+      "  ((type *)((char *)(ptr) - offsetof(type, member)))", //                   6
+      "#define pr_fmt(fmt, ...) printk(fmt, __VA_ARGS__)", //                     7
+      '#define barrier() __asm__ volatile("" ::: "memory")', //                 8
+      "static inline int first(int *p) { return *container_of(p, int, x); }", //   9
+      "#endif", //                                                                  10
+    ].join("\n");
+    const f = (await parser.parse("list.h", `${src}\n`, project)).facts!;
+    expect(f.functions.map((fn) => [fn.name, fn.exported, fn.paramCount, fn.returnCount, fn.startLine, fn.endLine, fn.docStartLine, fn.signature])).toEqual([
+      ["container_of", true, 3, 0, 5, 6, 4, "#define container_of(ptr, type, member)"],
+      ["pr_fmt", true, 2, 0, 7, 7, undefined, "#define pr_fmt(fmt, ...)"],
+      ["barrier", true, 0, 0, 8, 8, undefined, "#define barrier()"],
+      ["first", false, 1, 1, 9, 9, undefined, "static inline int first(int *p)"], // static: internal linkage
+    ]);
+    expect(f.variables.map((v) => [v.name, v.kind])).toEqual([["MAX_ITEMS", "constant"]]);
+    expect(f.references.filter((r) => r.kind === "call").map((r) => `${r.name}@${r.line}<${r.enclosing}`)).toEqual(["container_of@9<first"]);
+    // in a .c file a macro is the file's own: not exported
+    const local = (await parser.parse("x.c", "#define twice(x) ((x) * 2)\nint g(int a) { return twice(a); }\n", project)).facts!;
+    expect(local.functions.map((fn) => [fn.name, fn.exported])).toEqual([
+      ["twice", false],
+      ["g", true],
+    ]);
+  });
+
   test("definitions after an unparsable stretch are still read (the walk enters ERROR nodes)", async () => {
     const parser = await inlineParser;
     // braces that only balance per preprocessor branch defeat the grammar for the rest of the file
