@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
 import type { StyleEngine } from "../../src/engines/style/index.ts";
+import { configRules } from "../../src/engines/style/configs.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
@@ -105,4 +106,25 @@ describe("get_style_guide", () => {
       "tsconfig.json",
     ]);
   });
+});
+
+test(".editorconfig values are read as EditorConfig defines them: in any case, and unset is no rule", () => {
+  const text = [
+    "root = true",
+    "[*]",
+    "indent_style = TAB",
+    "indent_size = tab",
+    "end_of_line = LF",
+    "",
+    "[vendor/**]",
+    "indent_style = unset",
+    "insert_final_newline = unset",
+    "trim_trailing_whitespace = maybe",
+    "",
+  ].join("\n");
+  expect(configRules(".editorconfig", text).map((r) => `${r.source.line}: ${r.rule}`)).toEqual([
+    "3: Indent with tabs (files *)",
+    "4: Indent width: one tab (files *)",
+    "5: Line endings LF (files *)",
+  ]);
 });

@@ -37,27 +37,34 @@ function editorconfig(file: string, text: string): StyleRule[] {
     if (s) return void (section = s[1]!);
     const kv = /^([a-z_]+)\s*=\s*(.+)$/i.exec(l);
     if (!kv) return;
-    const [k, v] = [kv[1]!.toLowerCase(), kv[2]!.trim()];
+    // EditorConfig's values are case-insensitive, and `unset` removes a property's effect: no rule, not
+    // its opposite ("indent_style = TAB" read as spaces, "insert_final_newline = unset" as no newline)
+    const [k, v] = [kv[1]!.toLowerCase(), kv[2]!.trim().toLowerCase()];
+    const flag = (yes: string, no: string) => (v === "true" ? yes : v === "false" ? no : undefined);
     const text2 =
-      k === "indent_style"
-        ? `Indent with ${v === "tab" ? "tabs" : "spaces"}`
-        : k === "indent_size" || k === "tab_width"
-          ? `Indent width ${v}`
-          : k === "max_line_length"
-            ? `Lines at most ${v} characters`
-            : k === "end_of_line"
-              ? `Line endings ${v.toUpperCase()}`
-              : k === "charset"
-                ? `Encoding ${v}`
-                : k === "trim_trailing_whitespace"
-                  ? v === "true"
-                    ? "Trim trailing whitespace"
-                    : "Keep trailing whitespace"
-                  : k === "insert_final_newline"
-                    ? v === "true"
-                      ? "End files with a newline"
-                      : "No final newline"
-                    : undefined;
+      v === "unset"
+        ? undefined
+        : k === "indent_style"
+          ? v === "tab"
+            ? "Indent with tabs"
+            : v === "space"
+              ? "Indent with spaces"
+              : undefined
+          : k === "indent_size" && v === "tab"
+            ? "Indent width: one tab"
+            : (k === "indent_size" || k === "tab_width") && /^\d+$/.test(v)
+              ? `Indent width ${v}`
+              : k === "max_line_length" && /^\d+$/.test(v)
+                ? `Lines at most ${v} characters`
+                : k === "end_of_line" && /^(lf|cr|crlf)$/.test(v)
+                  ? `Line endings ${v.toUpperCase()}`
+                  : k === "charset"
+                    ? `Encoding ${v}`
+                    : k === "trim_trailing_whitespace"
+                      ? flag("Trim trailing whitespace", "Keep trailing whitespace")
+                      : k === "insert_final_newline"
+                        ? flag("End files with a newline", "No final newline")
+                        : undefined;
     if (text2)
       r.out.push({ rule: `${text2} (files ${section})`, category: "formatting", source: { file, line: i + 1, section: `[${section}]` }, kind: "config" });
   });
