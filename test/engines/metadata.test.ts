@@ -66,12 +66,26 @@ describe("manifest parsers", () => {
       ),
     ).toEqual(["django@>=4.2", "requests@~= 2.31", "pytest@>=8 dev"]);
     expect(names("requirements-dev.txt", "# tools\nblack==24.1\n-r base.txt\nflake8\n")).toEqual(["black@==24.1 dev", "flake8@ dev"]);
+    // requirements by URL: named by the egg, else the repository or archive (`#egg=` is no comment)
+    expect(
+      names(
+        "requirements.txt",
+        "git+https://github.com/x/y.git#egg=ydist\n-e git+https://github.com/acme/tools.git@v2\nhttps://example.com/pkgs/zlib-1.2.tar.gz  # pinned\nrequests==2.31 # http\n",
+      ),
+    ).toEqual(["ydist@", "tools@", "zlib@", "requests@==2.31"]);
     expect(
       names(
         "Cargo.toml",
         '[package]\nname="c"\n[dependencies]\nserde = { version = "1.0", features = ["derive"] }\ntokio = "1"\n[dev-dependencies]\nproptest = "1.4"\n',
       ),
     ).toEqual(["serde@1.0", "tokio@1", "proptest@1.4 dev"]);
+    // platform-specific dependencies count too
+    expect(
+      names(
+        "Cargo.toml",
+        '[package]\nname="c"\n[target.\'cfg(unix)\'.dependencies]\nnix = "0.27"\n[target.\'cfg(windows)\'.dev-dependencies]\nwinapi = "0.3"\n',
+      ),
+    ).toEqual(["nix@0.27", "winapi@0.3 dev"]);
     expect(
       names(
         "pom.xml",

@@ -105,11 +105,30 @@ function requirements(path: string, text: string): Manifest {
   const dev = /dev|test|lint|doc/i.test(base(path));
   const deps = text
     .split("\n")
-    .map((l) => l.replace(/#.*/, "").trim())
+    // pip's comments start a line or follow whitespace: `#egg=name` in a URL is no comment
+    .map((l) => l.replace(/(^|\s)#.*/, "").trim())
+    .map((l) => l.replace(/^(-e|--editable)\s+/, ""))
     .filter((l) => l && !l.startsWith("-"))
-    .map((l) => pep508(l, dev))
+    .map((l) => urlRequirement(l, dev) ?? pep508(l, dev))
     .filter((d): d is Dependency => d !== undefined);
   return { path, ecosystem: "pypi", dependencies: deps };
+}
+
+/**
+ * A requirement given by its URL (`git+https://host/org/repo.git@v1#egg=name`, an archive's URL): named by
+ * its egg, else by the repository or file it names. Undefined for anything else.
+ */
+function urlRequirement(line: string, dev: boolean): Dependency | undefined {
+  if (!/^(?:[a-z]+\+)?[a-z][a-z0-9+.-]*:\/\//i.test(line)) return undefined;
+  const egg = /[#&]egg=([A-Za-z0-9_.-]+)/.exec(line)?.[1];
+  const last =
+    line
+      .replace(/[#?].*$/, "")
+      .replace(/@[^/]*$/, "")
+      .split("/")
+      .pop() ?? "";
+  const name = egg ?? last.replace(/\.git$/, "").replace(/(-\d[\w.]*)?\.(tar\.gz|zip|whl|tgz)$/, "");
+  return name ? { name, dev } : undefined;
 }
 
 function setupCfg(path: string, text: string): Manifest {
@@ -137,6 +156,12 @@ function cargo(path: string, text: string): Manifest {
   add(t["dev-dependencies"], true);
   add(t["build-dependencies"], true);
   add(t.workspace?.dependencies, false);
+  // platform-specific ones: [target.'cfg(unix)'.dependencies]
+  for (const target of Object.values((t.target as Record<string, Record<string, Record<string, unknown>>>) ?? {})) {
+    add(target.dependencies, false);
+    add(target["dev-dependencies"], true);
+    add(target["build-dependencies"], true);
+  }
   return { path, ecosystem: "cargo", ...(t.package?.name ? { name: t.package.name as string } : {}), dependencies: deps };
 }
 
