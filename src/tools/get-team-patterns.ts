@@ -36,8 +36,12 @@ export const patternsTool = defineTool({
     ];
     for (const g of t.groups) {
       lines.push("", `${g.title} [${g.category}]${g.conflict ? "  CONFLICT" : ""}`);
+      // a trend is measured on the group's recently changed files (recent_share); without enough of them the
+      // specification's default "stable" is no finding, and the text says so
       for (const p of g.patterns)
-        lines.push(`  ${p.name.padEnd(34)} ${String(p.files).padStart(5)} files  ${(p.share * 100).toFixed(0).padStart(3)}%  ${p.trend}`);
+        lines.push(
+          `  ${p.name.padEnd(34)} ${String(p.files).padStart(5)} files  ${(p.share * 100).toFixed(0).padStart(3)}%  ${p.recent_share === undefined ? "trend unknown (too few recent changes)" : p.trend}`,
+        );
     }
     if (t.golden_files.length) lines.push("", "Golden files:", ...t.golden_files.map((g) => `  ${g.file} (${g.patterns.join("; ")})`));
     return lines.join("\n");

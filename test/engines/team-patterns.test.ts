@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { Session } from "../../src/tools/session.ts";
 import type { TeamPatterns } from "../../src/engines/team-patterns/index.ts";
+import { patternsTool } from "../../src/tools/get-team-patterns.ts";
 import { commitAt as commit, tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
@@ -75,6 +76,11 @@ describe("get_team_patterns", () => {
       const r = await (await s.patterns()).analyze();
       expect(r.history).toEqual({ unavailable: "not a git repository" });
       expect(r.groups.find((g) => g.id === "py-logging")!.patterns[0]).toMatchObject({ name: "logging module", files: 1, trend: "stable" });
+      // the text does not call a trend nothing measured stable
+      const text = patternsTool.render!(r);
+      expect(text).toContain("logging module");
+      expect(text).toContain("trend unknown (too few recent changes)");
+      expect(text).not.toMatch(/%\s+stable/);
     } finally {
       s.close();
       plain.cleanup();
