@@ -44,6 +44,24 @@ describe("get_codebase_metadata", () => {
     expect(meta.frameworks[0]!.name).toBe("Gin");
   });
 
+  test("the project's own package is no framework of it, though its benchmarks depend on it", async () => {
+    const q = tmpProject({
+      "package.json": JSON.stringify({ name: "hono", version: "4.13.3", devDependencies: { vitest: "^3.0.0" } }),
+      "src/hono.ts": "export class Hono {}\n",
+      "benchmarks/jsx/package.json": JSON.stringify({ name: "bench-jsx", dependencies: { hono: "^3.10.4", react: "^18.2.0" } }),
+      "benchmarks/jsx/index.ts": 'import { Hono } from "hono";\nimport React from "react";\nexport const app = new Hono();\n',
+    });
+    const s = new Session(q.root, { autoIndex: true });
+    try {
+      const m = await (await s.metadata()).metadata();
+      expect(m.name).toBe("hono");
+      expect(m.frameworks.map((f) => f.name).sort()).toEqual(["React", "Vitest"]);
+    } finally {
+      s.close();
+      q.cleanup();
+    }
+  });
+
   test("dependencies with versions and dev flags; manifests summarised; project statistics", () => {
     expect(meta.dependencies.find((d) => d.name === "github.com/stretchr/testify")).toMatchObject({ ecosystem: "go", version: "v1.8.4", dev: true });
     expect(meta.dependencies.find((d) => d.name === "github.com/gin-gonic/gin")).toMatchObject({ importing_files: 2, dev: false });

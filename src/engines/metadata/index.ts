@@ -52,7 +52,11 @@ export class MetadataEngine {
     const langs = await this.store.languageShares();
     const totalCode = langs.reduce((a, l) => a + l.code_lines, 0) || 1;
     const frameworks: FrameworkFinding[] = [];
+    // the project's own packages (a monorepo's too) are what it is, not frameworks it uses: hono's
+    // benchmarks depend on hono, and hono was listed as a framework of hono
+    const ownPackages = manifests.map((m) => m.name).filter((n): n is string => n !== undefined);
     for (const rule of FRAMEWORKS) {
+      if (rule.deps.some((p) => ownPackages.some((n) => matches(p, n)))) continue;
       const evidence: string[] = [];
       let version: string | undefined;
       for (const m of manifests) {
