@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import type { CodebaseMetadata } from "../engines/metadata/index.ts";
+import { moduleFor } from "../lang/registry.ts";
 
 export const metadataTool = defineTool({
   name: "get_codebase_metadata",
@@ -25,15 +26,20 @@ export const metadataTool = defineTool({
     return shared ? { ...m, name: (await shared.repos()).map((r) => r.name).join(", "), root: shared.url } : m;
   },
   render(m) {
+    // the headline counts the languages cortex parses as code: immer's 63,176 "lines of code" were 13,700
+    // of TypeScript and JavaScript beside a 27,002-line JSON fixture and 15,292 lines of yarn.lock
+    const code = m.languages.filter((l) => moduleFor(l.language) !== undefined).reduce((a, l) => a + l.code_lines, 0);
+    const other = m.statistics.code_lines - code;
     const lines = [
       `${m.name} (${m.root})`,
-      `  ${m.statistics.files} files, ${m.statistics.code_lines} lines of code, ${m.statistics.functions} functions, ${m.statistics.types} types, ${m.statistics.test_files} test files`,
+      `  ${m.statistics.files} files, ${code} lines of code${other > 0 ? ` (and ${other} of data, configuration and documentation)` : ""}, ${m.statistics.functions} functions, ${m.statistics.types} types, ${m.statistics.test_files} test files`,
     ];
     lines.push("", "Languages:");
     for (const l of m.languages.slice(0, 10))
       lines.push(
         `  ${l.language.padEnd(16)} ${String(l.files).padStart(6)} files ${String(l.code_lines).padStart(9)} code lines  ${(l.share * 100).toFixed(1)}%`,
       );
+    if (m.languages.length > 10) lines.push(`  … and ${m.languages.length - 10} more (--json lists them all)`);
     if (m.frameworks.length) {
       lines.push("", "Frameworks and libraries:");
       for (const f of m.frameworks) lines.push(`  ${f.name}${f.version ? ` ${f.version}` : ""} (${f.category}): ${f.evidence.join(", ")}`);

@@ -3,6 +3,7 @@ import { Session } from "../../src/tools/session.ts";
 import { parseManifest } from "../../src/engines/metadata/manifests.ts";
 import type { CodebaseMetadata } from "../../src/engines/metadata/index.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { metadataTool } from "../../src/tools/get-codebase-metadata.ts";
 
 let p: TmpProject;
 let session: Session;
@@ -33,6 +34,12 @@ describe("get_codebase_metadata", () => {
       ["markdown", 1],
     ]);
     expect(meta.languages[0]!.code_lines).toBe(3 + 6);
+  });
+
+  test("the text's headline counts lines of code in the languages cortex parses, the rest apart", () => {
+    const other = meta.statistics.code_lines - 9;
+    expect(other).toBeGreaterThan(0);
+    expect(metadataTool.render!(meta).split("\n")[1]).toStartWith(`  5 files, 9 lines of code (and ${other} of data, configuration and documentation), `);
   });
 
   test("frameworks from manifests and from imports, with versions", () => {
