@@ -309,6 +309,18 @@ describe("pre-defined operations", () => {
   test("top_files orders by the chosen measure and leaves tests out by default", async () => {
     const r = await files.topFiles({ limit: 10, orderBy: "functions", includeTests: false });
     expect(r.rows.map((x) => x[0])).toEqual(["auth/handler.go", "store/store.go", "go.mod"]);
+    // the measure ranked by is a column of the answer
+    for (const [order, column] of [
+      ["imports", "import_count"],
+      ["comments", "lines_comment"],
+      ["lines", "lines_total"],
+    ] as const) {
+      const ranked = await files.topFiles({ limit: 10, orderBy: order, includeTests: false });
+      const i = ranked.columns.indexOf(column);
+      expect(i).toBeGreaterThanOrEqual(0);
+      const values = ranked.rows.map((row) => row[i] as number);
+      expect(values).toEqual([...values].sort((a, b) => b - a));
+    }
     const withTests = await files.topFiles({ limit: 10, orderBy: "lines", includeTests: true, language: "go" });
     expect(withTests.rows.map((x) => x[0])).toEqual(["auth/handler.go", "store/store.go", "auth/handler_test.go"]);
   });

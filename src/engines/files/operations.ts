@@ -19,9 +19,12 @@ export function topFilesQuery(o: { limit: number; orderBy: TopFilesOrder; langua
   const filters = [];
   if (o.language) filters.push({ field: "language", operator: "=" as const, value: o.language });
   if (!o.includeTests) filters.push({ field: "is_test", operator: "=" as const, value: false });
+  const shown = ["file_path", "language", "module_path", "lines_total", "lines_code", "size_bytes", "function_count", "type_count"];
+  // the measure the files are ranked by is shown too (imports and comments were not: a ranking nobody could check)
+  const by = TOP_FILES_ORDER[o.orderBy];
   const q: QueryDefinitionInput = {
     from: "files",
-    fields: ["file_path", "language", "module_path", "lines_total", "lines_code", "size_bytes", "function_count", "type_count"],
+    fields: shown.includes(by) ? shown : [...shown, by],
     orderBy: [
       { field: TOP_FILES_ORDER[o.orderBy], direction: "DESC" },
       { field: "file_path", direction: "ASC" },
