@@ -395,6 +395,10 @@ describe("a card that is not ready says what is missing", () => {
     expect(preflight(withGolden(golden)).bestExample).toBe("src/unix/fs.c");
     // only a Go file is golden: no example for a C change, rather than one in another language
     expect(preflight(withGolden(golden.slice(0, 1))).bestExample).toBeUndefined();
+    // a benchmark's or a test's file is no example for production code
+    const noise = [{ file: "benchmarks/http/bench.c", score: 12, patterns: [] }, { file: "test/test_fs.c", score: 11, patterns: [] }, ...golden];
+    const isTestFile = (f: string) => f.startsWith("test/");
+    expect(preflight({ ...withGolden(noise), isTestFile }).bestExample).toBe("src/unix/fs.c");
   });
 
   test("a name defined in another code file blocks, naming that file and the call that lists every definition", () => {

@@ -384,6 +384,7 @@ export class CodebaseSearch {
       memories,
       inCycles,
       goldenLanguage: (f) => golden.get(f)?.language,
+      isTestFile: (f) => evidence.isTest(f),
     });
   }
 }

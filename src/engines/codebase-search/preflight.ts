@@ -114,9 +114,14 @@ export interface PreflightInput {
    */
   pastChanges?: Array<{ subject: string; score: number; files: string[] }>;
   goldenLanguage: (file: string) => string | undefined;
+  /** Whether a file is a test (an example for production code is not one); absent: none is. */
+  isTestFile?: (file: string) => boolean;
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
+
+/** Folders whose files show how to use or measure the code, not how to write it. */
+const NOT_AN_EXAMPLE = /(^|\/)(bench|benches|benchmarks?|examples?|samples?|fixtures?|testdata|demos?)\//i;
 
 /**
  * The patterns of a group the files at hand follow, each with its files. A file showing two or more of
@@ -294,8 +299,14 @@ export function preflight(i: PreflightInput): Preflight {
     .sort((a, b) => b.share - a.share)
     .slice(0, 3)
     .map((x) => x.text);
-  // an example in the task's languages, or none: a Go file is no example for a Python change
-  const golden = langs.size > 0 ? i.patterns.golden_files.find((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files[0];
+  // an example in the task's languages, or none: a Go file is no example for a Python change; nor is a
+  // test, a benchmark or an example folder's file for production code (hono's every card showed
+  // benchmarks/http-server/benchmark.ts)
+  const topIsTest = i.resultFiles[0] !== undefined && i.testFiles.includes(i.resultFiles[0]);
+  const fitsAsExample = (f: string) => topIsTest || (!i.isTestFile?.(f) && !NOT_AN_EXAMPLE.test(f));
+  const golden = (langs.size > 0 ? i.patterns.golden_files.filter((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files).find((g) =>
+    fitsAsExample(g.file),
+  );
 
   const failures = i.memories.filter((m) => m.type === "failure" && !m.stale).slice(0, 3);
   const risk =
