@@ -249,6 +249,16 @@ describe("which files are searched", () => {
     ]);
   });
 
+  test("a pattern ast-grep parses with an ERROR node is warned of whether or not a file survives the literal filter", async () => {
+    const warning = "Pattern contains an ERROR node and may cause unexpected results.";
+    const none = project({ "a.ts": "console.log(1)\n" });
+    const filtered = await search(none, { pattern: "foo(", language: "ts" });
+    expect([filtered.metadata.files.searched, filtered.metadata.files.skipped_by_literals]).toEqual([0, 1]);
+    expect(filtered.warnings).toEqual([warning]);
+    const some = project({ "a.ts": "foo(1)\n" });
+    expect((await search(some, { pattern: "foo(", language: "ts" })).warnings).toEqual([warning]);
+  });
+
   test("a path to search that is not there is an error; one named but ignored or of another language says why it is not searched", async () => {
     const p = project({
       "main.go": "package a\nfunc m() { defer x() }\n",

@@ -90,6 +90,12 @@ const DEFAULT_BATCH_BYTES = process.platform === "win32" ? 24_000 : 200_000;
 const READ_CHUNK = 256;
 
 const analysisCache = new Map<string, Promise<LiteralRequirement>>();
+/**
+ * What ast-grep warned of a pattern while parsing it (an ERROR node), by the analysis cache's key: the
+ * search's runs repeat it only when some file survives the literal filter, so `foo(` was warned of or not
+ * by what the project's files hold.
+ */
+const analysisWarnings = new Map<string, string[]>();
 const ANALYSIS_CACHE_SIZE = 256;
 
 export class PatternEngine {
@@ -133,6 +139,8 @@ export class PatternEngine {
 
     const collector = new TopMatches(limit);
     const warnings = new Set<string>(listing.notes);
+    if (matcher.kind === "pattern")
+      for (const w of analysisWarnings.get(analysisKey(binary, language.id, matcher.strictness, matcher.pattern)) ?? []) warnings.add(w);
     if (candidates.length === 0 && !partial) {
       await checkMatcher(binary, matcher, language, config, this.root, limits, q);
     }
@@ -283,7 +291,7 @@ function analyzePattern(
   limits: RunLimits,
   field: string,
 ): Promise<LiteralRequirement> {
-  const key = [binary.path, binary.version, language, strictness, pattern].join("\0");
+  const key = analysisKey(binary, language, strictness, pattern);
   const cached = analysisCache.get(key);
   if (cached) {
     // keep recently used entries at the end of the insertion order
@@ -308,12 +316,22 @@ function analyzePattern(
         data: { field, astGrep: outcome.stderr.slice(0, 2000) },
       });
     }
+    const warned = astGrepWarnings(outcome.stderr);
+    if (warned.length > 0) analysisWarnings.set(key, warned);
     return parseDebugPattern(outcome.stderr, pattern, strictness);
   });
   analysisCache.set(key, p);
   p.catch(() => {});
-  while (analysisCache.size > ANALYSIS_CACHE_SIZE) analysisCache.delete(analysisCache.keys().next().value!);
+  while (analysisCache.size > ANALYSIS_CACHE_SIZE) {
+    const oldest = analysisCache.keys().next().value!;
+    analysisCache.delete(oldest);
+    analysisWarnings.delete(oldest);
+  }
   return p;
+}
+
+function analysisKey(binary: AstGrepBinary, language: string, strictness: Strictness, pattern: string): string {
+  return [binary.path, binary.version, language, strictness, pattern].join("\0");
 }
 
 /** A cached analysis failure names the field of the call that asked, not of the first caller. */
