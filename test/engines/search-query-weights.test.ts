@@ -58,3 +58,11 @@ test("a query of stop words alone: a name written as code is the question; faili
   // a question with a word of its own keeps its stop words out, as before
   expect(analyzeQuery("how is routing done").terms).toEqual(["routing"]);
 });
+
+test("a question asking how or where something is tested asks about tests; a sentence saying it can be tested does not", () => {
+  expect(analyzeQuery("how is the cors middleware tested").aboutTests).toBe(true);
+  expect(analyzeQuery("where are the route handlers tested?").aboutTests).toBe(true);
+  expect(analyzeQuery("cors tests").aboutTests).toBe(true);
+  expect(analyzeQuery("Wraps the error_log function so that this can be easily tested").aboutTests).toBe(false);
+  expect(analyzeQuery("cors middleware allow methods").aboutTests).toBe(false);
+});

@@ -276,7 +276,9 @@ export function analyzeQuery(question: string, maxTerms = 64): AnalyzedQuery {
     weights = new Map(terms.map((t) => [t, named.size > 0 ? 2 : 1]));
   }
   const isSymbolQuery = symbols.length > 0 && words.length <= 3;
-  const aboutTests = /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw);
+  // "how is the cors middleware tested" asks about tests; "so that it can be easily tested" (a docstring) does not
+  const aboutTests =
+    /\btests?\b|\btesting\b|\bspecs?\b|\bunit ?test|\bfixtures?\b|\bpytest\b|\bjest\b/i.test(raw) || /\b(how|where|which|what)\b.{0,80}\btested\b/i.test(raw);
   return {
     raw: question,
     terms,
