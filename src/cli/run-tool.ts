@@ -68,16 +68,14 @@ export async function runToolForCli(
       noteIncomplete(result, streamed + unstreamed!.length);
       noteIncompleteIndex(result);
     } else if (mode === "json" || !tool.render) printJson(result);
-    else if (printer) {
-      for (const row of unstreamed ?? []) lines.print(printer.row(row));
-      lines.print(printer.end());
-      lines.flush();
-      for (const note of [...(tool.notes?.(result) ?? []), ...printer.notes()]) process.stderr.write(`cortex: ${note}\n`);
-      noteBudgetCut(result);
-      noteIncompleteIndex(result);
-    } else {
-      printText(tool.render(result));
-      for (const note of tool.notes?.(result) ?? []) process.stderr.write(`cortex: ${note}\n`);
+    else {
+      if (printer) {
+        for (const row of unstreamed ?? []) lines.print(printer.row(row));
+        lines.print(printer.end());
+        lines.flush();
+      } else printText(tool.render(result));
+      // a result that kept its rows (a budget asked for) says what the printer saw too: each note once
+      for (const note of new Set([...(tool.notes?.(result) ?? []), ...(printer?.notes() ?? [])])) process.stderr.write(`cortex: ${note}\n`);
       noteBudgetCut(result);
       noteIncompleteIndex(result);
     }

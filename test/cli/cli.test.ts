@@ -90,6 +90,7 @@ describe("cortex CLI", () => {
       expect(cut.stdout.split("\n").length - 1).toBeLessThan(100);
       expect(cut.stderr).toMatch(/^cortex: stopped after \d+ matching lines/);
       expect(cut.stderr).toContain(`\n${stale}`);
+      expect(cut.stderr.split(stale).length - 1).toBe(1); // the stale note once, though the printer saw the rows too
       const json = JSON.parse((await cortex(["grep", "needle", "-C", "0", "--json"], q.root)).stdout);
       expect([json.truncated, json.match_count <= 500, json.matches.length]).toEqual([true, true, json.match_count]);
       const fresh = await cortex(["grep", "needle", "-C", "0", "--fresh", "--path", "a.txt", "--path", "b.txt", "--path", "c.txt"], q.root);
