@@ -18,6 +18,7 @@ import { editSignals, taskIdentifiers } from "./edit-signals.ts";
 import { assessQuality, type SearchQuality } from "./quality.ts";
 import { CHANGED_TOGETHER, PAST_CHANGES, preflight, type Preflight, type PreflightInput } from "./preflight.ts";
 import { analyzeQuery } from "../search/query.ts";
+import { inPaths } from "../symbols/index.ts";
 import { definesLine, headerComment } from "./summary.ts";
 import { commentLine } from "../../lang/registry.ts";
 
@@ -356,9 +357,7 @@ export class CodebaseSearch {
     let outsideFilter: PreflightInput["outsideFilter"];
     const described = describeFilters(asked);
     if (described !== "" && signals.definedInTop.length === 0) {
-      const passes = (f: string) =>
-        (filters.pathPrefixes === undefined || filters.pathPrefixes.some((p) => p === "" || f === p || f.startsWith(p.endsWith("/") ? p : `${p}/`))) &&
-        (filters.files === undefined || filters.files.includes(f));
+      const passes = (f: string) => inPaths(f, filters.pathPrefixes) && (filters.files === undefined || filters.files.includes(f));
       for (const [name, files] of defined) {
         const code = files.filter((f) => !evidence.isTest(f)).slice(0, 3);
         if (code.length > 0 && !code.some(passes)) {
