@@ -9,6 +9,12 @@
 import { reportError } from "./output.ts";
 
 export async function main(argv: string[]): Promise<number> {
+  // the version alone needs no registry (loading it took 100 ms of `cortex --version`)
+  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "version")) {
+    const { VERSION } = await import("../core/version.ts");
+    process.stdout.write(`cortex ${VERSION}\n`);
+    return 0;
+  }
   // (a grep over the shared store, --repo/--store, takes the full command)
   if (argv[0] === "grep" && !argv.some((a) => /^--(repo|store)(=|$)/.test(a))) {
     const { runFastGrep } = await import("./fast-grep.ts");

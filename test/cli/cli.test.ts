@@ -211,6 +211,14 @@ describe("cortex CLI", () => {
     }
   }, 60_000);
 
+  test("--version and version print the package's version and nothing else", async () => {
+    const { version } = await Bun.file(join(import.meta.dir, "../../package.json")).json();
+    for (const args of [["--version"], ["version"]]) {
+      const r = await cortex(args);
+      expect(r).toEqual({ code: 0, stdout: `cortex ${version}\n`, stderr: "" });
+    }
+  });
+
   test("--help is generated from the tool registry", async () => {
     const r = await cortex(["--help"]);
     expect(r.stdout).toContain("files");
