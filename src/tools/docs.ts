@@ -2,6 +2,7 @@
  * docs/tools.md, generated from the registry (test/tools/docs.test.ts fails when the committed file
  * differs): every tool with its purpose, CLI form, parameters, annotations and an example.
  */
+import { statsColumnsMarkdown } from "../engines/files/column-docs.ts";
 import { z } from "zod";
 import { TOOLS } from "./index.ts";
 import type { ToolDefinition } from "./define.ts";
@@ -56,6 +57,7 @@ function toolSection(t: ToolDefinition): string {
     );
   }
   lines.push("", "Example:", "", "```json", JSON.stringify(t.example, null, 2), "```", "");
+  if (t.name === "cortex_files") lines.push("The tables' columns:", "", statsColumnsMarkdown());
   return lines.join("\n");
 }
 
