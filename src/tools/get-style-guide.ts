@@ -9,7 +9,7 @@ export const styleTool = defineTool({
   description:
     "The project's own conventions, before you write code: rules from its documents (CONTRIBUTING, STYLE, " +
     "CONVENTIONS, docs/ pages, architecture decision records) and from its tool configs (.editorconfig, Prettier, " +
-    "ESLint, Biome, tsconfig strictness, Ruff, Black, flake8, golangci-lint, rustfmt, clang-format, Checkstyle, " +
+    "ESLint (eslintrc and flat config), Biome, tsconfig strictness, Ruff, Black, flake8, golangci-lint, rustfmt, clang-format, Checkstyle, " +
     "RuboCop, PHP_CodeSniffer), each with its source file and line. Filter by category or by query words.",
   input: z
     .object({

@@ -128,3 +128,32 @@ test(".editorconfig values are read as EditorConfig defines them: in any case, a
     "5: Line endings LF (files *)",
   ]);
 });
+
+test("an ESLint flat config's rules are read from its text, without running it", () => {
+  const text = [
+    'import js from "@eslint/js";',
+    "// rules: { 'commented-out': 'error' }",
+    "export default [",
+    "  js.configs.recommended,",
+    "  {",
+    "    files: ['**/*.ts'],",
+    "    rules: {",
+    '      "no-console": "warn",',
+    "      eqeqeq: ['error', 'always', { null: 'ignore' }],",
+    "      'no-unused-vars': 'off',",
+    "      quotes: [2, 'single'],",
+    "      curly: process.env.CI ? 'error' : 'warn',",
+    "      '@typescript-eslint/no-explicit-any': 'error', // 'a, b' }",
+    "    },",
+    "  },",
+    "];",
+    "",
+  ].join("\n");
+  expect(configRules("web/eslint.config.mjs", text).map((r) => `${r.source.line}: ${r.rule} [${r.category}]`)).toEqual([
+    "8: ESLint no-console: warn [general]",
+    "9: ESLint eqeqeq: error 'always', { null: 'ignore' } [general]",
+    "11: ESLint quotes: error 'single' [formatting]",
+    "13: ESLint @typescript-eslint/no-explicit-any: error [types]",
+  ]);
+  expect(configRules("eslint.config.js", "export default [{ rules: { semi: ['error', 'never'] ")).toEqual([]);
+});

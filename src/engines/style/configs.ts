@@ -1,5 +1,5 @@
 /**
- * Style rules configured in tool files: .editorconfig, Prettier, ESLint, Biome, tsconfig strictness,
+ * Style rules configured in tool files: .editorconfig, Prettier, ESLint (eslintrc and flat config), Biome, tsconfig strictness,
  * Ruff, Black, isort, flake8, mypy, golangci-lint, rustfmt, clippy, clang-format, Checkstyle, RuboCop and
  * PHP_CodeSniffer. Each setting becomes one readable rule with the file and line where it is set.
  */
@@ -90,26 +90,99 @@ function prettier(file: string, text: string, obj: Record<string, unknown>): Sty
   return r.out;
 }
 
+function eslintCategory(name: string): StyleCategory {
+  return /import/.test(name)
+    ? "imports"
+    : /naming|camel/.test(name)
+      ? "naming"
+      : /test|jest/.test(name)
+        ? "testing"
+        : /type|any|ts-/.test(name)
+          ? "types"
+          : /indent|quote|semi|comma|space|max-len|brace/.test(name)
+            ? "formatting"
+            : "general";
+}
+
+/** One ESLint rule as a style rule; `options` as written (JSON, or the source text of a flat config). */
+function addEslintRule(r: Rules, name: string, level: unknown, options: string): void {
+  if (level === "off" || level === 0) return;
+  r.add(`ESLint ${name}: ${level === 2 ? "error" : level === 1 ? "warn" : level}${options ? ` ${options}` : ""}`, eslintCategory(name), name);
+}
+
 function eslintRules(file: string, text: string, rules: Record<string, unknown>): StyleRule[] {
   const r = new Rules(file, text);
   for (const [name, setting] of Object.entries(rules)) {
     const level = Array.isArray(setting) ? setting[0] : setting;
-    if (level === "off" || level === 0) continue;
-    const opts = Array.isArray(setting) && setting.length > 1 ? ` ${JSON.stringify(setting.slice(1))}` : "";
-    const cat: StyleCategory = /import/.test(name)
-      ? "imports"
-      : /naming|camel/.test(name)
-        ? "naming"
-        : /test|jest/.test(name)
-          ? "testing"
-          : /type|any|ts-/.test(name)
-            ? "types"
-            : /indent|quote|semi|comma|space|max-len|brace/.test(name)
-              ? "formatting"
-              : "general";
-    r.add(`ESLint ${name}: ${level === 2 ? "error" : level === 1 ? "warn" : level}${opts}`, cat, name);
+    addEslintRule(r, name, level, Array.isArray(setting) && setting.length > 1 ? JSON.stringify(setting.slice(1)) : "");
   }
   return r.out;
+}
+
+/**
+ * The rules of an ESLint flat config (eslint.config.js and its .mjs/.cjs/.ts forms). The file is a
+ * program, and running a project's code to read its style is not ours to do: the `rules: { … }` object
+ * literals are read from the text, each entry whose level is written as a literal ('error', "warn", 2,
+ * or an array starting with one); entries computed at run time are left out.
+ */
+function flatEslintRules(file: string, text: string): StyleRule[] {
+  const r = new Rules(file, text);
+  const code = blankJsCommentsAndStrings(text);
+  for (const m of code.matchAll(/\brules\s*:\s*\{/g)) {
+    const open = m.index + m[0].length - 1;
+    const close = matchingBrace(code, open);
+    if (close < 0) continue;
+    for (const entry of topLevelEntries(code, open + 1, close)) {
+      const colon = code.indexOf(":", entry.start);
+      if (colon < 0 || colon >= entry.end) continue;
+      const name = text
+        .slice(entry.start, colon)
+        .trim()
+        .replace(/^(['"])(.*)\1$/, "$2");
+      const value = text.slice(colon + 1, entry.end).trim();
+      const setting = /^\[\s*(['"](?:off|warn|error)['"]|[012])\s*(?:,([\s\S]*))?\]$/.exec(value) ?? /^(['"](?:off|warn|error)['"]|[012])$/.exec(value);
+      if (!name || !/^[@\w/.-]+$/.test(name) || !setting) continue;
+      const level = /^\d$/.test(setting[1]!) ? Number(setting[1]) : setting[1]!.slice(1, -1);
+      const options = (setting[2] ?? "").replace(/\s+/g, " ").replace(/,\s*$/, "").trim();
+      addEslintRule(r, name, level, options.length > 120 ? `${options.slice(0, 117)}...` : options);
+    }
+  }
+  return r.out;
+}
+
+/** The text with comments and string contents replaced by spaces (same offsets), so braces and commas in them do not count. */
+function blankJsCommentsAndStrings(text: string): string {
+  return text.replace(/\/\/[^\n]*|\/\*[\s\S]*?\*\/|'(?:\\.|[^'\\\n])*'|"(?:\\.|[^"\\\n])*"|`(?:\\.|[^`\\])*`/g, (s) =>
+    s.startsWith("/") ? s.replace(/[^\n]/g, " ") : s[0] + s.slice(1, -1).replace(/[^\n]/g, " ") + s[s.length - 1],
+  );
+}
+
+function matchingBrace(code: string, open: number): number {
+  let depth = 0;
+  for (let i = open; i < code.length; i++) {
+    const c = code[i];
+    if (c === "{" || c === "[" || c === "(") depth++;
+    else if (c === "}" || c === "]" || c === ")") if (--depth === 0) return i;
+  }
+  return -1;
+}
+
+/** The [start, end) spans of the comma-separated entries between `from` and `to` at the outer depth. */
+function topLevelEntries(code: string, from: number, to: number): Array<{ start: number; end: number }> {
+  const out: Array<{ start: number; end: number }> = [];
+  let depth = 0;
+  let start = from;
+  for (let i = from; i < to; i++) {
+    const c = code[i];
+    if (c === "{" || c === "[" || c === "(") depth++;
+    else if (c === "}" || c === "]" || c === ")") depth--;
+    else if (c === "," && depth === 0) {
+      out.push({ start, end: i });
+      start = i + 1;
+    }
+  }
+  if (code.slice(start, to).trim()) out.push({ start, end: to });
+  return out;
 }
 
 function parseLoose(file: string, text: string): Record<string, unknown> | undefined {
@@ -266,6 +339,7 @@ export function isStyleConfig(path: string): boolean {
     b === ".editorconfig" ||
     /^\.prettierrc(\.(json|ya?ml|json5))?$/.test(b) ||
     /^\.eslintrc(\.(json|ya?ml))?$/.test(b) ||
+    /^eslint\.config\.(js|mjs|cjs|ts|mts|cts)$/.test(b) ||
     b === "biome.json" ||
     b === "biome.jsonc" ||
     /^tsconfig(\.[\w-]+)?\.json$/.test(b) ||
@@ -292,6 +366,7 @@ export function configRules(path: string, text: string): StyleRule[] {
   try {
     if (b === ".editorconfig") return editorconfig(path, text);
     if (b.startsWith(".prettierrc")) return prettier(path, text, parseLoose(path, text) ?? {});
+    if (b.startsWith("eslint.config.")) return flatEslintRules(path, text);
     if (b.startsWith(".eslintrc")) return eslintRules(path, text, (parseLoose(path, text)?.rules ?? {}) as Record<string, unknown>);
     if (b === "package.json") {
       const j = JSON.parse(text) as Record<string, any>;
