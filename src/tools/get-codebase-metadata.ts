@@ -42,7 +42,10 @@ export const metadataTool = defineTool({
     if (m.languages.length > 10) lines.push(`  … and ${m.languages.length - 10} more (--json lists them all)`);
     if (m.frameworks.length) {
       lines.push("", "Frameworks and libraries:");
-      for (const f of m.frameworks) lines.push(`  ${f.name}${f.version ? ` ${f.version}` : ""} (${f.category}): ${f.evidence.join(", ")}`);
+      for (const f of m.frameworks)
+        lines.push(
+          `  ${f.name}${f.version ? ` ${f.version}` : ""} (${f.category}${f.auxiliary ? "; only in examples, benchmarks, tests or docs" : ""}): ${f.evidence.join(", ")}`,
+        );
     }
     if (m.manifests.length) {
       lines.push("", "Manifests:");

@@ -69,6 +69,31 @@ describe("get_codebase_metadata", () => {
     }
   });
 
+  test("a framework seen only in examples, benchmarks or tests is marked auxiliary and listed last; the project's own manifest gives the version", async () => {
+    const q = tmpProject({
+      "package.json": JSON.stringify({ name: "router", dependencies: { zod: "^3.23.0" }, devDependencies: { vitest: "^3.0.0" } }),
+      "src/router.ts": 'import { z } from "zod";\nexport const schema = z.string();\n',
+      "src/router.test.ts": 'import { test } from "vitest";\ntest("x", () => {});\n',
+      "examples/express-app/package.json": JSON.stringify({ name: "ex", dependencies: { express: "^4.19.0", zod: "^3.0.0" } }),
+      "examples/express-app/index.ts": 'import express from "express";\nimport { z } from "zod";\nexport const app = express();\n',
+      "test/fixtures/react-app/page.tsx": 'import React from "react";\nexport const P = () => null;\n',
+    });
+    const s = new Session(q.root, { autoIndex: true });
+    try {
+      const m = await (await s.metadata()).metadata();
+      const flags = m.frameworks.map((f) => `${f.name}${f.auxiliary ? " (auxiliary)" : ""}${f.version ? ` ${f.version}` : ""}`);
+      expect(flags.slice(-2).sort()).toEqual(["Express (auxiliary) ^4.19.0", "React (auxiliary)"]);
+      expect(flags).toContain("Zod ^3.23.0");
+      expect(flags).toContain("Vitest ^3.0.0");
+      expect(metadataTool.render!(m)).toContain(
+        "Express ^4.19.0 (web; only in examples, benchmarks, tests or docs): examples/express-app/package.json, imported in 1 file",
+      );
+    } finally {
+      s.close();
+      q.cleanup();
+    }
+  });
+
   test("dependencies with versions and dev flags; manifests summarised; project statistics", () => {
     expect(meta.dependencies.find((d) => d.name === "github.com/stretchr/testify")).toMatchObject({ ecosystem: "go", version: "v1.8.4", dev: true });
     expect(meta.dependencies.find((d) => d.name === "github.com/gin-gonic/gin")).toMatchObject({ importing_files: 2, dev: false });

@@ -14,6 +14,20 @@ export interface FrameworkFinding {
   /** Where it was seen: manifests declaring it, and how many files import it. */
   evidence: string[];
   importing_files: number;
+  /**
+   * Seen only in examples, benchmarks, tests, fixtures or docs (their manifests and files), not in the
+   * project's own code: what its demos are built with, not what it is built on. Listed after the others.
+   */
+  auxiliary?: true;
+}
+
+/** A folder of examples, benchmarks, tests, fixtures or docs: what is used there is not the project's own stack. */
+const AUXILIARY_FOLDER = /^(examples?|samples?|demos?|benchmarks?|bench|fixtures?|testdata|tests?|__tests__|specs?|e2e|docs?|playground|sandbox)$/i;
+
+export function isAuxiliaryPath(path: string): boolean {
+  const parts = path.split("/");
+  parts.pop();
+  return parts.some((d) => AUXILIARY_FOLDER.test(d));
 }
 
 export interface CodebaseMetadata {
@@ -55,23 +69,56 @@ export class MetadataEngine {
     // the project's own packages (a monorepo's too) are what it is, not frameworks it uses: hono's
     // benchmarks depend on hono, and hono was listed as a framework of hono
     const ownPackages = manifests.map((m) => m.name).filter((n): n is string => n !== undefined);
+    // where each imported module is imported, read only when a framework's imports were seen
+    let importers: Map<string, { main: number; auxiliary: number }> | undefined;
+    const importersOf = async (module: string) => {
+      if (!importers) {
+        importers = new Map();
+        for (const [file, modules] of await this.store.importsByFile()) {
+          const aux = isAuxiliaryPath(file);
+          for (const mod of new Set(modules)) {
+            const c = importers.get(mod) ?? { main: 0, auxiliary: 0 };
+            if (aux) c.auxiliary++;
+            else c.main++;
+            importers.set(mod, c);
+          }
+        }
+      }
+      return importers.get(module) ?? { main: 0, auxiliary: 0 };
+    };
     for (const rule of FRAMEWORKS) {
       if (rule.deps.some((p) => ownPackages.some((n) => matches(p, n)))) continue;
       const evidence: string[] = [];
       let version: string | undefined;
+      let mainManifest = false;
       for (const m of manifests) {
         const dep = m.dependencies.find((d) => rule.deps.some((p) => matches(p, d.name)));
-        if (dep) {
-          evidence.push(m.path);
-          version ??= dep.version;
-        }
+        if (!dep) continue;
+        evidence.push(m.path);
+        const aux = isAuxiliaryPath(m.path);
+        // the project's own manifest's version, not a demo's
+        if (!aux && !mainManifest) version = dep.version;
+        else version ??= dep.version;
+        mainManifest ||= !aux;
       }
-      const importing = usage.filter((u) => rule.imports.some((p) => matches(p, u.module))).reduce((a, u) => a + u.files, 0);
+      const modules = usage.filter((u) => rule.imports.some((p) => matches(p, u.module)));
+      const importing = modules.reduce((a, u) => a + u.files, 0);
+      let mainImports = 0;
+      for (const u of modules) mainImports += (await importersOf(u.module)).main;
       if (importing > 0) evidence.push(`imported in ${importing} file${importing === 1 ? "" : "s"}`);
       if (evidence.length === 0) continue;
-      frameworks.push({ name: rule.name, category: rule.category, ...(version ? { version } : {}), evidence, importing_files: importing });
+      frameworks.push({
+        name: rule.name,
+        category: rule.category,
+        ...(version ? { version } : {}),
+        evidence,
+        importing_files: importing,
+        ...(mainManifest || mainImports > 0 ? {} : { auxiliary: true as const }),
+      });
     }
-    frameworks.sort((a, b) => b.importing_files - a.importing_files || a.name.localeCompare(b.name));
+    frameworks.sort(
+      (a, b) => Number(a.auxiliary ?? false) - Number(b.auxiliary ?? false) || b.importing_files - a.importing_files || a.name.localeCompare(b.name),
+    );
     const usageByModule = new Map(usage.map((u) => [u.module, u.files]));
     const dependencies = manifests.flatMap((m) =>
       m.dependencies.map((d) => {
