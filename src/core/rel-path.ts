@@ -44,3 +44,18 @@ export function extensionOf(path: string): string | undefined {
   const dot = base.lastIndexOf(".");
   return dot > 0 ? base.slice(dot + 1) : undefined;
 }
+
+/**
+ * Folders whose files show how to use, measure or test the code rather than being it: examples, samples,
+ * demos, benchmarks, fixtures, test data, tests and docs. What they use is not the project's own stack
+ * (hono's benchmarks depend on Express and React), and they are no example of how to write its code.
+ */
+const AUXILIARY_FOLDER = /^(examples?|samples?|demos?|bench|benches|benchmarks?|fixtures?|testdata|tests?|__tests__|specs?|e2e|docs?|playground|sandbox)$/i;
+
+/** Whether a root-relative path lies under an auxiliary folder (see AUXILIARY_FOLDER), at any depth. */
+export function inAuxiliaryFolder(path: string): boolean {
+  let start = 0;
+  for (let slash = path.indexOf("/"); slash >= 0; start = slash + 1, slash = path.indexOf("/", start))
+    if (AUXILIARY_FOLDER.test(path.slice(start, slash))) return true;
+  return false;
+}

@@ -77,6 +77,7 @@ describe("get_codebase_metadata", () => {
       "examples/express-app/package.json": JSON.stringify({ name: "ex", dependencies: { express: "^4.19.0", zod: "^3.0.0" } }),
       "examples/express-app/index.ts": 'import express from "express";\nimport { z } from "zod";\nexport const app = express();\n',
       "test/fixtures/react-app/page.tsx": 'import React from "react";\nexport const P = () => null;\n',
+      "tests/unit/x.test.ts": 'import { describe } from "mocha";\ndescribe("x", () => {});\n',
     });
     const s = new Session(q.root, { autoIndex: true });
     try {
@@ -85,6 +86,8 @@ describe("get_codebase_metadata", () => {
       expect(flags.slice(-2).sort()).toEqual(["Express (auxiliary) ^4.19.0", "React (auxiliary)"]);
       expect(flags).toContain("Zod ^3.23.0");
       expect(flags).toContain("Vitest ^3.0.0");
+      // a test framework used in tests is the project's own, though no manifest names it
+      expect(flags).toContain("Mocha");
       expect(metadataTool.render!(m)).toContain(
         "Express ^4.19.0 (web; only in examples, benchmarks, tests or docs): examples/express-app/package.json, imported in 1 file",
       );

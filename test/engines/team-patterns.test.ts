@@ -107,4 +107,35 @@ describe("get_team_patterns", () => {
       ts.cleanup();
     }
   });
+
+  test("a project's own hooks are not React's; test files on vitest's globals count as vitest; pkg/errors' errors.New is not the bare one; benchmarks are no golden files", async () => {
+    const q = tmpProject({
+      "vitest.config.ts": 'import { defineConfig } from "vitest/config";\nexport default defineConfig({ test: { globals: true } });\n',
+      "src/jsx/hooks.ts": "export function useState<T>(v: T): [T, (x: T) => void] {\n  return [v, () => {}];\n}\nexport const ctx = useState(1);\n",
+      "src/app.tsx": 'import { useState } from "react";\nexport function App() {\n  const [n] = useState(0);\n  return n;\n}\n',
+      "src/a.test.ts": 'import { App } from "./app";\ndescribe("a", () => {\n  it("works", () => {\n    expect(App).toBeDefined();\n  });\n});\n',
+      "src/b.test.ts": 'import { get } from "./client";\ntest("b", () => {\n  expect(get).toBeDefined();\n});\n',
+      "src/c.test.ts": 'import { test } from "vitest";\ntest("c", () => {});\n',
+      "go/wrap.go": 'package w\n\nimport "github.com/pkg/errors"\n\nfunc F() error { return errors.New("x") }\n',
+      "go/bare.go": 'package w\n\nimport "errors"\n\nfunc G() error { return errors.New("y") }\n',
+      "benchmarks/fetch/bench.ts": "export async function run() {\n  try {\n    await fetch('http://x');\n  } catch (e) {\n    console.log(e);\n  }\n}\n",
+      "src/client.ts": "export async function get() {\n  try {\n    return await fetch('http://y');\n  } catch (e) {\n    console.log(e);\n  }\n}\n",
+    });
+    const s = new Session(q.root, { autoIndex: true });
+    try {
+      const r = await (await s.patterns()).analyze();
+      const g = (id: string) => r.groups.find((x) => x.id === id);
+      expect(g("react-local-state")!.patterns.map((x) => [x.name, x.files, x.examples])).toEqual([["useState", 1, ["src/app.tsx"]]]);
+      expect(g("js-test-framework")!.patterns.map((x) => [x.name, x.files])).toEqual([["vitest", 3]]);
+      expect(g("go-error-wrapping")!.patterns.map((x) => [x.name, x.examples])).toEqual([
+        ["pkg/errors", ["go/wrap.go"]],
+        ["bare errors.New", ["go/bare.go"]],
+      ]);
+      expect(r.golden_files.map((f) => f.file)).toContain("src/client.ts");
+      expect(r.golden_files.map((f) => f.file)).not.toContain("benchmarks/fetch/bench.ts");
+    } finally {
+      s.close();
+      q.cleanup();
+    }
+  });
 });

@@ -13,6 +13,7 @@ import type { SearchQuality } from "./quality.ts";
 import { PATTERN_GROUPS } from "../team-patterns/catalog.ts";
 import { siblingsOf, type EditSignals } from "./edit-signals.ts";
 import { BASE_BLOCKERS, historyReady, pastChangesWider, READY_RULE, signalBlockers, type Blocker, type CardSignals, type ReadyRule } from "./ready-rule.ts";
+import { inAuxiliaryFolder } from "../../core/rel-path.ts";
 
 const GROUP_LANGUAGES = new Map(PATTERN_GROUPS.map((g) => [g.id, g.languages]));
 
@@ -119,9 +120,6 @@ export interface PreflightInput {
 }
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
-
-/** Folders whose files show how to use or measure the code, not how to write it. */
-const NOT_AN_EXAMPLE = /(^|\/)(bench|benches|benchmarks?|examples?|samples?|fixtures?|testdata|demos?)\//i;
 
 /**
  * The patterns of a group the files at hand follow, each with its files. A file showing two or more of
@@ -303,7 +301,7 @@ export function preflight(i: PreflightInput): Preflight {
   // test, a benchmark or an example folder's file for production code (hono's every card showed
   // benchmarks/http-server/benchmark.ts)
   const topIsTest = i.resultFiles[0] !== undefined && i.testFiles.includes(i.resultFiles[0]);
-  const fitsAsExample = (f: string) => topIsTest || (!i.isTestFile?.(f) && !NOT_AN_EXAMPLE.test(f));
+  const fitsAsExample = (f: string) => topIsTest || (!i.isTestFile?.(f) && !inAuxiliaryFolder(f));
   const golden = (langs.size > 0 ? i.patterns.golden_files.filter((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files).find((g) =>
     fitsAsExample(g.file),
   );

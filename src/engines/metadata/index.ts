@@ -6,6 +6,7 @@
 import type { IndexReader, LanguageShare, ProjectTotals } from "../../store/contract.ts";
 import { isManifest, parseManifest, type Manifest } from "./manifests.ts";
 import { FRAMEWORKS, matches, type FrameworkCategory } from "./frameworks.ts";
+import { inAuxiliaryFolder } from "../../core/rel-path.ts";
 
 export interface FrameworkFinding {
   name: string;
@@ -19,15 +20,6 @@ export interface FrameworkFinding {
    * project's own code: what its demos are built with, not what it is built on. Listed after the others.
    */
   auxiliary?: true;
-}
-
-/** A folder of examples, benchmarks, tests, fixtures or docs: what is used there is not the project's own stack. */
-const AUXILIARY_FOLDER = /^(examples?|samples?|demos?|benchmarks?|bench|fixtures?|testdata|tests?|__tests__|specs?|e2e|docs?|playground|sandbox)$/i;
-
-export function isAuxiliaryPath(path: string): boolean {
-  const parts = path.split("/");
-  parts.pop();
-  return parts.some((d) => AUXILIARY_FOLDER.test(d));
 }
 
 export interface CodebaseMetadata {
@@ -75,7 +67,7 @@ export class MetadataEngine {
       if (!importers) {
         importers = new Map();
         for (const [file, modules] of await this.store.importsByFile()) {
-          const aux = isAuxiliaryPath(file);
+          const aux = inAuxiliaryFolder(file);
           for (const mod of new Set(modules)) {
             const c = importers.get(mod) ?? { main: 0, auxiliary: 0 };
             if (aux) c.auxiliary++;
@@ -95,7 +87,7 @@ export class MetadataEngine {
         const dep = m.dependencies.find((d) => rule.deps.some((p) => matches(p, d.name)));
         if (!dep) continue;
         evidence.push(m.path);
-        const aux = isAuxiliaryPath(m.path);
+        const aux = inAuxiliaryFolder(m.path);
         // the project's own manifest's version, not a demo's
         if (!aux && !mainManifest) version = dep.version;
         else version ??= dep.version;
@@ -113,7 +105,8 @@ export class MetadataEngine {
         ...(version ? { version } : {}),
         evidence,
         importing_files: importing,
-        ...(mainManifest || mainImports > 0 ? {} : { auxiliary: true as const }),
+        // a test framework is used in tests by nature: that is the project's own use of it
+        ...(mainManifest || mainImports > 0 || rule.category === "testing" ? {} : { auxiliary: true as const }),
       });
     }
     frameworks.sort(

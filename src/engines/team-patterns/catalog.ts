@@ -28,6 +28,11 @@ export interface PatternDef {
   content?: RegExp;
   /** Only in test files (true) or only in non-test files (false). */
   tests?: boolean;
+  /**
+   * The file must import one of these for the pattern to count: `errors.New` is the standard library's
+   * only where "errors" is imported (github.com/pkg/errors has an `errors.New` too).
+   */
+  with?: string[];
 }
 
 export interface PatternGroup {
@@ -45,6 +50,22 @@ export interface PatternGroup {
 
 const JS = ["javascript", "typescript", "tsx", "jsx"];
 const JVM = ["java", "kotlin"];
+/** Modules whose files' hooks and contexts are React's (or compatible). */
+const REACT_LIKE = [
+  "react",
+  "react/*",
+  "react-dom",
+  "react-dom/*",
+  "preact",
+  "preact/*",
+  "react-redux",
+  "redux",
+  "@reduxjs/toolkit",
+  "zustand",
+  "zustand/*",
+  "mobx",
+  "mobx-react*",
+];
 
 export const PATTERN_GROUPS: PatternGroup[] = [
   // testing
@@ -64,7 +85,8 @@ export const PATTERN_GROUPS: PatternGroup[] = [
     title: "JavaScript/TypeScript test framework",
     languages: JS,
     patterns: [
-      { name: "vitest", imports: ["vitest"], tests: true },
+      // vi.* is vitest's own, also in test files that use its globals without importing it
+      { name: "vitest", imports: ["vitest"], content: /\bvi\.(fn|mock|spyOn|mocked|useFakeTimers)\(/, tests: true },
       { name: "jest", imports: ["@jest/globals"], content: /\bjest\.(fn|mock|spyOn)\(/, tests: true },
       { name: "mocha", imports: ["mocha", "chai"], tests: true },
       { name: "bun:test", imports: ["bun:test"], tests: true },
@@ -243,6 +265,8 @@ export const PATTERN_GROUPS: PatternGroup[] = [
       { name: "MobX", imports: ["mobx", "mobx-react*"] },
       { name: "React context", calls: ["createContext", "useContext", "React.createContext"] },
     ],
+    // a createContext or useState of the project's own (hono's JSX) is not React's
+    within: REACT_LIKE,
   },
   {
     id: "react-local-state",
@@ -254,6 +278,7 @@ export const PATTERN_GROUPS: PatternGroup[] = [
       { name: "useReducer", calls: ["useReducer", "React.useReducer"] },
       { name: "signals", imports: ["@preact/signals*", "@angular/core"], calls: ["signal", "computed"] },
     ],
+    within: [...REACT_LIKE, "@preact/signals*", "@angular/core"],
   },
   // errors
   {
@@ -264,7 +289,7 @@ export const PATTERN_GROUPS: PatternGroup[] = [
     patterns: [
       { name: "fmt.Errorf with %w", content: /fmt\.Errorf\([^)]*%w/ },
       { name: "pkg/errors", imports: ["github.com/pkg/errors"] },
-      { name: "bare errors.New", calls: ["errors.New"] },
+      { name: "bare errors.New", calls: ["errors.New"], with: ["errors"] },
     ],
   },
   {
@@ -410,6 +435,7 @@ export function importMatches(pattern: string, module: string): boolean {
 /** Whether a file shows a pattern. */
 export function shows(p: PatternDef, f: FileFacts): boolean {
   if (p.tests !== undefined && p.tests !== f.isTest) return false;
+  if (p.with && !p.with.some((w) => f.imports.some((m) => importMatches(w, m)))) return false;
   if (p.imports?.some((i) => f.imports.some((m) => importMatches(i, m)))) return true;
   if (p.calls?.some((c) => f.calls.has(c))) return true;
   if (p.content?.test(f.text())) return true;

@@ -6,6 +6,7 @@
  * the files that use the most preferred patterns.
  */
 import { describesLocalTree } from "../../store/open-reader.ts";
+import { inAuxiliaryFolder } from "../../core/rel-path.ts";
 import type { IndexReader } from "../../store/contract.ts";
 import { importMatches, PATTERN_GROUPS, shows, type FileFacts, type PatternCategory } from "./catalog.ts";
 
@@ -76,11 +77,37 @@ async function recentlyChanged(root: string, days: number): Promise<Set<string> 
   }
 }
 
+const JS_LANGUAGES = new Set(PATTERN_GROUPS.find((g) => g.id === "js-test-framework")!.languages);
+const RUNNER_IMPORTS = PATTERN_GROUPS.find((g) => g.id === "js-test-framework")!.patterns.flatMap((p) => p.imports ?? []);
+const GLOBAL_TEST_CALLS = ["describe", "it", "test"];
+
+function importsTestRunner(imports: string[]): boolean {
+  return imports.some((m) => RUNNER_IMPORTS.some((r) => importMatches(r, m)));
+}
+
 export class PatternsEngine {
   constructor(
     private readonly store: IndexReader,
     private readonly root: string,
   ) {}
+
+  /**
+   * The module whose globals (describe, it, expect) the project's JavaScript tests use without importing
+   * them: vitest when a Vite or Vitest config turns `globals` on (hono's 123 test files, 15 of which
+   * import vitest), Jest (its globals are the default) when a Jest config or package.json's "jest" key
+   * exists. Undefined when the project sets up neither.
+   */
+  private async globalsTestRunner(): Promise<string | undefined> {
+    const configs = (await this.store.allFiles())
+      .map((f) => f.path)
+      .filter((p) => /(^|\/)(vite|vitest)\.config\.[cm]?[jt]s$|(^|\/)jest\.config\.([cm]?[jt]s|json)$|^package\.json$/.test(p));
+    if (configs.length === 0) return undefined;
+    const texts = await this.store.contents(configs);
+    const text = (p: string) => texts.get(p) ?? "";
+    if (configs.some((p) => /vite(st)?\.config/.test(p) && /\bglobals\s*:\s*true\b/.test(text(p)))) return "vitest";
+    if (configs.some((p) => /jest\.config/.test(p) || (p === "package.json" && /"jest"\s*:\s*\{/.test(text(p))))) return "@jest/globals";
+    return undefined;
+  }
 
   async analyze(o: { category?: PatternCategory; windowDays?: number; files?: string[] | "all" } = {}): Promise<TeamPatterns> {
     const asked = o.files === "all" ? "all" : o.files ? new Set(o.files) : undefined;
@@ -89,14 +116,15 @@ export class PatternsEngine {
     const [imports, calls, code] = await Promise.all([this.store.importsByFile(), this.store.callsByFile(), this.store.codeFiles()]);
     // texts are read in one batch per group whose patterns look at content, before its files are judged
     const texts = new Map<string, string>();
-    const files: FileFacts[] = code.map((f) => ({
-      path: f.path,
-      language: f.language,
-      isTest: f.isTest,
-      imports: imports.get(f.path) ?? [],
-      calls: calls.get(f.path) ?? new Set(),
-      text: () => texts.get(f.path) ?? "",
-    }));
+    const runner = await this.globalsTestRunner();
+    const files: FileFacts[] = code.map((f) => {
+      let fileImports = imports.get(f.path) ?? [];
+      const fileCalls = calls.get(f.path) ?? new Set<string>();
+      // a test file calling describe/it/test with no runner imported uses the runner's globals
+      if (runner && f.isTest && JS_LANGUAGES.has(f.language) && GLOBAL_TEST_CALLS.some((c) => fileCalls.has(c)) && !importsTestRunner(fileImports))
+        fileImports = [...fileImports, runner];
+      return { path: f.path, language: f.language, isTest: f.isTest, imports: fileImports, calls: fileCalls, text: () => texts.get(f.path) ?? "" };
+    });
     // a shared store's repositories have no history here (the folder's own git log would describe another project)
     const recent = describesLocalTree(this.store.source) ? await recentlyChanged(this.root, windowDays) : "a shared store holds indexes, not git history";
     const groups: GroupReport[] = [];
@@ -168,8 +196,10 @@ export class PatternsEngine {
       }
       if (preferred) {
         const def = g.patterns.find((p) => p.name === preferred)!;
+        // golden files are examples of the project's code: not a benchmark's or an example folder's file
         for (const f of langFiles)
-          if (!f.isTest || def.tests === true) if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
+          if ((!f.isTest || def.tests === true) && !inAuxiliaryFolder(f.path))
+            if (shows(def, f)) preferredHits.set(f.path, [...(preferredHits.get(f.path) ?? []), `${g.title}: ${preferred}`]);
       }
     }
     const golden = [...preferredHits.entries()]
