@@ -5,10 +5,14 @@
 import { openSync, writeSync, fsyncSync, closeSync, renameSync, rmSync, mkdirSync } from "node:fs";
 import { dirname, basename, join } from "node:path";
 
-export function writeFileAtomic(path: string, data: string | Uint8Array): void {
+/**
+ * `mode`: the permissions the new file gets from its creation on (a private file is never readable by
+ * others, not even between the write and a chmod after the rename); default 0o666 less the umask.
+ */
+export function writeFileAtomic(path: string, data: string | Uint8Array, mode?: number): void {
   mkdirSync(dirname(path), { recursive: true });
   const tmp = join(dirname(path), `.${basename(path)}.${process.pid}.${Date.now()}.tmp`);
-  const fd = openSync(tmp, "w");
+  const fd = openSync(tmp, "w", mode ?? 0o666);
   try {
     const bytes = typeof data === "string" ? Buffer.from(data, "utf8") : data;
     let off = 0;

@@ -5,13 +5,14 @@
  * refused untouched.
  */
 import { afterEach, beforeEach, describe, expect, test } from "bun:test";
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, writeFileSync, chmodSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, statSync, symlinkSync, writeFileSync, chmodSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { dirname, join, basename } from "node:path";
 import { parse as parseJsonc } from "jsonc-parser";
 import { parse as parseToml } from "smol-toml";
 import { CLIENTS } from "../../src/cli/setup/clients.ts";
-import { isCompiledExecutable } from "../../src/cli/setup/server-command.ts";
+import { cortexServerCommand, isCompiledExecutable } from "../../src/cli/setup/server-command.ts";
+import { writeFileAtomic } from "../../src/core/fs-atomic.ts";
 
 const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 const MAIN = join(import.meta.dir, "../../src/cli/main.ts");
@@ -239,12 +240,78 @@ describe("cortex setup", () => {
   test("codex: an entry cortex cannot cut out safely (an inline table) is refused, untouched", () => {
     const path = join(home, ".codex/config.toml");
     mkdirSync(dirname(path), { recursive: true });
-    const text = 'mcp_servers = { cortex = { command = "old" }, other = { command = "x" } }\n';
+    const text = 'mcp_servers = { cortex = { command = "/opt/old/cortex" }, other = { command = "x" } }\n';
     writeFileSync(path, text);
     const r = cortex(["setup", "codex", "--write"]);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain("add it by hand");
     expect(readFileSync(path, "utf8")).toBe(text);
+  });
+
+  test("an entry named cortex that is another server (a url, another command) is refused, untouched", () => {
+    const path = join(home, ".cursor/mcp.json");
+    mkdirSync(dirname(path), { recursive: true });
+    for (const theirs of [
+      { url: "https://cortex.example.com/mcp", headers: { Authorization: "Bearer SECRET" } },
+      { command: "/usr/bin/python3", args: ["-m", "cortex_other"] },
+      { type: "http", url: "http://127.0.0.1:9/mcp" },
+    ]) {
+      const text = JSON.stringify({ mcpServers: { cortex: theirs } }, null, 2);
+      writeFileSync(path, text);
+      const r = cortex(["setup", "cursor", "--write"]);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toContain('already has a server named "cortex" that is not this cortex');
+      expect(r.stderr).toContain("nothing was written");
+      expect(readFileSync(path, "utf8")).toBe(text);
+      expect(backups(path)).toEqual([]);
+    }
+  });
+
+  test("a symlinked file is written where it points and stays a link; a read-only one is refused", () => {
+    const dotfiles = join(home, "dotfiles");
+    mkdirSync(dotfiles);
+    mkdirSync(join(home, ".cursor"));
+    const target = join(dotfiles, "cursor-mcp.json");
+    const link = join(home, ".cursor/mcp.json");
+    writeFileSync(target, '{ "mcpServers": { "other": { "command": "x" } } }\n');
+    symlinkSync(target, link);
+    expect(cortex(["setup", "cursor", "--write"]).code).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect(Object.keys(parseJsonc(readFileSync(target, "utf8")).mcpServers).sort()).toEqual(["cortex", "other"]);
+
+    const plain = join(home, ".claude.json");
+    writeFileSync(plain, '{ "mcpServers": {} }\n');
+    chmodSync(plain, 0o444);
+    const r = cortex(["setup", "claude-code", "--write"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("is read-only");
+    expect(readFileSync(plain, "utf8")).toBe('{ "mcpServers": {} }\n');
+  });
+
+  test("a byte-order mark is read and kept; a one-line server and its trailing comment stay as they were", () => {
+    const path = join(home, ".cursor/mcp.json");
+    mkdirSync(dirname(path), { recursive: true });
+    const line = '    "github": { "command": "gh-mcp", "args": ["--stdio"] } // keep on one line';
+    writeFileSync(path, `\uFEFF{\n  "mcpServers": {\n${line}\n  }\n}\n`);
+    const r = cortex(["setup", "cursor", "--write"]);
+    expect([r.code, r.stderr]).toEqual([0, ""]);
+    const after = readFileSync(path, "utf8");
+    expect(after.startsWith("\uFEFF{")).toBe(true);
+    expect(after).toContain('    "github": { "command": "gh-mcp", "args": ["--stdio"] }, // keep on one line\n    "cortex": {');
+    expect(parseJsonc(after.slice(1)).mcpServers.cortex.command).toBe(process.execPath);
+  });
+
+  test("a mistyped client is named with the nearest; --root where the client passes its own folder is said to be unused", () => {
+    const r = cortex(["setup", "cursr"]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain("unknown client 'cursr' (did you mean cursor?)");
+    const c = cortex(["setup", "cursor", "--root", home]);
+    expect(c.code).toBe(0);
+    expect(c.stderr).toContain("--root is not used for Cursor");
+    const deep = cortex(["setup", "vscode", "--write", "--config", join(home, "no/such/dir/mcp.json")]);
+    expect(deep.code).toBe(2);
+    expect(deep.stderr).toContain("--config: no such folder");
+    expect(existsSync(join(home, "no"))).toBe(false);
   });
 
   test("CODEX_HOME and --config choose the file", () => {
@@ -310,5 +377,44 @@ describe("where each client keeps its file, per platform", () => {
     expect(isCompiledExecutable("/$bunfs/root/cortex")).toBe(true);
     expect(isCompiledExecutable("B:/~BUN/root/cortex.exe")).toBe(true);
     expect(isCompiledExecutable("/home/u/cortex/src/cli/main.ts")).toBe(false);
+  });
+});
+
+describe("the command a client runs", () => {
+  test("npx's cache is no place to start from: clients get npx -y cortex-code; a project's file gets cortex from PATH when that is this executable", () => {
+    const npx = cortexServerCommand({ compiled: true, executable: "/root/.npm/_npx/ca550420dd9fd294/node_modules/cortex-code-linux-x64/bin/cortex" });
+    expect([npx.command, ...npx.args]).toEqual(["npx", "-y", "cortex-code", "mcp"]);
+    const exe = "/opt/cortex/bin/cortex";
+    expect(cortexServerCommand({ compiled: true, executable: exe, portable: true, onPath: exe }).command).toBe("cortex");
+    const elsewhere = cortexServerCommand({ compiled: true, executable: exe, portable: true, onPath: "/usr/bin/cortex" });
+    expect(elsewhere.command).toBe(exe);
+    expect(elsewhere.note).toContain("this machine's path");
+    expect(cortexServerCommand({ compiled: true, executable: exe, onPath: exe }).command).toBe(exe);
+  });
+
+  test("an atomic write creates the file with the mode asked for, never wider, and as root keeps a user's file theirs", () => {
+    const dir = mkdtempSync(join(tmpdir(), "cortex-atomic-"));
+    try {
+      const f = join(dir, "private.json");
+      writeFileAtomic(f, "{}", 0o600);
+      expect(statSync(f).mode & 0o777).toBe(0o600);
+      if (process.getuid?.() === 0) {
+        // sudo cortex setup: the user's ~/.claude.json stays the user's
+        const h = join(dir, "home");
+        mkdirSync(h);
+        const claude = join(h, ".claude.json");
+        writeFileSync(claude, '{ "mcpServers": {} }');
+        chmodSync(claude, 0o600);
+        Bun.spawnSync(["chown", "65534:65534", claude]);
+        const r = Bun.spawnSync([process.execPath, CLI, "setup", "claude-code", "--write"], {
+          cwd: dir,
+          env: { ...process.env, HOME: h, CORTEX_HOME: join(h, ".cortex") },
+        });
+        expect(r.exitCode).toBe(0);
+        expect([statSync(claude).uid, statSync(claude).gid, statSync(claude).mode & 0o777]).toEqual([65534, 65534, 0o600]);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

@@ -23,7 +23,9 @@ function render(r: Report): string {
   const out: string[] = [];
   const rt = r.runtime;
   out.push(`cortex ${rt.cortex_version} on bun ${rt.bun_version} (${rt.platform})`);
-  out.push(`  executable: ${rt.executable} (${rt.origin === "executable" ? "the compiled executable" : "bun running cortex from source"})`);
+  out.push(
+    `  executable: ${rt.executable} (${rt.origin === "source" ? "bun running cortex from source" : rt.origin === "npx" ? "the compiled executable, run by npx from its cache" : "the compiled executable"})`,
+  );
   out.push(`  MCP command: ${rt.mcp_command.join(" ")}`);
   out.push(`  CORTEX_HOME: ${rt.cortex_home}`);
   out.push("");

@@ -4,7 +4,8 @@
  * backup first, other servers and settings kept, the result checked to parse before it replaces the file).
  * Without a client: every known client, its file and whether that file already names cortex.
  */
-import { resolve } from "node:path";
+import { dirname, resolve } from "node:path";
+import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { CortexError } from "../../core/errors.ts";
 import { printJson, printText } from "../output.ts";
@@ -40,7 +41,8 @@ export interface SetupPlan {
 }
 
 export function planSetup(client: McpClient, env: ClientEnv, root: string, configPath?: string): SetupPlan {
-  const cmd = cortexServerCommand();
+  // a file named with --config is a project's (.vscode/mcp.json, .mcp.json), shared with the team
+  const cmd = cortexServerCommand({ portable: configPath !== undefined });
   const entry = client.entry(cmd, root);
   const snippet =
     client.format === "toml" ? tomlBlock(client.serversKey, SERVER_NAME, entry) : JSON.stringify({ [client.serversKey]: { [SERVER_NAME]: entry } }, null, 2);
@@ -78,6 +80,31 @@ function renderPlan(p: SetupPlan): string {
     if (p.alternative) out.push(`Or let ${p.name} add it: ${p.alternative}`);
   } else out.push(`Restart ${p.name} (or reload its MCP servers) to start cortex.`);
   return out.join("\n");
+}
+
+/** The root of the file system or the user's home: an MCP server there would index everything. */
+function isBroadRoot(root: string): boolean {
+  return root === "/" || root === resolve(homedir());
+}
+
+/** The client id nearest to a mistyped one (at most two edits), for the error. */
+function closestClient(typed: string): string | undefined {
+  let best: { id: string; d: number } | undefined;
+  for (const c of CLIENTS) {
+    const d = editDistance(typed.toLowerCase(), c.id);
+    if (d <= 2 && (!best || d < best.d)) best = { id: c.id, d };
+  }
+  return best?.id;
+}
+
+function editDistance(a: string, b: string): number {
+  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
+    prev = row;
+  }
+  return prev[b.length]!;
 }
 
 interface ClientSummary {
@@ -134,18 +161,38 @@ export async function runSetupCommand(argv: string[]): Promise<number> {
     else {
       const lines = list.map(
         (s) =>
-          `  ${s.client.padEnd(15)} ${(s.error ? "unreadable" : s.configured ? "configured" : s.exists ? "not configured" : "no config file").padEnd(15)} ${s.config_path}`,
+          `  ${s.client.padEnd(15)} ${(s.error ? (s.error.includes("is not valid") || s.error.includes("does not hold") ? "invalid" : "unreadable") : s.configured ? "configured" : s.exists ? "not configured" : "no config file").padEnd(15)} ${s.config_path}`,
       );
       printText(["MCP clients (cortex setup <client> prints the configuration; --write merges it into the file):", ...lines].join("\n"));
     }
     return 0;
   }
   const client = findClient(positionals[0]!);
-  if (!client) throw new CortexError("INVALID_INPUT", `unknown client '${positionals[0]}': use one of ${CLIENTS.map((c) => c.id).join(", ")}`);
+  if (!client) {
+    const near = closestClient(positionals[0]!);
+    throw new CortexError(
+      "INVALID_INPUT",
+      `unknown client '${positionals[0]}'${near ? ` (did you mean ${near}?)` : ""}: use one of ${CLIENTS.map((c) => c.id).join(", ")}`,
+    );
+  }
   const projectRoot = resolve(root ?? process.cwd());
   if (!existsSync(projectRoot) || !statSync(projectRoot).isDirectory()) throw new CortexError("INVALID_INPUT", `--root: no such folder: ${projectRoot}`);
+  // an explicit file is the user's choice of place: its folder may be new (a project's first .vscode/), but
+  // not a whole tree of them (a typo in the path)
+  if (config && write && !existsSync(dirname(dirname(resolve(config)))))
+    throw new CortexError("INVALID_INPUT", `--config: no such folder: ${dirname(dirname(resolve(config)))}; nothing was written`);
   const plan = planSetup(client, env, projectRoot, config ? resolve(config) : undefined);
+  const warnings: string[] = [];
+  if (root !== undefined && client.root !== "fixed")
+    warnings.push(
+      `--root is not used for ${client.name}: ${client.root === "workspace" ? "it passes the folder it has open" : "it starts cortex in the folder it runs in"}`,
+    );
+  if (client.root === "fixed" && isBroadRoot(projectRoot))
+    warnings.push(
+      `the project served is ${projectRoot}, a whole ${projectRoot === "/" ? "file system" : "home folder"}: run setup from the project's folder or pass --root <project>`,
+    );
   if (write) plan.written = writeClientConfig(client, plan.config_path, plan.entry);
-  json ? printJson(plan) : printText(renderPlan(plan));
+  for (const w of warnings) process.stderr.write(`cortex setup: ${w}\n`);
+  json ? printJson(warnings.length ? { ...plan, warnings } : plan) : printText(renderPlan(plan));
   return 0;
 }

@@ -4,7 +4,7 @@
  * formatting stay as they were. The result is parsed again and compared with the original before it
  * may be written; a file that does not parse, or whose servers key is not an object, is refused.
  */
-import { applyEdits, modify, parse, printParseErrorCode, type ParseError } from "jsonc-parser";
+import { applyEdits, findNodeAtLocation, modify, parse, parseTree, printParseErrorCode, type Node, type ParseError } from "jsonc-parser";
 import { isDeepStrictEqual } from "node:util";
 import { CortexError } from "../../core/errors.ts";
 
@@ -41,8 +41,17 @@ export function mergeJsonEntry(text: string, serversKey: string, name: string, e
   }
   const source = text.trim() === "" ? "{}\n" : text;
   const eol = source.includes("\r\n") ? "\r\n" : "\n";
-  const edits = modify(source, [serversKey, name], entry, { formattingOptions: { ...indentOf(source), eol } });
-  const after = applyEdits(source, edits);
+  const format = { ...indentOf(source), eol };
+  const tree = parseTree(source, [], PARSE_OPTIONS);
+  const serversNode = tree ? findNodeAtLocation(tree, [serversKey]) : undefined;
+  // a new key is written in by hand: jsonc-parser's insertion reformats the other members of the object
+  // (a server kept on one line was spread over six, and its trailing comment moved after cortex's entry)
+  const after =
+    tree?.type === "object" && (servers === undefined || (serversNode?.type === "object" && (servers as Record<string, unknown>)[name] === undefined))
+      ? servers === undefined
+        ? insertMember(source, tree, serversKey, { [name]: entry }, format)
+        : insertMember(source, serversNode!, name, entry, format)
+      : applyEdits(source, modify(source, [serversKey, name], entry, { formattingOptions: format }));
   const check = parseJsonConfig(after, file);
   const rest = (o: Record<string, unknown>) => {
     const s = { ...((o[serversKey] as Record<string, unknown> | undefined) ?? {}) };
@@ -53,6 +62,51 @@ export function mergeJsonEntry(text: string, serversKey: string, name: string, e
     throw new CortexError("INVALID_INPUT", `${file}: cortex could not add its entry without changing something else; add it by hand`);
   }
   return after;
+}
+
+interface Format {
+  insertSpaces: boolean;
+  tabSize: number;
+  eol: string;
+}
+
+/** The whitespace a line starts with. */
+function lineIndent(text: string, offset: number): string {
+  const start = text.lastIndexOf("\n", offset - 1) + 1;
+  return /^[ \t]*/.exec(text.slice(start))![0];
+}
+
+/**
+ * The text with `key: value` added as the last member of the object `node`, nothing else moved: after
+ * the last member's line (its trailing comment stays with it), a comma after that member's value when it
+ * has none, the value laid out with the file's indentation.
+ */
+function insertMember(text: string, node: Node, key: string, value: unknown, f: Format): string {
+  const unit = f.insertSpaces ? " ".repeat(f.tabSize) : "\t";
+  const members = node.children ?? [];
+  const last = members[members.length - 1];
+  const memberIndent = last ? lineIndent(text, last.offset) : lineIndent(text, node.offset) + unit;
+  const body = JSON.stringify(value, null, unit)
+    .split("\n")
+    .join(f.eol + memberIndent);
+  const member = `${memberIndent}${JSON.stringify(key)}: ${body}`;
+  if (!last) {
+    // an empty object: `{}` or `{ }` becomes a block with the one member
+    const close = node.offset + node.length - 1;
+    return `${text.slice(0, node.offset)}{${f.eol}${member}${f.eol}${lineIndent(text, node.offset)}${text.slice(close)}`;
+  }
+  const valueEnd = last.offset + last.length;
+  // a comma already there (JSONC's trailing comma) is kept; else one goes right after the value
+  const afterValue = /^(\s|\/\/[^\n]*|\/\*[\s\S]*?\*\/)*/.exec(text.slice(valueEnd))![0];
+  const hasComma = text[valueEnd + afterValue.length] === ",";
+  const commaEnd = hasComma ? valueEnd + afterValue.length + 1 : valueEnd;
+  const withComma = hasComma ? text : `${text.slice(0, valueEnd)},${text.slice(valueEnd)}`;
+  const from = hasComma ? commaEnd : valueEnd + 1;
+  // the end of that line, when only whitespace or a comment follows there; else right after the value
+  const nl = withComma.indexOf("\n", from);
+  const restOfLine = withComma.slice(from, nl < 0 ? withComma.length : nl);
+  const lineEnd = /^\s*(\/\/.*|\/\*.*\*\/\s*)?\r?$/.test(restOfLine) && nl >= 0 ? (withComma[nl - 1] === "\r" ? nl - 1 : nl) : from;
+  return `${withComma.slice(0, lineEnd)}${f.eol}${member}${withComma.slice(lineEnd)}`;
 }
 
 /** cortex's entry in a parsed configuration, if any. */
