@@ -4,7 +4,8 @@
  * pipe (`cortex … | head`) ends quietly with 0.
  */
 import { writeSync } from "node:fs";
-import { isCortexError } from "../core/errors.ts";
+import { describeSystemError, isCortexError } from "../core/errors.ts";
+import { cortexHome } from "../core/paths.ts";
 
 let pipeClosed = false;
 process.stdout.on("error", (e: NodeJS.ErrnoException) => {
@@ -89,6 +90,12 @@ export const EXIT_ERROR = 2;
 export function reportError(e: unknown): number {
   if (isCortexError(e)) {
     process.stderr.write(`cortex: ${e.message}\n`);
+    return EXIT_ERROR;
+  }
+  // the machine's state (permissions, a full disk, a file where a folder should be) is said in one line
+  const system = describeSystemError(e, cortexHome());
+  if (system) {
+    process.stderr.write(`cortex: ${system}\n`);
     return EXIT_ERROR;
   }
   const err = e as Error;

@@ -6,7 +6,8 @@
  */
 import { ProjectWatcher } from "./watch.ts";
 import { log } from "../core/log.ts";
-import { isCortexError } from "../core/errors.ts";
+import { describeSystemError, isCortexError } from "../core/errors.ts";
+import { cortexHome } from "../core/paths.ts";
 import type { IndexReport } from "./pipeline.ts";
 
 /**
@@ -101,7 +102,9 @@ export class LiveIndex {
         log.warn(`the index is damaged (${e.message}); rebuilding it`);
         return this.run(true);
       }
-      log.error(`indexing failed: ${(e as Error).stack ?? e}`);
+      // an expected condition (the folder gone, a home it cannot write) in one line; a bug with its stack
+      const said = isCortexError(e) ? e.message : describeSystemError(e, cortexHome());
+      log.error(`indexing failed: ${said ?? (e as Error).stack ?? e}`);
     }
   }
 

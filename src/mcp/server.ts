@@ -4,6 +4,7 @@
  * A failing tool is a result (isError) whose text names the problem; an unknown tool name is a protocol
  * error. Nothing but protocol messages reaches the transport.
  */
+import { existsSync } from "node:fs";
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import {
   CallToolRequestSchema,
@@ -166,6 +167,10 @@ export function createMcpServer(opts: McpServerOptions): Server {
         result = await scopes.invoke(tool, args, call);
       } else {
         if ("repo" in args) return errorResult(repoNeedsStore(opts.session.root));
+        // a project folder deleted or moved under the server: every tool says so, rather than some
+        // answering "no matches" from the index and others stale hits
+        if (!existsSync(opts.session.root))
+          return errorResult(`the project folder ${opts.session.root} no longer exists (deleted or moved); restart the server on the project's folder`);
         // a missing index is answered here, where the indexer's progress is known
         const offThread = opts.reader !== undefined && tool.heavy === true && opts.session.reader() !== undefined;
         result = offThread ? await opts.reader!.call(tool, args, call) : await invokeTool(tool, args, { session: opts.session, ...call });

@@ -5,7 +5,7 @@
  */
 import { canonicalRoot } from "../core/paths.ts";
 import { loadConfig, type CortexConfig } from "../core/config.ts";
-import { CortexError, isCortexError } from "../core/errors.ts";
+import { CortexError, describeSystemError, errorMessage, isCortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 import { isLockHeld } from "../core/lock.ts";
 import { indexLocation, type IndexLocation } from "../store/location.ts";
@@ -89,6 +89,8 @@ export class Session {
   private embedderInstance: Embedder | undefined;
   private vectorChannel: EmbeddingVectorChannel | undefined;
   private crossEncoderInstance: CrossEncoder | undefined;
+  /** Why the last index run failed, until one succeeds: what a tool says when there is no index. */
+  private lastIndexFailure: string | undefined;
   /** Progress of the run in progress (its tier: text, then parse), for status and `indexing_required` answers. */
   progress: { phase: "text" | "parse"; done: number; total: number } | undefined;
 
@@ -168,6 +170,8 @@ export class Session {
     if (this.indexing) {
       throw new CortexError("INDEX_MISSING", "the index is being built; try again in a moment", { data: { state: "indexing" } });
     }
+    // the server's own run failed (a home it cannot write, a full disk): that is the answer, not "run cortex index"
+    if (this.lastIndexFailure) throw new CortexError("IO", `no index for ${this.root}: building it failed: ${this.lastIndexFailure}`);
     throw new CortexError("INDEX_MISSING", `no index for ${this.root}: run 'cortex index' first`);
   }
 
@@ -185,6 +189,16 @@ export class Session {
       },
     };
     this.indexing = (this.options.indexOnThread ? runIndexOnThread(o) : runIndex({ ...o, hooks: INDEX_HOOKS }))
+      .then(
+        (report) => {
+          this.lastIndexFailure = undefined;
+          return report;
+        },
+        (e: unknown) => {
+          this.lastIndexFailure = isCortexError(e) ? e.message : (describeSystemError(e, cortexHome()) ?? errorMessage(e));
+          throw e;
+        },
+      )
       .then((report) => {
         for (const l of this.listeners) {
           try {
