@@ -22,6 +22,9 @@ export function selectTools(all: ToolDefinition[], spec: string | undefined): To
     .split(",")
     .map((s) => s.trim())
     .filter(Boolean);
+  // `--tools ""` (an unset variable in a client's config) served nothing, with instructions naming nothing
+  if (wanted.length === 0)
+    throw new CortexError("INVALID_INPUT", `--tools: no tool or profile given (profiles: ${PROFILES.join(", ")}; tools: ${all.map((x) => x.name).join(", ")})`);
   const chosen = new Map<string, ToolDefinition>();
   for (const w of wanted) {
     if (w === "all") all.forEach((t) => chosen.set(t.name, t));

@@ -145,6 +145,7 @@ export function createMcpServer(opts: McpServerOptions): Server {
     try {
       const changedOnDisk = opts.changedOnDisk?.();
       const call = {
+        servedTools: served,
         signal: controller.signal,
         deadline: Date.now() + DEFAULT_DEADLINE_MS,
         ...(changedOnDisk ? { changedOnDisk } : {}),

@@ -28,4 +28,9 @@ export interface ToolContext {
    * outside a server, or when too many changed to read them per call): text searches read them from disk.
    */
   changedOnDisk?: readonly string[];
+  /**
+   * The tools the caller can call (an MCP server's --tools): advice that names a tool says only these.
+   * Absent: every tool (the CLI, where each is a command).
+   */
+  servedTools?: ReadonlySet<string>;
 }

@@ -101,6 +101,19 @@ export const searchCodebaseTool = defineTool({
     });
     // a condensed question is not echoed whole (it would take the output budget from the results): its
     // opening, and what was kept and dropped
+    // the card's next calls name only tools this caller has (a codebase-context server serves no cortex_exact)
+    const served = ctx.servedTools;
+    if (served && response.preflight?.whatWouldHelp) {
+      // (the registry imports this module: read lazily, as render does)
+      const { findTool } = require("./index.ts") as typeof import("./index.ts");
+      const callable = (w: string) => {
+        const tool = /^([a-z_]+)\b/.exec(w)?.[1];
+        return tool === undefined || findTool(tool) === undefined || served.has(tool);
+      };
+      const help = response.preflight.whatWouldHelp.filter(callable);
+      if (help.length) response.preflight.whatWouldHelp = help;
+      else delete response.preflight.whatWouldHelp;
+    }
     const unread = queryUnread(query);
     const said = unread ? { ...response, query_unread: unread } : response;
     return condensed ? { ...said, query: `${args.query.slice(0, 200)} …`, query_condensed: condensed } : said;

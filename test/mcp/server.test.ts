@@ -124,6 +124,34 @@ describe("what a server tells an agent names only the tools it serves", () => {
     for (const t of TOOLS.filter((x) => dflt.has(x.name))) expect(`${t.name}: ${mentioned(t.description).filter((n) => !dflt.has(n))}`).toBe(`${t.name}: `);
   });
 
+  test("--tools with nothing in it is an error, not a server with no tools", () => {
+    for (const empty of ["", " ", ",", " , "]) expect(() => selectTools(TOOLS, empty)).toThrow("--tools: no tool or profile given");
+  });
+
+  test("the edit card's next calls name only the tools the server serves", async () => {
+    await session.index();
+    const ask = async (profile: string) => {
+      const server = createMcpServer({ session, tools: selectTools(TOOLS, profile) });
+      const [a, b] = InMemoryTransport.createLinkedPair();
+      await server.connect(a);
+      const c = new Client({ name: "test", version: "1" });
+      await c.connect(b);
+      try {
+        const r = await c.callTool({ name: "search_codebase", arguments: { query: "rename Login to SignIn everywhere", intent: "edit" } });
+        return (JSON.parse(text(r)).preflight?.whatWouldHelp ?? []) as string[];
+      } finally {
+        await c.close();
+      }
+    };
+    const toolOf = (w: string) => /^([a-z_]+)\b/.exec(w)?.[1] ?? "";
+    // served everything, the card sends the agent to cortex_exact and cortex_graph too
+    expect((await ask("all")).map(toolOf)).toContain("cortex_exact");
+    const served = new Set(selectTools(TOOLS, "codebase-context").map((t) => t.name));
+    const help = await ask("codebase-context");
+    expect(help.length).toBeGreaterThan(0);
+    for (const w of help) expect(served.has(toolOf(w)) || !TOOLS.some((t) => t.name === toolOf(w))).toBe(true);
+  });
+
   test("the server's instructions and its context resource follow --tools", async () => {
     const tools = selectTools(TOOLS, "kit");
     const server = createMcpServer({ session, tools });
