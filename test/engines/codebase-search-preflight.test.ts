@@ -543,6 +543,30 @@ describe("a card that is not ready says what is missing", () => {
     };
     for (const kind of c.blockers!) for (const h of signalStress(kind, { ...loose, fanIn: 2, twins: 1 }, input, ["src/a.c"]).help) expectCallable(h);
   });
+
+  test("the next steps look up what the change is about: not the task's verbs, its reach or a rename's new name, nor a name every class has", () => {
+    const input = {
+      ...base,
+      query: "rename Login to SignIn everywhere",
+      resultFiles: ["src/auth.go", "src/session.go"],
+      testFiles: [],
+      rule: READY_RULE,
+    };
+    const s: EditSignals = {
+      ...signals,
+      identifiers: ["SignIn", "__init__"],
+      topMissing: ["rename", "signin", "sign", "everywhere"],
+      sweepWords: ["everywhere"],
+      definedInTop: [],
+      namedFiles: {},
+    };
+    const help = ["words-missing", "sweep", "close-runner-up", "weak-top"].flatMap(
+      (k) => signalStress(k as never, { ...s, fanIn: 0 }, input as never, []).help,
+    );
+    expect(help).toContain('cortex_exact {"query":"Login"} lists every file to change');
+    expect(help).toContain('find_symbol_occurrences {"symbol_name":"Login"} finds where Login is defined');
+    for (const h of help) expect(h).not.toMatch(/"(rename|signin|sign|everywhere|SignIn|__init__)"/);
+  });
 });
 
 describe("the history's way to ready: past changes that read like the task", () => {

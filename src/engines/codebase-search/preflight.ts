@@ -468,9 +468,51 @@ function nextSearch(query: string): string {
   return `search_codebase ${quoted({ query, intent: "edit" })}`;
 }
 
+/**
+ * The verbs an edit task is phrased with: what the task does, not what the code says. An exact search
+ * for "rename" or "add" finds the word everywhere and the change nowhere.
+ */
+const TASK_VERBS = new Set(
+  "add adds added allow change changes changed create delete deprecate drop ensure fix fixes fixed handle implement improve make move refactor remove removed rename renamed replace rewrite set support update updated use".split(
+    " ",
+  ),
+);
+
+/**
+ * The names the task writes, as the next calls should look them up: the old name of a rename first and
+ * its new one out (nothing defines it yet: `rename Login to SignIn` lists the files using Login), and no
+ * name every class has (`__init__`, `constructor`), whose uses are everywhere.
+ */
+function namesToLookUp(s: CardSignals, query: string): string[] {
+  const { oldName, newName } = renameOf(query);
+  const names = s.identifiers.filter((n) => n !== newName && !/^__\w+__$/.test(n) && n !== "constructor" && n !== "init" && n !== "new");
+  return oldName ? [oldName, ...names.filter((n) => n !== oldName)] : names;
+}
+
+/** `rename A to B` (A.b, `A`, A::b): the last parts of the old and the new name. */
+function renameOf(query: string): { oldName?: string; newName?: string } {
+  const m = /\brenam\w*\s+`?([\w.:]+)`?\s+(?:to|as|into)\s+`?([\w.:]+)/i.exec(query);
+  if (!m) return {};
+  return { oldName: m[1]!.split(/[.:]+/).pop()!, newName: m[2]!.split(/[.:]+/).pop()! };
+}
+
+/** The task's words the top file lacks, less the task's verbs and a rename's new name: what an exact search should look for. */
+function wordsToLookUp(s: CardSignals, query: string): string[] {
+  const { oldName, newName } = renameOf(query);
+  const lower = (w: string) => w.toLowerCase();
+  // the new name and its parts (signin, sign) are nowhere yet; its parts the old name shares stay
+  const oldParts = new Set((oldName ?? "").split(/(?<=[a-z0-9])(?=[A-Z])|_/).map(lower));
+  const newParts = new Set([lower(newName ?? ""), ...(newName ?? "").split(/(?<=[a-z0-9])(?=[A-Z])|_/).map(lower)].filter((w) => w && !oldParts.has(w)));
+  // ("everywhere", "all": the task's reach, which the sweep check reads, not a word of the code)
+  const reach = new Set(s.sweepWords.map(lower));
+  return s.topMissing.filter((w) => !TASK_VERBS.has(lower(w)) && !newParts.has(lower(w)) && !reach.has(lower(w)));
+}
+
 /** What a signal blocker says and what to do next: a named file or caller, and a concrete search. */
 export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, missingCallers: string[]): { kind: Blocker; action: string; help: string[] } {
   const top = i.resultFiles[0] ?? "the top result";
+  const names = namesToLookUp(s, i.query);
+  const words = wordsToLookUp(s, i.query);
   const second = i.resultFiles[1];
   const target = i.target;
   const byName = target?.name ? [`find_symbol_occurrences ${quoted({ symbol_name: target.name })} lists every use of ${target.name}`] : [];
@@ -520,7 +562,7 @@ export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, m
       return {
         kind,
         action: `The top result ${top} is a test: the task's words match tests better than code; the code to change is ${code ? `perhaps ${code}, not confirmed` : "not in the results"}`,
-        help: [...(code ? [`read ${code}`] : []), nextSearch(`${[...s.identifiers, ...s.topMissing].slice(0, 4).join(" ") || i.query}`), ...byName].slice(0, 3),
+        help: [...(code ? [`read ${code}`] : []), nextSearch(`${[...names, ...words].slice(0, 4).join(" ") || i.query}`), ...byName].slice(0, 3),
       };
     }
     case "close-runner-up":
@@ -530,8 +572,8 @@ export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, m
         help: [
           ...(second ? [`read ${second} beside ${top}`] : []),
           ...(shared ? [`find_symbol_occurrences ${quoted({ symbol_name: shared })} lists the ${s.namedFiles[shared]} files defining ${shared}`] : []),
-          s.identifiers.length > 0
-            ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
+          names.length > 0
+            ? `find_symbol_occurrences ${quoted({ symbol_name: names[0] })} finds where ${names[0]} is defined`
             : `${nextSearch(i.query)} again naming the function or type to change`,
           ...byName,
         ].slice(0, 3),
@@ -542,14 +584,17 @@ export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, m
         action: i.resultFiles[0]
           ? `The top result ${top} holds ${Math.round(s.topCoverage * 100)}% of the task's words (missing: ${s.topMissing.slice(0, 5).join(", ")}): the code for that part is not found`
           : `No result holds the task's words (${s.topMissing.slice(0, 5).join(", ")})${i.quality.hint ? `: ${i.quality.hint}` : ""}`,
-        help: [nextSearch(s.topMissing.slice(0, 4).join(" ")), `cortex_exact ${quoted({ query: s.topMissing[0] ?? i.query })} finds the exact word`],
+        help: [
+          nextSearch((words.length > 0 ? words : names.length > 0 ? names : s.topMissing).slice(0, 4).join(" ")),
+          ...(words[0] ? [`cortex_exact ${quoted({ query: words[0] })} finds the exact word`] : []),
+        ],
       };
     case "sweep":
       return {
         kind,
         action: `The task says it reaches many places (${s.sweepWords.join(", ")}): list them before editing ${top}`,
         help: [
-          `cortex_exact ${quoted({ query: s.identifiers[0] ?? s.topMissing[0] ?? top })} lists every file to change`,
+          `cortex_exact ${quoted({ query: names[0] ?? words[0] ?? top })} lists every file to change`,
           ...(target ? [`cortex_graph ${quoted({ operation: "callers", target: target.label })} lists the callers of ${target.label}`] : []),
         ],
       };
@@ -566,10 +611,10 @@ export function signalStress(kind: Blocker, s: CardSignals, i: PreflightInput, m
         kind,
         action: `No result defines what the task names or matches it strongly (top score ${s.topScore}): ${top} is a guess`,
         help: [
-          s.identifiers.length > 0
-            ? `find_symbol_occurrences ${quoted({ symbol_name: s.identifiers[0] })} finds where ${s.identifiers[0]} is defined`
+          names.length > 0
+            ? `find_symbol_occurrences ${quoted({ symbol_name: names[0] })} finds where ${names[0]} is defined`
             : `${nextSearch(i.query)} again naming the function or type to change`,
-          ...(s.topMissing.length > 0 ? [nextSearch(s.topMissing.slice(0, 4).join(" "))] : []),
+          ...(words.length > 0 ? [nextSearch(words.slice(0, 4).join(" "))] : []),
         ],
       };
     default:
