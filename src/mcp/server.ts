@@ -27,6 +27,8 @@ import type { ReaderThread } from "../tools/reader-thread.ts";
 import { repoArgument, type RepoScopes } from "../tools/repo-scope.ts";
 
 const DEFAULT_DEADLINE_MS = 60_000;
+/** The longest a call may ask for (cortex_pattern's timeout_ms bound). */
+const MAX_DEADLINE_MS = 600_000;
 
 export interface McpServerOptions {
   session: Session;
@@ -140,14 +142,18 @@ export function createMcpServer(opts: McpServerOptions): Server {
     const controller = new AbortController();
     const onAbort = () => controller.abort(extra.signal.reason);
     extra.signal.addEventListener("abort", onAbort);
-    const timer = setTimeout(() => controller.abort(new Error("deadline")), DEFAULT_DEADLINE_MS);
+    // a call that asks for more time (cortex_pattern's timeout_ms, up to 10 minutes) gets it, a little over
+    // so that the tool's own deadline, which returns what it found marked partial, comes first
+    const asked = (request.params.arguments as { timeout_ms?: unknown } | undefined)?.timeout_ms;
+    const deadlineMs = typeof asked === "number" && asked > DEFAULT_DEADLINE_MS - 5_000 ? Math.min(asked, MAX_DEADLINE_MS) + 5_000 : DEFAULT_DEADLINE_MS;
+    const timer = setTimeout(() => controller.abort(new Error("deadline")), deadlineMs);
     const progressToken = request.params._meta?.progressToken;
     try {
       const changedOnDisk = opts.changedOnDisk?.();
       const call = {
         servedTools: served,
         signal: controller.signal,
-        deadline: Date.now() + DEFAULT_DEADLINE_MS,
+        deadline: Date.now() + deadlineMs,
         ...(changedOnDisk ? { changedOnDisk } : {}),
         progress:
           progressToken === undefined

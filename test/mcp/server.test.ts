@@ -6,6 +6,7 @@ import { createMcpServer, instructionsFor } from "../../src/mcp/server.ts";
 import { selectTools } from "../../src/mcp/profiles.ts";
 import { Session } from "../../src/tools/session.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { defineTool, READ_ONLY } from "../../src/tools/define.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 
 let p: TmpProject;
@@ -122,6 +123,37 @@ describe("what a server tells an agent names only the tools it serves", () => {
     expect(instructionsFor(dflt)).toContain("a regular expression → search_text_pattern");
     // a tool the default serves never sends the agent to one it does not
     for (const t of TOOLS.filter((x) => dflt.has(x.name))) expect(`${t.name}: ${mentioned(t.description).filter((n) => !dflt.has(n))}`).toBe(`${t.name}: `);
+  });
+
+  test("a call that asks for more time than the server's minute (timeout_ms) gets it", async () => {
+    const clock = defineTool({
+      name: "clock_probe",
+      title: "t",
+      description: "the deadline a call gets",
+      input: z.object({ timeout_ms: z.number().int().optional() }),
+      annotations: READ_ONLY,
+      profiles: ["cortex"],
+      sharedStore: "reads",
+      needsIndex: false,
+      cli: { command: ["clock-probe"], summary: "t" },
+      example: {},
+      async handler(_args, ctx) {
+        return { left_ms: ctx.deadline - Date.now() };
+      },
+    });
+    const server = createMcpServer({ session, tools: [clock as never] });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const c = new Client({ name: "test", version: "1" });
+    await c.connect(b);
+    try {
+      const left = async (args: Record<string, unknown>) => JSON.parse(text(await c.callTool({ name: "clock_probe", arguments: args }))).left_ms as number;
+      expect(await left({})).toBeLessThanOrEqual(60_000);
+      expect(await left({ timeout_ms: 300_000 })).toBeGreaterThan(300_000);
+      expect(await left({ timeout_ms: 10_000_000 })).toBeLessThanOrEqual(605_000);
+    } finally {
+      await c.close();
+    }
   });
 
   test("--tools with nothing in it is an error, not a server with no tools", () => {
