@@ -8,7 +8,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import { CortexError } from "../core/errors.ts";
+import { CortexError, isCortexError } from "../core/errors.ts";
 import { resolveInsideRoot } from "../core/paths.ts";
 import type { ToolContext } from "./context.ts";
 
@@ -81,7 +81,14 @@ export async function checkTagsCarried(ctx: ToolContext, tags: readonly string[]
  */
 export function existingPaths(ctx: ToolContext, paths: readonly string[], field: string): string[] {
   return paths.map((p, i) => {
-    const rel = resolveInsideRoot(ctx.session.root, p);
+    let rel: string;
+    try {
+      rel = resolveInsideRoot(ctx.session.root, p);
+    } catch (e) {
+      // named by its field, as every other argument's error is
+      if (isCortexError(e) && e.code === "PATH_OUTSIDE_ROOT") throw new CortexError("INVALID_INPUT", `${field}[${i}]: ${e.message}`);
+      throw e;
+    }
     if (ctx.session.sharedStore === undefined && rel !== "" && !existsSync(join(ctx.session.root, rel))) {
       // a name with brackets is a path (pages/[id].tsx); one that does not exist and looks like a glob was meant as one
       if (/[*?[\]{}]/.test(p))

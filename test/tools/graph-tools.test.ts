@@ -94,7 +94,7 @@ describe("find_symbol_occurrences", () => {
 
   test("a path outside the root and a request for nothing are errors in the result's own shape", async () => {
     const outside = await call("find_symbol_occurrences", { symbol_name: "Record", target_paths: ["../elsewhere"] });
-    expect([outside.status, outside.error_message]).toEqual(["error", "path is outside the project root: ../elsewhere"]);
+    expect([outside.status, outside.error_message]).toEqual(["error", "target_paths[0]: path is outside the project root: ../elsewhere"]);
     const nothing = await call("find_symbol_occurrences", { symbol_name: "Record", find_definitions: false, find_references: false });
     expect(nothing.status).toBe("error");
     expect((await failure("find_symbol_occurrences", { symbol_name: "" })).message).toContain("symbol_name");
