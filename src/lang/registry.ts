@@ -108,6 +108,11 @@ const TEXT_FILENAMES: Record<string, string> = {
   ".editorconfig": "editorconfig",
   "go.mod": "go-module",
   "go.sum": "go-sum",
+  // lockfiles whose extension says JSON or YAML (yarn.lock, Cargo.lock, bun.lock are `.lock`)
+  "package-lock.json": "lockfile",
+  "npm-shrinkwrap.json": "lockfile",
+  "pnpm-lock.yaml": "lockfile",
+  "deno.lock": "lockfile",
 };
 
 /**

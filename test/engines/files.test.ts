@@ -325,6 +325,31 @@ describe("pre-defined operations", () => {
     expect(withTests.rows.map((x) => x[0])).toEqual(["auth/handler.go", "store/store.go", "auth/handler_test.go"]);
   });
 
+  test("top_files leaves lockfiles out: a package manager's pins are nobody's code", async () => {
+    const q = tmpProject({
+      "src/app.ts": "export function a() {\n  return 1;\n}\n",
+      "package-lock.json": JSON.stringify(
+        { lockfileVersion: 3, packages: Object.fromEntries(Array.from({ length: 200 }, (_, i) => [`node_modules/p${i}`, { version: "1.0.0" }])) },
+        null,
+        2,
+      ),
+      "bun.lock": `{\n${Array.from({ length: 300 }, (_, i) => `  "p${i}": ["p${i}@1.0.0"],`).join("\n")}\n}\n`,
+      "README.md": "# x\n\nSome words.\n",
+    });
+    const s = new Session(q.root, { autoIndex: true });
+    try {
+      const f = await s.files();
+      const top = await f.topFiles({ limit: 10, orderBy: "lines", includeTests: false });
+      expect(top.rows.map((r) => r[0]).sort()).toEqual(["README.md", "src/app.ts"]);
+      // asked for by language, they are there
+      const locks = await f.topFiles({ limit: 10, orderBy: "lines", includeTests: false, language: "lockfile" });
+      expect(locks.rows.map((r) => r[0]).sort()).toEqual(["bun.lock", "package-lock.json"]);
+    } finally {
+      s.close();
+      q.cleanup();
+    }
+  });
+
   test("module_stats gives a module and the ones below it", async () => {
     expect((await files.moduleStats({ modulePath: "auth", limit: 10 })).rows.map((r) => r[0])).toEqual(["auth"]);
     expect((await files.moduleStats({ limit: 10 })).rows.length).toBe(3);

@@ -15,10 +15,15 @@ export const TOP_FILES_ORDER = {
 } as const;
 export type TopFilesOrder = keyof typeof TOP_FILES_ORDER;
 
+/** The languages of files a package manager writes (lockfiles, go.sum): left out of the largest files. */
+const GENERATED_LANGUAGES = ["lockfile", "go-sum"] as const;
+
 export function topFilesQuery(o: { limit: number; orderBy: TopFilesOrder; language?: string; includeTests: boolean }): QueryDefinitionInput {
   const filters = [];
   if (o.language) filters.push({ field: "language", operator: "=" as const, value: o.language });
   if (!o.includeTests) filters.push({ field: "is_test", operator: "=" as const, value: false });
+  // generated dependency pins are nobody's code: hono's bun.lock led its largest files
+  if (!o.language) filters.push({ field: "language", operator: "NOT IN" as const, value: [...GENERATED_LANGUAGES] });
   const shown = ["file_path", "language", "module_path", "lines_total", "lines_code", "size_bytes", "function_count", "type_count"];
   // the measure the files are ranked by is shown too (imports and comments were not: a ranking nobody could check)
   const by = TOP_FILES_ORDER[o.orderBy];
