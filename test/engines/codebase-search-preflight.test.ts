@@ -399,6 +399,14 @@ describe("a card that is not ready says what is missing", () => {
     const noise = [{ file: "benchmarks/http/bench.c", score: 12, patterns: [] }, { file: "test/test_fs.c", score: 11, patterns: [] }, ...golden];
     const isTestFile = (f: string) => f.startsWith("test/");
     expect(preflight({ ...withGolden(noise), isTestFile }).bestExample).toBe("src/unix/fs.c");
+    // the example nearest the file to change wins over a better-scoring one elsewhere; the file itself is none
+    const spread = [
+      { file: "src/win/fs.c", score: 12, patterns: [] },
+      { file: "src/unix/thread.c", score: 11, patterns: [] },
+      { file: "src/unix/pipe.c", score: 5, patterns: [] },
+      { file: "src/unix/stream.c", score: 6, patterns: [] },
+    ];
+    expect(preflight(withGolden(spread)).bestExample).toBe("src/unix/stream.c");
   });
 
   test("a name defined in another code file blocks, naming that file and the call that lists every definition", () => {

@@ -181,7 +181,8 @@ export class CodebaseSearch {
 
   private async teamPatterns(): Promise<TeamPatterns> {
     if (this.patternsCache && performance.now() - this.patternsCache.at < PATTERNS_TTL_MS) return this.patternsCache.value;
-    const value = await this.patterns.analyze({ files: "all" });
+    // more golden files than the patterns tool shows: the card's example is the one nearest the file to change
+    const value = await this.patterns.analyze({ files: "all", goldenLimit: 200 });
     this.patternsCache = { at: performance.now(), value };
     return value;
   }

@@ -121,6 +121,15 @@ export interface PreflightInput {
 
 const pct = (share: number) => `${Math.round(share * 100)}%`;
 
+/** How many leading folders two root-relative paths share (src/a/x.ts and src/a/b/y.ts: 2). */
+function sharedFolders(a: string, b: string): number {
+  const x = a.split("/").slice(0, -1);
+  const y = b.split("/").slice(0, -1);
+  let n = 0;
+  while (n < x.length && n < y.length && x[n] === y[n]) n++;
+  return n;
+}
+
 /**
  * The patterns of a group the files at hand follow, each with its files. A file showing two or more of
  * the group's patterns follows none of them (Python files mixing `except ValueError:` and `except
@@ -302,8 +311,15 @@ export function preflight(i: PreflightInput): Preflight {
   // benchmarks/http-server/benchmark.ts)
   const topIsTest = i.resultFiles[0] !== undefined && i.testFiles.includes(i.resultFiles[0]);
   const fitsAsExample = (f: string) => topIsTest || (!i.isTestFile?.(f) && !inAuxiliaryFolder(f));
-  const golden = (langs.size > 0 ? i.patterns.golden_files.filter((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files).find((g) =>
-    fitsAsExample(g.file),
+  // the example nearest the file to change (most folders in common), the best-scoring one among equals:
+  // a project-wide first showed every hono card src/adapter/aws-lambda/handler.ts
+  const candidates = (langs.size > 0 ? i.patterns.golden_files.filter((g) => langs.has(i.goldenLanguage(g.file) ?? "")) : i.patterns.golden_files).filter(
+    (g) => fitsAsExample(g.file) && g.file !== i.resultFiles[0],
+  );
+  const near = (f: string) => sharedFolders(f, i.resultFiles[0] ?? "");
+  const golden = candidates.reduce<(typeof candidates)[number] | undefined>(
+    (best, g) => (best === undefined || near(g.file) > near(best.file) || (near(g.file) === near(best.file) && g.score > best.score) ? g : best),
+    undefined,
   );
 
   const failures = i.memories.filter((m) => m.type === "failure" && !m.stale).slice(0, 3);

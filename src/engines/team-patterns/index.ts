@@ -109,7 +109,7 @@ export class PatternsEngine {
     return undefined;
   }
 
-  async analyze(o: { category?: PatternCategory; windowDays?: number; files?: string[] | "all" } = {}): Promise<TeamPatterns> {
+  async analyze(o: { category?: PatternCategory; windowDays?: number; files?: string[] | "all"; goldenLimit?: number } = {}): Promise<TeamPatterns> {
     const asked = o.files === "all" ? "all" : o.files ? new Set(o.files) : undefined;
     const byFile: Record<string, FilePattern[]> = {};
     const windowDays = o.windowDays ?? 90;
@@ -205,7 +205,7 @@ export class PatternsEngine {
     const golden = [...preferredHits.entries()]
       .map(([file, pats]) => ({ file, score: pats.length, patterns: pats }))
       .sort((a, b) => b.score - a.score || a.file.localeCompare(b.file))
-      .slice(0, 5);
+      .slice(0, o.goldenLimit ?? 5);
     return {
       category: o.category ?? "all",
       groups,
