@@ -77,6 +77,8 @@ export function generateNpmPackages(executables: Record<string, string>, outDir:
   chmodSync(join(mainDir, "bin/cortex.cjs"), 0o755);
   writeJson(join(mainDir, "bin/platforms.json"), {
     main: NPM_NAME,
+    // for the launcher's "npm install <package>@<version>" advice
+    version,
     packages: Object.fromEntries(NPM_PLATFORMS.map((p) => [p.key, { package: platformPackageName(p), executable: p.executable }])),
   });
   writeJson(join(mainDir, "package.json"), {
