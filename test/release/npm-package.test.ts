@@ -108,6 +108,21 @@ describe("npm packages", () => {
     expect(statSync(join(dir, platform.executable)).mode & 0o111).toBe(0o111);
   });
 
+  test("a main package generated for some platforms lists only those, in package.json, platforms.json and its README", () => {
+    const out = join(work, "one-platform");
+    const pkgs = generateNpmPackages({ [platform.target]: join(work, "stand-in") }, out);
+    const manifest = JSON.parse(readFileSync(join(pkgs.main, "package.json"), "utf8"));
+    expect(manifest.optionalDependencies).toEqual({ [platformPackageName(platform)]: VERSION });
+    const table = JSON.parse(readFileSync(join(pkgs.main, "bin", "platforms.json"), "utf8"));
+    expect(table).toEqual({
+      main: NPM_NAME,
+      version: VERSION,
+      packages: { [platform.key]: { package: platformPackageName(platform), executable: platform.executable } },
+    });
+    expect(readFileSync(join(pkgs.main, "README.md"), "utf8")).toContain(`npm installs the one for your platform (${platform.key}).`);
+    expect(readdirSync(out).sort()).toEqual([NPM_NAME, platformPackageName(platform)].sort());
+  });
+
   test("the main package lists every platform as an optional dependency and installs only this one", () => {
     const manifest = JSON.parse(readFileSync(join(installed, "node_modules", NPM_NAME, "package.json"), "utf8"));
     expect(Object.keys(manifest.optionalDependencies).sort()).toEqual(NPM_PLATFORMS.map(platformPackageName).sort());
