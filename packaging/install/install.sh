@@ -194,7 +194,12 @@ case "$status:$new_version" in
     else
       reason="it printed '$(printf '%s' "$new_version" | head -n 1 | tr -cd '[:print:]' | cut -c 1-80)' instead of a version"
     fi
-    die "the downloaded cortex does not run on this machine ($reason); is $platform this machine's platform? $kept"
+    hint="is $platform this machine's platform?"
+    if [ -n "${CORTEX_INSTALL_PLATFORM:-}" ]; then
+      detected=$(detect_platform 2>/dev/null || true)
+      [ "$detected" = "$platform" ] || hint="CORTEX_INSTALL_PLATFORM is $platform, but this machine looks like ${detected:-an unknown platform}."
+    fi
+    die "the downloaded cortex does not run on this machine ($reason); $hint $kept"
     ;;
 esac
 [ "$new_version" = "cortex $VERSION" ] || say "note: the new executable reports '$new_version', not 'cortex $VERSION'"

@@ -182,7 +182,9 @@ describe("install.sh and the install folder", () => {
       const r = await install({ CORTEX_INSTALL_PLATFORM: wanted }, { dir, release });
       expect(r.code).toBe(1);
       expect(r.err).toContain("cortex install: the downloaded cortex does not run on this machine (it exited with status ");
-      expect(r.err).toContain(`is ${wanted} this machine's platform? nothing installed, ${dir}/cortex unchanged\n`);
+      const hint =
+        wanted === platform ? `is ${platform} this machine's platform?` : `CORTEX_INSTALL_PLATFORM is ${other}, but this machine looks like ${platform}.`;
+      expect(r.err).toContain(`; ${hint} nothing installed, ${dir}/cortex unchanged\n`);
       expect(r.err).not.toContain("installed ");
       unchanged(dir);
     }
