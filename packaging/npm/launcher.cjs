@@ -25,8 +25,8 @@ function readText(file) {
 /**
  * "glibc" or "musl" on Linux, else undefined: the libc npm chose the platform package by, decided as npm
  * does (npm-install-checks reads /usr/bin/ldd first). process.report, which npm falls back to, is not
- * used: building a report took 0.4-0.5 s per call on a tester's machine (10-20 ms on others), paid by
- * every command an agent runs. Instead, when ldd says nothing: the libc this process has mapped, then
+ * used: building a report took 0.4-0.5 s per call on a tester's machine (14 ms median on another), paid
+ * by every command an agent runs. Instead, when ldd says nothing: the libc this process has mapped, then
  * whether musl's loader is installed. Each step is a small file read.
  */
 function linuxLibc() {
@@ -58,9 +58,8 @@ function fail(message) {
 }
 
 /**
- * CORTEX_EXECUTABLE as a full path. spawn() would look a name without a slash up on PATH, where `cortex`
- * may be this launcher itself, after the existence check had looked in the current folder: the name is
- * taken from the current folder, as the check does.
+ * CORTEX_EXECUTABLE as a full path, a relative one taken from the current folder. The file checks look
+ * there, but spawn() would look a name without a slash up on PATH, where `cortex` may be this launcher.
  */
 function overrideExecutable(override) {
   const file = resolve(override);
