@@ -7,23 +7,44 @@
 "use strict";
 
 const { spawn } = require("node:child_process");
-const { existsSync } = require("node:fs");
-const { dirname, join } = require("node:path");
+const { accessSync, constants, readFileSync, readdirSync, statSync } = require("node:fs");
+const { dirname, join, resolve } = require("node:path");
 
-/** { main: package name, packages: { "linux-x64": { package, executable }, ... } } */
-const { main: MAIN, packages: PACKAGES } = require("./platforms.json");
+/** { main: package name, version, packages: { "linux-x64": { package, executable }, ... } } */
+const { main: MAIN, version: VERSION, packages: PACKAGES } = require("./platforms.json");
 
-/** "glibc" or "musl" on Linux (Node's report names the glibc it runs on; musl has none), else undefined. */
+/** The text of a file, or undefined if it cannot be read. */
+function readText(file) {
+  try {
+    return readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * "glibc" or "musl" on Linux, else undefined: the libc npm chose the platform package by, decided as npm
+ * does (npm-install-checks reads /usr/bin/ldd first). process.report, which npm falls back to, is not
+ * used: building a report took 0.4-0.5 s per call on a tester's machine (14 ms median on another), paid
+ * by every command an agent runs. Instead, when ldd says nothing: the libc this process has mapped, then
+ * whether musl's loader is installed. Each step is a small file read.
+ */
 function linuxLibc() {
   if (process.platform !== "linux") return undefined;
-  try {
-    // the report would otherwise list network interfaces, which can take a while (Node 18+)
-    if (process.report) process.report.excludeNetwork = true;
-    const header = process.report && process.report.getReport().header;
-    return header && header.glibcVersionRuntime ? "glibc" : "musl";
-  } catch {
-    return "glibc";
+  const ldd = readText("/usr/bin/ldd");
+  if (ldd !== undefined) {
+    if (ldd.includes("musl")) return "musl";
+    if (ldd.includes("GNU C Library")) return "glibc";
   }
+  const maps = readText("/proc/self/maps");
+  if (maps !== undefined) {
+    if (maps.includes("ld-musl-") || maps.includes("libc.musl-")) return "musl";
+    if (maps.includes("libc.so.6")) return "glibc";
+  }
+  try {
+    if (readdirSync("/lib").some((f) => /^ld-musl-.*\.so\.1$/.test(f))) return "musl";
+  } catch {}
+  return "glibc";
 }
 
 function platformKey() {
@@ -36,13 +57,34 @@ function fail(message) {
   process.exit(1);
 }
 
+/**
+ * CORTEX_EXECUTABLE as a full path, a relative one taken from the current folder. The file checks look
+ * there, but spawn() would look a name without a slash up on PATH, where `cortex` may be this launcher.
+ */
+function overrideExecutable(override) {
+  const file = resolve(override);
+  const named = file === override ? override : `${override} (${file})`;
+  let stat;
+  try {
+    stat = statSync(file);
+  } catch {
+    fail(`CORTEX_EXECUTABLE names a file that does not exist: ${named}; give the path of a cortex executable`);
+  }
+  if (stat.isDirectory()) fail(`CORTEX_EXECUTABLE names ${named}, which is a directory, not a cortex executable`);
+  if (process.platform !== "win32") {
+    try {
+      accessSync(file, constants.X_OK);
+    } catch {
+      fail(`CORTEX_EXECUTABLE names ${named}, which is not executable (chmod +x it)`);
+    }
+  }
+  return file;
+}
+
 /** The executable to run: CORTEX_EXECUTABLE if set, else the platform package's. */
 function executable() {
   const override = process.env.CORTEX_EXECUTABLE;
-  if (override) {
-    if (!existsSync(override)) fail(`CORTEX_EXECUTABLE names a file that does not exist: ${override}`);
-    return override;
-  }
+  if (override) return overrideExecutable(override);
   const key = platformKey();
   const entry = PACKAGES[key];
   const supported = Object.keys(PACKAGES).join(", ");
@@ -51,14 +93,21 @@ function executable() {
   try {
     dir = dirname(require.resolve(`${entry.package}/package.json`));
   } catch {
+    // npm leaves an optional dependency out without failing the install, and without the user having
+    // asked for it; which cause it was cannot be told from here, so the message names the likely ones
+    const wanted = VERSION ? `${entry.package}@${VERSION}` : entry.package;
     fail(
-      `the package ${entry.package} holding the executable for ${key} is not installed. It is an optional ` +
-        `dependency of ${MAIN}: reinstall without --omit=optional / --no-optional (or install ${entry.package} ` +
-        `yourself), or point CORTEX_EXECUTABLE at a cortex executable.`,
+      `the package ${entry.package} holding the executable for ${key} is not installed.\n` +
+        `  npm installs it as an optional dependency of ${MAIN} and skips it, without failing the install,\n` +
+        `  when optional dependencies are omitted (--omit=optional, --no-optional, omit=optional in an .npmrc\n` +
+        `  or NPM_CONFIG_OMIT), or when it could not fetch it (a registry or network error). A\n` +
+        `  package-lock.json written on another platform can leave it out too.\n` +
+        `  Add it with:  npm install ${wanted}   (npm install -g ${wanted} if ${MAIN} is installed globally)\n` +
+        `  or point CORTEX_EXECUTABLE at a cortex executable.`,
     );
   }
   const file = join(dir, entry.executable);
-  if (!existsSync(file)) fail(`${entry.package} is installed but holds no ${entry.executable}; reinstall it`);
+  if (!statSync(file, { throwIfNoEntry: false })) fail(`${entry.package} is installed but holds no ${entry.executable}; reinstall it`);
   return file;
 }
 

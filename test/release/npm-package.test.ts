@@ -108,6 +108,21 @@ describe("npm packages", () => {
     expect(statSync(join(dir, platform.executable)).mode & 0o111).toBe(0o111);
   });
 
+  test("a main package generated for some platforms lists only those, in package.json, platforms.json and its README", () => {
+    const out = join(work, "one-platform");
+    const pkgs = generateNpmPackages({ [platform.target]: join(work, "stand-in") }, out);
+    const manifest = JSON.parse(readFileSync(join(pkgs.main, "package.json"), "utf8"));
+    expect(manifest.optionalDependencies).toEqual({ [platformPackageName(platform)]: VERSION });
+    const table = JSON.parse(readFileSync(join(pkgs.main, "bin", "platforms.json"), "utf8"));
+    expect(table).toEqual({
+      main: NPM_NAME,
+      version: VERSION,
+      packages: { [platform.key]: { package: platformPackageName(platform), executable: platform.executable } },
+    });
+    expect(readFileSync(join(pkgs.main, "README.md"), "utf8")).toContain(`npm installs the one for your platform (${platform.key}).`);
+    expect(readdirSync(out).sort()).toEqual([NPM_NAME, platformPackageName(platform)].sort());
+  });
+
   test("the main package lists every platform as an optional dependency and installs only this one", () => {
     const manifest = JSON.parse(readFileSync(join(installed, "node_modules", NPM_NAME, "package.json"), "utf8"));
     expect(Object.keys(manifest.optionalDependencies).sort()).toEqual(NPM_PLATFORMS.map(platformPackageName).sort());
@@ -191,13 +206,94 @@ describe("npm packages", () => {
     expect(r.out).toBe("");
   });
 
-  test("without the platform package (optional dependencies left out) the error names the package to install", async () => {
+  test("without the platform package the error names it, why npm may have left it out, and the command that adds it", async () => {
     const inst = await installInto("main-only", [tarballs.main]);
     expect(inst.code).toBe(0);
     expect(existsSync(join(inst.dir, "node_modules", platformPackageName(platform)))).toBe(false);
     const r = await run([join(inst.dir, "node_modules", ".bin", "cortex"), "--version"]);
     expect(r.code).toBe(1);
-    expect(r.err).toContain(`the package ${platformPackageName(platform)} holding the executable for ${platform.key} is not installed`);
+    const pkg = platformPackageName(platform);
+    expect(r.err).toStartWith(`${NPM_NAME}: the package ${pkg} holding the executable for ${platform.key} is not installed.\n`);
+    // not only --omit=optional, which the user may never have used: npm also skips one it could not fetch
+    expect(r.err).toContain("optional dependencies are omitted (--omit=optional");
+    expect(r.err).toContain("or when it could not fetch it (a registry or network error)");
+    expect(r.err).toContain(`Add it with:  npm install ${pkg}@${VERSION}   (npm install -g ${pkg}@${VERSION} if ${NPM_NAME} is installed globally)\n`);
+    expect(r.err).toContain("or point CORTEX_EXECUTABLE at a cortex executable.\n");
+  });
+
+  test("CORTEX_EXECUTABLE: a relative name is taken from the current folder, not looked up on PATH", async () => {
+    const cwd = join(work, "relative-exe");
+    mkdirSync(join(cwd, "sub"), { recursive: true });
+    writeFileSync(join(cwd, "cortex"), '#!/bin/sh\necho "stand-in $*"\n', { mode: 0o755 });
+    writeFileSync(join(cwd, "sub", "cortex"), '#!/bin/sh\necho "sub stand-in $*"\n', { mode: 0o755 });
+    const bare = await run([launcher, "--version"], { cwd, env: env({ CORTEX_EXECUTABLE: "cortex" }) });
+    expect({ code: bare.code, out: bare.out, err: bare.err }).toEqual({ code: 0, out: "stand-in --version\n", err: "" });
+    const nested = await run([launcher, "a", "b"], { cwd, env: env({ CORTEX_EXECUTABLE: "sub/cortex" }) });
+    expect({ code: nested.code, out: nested.out, err: nested.err }).toEqual({ code: 0, out: "sub stand-in a b\n", err: "" });
+  });
+
+  test("CORTEX_EXECUTABLE naming a folder, a missing file or a file that is not executable: a clear error", async () => {
+    const cwd = join(work, "bad-exe");
+    mkdirSync(join(cwd, "folder"), { recursive: true });
+    writeFileSync(join(cwd, "plain"), "not executable\n", { mode: 0o644 });
+    const cases: Array<[string, string]> = [
+      ["folder", `${NPM_NAME}: CORTEX_EXECUTABLE names folder (${cwd}/folder), which is a directory, not a cortex executable\n`],
+      ["missing", `${NPM_NAME}: CORTEX_EXECUTABLE names a file that does not exist: missing (${cwd}/missing); give the path of a cortex executable\n`],
+      [`${cwd}/folder`, `${NPM_NAME}: CORTEX_EXECUTABLE names ${cwd}/folder, which is a directory, not a cortex executable\n`],
+    ];
+    // root may execute any file, so the permission check is only seen by other users
+    if (process.getuid?.() !== 0) cases.push(["plain", `${NPM_NAME}: CORTEX_EXECUTABLE names plain (${cwd}/plain), which is not executable (chmod +x it)\n`]);
+    for (const [value, message] of cases) {
+      const r = await run([launcher, "--version"], { cwd, env: env({ CORTEX_EXECUTABLE: value }) });
+      expect({ value, code: r.code, err: r.err, out: r.out }).toEqual({ value, code: 1, err: message, out: "" });
+    }
+  });
+
+  /**
+   * The launcher's libc detection with the files it reads replaced by a preload (null: the file is
+   * missing), and process.report watched: reading it cost 0.4-0.5 s per call on a tester's machine.
+   */
+  async function withLibcFiles(fake: { ldd?: string | null; maps?: string | null; lib?: string[] }) {
+    const preload = join(work, "fake-libc.cjs");
+    writeFileSync(
+      preload,
+      `const fs = require("node:fs");
+const fake = JSON.parse(process.env.FAKE_LIBC);
+const { readFileSync, readdirSync } = fs;
+const missing = (p) => Object.assign(new Error("ENOENT: " + p), { code: "ENOENT" });
+const files = { "/usr/bin/ldd": "ldd", "/proc/self/maps": "maps" };
+fs.readFileSync = function (p, ...rest) {
+  const key = files[p];
+  if (key && key in fake) { if (fake[key] === null) throw missing(p); return fake[key]; }
+  return readFileSync.call(this, p, ...rest);
+};
+fs.readdirSync = function (p, ...rest) { return p === "/lib" && fake.lib ? fake.lib : readdirSync.call(this, p, ...rest); };
+const report = process.report;
+Object.defineProperty(process, "report", { get() { process.stderr.write("process.report read\\n"); return report; } });
+`,
+    );
+    return run([NODE, "--require", preload, join(installed, "node_modules", NPM_NAME, "bin", "cortex.cjs"), "--version"], {
+      env: env({ FAKE_LIBC: JSON.stringify(fake) }),
+    });
+  }
+
+  test.skipIf(process.platform !== "linux")("the launcher tells musl from glibc as npm does, without process.report", async () => {
+    const musl = `${NPM_NAME}: no executable for this platform (linux-${process.arch}-musl); ${NPM_NAME} ships for ${NPM_PLATFORMS.map((p) => p.key).join(", ")}\n`;
+    const glibc = { code: 0, out: `cortex ${VERSION}\n`, err: "" };
+    const result = (r: { code: number | null; out: string; err: string }) => ({ code: r.code, out: r.out, err: r.err });
+    // this machine as it is: glibc, and no report built
+    expect(result(await withLibcFiles({}))).toEqual(glibc);
+    // /usr/bin/ldd first, as npm-install-checks reads it to choose the package
+    expect(result(await withLibcFiles({ ldd: '#!/bin/sh\nexec /lib/ld-musl-x86_64.so.1 --list "$@"\n' }))).toEqual({ code: 1, out: "", err: musl });
+    expect(result(await withLibcFiles({ ldd: "# This file is part of the GNU C Library.\n", lib: ["ld-musl-x86_64.so.1"] }))).toEqual(glibc);
+    // no ldd: the libc this process has mapped
+    expect(result(await withLibcFiles({ ldd: null, maps: "7f00-7f01 r-xp 0 08:01 1 /lib/ld-musl-x86_64.so.1\n" }))).toEqual({ code: 1, out: "", err: musl });
+    expect(
+      result(await withLibcFiles({ ldd: null, maps: "7f00-7f01 r-xp 0 08:01 1 /usr/lib/x86_64-linux-gnu/libc.so.6\n", lib: ["ld-musl-x86_64.so.1"] })),
+    ).toEqual(glibc);
+    // neither: whether musl's loader is installed
+    expect(result(await withLibcFiles({ ldd: null, maps: null, lib: ["ld-musl-aarch64.so.1"] }))).toEqual({ code: 1, out: "", err: musl });
+    expect(result(await withLibcFiles({ ldd: null, maps: null, lib: ["libc.so.6"] }))).toEqual(glibc);
   });
 });
 
