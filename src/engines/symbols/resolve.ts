@@ -306,6 +306,12 @@ export class Resolver {
         if (m) return { id: m.id, how: "import" };
       }
       if (direct) return { id: direct.id, how: "import" };
+      // a name the imported module imports itself and so offers (`from .termui import echo_via_pager` in
+      // click/__init__.py, `export { x } from "./x"` in an index): `click.echo_via_pager(…)`
+      if (scope.modules.has(q)) {
+        const offered = this.reexported(ref.name, ref.kind, binding.files, fam, 0);
+        if (offered) return { id: offered.id, how: "import" };
+      }
       const through = this.reexported(binding.name, "type", binding.files, fam, 0);
       if (through) {
         const m = this.member(through, this.ctorName(ref, through), ref.kind, 0) ?? (ref.name === "new" ? through : undefined);

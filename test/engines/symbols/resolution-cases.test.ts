@@ -266,3 +266,27 @@ test("Rust: items named by a module path (self::, super::, crate::) and enum var
     "src/geo/inner.rs:5 read Green import geo.Color.Green",
   ]);
 });
+
+describe("a name a module offers by importing it", () => {
+  test("Python: `click.echo_via_pager(…)` reaches the function its package's __init__.py imports from .termui; TypeScript: a namespace import of an index that re-exports", async () => {
+    const py = await refsOf(
+      {
+        "src/click/__init__.py": "from .termui import echo_via_pager as echo_via_pager\nfrom .core import Command\n",
+        "src/click/termui.py": "def echo_via_pager(text):\n    return text\n",
+        "src/click/core.py": "class Command:\n    pass\n",
+        "tests/test_termui.py": "import click\n\n\ndef test_pager():\n    click.echo_via_pager('x')\n    click.not_there('y')\n",
+      },
+      "echo_via_pager",
+    );
+    expect(py).toContain("tests/test_termui.py:5 import click.termui.echo_via_pager");
+    const ts = await refsOf(
+      {
+        "src/util/index.ts": 'export { slugify } from "./slug";\n',
+        "src/util/slug.ts": "export function slugify(s: string): string {\n  return s;\n}\n",
+        "src/app.ts": 'import * as util from "./util/index";\n\nexport const page = util.slugify("A B");\n',
+      },
+      "slugify",
+    );
+    expect(ts).toContain("src/app.ts:3 import slugify");
+  }, 60_000);
+});
