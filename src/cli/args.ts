@@ -4,7 +4,8 @@
  * Validation is then the schema's, the same one MCP uses, so defaults and messages cannot drift.
  */
 import type { z } from "zod";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { CortexError } from "../core/errors.ts";
 import type { CliSpec } from "../tools/define.ts";
 import { toFlag } from "../tools/define.ts";
@@ -301,8 +302,21 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
   if (out.json && out.ndjson) throw new CortexError("INVALID_INPUT", "--json and --ndjson: give one (--json prints the whole result, --ndjson its rows)");
   const names = cli.positionals ?? [];
   if (positionals.length > names.length) {
-    const extra = positionals.slice(names.length).join(" ");
-    throw new CortexError("INVALID_INPUT", names.length === 0 ? `unexpected argument: ${extra}` : `too many arguments: ${extra}`);
+    const extras = positionals.slice(names.length);
+    const command = `cortex ${cli.command.join(" ")}`;
+    if (names.length === 0) throw new CortexError("INVALID_INPUT", `unexpected argument: ${extras.join(" ")} (${command} takes none; ${seeHelp(cli)})`);
+    // the two slips behind most extra words: a path after the pattern as ripgrep takes it (cortex grep
+    // TODO src), when the words are paths there, and a query of several words unquoted (cortex search how
+    // are sessions expired), when the command's summary quotes its argument
+    const labels = positionalLabels(cli);
+    const hints = [`${command} takes ${labels.map((l) => `<${l}>`).join(" ")}`];
+    const base = out.root ?? process.cwd();
+    if (cli.flags?.["--path"] && extras.every((e) => existsSync(resolve(base, e)))) {
+      hints.push(`a path goes after --path (${extras.map((e) => `--path ${e}`).join(" ")})`);
+    } else if (names.length === 1 && /["']</.test(cli.summary.slice(cli.summary.indexOf(`${command} `)))) {
+      hints.push(`quote a ${labels[0]} of several words`);
+    }
+    throw new CortexError("INVALID_INPUT", `too many arguments: ${extras.join(" ")}: ${hints.join("; ")} (${seeHelp(cli)})`);
   }
   positionals.forEach((p, i) => {
     const field = names[i]!;

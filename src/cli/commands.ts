@@ -80,7 +80,8 @@ async function runIndexCommand(argv: string[]): Promise<number> {
     printText(helpText("index"));
     return 0;
   }
-  if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
+  if (positionals.length > 1)
+    throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")} (cortex index takes one [path]; see cortex index --help)`);
   // --root, which every other command working on a project takes (the general help lists it), or the path
   if (positionals.length > 0 && values.has("--root")) throw new CortexError("INVALID_INPUT", "give the project as [path] or as --root <path>, not both");
   const root = values.get("--root") ?? positionals[0] ?? process.cwd();

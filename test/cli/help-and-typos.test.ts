@@ -172,6 +172,18 @@ describe("a missing argument says what to type", () => {
     ]);
   });
 
+  test("extra words: a path goes after --path, a query of several words is quoted", async () => {
+    expect(
+      await errors(["grep", "TODO", "main.go"], ["grep", "TODO", "nowhere"], ["search", "how", "are", "sessions"], ["metadata", "x"], ["index", ".", "x"]),
+    ).toEqual([
+      [2, "cortex: too many arguments: main.go: cortex grep takes <pattern>; a path goes after --path (--path main.go) (see cortex grep --help)\n"],
+      [2, "cortex: too many arguments: nowhere: cortex grep takes <pattern> (see cortex grep --help)\n"],
+      [2, "cortex: too many arguments: are sessions: cortex search takes <query>; quote a query of several words (see cortex search --help)\n"],
+      [2, "cortex: unexpected argument: x (cortex metadata takes none; see cortex metadata --help)\n"],
+      [2, "cortex: unexpected argument: x (cortex index takes one [path]; see cortex index --help)\n"],
+    ]);
+  });
+
   test("required options are named by their flags", async () => {
     expect(await errors(["pattern", "f($X)"], ["pattern", "--lang", "go"], ["memory", "add"])).toEqual([
       [2, "cortex: cortex pattern needs --lang <language>: cortex pattern <pattern> --lang <language> [options] (see cortex pattern --help)\n"],
