@@ -4,10 +4,12 @@
  * Validation is then the schema's, the same one MCP uses, so defaults and messages cannot drift.
  */
 import type { z } from "zod";
-import { readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { CortexError } from "../core/errors.ts";
 import type { CliSpec } from "../tools/define.ts";
 import { toFlag } from "../tools/define.ts";
+import { formatIssues } from "../core/zod-issues.ts";
 
 type Kind = "string" | "number" | "boolean" | "array" | "json";
 
@@ -63,6 +65,58 @@ function fieldSchema(shape: Record<string, z.ZodType>, field: string): z.ZodType
   return inner;
 }
 
+/**
+ * Edit distance with adjacent transpositions (optimal string alignment): "--wirte" is one edit from
+ * "--write", where plain Levenshtein counts two, and swapped letters are the commonest typing slip.
+ */
+export function editDistance(a: string, b: string): number {
+  const d: number[][] = Array.from({ length: a.length + 1 }, (_, i) => [i, ...Array<number>(b.length).fill(0)]);
+  for (let j = 1; j <= b.length; j++) d[0]![j] = j;
+  for (let i = 1; i <= a.length; i++) {
+    for (let j = 1; j <= b.length; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let v = Math.min(d[i - 1]![j]! + 1, d[i]![j - 1]! + 1, d[i - 1]![j - 1]! + cost);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) v = Math.min(v, d[i - 2]![j - 2]! + 1);
+      d[i]![j] = v;
+    }
+  }
+  return d[a.length]![b.length]!;
+}
+
+/**
+ * The candidate a mistyped word most likely meant, or undefined. Leading dashes are not counted (so "-x"
+ * is not one edit from "-v"); the edits allowed grow with the word: none for one or two letters (any
+ * two-letter word is near some flag), one up to five letters, two beyond (as git and cargo suggest). A word
+ * of three letters or more that begins exactly one candidate also names it ("mem" for memory).
+ */
+export function closest(word: string, candidates: Iterable<string>): string | undefined {
+  const bare = (w: string) => w.replace(/^-+/, "").toLowerCase();
+  const w = bare(word);
+  const allowed = w.length <= 2 ? 0 : w.length <= 5 ? 1 : 2;
+  let best: string | undefined;
+  let bestD = Infinity;
+  // by spelling with _ as -: --max-tokens and --max_tokens are one flag
+  const prefixed = new Map<string, string>();
+  for (const c of candidates) {
+    if (c === word) continue;
+    const dashes = (s: string) => /^-*/.exec(s)![0].length;
+    // a flag suggests flags, a word words
+    if (dashes(word) > 0 !== dashes(c) > 0) continue;
+    const d = editDistance(w, bare(c));
+    if (d < bestD) [best, bestD] = [c, d];
+    const key = bare(c).replace(/_/g, "-");
+    if (w.length >= 3 && bare(c).startsWith(w) && !prefixed.has(key)) prefixed.set(key, c);
+  }
+  if (best !== undefined && bestD <= allowed) return best;
+  return prefixed.size === 1 ? [...prefixed.values()][0] : undefined;
+}
+
+/** ": did you mean 'X'?" (or after another separator) for an error message, or "" when nothing is near enough. */
+export function didYouMean(word: string, candidates: Iterable<string>, separator = ":"): string {
+  const c = closest(word, candidates);
+  return c === undefined ? "" : `${separator} did you mean '${c}'?`;
+}
+
 /** How the parsed flags ask for the result to be printed. */
 export function outputMode(p: ParsedArgs): "text" | "json" | "ndjson" {
   return p.ndjson ? "ndjson" : p.json ? "json" : "text";
@@ -97,6 +151,18 @@ function convert(kind: Kind, raw: string, flag: string): unknown {
     default:
       return raw;
   }
+}
+
+/** Where a command's options are described: the command's own --help, not the general one. */
+export function seeHelp(cli: CliSpec): string {
+  return `see cortex ${cli.command.join(" ")} --help`;
+}
+
+/** Every flag a tool's command takes, its own spellings first (the kebab-case form before the field's). */
+export function knownFlags(shape: Record<string, z.ZodType>, cli: CliSpec): string[] {
+  const fields = Object.keys(shape).flatMap((f) => [`--${toFlag(f)}`, `--${f}`]);
+  const common = ["--root", "--json", "--ndjson", "--help", "-h", ...(cli.fromFile ? ["--file"] : [])];
+  return [...new Set([...Object.keys(cli.flags ?? {}), ...Object.keys(cli.short ?? {}), ...fields, ...common])];
 }
 
 /** Parses the arguments after the subcommand words. */
@@ -215,7 +281,9 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
       negated = field !== undefined && fieldKind(fieldSchema(shape, field)).kind === "boolean";
       if (!negated) field = undefined;
     }
-    if (!field) throw new CortexError("INVALID_INPUT", `unknown option ${name} (see --help)`);
+    if (!field) {
+      throw new CortexError("INVALID_INPUT", `unknown option ${name}${didYouMean(name, knownFlags(shape, cli))} (${seeHelp(cli)})`);
+    }
     const { kind, element } = fieldKind(fieldSchema(shape, field));
     if (kind === "boolean") {
       set(field, negated ? false : inline === undefined ? true : convert("boolean", inline, name), name);
@@ -234,8 +302,21 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
   if (out.json && out.ndjson) throw new CortexError("INVALID_INPUT", "--json and --ndjson: give one (--json prints the whole result, --ndjson its rows)");
   const names = cli.positionals ?? [];
   if (positionals.length > names.length) {
-    const extra = positionals.slice(names.length).join(" ");
-    throw new CortexError("INVALID_INPUT", names.length === 0 ? `unexpected argument: ${extra}` : `too many arguments: ${extra}`);
+    const extras = positionals.slice(names.length);
+    const command = `cortex ${cli.command.join(" ")}`;
+    if (names.length === 0) throw new CortexError("INVALID_INPUT", `unexpected argument: ${extras.join(" ")} (${command} takes none; ${seeHelp(cli)})`);
+    // the two slips behind most extra words: a path after the pattern as ripgrep takes it (cortex grep
+    // TODO src), when the words are paths there, and a query of several words unquoted (cortex search how
+    // are sessions expired), when the command's summary quotes its argument
+    const labels = positionalLabels(cli);
+    const hints = [`${command} takes ${labels.map((l) => `<${l}>`).join(" ")}`];
+    const base = out.root ?? process.cwd();
+    if (cli.flags?.["--path"] && extras.every((e) => existsSync(resolve(base, e)))) {
+      hints.push(`a path goes after --path (${extras.map((e) => `--path ${e}`).join(" ")})`);
+    } else if (names.length === 1 && /["']</.test(cli.summary.slice(cli.summary.indexOf(`${command} `)))) {
+      hints.push(`quote a ${labels[0]} of several words`);
+    }
+    throw new CortexError("INVALID_INPUT", `too many arguments: ${extras.join(" ")}: ${hints.join("; ")} (${seeHelp(cli)})`);
   }
   positionals.forEach((p, i) => {
     const field = names[i]!;
@@ -243,4 +324,60 @@ export function parseToolArgs(argv: string[], shape: Record<string, z.ZodType>, 
     set(field, kind === "array" ? convert(element ?? "string", p, field) : convert(kind, p, field), field);
   });
   return out;
+}
+
+/** The flag a help or an error shows for a field: the command's own alias (--lang), else the field's kebab form. */
+export function flagFor(field: string, cli: CliSpec): string {
+  return Object.entries(cli.flags ?? {}).find(([, f]) => f === field)?.[0] ?? `--${toFlag(field)}`;
+}
+
+/**
+ * The names the usage shows for a command's positional arguments: as its summary writes them (grep's
+ * `cortex grep <pattern>`, concept's "<description>"), else the fields' names.
+ */
+export function positionalLabels(cli: CliSpec): string[] {
+  const names = cli.positionals ?? [];
+  const prefix = `cortex ${cli.command.join(" ")} `;
+  const at = cli.summary.indexOf(prefix);
+  if (at >= 0) {
+    // the arguments come before the first option or bracket
+    const args = cli.summary.slice(at + prefix.length).split(/\s[-[(]/)[0]!;
+    const labels = [...args.matchAll(/<([^<>]+)>/g)].map((m) => m[1]!);
+    if (labels.length === names.length) return labels;
+  }
+  return names;
+}
+
+/** A command's usage with its positional arguments: `cortex graph <operation> <target>`. */
+export function usageOf(cli: CliSpec): string {
+  return `cortex ${cli.command.join(" ")}${positionalLabels(cli)
+    .map((p) => ` <${p}>`)
+    .join("")}`;
+}
+
+/**
+ * Validates a command's input with the tool's schema, as MCP does, but says what to type when an argument
+ * the command needs is missing: "query: is required" named a schema field, where `cortex grep` wants
+ * `cortex grep <pattern>`; a required option left out is named by its flag (pattern's --lang <language>,
+ * not 47 languages). A value given but wrong keeps the schema's message, with the accepted value nearest
+ * to it when the field takes one of a list (graph's operation: calers → callers).
+ */
+export function checkToolInput(schema: z.ZodType, input: Record<string, unknown>, cli: CliSpec): void {
+  const r = schema.safeParse(input);
+  if (r.success) return;
+  const issues = r.error.issues;
+  const fields = [...new Set(issues.map((i) => i.path[0]).filter((f): f is string => typeof f === "string"))];
+  const missing = fields.filter((f) => !(f in input));
+  if (missing.length > 0) {
+    const names = cli.positionals ?? [];
+    const labels = positionalLabels(cli);
+    const flags = missing.filter((f) => !names.includes(f)).map((f) => `${flagFor(f, cli)} <${f}>`);
+    const needs = [...names.flatMap((f, k) => (missing.includes(f) ? [`<${labels[k]}>`] : [])), ...flags];
+    const list = needs.length === 1 ? needs[0] : `${needs.slice(0, -1).join(", ")} and ${needs.at(-1)}`;
+    const usage = [usageOf(cli), ...flags, "[options]"].join(" ");
+    throw new CortexError("INVALID_INPUT", `cortex ${cli.command.join(" ")} needs ${list}: ${usage} (${seeHelp(cli)})`);
+  }
+  const wrong = issues.find((i) => i.code === "invalid_value" && i.path.length === 1 && typeof input[String(i.path[0])] === "string");
+  const near = wrong ? closest(String(input[String(wrong.path[0])]), (wrong as { values: unknown[] }).values.map(String)) : undefined;
+  throw new CortexError("INVALID_INPUT", `${formatIssues(issues)}${near ? `; did you mean '${near}'?` : ""}`);
 }

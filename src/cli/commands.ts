@@ -6,13 +6,12 @@
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
-import { outputMode, parseToolArgs } from "./args.ts";
+import { checkToolInput, closest, didYouMean, knownFlags, outputMode, parseToolArgs } from "./args.ts";
 import { printJson, printText, EXIT_ERROR } from "./output.ts";
 import { indexProgressBar } from "./progress.ts";
-import { parseInput } from "../core/zod-issues.ts";
 import { CortexError } from "../core/errors.ts";
 import { planIndex } from "../indexer/plan.ts";
-import { renderIndexPlan, renderIndexReport, helpText, toolHelp } from "./render.ts";
+import { renderIndexPlan, renderIndexReport, helpText, helpTopics, toolHelp, topicHelp } from "./render.ts";
 import { VERSION } from "../core/version.ts";
 import { exportStats, MemoryStats } from "../store/stats-ndjson.ts";
 import { FilesEngine } from "../engines/files/index.ts";
@@ -40,19 +39,32 @@ function findCommand(argv: string[]): { tool: ToolDefinition; rest: string[] } |
   return best;
 }
 
+/**
+ * An unknown option of a CLI-only command: names the flag, the one it most likely meant, and the
+ * command's own help (a bare "see --help" left the reader to guess which help).
+ */
+function unknownOption(flag: string, allowed: string[], command: string): CortexError {
+  return new CortexError("INVALID_INPUT", `unknown option ${flag}${didYouMean(flag, allowed)} (see cortex ${command} --help)`);
+}
+
 /** Options shared by the CLI-only commands. */
-function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; values: Map<string, string>; positionals: string[] } {
+function simpleFlags(argv: string[], allowed: string[], command: string): { flags: Set<string>; values: Map<string, string>; positionals: string[] } {
   const flags = new Set<string>();
   const values = new Map<string, string>();
   const positionals: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
-    if (!a.startsWith("--")) {
+    if (a === "-h") {
+      flags.add("--help");
+      continue;
+    }
+    // a single-dash word is a mistyped flag, not a path to index
+    if (!a.startsWith("-") || a === "-") {
       positionals.push(a);
       continue;
     }
     const [name, inline] = a.includes("=") ? [a.slice(0, a.indexOf("=")), a.slice(a.indexOf("=") + 1)] : [a, undefined];
-    if (!allowed.includes(name)) throw new CortexError("INVALID_INPUT", `unknown option ${name} (see --help)`);
+    if (!allowed.includes(name)) throw unknownOption(name, allowed, command);
     if (name === "--root") {
       const v = inline ?? argv[++i];
       if (v === undefined) throw new CortexError("INVALID_INPUT", "--root needs a path");
@@ -63,13 +75,16 @@ function simpleFlags(argv: string[], allowed: string[]): { flags: Set<string>; v
 }
 
 async function runIndexCommand(argv: string[]): Promise<number> {
-  const { flags, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--json", "--help"]);
+  const { flags, values, positionals } = simpleFlags(argv, ["--dry-run", "--full", "--embed", "--root", "--json", "--help"], "index");
   if (flags.has("--help")) {
     printText(helpText("index"));
     return 0;
   }
-  if (positionals.length > 1) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")}`);
-  const root = positionals[0] ?? process.cwd();
+  if (positionals.length > 1)
+    throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.slice(1).join(" ")} (cortex index takes one [path]; see cortex index --help)`);
+  // --root, which every other command working on a project takes (the general help lists it), or the path
+  if (positionals.length > 0 && values.has("--root")) throw new CortexError("INVALID_INPUT", "give the project as [path] or as --root <path>, not both");
+  const root = values.get("--root") ?? positionals[0] ?? process.cwd();
   const json = flags.has("--json");
   if (flags.has("--dry-run")) {
     const plan = planIndex(root);
@@ -116,10 +131,10 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       if (a === "--output" || a === "-o") output = rest[++i];
       else if (a === "--root") root = rest[++i];
       else if (a === "--json") json = true;
-      else if (a === "--help") {
+      else if (a === "--help" || a === "-h") {
         printText(helpText("stats"));
         return 0;
-      } else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex stats --help)`);
+      } else throw unknownOption(a, ["--output", "-o", "--root", "--json", "--help"], "stats");
     }
     const session = new Session(root ?? process.cwd(), { autoIndex: true });
     try {
@@ -133,8 +148,14 @@ async function runStatsCommand(argv: string[]): Promise<number> {
     }
   }
   if (sub === "import") {
+    if (rest.includes("--help") || rest.includes("-h")) {
+      printText(helpText("stats"));
+      return 0;
+    }
     const json = rest.includes("--json");
     const files = rest.filter((a) => a !== "--json");
+    const flag = files.find((a) => a.startsWith("-") && a !== "-");
+    if (flag) throw unknownOption(flag, ["--json", "--help"], "stats");
     if (files.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex stats import <file.ndjson> [--json]");
     const stats = MemoryStats.fromFile(resolve(files[0]!), files[0]!);
     try {
@@ -160,12 +181,15 @@ async function runStatsCommand(argv: string[]): Promise<number> {
       stats.close();
     }
   }
-  if (sub === "--help") {
+  if (sub === "--help" || sub === "-h") {
     printText(helpText("stats"));
     return 0;
   }
   if (sub === undefined) throw new CortexError("INVALID_INPUT", "cortex stats needs a command: export or import (see cortex stats --help)");
-  throw new CortexError("INVALID_INPUT", `unknown stats command '${sub}': use export or import`);
+  throw new CortexError(
+    "INVALID_INPUT",
+    `unknown stats command '${sub}': use export or import${didYouMean(sub, ["export", "import"], ";")} (see cortex stats --help)`,
+  );
 }
 
 async function runMcpCommand(argv: string[]): Promise<number> {
@@ -188,7 +212,7 @@ async function runMcpCommand(argv: string[]): Promise<number> {
     else if (a === "--help" || a === "-h") {
       printText(helpText("mcp"));
       return 0;
-    } else throw new CortexError("INVALID_INPUT", `unknown option ${a} (see cortex mcp --help)`);
+    } else throw unknownOption(a, ["--root", "--tools", "--http", "--allow-origin", "--no-watch", "--store", "--repo", "--help"], "mcp");
   }
   if (origins.length) opts.allowedOrigins = origins;
   await runMcp(opts);
@@ -203,8 +227,15 @@ async function runMemoryRemove(argv: string[]): Promise<number> {
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--json") continue;
-    if (a === "--root") root = argv[++i] ?? root;
-    else if (a.startsWith("-")) throw new CortexError("INVALID_INPUT", `unknown option ${a}`);
+    if (a === "--help" || a === "-h") {
+      printText(helpText("memory remove"));
+      return 0;
+    }
+    if (a === "--root") {
+      const v = argv[++i];
+      if (v === undefined) throw new CortexError("INVALID_INPUT", "--root needs a path");
+      root = v;
+    } else if (a.startsWith("-")) throw unknownOption(a, ["--root", "--json", "--help"], "memory remove");
     else ids.push(a);
   }
   if (ids.length !== 1) throw new CortexError("INVALID_INPUT", "usage: cortex memory remove <id> [--root <path>] [--json]");
@@ -222,7 +253,7 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
     return 0;
   }
   // validate before touching the project, so a typo never starts an index build
-  parseInput(exposedInput(tool), parsed.input);
+  checkToolInput(exposedInput(tool), parsed.input, tool.cli);
   const bar = indexProgressBar(!parsed.json && !parsed.ndjson);
   const session = new Session(parsed.root ?? process.cwd(), { autoIndex: true, oneShot: true, onIndexProgress: (p) => bar.update(p) });
   // a first index run can take minutes: the command's deadline starts once the index is there
@@ -243,14 +274,83 @@ async function runTool(tool: ToolDefinition, rest: string[]): Promise<number> {
   }
 }
 
-export async function runCommand(argv: string[]): Promise<number> {
-  const [cmd] = argv;
-  if (cmd === "help" && (argv[1] === "setup" || argv[1] === "doctor")) return runCommand([argv[1], "--help"]);
-  if (cmd === undefined || cmd === "help" || cmd === "--help" || cmd === "-h") {
-    printText(helpText(argv[1]));
+/** The command words of cortex: the CLI-only commands and every tool command's first word. */
+const CLI_ONLY_COMMANDS = ["index", "repos", "stats", "mcp", "memory", "setup", "doctor", "help", "version"];
+const commandWords = () => [...new Set([...CLI_ONLY_COMMANDS, ...TOOLS.map((t) => t.cli.command[0]!)])];
+
+/** Options cortex takes with no command; -v and -V are --version, as most command lines spell it. */
+const VERSION_FLAGS = ["--version", "-v", "-V"];
+const GLOBAL_FLAGS = ["--help", "-h", ...VERSION_FLAGS];
+
+/**
+ * Which commands take each flag, for a flag given where a command belongs (`cortex --wirte` meant
+ * `cortex setup --write`): the tools' flags from their schemas, the other commands' from their help texts.
+ */
+async function flagOwners(): Promise<Map<string, string[]>> {
+  const owners = new Map<string, string[]>();
+  const add = (flag: string, command: string) => {
+    const list = owners.get(flag) ?? [];
+    if (!list.includes(command)) owners.set(flag, [...list, command]);
+  };
+  for (const t of TOOLS) for (const f of knownFlags(exposedInput(t).shape as Record<string, any>, t.cli)) add(f, t.cli.command.join(" "));
+  const { SETUP_HELP } = await import("./setup/command.ts");
+  const { DOCTOR_HELP } = await import("./doctor/command.ts");
+  const texts: [string, string][] = [
+    ["index", helpText("index")],
+    ["repos", helpText("repos")],
+    ["mcp", helpText("mcp")],
+    ["stats export", helpText("stats")],
+    ["setup", SETUP_HELP],
+    ["doctor", DOCTOR_HELP],
+  ];
+  for (const [command, text] of texts) for (const m of text.matchAll(/--[a-z][a-z-]*[a-z]/g)) add(m[0], command);
+  return owners;
+}
+
+/** The error for a first argument that is a flag cortex does not take on its own. */
+async function unknownGlobalFlag(flag: string): Promise<CortexError> {
+  const name = flag.split("=")[0]!;
+  const global = didYouMean(name, GLOBAL_FLAGS);
+  if (global) return new CortexError("INVALID_INPUT", `unknown option ${name}${global} (see cortex --help)`);
+  const owners = await flagOwners();
+  const meant = owners.has(name) ? name : undefined;
+  const near = meant ?? closest(name, owners.keys());
+  if (!near) return new CortexError("INVALID_INPUT", `unknown option ${name} (see cortex --help)`);
+  const commands = owners.get(near)!;
+  // an option of one command names the command; one that many commands take goes after any of them
+  const help = commands.length === 1 ? `see cortex ${commands[0]} --help` : "see cortex --help";
+  if (meant) {
+    const where =
+      commands.length === 1 ? `an option of cortex ${commands[0]}: cortex ${commands[0]} ${near}` : `an option of a command: cortex <command> ${near}`;
+    return new CortexError("INVALID_INPUT", `${name} is ${where} (${help})`);
+  }
+  const where = commands.length === 1 ? `cortex ${commands[0]} ${near}` : `cortex <command> ${near}`;
+  return new CortexError("INVALID_INPUT", `unknown option ${name}: did you mean '${where}'? (${help})`);
+}
+
+/** `cortex help [<command>]`: the general help, a command's or a group's; a topic cortex lacks is an error. */
+async function runHelp(words: string[]): Promise<number> {
+  if (words.length === 0) {
+    printText(helpText());
     return 0;
   }
-  if (cmd === "--version" || cmd === "version") {
+  const topic = words.join(" ");
+  if (topic === "setup" || topic === "doctor") return runCommand([topic, "--help"]);
+  const text = topicHelp(topic);
+  // the general help with exit 0 for a misspelt command read as if the command had no help of its own
+  if (text === undefined) throw new CortexError("INVALID_INPUT", `unknown command '${topic}'${didYouMean(topic, helpTopics())} (see cortex --help)`);
+  printText(text);
+  return 0;
+}
+
+export async function runCommand(argv: string[]): Promise<number> {
+  const [cmd] = argv;
+  if (cmd === "help") return runHelp(argv.slice(1));
+  if (cmd === undefined || cmd === "--help" || cmd === "-h") {
+    printText(helpText());
+    return 0;
+  }
+  if (VERSION_FLAGS.includes(cmd) || cmd === "version") {
     printText(`cortex ${VERSION}`);
     return 0;
   }
@@ -268,10 +368,18 @@ export async function runCommand(argv: string[]): Promise<number> {
   // a command of two words (memory list) given a second word it does not have: name the ones it has
   const subs = TOOLS.filter((t) => t.cli.command.length > 1 && t.cli.command[0] === cmd).map((t) => t.cli.command[1]!);
   if (cmd === "memory") subs.push("remove");
-  if (subs.length > 0)
+  if (subs.length > 0) {
+    // a group's --help lists its commands (the README says every command takes --help)
+    if (argv[1] === "--help" || argv[1] === "-h") {
+      printText(helpText(cmd));
+      return 0;
+    }
+    const sub = argv[1];
     throw new CortexError(
       "INVALID_INPUT",
-      `${argv[1] === undefined ? `cortex ${cmd} needs a command` : `unknown ${cmd} command '${argv[1]}'`}: use ${subs.join(", ")} (see cortex --help)`,
+      `${sub === undefined ? `cortex ${cmd} needs a command` : `unknown ${cmd} command '${sub}'`}: use ${subs.join(", ")}${sub === undefined ? "" : didYouMean(sub, subs, ";")} (see cortex ${cmd} --help)`,
     );
-  throw new CortexError("INVALID_INPUT", `unknown command '${cmd}' (see cortex --help)`);
+  }
+  if (cmd.startsWith("-")) throw await unknownGlobalFlag(cmd);
+  throw new CortexError("INVALID_INPUT", `unknown command '${cmd}'${didYouMean(cmd, commandWords())} (see cortex --help)`);
 }

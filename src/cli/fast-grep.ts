@@ -8,8 +8,7 @@ import { searchTextPatternTool } from "../tools/search-text-pattern.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
 import type { ToolContext } from "../tools/context.ts";
-import { outputMode, parseToolArgs } from "./args.ts";
-import { parseInput } from "../core/zod-issues.ts";
+import { checkToolInput, outputMode, parseToolArgs } from "./args.ts";
 import { isCortexError } from "../core/errors.ts";
 import { canonicalRoot } from "../core/paths.ts";
 import { indexLocation } from "../store/location.ts";
@@ -21,7 +20,7 @@ export async function runFastGrep(argv: string[]): Promise<number | undefined> {
   const tool = searchTextPatternTool;
   const parsed = parseToolArgs(argv, exposedInput(tool).shape as Record<string, any>, tool.cli);
   if (parsed.help) return undefined;
-  parseInput(exposedInput(tool), parsed.input);
+  checkToolInput(exposedInput(tool), parsed.input, tool.cli);
   const root = canonicalRoot(parsed.root ?? process.cwd());
   const current = indexLocation(root).current();
   if (!current) return undefined;

@@ -9,8 +9,9 @@
 import { reportError } from "./output.ts";
 
 export async function main(argv: string[]): Promise<number> {
-  // the version alone needs no registry (loading it took 100 ms of `cortex --version`)
-  if (argv.length === 1 && (argv[0] === "--version" || argv[0] === "version")) {
+  // the version alone needs no registry (loading it took 100 ms of `cortex --version`); -v and -V are
+  // the spellings most command lines also take
+  if (argv.length === 1 && ["--version", "-v", "-V", "version"].includes(argv[0]!)) {
     const { VERSION } = await import("../core/version.ts");
     process.stdout.write(`cortex ${VERSION}\n`);
     return 0;

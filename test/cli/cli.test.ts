@@ -144,11 +144,11 @@ describe("cortex CLI", () => {
     }
     // a two-word command with a wrong or missing second word names the ones it has
     const sub = await cortex(["memory", "bogus"]);
-    expect([sub.code, sub.stderr]).toEqual([2, "cortex: unknown memory command 'bogus': use add, list, remove (see cortex --help)\n"]);
+    expect([sub.code, sub.stderr]).toEqual([2, "cortex: unknown memory command 'bogus': use add, list, remove (see cortex memory --help)\n"]);
     const stats = await cortex(["stats"]);
     expect([stats.code, stats.stderr]).toEqual([2, "cortex: cortex stats needs a command: export or import (see cortex stats --help)\n"]);
     const flag = await cortex(["files", "--bogus"]);
-    expect(flag.stderr).toBe("cortex: unknown option --bogus (see --help)\n");
+    expect(flag.stderr).toBe("cortex: unknown option --bogus (see cortex files --help)\n");
     const limit = await cortex(["files", "--operation", "top_files", "--limit", "0"]);
     expect(limit.stderr).toBe("cortex: limit: must be at least 1\n");
     const nan = await cortex(["files", "--limit", "ten"]);
@@ -217,6 +217,14 @@ describe("cortex CLI", () => {
       const r = await cortex(args);
       expect(r).toEqual({ code: 0, stdout: `cortex ${version}\n`, stderr: "" });
     }
+  });
+
+  test("grep over an existing index (its fast path) says what to type and names grep's help", async () => {
+    expect((await cortex(["status", "--json"])).stdout).toContain('"state": "ready"');
+    const none = await cortex(["grep"]);
+    expect([none.code, none.stderr]).toEqual([2, "cortex: cortex grep needs <pattern>: cortex grep <pattern> [options] (see cortex grep --help)\n"]);
+    const typo = await cortex(["grep", "x", "--pth", "auth"]);
+    expect([typo.code, typo.stderr]).toEqual([2, "cortex: unknown option --pth: did you mean '--path'? (see cortex grep --help)\n"]);
   });
 
   test("--help is generated from the tool registry", async () => {

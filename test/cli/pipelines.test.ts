@@ -128,7 +128,7 @@ describe("--ndjson and exit codes", () => {
     expect(both.code).toBe(2);
     expect(both.stderr).toContain("give one");
     const unknown = await cortex(["grep", "x", "--bogus"]);
-    expect([unknown.code, unknown.stderr]).toEqual([2, "cortex: unknown option --bogus (see --help)\n"]);
+    expect([unknown.code, unknown.stderr]).toEqual([2, "cortex: unknown option --bogus (see cortex grep --help)\n"]);
     const missing = await cortex(["exact"]);
     expect(missing.code).toBe(2);
   });
