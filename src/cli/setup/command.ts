@@ -9,6 +9,7 @@ import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { CortexError } from "../../core/errors.ts";
 import { printJson, printText } from "../output.ts";
+import { closest } from "../args.ts";
 import { CLIENTS, SERVER_NAME, currentClientEnv, findClient, rootNote, type ClientEnv, type McpClient } from "./clients.ts";
 import { cortexServerCommand, type ServerCommand } from "./server-command.ts";
 import { readClientConfig, writeClientConfig, type WriteOutcome } from "./config-file.ts";
@@ -87,26 +88,6 @@ function isBroadRoot(root: string): boolean {
   return root === "/" || root === resolve(homedir());
 }
 
-/** The client id nearest to a mistyped one (at most two edits), for the error. */
-function closestClient(typed: string): string | undefined {
-  let best: { id: string; d: number } | undefined;
-  for (const c of CLIENTS) {
-    const d = editDistance(typed.toLowerCase(), c.id);
-    if (d <= 2 && (!best || d < best.d)) best = { id: c.id, d };
-  }
-  return best?.id;
-}
-
-function editDistance(a: string, b: string): number {
-  let prev = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const row = [i];
-    for (let j = 1; j <= b.length; j++) row[j] = Math.min(prev[j]! + 1, row[j - 1]! + 1, prev[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1));
-    prev = row;
-  }
-  return prev[b.length]!;
-}
-
 interface ClientSummary {
   client: string;
   name: string;
@@ -169,7 +150,10 @@ export async function runSetupCommand(argv: string[]): Promise<number> {
   }
   const client = findClient(positionals[0]!);
   if (!client) {
-    const near = closestClient(positionals[0]!);
+    const near = closest(
+      positionals[0]!.toLowerCase(),
+      CLIENTS.map((c) => c.id),
+    );
     throw new CortexError(
       "INVALID_INPUT",
       `unknown client '${positionals[0]}'${near ? ` (did you mean ${near}?)` : ""}: use one of ${CLIENTS.map((c) => c.id).join(", ")}`,
