@@ -117,6 +117,11 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   const shutdown = async (code: number) => {
     if (shuttingDown) return;
     shuttingDown = true;
+    // stop reading first: a client flooding stdin (`yes | cortex mcp`) kept the loop busy answering lines
+    // and SIGTERM never ended the server; and whatever hangs below, the process ends soon after
+    process.stdin.pause();
+    process.stdin.removeAllListeners("data");
+    setTimeout(() => process.exit(code), SHUTDOWN_WAIT_MS + 2_000).unref();
     removeSink();
     // a run in progress is not waited for beyond a moment: the client has gone, and a stopped run leaves the
     // index usable (the next one finishes it); waiting kept a first build's server alive for 8-16 s

@@ -25,12 +25,16 @@ export class LineStdioTransport implements Transport {
 
   private readonly onData = (chunk: Buffer | string) => {
     this.buffer += typeof chunk === "string" ? chunk : chunk.toString("utf8");
-    let nl: number;
-    while ((nl = this.buffer.indexOf("\n")) >= 0) {
-      const line = this.buffer.slice(0, nl).replace(/\r$/, "");
-      this.buffer = this.buffer.slice(nl + 1);
+    // lines are read by position and the rest kept once: cutting the buffer after each line copied the
+    // chunk once per line (a 64 KiB chunk of short lines, `yes | cortex mcp`, took seconds, and the
+    // server ignored SIGTERM meanwhile)
+    let from = 0;
+    for (let nl = this.buffer.indexOf("\n"); nl >= 0 && !this.closed; nl = this.buffer.indexOf("\n", from)) {
+      const line = this.buffer.slice(from, nl).replace(/\r$/, "");
+      from = nl + 1;
       if (line.trim() !== "") this.handleLine(line);
     }
+    this.buffer = from === 0 ? this.buffer : this.buffer.slice(from);
     if (this.buffer.length > MAX_LINE) {
       this.buffer = "";
       this.reply({ jsonrpc: "2.0", id: null, error: { code: -32700, message: `Parse error: message longer than ${MAX_LINE} bytes` } });
@@ -64,8 +68,20 @@ export class LineStdioTransport implements Transport {
   }
 
   private reply(message: unknown): void {
-    if (!this.closed) this.output.write(JSON.stringify(message) + "\n");
+    if (this.closed) return;
+    // a client that sends faster than it reads our answers: stop reading until they drain, rather than
+    // keep every answer in memory
+    if (!this.output.write(JSON.stringify(message) + "\n") && !this.waitingForDrain) {
+      this.waitingForDrain = true;
+      this.input.pause();
+      this.output.once("drain", () => {
+        this.waitingForDrain = false;
+        if (!this.closed) this.input.resume();
+      });
+    }
   }
+
+  private waitingForDrain = false;
 
   async start(): Promise<void> {
     if (this.started) throw new Error("transport already started");
