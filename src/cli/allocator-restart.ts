@@ -32,6 +32,9 @@ const PARENT_ENV = "CORTEX_RESTARTED_BY";
 const PR_SET_PDEATHSIG = 1;
 const SIGKILL = 9;
 const FORWARDED = ["SIGINT", "SIGTERM", "SIGHUP"] as const;
+const SIGNAL_NUMBERS: Record<string, number> = { SIGHUP: 1, SIGINT: 2, SIGTERM: 15 };
+/** How long the child has to end after a forwarded signal before both processes end regardless. */
+const CHILD_GRACE_MS = 5_000;
 
 /** Commands that restart: those that build an index as their job (a shared-store index too) and the MCP server. */
 const RESTARTING_COMMANDS = ["index", "reindex", "mcp"];
@@ -97,14 +100,25 @@ export async function runWithAllocatorOptions(argv: string[], env: NodeJS.Proces
     env: { ...env, ...Object.fromEntries(missing), [PARENT_ENV]: String(process.pid) },
     stdio: ["inherit", "inherit", "inherit"],
   });
+  let ending: ReturnType<typeof setTimeout> | undefined;
   const forward = (signal: NodeJS.Signals) => () => {
     try {
       child.kill(signal);
     } catch {}
+    // a signal to end ends this process too, whatever the child does: under a flood of input
+    // (`yes | cortex mcp`) the child could be gone or deaf while this process kept waiting and, forwarding
+    // every SIGTERM, could only be killed with SIGKILL
+    ending ??= setTimeout(() => {
+      try {
+        child.kill("SIGKILL");
+      } catch {}
+      process.exit(128 + (SIGNAL_NUMBERS[signal] ?? 15));
+    }, CHILD_GRACE_MS);
   };
   const handlers = FORWARDED.map((signal) => [signal, forward(signal)] as const);
   for (const [signal, handler] of handlers) process.on(signal, handler);
   const code = await child.exited;
+  if (ending) clearTimeout(ending);
   for (const [signal, handler] of handlers) process.off(signal, handler);
   if (child.signalCode) process.kill(process.pid, child.signalCode);
   return code;
