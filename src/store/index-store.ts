@@ -105,6 +105,11 @@ export interface ParseTierState {
   parsed: number;
   total: number;
   finishing: boolean;
+  /**
+   * A first build: the keyword index (search's ranking) is loaded only once every file is parsed, so
+   * until then search ranks nothing, whatever the parsed count says.
+   */
+  keywordsPending?: boolean;
 }
 
 export class IndexStore implements HasSqlite {
@@ -405,7 +410,7 @@ export class IndexStore implements HasSqlite {
     if (!pending && !finishing) return undefined;
     const total = (this.db.query("SELECT count(*) AS n FROM file_state").get() as { n: number }).n;
     const parsed = pending ? total - this.unparsedCount() : total;
-    return { parsed, total, finishing: !pending };
+    return { parsed, total, finishing: !pending, ...(this.getMeta("parse_state") === "bulk" ? { keywordsPending: true } : {}) };
   }
 
   /** Number of files whose parse tier is not written yet. */

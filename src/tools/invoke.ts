@@ -82,7 +82,10 @@ async function noteIncompleteIndex(tool: ToolDefinition, result: unknown, ctx: T
   const message =
     (state.finishing
       ? `every file is parsed; the keyword index and reference resolution are ${building ? "still being built" : "not built"} (${state.total} files), so search ranks and references may be incomplete.`
-      : `the parse tier is ${building ? "being built" : "incomplete"}: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs, search chunks and statistics cover those files only (exact and regex search cover every file).`) +
+      : state.keywordsPending
+        ? // a first build loads the keyword index after its last file: search had "those files" and found none
+          `the parse tier is ${building ? "being built" : "incomplete"}: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs and statistics cover those files only, and search ranks nothing until the keyword index is loaded after the last file (exact and regex search cover every file now).`
+        : `the parse tier is ${building ? "being built" : "incomplete"}: ${state.parsed} of ${state.total} files parsed; symbols, references, graphs, search chunks and statistics cover those files only (exact and regex search cover every file).`) +
     stopped;
   const out: Record<string, unknown> = {
     ...(result as Record<string, unknown>),
