@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { serverSkipReason, startServer, type TestServer } from "../store/postgres/server.ts";
 import { tmpProject } from "../helpers/tmp-project.ts";
+import { connectPostgres } from "../../src/store/postgres/client.ts";
 
 // builds local indexes, starts databases and command-line processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -76,6 +77,35 @@ test.skipIf(skip !== undefined)("a store that cannot be reached is an error nami
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("postgres://agent:***@localhost/cortex");
   expect(r.stderr + r.stdout).not.toContain("hunter2");
+});
+
+test.skipIf(skip !== undefined)("a password given as ?password= is used, and masked wherever the URL is shown", async () => {
+  // the test server trusts only the superuser `cortex`: the role `agent` must give its password
+  const admin = connectPostgres(server.url("postgres"));
+  await admin.exec(
+    "CREATE ROLE agent LOGIN PASSWORD 'hunter2'; CREATE SCHEMA IF NOT EXISTS cortex; GRANT USAGE ON SCHEMA cortex TO agent; GRANT SELECT ON ALL TABLES IN SCHEMA cortex TO agent",
+  );
+  await admin.close();
+  const at = (password: string) => server.url("postgres").replace("cortex@", "agent@") + `&password=${password}`;
+  const ok = cortex(["repos", "--store", at("hunter2"), "--json"]);
+  expect(ok.stderr).toBe("");
+  expect(ok.code).toBe(0);
+  expect(JSON.parse(ok.stdout).store).toContain("&password=***");
+  expect(ok.stdout).not.toContain("hunter2");
+  const wrong = cortex(["repos", "--store", at("hunter3")]);
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toContain("password authentication failed");
+  expect(wrong.stderr).toContain("&password=***");
+  expect(wrong.stderr + wrong.stdout).not.toContain("hunter3");
+  const project = tmpProject({ "a.ts": "export const a = 1;\n" });
+  try {
+    const doctor = cortex(["doctor", "--json", "--root", project.root], { CORTEX_DATABASE_URL: at("hunter2") });
+    expect(doctor.stdout + doctor.stderr).not.toContain("hunter2");
+    expect(JSON.parse(doctor.stdout).shared_store).toMatchObject({ state: "ready" });
+    expect(JSON.parse(doctor.stdout).shared_store.url).toContain("&password=***");
+  } finally {
+    project.cleanup();
+  }
 });
 
 test.skipIf(skip !== undefined)("doctor describes the shared store and never shows its password", () => {
