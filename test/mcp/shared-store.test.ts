@@ -15,6 +15,7 @@ import { Session } from "../../src/tools/session.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { SharedStore } from "../../src/store/postgres/shared-store.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { connectPostgres } from "../../src/store/postgres/client.ts";
 
 // starts a database, indexes two projects and starts server processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -287,6 +288,22 @@ describe.skipIf(skip !== undefined)("cortex mcp --store --repo", () => {
     expect(r.stderr).toContain("--repo: unknown repository 'paymnts'; postgres://cortex:***@localhost/");
     expect(r.stderr).toContain("holds: payments, web");
     expect(r.stderr + r.stdout).not.toContain("hunter2");
+  });
+});
+
+describe.skipIf(skip !== undefined)("cortex mcp --store, the store unusable", () => {
+  test("a wrong password stops the server at start with the store's message (exit 2), never claiming to serve, the password never shown", async () => {
+    // the test server asks every role but its superuser for a password
+    const admin = connectPostgres(url);
+    await admin.exec("CREATE ROLE agent_mcp LOGIN PASSWORD 'hunter2'");
+    await admin.close();
+    for (const store of [url.replace("cortex@", "agent_mcp:hunter3@"), `${url.replace("cortex@", "agent_mcp@")}&password=hunter3`]) {
+      const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", work.root, "--store", store], { encoding: "utf8", input: "", timeout: 60_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('password authentication failed for user "agent_mcp"');
+      expect(r.stderr).not.toContain("serving the shared store");
+      expect(r.stderr + r.stdout).not.toContain("hunter3");
+    }
   });
 });
 
