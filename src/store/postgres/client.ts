@@ -61,6 +61,15 @@ export function numericRows(types: readonly number[], rows: unknown[][]): unknow
   return rows;
 }
 
+/** The SQLSTATE of a server's error (the driver's `code`), looked for through the causes; undefined for others. */
+export function sqlState(e: unknown): string | undefined {
+  for (let c = e, depth = 0; c instanceof Error && depth < 5; c = c.cause, depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 /** A driver error, worded without the connection URL (it may carry a password). */
 function storeError(e: unknown, url: string): CortexError {
   if (e instanceof CortexError) return e;

@@ -12,9 +12,9 @@
  * a publisher killed before it leaves the old generation whole. Replaced versions are deleted after the
  * switch (a statement already running keeps its snapshot).
  */
-import { CortexError } from "../../core/errors.ts";
+import { CortexError, errorMessage } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
-import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
+import { type PgClient, type PgQueryable, type PgReserved, type PgValue, sqlState } from "./client.ts";
 import { ensureSchema, FILE_ROW_TABLES, KEYWORD_LISTS, preferLz4, schemaIdent } from "./schema.ts";
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
@@ -478,6 +478,28 @@ function requireRepoName(repo: string): void {
 export async function publishIndex(client: PgClient, repo: string, store: IndexStore, options: PublishOptions = {}): Promise<PublishResult> {
   requireRepoName(repo);
   const schema = options.schema ?? "cortex";
+  try {
+    return await publishChecked(client, repo, store, options, schema);
+  } catch (e) {
+    throw cannotWrite(e, schema);
+  }
+}
+
+/**
+ * A server's "permission denied" (SQLSTATE 42501) while writing, said as what it means: the role is a
+ * reader's (the README's cortex_reader) and cannot write; the server's own words alone named a table and
+ * no way out. Any other error is returned as it is.
+ */
+function cannotWrite(e: unknown, schema: string): unknown {
+  if (sqlState(e) !== "42501") return e;
+  return new CortexError(
+    "IO",
+    `${errorMessage(e)}: this role cannot write to the shared store; writing needs INSERT, UPDATE and DELETE on the tables of schema ${schema} and CREATE on the schema (connect as the writer role, e.g. the README's cortex_writer)`,
+    { cause: e },
+  );
+}
+
+async function publishChecked(client: PgClient, repo: string, store: IndexStore, options: PublishOptions, schema: string): Promise<PublishResult> {
   const s = schemaIdent(schema);
   const source = new IndexSource(store);
   const unparsed = source.unparsedCount();
