@@ -472,6 +472,36 @@ function requireRepoName(repo: string): void {
 }
 
 /**
+ * Enters `repo` in the store's repositories, or refuses it (nothing written) when it would share paths
+ * with another: over several repositories a path is `<repo>/<path>`, so with `org` and `org/small` both
+ * held, `org/small/src/auth.py` would name a file of each (org's `small/src/auth.py` and org/small's
+ * `src/auth.py`) and a path filter `org/small/src` would match both. Refusing a name that is a `/`-prefix
+ * of a held one, or has one as its prefix, keeps every path's repository unique without changing how paths
+ * read (another separator would have changed every path readers and agents already use). Two new names
+ * published at once are checked one after the other, under a lock of the store's names.
+ */
+async function claimName(conn: PgReserved, schema: string, s: string, repo: string): Promise<void> {
+  await conn.transaction(async (tx) => {
+    // a space cannot be in a repository's name: this key is no repository's lock
+    await tx.query("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [LOCK_CLASS, `${schema} names`]);
+    const clash = await tx.query<{ name: string }>(
+      `SELECT name FROM ${s}.repos WHERE name <> $1 AND (starts_with(name, $1 || '/') OR starts_with($1, name || '/')) ORDER BY name`,
+      [repo],
+    );
+    if (clash.length > 0) {
+      const other = clash[0]!.name;
+      const [short, long] = other.length < repo.length ? [other, repo] : [repo, other];
+      throw new CortexError(
+        "INVALID_INPUT",
+        `repo: '${repo}' would share paths with repository '${other}' of the store: over several repositories a path is <repo>/<path>, and '${long}/…' would name files of both '${short}' and '${long}'. Choose a name that is no folder of another (e.g. '${repo.replaceAll("/", "-")}'), or remove '${other}' first (cortex repos remove ${other})`,
+        { data: { conflicts: clash.map((c) => c.name) } },
+      );
+    }
+    await tx.query(`INSERT INTO ${s}.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [repo]);
+  });
+}
+
+/**
  * Publishes the finished index in `store` as repository `repo`'s next generation (see the module
  * comment). Throws INVALID_INPUT when the index's parse tier is not complete.
  */
@@ -509,6 +539,7 @@ async function publishChecked(client: PgClient, repo: string, store: IndexStore,
   try {
     await lockRepository(conn, schema, repo, options.onWait);
     try {
+      await claimName(conn, schema, s, repo);
       await preferLz4(conn);
       return await publishLocked(conn, s, repo, source, options);
     } finally {

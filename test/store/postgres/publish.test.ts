@@ -246,6 +246,38 @@ test("repositories are apart: publishing one leaves the other as it was", async 
   }
 });
 
+test("a name that is a folder of another repository's name, or has one as its folder, is refused with nothing written", async () => {
+  // over several repositories a path is <repo>/<path>: 'org' holding small/src/auth.py and 'org/small'
+  // holding src/auth.py would both answer org/small/src/auth.py
+  const schema = freshSchema();
+  const small = indexedProject({ "src/auth.py": "def login_user():\n    return 1\n" });
+  const org = indexedProject({ "small/src/auth.py": "def login_user():\n    return 2\n" });
+  const ss = await small.index();
+  const so = await org.index();
+  try {
+    await publishIndex(client, "org/small", ss, { schema });
+    const before = await client.query(`SELECT repo_id, name, generation FROM ${schema}.repos ORDER BY repo_id`);
+    const files = await client.query(`SELECT count(*)::int AS n FROM ${schema}.file_versions`);
+    await expect(publishIndex(client, "org", so, { schema })).rejects.toThrow(
+      "repo: 'org' would share paths with repository 'org/small' of the store: over several repositories a path is <repo>/<path>, and 'org/small/…' would name files of both 'org' and 'org/small'",
+    );
+    await expect(publishIndex(client, "org/small/x", so, { schema })).rejects.toThrow("repo: 'org/small/x' would share paths with repository 'org/small'");
+    // nothing written: no row for the refused names, no file
+    expect(await client.query(`SELECT repo_id, name, generation FROM ${schema}.repos ORDER BY repo_id`)).toEqual(before);
+    expect(await client.query(`SELECT count(*)::int AS n FROM ${schema}.file_versions`)).toEqual(files);
+    // names that only begin alike are no folder of each other; the same name publishes again
+    expect((await publishIndex(client, "org-small", so, { schema })).generation).toBe(1);
+    expect((await publishIndex(client, "org/smaller", so, { schema })).generation).toBe(1);
+    expect((await publishIndex(client, "org/small", ss, { schema })).generation).toBe(2);
+    expect((await listRepos(client, schema)).map((r) => r.name)).toEqual(["org-small", "org/small", "org/smaller"]);
+  } finally {
+    ss.close();
+    so.close();
+    small.project.cleanup();
+    org.project.cleanup();
+  }
+});
+
 test("a reader refuses a store of another schema, naming the way out; a publication upgrades an older one", async () => {
   const schema = freshSchema();
   const p = indexedProject();
