@@ -307,6 +307,29 @@ describe.skipIf(skip !== undefined)("cortex mcp --store, the store unusable", ()
   });
 });
 
+describe.skipIf(skip !== undefined)("cortex mcp --store while the store changes", () => {
+  test("a repository published after the server started is found by path filters over all", async () => {
+    const s = await serve(["--store", url]);
+    try {
+      // the server has read the store's names (payments, web) for this call
+      const before = await call(s.client, "search_text_pattern", { query: "ParseHeader", target_paths: ["web/header.ts"], context_lines: 0 });
+      expect(before.isError).toBe(false);
+      await publish("json", { "src/decode.go": "package json\n\n// Deserializer reads values.\ntype Deserializer struct{}\n" });
+      // a path filter naming the new repository: the names are read again on the miss, not refused
+      const filtered = await call(s.client, "search_text_pattern", { query: "Deserializer", target_paths: ["json/src"], context_lines: 0 });
+      expect(filtered.text).not.toContain("is in none of the repositories");
+      expect((filtered.json.matches as Array<{ file_path: string }>).map((m) => m.file_path)).toEqual(["json/src/decode.go", "json/src/decode.go"]);
+      // a path naming no repository at all is still refused, the new one listed
+      const nowhere = await call(s.client, "search_text_pattern", { query: "Deserializer", target_paths: ["jsn/src"] });
+      expect(nowhere.text).toBe(
+        "invalid arguments: target_paths: 'jsn/src' is in none of the repositories json, payments, web: over several, paths are <repo>/<path>",
+      );
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe("cortex mcp without a store", () => {
   test("lists no repo argument, and a call passing one says a shared store is needed", async () => {
     const s = await serve([]);
