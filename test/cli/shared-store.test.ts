@@ -71,6 +71,32 @@ test.skipIf(skip !== undefined)("index --repo publishes a project; repos lists i
   }
 });
 
+test.skipIf(skip !== undefined)("repos remove removes a repository and says what it removed; an unknown name lists those held", () => {
+  const url = server.url("postgres");
+  const a = tmpProject({ "main.go": "package main\n\nfunc main() {}\n" });
+  try {
+    expect(cortex(["index", "--repo", "rm-a", a.root, "--store", url]).code).toBe(0);
+    expect(cortex(["index", "--repo", "rm-b", a.root, "--store", url]).code).toBe(0);
+    const removed = cortex(["repos", "remove", "rm-b", "--store", url]);
+    expect(removed.stderr).toBe("");
+    expect(removed.code).toBe(0);
+    expect(removed.stdout.trim()).toBe(`removed rm-b (generation 1, 1 file) from ${url}`);
+    const names = (JSON.parse(cortex(["repos", "--json", "--store", url]).stdout).repos as Array<{ name: string }>).map((r) => r.name);
+    expect(names).toContain("rm-a");
+    expect(names).not.toContain("rm-b");
+    const again = cortex(["repos", "remove", "rm-b", "--store", url]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`cortex: unknown repository 'rm-b'; ${url} holds: `);
+    expect(again.stderr).toContain("rm-a");
+    const json = cortex(["repos", "remove", "rm-a", "--json"], { CORTEX_DATABASE_URL: url });
+    expect(JSON.parse(json.stdout)).toEqual({ store: url, removed: { repo: "rm-a", generation: 1, files: 1 } });
+    expect(cortex(["repos", "remove", "--store", url]).stderr).toContain("repos remove: name the repository to remove");
+    expect(cortex(["repos", "--help"]).stdout).toContain("cortex repos remove <name>");
+  } finally {
+    a.cleanup();
+  }
+});
+
 test.skipIf(skip !== undefined)("a store that cannot be reached is an error naming it without the password", () => {
   const url = `postgres://agent:hunter2@localhost/cortex?host=${encodeURIComponent(join(server.dir, "no-such-folder"))}`;
   const r = cortex(["repos", "--store", url]);

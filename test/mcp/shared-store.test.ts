@@ -308,7 +308,7 @@ describe.skipIf(skip !== undefined)("cortex mcp --store, the store unusable", ()
 });
 
 describe.skipIf(skip !== undefined)("cortex mcp --store while the store changes", () => {
-  test("a repository published after the server started is found by path filters over all", async () => {
+  test("a repository published after the server started is found by path filters over all; removed, it is no longer listed", async () => {
     const s = await serve(["--store", url]);
     try {
       // the server has read the store's names (payments, web) for this call
@@ -324,6 +324,29 @@ describe.skipIf(skip !== undefined)("cortex mcp --store while the store changes"
       expect(nowhere.text).toBe(
         "invalid arguments: target_paths: 'jsn/src' is in none of the repositories json, payments, web: over several, paths are <repo>/<path>",
       );
+      const one = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(exactPaths(one)).toEqual(["src/decode.go"]);
+
+      // removed while the server serves the store: it stops listing it and goes on answering without it
+      const removed = spawnSync(process.execPath, [MAIN, "repos", "remove", "json", "--store", url], { encoding: "utf8", timeout: 60_000 });
+      expect(removed.stdout).toStartWith("removed json (generation 1, 1 file) from ");
+      const status = await call(s.client, "get_indexing_status", {});
+      expect(status.json.repos.map((r: { name: string }) => r.name)).toEqual(["payments", "web"]);
+      const all = await call(s.client, "search_text_pattern", { query: "Deserializer|ParseHeader", is_regex: true, context_lines: 0 });
+      expect(all.isError).toBe(false);
+      expect([...new Set((all.json.matches as Array<{ file_path: string }>).map((m) => m.file_path))].sort()).toEqual([
+        "payments/charge.go",
+        "payments/header.go",
+        "web/header.ts",
+        "web/server.ts",
+      ]);
+      const gone = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(gone.isError).toBe(false);
+      expect(gone.json.results).toEqual([]);
+      // the names the server read are read again after a few seconds: then "json" is an unknown name
+      await Bun.sleep(5500);
+      const unknown = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(unknown.text).toEndWith("unknown repository 'json'; " + `${url} holds: payments, web`);
     } finally {
       await s.close();
     }

@@ -21,6 +21,7 @@ import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
 import { carryOverKeywordPostings, KeywordPostings } from "./keyword-postings.ts";
 import { IndexSource, type SourceFile, type WordPieces } from "./source.ts";
 import { encodePostings } from "../trigrams.ts";
+import { listRepos } from "./repos.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
 /** Text bytes written per transaction (a few MB keeps each COPY's data small and the batches many). */
@@ -641,4 +642,66 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   });
   const result: PublishResult = { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
   return vectors === undefined ? result : { ...result, vectors: vectors.result };
+}
+
+export interface RemovedRepo {
+  repo: string;
+  /** The generation it had when removed (0: a first publication that never finished). */
+  generation: number;
+  files: number;
+}
+
+/**
+ * Removes repository `repo` and everything the store holds of it, in one transaction: readers see it
+ * whole until the commit and not at all after (a statement already running keeps its snapshot), so a
+ * server serving the store goes on answering, without it. Under the repository's lock, so a publisher of
+ * it finishes first (`onWait` is told). An unknown name is an error listing the names the store holds.
+ */
+export async function removeRepository(
+  client: PgClient,
+  repo: string,
+  options: { schema?: string; url?: string; onWait?: () => void } = {},
+): Promise<RemovedRepo> {
+  const schema = options.schema ?? "cortex";
+  const s = schemaIdent(schema);
+  try {
+    // the names for an unknown one's message; also refuses a store of another schema version
+    const held = (await listRepos(client, schema)).map((r) => r.name);
+    const conn = await client.reserve();
+    try {
+      await lockRepository(conn, schema, repo, options.onWait);
+      try {
+        return await conn.transaction(async (tx) => {
+          const [row] = await tx.query<{ repo_id: number; generation: number; files: number }>(
+            `SELECT repo_id, generation, file_count AS files FROM ${s}.repos WHERE name = $1 FOR UPDATE`,
+            [repo],
+          );
+          if (row === undefined) {
+            const where = options.url ?? "the shared store";
+            throw new CortexError(
+              "NOT_FOUND",
+              held.length === 0
+                ? `unknown repository '${repo}': ${where} holds no repositories`
+                : `unknown repository '${repo}'; ${where} holds: ${held.join(", ")}`,
+              { data: { repos: held } },
+            );
+          }
+          const repoId = Number(row.repo_id);
+          // the rows hanging off its file versions have no foreign key (schema.ts): deleted with them first
+          await deleteVersions(tx, s, repoId, "TRUE", []);
+          await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int`, [repoId]);
+          await tx.query(`DELETE FROM ${s}.keyword_postings WHERE repo_id = $1::int`, [repoId]);
+          // modules, import components and the vectors' bookkeeping go with the row (ON DELETE CASCADE)
+          await tx.query(`DELETE FROM ${s}.repos WHERE repo_id = $1::int`, [repoId]);
+          return { repo, generation: Number(row.generation), files: Number(row.files) };
+        });
+      } finally {
+        await conn.query("SELECT pg_advisory_unlock($1::int, hashtext($2))", [LOCK_CLASS, `${schema}/${repo}`]);
+      }
+    } finally {
+      await conn.release();
+    }
+  } catch (e) {
+    throw cannotWrite(e, schema);
+  }
 }

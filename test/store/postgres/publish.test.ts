@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
-import { publishIndex } from "../../../src/store/postgres/publish.ts";
+import { publishIndex, removeRepository } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { ensureSchema, FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -275,6 +275,43 @@ test("a name that is a folder of another repository's name, or has one as its fo
     so.close();
     small.project.cleanup();
     org.project.cleanup();
+  }
+});
+
+test("removing a repository deletes every row the store held of it and nothing of the others", async () => {
+  const schema = freshSchema();
+  const a = indexedProject();
+  const b = indexedProject({ "lib.py": "def helper():\n    return 42\n", "sub/more.py": "import lib\n\nlib.helper()\n" });
+  const sa = await a.index();
+  const sb = await b.index();
+  // every table of the schema, and how many rows each holds
+  const counts = async () => {
+    const tables = await client.query<{ t: string }>(
+      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+      [schema],
+    );
+    const out: Record<string, number> = {};
+    for (const { t } of tables) out[t] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${t}`))[0]!.n;
+    return out;
+  };
+  try {
+    await publishIndex(client, "keep", sa, { schema });
+    const before = await counts();
+    await publishIndex(client, "gone", sb, { schema });
+    await publishIndex(client, "gone", sb, { schema });
+    expect(await removeRepository(client, "gone", { schema })).toEqual({ repo: "gone", generation: 2, files: 2 });
+    // the sequences of ids move on; every table's rows are as before "gone" was published
+    expect(await counts()).toEqual(before);
+    expect((await listRepos(client, schema)).map((r) => r.name)).toEqual(["keep"]);
+    expect(await new PgIndexReader(client, "all", schema).textFileCount()).toBe(4);
+    await expect(removeRepository(client, "gone", { schema, url: "the store" })).rejects.toThrow("unknown repository 'gone'; the store holds: keep");
+    await removeRepository(client, "keep", { schema });
+    await expect(removeRepository(client, "keep", { schema })).rejects.toThrow("unknown repository 'keep': the shared store holds no repositories");
+  } finally {
+    sa.close();
+    sb.close();
+    a.project.cleanup();
+    b.project.cleanup();
   }
 });
 
