@@ -127,6 +127,21 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
     }
   });
 
+  test("the instructions describe a shared store: <repo>/<path> over several repositories, nothing stale, no project root", () => {
+    const said = s.client.getInstructions() ?? "";
+    expect(said).toStartWith("cortex answers questions about the repositories of a shared store. Pick the tool by the question: ");
+    expect(said).toContain("a regular expression → search_text_pattern");
+    expect(said).toContain(
+      "With one repository paths\nare relative to its root; with more than one every path is <repo>/<path>, in results and in path filters.",
+    );
+    expect(said).toContain("never marked 'stale'");
+    expect(said).toContain("(default: all of them)");
+    // the local server's words, untrue here
+    expect(said).not.toContain("relative to the project root");
+    expect(said).not.toContain("carry 'stale'");
+    expect(said).not.toContain("this codebase");
+  });
+
   test("every listed tool answers its own example over one repository, and over all", async () => {
     const { tools } = await s.client.listTools();
     // (cortex_graph's example names a definition these repositories do not have: it says so, as a local server would)
