@@ -97,6 +97,35 @@ test.skipIf(skip !== undefined)("repos remove removes a repository and says what
   }
 });
 
+test.skipIf(skip !== undefined)("a repository name that is a folder of another's is refused, so no path names files of two repositories", () => {
+  const url = server.url("postgres");
+  const small = tmpProject({ "src/auth.py": "def login_user():\n    return 1\n" });
+  const org = tmpProject({ "small/src/auth.py": "def login_user():\n    return 2\n" });
+  try {
+    expect(cortex(["index", "--repo", "acme/small", small.root, "--store", url]).code).toBe(0);
+    const refused = cortex(["index", "--repo", "acme", org.root, "--store", url]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cortex: repo: 'acme' would share paths with repository 'acme/small' of the store");
+    expect(refused.stderr).toContain("remove 'acme/small' first (cortex repos remove acme/small)");
+    const names = (JSON.parse(cortex(["repos", "--json", "--store", url]).stdout).repos as Array<{ name: string }>).map((r) => r.name);
+    expect(names).not.toContain("acme");
+    // every hit of acme/small/… is acme/small's own file
+    const grep = cortex(["grep", "login_user", "--repo", "all", "--store", url, "--json"]);
+    expect(
+      JSON.parse(grep.stdout)
+        .matches.filter((m: { file_path: string }) => m.file_path.startsWith("acme"))
+        .map((m: { file_path: string }) => m.file_path),
+    ).toEqual(["acme/small/src/auth.py"]);
+    // the way out the message names
+    expect(cortex(["repos", "remove", "acme/small", "--store", url]).code).toBe(0);
+    expect(cortex(["index", "--repo", "acme", org.root, "--store", url]).code).toBe(0);
+    expect(cortex(["repos", "remove", "acme", "--store", url]).code).toBe(0);
+  } finally {
+    small.cleanup();
+    org.cleanup();
+  }
+});
+
 test.skipIf(skip !== undefined)("a store that cannot be reached is an error naming it without the password", () => {
   const url = `postgres://agent:hunter2@localhost/cortex?host=${encodeURIComponent(join(server.dir, "no-such-folder"))}`;
   const r = cortex(["repos", "--store", url]);
