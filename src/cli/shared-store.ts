@@ -1,7 +1,7 @@
 /**
  * The command line of the shared store (PostgreSQL): `cortex index --repo <name> [path]` builds the
  * local index as always and publishes it as that repository's next generation; `cortex repos` lists
- * what the store holds. The store is `--store postgres://…` or CORTEX_DATABASE_URL; its password is
+ * what the store holds, `cortex repos remove <name>` removes a repository. The store is `--store postgres://…` or CORTEX_DATABASE_URL; its password is
  * never printed.
  */
 import { CortexError, errorMessage } from "../core/errors.ts";
@@ -161,18 +161,46 @@ function renderRepos(repos: RepoInfo[], url: string): string {
   return [line(head), ...rows.map(line)].join("\n");
 }
 
-/** `cortex repos [--store URL] [--json]`. */
+/** `cortex repos [--store URL] [--json]`; `cortex repos remove <name> [--store URL] [--json]`. */
 export async function runReposCommand(argv: string[]): Promise<number> {
   const { positionals, values, flags } = parse(argv, ["--store"], ["--json", "--help"]);
   if (flags.has("--help")) {
     printText(helpText("repos"));
     return 0;
   }
-  if (positionals.length > 0) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.join(" ")}`);
+  if (positionals[0] === "remove") return removeRepo(positionals.slice(1), values.get("--store"), flags.has("--json"));
+  if (positionals.length > 0) throw new CortexError("INVALID_INPUT", `unexpected argument: ${positionals.join(" ")} (cortex repos remove <name> removes one)`);
   const store = requireStore(values.get("--store"));
   try {
     const repos = await store.repos();
     flags.has("--json") ? printJson({ store: store.maskedUrl, repos }) : printText(renderRepos(repos, store.maskedUrl));
+    return 0;
+  } finally {
+    await store.close();
+  }
+}
+
+/**
+ * `cortex repos remove <name>`: the repository and everything the store holds of it go in one
+ * transaction; servers reading the store stop listing it (their next read no longer sees it).
+ */
+async function removeRepo(names: string[], flag: string | undefined, json: boolean): Promise<number> {
+  if (names.length !== 1) {
+    throw new CortexError(
+      "INVALID_INPUT",
+      names.length === 0 ? "repos remove: name the repository to remove" : `repos remove: one repository at a time (got ${names.join(" ")})`,
+    );
+  }
+  const store = requireStore(flag);
+  try {
+    const removed = await store.remove(names[0]!, {
+      onWait: () => {
+        if (!json) process.stderr.write(`cortex: another indexer is publishing ${names[0]}; waiting for it\n`);
+      },
+    });
+    if (json) printJson({ store: store.maskedUrl, removed });
+    else
+      printText(`removed ${removed.repo} (generation ${removed.generation}, ${removed.files} file${removed.files === 1 ? "" : "s"}) from ${store.maskedUrl}`);
     return 0;
   } finally {
     await store.close();

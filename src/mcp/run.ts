@@ -34,7 +34,10 @@ export interface McpRunOptions {
   repo?: string;
 }
 
-/** The shared store to serve, checked before anything is served: a `--repo` default naming unknown repositories fails at once. */
+/**
+ * The shared store to serve, checked before anything is served: a store that cannot be reached or read,
+ * or a `--repo` default naming unknown repositories, fails at once.
+ */
 async function sharedScopes(opts: McpRunOptions): Promise<{ scopes: RepoScopes; close(): Promise<void> } | undefined> {
   const url = storeUrl(opts.store);
   if (url === undefined) {
@@ -54,13 +57,15 @@ async function sharedScopes(opts: McpRunOptions): Promise<{ scopes: RepoScopes; 
     await scopes.close().catch(() => {});
     await client.close().catch(() => {});
   };
-  if (opts.repo !== undefined) {
-    try {
-      await scopes.check(scopes.defaultScope, "--repo");
-    } catch (e) {
-      await close();
-      throw e;
-    }
+  // The connection is tried before anything is served (the driver connects at the first query): a wrong
+  // password or an unreachable server stops the server at start with the store's message, as the CLI's
+  // commands do, rather than a server that says it serves and fails every call.
+  try {
+    if (opts.repo !== undefined) await scopes.check(scopes.defaultScope, "--repo");
+    else await scopes.repos();
+  } catch (e) {
+    await close();
+    throw e;
   }
   return { scopes, close };
 }

@@ -57,8 +57,8 @@ const QUESTION_TOOLS: Array<[string, string[]]> = [
   ["before changing code", ["search_codebase"]],
 ];
 
-/** What an agent is told once: the tools it is served, by question, and how results read. */
-export function instructionsFor(served: ReadonlySet<string>): string {
+/** Which served tool answers which kind of question, as the instructions say it. */
+function toolPicks(served: ReadonlySet<string>): string {
   const picks = QUESTION_TOOLS.flatMap(([question, names]) => {
     const have = names.filter((n) => served.has(n));
     if (have.length === 0) return [];
@@ -67,19 +67,30 @@ export function instructionsFor(served: ReadonlySet<string>): string {
     if (question === "before changing code") tools = `${tools} with intent edit (is the evidence complete?)`;
     return [`${question} → ${tools}`];
   });
-  return `cortex answers questions about this codebase. Pick the tool by the question: ${picks.join("; ")}. Paths are relative to the project root. Results carry 'stale' when a file changed after
+  return `Pick the tool by the question: ${picks.join("; ")}.`;
+}
+
+/** What an agent is told once: the tools it is served, by question, and how results read. */
+export function instructionsFor(served: ReadonlySet<string>): string {
+  return `cortex answers questions about this codebase. ${toolPicks(served)} Paths are relative to the project root. Results carry 'stale' when a file changed after
 indexing and 'truncated' when cut to the output budget (raise max_tokens or narrow the query).`;
 }
 
-/** What an agent of a shared-store server is told once, besides each tool's `repo` field. */
+/**
+ * What an agent of a shared-store server is told once, besides each tool's `repo` field. Not the local
+ * text: paths are not relative to one project root (with several repositories they are <repo>/<path>),
+ * and no hit is ever stale (the store's files are not on this machine to change).
+ */
 function sharedInstructions(scopes: RepoScopes, served: ReadonlySet<string>): string {
   const dflt = scopes.defaultScope === "all" ? "all of them" : scopes.defaultScope.join(", ");
-  return `${instructionsFor(served)}
+  return `cortex answers questions about the repositories of a shared store. ${toolPicks(served)}
 
 This server reads a shared store of many repositories, not a working tree. Every tool takes 'repo': a name,
-several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With more than one
-repository every path is <repo>/<path>, in results and in path filters; imports, references and graphs
-resolve across the repositories of the scope.`;
+several, or "all" (default: ${dflt}); get_indexing_status lists the repositories. With one repository paths
+are relative to its root; with more than one every path is <repo>/<path>, in results and in path filters.
+Imports, references and graphs resolve across the repositories of the scope. Results are the repositories'
+published generations, never marked 'stale'; they carry 'truncated' when cut to the output budget (raise
+max_tokens or narrow the query).`;
 }
 
 /** What a tool's description adds on a shared-store server: how its `repo` argument reads. */

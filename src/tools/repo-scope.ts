@@ -58,6 +58,9 @@ export function scopeKey(scope: RepoScope): string {
 
 const LISTED = 50;
 
+/** How long a server trusts the names it read from the store (one cheap query of the repos table after). */
+const KNOWN_FOR_MS = 5000;
+
 /** The repositories' names for a message: all of them, or the first LISTED and how many more. */
 function listNames(repos: readonly string[]): string {
   if (repos.length === 0) return "none yet";
@@ -117,8 +120,13 @@ interface Entry {
 export class RepoScopes {
   readonly defaultScope: RepoScope;
   private readonly entries = new Map<string, Entry>();
-  /** Names known to exist: a name outside it sends one query to the store (a repository published since). */
+  /**
+   * Names known to exist: a name outside it sends one query to the store (a repository published since),
+   * and so does a path filter over "all" naming none of them; after KNOWN_FOR_MS the store is asked
+   * again anyway, so that a repository removed from the store (cortex repos remove) is an unknown name.
+   */
   private known: string[] | undefined;
+  private knownAt = 0;
   private readonly models: Session;
   private readonly maxSessions: number;
   private closed = false;
@@ -141,9 +149,16 @@ export class RepoScopes {
   /** Checks a scope's names against the store (asking it again only when a name is not known yet). */
   async check(scope: RepoScope, field = "repo"): Promise<void> {
     const allKnown = (names: string[] | undefined) => names !== undefined && names.length > 0 && (scope === "all" || scope.every((n) => names.includes(n)));
-    if (allKnown(this.known)) return;
-    this.known = (await this.repos()).map((r) => r.name);
+    if (Date.now() - this.knownAt <= KNOWN_FOR_MS && allKnown(this.known)) return;
+    this.known = await this.refreshKnown();
     requireKnownRepos(scope, this.known, field, this.opts.url);
+  }
+
+  /** The names the store holds now, remembered (a name removed since is forgotten within KNOWN_FOR_MS). */
+  private async refreshKnown(): Promise<string[]> {
+    const names = (await this.repos()).map((r) => r.name);
+    this.knownAt = Date.now();
+    return names;
   }
 
   /** The scope a call's `repo` names (validated, not yet checked against the store); the default when absent. */
@@ -163,10 +178,22 @@ export class RepoScopes {
     const scope = this.scopeOf(repo);
     const field = repo === undefined ? "--repo" : "repo";
     await this.check(scope, field);
-    const names = scope === "all" ? (this.known ?? []) : scope;
     if (scope === "all" || scope.length > 1) {
-      for (const [name, value] of Object.entries(pathFilters)) {
-        if (Array.isArray(value)) requireRepoPaths(value, names, name);
+      const requirePaths = (names: readonly string[]) => {
+        for (const [name, value] of Object.entries(pathFilters)) {
+          if (Array.isArray(value)) requireRepoPaths(value, names, name);
+        }
+      };
+      if (scope !== "all") requirePaths(scope);
+      else {
+        try {
+          requirePaths(this.known ?? []);
+        } catch {
+          // "all" was checked against the names known so far: a path naming none of them may name a
+          // repository published since, so the store is asked again (once, on a miss only) before refusing
+          this.known = await this.refreshKnown();
+          requirePaths(this.known);
+        }
       }
     }
     const entry = this.entry(scope);

@@ -7,6 +7,7 @@ import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { serverSkipReason, startServer, type TestServer } from "../store/postgres/server.ts";
 import { tmpProject } from "../helpers/tmp-project.ts";
+import { connectPostgres } from "../../src/store/postgres/client.ts";
 
 // builds local indexes, starts databases and command-line processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -70,12 +71,96 @@ test.skipIf(skip !== undefined)("index --repo publishes a project; repos lists i
   }
 });
 
+test.skipIf(skip !== undefined)("repos remove removes a repository and says what it removed; an unknown name lists those held", () => {
+  const url = server.url("postgres");
+  const a = tmpProject({ "main.go": "package main\n\nfunc main() {}\n" });
+  try {
+    expect(cortex(["index", "--repo", "rm-a", a.root, "--store", url]).code).toBe(0);
+    expect(cortex(["index", "--repo", "rm-b", a.root, "--store", url]).code).toBe(0);
+    const removed = cortex(["repos", "remove", "rm-b", "--store", url]);
+    expect(removed.stderr).toBe("");
+    expect(removed.code).toBe(0);
+    expect(removed.stdout.trim()).toBe(`removed rm-b (generation 1, 1 file) from ${url}`);
+    const names = (JSON.parse(cortex(["repos", "--json", "--store", url]).stdout).repos as Array<{ name: string }>).map((r) => r.name);
+    expect(names).toContain("rm-a");
+    expect(names).not.toContain("rm-b");
+    const again = cortex(["repos", "remove", "rm-b", "--store", url]);
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain(`cortex: unknown repository 'rm-b'; ${url} holds: `);
+    expect(again.stderr).toContain("rm-a");
+    const json = cortex(["repos", "remove", "rm-a", "--json"], { CORTEX_DATABASE_URL: url });
+    expect(JSON.parse(json.stdout)).toEqual({ store: url, removed: { repo: "rm-a", generation: 1, files: 1 } });
+    expect(cortex(["repos", "remove", "--store", url]).stderr).toContain("repos remove: name the repository to remove");
+    expect(cortex(["repos", "--help"]).stdout).toContain("cortex repos remove <name>");
+  } finally {
+    a.cleanup();
+  }
+});
+
+test.skipIf(skip !== undefined)("a repository name that is a folder of another's is refused, so no path names files of two repositories", () => {
+  const url = server.url("postgres");
+  const small = tmpProject({ "src/auth.py": "def login_user():\n    return 1\n" });
+  const org = tmpProject({ "small/src/auth.py": "def login_user():\n    return 2\n" });
+  try {
+    expect(cortex(["index", "--repo", "acme/small", small.root, "--store", url]).code).toBe(0);
+    const refused = cortex(["index", "--repo", "acme", org.root, "--store", url]);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("cortex: repo: 'acme' would share paths with repository 'acme/small' of the store");
+    expect(refused.stderr).toContain("remove 'acme/small' first (cortex repos remove acme/small)");
+    const names = (JSON.parse(cortex(["repos", "--json", "--store", url]).stdout).repos as Array<{ name: string }>).map((r) => r.name);
+    expect(names).not.toContain("acme");
+    // every hit of acme/small/… is acme/small's own file
+    const grep = cortex(["grep", "login_user", "--repo", "all", "--store", url, "--json"]);
+    expect(
+      JSON.parse(grep.stdout)
+        .matches.filter((m: { file_path: string }) => m.file_path.startsWith("acme"))
+        .map((m: { file_path: string }) => m.file_path),
+    ).toEqual(["acme/small/src/auth.py"]);
+    // the way out the message names
+    expect(cortex(["repos", "remove", "acme/small", "--store", url]).code).toBe(0);
+    expect(cortex(["index", "--repo", "acme", org.root, "--store", url]).code).toBe(0);
+    expect(cortex(["repos", "remove", "acme", "--store", url]).code).toBe(0);
+  } finally {
+    small.cleanup();
+    org.cleanup();
+  }
+});
+
 test.skipIf(skip !== undefined)("a store that cannot be reached is an error naming it without the password", () => {
   const url = `postgres://agent:hunter2@localhost/cortex?host=${encodeURIComponent(join(server.dir, "no-such-folder"))}`;
   const r = cortex(["repos", "--store", url]);
   expect(r.code).toBe(2);
   expect(r.stderr).toContain("postgres://agent:***@localhost/cortex");
   expect(r.stderr + r.stdout).not.toContain("hunter2");
+});
+
+test.skipIf(skip !== undefined)("a password given as ?password= is used, and masked wherever the URL is shown", async () => {
+  // the test server trusts only the superuser `cortex`: the role `agent` must give its password
+  const admin = connectPostgres(server.url("postgres"));
+  await admin.exec(
+    "CREATE ROLE agent LOGIN PASSWORD 'hunter2'; CREATE SCHEMA IF NOT EXISTS cortex; GRANT USAGE ON SCHEMA cortex TO agent; GRANT SELECT ON ALL TABLES IN SCHEMA cortex TO agent",
+  );
+  await admin.close();
+  const at = (password: string) => server.url("postgres").replace("cortex@", "agent@") + `&password=${password}`;
+  const ok = cortex(["repos", "--store", at("hunter2"), "--json"]);
+  expect(ok.stderr).toBe("");
+  expect(ok.code).toBe(0);
+  expect(JSON.parse(ok.stdout).store).toContain("&password=***");
+  expect(ok.stdout).not.toContain("hunter2");
+  const wrong = cortex(["repos", "--store", at("hunter3")]);
+  expect(wrong.code).toBe(2);
+  expect(wrong.stderr).toContain("password authentication failed");
+  expect(wrong.stderr).toContain("&password=***");
+  expect(wrong.stderr + wrong.stdout).not.toContain("hunter3");
+  const project = tmpProject({ "a.ts": "export const a = 1;\n" });
+  try {
+    const doctor = cortex(["doctor", "--json", "--root", project.root], { CORTEX_DATABASE_URL: at("hunter2") });
+    expect(doctor.stdout + doctor.stderr).not.toContain("hunter2");
+    expect(JSON.parse(doctor.stdout).shared_store).toMatchObject({ state: "ready" });
+    expect(JSON.parse(doctor.stdout).shared_store.url).toContain("&password=***");
+  } finally {
+    project.cleanup();
+  }
 });
 
 test.skipIf(skip !== undefined)("doctor describes the shared store and never shows its password", () => {

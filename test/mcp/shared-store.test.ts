@@ -15,6 +15,7 @@ import { Session } from "../../src/tools/session.ts";
 import { indexLocation } from "../../src/store/location.ts";
 import { SharedStore } from "../../src/store/postgres/shared-store.ts";
 import { TOOLS } from "../../src/tools/index.ts";
+import { connectPostgres } from "../../src/store/postgres/client.ts";
 
 // starts a database, indexes two projects and starts server processes: seconds each on a busy machine
 setDefaultTimeout(120_000);
@@ -124,6 +125,21 @@ describe.skipIf(skip !== undefined)("cortex mcp --store", () => {
       expect(t.inputSchema.required ?? []).not.toContain("repo");
       expect(t.description).toContain("On this shared store 'repo'");
     }
+  });
+
+  test("the instructions describe a shared store: <repo>/<path> over several repositories, nothing stale, no project root", () => {
+    const said = s.client.getInstructions() ?? "";
+    expect(said).toStartWith("cortex answers questions about the repositories of a shared store. Pick the tool by the question: ");
+    expect(said).toContain("a regular expression → search_text_pattern");
+    expect(said).toContain(
+      "With one repository paths\nare relative to its root; with more than one every path is <repo>/<path>, in results and in path filters.",
+    );
+    expect(said).toContain("never marked 'stale'");
+    expect(said).toContain("(default: all of them)");
+    // the local server's words, untrue here
+    expect(said).not.toContain("relative to the project root");
+    expect(said).not.toContain("carry 'stale'");
+    expect(said).not.toContain("this codebase");
   });
 
   test("every listed tool answers its own example over one repository, and over all", async () => {
@@ -287,6 +303,68 @@ describe.skipIf(skip !== undefined)("cortex mcp --store --repo", () => {
     expect(r.stderr).toContain("--repo: unknown repository 'paymnts'; postgres://cortex:***@localhost/");
     expect(r.stderr).toContain("holds: payments, web");
     expect(r.stderr + r.stdout).not.toContain("hunter2");
+  });
+});
+
+describe.skipIf(skip !== undefined)("cortex mcp --store, the store unusable", () => {
+  test("a wrong password stops the server at start with the store's message (exit 2), never claiming to serve, the password never shown", async () => {
+    // the test server asks every role but its superuser for a password
+    const admin = connectPostgres(url);
+    await admin.exec("CREATE ROLE agent_mcp LOGIN PASSWORD 'hunter2'");
+    await admin.close();
+    for (const store of [url.replace("cortex@", "agent_mcp:hunter3@"), `${url.replace("cortex@", "agent_mcp@")}&password=hunter3`]) {
+      const r = spawnSync(process.execPath, [MAIN, "mcp", "--root", work.root, "--store", store], { encoding: "utf8", input: "", timeout: 60_000 });
+      expect(r.status).toBe(2);
+      expect(r.stderr).toContain('password authentication failed for user "agent_mcp"');
+      expect(r.stderr).not.toContain("serving the shared store");
+      expect(r.stderr + r.stdout).not.toContain("hunter3");
+    }
+  });
+});
+
+describe.skipIf(skip !== undefined)("cortex mcp --store while the store changes", () => {
+  test("a repository published after the server started is found by path filters over all; removed, it is no longer listed", async () => {
+    const s = await serve(["--store", url]);
+    try {
+      // the server has read the store's names (payments, web) for this call
+      const before = await call(s.client, "search_text_pattern", { query: "ParseHeader", target_paths: ["web/header.ts"], context_lines: 0 });
+      expect(before.isError).toBe(false);
+      await publish("json", { "src/decode.go": "package json\n\n// Deserializer reads values.\ntype Deserializer struct{}\n" });
+      // a path filter naming the new repository: the names are read again on the miss, not refused
+      const filtered = await call(s.client, "search_text_pattern", { query: "Deserializer", target_paths: ["json/src"], context_lines: 0 });
+      expect(filtered.text).not.toContain("is in none of the repositories");
+      expect((filtered.json.matches as Array<{ file_path: string }>).map((m) => m.file_path)).toEqual(["json/src/decode.go", "json/src/decode.go"]);
+      // a path naming no repository at all is still refused, the new one listed
+      const nowhere = await call(s.client, "search_text_pattern", { query: "Deserializer", target_paths: ["jsn/src"] });
+      expect(nowhere.text).toBe(
+        "invalid arguments: target_paths: 'jsn/src' is in none of the repositories json, payments, web: over several, paths are <repo>/<path>",
+      );
+      const one = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(exactPaths(one)).toEqual(["src/decode.go"]);
+
+      // removed while the server serves the store: it stops listing it and goes on answering without it
+      const removed = spawnSync(process.execPath, [MAIN, "repos", "remove", "json", "--store", url], { encoding: "utf8", timeout: 60_000 });
+      expect(removed.stdout).toStartWith("removed json (generation 1, 1 file) from ");
+      const status = await call(s.client, "get_indexing_status", {});
+      expect(status.json.repos.map((r: { name: string }) => r.name)).toEqual(["payments", "web"]);
+      const all = await call(s.client, "search_text_pattern", { query: "Deserializer|ParseHeader", is_regex: true, context_lines: 0 });
+      expect(all.isError).toBe(false);
+      expect([...new Set((all.json.matches as Array<{ file_path: string }>).map((m) => m.file_path))].sort()).toEqual([
+        "payments/charge.go",
+        "payments/header.go",
+        "web/header.ts",
+        "web/server.ts",
+      ]);
+      const gone = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(gone.isError).toBe(false);
+      expect(gone.json.results).toEqual([]);
+      // the names the server read are read again after a few seconds: then "json" is an unknown name
+      await Bun.sleep(5500);
+      const unknown = await call(s.client, "cortex_exact", { query: "Deserializer", repo: "json" });
+      expect(unknown.text).toEndWith("unknown repository 'json'; " + `${url} holds: payments, web`);
+    } finally {
+      await s.close();
+    }
   });
 });
 

@@ -61,6 +61,15 @@ export function numericRows(types: readonly number[], rows: unknown[][]): unknow
   return rows;
 }
 
+/** The SQLSTATE of a server's error (the driver's `code`), looked for through the causes; undefined for others. */
+export function sqlState(e: unknown): string | undefined {
+  for (let c = e, depth = 0; c instanceof Error && depth < 5; c = c.cause, depth++) {
+    const code = (c as { code?: unknown }).code;
+    if (typeof code === "string" && /^[0-9A-Z]{5}$/.test(code)) return code;
+  }
+  return undefined;
+}
+
 /** A driver error, worded without the connection URL (it may carry a password). */
 function storeError(e: unknown, url: string): CortexError {
   if (e instanceof CortexError) return e;
@@ -160,26 +169,30 @@ async function inTransaction<T>(q: PgQueryable, fn: (tx: PgQueryable) => Promise
 }
 
 /**
- * libpq's way of naming a Unix socket folder, `?host=/path` (the driver reads a socket folder only from
- * its options, and would send an unknown URL parameter to the server as a setting).
+ * What libpq reads from a URL's parameters and the driver does not: a Unix socket folder `?host=/path`
+ * and a password `?password=…` (the driver takes both only from its options, and would send an unknown
+ * URL parameter to the server as a setting: a password given so was never used, and authentication failed).
  */
-function splitSocket(url: string): { driverUrl: string; socketDir: string | undefined } {
+function splitUrl(url: string): { driverUrl: string; socketDir: string | undefined; password: string | undefined } {
   const u = new URL(url);
   const host = u.searchParams.get("host");
-  if (host === null || !host.startsWith("/")) return { driverUrl: url, socketDir: undefined };
-  u.searchParams.delete("host");
-  return { driverUrl: u.toString(), socketDir: host };
+  const password = u.searchParams.get("password") ?? undefined;
+  const socketDir = host?.startsWith("/") ? host : undefined;
+  if (socketDir === undefined && password === undefined) return { driverUrl: url, socketDir, password };
+  if (socketDir !== undefined) u.searchParams.delete("host");
+  u.searchParams.delete("password");
+  return { driverUrl: u.toString(), socketDir, password };
 }
 
 /**
- * Connects to the server of a `postgres://` URL (host, port, database, user, password; a Unix socket
- * folder as `?host=/path`). Nothing is sent until the first query. Notices are not printed: the store
+ * Connects to the server of a `postgres://` URL (host, port, database, user, password, the password also
+ * as `?password=…`; a Unix socket folder as `?host=/path`). Nothing is sent until the first query. Notices are not printed: the store
  * reports what it does itself.
  */
 export function connectPostgres(url: string, options: { maxConnections?: number } = {}): PgClient {
   let sql: Sql;
   try {
-    const { driverUrl, socketDir } = splitSocket(url);
+    const { driverUrl, socketDir, password } = splitUrl(url);
     sql = postgres(driverUrl, {
       max: options.maxConnections ?? 4,
       onnotice: () => {},
@@ -188,6 +201,7 @@ export function connectPostgres(url: string, options: { maxConnections?: number 
       // 250 ms of compiling for 2 ms of work). The setting exists since PostgreSQL 11.
       connection: { application_name: "cortex", jit: "off" },
       ...(socketDir === undefined ? {} : { host: socketDir }),
+      ...(password === undefined ? {} : { password }),
     }) as Sql;
   } catch (e) {
     throw new CortexError("INVALID_INPUT", `cannot use the PostgreSQL URL ${maskUrl(url)}: ${(e as Error).message}`);

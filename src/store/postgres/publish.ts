@@ -12,15 +12,16 @@
  * a publisher killed before it leaves the old generation whole. Replaced versions are deleted after the
  * switch (a statement already running keeps its snapshot).
  */
-import { CortexError } from "../../core/errors.ts";
+import { CortexError, errorMessage } from "../../core/errors.ts";
 import type { IndexStore } from "../index-store.ts";
-import type { PgClient, PgQueryable, PgReserved, PgValue } from "./client.ts";
+import { type PgClient, type PgQueryable, type PgReserved, type PgValue, sqlState } from "./client.ts";
 import { ensureSchema, FILE_ROW_TABLES, KEYWORD_LISTS, preferLz4, schemaIdent } from "./schema.ts";
 import { BinaryCopy, type CopyType } from "./copy-binary.ts";
 import { KeywordVectors, type Weight, type Words } from "./keyword-vectors.ts";
 import { carryOverKeywordPostings, KeywordPostings } from "./keyword-postings.ts";
 import { IndexSource, type SourceFile, type WordPieces } from "./source.ts";
 import { encodePostings } from "../trigrams.ts";
+import { listRepos } from "./repos.ts";
 import { forgetOldGenerations, publishVectors, type PublishedVectors, type PublishVectors } from "./vectors.ts";
 
 /** Text bytes written per transaction (a few MB keeps each COPY's data small and the batches many). */
@@ -472,12 +473,64 @@ function requireRepoName(repo: string): void {
 }
 
 /**
+ * Enters `repo` in the store's repositories, or refuses it (nothing written) when it would share paths
+ * with another: over several repositories a path is `<repo>/<path>`, so with `org` and `org/small` both
+ * held, `org/small/src/auth.py` would name a file of each (org's `small/src/auth.py` and org/small's
+ * `src/auth.py`) and a path filter `org/small/src` would match both. Refusing a name that is a `/`-prefix
+ * of a held one, or has one as its prefix, keeps every path's repository unique without changing how paths
+ * read (another separator would have changed every path readers and agents already use). Two new names
+ * published at once are checked one after the other, under a lock of the store's names.
+ */
+async function claimName(conn: PgReserved, schema: string, s: string, repo: string): Promise<void> {
+  await conn.transaction(async (tx) => {
+    // a space cannot be in a repository's name: this key is no repository's lock
+    await tx.query("SELECT pg_advisory_xact_lock($1::int, hashtext($2))", [LOCK_CLASS, `${schema} names`]);
+    const clash = await tx.query<{ name: string }>(
+      `SELECT name FROM ${s}.repos WHERE name <> $1 AND (starts_with(name, $1 || '/') OR starts_with($1, name || '/')) ORDER BY name`,
+      [repo],
+    );
+    if (clash.length > 0) {
+      const other = clash[0]!.name;
+      const [short, long] = other.length < repo.length ? [other, repo] : [repo, other];
+      throw new CortexError(
+        "INVALID_INPUT",
+        `repo: '${repo}' would share paths with repository '${other}' of the store: over several repositories a path is <repo>/<path>, and '${long}/…' would name files of both '${short}' and '${long}'. Choose a name that is no folder of another (e.g. '${repo.replaceAll("/", "-")}'), or remove '${other}' first (cortex repos remove ${other})`,
+        { data: { conflicts: clash.map((c) => c.name) } },
+      );
+    }
+    await tx.query(`INSERT INTO ${s}.repos (name) VALUES ($1) ON CONFLICT (name) DO NOTHING`, [repo]);
+  });
+}
+
+/**
  * Publishes the finished index in `store` as repository `repo`'s next generation (see the module
  * comment). Throws INVALID_INPUT when the index's parse tier is not complete.
  */
 export async function publishIndex(client: PgClient, repo: string, store: IndexStore, options: PublishOptions = {}): Promise<PublishResult> {
   requireRepoName(repo);
   const schema = options.schema ?? "cortex";
+  try {
+    return await publishChecked(client, repo, store, options, schema);
+  } catch (e) {
+    throw cannotWrite(e, schema);
+  }
+}
+
+/**
+ * A server's "permission denied" (SQLSTATE 42501) while writing, said as what it means: the role is a
+ * reader's (the README's cortex_reader) and cannot write; the server's own words alone named a table and
+ * no way out. Any other error is returned as it is.
+ */
+function cannotWrite(e: unknown, schema: string): unknown {
+  if (sqlState(e) !== "42501") return e;
+  return new CortexError(
+    "IO",
+    `${errorMessage(e)}: this role cannot write to the shared store; writing needs INSERT, UPDATE and DELETE on the tables of schema ${schema} and CREATE on the schema (connect as the writer role, e.g. the README's cortex_writer)`,
+    { cause: e },
+  );
+}
+
+async function publishChecked(client: PgClient, repo: string, store: IndexStore, options: PublishOptions, schema: string): Promise<PublishResult> {
   const s = schemaIdent(schema);
   const source = new IndexSource(store);
   const unparsed = source.unparsedCount();
@@ -487,6 +540,7 @@ export async function publishIndex(client: PgClient, repo: string, store: IndexS
   try {
     await lockRepository(conn, schema, repo, options.onWait);
     try {
+      await claimName(conn, schema, s, repo);
       await preferLz4(conn);
       return await publishLocked(conn, s, repo, source, options);
     } finally {
@@ -588,4 +642,66 @@ async function publishLocked(conn: PgReserved, s: string, repo: string, source: 
   });
   const result: PublishResult = { repo, generation: next, changed: changed.length, deleted: deleted.length, unchanged: files.length - changed.length };
   return vectors === undefined ? result : { ...result, vectors: vectors.result };
+}
+
+export interface RemovedRepo {
+  repo: string;
+  /** The generation it had when removed (0: a first publication that never finished). */
+  generation: number;
+  files: number;
+}
+
+/**
+ * Removes repository `repo` and everything the store holds of it, in one transaction: readers see it
+ * whole until the commit and not at all after (a statement already running keeps its snapshot), so a
+ * server serving the store goes on answering, without it. Under the repository's lock, so a publisher of
+ * it finishes first (`onWait` is told). An unknown name is an error listing the names the store holds.
+ */
+export async function removeRepository(
+  client: PgClient,
+  repo: string,
+  options: { schema?: string; url?: string; onWait?: () => void } = {},
+): Promise<RemovedRepo> {
+  const schema = options.schema ?? "cortex";
+  const s = schemaIdent(schema);
+  try {
+    // the names for an unknown one's message; also refuses a store of another schema version
+    const held = (await listRepos(client, schema)).map((r) => r.name);
+    const conn = await client.reserve();
+    try {
+      await lockRepository(conn, schema, repo, options.onWait);
+      try {
+        return await conn.transaction(async (tx) => {
+          const [row] = await tx.query<{ repo_id: number; generation: number; files: number }>(
+            `SELECT repo_id, generation, file_count AS files FROM ${s}.repos WHERE name = $1 FOR UPDATE`,
+            [repo],
+          );
+          if (row === undefined) {
+            const where = options.url ?? "the shared store";
+            throw new CortexError(
+              "NOT_FOUND",
+              held.length === 0
+                ? `unknown repository '${repo}': ${where} holds no repositories`
+                : `unknown repository '${repo}'; ${where} holds: ${held.join(", ")}`,
+              { data: { repos: held } },
+            );
+          }
+          const repoId = Number(row.repo_id);
+          // the rows hanging off its file versions have no foreign key (schema.ts): deleted with them first
+          await deleteVersions(tx, s, repoId, "TRUE", []);
+          await tx.query(`DELETE FROM ${s}.trigram_postings WHERE repo_id = $1::int`, [repoId]);
+          await tx.query(`DELETE FROM ${s}.keyword_postings WHERE repo_id = $1::int`, [repoId]);
+          // modules, import components and the vectors' bookkeeping go with the row (ON DELETE CASCADE)
+          await tx.query(`DELETE FROM ${s}.repos WHERE repo_id = $1::int`, [repoId]);
+          return { repo, generation: Number(row.generation), files: Number(row.files) };
+        });
+      } finally {
+        await conn.query("SELECT pg_advisory_unlock($1::int, hashtext($2))", [LOCK_CLASS, `${schema}/${repo}`]);
+      }
+    } finally {
+      await conn.release();
+    }
+  } catch (e) {
+    throw cannotWrite(e, schema);
+  }
 }

@@ -1,11 +1,11 @@
 /**
  * The shared store as the command line uses it: connect by URL, publish a finished local index as a
- * repository, list the repositories, describe the server (for doctor). Everything it reports names the
+ * repository, list the repositories, remove one, describe the server (for doctor). Everything it reports names the
  * server by its masked URL.
  */
 import { IndexStore } from "../index-store.ts";
 import { connectPostgres, type PgClient } from "./client.ts";
-import { publishIndex, type PublishOptions, type PublishResult } from "./publish.ts";
+import { publishIndex, type PublishOptions, type PublishResult, type RemovedRepo, removeRepository } from "./publish.ts";
 import { listRepos, type RepoInfo } from "./repos.ts";
 import { maskUrl } from "./url.ts";
 
@@ -46,6 +46,11 @@ export class SharedStore {
     } finally {
       store.close();
     }
+  }
+
+  /** Removes repository `repo` and all the store holds of it (see removeRepository). */
+  remove(repo: string, options: { onWait?: () => void } = {}): Promise<RemovedRepo> {
+    return removeRepository(this.client, repo, { ...options, schema: this.schema, url: this.maskedUrl });
   }
 
   repos(): Promise<RepoInfo[]> {

@@ -6,16 +6,21 @@ import { CortexError } from "../../core/errors.ts";
 
 const SCHEMES = ["postgres:", "postgresql:"];
 
-/** The URL with its password replaced by `***` (and unchanged when it has none or does not parse). */
+/**
+ * The URL with its password replaced by `***`, the user-info's and a `?password=` parameter's (libpq's
+ * other way of giving it); unchanged when it has none.
+ */
 export function maskUrl(url: string): string {
+  // the parameter first, on the text: the URL class would re-encode the other parameters
+  const masked = url.replace(/([?&]password=)[^&#]*/gi, "$1***");
   try {
-    const u = new URL(url);
-    if (u.password === "") return url;
+    const u = new URL(masked);
+    if (u.password === "") return masked;
     u.password = "***";
     return u.toString();
   } catch {
     // not a URL we can parse: hide whatever sits between "://user:" and "@"
-    return url.replace(/(\/\/[^:/@]*:)[^@]*@/, "$1***@");
+    return masked.replace(/(\/\/[^:/@]*:)[^@]*@/, "$1***@");
   }
 }
 

@@ -5,7 +5,7 @@
  */
 import { afterAll, beforeAll, expect, setDefaultTimeout, test } from "bun:test";
 import type { PgClient } from "../../../src/store/postgres/client.ts";
-import { publishIndex } from "../../../src/store/postgres/publish.ts";
+import { publishIndex, removeRepository } from "../../../src/store/postgres/publish.ts";
 import { listRepos } from "../../../src/store/postgres/repos.ts";
 import { ensureSchema, FILE_ROW_TABLES } from "../../../src/store/postgres/schema.ts";
 import { PgIndexReader } from "../../../src/store/postgres/reader.ts";
@@ -238,6 +238,75 @@ test("repositories are apart: publishing one leaves the other as it was", async 
       ["service-a", 2, 4],
     ]);
     expect(Object.keys((await liveState(client, schema, "lib-b")).files)).toEqual(["lib.py"]);
+  } finally {
+    sa.close();
+    sb.close();
+    a.project.cleanup();
+    b.project.cleanup();
+  }
+});
+
+test("a name that is a folder of another repository's name, or has one as its folder, is refused with nothing written", async () => {
+  // over several repositories a path is <repo>/<path>: 'org' holding small/src/auth.py and 'org/small'
+  // holding src/auth.py would both answer org/small/src/auth.py
+  const schema = freshSchema();
+  const small = indexedProject({ "src/auth.py": "def login_user():\n    return 1\n" });
+  const org = indexedProject({ "small/src/auth.py": "def login_user():\n    return 2\n" });
+  const ss = await small.index();
+  const so = await org.index();
+  try {
+    await publishIndex(client, "org/small", ss, { schema });
+    const before = await client.query(`SELECT repo_id, name, generation FROM ${schema}.repos ORDER BY repo_id`);
+    const files = await client.query(`SELECT count(*)::int AS n FROM ${schema}.file_versions`);
+    await expect(publishIndex(client, "org", so, { schema })).rejects.toThrow(
+      "repo: 'org' would share paths with repository 'org/small' of the store: over several repositories a path is <repo>/<path>, and 'org/small/…' would name files of both 'org' and 'org/small'",
+    );
+    await expect(publishIndex(client, "org/small/x", so, { schema })).rejects.toThrow("repo: 'org/small/x' would share paths with repository 'org/small'");
+    // nothing written: no row for the refused names, no file
+    expect(await client.query(`SELECT repo_id, name, generation FROM ${schema}.repos ORDER BY repo_id`)).toEqual(before);
+    expect(await client.query(`SELECT count(*)::int AS n FROM ${schema}.file_versions`)).toEqual(files);
+    // names that only begin alike are no folder of each other; the same name publishes again
+    expect((await publishIndex(client, "org-small", so, { schema })).generation).toBe(1);
+    expect((await publishIndex(client, "org/smaller", so, { schema })).generation).toBe(1);
+    expect((await publishIndex(client, "org/small", ss, { schema })).generation).toBe(2);
+    expect((await listRepos(client, schema)).map((r) => r.name)).toEqual(["org-small", "org/small", "org/smaller"]);
+  } finally {
+    ss.close();
+    so.close();
+    small.project.cleanup();
+    org.project.cleanup();
+  }
+});
+
+test("removing a repository deletes every row the store held of it and nothing of the others", async () => {
+  const schema = freshSchema();
+  const a = indexedProject();
+  const b = indexedProject({ "lib.py": "def helper():\n    return 42\n", "sub/more.py": "import lib\n\nlib.helper()\n" });
+  const sa = await a.index();
+  const sb = await b.index();
+  // every table of the schema, and how many rows each holds
+  const counts = async () => {
+    const tables = await client.query<{ t: string }>(
+      "SELECT table_name AS t FROM information_schema.tables WHERE table_schema = $1 AND table_type = 'BASE TABLE' ORDER BY 1",
+      [schema],
+    );
+    const out: Record<string, number> = {};
+    for (const { t } of tables) out[t] = (await client.query<{ n: number }>(`SELECT count(*)::int AS n FROM ${schema}.${t}`))[0]!.n;
+    return out;
+  };
+  try {
+    await publishIndex(client, "keep", sa, { schema });
+    const before = await counts();
+    await publishIndex(client, "gone", sb, { schema });
+    await publishIndex(client, "gone", sb, { schema });
+    expect(await removeRepository(client, "gone", { schema })).toEqual({ repo: "gone", generation: 2, files: 2 });
+    // the sequences of ids move on; every table's rows are as before "gone" was published
+    expect(await counts()).toEqual(before);
+    expect((await listRepos(client, schema)).map((r) => r.name)).toEqual(["keep"]);
+    expect(await new PgIndexReader(client, "all", schema).textFileCount()).toBe(4);
+    await expect(removeRepository(client, "gone", { schema, url: "the store" })).rejects.toThrow("unknown repository 'gone'; the store holds: keep");
+    await removeRepository(client, "keep", { schema });
+    await expect(removeRepository(client, "keep", { schema })).rejects.toThrow("unknown repository 'keep': the shared store holds no repositories");
   } finally {
     sa.close();
     sb.close();

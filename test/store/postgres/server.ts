@@ -5,7 +5,7 @@
  * postgresql-15), so there they run.
  */
 import { spawnSync } from "node:child_process";
-import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 
@@ -72,6 +72,10 @@ export function startServer(): TestServer {
   if (process.getuid?.() === 0) chownSync(dir, Number(spawnSync("id", ["-u", "postgres"], { encoding: "utf8" }).stdout.trim()), 0);
   const data = join(dir, "data");
   run(asServerUser(join(bin, "initdb"), ["-D", data, "-U", "cortex", "--auth=trust", "-E", "UTF8", "--locale=C.UTF-8", "--no-sync"]));
+  // The superuser `cortex` is trusted; every other role must give its password, as on a real server (a
+  // password the store drops, or a wrong one, fails as it would there). The server reads the file as its
+  // own user: written here, it stays readable to it.
+  writeFileSync(join(data, "pg_hba.conf"), "local all cortex trust\nlocal all all scram-sha-256\n", { mode: 0o644 });
   // no TCP listener; no fsync (a test database need not survive a power loss)
   const options = `-k ${dir} -c listen_addresses= -c fsync=off -c synchronous_commit=off -c full_page_writes=off`;
   run(asServerUser(join(bin, "pg_ctl"), ["-D", data, "-o", options, "-l", join(dir, "server.log"), "-w", "-t", "60", "start"]));

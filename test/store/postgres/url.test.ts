@@ -10,6 +10,12 @@ test("a URL's password is masked; a URL without one is unchanged", () => {
   expect(maskUrl("postgres://indexer:s3cret@db.internal:5432/cortex")).toBe("postgres://indexer:***@db.internal:5432/cortex");
   expect(maskUrl("postgres://agent@db.internal/cortex")).toBe("postgres://agent@db.internal/cortex");
   expect(maskUrl("postgres://u:p%40ss@h/d?sslmode=require")).toBe("postgres://u:***@h/d?sslmode=require");
+  // libpq's other way of giving it, as a parameter: masked too, the other parameters left as they are
+  expect(maskUrl("postgres://agent@h/d?host=%2Ftmp%2Fpg&password=hunter2&sslmode=require")).toBe(
+    "postgres://agent@h/d?host=%2Ftmp%2Fpg&password=***&sslmode=require",
+  );
+  expect(maskUrl("postgres://agent:a@h/d?PASSWORD=hunter2")).toBe("postgres://agent:***@h/d?PASSWORD=***");
+  expect(maskUrl("postgres://u@[bad/d?password=hunter2")).not.toContain("hunter2");
   // not parseable as a URL: the part between "user:" and "@" is still hidden
   expect(maskUrl("postgres://u:se cret@[bad/d")).not.toContain("se cret");
 });
