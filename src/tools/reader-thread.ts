@@ -82,6 +82,11 @@ export class ReaderThread {
     });
   }
 
+  /** Starts the thread ahead of the first call (it then loads the embedding model: reader-worker.ts). */
+  warm(): void {
+    this.start();
+  }
+
   close(): void {
     this.worker?.terminate();
     this.worker = undefined;
