@@ -18,7 +18,7 @@
 // ./types.ts
 export type { EmbeddingProvider } from "./types.ts";
 // ./provider.ts
-export { createEmbeddingProvider, mayHaveCachedVectors, type EmbeddingConfig } from "./provider.ts";
+export { createEmbeddingProvider, type EmbeddingConfig } from "./provider.ts";
 // ./embedder.ts
 export { Embedder, embeddingsLabel, type ChunkText } from "./embedder.ts";
 // ./vector-index.ts

@@ -10,13 +10,11 @@
  *   openai:<host/path>:<model>[:<dims>]      an OpenAI-compatible server
  *   none                                     embeddings turned off
  */
-import { Database } from "bun:sqlite";
-import { existsSync, realpathSync, statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { CortexConfig } from "../core/config.ts";
 import { CortexError } from "../core/errors.ts";
 import { shortHash } from "../core/hash.ts";
-import { embeddingCachePath } from "../store/embedding-cache.ts";
 import { modelSpec, recipeOf } from "./models.ts";
 import { HttpProvider } from "./http-provider.ts";
 import { LocalProvider } from "./local/local-provider.ts";
@@ -154,25 +152,5 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
       if (options.retryAfterMs !== undefined) o.retryAfterMs = options.retryAfterMs;
       return new LocalProvider(o);
     }
-  }
-}
-
-/**
- * Whether vectors of the configured model are cached (its cache file has stored some, so it knows their
- * size): a server then loads the model at start-up instead of on the first query. A few file-system calls
- * and one read-only query, nothing started; false for a configuration that cannot work or turns embeddings off.
- */
-export function mayHaveCachedVectors(config: EmbeddingConfig, options: ProviderOptions): boolean {
-  if (config.provider === "none") return false;
-  let db: Database | undefined;
-  try {
-    const path = embeddingCachePath(options.home, createEmbeddingProvider(config, options).id);
-    if (!existsSync(path)) return false;
-    db = new Database(path, { readonly: true });
-    return db.query("SELECT 1 FROM meta WHERE key = 'dimensions'").get() !== null;
-  } catch {
-    return false;
-  } finally {
-    db?.close();
   }
 }

@@ -14,14 +14,13 @@ import { tierNotices } from "./tier-notices.ts";
 import { createMcpServer } from "./server.ts";
 import { serveHttp, parseListen } from "./http.ts";
 import { LiveIndex } from "../indexer/live.ts";
-import { ReaderThread } from "../tools/reader-thread.ts";
+import { mayHaveCachedVectors, ReaderThread } from "../tools/reader-thread.ts";
 import { LineStdioTransport } from "./stdio.ts";
 import { log, type LogLevel } from "../core/log.ts";
 import { CortexError } from "../core/errors.ts";
 import { storeUrl, maskUrl } from "../store/postgres/url.ts";
 import { connectPostgres } from "../store/postgres/client.ts";
 import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
-import { mayHaveCachedVectors } from "../embed/index.ts";
 import { cortexHome } from "../core/paths.ts";
 
 export interface McpRunOptions {

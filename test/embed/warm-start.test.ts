@@ -9,7 +9,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { join } from "node:path";
 import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
-import { createEmbeddingProvider, Embedder, mayHaveCachedVectors } from "../../src/embed/index.ts";
+import { createEmbeddingProvider, Embedder } from "../../src/embed/index.ts";
+import { mayHaveCachedVectors } from "../../src/tools/reader-thread.ts";
 import { EmbeddingCache } from "../../src/store/embedding-cache.ts";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
 import { embeddingConfig, hubServer, tempDir } from "./helpers.ts";
@@ -87,8 +88,8 @@ describe("a server over cached vectors", () => {
     expect(provider.state()).toEqual({ status: "idle" });
     // what the server asks before starting its reader thread: an empty cache file is no reason to
     const config = embeddingConfig({ model_path: model.dir });
-    expect(mayHaveCachedVectors(config, { home: other.dir })).toBe(false);
-    expect(mayHaveCachedVectors(config, { home: home.dir })).toBe(true);
+    expect(mayHaveCachedVectors(config, { home: other.dir, root: p.root })).toBe(false);
+    expect(mayHaveCachedVectors(config, { home: home.dir, root: p.root })).toBe(true);
     await e.close();
     other.remove();
   });
