@@ -58,8 +58,11 @@ export type VectorListener = (entries: Array<{ hash: string; vector: Float32Arra
  */
 export function embeddingsLabel(provider: ProviderState, cached: number, total: number): { label: string; state: EmbeddingStatus["state"] } {
   if (provider.status === "unavailable") return { label: `unavailable: ${provider.reason}`, state: "unavailable" };
-  // nothing to embed (an empty index) lacks no vector, whether or not the model has loaded
-  if ((provider.status === "ready" && cached >= total) || total === 0) return { label: "ready", state: "ready" };
+  if (provider.status === "ready" && cached >= total) return { label: "ready", state: "ready" };
+  // Nothing to embed (an empty index, a first build under way) lacks no vector while a model loads, but when
+  // nothing has asked for one yet (idle) whether one can be had is unknown: that was called "ready" too, so a
+  // first build without any loadable model reported ready embeddings. Status reports settle() first.
+  if (total === 0 && provider.status === "loading") return { label: "ready", state: "ready" };
   const pct = total === 0 ? 100 : Math.floor((Math.min(cached, total) / total) * 100);
   return { label: `partial ${pct}%`, state: "partial" };
 }
@@ -90,6 +93,8 @@ export class Embedder {
   private failed = 0;
   private closed = false;
   private readonly listeners = new Set<VectorListener>();
+  /** The size of the vectors last handed out (vectors(), vectorSlices(), listeners). */
+  private served: number | undefined;
 
   constructor(provider: EmbeddingProvider, cache: VectorCache, options: EmbedderOptions = {}) {
     this.provider = provider;
@@ -151,12 +156,23 @@ export class Embedder {
     // Work stopped by an unavailable provider resumes once it can be had again (the provider rate-limits
     // its own retries, so asking on every search costs nothing).
     if (this.activity === "stopped" && this.pending.length > 0 && !this.closed) this.kick();
-    return { ...embeddingsLabel(provider, cached, total), total, cached, provider, progress };
+    const problem = this.dimensionProblem();
+    const label = problem ? { label: `unavailable: ${problem}`, state: "unavailable" as const } : embeddingsLabel(provider, cached, total);
+    return { ...label, total, cached, provider, progress };
   }
 
   /** The stored vectors of these texts (synchronous: for a few thousand at most; see vectorSlices). */
   vectors(hashes: Iterable<string>): Map<string, Float32Array> {
-    return this.cache.get(hashes);
+    return this.noteServed(this.cache.get(hashes));
+  }
+
+  /** Notes the size of vectors handed out (the consumer's index holds them): see dimensionProblem(). */
+  private noteServed(vectors: Map<string, Float32Array>): Map<string, Float32Array> {
+    for (const v of vectors.values()) {
+      this.served = v.length;
+      break;
+    }
+    return vectors;
   }
 
   /**
@@ -167,9 +183,37 @@ export class Embedder {
   async *vectorSlices(hashes: Iterable<string>, sliceSize = 2000): AsyncGenerator<Map<string, Float32Array>> {
     const all = [...new Set(hashes)];
     for (let i = 0; i < all.length && !this.closed; i += sliceSize) {
-      yield this.cache.get(all.slice(i, i + sliceSize));
+      yield this.noteServed(this.cache.get(all.slice(i, i + sliceSize)));
       await new Promise<void>((r) => setImmediate(r));
     }
+  }
+
+  /**
+   * Starts loading the model in the background when the cache holds vectors of it (a project was embedded
+   * with it), so that a server's first queries can use them: the model otherwise loads on the first query,
+   * which is then answered by keywords alone. Returns at once; true when loading was started. Without such
+   * vectors nothing is started (no worker, no download): a project that never embedded costs nothing.
+   */
+  warm(): boolean {
+    if (this.closed || this.cache.dimensions === undefined || this.provider.state().status !== "idle") return false;
+    // a failure is the provider's state, reported by searches
+    this.provider.ready().then(
+      () => log.info(`embeddings: ${this.provider.model} loaded ahead of the first query`),
+      () => {},
+    );
+    return true;
+  }
+
+  /**
+   * When nothing has asked the provider for its model yet, asks now and waits up to `ms` for it to be loaded
+   * or found unavailable, so that a state read next says which: a status report must not call embeddings
+   * "ready" when no model can be had. A load already under way is not waited for (reports stay quick).
+   */
+  async settle(ms: number): Promise<void> {
+    if (this.closed || this.provider.state().status !== "idle") return;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    await Promise.race([this.provider.ready().catch(() => {}), new Promise<void>((r) => (timer = setTimeout(r, ms)))]);
+    clearTimeout(timer);
   }
 
   /** Whether embedQuery() can answer now (the provider is loaded). */
@@ -189,7 +233,39 @@ export class Embedder {
       throw new CortexError("EMBEDDINGS_UNAVAILABLE", `query embedding unavailable: ${why}`, { data: { state: state.status } });
     }
     const [v] = await this.provider.embed([text], "query", signal);
+    // A query vector of another size than the project's vectors can rank nothing: refused like a model that
+    // is not there (the caller falls back to keywords), never passed on to fail as the caller's mistake.
+    const problem = this.dimensionProblem(v!.length);
+    if (problem) throw new CortexError("EMBEDDINGS_UNAVAILABLE", `query embedding unusable: ${problem}`, { data: { state: "dimensions" } });
     return v!;
+  }
+
+  /**
+   * Why the model's vectors cannot be compared with those handed out so far (the project's vector index
+   * holds those), or undefined when they can. It happens when the model changed under the same identity (an
+   * OpenAI-compatible server now serving another model under the name, model files replaced while a process
+   * ran): it lasts until vectors of the new size are handed out, which reconcileDimensions() sets going.
+   */
+  dimensionProblem(made = this.provider.state().status === "ready" ? this.provider.dimensions : undefined): string | undefined {
+    if (made === undefined || this.served === undefined || made === this.served) return undefined;
+    return (
+      `the model ${this.provider.model} makes ${made}-dimensional vectors, the project's vectors have ${this.served} ` +
+      "(the model changed since they were made): keyword ranking until they are made again (cortex index --embed)"
+    );
+  }
+
+  /**
+   * Once the model is loaded, drops cached vectors of another size than it makes (they can never be compared
+   * with a query of this model) so that every text counts as missing and is embedded again. True when it
+   * dropped them: the caller re-reads what is missing. Cheap; called before each look at the cache.
+   */
+  reconcileDimensions(): boolean {
+    const made = this.provider.state().status === "ready" ? this.provider.dimensions : undefined;
+    const held = this.cache.dimensions;
+    if (made === undefined || held === undefined || held === made) return false;
+    log.warn(`embeddings: ${this.provider.model} now makes ${made}-dimensional vectors, the cache held ${held}-dimensional ones; embedding again`);
+    this.cache.ensureDimensions(made);
+    return true;
   }
 
   /** Resolves when the queue is empty, or the provider is unavailable and embedding has stopped. */
@@ -286,6 +362,7 @@ export class Embedder {
   /** Hands vectors now in the cache to the listeners (a listener's failure is logged, never the batch's). */
   private deliver(entries: Array<{ hash: string; vector: Float32Array }>): void {
     if (entries.length === 0) return;
+    this.served = entries[0]!.vector.length;
     for (const l of this.listeners) {
       try {
         l(entries);

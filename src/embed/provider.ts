@@ -5,11 +5,12 @@
  *
  * Provider ids (they name the shared vector cache, so they say everything that changes the vectors):
  *   local:<model>:<dtype>                    a hub model, downloaded into $CORTEX_HOME/models
- *   local:<model>:<dtype>@<hash of folder>   a model folder named by embeddings.model_path
+ *   local:<model>:<dtype>@<hash>             a model folder named by embeddings.model_path (hash of its
+ *                                            real path and of its files' sizes and times: modelFingerprint)
  *   openai:<host/path>:<model>[:<dims>]      an OpenAI-compatible server
  *   none                                     embeddings turned off
  */
-import { realpathSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { isAbsolute, join, resolve } from "node:path";
 import type { CortexConfig } from "../core/config.ts";
 import { CortexError } from "../core/errors.ts";
@@ -17,7 +18,7 @@ import { shortHash } from "../core/hash.ts";
 import { modelSpec, recipeOf } from "./models.ts";
 import { HttpProvider } from "./http-provider.ts";
 import { LocalProvider } from "./local/local-provider.ts";
-import { assertModelId } from "./local/model-files.ts";
+import { assertModelId, MODEL_SIDE_FILES, modelPathSetting, ONNX_FILE } from "./local/model-files.ts";
 import type { OnnxBackend } from "./local/protocol.ts";
 import type { EmbeddingProvider, ProviderOptions, ProviderState } from "./types.ts";
 
@@ -44,6 +45,24 @@ class DisabledProvider implements EmbeddingProvider {
     return this.ready().then(() => []);
   }
   async close(): Promise<void> {}
+}
+
+/**
+ * What a model folder's files are, cheaply: the size and modification time of the files that make its
+ * vectors (weights, configuration, tokenizer). Replacing or editing any of them changes it; reading the
+ * folder again without change does not. Missing files count as missing (ready() reports them).
+ */
+export function modelFingerprint(dir: string): string {
+  const parts: string[] = [];
+  for (const f of [...MODEL_SIDE_FILES, ...Object.values(ONNX_FILE)]) {
+    try {
+      const st = statSync(join(dir, f));
+      parts.push(`${f}:${st.size}:${st.mtimeMs}`);
+    } catch {
+      parts.push(`${f}:-`);
+    }
+  }
+  return parts.join(";");
 }
 
 export function backendFrom(env: Record<string, string | undefined>): OnnxBackend {
@@ -106,7 +125,9 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
         } catch {
           // reported by ready() as the provider's state, with the path it looked at
         }
-        id = `local:${config.model}:${spec.dtype}@${shortHash(real).slice(0, 12)}`;
+        // The folder's path alone would let a model replaced inside it inherit the vectors of the one before
+        // (another size: every search failed; the same size: wrong neighbours): what is in it counts too.
+        id = `local:${config.model}:${spec.dtype}@${shortHash(`${real}\n${modelFingerprint(real)}`).slice(0, 12)}`;
       } else {
         assertModelId(config.model);
         id = `local:${config.model}:${spec.dtype}`;
@@ -122,7 +143,10 @@ export function createEmbeddingProvider(config: EmbeddingConfig, options: Provid
         stallMs: options.stallMs ?? DEFAULT_STALL_MS,
         batchSize: config.batch_size,
       };
-      if (modelPath !== undefined) o.modelPath = modelPath;
+      if (modelPath !== undefined) {
+        o.modelPath = modelPath;
+        o.setting = modelPathSetting(config.model_path, env);
+      }
       if (options.root !== undefined) o.root = options.root;
       if (config.dimensions !== undefined) o.expectDimensions = config.dimensions;
       if (options.retryAfterMs !== undefined) o.retryAfterMs = options.retryAfterMs;

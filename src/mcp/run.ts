@@ -14,13 +14,14 @@ import { tierNotices } from "./tier-notices.ts";
 import { createMcpServer } from "./server.ts";
 import { serveHttp, parseListen } from "./http.ts";
 import { LiveIndex } from "../indexer/live.ts";
-import { ReaderThread } from "../tools/reader-thread.ts";
+import { mayHaveCachedVectors, ReaderThread } from "../tools/reader-thread.ts";
 import { LineStdioTransport } from "./stdio.ts";
 import { log, type LogLevel } from "../core/log.ts";
 import { CortexError } from "../core/errors.ts";
 import { storeUrl, maskUrl } from "../store/postgres/url.ts";
 import { connectPostgres } from "../store/postgres/client.ts";
 import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
+import { cortexHome } from "../core/paths.ts";
 
 export interface McpRunOptions {
   root: string;
@@ -93,6 +94,12 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
   });
   // a shared store's readers wait on the network, not on this thread: no reader thread, no local index to keep
   reader = shared ? undefined : new ReaderThread(session.root);
+  // The reader thread's searches hold the model: when vectors of it are cached, start the thread (which loads
+  // the model) as soon as the client is initialized, or the first queries are ranked by keywords alone while
+  // it loads. Nothing starts when there are no vectors of the model.
+  const warmModel = () => {
+    if (reader && mayHaveCachedVectors(session.config.embeddings, { home: cortexHome(), root: session.root })) reader.warm();
+  };
   const servers = new Set<Server>();
   const newServer = () => {
     const s = createMcpServer(
@@ -152,6 +159,7 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     const h = serveHttp({ host, port, newServer, ...(opts.allowedOrigins ? { allowedOrigins: opts.allowedOrigins } : {}) });
     stopHttp = h.stop;
     process.stderr.write(`cortex: serving MCP over HTTP at ${h.url}\n`);
+    setTimeout(warmModel, 0);
   } else {
     const server = newServer();
     const transport = new LineStdioTransport(process.stdin, process.stdout);
@@ -161,10 +169,14 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
     // The freshness check walks the project synchronously (0.1 s on 8,000 files): start it once the client
     // is initialized, so the walk never delays the initialize answer; a client that never says so waits 1 s.
     if (!live) return;
-    const fallback = setTimeout(() => live.start(), 1000);
+    const fallback = setTimeout(() => {
+      live.start();
+      warmModel();
+    }, 1000);
     server.oninitialized = () => {
       clearTimeout(fallback);
       live.start();
+      warmModel();
     };
     return;
   }

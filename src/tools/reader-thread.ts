@@ -14,6 +14,11 @@ import { CortexError, type ErrorCode } from "../core/errors.ts";
 import type { ToolContext } from "./context.ts";
 import type { ToolDefinition } from "./define.ts";
 import type { ReaderRequest } from "./reader-worker.ts";
+import { Database } from "bun:sqlite";
+import { existsSync } from "node:fs";
+import type { CortexConfig } from "../core/config.ts";
+import { createEmbeddingProvider } from "../embed/index.ts";
+import { embeddingCachePath } from "../store/embedding-cache.ts";
 
 type ReaderMessage =
   | { type: "progress"; id: number; done: number; total: number; message?: string }
@@ -82,6 +87,11 @@ export class ReaderThread {
     });
   }
 
+  /** Starts the thread ahead of the first call (it then loads the embedding model: reader-worker.ts). */
+  warm(): void {
+    this.start();
+  }
+
   close(): void {
     this.worker?.terminate();
     this.worker = undefined;
@@ -129,5 +139,25 @@ export class ReaderThread {
     const pending = [...this.pending.values()];
     this.pending.clear();
     for (const p of pending) p.reject(e);
+  }
+}
+
+/**
+ * Whether vectors of the configured model are cached (its cache file has stored some, so it knows their
+ * size): a server then loads the model at start-up instead of on the first query. A few file-system calls
+ * and one read-only query, nothing started; false for a configuration that cannot work or turns embeddings off.
+ */
+export function mayHaveCachedVectors(config: CortexConfig["embeddings"], options: { home: string; root: string }): boolean {
+  if (config.provider === "none") return false;
+  let db: Database | undefined;
+  try {
+    const path = embeddingCachePath(options.home, createEmbeddingProvider(config, options).id);
+    if (!existsSync(path)) return false;
+    db = new Database(path, { readonly: true });
+    return db.query("SELECT 1 FROM meta WHERE key = 'dimensions'").get() !== null;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
   }
 }

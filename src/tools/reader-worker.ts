@@ -52,14 +52,34 @@ async function call(id: number, name: string, args: unknown, deadline: number, c
   }
 }
 
+/** How long a state request waits for the model to load or fail (a load from disk takes about a second). */
+const STATE_SETTLE_MS = 3_000;
+
 /** The embeddings state of this thread's search engine, which holds the process's model. */
 async function embeddingsState(id: number): Promise<void> {
   try {
     if (!session) throw new Error("the reader thread was not started");
+    // a status report says whether a model can be had: ask for it (briefly) if nothing has yet
+    await session.embedder()?.settle(STATE_SETTLE_MS);
     self.postMessage({ type: "result", id, result: await session.embeddingsState() });
   } catch (e) {
     replyError(id, e);
   }
+}
+
+/**
+ * The searches of this thread hold the model: start loading it now when there are vectors for it, or the
+ * first queries after the server starts would be ranked by keywords alone while it loads. After a turn of
+ * the event loop, so the first calls are not held up; a configuration that cannot work is reported by them.
+ */
+function warmEmbeddings(s: Session): void {
+  setTimeout(() => {
+    try {
+      s.embedder()?.warm();
+    } catch (e) {
+      log.debug(`embeddings not warmed: ${(e as Error).message}`);
+    }
+  }, 0);
 }
 
 self.onmessage = (ev: MessageEvent) => {
@@ -70,6 +90,7 @@ self.onmessage = (ev: MessageEvent) => {
       log.replaceSinks((record) => self.postMessage({ type: "log", record }));
       // no autoIndex: the server's own session builds and refreshes the index; this one only reads it
       session = new Session(msg.root, { autoIndex: false });
+      warmEmbeddings(session);
       break;
     case "call":
       void call(msg.id, msg.tool, msg.args, msg.deadline, msg.changedOnDisk);

@@ -6,6 +6,7 @@
 import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { existingPaths, indexedLanguages } from "./filters.ts";
+import type { EmbeddingProvider } from "../embed/index.ts";
 
 const input = z
   .object({
@@ -35,6 +36,30 @@ const output = z.object({
 
 type Output = z.infer<typeof output>;
 
+/** The longest a call waits for the model to load (a download included), and the time left for the search. */
+const MODEL_WAIT_MS = 60_000;
+const DEADLINE_MARGIN_MS = 2_000;
+
+/** Starts loading the model and waits until it is loaded or unavailable, `ms` pass, or the call is aborted. */
+async function modelLoaded(provider: EmbeddingProvider, ms: number, signal: AbortSignal): Promise<void> {
+  if (ms <= 0) {
+    provider.ready().catch(() => {});
+    return;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let onAbort: (() => void) | undefined;
+  await Promise.race([
+    provider.ready().catch(() => {}),
+    new Promise<void>((r) => (timer = setTimeout(r, ms))),
+    new Promise<void>((r) => {
+      onAbort = () => r();
+      signal.addEventListener("abort", onAbort, { once: true });
+    }),
+  ]);
+  clearTimeout(timer);
+  if (onAbort) signal.removeEventListener("abort", onAbort);
+}
+
 export const semanticTool = defineTool({
   name: "search_semantic_concept",
   title: "Find code related to a concept",
@@ -62,7 +87,17 @@ export const semanticTool = defineTool({
       ...(args.language ? { languages: await indexedLanguages(ctx, [args.language], "language", false) } : {}),
       ...(args.target_paths ? { pathPrefixes: existingPaths(ctx, args.target_paths, "target_paths") } : {}),
     };
-    const state = await engine.embeddingsState();
+    let state = await engine.embeddingsState();
+    if (state.startsWith("partial")) {
+      // Every vector may be cached while no model is loaded: only a search's query loads it, so this tool,
+      // which reads the state first, answered "partial 100%" by keywords for ever. Load it, and wait for it
+      // within the call's time (a cached model loads in about a second).
+      const provider = ctx.session.embedder()?.provider;
+      if (provider && provider.state().status !== "ready") {
+        await modelLoaded(provider, Math.min(MODEL_WAIT_MS, ctx.deadline - Date.now() - DEADLINE_MARGIN_MS), ctx.signal);
+        state = await engine.embeddingsState();
+      }
+    }
     const ready = state === "ready";
     const r = await engine.search({
       query: args.concept_description,

@@ -39,7 +39,7 @@ afterAll(() => {
 });
 
 describe("cortex doctor", () => {
-  test("a fresh machine: no index, no model, no ast-grep, no client; each with its fix, exit 1", () => {
+  test("a fresh machine, offline: no index, no model, no ast-grep, no client; each with its fix, exit 1 (nothing can be fetched)", () => {
     const r = cortex(["doctor", "--json"]);
     expect([r.code, r.stderr]).toEqual([1, ""]);
     const d = JSON.parse(r.stdout);
@@ -53,7 +53,8 @@ describe("cortex doctor", () => {
     expect(d.clients.every((c: { exists: boolean }) => !c.exists)).toBe(true);
     const fixes = Object.fromEntries(d.problems.map((x: { area: string; fix: string }) => [x.area, x.fix]));
     expect(fixes.index).toBe(`cortex index ${p.root}`);
-    expect(fixes.embeddings).toContain("--embed");
+    // offline (CORTEX_OFFLINE=1 here): `cortex index --embed` would exit 2, so that is not the fix
+    expect(fixes.embeddings).toContain("unset CORTEX_OFFLINE, then cortex doctor --fetch");
     expect(fixes["ast-grep"]).toContain("CORTEX_AST_GREP");
 
     const text = cortex(["doctor"]);

@@ -165,9 +165,12 @@ describe("Embedder", () => {
     expect(e.status(["a", "x", "y", "z"]).label).toBe("partial 25%");
     // every text has a vector, but queries cannot be embedded until the model is loaded
     expect(e.status(["a", "b"]).label).toBe("partial 100%");
-    // nothing to embed (an empty index) lacks nothing: not "partial 100%" while the model loads
+    // nothing to embed (an empty index) lacks nothing, but "ready" needs a model that is loading or loaded:
+    // before anything asked for one, whether one can be had is unknown
+    expect(e.status([]).label).toBe("partial 100%");
+    const loading = provider.ready();
     expect(e.status([]).label).toBe("ready");
-    await provider.ready();
+    await loading;
     expect(e.status(["a", "b"]).label).toBe("ready");
     expect(e.status([]).label).toBe("ready");
     await e.close();
@@ -320,6 +323,49 @@ describe("Embedder", () => {
     expect(s.inputs).toEqual([]);
     await e.close();
     s.stop();
+    home.remove();
+  });
+
+  test("a model that changed size under the same id: queries refused with the reason (keyword fallback), vectors made again", async () => {
+    // An OpenAI-compatible server that starts serving another model under the same name keeps the provider's
+    // id, so the cache still holds the former model's vectors: a query of the new size used to reach the
+    // vector index and fail there as "invalid arguments: query vector has 5 dimensions, the index holds 3".
+    const home = tempDir("home");
+    let width = 3;
+    const s = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      async fetch(req) {
+        const { input } = (await req.json()) as { input: string[] };
+        return Response.json({ data: input.map((t, index) => ({ index, embedding: Array.from({ length: width }, (_, i) => t.length + i) })) });
+      },
+    });
+    const url = `http://127.0.0.1:${s.port}/v1`;
+    const hashes = CHUNKS.map((c) => c.textHash);
+    const first = embedderFor(httpProvider(url, 8), home.dir);
+    first.submit(CHUNKS);
+    await first.idle();
+    expect(first.status(hashes).label).toBe("ready");
+    await first.close();
+
+    width = 5;
+    const e = embedderFor(httpProvider(url, 8), home.dir);
+    expect(e.vectors(hashes).size).toBe(CHUNKS.length); // what a search index loads: the 3-dimensional vectors
+    await e.provider.ready();
+    const refused = await e.embedQuery("login").catch((x: unknown) => x);
+    expect(isCortexError(refused) && refused.code).toBe("EMBEDDINGS_UNAVAILABLE");
+    expect((refused as Error).message).toContain("makes 5-dimensional vectors, the project's vectors have 3");
+    expect(e.status(hashes).label).toMatch(/^unavailable: .*cortex index --embed/);
+    // the stale vectors are dropped, so every text is embedded again
+    expect(e.reconcileDimensions()).toBe(true);
+    expect(e.cache.missing(hashes).length).toBe(CHUNKS.length);
+    e.submit(CHUNKS);
+    await e.idle();
+    expect(e.dimensionProblem()).toBeUndefined();
+    expect(e.status(hashes).label).toBe("ready");
+    expect((await e.embedQuery("login")).length).toBe(5);
+    await e.close();
+    s.stop(true);
     home.remove();
   });
 

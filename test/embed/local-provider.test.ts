@@ -162,9 +162,22 @@ describe("local provider", () => {
     writeFileSync(join(broken.dir, "onnx", "model.onnx"), "this is not an onnx graph");
     rmSync(join(broken.dir, "onnx", "model_quantized.onnx"));
     const p = createEmbeddingProvider(embeddingConfig({ model: "tiny", model_path: broken.dir }), { home: home.dir, offline: true });
-    await expect(p.ready()).rejects.toThrow(/cannot load tiny/);
+    await expect(p.ready()).rejects.toThrow(`cannot load the model in ${broken.dir} (embeddings.model_path;`);
     expect(p.state().status).toBe("unavailable");
     await p.close();
+    // Online, under a hub model's name, set by the environment: the error used to read "cannot load or download
+    // Xenova/bge-small-en-v1.5 from https://huggingface.co/", though nothing is downloaded for a local folder.
+    const env = { CORTEX_EMBEDDINGS_MODEL_PATH: broken.dir };
+    const q = createEmbeddingProvider(embeddingConfig({ model: "Xenova/bge-small-en-v1.5", model_path: broken.dir }), {
+      home: home.dir,
+      offline: false,
+      hubUrl: "http://127.0.0.1:9/",
+      env,
+    });
+    const err = (await q.ready().catch((e: Error) => e)) as Error;
+    expect(err.message).toContain(`cannot load the model in ${broken.dir} (CORTEX_EMBEDDINGS_MODEL_PATH;`);
+    expect(err.message).not.toContain("download");
+    await q.close();
     broken.remove();
     home.remove();
   });

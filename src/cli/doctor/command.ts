@@ -1,21 +1,30 @@
 /**
- * `cortex doctor [--root <path>] [--json]`: the installation's health in one page: runtime, executable and
+ * `cortex doctor [--root <path>] [--json] [--fetch]`: the installation's health in one page: runtime, executable and
  * version, this project's index and every other one kept, the embedding model (and what search loses
  * without it), ast-grep, and the MCP clients' configurations. Each problem comes with the command that
- * fixes it. Exits 0 when nothing is wrong, 1 when a problem is reported (warnings included), 2 on an error.
+ * fixes it. Exits 0 when nothing is wrong, 1 when a problem is reported (warnings included; notes, what is
+ * normal on a fresh install such as a model not downloaded yet, are not problems), 2 on an error.
+ * `--fetch` first downloads what is fetched on first use (ast-grep, the embedding model), so that the fix
+ * of those notes is a command that succeeds.
  */
 import { resolve } from "node:path";
-import { CortexError } from "../../core/errors.ts";
+import { CortexError, errorMessage } from "../../core/errors.ts";
+import { loadConfig, type CortexConfig } from "../../core/config.ts";
+import { canonicalRoot, cortexHome } from "../../core/paths.ts";
+import { createEmbeddingProvider } from "../../embed/provider.ts";
+import { resolveAstGrep } from "../../engines/structural/install.ts";
 import { printJson, printText } from "../output.ts";
 import { currentClientEnv } from "../setup/clients.ts";
 import { runChecks } from "./checks.ts";
 
-export const DOCTOR_HELP = `cortex doctor [--root <path>] [--json]
+export const DOCTOR_HELP = `cortex doctor [--root <path>] [--json] [--fetch]
 
-  Check cortex's installation: runtime, executable and version, the index of this project (or --root)
-  and every other index kept in $CORTEX_HOME, the embedding model, ast-grep, and which MCP clients are
-  configured. Each problem is printed with the command that fixes it.
-  Exit status: 0 nothing wrong, 1 problems reported, 2 an error.`;
+  Check cortex's installation: runtime, executable and version, $CORTEX_HOME, the index of this project
+  (or --root) and every other index kept in $CORTEX_HOME, the embedding model (loaded to see that it
+  works), ast-grep, and which MCP clients are configured. Each problem is printed with the command that
+  fixes it; notes are what is normal on a fresh install (fetched on first use).
+  --fetch  first download ast-grep and the embedding model if they are not there yet
+  Exit status: 0 nothing wrong (notes aside), 1 problems reported, 2 an error.`;
 
 type Report = Awaited<ReturnType<typeof runChecks>>;
 
@@ -27,7 +36,7 @@ function render(r: Report): string {
     `  executable: ${rt.executable} (${rt.origin === "source" ? "bun running cortex from source" : rt.origin === "npx" ? "the compiled executable, run by npx from its cache" : "the compiled executable"})`,
   );
   out.push(`  MCP command: ${rt.mcp_command.join(" ")}`);
-  out.push(`  CORTEX_HOME: ${rt.cortex_home}`);
+  out.push(`  CORTEX_HOME: ${rt.cortex_home} (${r.home.state})`);
   out.push("");
   const p = r.project as {
     root: string;
@@ -52,9 +61,35 @@ function render(r: Report): string {
       );
   }
   out.push("");
-  const e = r.embeddings as { provider: string; model?: string; present?: boolean; folder?: string; api_key_set?: boolean; note?: string };
-  if (e.provider === "local") out.push(`Embeddings: ${e.model} ${e.present ? `present (${e.folder})` : "not downloaded"}`);
-  else if (e.provider === "openai") out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
+  const e = r.embeddings as {
+    provider: string;
+    model?: string;
+    present?: boolean;
+    loads?: boolean;
+    folder?: string;
+    setting?: string;
+    error?: string;
+    api_key_set?: boolean;
+    note?: string;
+  };
+  if (e.provider === "local") {
+    const state = e.error
+      ? e.present
+        ? "does not load"
+        : "misconfigured"
+      : !e.present
+        ? e.setting
+          ? "incomplete"
+          : "not downloaded"
+        : e.loads
+          ? "present, loads"
+          : "present";
+    // a folder named by a setting is the model, whatever the model's name says
+    out.push(
+      e.setting ? `Embeddings: the model in ${e.folder ?? "?"} (${e.setting}): ${state}` : `Embeddings: ${e.model} ${state}${e.folder ? ` (${e.folder})` : ""}`,
+    );
+  } else if (e.provider === "openai")
+    out.push(`Embeddings: ${e.model} from an OpenAI-compatible server (API key variable ${e.api_key_set ? "set" : "not set"})`);
   else out.push(`Embeddings: ${e.provider}${e.note ? ` (${e.note})` : ""}`);
   const rr = r.reranker as { enabled: boolean; model?: string; present?: boolean; folder?: string; error?: string };
   if (!rr.enabled) out.push("Reranker: off (search.rerank.enabled)");
@@ -76,20 +111,28 @@ function render(r: Report): string {
   const unconfigured = r.clients.filter((c) => c.exists && !c.configured && !c.error);
   if (unconfigured.length > 0) out.push(`  add cortex to one: ${unconfigured.map((c) => `cortex setup ${c.client} --write`).join("; ")}`);
   out.push("");
+  const real = r.problems.filter((x) => x.severity !== "note").length;
   if (r.problems.length === 0) out.push("No problems found.");
   else {
-    out.push(`${r.problems.length} problem${r.problems.length === 1 ? "" : "s"}:`);
-    for (const pr of r.problems) out.push(`  ${pr.severity === "error" ? "error  " : "warning"} ${pr.message}`, `          fix: ${pr.fix}`);
+    const notes = r.problems.length - real;
+    out.push(
+      real === 0
+        ? `No problems found; ${notes} note${notes === 1 ? "" : "s"} (normal on a fresh install):`
+        : `${real} problem${real === 1 ? "" : "s"}${notes > 0 ? ` and ${notes} note${notes === 1 ? "" : "s"}` : ""}:`,
+    );
+    for (const pr of r.problems) out.push(`  ${pr.severity.padEnd(7)} ${pr.message}`, `          fix: ${pr.fix}`);
   }
   return out.join("\n");
 }
 
 export async function runDoctorCommand(argv: string[]): Promise<number> {
   let json = false;
+  let fetch = false;
   let root = process.cwd();
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i]!;
     if (a === "--json") json = true;
+    else if (a === "--fetch") fetch = true;
     else if (a === "--root" || a.startsWith("--root=")) {
       const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
       if (!v) throw new CortexError("INVALID_INPUT", "--root needs a path");
@@ -99,7 +142,38 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
       return 0;
     } else throw new CortexError("INVALID_INPUT", `${a.startsWith("-") ? "unknown option" : "unexpected argument:"} ${a} (see cortex doctor --help)`);
   }
+  if (fetch) await fetchFirstUse(resolve(root));
   const report = await runChecks(resolve(root), currentClientEnv());
   json ? printJson(report) : printText(render(report));
-  return report.problems.length === 0 ? 0 : 1;
+  return report.ok ? 0 : 1;
+}
+
+/**
+ * Downloads what is otherwise fetched on first use: ast-grep (verified against its pinned hash) and the
+ * local embedding model. A failure is reported on stderr and by the checks that follow (with its fix).
+ */
+async function fetchFirstUse(root: string): Promise<void> {
+  try {
+    const bin = await resolveAstGrep();
+    process.stderr.write(`ast-grep ${bin.version}: ${bin.path}\n`);
+  } catch (e) {
+    process.stderr.write(`ast-grep not fetched: ${errorMessage(e)}\n`);
+  }
+  let config: CortexConfig;
+  try {
+    config = loadConfig(canonicalRoot(root));
+  } catch {
+    return; // reported by the checks
+  }
+  if (config.embeddings.provider !== "local" || config.embeddings.model_path !== undefined) return;
+  const provider = createEmbeddingProvider(config.embeddings, { home: cortexHome(), root });
+  try {
+    process.stderr.write(`embedding model ${provider.model}: fetching…\n`);
+    await provider.ready();
+    process.stderr.write(`embedding model ${provider.model}: ready\n`);
+  } catch (e) {
+    process.stderr.write(`embedding model not fetched: ${errorMessage(e)}\n`);
+  } finally {
+    await provider.close();
+  }
 }

@@ -13,7 +13,7 @@ import { log } from "../../core/log.ts";
 import { startWorker } from "../../core/worker-entry.ts";
 import { withPrefix, type ModelSpec } from "../models.ts";
 import type { EmbedKind, EmbeddingProvider, ProviderState } from "../types.ts";
-import { locateModel, type ModelLocation } from "./model-files.ts";
+import { locateModel, ONNX_FILE, type ModelLocation } from "./model-files.ts";
 import type { FromWorker, OnnxBackend, ToWorker } from "./protocol.ts";
 
 /** How long a failed provider waits before ready() tries again. */
@@ -31,6 +31,8 @@ export interface LocalProviderOptions {
   spec: ModelSpec;
   modelsDir: string;
   modelPath?: string;
+  /** The setting that named modelPath (CORTEX_EMBEDDINGS_MODEL_PATH or embeddings.model_path), for messages. */
+  setting?: string;
   root?: string;
   offline: boolean;
   hubUrl: string;
@@ -67,6 +69,8 @@ export class LocalProvider implements EmbeddingProvider {
   private nextId = 1;
   private readonly pending = new Map<number, Pending>();
   private settleLoad: { resolve(): void; reject(e: Error): void } | undefined;
+  /** Where the model being loaded is (set by start()). */
+  private location: ModelLocation | undefined;
 
   constructor(options: LocalProviderOptions) {
     this.options = options;
@@ -143,7 +147,7 @@ export class LocalProvider implements EmbeddingProvider {
       throw this.fail(errorMessage(e));
     }
     if (location.missing.length > 0) {
-      if (location.fromConfig) throw this.fail(`embeddings.model_path ${location.dir} lacks ${location.missing.join(", ")}`);
+      if (location.fromConfig) throw this.fail(`${this.options.setting ?? "embeddings.model_path"} ${location.dir} lacks ${location.missing.join(", ")}`);
       if (this.options.offline)
         throw this.fail(`offline and model not present (${location.dir} lacks ${location.missing.join(", ")}; CORTEX_OFFLINE=1 forbids the download)`);
     }
@@ -164,6 +168,7 @@ export class LocalProvider implements EmbeddingProvider {
     worker.addEventListener("close", () => {
       if (this.worker === worker && !this.closed) this.crashed("the embedding worker exited");
     });
+    this.location = location;
     const loaded = new Promise<void>((resolve, reject) => (this.settleLoad = { resolve, reject }));
     worker.postMessage({
       type: "load",
@@ -208,8 +213,11 @@ export class LocalProvider implements EmbeddingProvider {
         return;
       }
       case "load-failed": {
-        const reason =
-          this.options.offline || /allowRemoteModels|local_files_only/.test(msg.error)
+        // a configured folder is never downloaded into: its files are what failed, so name them, not the hub
+        const loc = this.location;
+        const reason = loc?.fromConfig
+          ? `cannot load the model in ${loc.dir} (${this.options.setting ?? "embeddings.model_path"}; its ${ONNX_FILE[loc.dtype]} or side files may be damaged): ${msg.error}`
+          : this.options.offline || /allowRemoteModels|local_files_only/.test(msg.error)
             ? `cannot load ${this.model}: ${msg.error}`
             : `cannot load or download ${this.model} from ${this.options.hubUrl}: ${msg.error}`;
         const err = this.fail(reason);

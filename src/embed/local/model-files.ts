@@ -51,15 +51,20 @@ export function assertModelId(name: string): void {
   }
 }
 
+/** Which setting named a model folder: the environment variable overrides the config file (core/config.ts). */
+export function modelPathSetting(modelPath: string | undefined, env: Record<string, string | undefined>): string {
+  return modelPath !== undefined && env.CORTEX_EMBEDDINGS_MODEL_PATH === modelPath ? "CORTEX_EMBEDDINGS_MODEL_PATH" : "embeddings.model_path";
+}
+
 /**
  * Finds the model: the configured folder (which must exist and hold a complete model) or the download
  * cache (which may still lack files: `missing` says which).
  */
-export function locateModel(spec: ModelSpec, options: { modelsDir: string; modelPath?: string; root?: string }): ModelLocation {
+export function locateModel(spec: ModelSpec, options: { modelsDir: string; modelPath?: string; root?: string; setting?: string }): ModelLocation {
   if (options.modelPath !== undefined) {
     const dir = isAbsolute(options.modelPath) ? options.modelPath : resolve(options.root ?? process.cwd(), options.modelPath);
     if (!existsSync(dir) || !statSync(dir).isDirectory()) {
-      throw new CortexError("INVALID_INPUT", `embeddings.model_path: no such folder: ${dir}`);
+      throw new CortexError("INVALID_INPUT", `${options.setting ?? "embeddings.model_path"}: no such folder: ${dir}`);
     }
     // A folder may hold either weights variant; prefer the one the model table asks for.
     const other: ModelSpec["dtype"] = spec.dtype === "q8" ? "fp32" : "q8";

@@ -56,6 +56,9 @@ export class EmbeddingVectorChannel implements VectorChannel {
 
   /** The state as of the last refresh (callers refresh first: SearchEngine does). */
   state(): EmbeddingsState {
+    // the model changed size under the same identity: say why searches are keyword-ranked (sync() re-embeds)
+    const problem = this.embedder.dimensionProblem();
+    if (problem) return `unavailable: ${problem}`;
     const { label } = embeddingsLabel(this.embedder.provider.state(), this.index?.size ?? 0, this.idsByHash.size);
     return label as EmbeddingsState;
   }
@@ -64,7 +67,8 @@ export class EmbeddingVectorChannel implements VectorChannel {
     await this.refresh();
     if (!this.index || this.index.size === 0) return [];
     const vector = await queryVector(this.embedder, query, signal);
-    if (vector === undefined) return [];
+    // vectors of another size (the model changed meanwhile) rank nothing; the state says why
+    if (vector === undefined || vector.length !== this.index.dimensions) return [];
     const filtered = hasFilters(filters);
     const allowedIds = filtered ? new Set((await this.store.chunkHashes(filters)).map((c) => c.id)) : undefined;
     const accept = allowedIds ? (hash: string) => (this.idsByHash.get(hash) ?? []).some((id) => allowedIds.has(id)) : undefined;
@@ -99,7 +103,9 @@ export class EmbeddingVectorChannel implements VectorChannel {
       await this.refresh();
       const s = this.state();
       onState(s);
-      if (s === "ready" || s.startsWith("unavailable") || signal?.aborted) return s;
+      // a changed model's vectors being made again (dimensionProblem) are waited for, as any others
+      const remaking = this.embedder.dimensionProblem() !== undefined && (this.toSubmit.length > 0 || this.submitting || this.embedder.progress().queued > 0);
+      if (s === "ready" || (s.startsWith("unavailable") && !remaking) || signal?.aborted) return s;
       await Bun.sleep(250);
     }
   }
@@ -116,6 +122,12 @@ export class EmbeddingVectorChannel implements VectorChannel {
   }
 
   private async sync(): Promise<void> {
+    if (this.embedder.reconcileDimensions()) {
+      // the cache dropped vectors of the model's former size: read everything again, so all is re-embedded
+      this.syncedRun = undefined;
+      this.index = undefined;
+      this.indexed.clear();
+    }
     const run = (await this.store.meta("last_run")) ?? "";
     if (run !== this.syncedRun) {
       const chunks = await this.store.chunkHashes();
@@ -185,9 +197,16 @@ export class EmbeddingVectorChannel implements VectorChannel {
     }
     const hashes = this.toSubmit;
     this.toSubmit = [];
+    this.submitting = true;
     this.store.chunkTextsByHash(hashes).then(
-      (texts) => this.embedder.submit([...texts].map(([textHash, text]) => ({ textHash, text }))),
-      (e: Error) => log.warn(`reading chunk texts to embed failed: ${e.message}`),
+      (texts) => {
+        this.submitting = false;
+        this.embedder.submit([...texts].map(([textHash, text]) => ({ textHash, text })));
+      },
+      (e: Error) => {
+        this.submitting = false;
+        log.warn(`reading chunk texts to embed failed: ${e.message}`);
+      },
     );
   }
 
