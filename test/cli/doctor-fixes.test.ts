@@ -151,12 +151,18 @@ describe("doctor's fixes", () => {
     expect(doctor().d.home).toMatchObject({ state: "writable" });
   });
 
-  test.skipIf(process.getuid?.() === 0)("a read-only CORTEX_HOME is an error", () => {
-    const ro = join(base, "home-ro");
-    mkdirSync(ro);
-    chmodSync(ro, 0o555);
-    expect(doctor([], { CORTEX_HOME: ro }).d.home).toMatchObject({ state: "not writable" });
-    chmodSync(ro, 0o755);
+  test("a CORTEX_HOME that cannot be written is an error", () => {
+    // root writes a 0555 folder anyway; /proc/self is a folder nobody can create a file in
+    const ro = process.getuid?.() === 0 ? "/proc/self" : join(base, "home-ro");
+    if (ro !== "/proc/self") {
+      mkdirSync(ro);
+      chmodSync(ro, 0o555);
+    }
+    try {
+      expect(doctor([], { CORTEX_HOME: ro }).d.home).toMatchObject({ state: "not writable" });
+    } finally {
+      if (ro !== "/proc/self") chmodSync(ro, 0o755);
+    }
   });
 
   test("a wrong model path: named by where it is set (environment or config), not as the default model", () => {
