@@ -3,6 +3,7 @@
  * tool is a subcommand with the same parameters (generated from the tool registry); a few commands exist
  * only here: index, stats, mcp, memory remove, setup, doctor, help.
  */
+import { checkProjectRoot } from "../core/paths.ts";
 import { TOOLS, Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { runToolForCli } from "./run-tool.ts";
@@ -85,6 +86,7 @@ async function runIndexCommand(argv: string[]): Promise<number> {
   // --root, which every other command working on a project takes (the general help lists it), or the path
   if (positionals.length > 0 && values.has("--root")) throw new CortexError("INVALID_INPUT", "give the project as [path] or as --root <path>, not both");
   const root = values.get("--root") ?? positionals[0] ?? process.cwd();
+  checkProjectRoot(root);
   const json = flags.has("--json");
   if (flags.has("--dry-run")) {
     const plan = planIndex(root);

@@ -4,7 +4,7 @@
  */
 import { homedir } from "node:os";
 import { join, resolve, relative, isAbsolute, sep } from "node:path";
-import { realpathSync, statSync } from "node:fs";
+import { existsSync, realpathSync, statSync } from "node:fs";
 import { CortexError } from "./errors.ts";
 
 export function cortexHome(): string {
@@ -63,4 +63,20 @@ export function resolveInsideRoot(root: string, userPath: string): string {
     }
   }
   return lexical === "" ? "" : lexical.split(sep).join("/");
+}
+
+/**
+ * Refuses the root of the file system and the user's home folder as a project, unless they hold a
+ * .git or .cortex folder: `cd / && cortex index` walked the whole machine for minutes with no output,
+ * and an MCP server configured from there would index it in the background.
+ */
+export function checkProjectRoot(root: string): void {
+  const abs = resolve(root);
+  const home = resolve(process.env.HOME || homedir());
+  const broad = abs === "/" ? "the root of the file system" : abs === home ? "your home folder" : undefined;
+  if (!broad || existsSync(join(abs, ".git")) || existsSync(join(abs, ".cortex"))) return;
+  throw new CortexError(
+    "INVALID_INPUT",
+    `${abs} is ${broad}, not a project: run cortex in the project's folder or give its path (a folder holding .git or .cortex/ is taken as a project wherever it is)`,
+  );
 }

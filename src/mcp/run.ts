@@ -21,7 +21,7 @@ import { CortexError } from "../core/errors.ts";
 import { storeUrl, maskUrl } from "../store/postgres/url.ts";
 import { connectPostgres } from "../store/postgres/client.ts";
 import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
-import { cortexHome } from "../core/paths.ts";
+import { checkProjectRoot, cortexHome } from "../core/paths.ts";
 
 export interface McpRunOptions {
   root: string;
@@ -84,6 +84,8 @@ export async function runMcp(opts: McpRunOptions): Promise<void> {
 
   const tools = selectTools(TOOLS, opts.tools);
   const shared = await sharedScopes(opts);
+  // a local server on / or the home folder would index the whole machine in the background
+  if (!shared) checkProjectRoot(opts.root);
   let reader: ReaderThread | undefined;
   const session = new Session(opts.root, {
     autoIndex: false,

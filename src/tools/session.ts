@@ -27,7 +27,7 @@ import { SymbolsEngine } from "../engines/symbols/index.ts";
 import { GraphEngine } from "../engines/graph/index.ts";
 import { CodebaseSearch } from "../engines/codebase-search/index.ts";
 import { MemoryStats } from "../store/stats-ndjson.ts";
-import { resolveInsideRoot, cortexHome } from "../core/paths.ts";
+import { checkProjectRoot, resolveInsideRoot, cortexHome } from "../core/paths.ts";
 import { createCrossEncoder, createEmbeddingProvider, Embedder, type CrossEncoder } from "../embed/index.ts";
 import { EmbeddingCache } from "../store/embedding-cache.ts";
 import { EmbeddingVectorChannel } from "../engines/search/vector-channel.ts";
@@ -178,6 +178,14 @@ export class Session {
   /** Runs the indexer (incremental unless `full`); concurrent calls share one run. */
   index(opts: { full?: boolean; onProgress?: IndexOptions["onProgress"] } = {}): Promise<IndexReport> {
     if (this.indexing) return this.indexing;
+    // a query from / or the home folder would build an index of the whole machine
+    if (this.sharedStore === undefined) {
+      try {
+        checkProjectRoot(this.root);
+      } catch (e) {
+        return Promise.reject(e);
+      }
+    }
     const o: Omit<IndexOptions, "hooks"> = {
       root: this.root,
       config: this.config,

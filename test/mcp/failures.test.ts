@@ -92,3 +92,25 @@ describe("failures of the machine, told as they are", () => {
     expect(err.trim().split("\n")).toHaveLength(1);
   });
 });
+
+describe("the whole machine is no project", () => {
+  test("/ and the home folder are refused unless they hold .git or .cortex/; a query does not start an index of them", async () => {
+    const { checkProjectRoot } = await import("../../src/core/paths.ts");
+    expect(() => checkProjectRoot("/")).toThrow("/ is the root of the file system, not a project");
+    const dir = mkdtempSync(join(tmpdir(), "cortex-home-"));
+    cleanups.push(() => rmSync(dir, { recursive: true, force: true }));
+    const before = process.env.HOME;
+    process.env.HOME = dir;
+    cleanups.push(() => {
+      process.env.HOME = before;
+    });
+    expect(() => checkProjectRoot(dir)).toThrow("is your home folder, not a project");
+    const session = new Session(dir, { autoIndex: true });
+    cleanups.push(() => session.close());
+    await expect(session.index()).rejects.toThrow("is your home folder, not a project");
+    // a home folder that is a project (dotfiles under git) is indexed
+    const { mkdirSync } = await import("node:fs");
+    mkdirSync(join(dir, ".git"));
+    expect(() => checkProjectRoot(dir)).not.toThrow();
+  });
+});
