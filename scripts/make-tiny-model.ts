@@ -213,16 +213,24 @@ export function wordPieceTokenizer(tokens: string[]): unknown {
 }
 
 function onnxGraph(vocab: Vocabulary): Uint8Array {
+  return tinyOnnxGraph("cortex-tiny-embedding", vocab.vectors, vocab.tokens.length, TINY_DIMENSIONS);
+}
+
+/**
+ * The tiny model's graph over a table of `rows` token vectors of `dims` each: a token's vector plus the
+ * mean of the sequence's. Exported for tests that need a model of other dimensions.
+ */
+export function tinyOnnxGraph(name: string, vectors: Float32Array, rows: number, dims: number): Uint8Array {
   const seq = ["batch_size", "sequence_length"];
   return writeOnnxModel({
-    name: "cortex-tiny-embedding",
-    initializers: [{ name: "embeddings", dims: [vocab.tokens.length, TINY_DIMENSIONS], data: vocab.vectors }],
+    name,
+    initializers: [{ name: "embeddings", dims: [rows, dims], data: vectors }],
     inputs: [
       { name: "input_ids", elemType: DataType.INT64, shape: seq },
       { name: "attention_mask", elemType: DataType.INT64, shape: seq },
       { name: "token_type_ids", elemType: DataType.INT64, shape: seq },
     ],
-    outputs: [{ name: "last_hidden_state", elemType: DataType.FLOAT, shape: [...seq, TINY_DIMENSIONS] }],
+    outputs: [{ name: "last_hidden_state", elemType: DataType.FLOAT, shape: [...seq, dims] }],
     nodes: [
       { opType: "Gather", inputs: ["embeddings", "input_ids"], outputs: ["tokens"] },
       {

@@ -19,7 +19,7 @@
  * ships for).
  */
 import { Database } from "bun:sqlite";
-import { mkdirSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { shortHash } from "../core/hash.ts";
 import { CortexError } from "../core/errors.ts";
@@ -79,6 +79,20 @@ export function embeddingCachePath(home: string, providerId: string): string {
       .replace(/^_+|_+$/g, "")
       .slice(0, 80) || "provider";
   return join(home, "embeddings", `${readable}-${shortHash(providerId).slice(0, 8)}.db`);
+}
+
+/** Whether the cache file at `path` has stored vectors (it knows their size): one read-only query, nothing created. */
+export function cacheHasVectors(path: string): boolean {
+  if (!existsSync(path)) return false;
+  let db: Database | undefined;
+  try {
+    db = new Database(path, { readonly: true });
+    return db.query("SELECT 1 FROM meta WHERE key = 'dimensions'").get() !== null;
+  } catch {
+    return false;
+  } finally {
+    db?.close();
+  }
 }
 
 /** Chunks of a long list, so no statement binds an unbounded JSON array at once. */

@@ -14,11 +14,9 @@ import { CortexError, type ErrorCode } from "../core/errors.ts";
 import type { ToolContext } from "./context.ts";
 import type { ToolDefinition } from "./define.ts";
 import type { ReaderRequest } from "./reader-worker.ts";
-import { Database } from "bun:sqlite";
-import { existsSync } from "node:fs";
 import type { CortexConfig } from "../core/config.ts";
 import { createEmbeddingProvider } from "../embed/index.ts";
-import { embeddingCachePath } from "../store/embedding-cache.ts";
+import { cacheHasVectors, embeddingCachePath } from "../store/embedding-cache.ts";
 
 type ReaderMessage =
   | { type: "progress"; id: number; done: number; total: number; message?: string }
@@ -149,15 +147,9 @@ export class ReaderThread {
  */
 export function mayHaveCachedVectors(config: CortexConfig["embeddings"], options: { home: string; root: string }): boolean {
   if (config.provider === "none") return false;
-  let db: Database | undefined;
   try {
-    const path = embeddingCachePath(options.home, createEmbeddingProvider(config, options).id);
-    if (!existsSync(path)) return false;
-    db = new Database(path, { readonly: true });
-    return db.query("SELECT 1 FROM meta WHERE key = 'dimensions'").get() !== null;
+    return cacheHasVectors(embeddingCachePath(options.home, createEmbeddingProvider(config, options).id));
   } catch {
     return false;
-  } finally {
-    db?.close();
   }
 }

@@ -29,7 +29,7 @@ interface Problem {
 }
 
 /** cortex with a HOME and CORTEX_HOME of its own (`home` names a sub-folder of the test's), online to local servers only. */
-function cortex(args: string[], extraEnv: Record<string, string> = {}, home = "home") {
+function cortexEnv(home: string, extraEnv: Record<string, string> = {}): Record<string, string | undefined> {
   const env: Record<string, string | undefined> = {
     ...process.env,
     HOME: join(base, home),
@@ -39,22 +39,18 @@ function cortex(args: string[], extraEnv: Record<string, string> = {}, home = "h
   };
   for (const k of ["CORTEX_OFFLINE", "CORTEX_AST_GREP", "CORTEX_EMBEDDINGS_MODEL_PATH", "CORTEX_EMBEDDINGS_MODEL", "XDG_CONFIG_HOME", "CODEX_HOME"])
     delete env[k];
-  Object.assign(env, extraEnv);
+  return Object.assign(env, extraEnv);
+}
+
+function cortex(args: string[], extraEnv: Record<string, string> = {}, home = "home") {
+  const env = cortexEnv(home, extraEnv);
   const r = Bun.spawnSync([process.execPath, CLI, ...args], { cwd: p.root, env, stdout: "pipe", stderr: "pipe" });
   return { code: r.exitCode, stdout: r.stdout.toString(), stderr: r.stderr.toString() };
 }
 
 /** The same, asynchronously: this process's servers must answer while it runs (spawnSync would block them). */
 async function cortexAsync(args: string[], home: string) {
-  const env: Record<string, string | undefined> = {
-    ...process.env,
-    HOME: join(base, home),
-    CORTEX_HOME: join(base, home, ".cortex"),
-    HF_ENDPOINT: hub.url,
-    CORTEX_AST_GREP_MIRROR: registry.url,
-  };
-  for (const k of ["CORTEX_OFFLINE", "CORTEX_AST_GREP", "CORTEX_EMBEDDINGS_MODEL_PATH", "CORTEX_EMBEDDINGS_MODEL", "XDG_CONFIG_HOME", "CODEX_HOME"])
-    delete env[k];
+  const env = cortexEnv(home);
   const proc = Bun.spawn([process.execPath, CLI, ...args], { cwd: p.root, env, stdout: "pipe", stderr: "pipe" });
   const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
   return { code, stdout, stderr };

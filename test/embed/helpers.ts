@@ -5,8 +5,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { buildVocabulary, TINY_DIMENSIONS, tinyModelFiles, writeTinyModel } from "../../scripts/make-tiny-model.ts";
-import { DataType, writeOnnxModel } from "../../scripts/tiny-model/onnx-proto.ts";
+import { buildVocabulary, TINY_DIMENSIONS, tinyModelFiles, tinyOnnxGraph, writeTinyModel } from "../../scripts/make-tiny-model.ts";
 
 /** A fresh temporary folder, removed by the returned function. */
 export function tempDir(prefix: string): { dir: string; remove(): void } {
@@ -88,30 +87,7 @@ export function widerTinyModelFiles(extra: number): Record<string, string | Uint
   const rows = vocab.tokens.length;
   const vectors = new Float32Array(rows * dims);
   for (let r = 0; r < rows; r++) vectors.set(vocab.vectors.subarray(r * TINY_DIMENSIONS, (r + 1) * TINY_DIMENSIONS), r * dims);
-  const seq = ["batch_size", "sequence_length"];
-  const graph = writeOnnxModel({
-    name: "cortex-tiny-embedding-wider",
-    initializers: [{ name: "embeddings", dims: [rows, dims], data: vectors }],
-    inputs: [
-      { name: "input_ids", elemType: DataType.INT64, shape: seq },
-      { name: "attention_mask", elemType: DataType.INT64, shape: seq },
-      { name: "token_type_ids", elemType: DataType.INT64, shape: seq },
-    ],
-    outputs: [{ name: "last_hidden_state", elemType: DataType.FLOAT, shape: [...seq, dims] }],
-    nodes: [
-      { opType: "Gather", inputs: ["embeddings", "input_ids"], outputs: ["tokens"] },
-      {
-        opType: "ReduceMean",
-        inputs: ["tokens"],
-        outputs: ["mean"],
-        attributes: [
-          { name: "axes", ints: [1] },
-          { name: "keepdims", int: 1 },
-        ],
-      },
-      { opType: "Add", inputs: ["tokens", "mean"], outputs: ["last_hidden_state"] },
-    ],
-  });
+  const graph = tinyOnnxGraph("cortex-tiny-embedding-wider", vectors, rows, dims);
   const files = tinyModelFiles();
   const config = JSON.parse(files["config.json"] as string) as Record<string, unknown>;
   return { ...files, "config.json": JSON.stringify({ ...config, hidden_size: dims }, null, 2), "onnx/model.onnx": graph, "onnx/model_quantized.onnx": graph };
