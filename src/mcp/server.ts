@@ -102,9 +102,27 @@ function repoNeedsStore(root: string): string {
 }
 
 function jsonSchema(schema: z.ZodType, io: "input" | "output"): Record<string, unknown> {
-  const s = z.toJSONSchema(schema, { io, unrepresentable: "any" }) as Record<string, unknown>;
+  const s = singleTypes(z.toJSONSchema(schema, { io, unrepresentable: "any" })) as Record<string, unknown>;
   delete s.$schema;
   return s;
+}
+
+/**
+ * The schema with every `"type": [a, b]` written as `"anyOf": [{"type": a}, {"type": b}]`: the same
+ * meaning, but clients whose schema reader takes one type per node (the Inspector's --strict warns; some
+ * model providers reject the tool) read it (cortex_files' `value`, search_text_pattern's groups).
+ */
+export function singleTypes(node: unknown): unknown {
+  if (Array.isArray(node)) return node.map(singleTypes);
+  if (!node || typeof node !== "object") return node;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(node)) out[k] = singleTypes(v);
+  if (Array.isArray(out.type) && out.type.length > 1 && out.anyOf === undefined) {
+    const types = out.type as string[];
+    delete out.type;
+    out.anyOf = types.map((t) => ({ type: t }));
+  } else if (Array.isArray(out.type) && out.type.length === 1) out.type = out.type[0];
+  return out;
 }
 
 /** tools/call as the SDK's CallToolRequestSchema has it, its params' fields unchecked (see createMcpServer). */

@@ -38,6 +38,20 @@ describe("MCP server", () => {
     expect(files.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false, idempotentHint: true });
     expect(Object.keys(files.inputSchema.properties ?? {})).toContain("max_tokens");
     expect(files.outputSchema?.properties).toHaveProperty("rows");
+    // one type per schema node: clients that read no type arrays take every tool
+    const arrays: string[] = [];
+    const walk = (n: unknown, path: string): void => {
+      if (Array.isArray(n)) n.forEach((x, i) => walk(x, `${path}[${i}]`));
+      else if (n && typeof n === "object")
+        for (const [k, v] of Object.entries(n)) {
+          if (k === "type" && Array.isArray(v)) arrays.push(path);
+          walk(v, `${path}.${k}`);
+        }
+    };
+    for (const t of tools) walk([t.inputSchema, t.outputSchema], t.name);
+    expect(arrays).toEqual([]);
+    const value = JSON.stringify(files.inputSchema);
+    expect(value).toContain('"anyOf":[{"type":"string"},{"type":"number"},{"type":"boolean"},{"type":"null"}]');
   });
 
   test("a tool called before any index exists answers indexing_required, not a crash", async () => {
