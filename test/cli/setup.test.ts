@@ -418,3 +418,19 @@ describe("the command a client runs", () => {
     }
   });
 });
+
+describe("Codex's TOML", () => {
+  test("cortex's table is replaced where it stands, the tables after it and their comments kept in place", async () => {
+    const { mergeTomlEntry } = await import("../../src/cli/setup/merge-toml.ts");
+    const text =
+      '# my codex settings\nmodel = "o3"\n\n[mcp_servers.cortex]\ncommand = "/old/cortex"\nargs = ["mcp"]\n\n# the other one\n[mcp_servers.other]\ncommand = "x"\n';
+    const after = mergeTomlEntry(text, "mcp_servers", "cortex", { command: "/new/cortex", args: ["mcp"] }, "config.toml");
+    expect(after).toBe(
+      '# my codex settings\nmodel = "o3"\n\n[mcp_servers.cortex]\ncommand = "/new/cortex"\nargs = [ "mcp" ]\n\n# the other one\n[mcp_servers.other]\ncommand = "x"\n',
+    );
+    // a file without one gets it at the end
+    expect(mergeTomlEntry('model = "o3"\n', "mcp_servers", "cortex", { command: "/c" }, "config.toml")).toBe(
+      'model = "o3"\n\n[mcp_servers.cortex]\ncommand = "/c"\n',
+    );
+  });
+});

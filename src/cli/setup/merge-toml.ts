@@ -2,7 +2,7 @@
  * Puts cortex's table into a TOML configuration (Codex CLI's config.toml) without touching anything else.
  * smol-toml parses and writes TOML but drops comments, so the file is edited as text instead: cortex's
  * own `[mcp_servers.cortex]` table (and its sub-tables) is cut out and a new one, written by smol-toml,
- * appended. The result is parsed again and compared with the original; when cortex's entry is written in
+ * put where it stood (appended when there was none). The result is parsed again and compared with the original; when cortex's entry is written in
  * a form this cannot cut out (an inline table, dotted keys), the comparison fails and nothing is written.
  */
 import { parse, stringify, TomlError } from "smol-toml";
@@ -37,6 +37,8 @@ export function mergeTomlEntry(text: string, serversKey: string, name: string, e
   const ours = headerPattern(serversKey, name);
   const kept: string[] = [];
   let skipped: string[] | undefined;
+  // where cortex's old table stood: the new one goes there, not to the end of the file
+  let insertAt: number | undefined;
   for (const line of text.split(/\r?\n/)) {
     if (ANY_HEADER.test(line)) {
       if (skipped && !ours.test(line)) {
@@ -45,14 +47,28 @@ export function mergeTomlEntry(text: string, serversKey: string, name: string, e
         while (from > 0 && /^\s*(#.*)?$/.test(skipped[from - 1]!)) from--;
         kept.push(...skipped.slice(from));
         skipped = undefined;
-      } else if (ours.test(line)) skipped ??= [];
+      } else if (ours.test(line)) {
+        insertAt ??= kept.length;
+        skipped ??= [];
+      }
     }
     if (skipped) skipped.push(line);
     else kept.push(line);
   }
-  while (kept.length > 0 && kept[kept.length - 1]!.trim() === "") kept.pop();
-  const block = stringify({ [serversKey]: { [name]: entry } }).trim();
-  const after = (kept.length > 0 ? kept.join(eol) + eol + eol : "") + block.split("\n").join(eol) + eol;
+  const block = stringify({ [serversKey]: { [name]: entry } })
+    .trim()
+    .split("\n");
+  let lines: string[];
+  if (insertAt !== undefined && insertAt < kept.length) {
+    const rest = kept.slice(insertAt);
+    while (rest.length > 0 && rest[0]!.trim() === "") rest.shift();
+    lines = [...kept.slice(0, insertAt), ...block, ...(rest.length > 0 ? ["", ...rest] : [])];
+  } else {
+    while (kept.length > 0 && kept[kept.length - 1]!.trim() === "") kept.pop();
+    lines = [...kept, ...(kept.length > 0 ? [""] : []), ...block];
+  }
+  while (lines.length > 0 && lines[lines.length - 1]!.trim() === "") lines.pop();
+  const after = lines.join(eol) + eol;
   let check: Record<string, unknown>;
   try {
     check = parse(after) as Record<string, unknown>;
