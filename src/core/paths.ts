@@ -65,6 +65,12 @@ export function resolveInsideRoot(root: string, userPath: string): string {
   return lexical === "" ? "" : lexical.split(sep).join("/");
 }
 
+/** "the root of the file system" or "your home folder" when `root` is one of them: a project would be the whole machine. */
+export function broadRoot(root: string): string | undefined {
+  const abs = resolve(root);
+  return abs === "/" ? "the root of the file system" : abs === resolve(process.env.HOME || homedir()) ? "your home folder" : undefined;
+}
+
 /**
  * Refuses the root of the file system and the user's home folder as a project, unless they hold a
  * .git or .cortex folder: `cd / && cortex index` walked the whole machine for minutes with no output,
@@ -72,8 +78,7 @@ export function resolveInsideRoot(root: string, userPath: string): string {
  */
 export function checkProjectRoot(root: string): void {
   const abs = resolve(root);
-  const home = resolve(process.env.HOME || homedir());
-  const broad = abs === "/" ? "the root of the file system" : abs === home ? "your home folder" : undefined;
+  const broad = broadRoot(abs);
   if (!broad || existsSync(join(abs, ".git")) || existsSync(join(abs, ".cortex"))) return;
   throw new CortexError(
     "INVALID_INPUT",

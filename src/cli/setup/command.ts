@@ -5,11 +5,11 @@
  * Without a client: every known client, its file and whether that file already names cortex.
  */
 import { dirname, resolve } from "node:path";
-import { homedir } from "node:os";
 import { existsSync, statSync } from "node:fs";
 import { CortexError } from "../../core/errors.ts";
 import { printJson, printText } from "../output.ts";
 import { closest } from "../args.ts";
+import { broadRoot } from "../../core/paths.ts";
 import { CLIENTS, SERVER_NAME, currentClientEnv, findClient, rootNote, type ClientEnv, type McpClient } from "./clients.ts";
 import { cortexServerCommand, type ServerCommand } from "./server-command.ts";
 import { readClientConfig, writeClientConfig, type WriteOutcome } from "./config-file.ts";
@@ -81,11 +81,6 @@ function renderPlan(p: SetupPlan): string {
     if (p.alternative) out.push(`Or let ${p.name} add it: ${p.alternative}`);
   } else out.push(`Restart ${p.name} (or reload its MCP servers) to start cortex.`);
   return out.join("\n");
-}
-
-/** The root of the file system or the user's home: an MCP server there would index everything. */
-function isBroadRoot(root: string): boolean {
-  return root === "/" || root === resolve(homedir());
 }
 
 interface ClientSummary {
@@ -171,10 +166,8 @@ export async function runSetupCommand(argv: string[]): Promise<number> {
     warnings.push(
       `--root is not used for ${client.name}: ${client.root === "workspace" ? "it passes the folder it has open" : "it starts cortex in the folder it runs in"}`,
     );
-  if (client.root === "fixed" && isBroadRoot(projectRoot))
-    warnings.push(
-      `the project served is ${projectRoot}, a whole ${projectRoot === "/" ? "file system" : "home folder"}: run setup from the project's folder or pass --root <project>`,
-    );
+  const broad = client.root === "fixed" ? broadRoot(projectRoot) : undefined;
+  if (broad) warnings.push(`the project served is ${projectRoot}, ${broad}: run setup from the project's folder or pass --root <project>`);
   if (write) plan.written = writeClientConfig(client, plan.config_path, plan.entry);
   for (const w of warnings) process.stderr.write(`cortex setup: ${w}\n`);
   json ? printJson(warnings.length ? { ...plan, warnings } : plan) : printText(renderPlan(plan));
