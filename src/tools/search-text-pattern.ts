@@ -213,11 +213,12 @@ export function renderLikeRipgrep(r: Output): string {
 export class RipgrepLines {
   private file: string | undefined;
   /**
-   * The current file's lines not printed yet, by line number (the last match's context after it), in
-   * ascending order as inserted: a match's context before it that is not printed or pending lies beyond
-   * every pending line, which all follow the previous match.
+   * The current file's lines not printed yet (the last match's context after it), in ascending line order:
+   * a match's context before it that is not printed or held lies beyond every held line, which all follow
+   * the previous match. An array, not a Map: a broad search holds and prints a line per match, and a Map's
+   * entries deleted one by one cost a third of printing go-src's 51,095 `func\s+\w+` lines.
    */
-  private pending = new Map<number, { text: string; match: boolean }>();
+  private pending: Array<{ n: number; text: string; match: boolean }> = [];
   private lastFile: string | undefined;
   private lastLine = 0;
   private readonly stale = new Set<string>();
@@ -229,33 +230,36 @@ export class RipgrepLines {
   row(row: unknown): string {
     const m = row as TextMatch;
     if (m.stale) this.stale.add(m.file_path);
-    const out: string[] = [];
+    let before = "";
     if (m.file_path !== this.file) {
-      this.flush(out, Number.POSITIVE_INFINITY);
+      before = this.flush(Number.POSITIVE_INFINITY);
       this.file = m.file_path;
     }
-    // the lines in order, the match among its context (the order flush relies on)
-    const printed = this.lastPrinted();
-    let i = 0; // context[i] is line context_start_line + i, skipping the match
-    for (let k = 0; k <= m.context.length; k++) {
-      const n = m.context_start_line + k;
-      if (n === m.line_number) {
-        this.pending.set(n, { text: m.matched_line, match: true });
-        continue;
+    let lines: string;
+    if (m.context.length === 0 && this.pending.length === 0) {
+      // nothing held back and no context: the match's line is final now (every row of a search without context)
+      lines = this.line(m.line_number, m.matched_line, true);
+    } else {
+      // the lines in order, the match among its context (the order flush relies on)
+      const printed = this.lastPrinted();
+      let i = 0; // context[i] is line context_start_line + i, skipping the match
+      for (let k = 0; k <= m.context.length; k++) {
+        const n = m.context_start_line + k;
+        if (n === m.line_number) this.hold(n, m.matched_line, true);
+        else {
+          const text = m.context[i++]!;
+          if (n > printed) this.hold(n, text, false);
+        }
       }
-      const text = m.context[i++]!;
-      if (!this.pending.has(n) && n > printed) this.pending.set(n, { text, match: false });
+      // lines up to this match can change no more: a later match is further down, its context only context
+      lines = this.flush(m.line_number);
     }
-    // lines up to this match can change no more: a later match is further down, its context only context
-    this.flush(out, m.line_number);
-    return out.join("\n");
+    return before === "" ? lines : lines === "" ? before : `${before}\n${lines}`;
   }
 
   /** The last file's held-back lines. */
   end(): string {
-    const out: string[] = [];
-    this.flush(out, Number.POSITIVE_INFINITY);
-    return out.join("\n");
+    return this.flush(Number.POSITIVE_INFINITY);
   }
 
   /** What the rows seen showed that ripgrep-like lines cannot say: hits in files changed since indexing. */
@@ -268,15 +272,42 @@ export class RipgrepLines {
     return this.lastFile === this.file ? this.lastLine : 0;
   }
 
-  private flush(out: string[], through: number): void {
-    for (const [n, l] of this.pending) {
-      if (n > through) break;
-      this.pending.delete(n);
-      if (this.withContext && this.lastFile !== undefined && (this.lastFile !== this.file || n > this.lastLine + 1)) out.push("--");
-      out.push(`${this.file}${l.match ? ":" : "-"}${n}${l.match ? ":" : "-"}${l.text}`);
-      this.lastFile = this.file;
-      this.lastLine = n;
+  /** Holds line n: a match replaces the context line it is; a context line already held stays as it is. */
+  private hold(n: number, text: string, match: boolean): void {
+    let i = this.pending.length;
+    while (i > 0 && this.pending[i - 1]!.n > n) i--;
+    const at = this.pending[i - 1];
+    if (at !== undefined && at.n === n) {
+      if (match) {
+        at.text = text;
+        at.match = true;
+      }
+      return;
     }
+    if (i === this.pending.length) this.pending.push({ n, text, match });
+    else this.pending.splice(i, 0, { n, text, match });
+  }
+
+  /** The held lines up to `through`, printed: one string, lines parted by newlines. */
+  private flush(through: number): string {
+    let k = 0;
+    let out = "";
+    for (; k < this.pending.length; k++) {
+      const l = this.pending[k]!;
+      if (l.n > through) break;
+      out = k === 0 ? this.line(l.n, l.text, l.match) : `${out}\n${this.line(l.n, l.text, l.match)}`;
+    }
+    if (k === this.pending.length) this.pending.length = 0;
+    else if (k > 0) this.pending.splice(0, k);
+    return out;
+  }
+
+  private line(n: number, text: string, match: boolean): string {
+    const parted = this.withContext && this.lastFile !== undefined && (this.lastFile !== this.file || n > this.lastLine + 1);
+    this.lastFile = this.file;
+    this.lastLine = n;
+    const line = match ? `${this.file}:${n}:${text}` : `${this.file}-${n}-${text}`;
+    return parted ? `--\n${line}` : line;
   }
 }
 

@@ -110,6 +110,58 @@ describe("literal search", () => {
   });
 });
 
+describe("every match printed (the CLI's grep)", () => {
+  test("a literal over many files runs on the worker pool and finds what the inline search finds, in order", async () => {
+    // 300 candidate files: over the count from which a search that hands every match over uses the pool
+    const files: Record<string, string> = {};
+    for (let i = 0; i < 300; i++) files[`m/f${String(i).padStart(3, "0")}.txt`] = `head ${i}\nthe Needle ${i}\nnéedle needle tail\n`;
+    files["m/stale.txt"] = "a needle that will change\n";
+    const q = tmpProject(files);
+    const sq = new Session(q.root);
+    try {
+      await sq.index();
+      q.write("m/stale.txt", "changed needle text\n");
+      utimesSync(join(q.root, "m/stale.txt"), new Date(), new Date(Date.now() + 5000));
+      const e = await sq.exact();
+      const run = async (handOver: boolean, caseSensitive: boolean) => {
+        const seen: string[] = [];
+        const r = await e.searchText({
+          query: "needle",
+          isRegex: false,
+          caseSensitive,
+          contextLines: 1,
+          paths: PathFilter.ALL,
+          extensions: [],
+          fresh: false,
+          maxMatches: handOver ? Number.POSITIVE_INFINITY : 10_000,
+          maxChars: handOver ? Number.POSITIVE_INFINITY : 1 << 30,
+          deadline: Date.now() + 20_000,
+          handOver,
+          onMatch: (m) => {
+            seen.push(JSON.stringify(m));
+            return true;
+          },
+        });
+        return { seen, kept: r.matches.length, searched: r.stats.searched_files };
+      };
+      for (const caseSensitive of [false, true]) {
+        const pooled = await run(true, caseSensitive);
+        const inline = await run(false, caseSensitive);
+        expect(pooled.kept).toBe(0); // handed over, none kept
+        expect(pooled.seen).toEqual(inline.seen);
+        expect(pooled.searched).toBe(301);
+        expect(pooled.seen.length).toBe(caseSensitive ? 301 : 601);
+      }
+      // the changed file's hit is marked stale by the worker that found it
+      const last = JSON.parse((await run(true, true)).seen.at(-1)!);
+      expect([last.file_path, last.matched_line, last.stale]).toEqual(["m/stale.txt", "a needle that will change", true]);
+    } finally {
+      sq.close();
+      q.cleanup();
+    }
+  });
+});
+
 describe("regex search", () => {
   test("capture groups and named groups are reported per match", async () => {
     const r = await search("(?<year>\\d{4})-(\\d{2})-(\\d{2})", { isRegex: true });
@@ -171,10 +223,10 @@ describe("freshness", () => {
       utimesSync(join(q.root, "a.txt"), new Date(), new Date(Date.now() + 5000));
       q.remove("c.txt");
       const e = await sq.exact();
-      const run = (fresh: boolean) =>
+      const run = (fresh: boolean, isRegex = false) =>
         e.searchText({
-          query: "alpha",
-          isRegex: false,
+          query: isRegex ? "alph[a]" : "alpha",
+          isRegex,
           caseSensitive: false,
           contextLines: 0,
           paths: PathFilter.ALL,
@@ -186,6 +238,13 @@ describe("freshness", () => {
         });
       const indexed = await run(false);
       expect(indexed.matches.map((m) => [m.file_path, m.matched_line, m.stale ?? false])).toEqual([
+        ["a.txt", "alpha old", true],
+        ["b.txt", "alpha unchanged", false],
+        ["c.txt", "alpha gone", true],
+      ]);
+      // a regex is verified on the worker pool, whose workers check the files on disk: the same marks
+      const byWorkers = await run(false, true);
+      expect(byWorkers.matches.map((m) => [m.file_path, m.matched_line, m.stale ?? false])).toEqual([
         ["a.txt", "alpha old", true],
         ["b.txt", "alpha unchanged", false],
         ["c.txt", "alpha gone", true],

@@ -12,6 +12,7 @@ import { log } from "../../core/log.ts";
 import { startWorker } from "../../core/worker-entry.ts";
 import type { PatternSpec } from "./text-query.ts";
 import type { LineHit } from "./line-scan.ts";
+import { unpackHits, type HitWire } from "./hit-wire.ts";
 
 /** A verification job as a worker receives it. */
 export interface VerifyJob {
@@ -25,23 +26,39 @@ export interface VerifyJob {
   disk: Record<number, string>;
   contextLines: number;
   maxPerFile: number;
+  /**
+   * Each item's file under this root, with the size and modification time indexed: a file with hits read
+   * from the index is checked on disk by the worker that found them (ChunkResult's `stale`), not one by one
+   * on the caller's thread (a stat per file was a fifth of a broad grep's time there). Absent for a
+   * shared store, whose files are not on this machine.
+   */
+  onDisk?: { root: string; paths: string[]; mtimes: Float64Array; sizes: Float64Array };
   chunkSize: number;
   /** Int32Array view: [0] stop flag, [1] next chunk to take. */
   control: SharedArrayBuffer;
+}
+
+/** One file's hits; `stale` when the job's onDisk check found the file changed or gone since indexing. */
+export interface VerifiedFile {
+  item: number;
+  hits: LineHit[];
+  stale?: true;
 }
 
 export interface ChunkResult {
   type: "chunk";
   jobId: number;
   chunk: number;
-  files: Array<{ item: number; hits: LineHit[] }>;
+  /** The chunk's files with hits; posted empty, with the hits in `wire` (hit-wire.ts), and unpacked on arrival. */
+  files: VerifiedFile[];
+  wire?: HitWire;
   /** False when the worker stopped inside the chunk. */
   complete: boolean;
 }
 
 export interface PoolRun {
   /** Hits by item index, in item order (those not handed to `onHits` already). */
-  hits: Array<{ item: number; hits: LineHit[] }>;
+  hits: VerifiedFile[];
   /** True when some items were not verified (deadline, cancellation, a lost worker). */
   partial: boolean;
   /** True when the run stopped because `maxHits` was reached in item order. */
@@ -63,7 +80,7 @@ export interface PoolRunOptions {
    * a search printing every match (the CLI's grep) holds no more than the chunks still out of order.
    * Hits handed here are left out of the run's `hits`.
    */
-  onHits?(files: Array<{ item: number; hits: LineHit[] }>): void;
+  onHits?(files: VerifiedFile[]): void;
 }
 
 /** How long workers get to hand in their results after the stop flag is raised. */
@@ -182,6 +199,7 @@ class VerifyPool {
           }
           if (msg.jobId !== jobId) return;
           if (msg.type === "chunk") {
+            if (msg.wire !== undefined) msg.files = unpackHits(msg.wire);
             done.set(msg.chunk, msg as ChunkResult);
             while (done.get(contiguous)?.complete) {
               const ready = done.get(contiguous)!;

@@ -10,7 +10,7 @@ import { CortexError } from "../../core/errors.ts";
 import type { ContentFileRow } from "../../store/contract.ts";
 import { compilePattern } from "./text-query.ts";
 import { LineMatcher, type LineHit, type MatchDetail } from "./line-scan.ts";
-import { verifyPool } from "./pool.ts";
+import { verifyPool, type VerifiedFile, type VerifyJob } from "./pool.ts";
 import { ByteLiteralScanner } from "./byte-scan.ts";
 import { readDiskText } from "./disk-text.ts";
 import { hasExtension, type PathFilter } from "./path-filter.ts";
@@ -171,11 +171,12 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
   let chars = 0;
   const staleByPath = new Map<string, boolean>();
   /** Turns one file's hits into matches, in order; false once no more may be taken. */
-  const accept = (item: number, hits: LineHit[]): boolean => {
+  const accept = (item: number, hits: LineHit[], checked?: boolean): boolean => {
     if (truncated) return false;
     const it = items[item]!;
-    let stale = false;
-    if (!it.disk) {
+    // checked: the worker that found the hits looked at the file on disk (VerifyJob.onDisk)
+    let stale = checked ?? false;
+    if (!it.disk && checked === undefined) {
       let s = staleByPath.get(it.row.path);
       if (s === undefined) staleByPath.set(it.row.path, (s = view.diskState(it.row) !== "same"));
       stale = s;
@@ -207,7 +208,10 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
 
   let partial = false;
   let searched = 0;
-  if (req.isRegex) {
+  // a literal is found inline (a budgeted search stops at its first files), except when every match of
+  // many files is to be printed: the files' decompression then splits over the pool's workers (the
+  // kernel's `spin_lock_irqsave`: 3,792 files)
+  if (req.isRegex || (req.handOver === true && items.length >= POOL_LITERAL_FILES)) {
     const disk: Record<number, string> = {};
     items.forEach((it, i) => {
       if (it.disk) disk[i] = it.disk;
@@ -220,6 +224,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         disk,
         contextLines: req.contextLines,
         maxPerFile: req.maxMatches + 1,
+        ...(view.local ? { onDisk: diskRows(view.root, items) } : {}),
       },
       {
         parallelism: 2,
@@ -228,8 +233,8 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         maxHits: req.maxMatches + 1,
         ...(req.handOver
           ? {
-              onHits: (files: Array<{ item: number; hits: LineHit[] }>) => {
-                for (const { item, hits } of files) if (!accept(item, hits)) break;
+              onHits: (files: VerifiedFile[]) => {
+                for (const f of files) if (!accept(f.item, f.hits, view.local ? f.stale === true : undefined)) break;
               },
             }
           : {}),
@@ -243,7 +248,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         : new CortexError("IO", `the search failed while reading the index: ${run.error}`);
     partial = run.partial;
     searched = run.verified;
-    for (const { item, hits } of run.hits) if (!accept(item, hits)) break;
+    for (const f of run.hits) if (!accept(f.item, f.hits, view.local ? f.stale === true : undefined)) break;
   } else {
     ({ partial, searched } = await verifyInline(view, items, spec, req, accept));
   }
@@ -311,4 +316,20 @@ async function verifyInline(
 
 function clipped(plan: string): string {
   return plan.length <= PLAN_CHARS ? plan : `${plan.slice(0, PLAN_CHARS - 1)}…`;
+}
+
+/** Candidate files from which a literal search that prints every match runs on the worker pool. */
+const POOL_LITERAL_FILES = 256;
+
+/** What a verification worker needs to check each item's file on disk (VerifyJob.onDisk). */
+function diskRows(root: string, items: ReadonlyArray<{ row: ContentFileRow }>): NonNullable<VerifyJob["onDisk"]> {
+  const paths: string[] = new Array(items.length);
+  const mtimes = new Float64Array(items.length);
+  const sizes = new Float64Array(items.length);
+  items.forEach((it, i) => {
+    paths[i] = it.row.path;
+    mtimes[i] = it.row.mtimeMs;
+    sizes[i] = it.row.sizeBytes;
+  });
+  return { root, paths, mtimes, sizes };
 }

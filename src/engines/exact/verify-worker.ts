@@ -9,8 +9,12 @@
 import { openIndexReader } from "../../store/open-reader.ts";
 import type { IndexReader } from "../../store/contract.ts";
 import { LineMatcher } from "./line-scan.ts";
+import { ByteLiteralScanner } from "./byte-scan.ts";
 import { readDiskText } from "./disk-text.ts";
-import type { VerifyJob, ChunkResult } from "./pool.ts";
+import { diskStateAt } from "./view.ts";
+import { packHits } from "./hit-wire.ts";
+import { join } from "node:path";
+import type { VerifyJob, ChunkResult, VerifiedFile } from "./pool.ts";
 
 declare const self: Worker;
 
@@ -28,6 +32,8 @@ async function run(job: VerifyJob): Promise<void> {
   const control = new Int32Array(job.control);
   const stopped = () => Atomics.load(control, 0) !== 0;
   const matcher = new LineMatcher(job.spec);
+  // a literal the byte scanner handles is found in the stored bytes, never decoded (as inline searches do)
+  const bytes = ByteLiteralScanner.for(job.spec);
   const index = indexAt(job.source);
   const chunks = Math.ceil(job.ids.length / job.chunkSize);
   for (;;) {
@@ -37,7 +43,8 @@ async function run(job: VerifyJob): Promise<void> {
     const result: ChunkResult = { type: "chunk", jobId: job.jobId, chunk, files: [], complete: true };
     const start = chunk * job.chunkSize;
     const end = Math.min(job.ids.length, (chunk + 1) * job.chunkSize);
-    const stored = await index.texts(job.ids.subarray(start, end), "string");
+    const ids = job.ids.subarray(start, end);
+    const stored = bytes ? await index.texts(ids, "bytes") : await index.texts(ids, "string");
     for (let i = start; i < end; i++) {
       if (stopped()) {
         result.complete = false;
@@ -46,17 +53,35 @@ async function run(job: VerifyJob): Promise<void> {
       const abs = job.disk[i];
       const text = abs !== undefined ? readDiskText(abs) : stored[i - start];
       if (text === undefined) continue;
-      const hits = matcher.scan(text, job.contextLines, job.maxPerFile, stopped);
+      const hits =
+        typeof text === "string" ? matcher.scan(text, job.contextLines, job.maxPerFile, stopped) : bytes!.scan(text, job.contextLines, job.maxPerFile);
+      if (hits.length > 0) result.files.push(verified(job, i, hits, abs !== undefined));
       if (stopped()) {
         result.complete = false;
-        if (hits.length > 0) result.files.push({ item: i, hits });
         break;
       }
-      if (hits.length > 0) result.files.push({ item: i, hits });
     }
-    self.postMessage(result);
+    // the hits packed (hit-wire.ts): structured clones of thousands of hit objects cost more than finding them
+    const { files, ...rest } = result;
+    self.postMessage({ ...rest, files: [], wire: packHits(files) });
   }
   self.postMessage({ type: "idle", jobId: job.jobId });
+}
+
+/** A file's hits, checked on disk when the job asks and they came from the index. */
+function verified(job: VerifyJob, item: number, hits: ChunkResult["files"][number]["hits"], fromDisk: boolean): VerifiedFile {
+  const file: VerifiedFile = { item, hits };
+  const check = job.onDisk;
+  if (check !== undefined && !fromDisk) {
+    let state: string;
+    try {
+      state = diskStateAt(join(check.root, check.paths[item]!), { mtimeMs: check.mtimes[item]!, sizeBytes: check.sizes[item]! });
+    } catch {
+      state = "deleted";
+    }
+    if (state !== "same") file.stale = true;
+  }
+  return file;
 }
 
 self.onmessage = (ev: MessageEvent) => {

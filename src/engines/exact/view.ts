@@ -10,8 +10,16 @@ import { describesLocalTree } from "../../store/open-reader.ts";
 
 export type DiskState = "same" | "changed" | "deleted";
 
+/** How a file at `abs` stands against its indexed row (same size and modification time, as the indexer decides). */
+export function diskStateAt(abs: string, row: { mtimeMs: number; sizeBytes: number }): DiskState {
+  const st = statSync(abs, { throwIfNoEntry: false });
+  if (st === undefined) return "deleted";
+  return Math.trunc(st.mtimeMs) === row.mtimeMs && st.size === row.sizeBytes ? "same" : "changed";
+}
+
 export class ExactIndexView {
-  private readonly local: boolean;
+  /** Whether the index describes files on this machine (a shared store's do not: its text is the truth). */
+  readonly local: boolean;
 
   constructor(
     readonly index: TextSearchReader,
@@ -58,10 +66,9 @@ export class ExactIndexView {
     // a shared store's files are not on this machine: the indexed text is the truth
     if (!this.local) return "same";
     try {
-      const st = statSync(join(this.root, row.path));
-      return Math.trunc(st.mtimeMs) === row.mtimeMs && st.size === row.sizeBytes ? "same" : "changed";
+      return diskStateAt(join(this.root, row.path), row);
     } catch {
-      return "deleted";
+      return "deleted"; // not a path this process may look at (a folder where the file was, no permission)
     }
   }
 }
