@@ -168,6 +168,9 @@ async function measureIndexing(corpus: Corpus): Promise<BenchRow[]> {
   const cold = await runCortex(["index", corpus.root, "--json"], { ...env, CORTEX_TRACE: "1" });
   const loadAfter = loadAverage();
   const report = JSON.parse(cold.stdout);
+  // the database as the cold build left it: the changed files below leave it larger (pages freed by their
+  // rewrites are reused, not returned; boost 2.58 × cold, 2.74 × after them)
+  const coldDbBytes = statSync(report.database as string).size;
   const corpusBytes = dirBytes(corpus.root);
   const searchableMs = report.tiers.searchableAfterMs as number;
   const peers = [...(await ripgrepPeer(corpus.root, searchableMs)), ...(await ctagsPeer(corpus.root, report.files, cold.ms))];
@@ -254,8 +257,10 @@ async function measureIndexing(corpus: Corpus): Promise<BenchRow[]> {
           },
         ]
       : []),
-    { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB" },
-    { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×" },
+    { metric: "database size after the cold index", value: coldDbBytes / (1 << 20), unit: "MiB" },
+    { metric: "database / corpus size after the cold index", value: coldDbBytes / corpusBytes, unit: "×" },
+    { metric: "database size", value: dbBytes / (1 << 20), unit: "MiB", note: "after the changed files' runs" },
+    { metric: "database / corpus size", value: dbBytes / corpusBytes, unit: "×", note: "after the changed files' runs" },
     ...queries,
     ...warm,
   ];

@@ -61,6 +61,9 @@ function summaryRow(file: string): string {
   const peak = get(rows, "cold index: peak memory", "MiB")?.value;
   const db = get(rows, "database size", "MiB")?.value;
   const ratio = get(rows, "database / corpus size", "×")?.value;
+  // reports of stop 43 and before have only the size after the changed files' runs
+  const coldDb = get(rows, "database size after the cold index", "MiB")?.value;
+  const coldRatio = get(rows, "database / corpus size after the cold index", "×")?.value;
   const noop = get(rows, "no-op re-index: wall time", "s")?.value;
   const ctags = get(rows, "universal-ctags -R (peer): wall time", "s")?.value;
   const rg = get(rows, "ripgrep over the whole tree (peer): wall time", "s")?.value;
@@ -74,6 +77,7 @@ function summaryRow(file: string): string {
     `${fmt(wall)} s (${perS(wall)})`,
     `${fmt(cpu, 0)} s`,
     `${fmt(peak, 0)} MiB`,
+    coldDb === undefined ? "–" : `${fmt(coldDb, 0)} MiB (${fmt(coldRatio, 2)} ×)`,
     `${fmt(db, 0)} MiB (${fmt(ratio, 2)} ×)`,
     `${fmt(noop, 2)} s`,
     changed(rows),
@@ -88,7 +92,7 @@ if (files.length === 0) {
   process.exit(2);
 }
 console.log(
-  "| corpus | files | MiB | text tier: searchable after (files/s) | full index (files/s) | CPU | peak memory | database (× corpus) | no-op | changed files | universal-ctags (cortex ÷ ctags) | ripgrep, one pass |",
+  "| corpus | files | MiB | text tier: searchable after (files/s) | full index (files/s) | CPU | peak memory | database after the cold index (× corpus) | database after the changed files (× corpus) | no-op | changed files | universal-ctags (cortex ÷ ctags) | ripgrep, one pass |",
 );
-console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
+console.log("|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|---:|---:|");
 for (const f of files) console.log(`| ${summaryRow(f)} |`);
