@@ -30,11 +30,8 @@ import { readTextFiles } from "./text-pool.ts";
 import type { IndexChanges, IndexHook } from "./hooks.ts";
 import { readGitHead } from "./git-head.ts";
 
-export interface IndexProgress {
-  phase: "walk" | "text" | "parse" | "finish";
-  done: number;
-  total: number;
-}
+export type { IndexProgress } from "./progress.ts";
+import type { IndexProgress } from "./progress.ts";
 
 export interface IndexOptions {
   root: string;
@@ -524,7 +521,7 @@ class IndexRun {
     this.trace(
       `parse tier: ${todo.length} files in ${Math.round(performance.now() - parseStarted)} ms (writes ${Math.round(this.writeMs)} ms of it, ${(this.writeCpuUs / 1e6).toFixed(2)} s of this thread's CPU)`,
     );
-    this.options.onProgress?.({ phase: "finish", done: todo.length, total: todo.length });
+    this.options.onProgress?.({ phase: "parse", done: todo.length, total: todo.length });
   }
 
   /** Secondary indexes and keyword indexes of a bulk parse tier, modules, then the index hooks. */
@@ -538,6 +535,11 @@ class IndexRun {
       store.createBuildIndexes({ leaveLater: aside });
       this.trace(`secondary indexes${aside ? " (those the index steps read)" : ""}: ${Math.round(performance.now() - finishStarted)} ms`);
     }
+    // the steps after the parse tier (a minute or two on the kernel), one at a time, so a bar does not sit at 100 %
+    const steps = 1 + this.options.hooks.length + (bulk ? 1 : 0);
+    let step = 0;
+    const stepStarts = (name: string) => this.options.onProgress?.({ phase: "finish", done: step++, total: steps, step: name });
+    stepStarts("modules");
     store.transaction(() => store.recomputeModules(this.affectedModules));
     // what the parse tier and the index builds leave behind goes before the two steps that use the most
     if (bulk) this.releaseMemory();
@@ -574,6 +576,7 @@ class IndexRun {
     }
     let stepsFailed = false;
     for (const hook of this.options.hooks) {
+      stepStarts(hook.name);
       try {
         await hook.run(store, changes, project);
       } catch (e) {
@@ -589,12 +592,14 @@ class IndexRun {
     // a failed keyword index load fails the run: before publication the previous index stays current,
     // after it the parse tier is marked unfinished and the next run builds it again
     if (bulk) {
+      stepStarts("keyword index");
       await store.finishStagedFullText();
       store.setMeta(PARSE_STATE_KEY, "");
       // a whole build resolved every file: what an earlier stopped run owed is paid (written once the
       // keyword load beside, which held the writer, is done)
       if (store.getMeta(STEPS_PENDING_META)) store.setMeta(STEPS_PENDING_META, "");
     }
+    this.options.onProgress?.({ phase: "finish", done: steps, total: steps, step: "done" });
     this.trace(`index steps done`);
   }
 

@@ -13,15 +13,22 @@ const NOTICE_FILES = 500;
 export function tierNotices(): (p: IndexProgress) => void {
   let phase = "";
   let quarter = 0;
+  // the run's size, from its tiers' file counts (the finish phase counts steps)
+  let files = 0;
   return (p) => {
-    const say = (message: string) => (p.total >= NOTICE_FILES ? log.info(message) : log.debug(message));
+    if (p.phase === "text" || p.phase === "parse") files = Math.max(files, p.total);
+    const say = (message: string) => (files >= NOTICE_FILES ? log.info(message) : log.debug(message));
+    if (p.phase === "finish" && phase === "finish") {
+      if (p.step && p.step !== "done") say(`index: finishing: ${p.step}`);
+      return;
+    }
     if (p.phase !== phase) {
       if (phase === "text" && p.phase !== "walk") say("index: text tier written: grep and exact search answer from every file now");
       phase = p.phase;
       quarter = 0;
       if (p.phase === "text" && p.total > 0) say(`index: text tier: reading ${p.total} files`);
       if (p.phase === "parse" && p.total > 0) say(`index: parse tier: parsing ${p.total} files (symbols, references, graphs, search chunks follow)`);
-      if (p.phase === "finish") say("index: parse tier written; resolving references and building the keyword index");
+      if (p.phase === "finish") say(`index: parse tier written; finishing: ${p.step ?? "references and the keyword index"}`);
       return;
     }
     if (p.phase === "parse" && p.total > 0 && Math.floor((p.done / p.total) * 4) > quarter) {

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { defineTool, READ_ONLY } from "./define.ts";
 import { indexStatus, type IndexStatus } from "../indexer/status.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
+import { overallProgress } from "../indexer/progress.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
 
 type LocalStatus = IndexStatus & { progress?: { phase?: "text" | "parse"; done: number; total: number }; embeddings?: string };
@@ -111,7 +112,15 @@ export const refreshTool = defineTool({
   async handler(args, ctx): Promise<IndexReport & { reason?: string; memories_imported: number }> {
     const s = ctx.session;
     await s.idle();
-    const report = await s.index({ full: !args.incremental, onProgress: (p) => ctx.progress?.(p.done, p.total, p.phase) });
+    let sent = -1;
+    const report = await s.index({
+      full: !args.incremental,
+      onProgress: (p) => {
+        // one growing number for the whole run (each tier counts from 0), the tier and its files in words
+        const o = overallProgress(p);
+        if (o.progress > sent) ctx.progress?.((sent = o.progress), o.total, o.message);
+      },
+    });
     const memories_imported = await s.memory().importFromGit(s.root);
     return { ...report, ...(args.reason ? { reason: args.reason } : {}), memories_imported };
   },

@@ -25,7 +25,9 @@ test("a large first build: the text tier's start and end, the parse tier by quar
     notice({ phase: "walk", done: 0, total: 0 });
     for (let i = 0; i <= 1000; i += 100) notice({ phase: "text", done: i, total: 1000 });
     for (let i = 0; i <= 1000; i += 64) notice({ phase: "parse", done: i, total: 1000 });
-    notice({ phase: "finish", done: 1000, total: 1000 });
+    // the steps after the parse tier count steps, not files: still a large run's, announced by name
+    ["modules", "reference resolution", "git history", "keyword index"].forEach((step, i) => notice({ phase: "finish", done: i, total: 4, step }));
+    notice({ phase: "finish", done: 4, total: 4, step: "done" });
   });
   expect(records.map((r) => [r.level, r.message])).toEqual([
     ["info", "index: text tier: reading 1000 files"],
@@ -34,7 +36,10 @@ test("a large first build: the text tier's start and end, the parse tier by quar
     ["info", "index: parse tier: 256/1000 files"],
     ["info", "index: parse tier: 512/1000 files"],
     ["info", "index: parse tier: 768/1000 files"],
-    ["info", "index: parse tier written; resolving references and building the keyword index"],
+    ["info", "index: parse tier written; finishing: modules"],
+    ["info", "index: finishing: reference resolution"],
+    ["info", "index: finishing: git history"],
+    ["info", "index: finishing: keyword index"],
   ]);
 });
 
@@ -43,7 +48,8 @@ test("a small run (a few changed files) is not announced at info level", () => {
     notice({ phase: "text", done: 0, total: 3 });
     notice({ phase: "text", done: 3, total: 3 });
     notice({ phase: "parse", done: 0, total: 3 });
-    notice({ phase: "finish", done: 3, total: 3 });
+    notice({ phase: "finish", done: 0, total: 2, step: "modules" });
+    notice({ phase: "finish", done: 1, total: 2, step: "reference resolution" });
   });
   expect(records).toEqual([]);
 });

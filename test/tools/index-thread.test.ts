@@ -25,13 +25,17 @@ test("a run on the index thread reports both tiers' progress and the same counts
   p = project(200);
   const phases = new Set<string>();
   let lastParse: IndexProgress | undefined;
+  const steps: string[] = [];
   const report = await runIndexOnThread({
     root: p.root,
     onProgress: (pr) => {
       phases.add(pr.phase);
       if (pr.phase === "parse") lastParse = pr;
+      if (pr.phase === "finish") steps.push(`${pr.step} ${pr.done}/${pr.total}`);
     },
   });
+  // the steps after the parse tier, one by one, counted as steps (a first build loads its keyword index last)
+  expect(steps).toEqual(["modules 0/4", "reference resolution 1/4", "git history 2/4", "keyword index 3/4", "done 4/4"]);
   expect(report.mode).toBe("full");
   expect(report.files).toBe(200);
   expect(report.parsed).toBe(200);
