@@ -161,7 +161,8 @@ export function seeHelp(cli: CliSpec): string {
 /** Every flag a tool's command takes, its own spellings first (the kebab-case form before the field's). */
 export function knownFlags(shape: Record<string, z.ZodType>, cli: CliSpec): string[] {
   const fields = Object.keys(shape).flatMap((f) => [`--${toFlag(f)}`, `--${f}`]);
-  const common = ["--root", "--json", "--ndjson", "--help", "-h", ...(cli.fromFile ? ["--file"] : [])];
+  // --repo and --store send any tool to a shared store (commands.ts): suggested for their typos too
+  const common = ["--root", "--json", "--ndjson", "--help", "-h", "--repo", "--store", ...(cli.fromFile ? ["--file"] : [])];
   return [...new Set([...Object.keys(cli.flags ?? {}), ...Object.keys(cli.short ?? {}), ...fields, ...common])];
 }
 

@@ -10,7 +10,7 @@ import { Session, type ToolDefinition } from "../tools/index.ts";
 import { exposedInput } from "../tools/invoke.ts";
 import { connectPostgres } from "../store/postgres/client.ts";
 import { parseRepoScope, RepoScopes } from "../tools/repo-scope.ts";
-import { outputMode, parseToolArgs } from "./args.ts";
+import { didYouMean, outputMode, parseToolArgs } from "./args.ts";
 import { runToolForCli } from "./run-tool.ts";
 import { toolHelp } from "./render.ts";
 import { indexLocation } from "../store/location.ts";
@@ -43,7 +43,7 @@ function parse(argv: string[], valued: string[], flags: string[]): Parsed {
       if (v === undefined || v === "") throw new CortexError("INVALID_INPUT", `${name} needs a value`);
       out.values.set(name, v);
     } else if (flags.includes(name)) out.flags.add(name);
-    else throw new CortexError("INVALID_INPUT", `unknown option ${name} (see cortex help index, cortex help repos)`);
+    else throw new CortexError("INVALID_INPUT", `unknown option ${name}${didYouMean(name, [...valued, ...flags])} (see cortex help index, cortex help repos)`);
   }
   return out;
 }

@@ -7,6 +7,10 @@ import { defineTool, READ_ONLY } from "./define.ts";
 import { queryDefinitionSchema, TOP_FILES_ORDER, type FilesResult } from "../engines/files/index.ts";
 import { CortexError } from "../core/errors.ts";
 
+const QUERY_REQUIRED =
+  'required for operation \'query\': a JSON query such as {"from":"files","orderBy":[{"field":"lines_total","direction":"DESC"}],"limit":5}, ' +
+  "or operation top_files, module_stats or test_coverage";
+
 const input = z
   .object({
     operation: z
@@ -29,7 +33,12 @@ const input = z
       .optional()
       .describe("Query a statistics export (NDJSON, e.g. .cortex/stats.ndjson written by 'cortex stats export') instead of the live index"),
   })
-  .strict();
+  .strict()
+  // checked with the arguments, before anything runs: `cortex files` alone on a project without an index
+  // built it for minutes before saying the query was missing
+  .superRefine((v, ctx) => {
+    if (v.operation === "query" && v.query === undefined) ctx.addIssue({ code: "custom", path: ["query"], message: QUERY_REQUIRED });
+  });
 
 const output = z.object({
   columns: z.array(z.string()),
@@ -75,7 +84,7 @@ export const filesTool = defineTool({
     const engine = args.stats_file ? ctx.session.statsFileEngine(args.stats_file) : await ctx.session.files();
     switch (args.operation) {
       case "query":
-        if (!args.query) throw new CortexError("INVALID_INPUT", "query: required for operation 'query'");
+        if (!args.query) throw new CortexError("INVALID_INPUT", `query: ${QUERY_REQUIRED}`);
         return engine.query(args.query);
       case "top_files": {
         const o: Parameters<typeof engine.topFiles>[0] = { limit: args.limit, orderBy: args.order_by, includeTests: args.include_tests };

@@ -8,6 +8,8 @@
 import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { join } from "node:path";
 import { tmpProject, type TmpProject } from "../helpers/tmp-project.ts";
+import { indexLocation } from "../../src/store/location.ts";
+import { canonicalRoot } from "../../src/core/paths.ts";
 
 const CLI = join(import.meta.dir, "../../src/cli/main.ts");
 let p: TmpProject;
@@ -67,6 +69,10 @@ describe("typos get a suggestion", () => {
         ["mcp", "--htp", "127.0.0.1:1"],
         ["stats", "export", "--ouput", "x"],
         ["memory", "remove", "x", "--jsno"],
+        ["grep", "foo", "--repoo", "web"],
+        ["search", "x", "--stor", "postgres://h/db"],
+        ["index", "--repo", "web", "--fulll", "."],
+        ["repos", "--stor", "postgres://h/db"],
       ),
     ).toEqual([
       [2, "cortex: unknown option --pth: did you mean '--path'? (see cortex grep --help)\n"],
@@ -77,6 +83,11 @@ describe("typos get a suggestion", () => {
       [2, "cortex: unknown option --htp: did you mean '--http'? (see cortex mcp --help)\n"],
       [2, "cortex: unknown option --ouput: did you mean '--output'? (see cortex stats --help)\n"],
       [2, "cortex: unknown option --jsno: did you mean '--json'? (see cortex memory remove --help)\n"],
+      // the shared store's flags, on a tool and on its own commands
+      [2, "cortex: unknown option --repoo: did you mean '--repo'? (see cortex grep --help)\n"],
+      [2, "cortex: unknown option --stor: did you mean '--store'? (see cortex search --help)\n"],
+      [2, "cortex: unknown option --fulll: did you mean '--full'? (see cortex help index, cortex help repos)\n"],
+      [2, "cortex: unknown option --stor: did you mean '--store'? (see cortex help index, cortex help repos)\n"],
     ]);
   });
 
@@ -160,7 +171,20 @@ describe("help", () => {
 
 describe("a missing argument says what to type", () => {
   test("commands with positional arguments", async () => {
-    expect(await errors(["grep"], ["exact"], ["refs"], ["occurrences"], ["concept"], ["search"], ["graph"], ["graph", "callers"])).toEqual([
+    expect(
+      await errors(
+        ["grep"],
+        ["exact"],
+        ["refs"],
+        ["occurrences"],
+        ["concept"],
+        ["search"],
+        ["graph"],
+        ["graph", "callers"],
+        ["files"],
+        ["files", "--operation", "query"],
+      ),
+    ).toEqual([
       [2, "cortex: cortex grep needs <pattern>: cortex grep <pattern> [options] (see cortex grep --help)\n"],
       [2, "cortex: cortex exact needs <query>: cortex exact <query> [options] (see cortex exact --help)\n"],
       [2, "cortex: cortex refs needs <symbol>: cortex refs <symbol> [options] (see cortex refs --help)\n"],
@@ -169,7 +193,12 @@ describe("a missing argument says what to type", () => {
       [2, "cortex: cortex search needs <query>: cortex search <query> [options] (see cortex search --help)\n"],
       [2, "cortex: cortex graph needs <operation> and <target>: cortex graph <operation> <target> [options] (see cortex graph --help)\n"],
       [2, "cortex: cortex graph needs <target>: cortex graph <operation> <target> [options] (see cortex graph --help)\n"],
+      // files' query is optional for its other operations: checked with the arguments all the same, before
+      // an index is built (it was built first, for minutes on a large project)
+      [2, "cortex: cortex files needs <json query>: cortex files <json query> [options] (see cortex files --help)\n"],
+      [2, "cortex: cortex files needs <json query>: cortex files <json query> [options] (see cortex files --help)\n"],
     ]);
+    expect(indexLocation(canonicalRoot(p.root)).current()).toBeUndefined();
   });
 
   test("extra words: a path goes after --path, a query of several words is quoted", async () => {
