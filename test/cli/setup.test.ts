@@ -433,4 +433,47 @@ describe("Codex's TOML", () => {
       'model = "o3"\n\n[mcp_servers.cortex]\ncommand = "/c"\n',
     );
   });
+
+  test("the comments inside cortex's own table stay: under their header, and after the same key's new value", async () => {
+    const { mergeTomlEntry } = await import("../../src/cli/setup/merge-toml.ts");
+    const text = [
+      "[mcp_servers.cortex]",
+      "# pinned by ops: do not remove",
+      'command = "/old/cortex" # installed by ansible',
+      'args = ["mcp", "#not-a-comment"] # the args',
+      "",
+      "[mcp_servers.cortex.env]",
+      "# the home",
+      'CORTEX_HOME = "/x" # shared',
+      "",
+      "# the other one",
+      "[mcp_servers.other]",
+      'command = "x"',
+      "",
+    ].join("\n");
+    const entry = { command: "/new/cortex", args: ["mcp", "#not-a-comment"], env: { CORTEX_HOME: "/y" } };
+    expect(mergeTomlEntry(text, "mcp_servers", "cortex", entry, "config.toml").split("\n")).toEqual([
+      "[mcp_servers.cortex]",
+      "# pinned by ops: do not remove",
+      'command = "/new/cortex" # installed by ansible',
+      'args = [ "mcp", "#not-a-comment" ] # the args',
+      "",
+      "[mcp_servers.cortex.env]",
+      "# the home",
+      'CORTEX_HOME = "/y" # shared',
+      "",
+      "# the other one",
+      "[mcp_servers.other]",
+      'command = "x"',
+      "",
+    ]);
+    // a sub-table the new entry no longer has: its comments move under cortex's table, not lost
+    const moved = mergeTomlEntry(text, "mcp_servers", "cortex", { command: "/new/cortex", args: ["mcp"] }, "config.toml");
+    expect(moved.split("\n").slice(0, 4)).toEqual([
+      "[mcp_servers.cortex]",
+      "# pinned by ops: do not remove",
+      "# the home",
+      'command = "/new/cortex" # installed by ansible',
+    ]);
+  });
 });
