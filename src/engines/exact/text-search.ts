@@ -208,6 +208,8 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
 
   let partial = false;
   let searched = 0;
+  // what the pool's workers saw on disk (they check a local index's files: VerifyJob.onDisk)
+  const checkedOf = (f: VerifiedFile): boolean | undefined => (view.local ? f.stale === true : undefined);
   // a literal is found inline (a budgeted search stops at its first files), except when every match of
   // many files is to be printed: the files' decompression then splits over the pool's workers (the
   // kernel's `spin_lock_irqsave`: 3,792 files)
@@ -234,7 +236,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         ...(req.handOver
           ? {
               onHits: (files: VerifiedFile[]) => {
-                for (const f of files) if (!accept(f.item, f.hits, view.local ? f.stale === true : undefined)) break;
+                for (const f of files) if (!accept(f.item, f.hits, checkedOf(f))) break;
               },
             }
           : {}),
@@ -248,7 +250,7 @@ export async function searchText(view: ExactIndexView, req: TextSearchRequest): 
         : new CortexError("IO", `the search failed while reading the index: ${run.error}`);
     partial = run.partial;
     searched = run.verified;
-    for (const f of run.hits) if (!accept(f.item, f.hits, view.local ? f.stale === true : undefined)) break;
+    for (const f of run.hits) if (!accept(f.item, f.hits, checkedOf(f))) break;
   } else {
     ({ partial, searched } = await verifyInline(view, items, spec, req, accept));
   }

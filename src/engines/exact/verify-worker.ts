@@ -13,7 +13,6 @@ import { ByteLiteralScanner } from "./byte-scan.ts";
 import { readDiskText } from "./disk-text.ts";
 import { diskStateAt } from "./view.ts";
 import { packHits } from "./hit-wire.ts";
-import { join } from "node:path";
 import type { VerifyJob, ChunkResult, VerifiedFile } from "./pool.ts";
 
 declare const self: Worker;
@@ -73,13 +72,8 @@ function verified(job: VerifyJob, item: number, hits: ChunkResult["files"][numbe
   const file: VerifiedFile = { item, hits };
   const check = job.onDisk;
   if (check !== undefined && !fromDisk) {
-    let state: string;
-    try {
-      state = diskStateAt(join(check.root, check.paths[item]!), { mtimeMs: check.mtimes[item]!, sizeBytes: check.sizes[item]! });
-    } catch {
-      state = "deleted";
-    }
-    if (state !== "same") file.stale = true;
+    const row = { mtimeMs: check.mtimes[item]!, sizeBytes: check.sizes[item]! };
+    if (diskStateAt(check.root, check.paths[item]!, row) !== "same") file.stale = true;
   }
   return file;
 }

@@ -10,11 +10,19 @@ import { describesLocalTree } from "../../store/open-reader.ts";
 
 export type DiskState = "same" | "changed" | "deleted";
 
-/** How a file at `abs` stands against its indexed row (same size and modification time, as the indexer decides). */
-export function diskStateAt(abs: string, row: { mtimeMs: number; sizeBytes: number }): DiskState {
-  const st = statSync(abs, { throwIfNoEntry: false });
-  if (st === undefined) return "deleted";
-  return Math.trunc(st.mtimeMs) === row.mtimeMs && st.size === row.sizeBytes ? "same" : "changed";
+/**
+ * How the file at `path` under `root` stands against its indexed row (same size and modification time,
+ * as the indexer decides). A path this process may not look at (a folder where the file was, no
+ * permission) counts as deleted.
+ */
+export function diskStateAt(root: string, path: string, row: { mtimeMs: number; sizeBytes: number }): DiskState {
+  try {
+    const st = statSync(join(root, path), { throwIfNoEntry: false });
+    if (st === undefined) return "deleted";
+    return Math.trunc(st.mtimeMs) === row.mtimeMs && st.size === row.sizeBytes ? "same" : "changed";
+  } catch {
+    return "deleted";
+  }
 }
 
 export class ExactIndexView {
@@ -64,11 +72,6 @@ export class ExactIndexView {
   /** Whether a file on disk still is what was indexed (same size and modification time, as the indexer decides). */
   diskState(row: ContentFileRow): DiskState {
     // a shared store's files are not on this machine: the indexed text is the truth
-    if (!this.local) return "same";
-    try {
-      return diskStateAt(join(this.root, row.path), row);
-    } catch {
-      return "deleted"; // not a path this process may look at (a folder where the file was, no permission)
-    }
+    return this.local ? diskStateAt(this.root, row.path, row) : "same";
   }
 }
