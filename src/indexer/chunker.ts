@@ -10,7 +10,7 @@
  */
 import type { ChunkRecord } from "../store/types.ts";
 import type { FileFacts, TypeFact, VariableFact } from "../lang/types.ts";
-import { sha256, textKey } from "../core/hash.ts";
+import { TEXT_KEY_HEX, sha256, textKey } from "../core/hash.ts";
 import { textWords, type TextWords } from "../store/keyword-words.ts";
 import { MAX_LINE_CHARS, clipLine, contentLines, encodeSpans, type ChunkSpan } from "../store/chunk-text.ts";
 import { parse as parseYaml } from "yaml";
@@ -99,7 +99,7 @@ class ChunkSink {
     let textHash: string;
     if (bodyWords && prefix.charCodeAt(0) > 32 && reusableHasher) {
       this.render(prefix, spans, true, true);
-      textHash = chunkHasher.digest("hex").slice(0, 32);
+      textHash = chunkHasher.digest("hex").slice(0, TEXT_KEY_HEX);
     } else {
       text = this.render(prefix, spans, bodyWords, false);
       if (!(prefix.charCodeAt(0) > 32) && text.trim() === "") return;

@@ -75,24 +75,49 @@ export function chunkLines(spans: ChunkSpan[], lines: string[], whole: (l: numbe
   }
 }
 
-/** Spans as stored: `10-40`, `10-40@5` (first column), `10-10@5:30` (last line's end column), `…`, comma-separated. */
+/**
+ * Spans as stored, each line number relative to the line before it (the previous span's last, 0 for the
+ * first): `<from>[+<lines after it>][@<first column>][:<last line's end column>]`, comma-separated, and
+ * `~` for an elision (no comma beside it). `10+30`, `10+30@5`, `10@5:30`, `3+4@12~3,1@5:30`. With
+ * absolute numbers (`56-58,…,62-62,…,69-69` for `56+2~4~7`) boost's 78,000 chunks with several spans
+ * kept 3.6 MB of them, 1.4 MB this way.
+ */
 export function encodeSpans(spans: ChunkSpan[]): string {
-  return spans
-    .map((s) => (s === "…" ? "…" : `${s.from}-${s.to}${s.col !== undefined && s.col > 1 ? `@${s.col}` : ""}${s.end !== undefined ? `:${s.end}` : ""}`))
-    .join(",");
+  let out = "";
+  let previous = 0;
+  for (const s of spans) {
+    if (s === "…") {
+      out += "~";
+      continue;
+    }
+    if (out !== "" && !out.endsWith("~")) out += ",";
+    out += `${s.from - previous}${s.to > s.from ? `+${s.to - s.from}` : ""}${s.col !== undefined && s.col > 1 ? `@${s.col}` : ""}${s.end !== undefined ? `:${s.end}` : ""}`;
+    previous = s.to;
+  }
+  return out;
 }
 
+const SPAN = /^(-?\d+)(?:\+(\d+))?(?:@(\d+))?(?::(\d+))?$/;
+
 export function decodeSpans(encoded: string): ChunkSpan[] {
-  if (encoded === "") return [];
-  return encoded.split(",").map((part): ChunkSpan => {
-    if (part === "…") return "…";
-    const m = /^(\d+)-(\d+)(?:@(\d+))?(?::(\d+))?$/.exec(part);
-    if (!m) throw new Error(`malformed chunk span '${part}'`);
-    const out: ChunkSpan = { from: Number(m[1]), to: Number(m[2]) };
-    if (m[3]) out.col = Number(m[3]);
-    if (m[4]) out.end = Number(m[4]);
-    return out;
-  });
+  const out: ChunkSpan[] = [];
+  let previous = 0;
+  for (const piece of encoded.split(/(~)|,/)) {
+    if (piece === undefined || piece === "") continue;
+    if (piece === "~") {
+      out.push("…");
+      continue;
+    }
+    const m = SPAN.exec(piece);
+    if (!m) throw new Error(`malformed chunk span '${piece}' in '${encoded}'`);
+    const from = previous + Number(m[1]);
+    const span: ChunkSpan = { from, to: from + Number(m[2] ?? 0) };
+    if (m[3]) span.col = Number(m[3]);
+    if (m[4]) span.end = Number(m[4]);
+    out.push(span);
+    previous = span.to;
+  }
+  return out;
 }
 
 /**

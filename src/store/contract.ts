@@ -61,7 +61,7 @@ export interface ChunkRow {
   tags: string;
   /** JSON object, or null. */
   metadata: string | null;
-  /** sha256 of the text, lower-case hex. */
+  /** The text's key (core/hash.ts textKey): the first 64 bits of its sha256, lower-case hex. */
   text_hash: string;
   /** 1 when the chunk's file is a test file, else 0. */
   is_test: number;

@@ -21,13 +21,14 @@
 import { Database } from "bun:sqlite";
 import { existsSync, mkdirSync, rmSync } from "node:fs";
 import { join } from "node:path";
-import { shortHash } from "../core/hash.ts";
+import { TEXT_KEY_HEX, shortHash } from "../core/hash.ts";
 import { CortexError } from "../core/errors.ts";
 import { log } from "../core/log.ts";
 
-// 2: texts are keyed by the first 128 bits of their sha256 (core/hash.ts textKey), no longer by all 256;
-// a version 1 file keeps its vectors under their keys cut to that length (migrateToTextKeys).
-const SCHEMA_VERSION = 2;
+// 2: texts are keyed by the first 128 bits of their sha256, no longer by all 256; 3: by the first 64
+// (core/hash.ts textKey). An older file keeps its vectors under their keys cut to that length
+// (migrateToTextKeys).
+const SCHEMA_VERSION = 3;
 // Pages of 16 KiB hold several kilobyte-sized vectors each: at 100k vectors of 384 dimensions, writes took
 // 3.2 s instead of 8.1 s with 4 KiB pages and the file was 164 MiB instead of 204. Only affects a new file.
 const PAGE_SIZE = 16384;
@@ -326,12 +327,14 @@ export class EmbeddingCache {
 }
 
 /**
- * Version 1 → 2: a vector stored under a whole sha256 (64 hex digits) is kept under its first 32, the key
- * chunks carry now, so a project indexed again finds every text it embedded before. Other keys (a
- * provider's own) stay as they are. The generation moves on, so a process holding the old keys reloads.
+ * Version 1 or 2 → 3: a vector stored under a longer prefix of a sha256 (64 hex digits in version 1, 32 in
+ * version 2) is kept under its first TEXT_KEY_HEX, the key chunks carry now, so a project indexed again
+ * finds every text it embedded before. Other keys (a provider's own) stay as they are. The generation
+ * moves on, so a process holding the old keys reloads.
  */
-function migrateToTextKeys(db: Database): void {
-  db.exec(`UPDATE OR REPLACE vectors SET hash = substr(hash, 1, 32) WHERE length(hash) = 64 AND NOT hash GLOB '*[^0-9a-f]*'`);
+function migrateToTextKeys(db: Database, version: number): void {
+  const longer = version === 1 ? 64 : 32;
+  db.exec(`UPDATE OR REPLACE vectors SET hash = substr(hash, 1, ${TEXT_KEY_HEX}) WHERE length(hash) = ${longer} AND NOT hash GLOB '*[^0-9a-f]*'`);
   db.exec(`INSERT INTO meta (key, value) VALUES ('generation', '1')
     ON CONFLICT(key) DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)`);
 }
@@ -356,7 +359,7 @@ function openCacheDatabase(path: string): Database {
     if (version < SCHEMA_VERSION) {
       db.transaction(() => {
         db.exec(SCHEMA);
-        if (version === 1) migrateToTextKeys(db);
+        if (version === 1 || version === 2) migrateToTextKeys(db, version);
         db.exec(`PRAGMA user_version = ${SCHEMA_VERSION}`);
       }).immediate();
     }

@@ -6,7 +6,7 @@
  */
 import type { Database, Statement } from "bun:sqlite";
 import { sqliteOf } from "./sqlite-access.ts";
-import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
+import { decodeQualifiedName, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, signatureText, SYMBOL_KINDS, resolutionCode } from "./schema.ts";
 import { withIndexBuilds } from "./db.ts";
 import { FORGET_RESOLUTION_SQL, MANY_EDGES_SQL, MANY_TARGETS_SQL, ROWS_PER_STATEMENT } from "./full-text-load.ts";
 import type { IndexStore } from "./index-store.ts";
@@ -111,17 +111,17 @@ const SYMBOL_ORDER = `ORDER BY file_path, start_line, start_column, symbol_id`;
 const REF_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, qualifier_type AS qualifierType, kind, line, "column",
   enclosing, enclosing_symbol_id AS enclosingId, target_symbol_id AS targetId, resolution`;
 const REF_SITE_COLUMNS = `ref_id AS id, file_path AS file, name, qualifier, kind, line, "column", target_symbol_id AS targetId, resolution`;
-const SITE_COLUMNS = `s.site_id AS siteId, sf.file_path AS file, s.imported_module AS module, s.alias, s.symbols, s.line, s."column",
+const SITE_COLUMNS = `s.site_id AS siteId, sf.file_path AS file, sm.name AS module, s.alias, s.symbols, s.line, s."column",
   COALESCE(i.is_standard_lib, 0) AS isStandardLib, COALESCE(i.is_external, 0) AS isExternal, COALESCE(i.is_relative, 0) AS isRelative`;
 /**
  * Joined through the index on the importing file: the unary + keeps the planner off the index on
- * imported_module, which, with sampled statistics, it chose, walking every importer of a popular module
+ * modules (module_id), which, with sampled statistics, it chose, walking every importer of a popular module
  * (linux/kernel.h) for each site: 10.7 s against 0.03 s for a fifth of the kernel. The stored rows, not
  * the views import_sites and imports: SQLite materializes a view that is a join on the right of a LEFT
  * JOIN, whole, for every statement.
  */
-export const SITE_FROM = `import_site_rows s JOIN file_rows sf ON sf.file_id = s.file_id
-  LEFT JOIN import_rows i ON i.file_id = s.file_id AND +i.imported_module = s.imported_module`;
+export const SITE_FROM = `import_site_rows s JOIN file_rows sf ON sf.file_id = s.file_id JOIN import_modules sm ON sm.module_id = s.module_id
+  LEFT JOIN import_rows i ON i.file_id = s.file_id AND +i.module_id = s.module_id`;
 
 const json = (values: Iterable<unknown>): string => JSON.stringify([...values]);
 
@@ -739,7 +739,7 @@ export class ResolutionReads {
         column,
         endLine,
         exported,
-        signature,
+        signature: signatureText(signature, name),
       });
       ranks.push(f.rank);
     }

@@ -9,7 +9,17 @@ import type { FileState, ParsedFile, TextFile, UnparsedFile } from "./types.ts";
 import type { FileFacts } from "../lang/types.ts";
 import { loadStagedFullTextInWorker, loadStagedWords, type ResolutionWrite } from "./full-text-load.ts";
 import { contentText } from "./content-codec.ts";
-import { chunkTypeCode, PARSE_TIER_RESET, refKindCode, storedQualifiedName, storedRefRare, storedSpans, symbolKindCode } from "./schema.ts";
+import {
+  chunkTypeCode,
+  PARSE_TIER_RESET,
+  refKindCode,
+  storedQualifiedName,
+  storedRefRare,
+  storedSignature,
+  storedSpans,
+  symbolKindCode,
+  typeKindCode,
+} from "./schema.ts";
 import { storedChunk } from "./chunk-row.ts";
 import { SQLITE, type HasSqlite } from "./sqlite-access.ts";
 import { SQLITE_INDEX_DIALECT, type SqlDialect } from "./sql-dialect.ts";
@@ -24,7 +34,7 @@ type Stmt = Statement<any, any[]>;
 
 /** The prepared statements of a store, typed by name (no lookups that may miss). */
 /**
- * The id of `name` in a table of names (symbol_scopes, ref_names), looked up or inserted on first use and
+ * The id of `name` in a table of names (symbol_scopes, ref_names, import_modules), looked up or inserted on first use and
  * remembered in `cache`: bounded, since a batch's names are few and a whole corpus's are not needed at once.
  */
 function interned(cache: Map<string, number>, lookup: Stmt, insert: Stmt, name: string): number {
@@ -53,7 +63,7 @@ function prepareStatements(db: Database) {
       field_count, method_count) VALUES (?,?,?,?,?,?,?,?)`),
     insertFunction: q(`INSERT INTO function_rows (name, file_id, start_line, end_line,
       is_exported, is_method, receiver_type, param_count, return_count, lines, complexity) VALUES (?,?,?,?,?,?,?,?,?,?,?)`),
-    insertImport: q(`INSERT INTO import_rows (file_id, imported_module, is_standard_lib, is_external, is_relative,
+    insertImport: q(`INSERT INTO import_rows (file_id, module_id, is_standard_lib, is_external, is_relative,
       symbol_count) VALUES (?,?,?,?,?,?)`),
     insertState: q("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?,?,?,?,?)"),
     // a file's parse tier in its state row at once: parsed, and the ranges of its rows' ids
@@ -65,11 +75,13 @@ function prepareStatements(db: Database) {
     insertScope: q("INSERT INTO symbol_scopes (name) VALUES (?)"),
     refNameId: q("SELECT name_id AS id FROM ref_names WHERE name = ?"),
     insertRefName: q("INSERT INTO ref_names (name) VALUES (?)"),
+    moduleId: q("SELECT module_id AS id FROM import_modules WHERE name = ?"),
+    insertModule: q("INSERT INTO import_modules (name) VALUES (?)"),
     fileIdOf: q("SELECT file_id AS id FROM file_state WHERE file_path = ?"),
     hashOfPath: q("SELECT content_hash FROM file_state WHERE file_path = ?"),
     deleteSymbolsOf: q(`DELETE FROM symbol_rows WHERE symbol_id BETWEEN (SELECT symbol_first FROM file_state WHERE file_id = ?1)
       AND (SELECT symbol_last FROM file_state WHERE file_id = ?1)`),
-    insertImportSite: q(`INSERT INTO import_site_rows (file_id, imported_module, alias, symbols, line, "column")
+    insertImportSite: q(`INSERT INTO import_site_rows (file_id, module_id, alias, symbols, line, "column")
       VALUES (?,?,?,?,?,?)`),
     insertChunk: q(`INSERT INTO chunk_rows (file_id, chunk_type, id_key, id_full, title, symbol_path, symbol_scope, language, start_line,
       end_line, tag_set, prefix, spans, text_hash, metadata, def_kind, part, parts) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?,?)`),
@@ -147,6 +159,8 @@ export class IndexStore implements HasSqlite {
   private readonly refNameIds = new Map<string, number>();
   /** symbol_scopes ids by name, like refNameIds. */
   private readonly scopeIds = new Map<string, number>();
+  /** import_modules ids by name, like refNameIds. */
+  private readonly moduleIds = new Map<string, number>();
   /**
    * chunk_tag_sets ids by tag list (its JSON), like refNameIds: a few thousand lists for hundreds of
    * thousands of chunks, whose upserts each cost more than the chunk's own row (ksub: 1 of 6.7 s).
@@ -298,7 +312,8 @@ export class IndexStore implements HasSqlite {
   importsOfLanguage(language: string): Array<{ path: string; module: string }> {
     return this.db
       .query(
-        "SELECT f.file_path AS path, i.imported_module AS module FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id WHERE f.language = ? AND i.is_relative = 0",
+        `SELECT f.file_path AS path, m.name AS module FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id
+          JOIN import_modules m ON m.module_id = i.module_id WHERE f.language = ? AND i.is_relative = 0`,
       )
       .all(language) as Array<{ path: string; module: string }>;
   }
@@ -545,7 +560,7 @@ export class IndexStore implements HasSqlite {
         startColumn,
         endLine,
         exported ? 1 : 0,
-        signature,
+        storedSignature(signature, name),
       );
       if (!symbolPlaces.has(qname)) symbolPlaces.set(qname, symbolCount);
       else {
@@ -576,7 +591,7 @@ export class IndexStore implements HasSqlite {
       const typeId = statsRowKey(t);
       if (!typeIds.has(typeId)) {
         typeIds.add(typeId);
-        s.insertType.run(t.name, t.kind, f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
+        s.insertType.run(t.name, typeKindCode(t.kind), f.fileId, t.startLine, t.endLine, t.exported ? 1 : 0, t.fieldCount, t.methodCount);
       }
       addSymbol(t.name, t.qualifiedName, t.kind, t.container, t.startLine, t.startColumn, t.endLine, t.exported, null);
     }
@@ -605,10 +620,17 @@ export class IndexStore implements HasSqlite {
       addSymbol(v.name, v.qualifiedName, v.kind, v.container, v.startLine, v.startColumn, v.endLine, v.exported, null);
     }
     for (const [module, imp] of importsByModule) {
-      s.insertImport.run(f.fileId, module, imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
+      s.insertImport.run(f.fileId, this.moduleId(module), imp.isStandardLib ? 1 : 0, imp.isExternal ? 1 : 0, imp.isRelative ? 1 : 0, imp.symbols);
     }
     for (const imp of facts.imports) {
-      s.insertImportSite.run(f.fileId, imp.module, imp.alias ?? null, imp.symbols.length ? JSON.stringify(imp.symbols) : null, imp.line, imp.column);
+      s.insertImportSite.run(
+        f.fileId,
+        this.moduleId(imp.module),
+        imp.alias ?? null,
+        imp.symbols.length ? JSON.stringify(imp.symbols) : null,
+        imp.line,
+        imp.column,
+      );
     }
     const symbolFirst = this.symbolRows.insert(symbolValues);
     const refValues: Array<string | number | null> = [];
@@ -640,6 +662,11 @@ export class IndexStore implements HasSqlite {
   /** The id of a definition's container or scope in symbol_scopes, added on first use. */
   private scopeId(name: string): number {
     return interned(this.scopeIds, this.st.scopeId, this.st.insertScope, name);
+  }
+
+  /** The id of an imported module's name in import_modules, added on first use. */
+  private moduleId(name: string): number {
+    return interned(this.moduleIds, this.st.moduleId, this.st.insertModule, name);
   }
 
   /** The id of a reference's name or qualifier in ref_names, added on first use. */
@@ -827,6 +854,7 @@ export class IndexStore implements HasSqlite {
   private forgetNames(): void {
     this.refNameIds.clear();
     this.scopeIds.clear();
+    this.moduleIds.clear();
     this.tagSetIds.clear();
   }
 

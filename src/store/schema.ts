@@ -96,11 +96,33 @@ export interface StatsRowsLayout {
   readonly idColumn: string;
   /** The id from its file's path and its row, where it is not the layout's `rowId`. */
   readonly rowId?: (path: string, row: string) => string;
+  /**
+   * Columns stored as codes: code i names `names[i]`. The names are in ascending order, so the codes
+   * order, group and compare for equality as the names do.
+   */
+  readonly codedColumns?: Readonly<Record<string, readonly string[]>>;
+  /**
+   * Columns stored as the id of their text in a table of names (`idColumn` holds it; `table` has each
+   * distinct text once, `id` and `name` its columns).
+   */
+  readonly internedColumns?: Readonly<Record<string, InternedColumn>>;
 }
 
-/** An import's id ('<path>:<module>') from its file's path and its row `r`. */
-export function importRowId(path: string, r: string): string {
-  return `${path} || ':' || ${r}.imported_module`;
+export interface InternedColumn {
+  readonly idColumn: string;
+  readonly table: string;
+  readonly id: string;
+  readonly name: string;
+}
+
+/** An import's id ('<path>:<module>') from its file's path and its module's name, in SQL. */
+function importRowId(path: string, module: string): string {
+  return `${path} || ':' || ${module}`;
+}
+
+/** The name of the module of an import_rows row `r` (import_modules), in SQL. */
+function importModuleName(r: string): string {
+  return `(SELECT "import_modules"."name" FROM "import_modules" WHERE "import_modules"."module_id" = ${r}."module_id")`;
 }
 
 /** A type's or function's id ('<path>:<line>:<name>') from its file's path and its row `r`. */
@@ -108,15 +130,43 @@ export function statsRowId(path: string, r: string): string {
   return `${path} || ':' || ${r}.start_line || ':' || ${r}.name`;
 }
 
+/**
+ * A type's kind (type_rows.kind) is stored as its position here, and named by the view "types" and by
+ * cortex_files (STATS_FILE_LAYOUT): as text, the kind and its index took 3.4 MiB of boost's index (230,000
+ * types). In ascending order, so that the codes sort as the names do.
+ */
+export const TYPE_KINDS = [
+  "class",
+  "enum",
+  "interface",
+  "module",
+  "namespace",
+  "object",
+  "record",
+  "struct",
+  "trait",
+  "type_alias",
+  "union",
+] as const satisfies ReadonlyArray<TypeKind>;
+// every kind a language module can report has a code (a compile error names the one left out)
+const everyTypeKindCoded: Exclude<TypeKind, (typeof TYPE_KINDS)[number]> extends never ? true : never = true;
+void everyTypeKindCoded;
+
 export const STATS_FILE_LAYOUT: StatsFileLayout = {
   fileTable: "file_rows",
   fileId: "file_id",
   filePath: "file_path",
   rowId: statsRowId,
   tables: {
-    types: { rows: "type_rows", fileColumns: ["file_path", "module_path"], idColumn: "type_id" },
+    types: { rows: "type_rows", fileColumns: ["file_path", "module_path"], idColumn: "type_id", codedColumns: { kind: TYPE_KINDS } },
     functions: { rows: "function_rows", fileColumns: ["file_path", "module_path"], idColumn: "function_id" },
-    imports: { rows: "import_rows", fileColumns: ["file_path"], idColumn: "import_id", rowId: importRowId },
+    imports: {
+      rows: "import_rows",
+      fileColumns: ["file_path"],
+      idColumn: "import_id",
+      rowId: (path, r) => importRowId(path, importModuleName(r)),
+      internedColumns: { imported_module: { idColumn: "module_id", table: "import_modules", id: "module_id", name: "name" } },
+    },
   },
 };
 
@@ -155,6 +205,14 @@ export const CHUNK_TYPES = ["definitions", "symbols", "data", "documentation"] a
 const REF_KIND_CODES = new Map<string, number>(REF_KINDS.map((k, i) => [k, i]));
 const SYMBOL_KIND_CODES = new Map<string, number>(SYMBOL_KINDS.map((k, i) => [k, i]));
 const RESOLUTION_CODES = new Map<string, number>(RESOLUTIONS.map((r, i) => [r, i + 1]));
+const TYPE_KIND_CODES = new Map<string, number>(TYPE_KINDS.map((k, i) => [k, i]));
+
+/** The stored code of a type's kind; a kind the schema does not name is a bug in a language module. */
+export function typeKindCode(kind: string): number {
+  const code = TYPE_KIND_CODES.get(kind);
+  if (code === undefined) throw new Error(`type kind '${kind}' is not one the index stores (${TYPE_KINDS.join(", ")})`);
+  return code;
+}
 
 /** The stored code of a reference kind; a kind the schema does not name is a bug in a language module. */
 export function refKindCode(kind: string): number {
@@ -231,10 +289,15 @@ export function storedRefRare(qualifierType: string | null, enclosing: string | 
  * encoding starts with a digit or is empty, never with '@').
  */
 export function storedSpans(spans: string, startLine: number, endLine: number): string | null {
-  const whole = `${startLine}-${endLine}`;
+  const whole = `${startLine}${endLine > startLine ? `+${endLine - startLine}` : ""}`;
   if (spans === whole) return null;
-  if (spans.startsWith(`${whole}@`) && !spans.includes(",")) return spans.slice(whole.length);
+  if (spans.startsWith(`${whole}@`) && !spans.includes(",") && !spans.includes("~")) return spans.slice(whole.length);
   return spans;
+}
+
+/** The encoded spans (store/chunk-text.ts encodeSpans) of one span over a chunk's lines whole, in SQL. */
+function wholeSpans(c: string): string {
+  return `(${c}.start_line || CASE WHEN ${c}.end_line > ${c}.start_line THEN '+' || (${c}.end_line - ${c}.start_line) ELSE '' END)`;
 }
 
 /** The qualifier's type of a reference's `rare` column (storedRefRare), as rareQualifierType reads it in SQL. */
@@ -311,6 +374,34 @@ export function storedQualifiedName(
   if (container != null && qualified === `${container}.${name}`) return { qualified: "", scope: null };
   const scope = qualified.length > name.length + 1 && qualified.endsWith(`.${name}`) ? qualified.slice(0, -name.length - 1) : "";
   return scope ? { qualified: null, scope } : { qualified, scope: null };
+}
+
+/** Stands for the definition's name in a stored signature (storedSignature). */
+const NAME_MARK = "\u0001";
+/** Starts a signature stored as it is (one that holds either mark). */
+const RAW_SIGNATURE = "\u0002";
+
+/**
+ * How a definition stores its signature (symbol_rows.signature): its name, wherever it occurs, as one
+ * character (a name of one character stays); a signature that holds either mark is kept as it is after
+ * RAW_SIGNATURE. boost's 131,000 signatures: 13.9 -> 12.2 MB.
+ */
+export function storedSignature(signature: string | null, name: string): string | null {
+  if (signature === null) return null;
+  if (signature.includes(NAME_MARK) || signature.includes(RAW_SIGNATURE)) return RAW_SIGNATURE + signature;
+  return name.length > 1 ? signature.replaceAll(name, NAME_MARK) : signature;
+}
+
+/** The signature `stored` (storedSignature) of the definition named `name`. */
+export function signatureText(stored: string | null, name: string): string | null {
+  if (stored === null) return null;
+  if (stored.startsWith(RAW_SIGNATURE)) return stored.slice(1);
+  return stored.replaceAll(NAME_MARK, name);
+}
+
+/** The same in SQL, of the stored signature and name columns `sig` and `name`. */
+function signatureSql(sig: string, name: string): string {
+  return `CASE WHEN substr(${sig}, 1, 1) = char(2) THEN substr(${sig}, 2) ELSE replace(${sig}, char(1), ${name}) END`;
 }
 
 /** The text tier: file state, content and the trigram index (everything exact search needs). */
@@ -418,7 +509,8 @@ CREATE VIEW files AS
 -- the views a whole-table aggregate read each row's file, and "files LEFT JOIN types" materialized the view.
 CREATE TABLE type_rows (
     name TEXT NOT NULL,
-    kind TEXT NOT NULL,
+    -- a code (TYPE_KINDS)
+    kind INTEGER NOT NULL,
     file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
     start_line INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
@@ -427,7 +519,7 @@ CREATE TABLE type_rows (
     method_count INTEGER NOT NULL
 );
 CREATE VIEW types AS
-    SELECT ${statsRowId("f.file_path", "t")} AS type_id, t.name AS name, t.kind AS kind, f.file_path AS file_path,
+    SELECT ${statsRowId("f.file_path", "t")} AS type_id, t.name AS name, ${namedCodes("t.kind", TYPE_KINDS, 0)} AS kind, f.file_path AS file_path,
         f.module_path AS module_path, t.start_line AS start_line, t.end_line AS end_line, t.is_exported AS is_exported,
         t.field_count AS field_count, t.method_count AS method_count
     FROM type_rows t JOIN file_rows f ON f.file_id = t.file_id;
@@ -454,18 +546,26 @@ CREATE VIEW functions AS
 
 -- Imports name their file by id too (as text in every row, with an index on it, the paths took 5.5 of
 -- boost's 11.9 MiB of imports and 18 of jdk17's 30.6 MiB of imports and import sites).
+-- The modules imports name, each distinct text once: import_rows and import_site_rows name theirs by id
+-- (boost's 75,000 imports name 12,000 modules; as text in both tables and the index on modules they
+-- took 9.5 MiB, 4.6 this way). A name outlives its last import until the next full build.
+CREATE TABLE import_modules (
+    module_id INTEGER PRIMARY KEY,
+    name TEXT NOT NULL UNIQUE
+);
 CREATE TABLE import_rows (
     file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
-    imported_module TEXT NOT NULL,
+    -- the imported module (import_modules)
+    module_id INTEGER NOT NULL,
     is_standard_lib BOOLEAN NOT NULL,
     is_external BOOLEAN NOT NULL,
     is_relative BOOLEAN NOT NULL,
     symbol_count INTEGER
 );
 CREATE VIEW imports AS
-    SELECT ${importRowId("f.file_path", "i")} AS import_id, f.file_path AS file_path, i.imported_module AS imported_module,
+    SELECT ${importRowId("f.file_path", "m.name")} AS import_id, f.file_path AS file_path, m.name AS imported_module,
         i.is_standard_lib AS is_standard_lib, i.is_external AS is_external, i.is_relative AS is_relative, i.symbol_count AS symbol_count
-    FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id;
+    FROM import_rows i JOIN file_rows f ON f.file_id = i.file_id JOIN import_modules m ON m.module_id = i.module_id;
 
 CREATE TABLE modules (
     module_path TEXT PRIMARY KEY,
@@ -511,12 +611,13 @@ CREATE TABLE symbol_rows (
     start_column INTEGER NOT NULL,
     end_line INTEGER NOT NULL,
     is_exported BOOLEAN NOT NULL,
+    -- the name in it as one character (storedSignature)
     signature TEXT
 );
 CREATE VIEW symbols AS
     SELECT s.symbol_id AS symbol_id, f.file_path AS file_path, s.name AS name, ${qualifiedName("s", "f")} AS qualified_name, ${namedCodes("s.kind", SYMBOL_KINDS, 0)} AS kind,
         ${scopeName("s.container")} AS container, f.language AS language, s.start_line AS start_line, s.start_column AS start_column,
-        s.end_line AS end_line, s.is_exported AS is_exported, s.signature AS signature
+        s.end_line AS end_line, s.is_exported AS is_exported, ${signatureSql("s.signature", "s.name")} AS signature
     FROM symbol_rows s JOIN file_state f ON f.file_id = s.file_id AND s.symbol_id BETWEEN f.symbol_first AND f.symbol_last;
 CREATE TRIGGER symbols_of_file AFTER DELETE ON file_state BEGIN
     DELETE FROM symbol_rows WHERE symbol_id BETWEEN old.symbol_first AND old.symbol_last;
@@ -575,16 +676,17 @@ END;
 CREATE TABLE import_site_rows (
     site_id INTEGER PRIMARY KEY,
     file_id INTEGER NOT NULL REFERENCES file_rows(file_id) ON DELETE CASCADE,
-    imported_module TEXT NOT NULL,
+    -- the imported module (import_modules)
+    module_id INTEGER NOT NULL,
     alias TEXT,
     symbols TEXT,
     line INTEGER NOT NULL,
     "column" INTEGER NOT NULL
 );
 CREATE VIEW import_sites AS
-    SELECT s.site_id AS site_id, f.file_path AS file_path, s.imported_module AS imported_module, s.alias AS alias, s.symbols AS symbols,
+    SELECT s.site_id AS site_id, f.file_path AS file_path, m.name AS imported_module, s.alias AS alias, s.symbols AS symbols,
         s.line AS line, s."column" AS "column", s.file_id AS file_id
-    FROM import_site_rows s JOIN file_rows f ON f.file_id = s.file_id;
+    FROM import_site_rows s JOIN file_rows f ON f.file_id = s.file_id JOIN import_modules m ON m.module_id = s.module_id;
 
 -- The project files each import site resolves to (LanguageModule.resolveImport), written by reference
 -- resolution. A Go import reaches every file of its package, so edges are many (524,175 on go-src): each
@@ -675,10 +777,10 @@ CREATE TABLE chunk_rows (
     -- last cut at a column where another definition starts on its line; the prefix holds its file's path
     -- as a placeholder
     prefix TEXT,
-    -- NULL where the spans are the chunk's lines whole ('<start_line>-<end_line>'), '@<column>' where
+    -- NULL where the spans are the chunk's lines whole ('<start_line>+<lines after it>'), '@<column>' where
     -- they are those lines with the last cut at that column (storedSpans: boost 2.1 MiB)
     spans TEXT,
-    -- the text's key: the first 16 bytes of its sha256 (core/hash.ts textKey; the embedding cache's key
+    -- the text's key: the first 8 bytes of its sha256 (core/hash.ts textKey; the embedding cache's key
     -- is its hex)
     text_hash BLOB NOT NULL,
     metadata TEXT,
@@ -703,7 +805,7 @@ CREATE VIEW chunks AS
         c.end_line AS end_line, t.tags AS tags,
         COALESCE(c.prefix, CASE WHEN c.chunk_type = ${CHUNK_TYPES.indexOf("data")} THEN 'values in ' || char(1) || ':' || c.start_line || '-' || c.end_line || char(10)
             ELSE ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)} || ' ' || ${CHUNK_PATH} || ' (' || char(1) || ':' || c.start_line || '-' || c.end_line || ')' || char(10) END) AS prefix,
-        CASE WHEN c.spans IS NULL THEN c.start_line || '-' || c.end_line WHEN substr(c.spans, 1, 1) = '@' THEN c.start_line || '-' || c.end_line || c.spans
+        CASE WHEN c.spans IS NULL THEN ${wholeSpans("c")} WHEN substr(c.spans, 1, 1) = '@' THEN ${wholeSpans("c")} || c.spans
             ELSE c.spans END AS spans, c.text_hash AS text_hash,
         COALESCE(c.metadata, CASE WHEN c.def_kind IS NOT NULL THEN json_object('kind', ${namedCodes("c.def_kind", SYMBOL_KINDS, 0)}, 'name', ${lastSegment("c.symbol_path")}, 'part', c.part, 'parts', c.parts) END) AS metadata
     FROM chunk_rows c JOIN file_state f ON f.file_id = c.file_id AND c.chunk_rowid BETWEEN f.chunk_first AND f.chunk_last
@@ -751,7 +853,7 @@ DROP TABLE IF EXISTS chunks_fts; DROP TABLE IF EXISTS files_fts; DROP TABLE IF E
 DROP TABLE IF EXISTS dead_symbols; DROP TABLE IF EXISTS import_digests; DROP TABLE IF EXISTS import_components;
 DROP TABLE IF EXISTS import_edge_rows; DROP TABLE IF EXISTS import_targets; DROP VIEW IF EXISTS import_sites; DROP TABLE IF EXISTS import_site_rows; DROP TABLE IF EXISTS ref_rows; DROP TABLE IF EXISTS ref_names; DROP TABLE IF EXISTS symbol_rows; DROP TABLE IF EXISTS symbol_scopes;
 DROP VIEW IF EXISTS imports; DROP VIEW IF EXISTS functions; DROP VIEW IF EXISTS types;
-DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS import_rows; DROP TABLE IF EXISTS function_rows; DROP TABLE IF EXISTS type_rows;
+DROP TABLE IF EXISTS modules; DROP TABLE IF EXISTS import_rows; DROP TABLE IF EXISTS import_modules; DROP TABLE IF EXISTS function_rows; DROP TABLE IF EXISTS type_rows;
 DROP VIEW IF EXISTS files; DROP TABLE IF EXISTS file_rows;
 UPDATE file_state SET parsed = 0, package_name = NULL, syntax_errors = 0, ref_first = NULL, ref_last = NULL, chunk_first = NULL, chunk_last = NULL, symbol_first = NULL, symbol_last = NULL;
 ${PARSE_TIER_TABLES}`;
@@ -771,7 +873,7 @@ CREATE INDEX idx_functions_param_count ON function_rows(param_count);
 CREATE INDEX idx_functions_lines ON function_rows(lines);
 CREATE INDEX idx_functions_complexity ON function_rows(complexity);
 CREATE INDEX idx_imports_file ON import_rows(file_id);
-CREATE INDEX idx_imports_module ON import_rows(imported_module);
+CREATE INDEX idx_imports_module ON import_rows(module_id);
 CREATE INDEX idx_imports_is_external ON import_rows(is_external);
 CREATE INDEX idx_modules_depth ON modules(depth);
 CREATE INDEX idx_modules_file_count ON modules(file_count);

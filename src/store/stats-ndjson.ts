@@ -173,7 +173,9 @@ export class MemoryStats {
           s
             .replace(/ON (type|function|import)_rows\(/, "ON $1s(")
             .replace("ON file_rows(", "ON files(")
-            .replace("(file_id)", "(file_path)"),
+            .replace("(file_id)", "(file_path)")
+            // an import's module is its text here, not the id of it (import_modules)
+            .replace("ON imports(module_id)", "ON imports(imported_module)"),
         )
         .filter((s) => /ON (files|types|functions|imports|modules)\(/.test(s))
         .join(";"),

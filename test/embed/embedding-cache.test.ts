@@ -216,40 +216,45 @@ describe("embedding cache", () => {
     }),
   );
 
-  test(
-    "a version 1 cache keeps its vectors under the shorter text keys, and leaves other keys alone",
-    withHome((home) => {
-      const path = embeddingCachePath(home, "p");
-      // a version 1 file as cortex wrote it: keys are whole sha256 hex digests (and one provider key)
-      mkdirSync(dirname(path), { recursive: true });
-      const v1 = new Database(path, { create: true });
-      v1.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-        CREATE TABLE vectors (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, vector BLOB NOT NULL, added_at INTEGER NOT NULL);
-        CREATE UNIQUE INDEX vectors_hash ON vectors(hash);
-        INSERT INTO meta VALUES ('provider', 'p'), ('recipe', ''), ('dimensions', '2'), ('generation', '3');
-        PRAGMA user_version = 1;`);
-      const put = v1.prepare("INSERT INTO vectors (hash, vector, added_at) VALUES (?, ?, 0)");
-      const bytes = (...xs: number[]) => new Uint8Array(Float32Array.from(xs).buffer);
-      put.run(sha256("func a() {}"), bytes(1, 2));
-      put.run(sha256("func b() {}"), bytes(3, 4));
-      put.run("not-a-digest", bytes(5, 6));
-      put.finalize();
-      v1.close();
+  for (const [version, keyOf] of [
+    [1, (text: string) => sha256(text)],
+    [2, (text: string) => sha256(text).slice(0, 32)],
+  ] as const)
+    test(
+      `a version ${version} cache keeps its vectors under the shorter text keys, and leaves other keys alone`,
+      withHome((home) => {
+        const path = embeddingCachePath(home, "p");
+        // a file as that version wrote it: keys are sha256 hex digests (whole, or their first 32) and one
+        // provider key
+        mkdirSync(dirname(path), { recursive: true });
+        const old = new Database(path, { create: true });
+        old.exec(`CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+          CREATE TABLE vectors (id INTEGER PRIMARY KEY, hash TEXT NOT NULL, vector BLOB NOT NULL, added_at INTEGER NOT NULL);
+          CREATE UNIQUE INDEX vectors_hash ON vectors(hash);
+          INSERT INTO meta VALUES ('provider', 'p'), ('recipe', ''), ('dimensions', '2'), ('generation', '3');
+          PRAGMA user_version = ${version};`);
+        const put = old.prepare("INSERT INTO vectors (hash, vector, added_at) VALUES (?, ?, 0)");
+        const bytes = (...xs: number[]) => new Uint8Array(Float32Array.from(xs).buffer);
+        put.run(keyOf("func a() {}"), bytes(1, 2));
+        put.run(keyOf("func b() {}"), bytes(3, 4));
+        put.run("not-a-digest", bytes(5, 6));
+        put.finalize();
+        old.close();
 
-      const c = EmbeddingCache.open("p", { home });
-      expect(textKey("func a() {}")).toHaveLength(32);
-      const got = c.get([textKey("func a() {}"), textKey("func b() {}"), "not-a-digest", sha256("func a() {}")]);
-      expect([...got.keys()].sort()).toEqual([textKey("func a() {}"), textKey("func b() {}"), "not-a-digest"].sort());
-      expect([...got.get(textKey("func b() {}"))!]).toEqual([3, 4]);
-      expect(c.missing([textKey("func a() {}"), textKey("func c() {}")])).toEqual([textKey("func c() {}")]);
-      expect(c.size()).toBe(3);
-      c.close();
-      const db = new Database(path);
-      expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(2);
-      expect((db.query("SELECT value FROM meta WHERE key = 'generation'").get() as { value: string }).value).toBe("4");
-      db.close();
-    }),
-  );
+        const c = EmbeddingCache.open("p", { home });
+        expect(textKey("func a() {}")).toHaveLength(16);
+        const got = c.get([textKey("func a() {}"), textKey("func b() {}"), "not-a-digest", keyOf("func a() {}")]);
+        expect([...got.keys()].sort()).toEqual([textKey("func a() {}"), textKey("func b() {}"), "not-a-digest"].sort());
+        expect([...got.get(textKey("func b() {}"))!]).toEqual([3, 4]);
+        expect(c.missing([textKey("func a() {}"), textKey("func c() {}")])).toEqual([textKey("func c() {}")]);
+        expect(c.size()).toBe(3);
+        c.close();
+        const db = new Database(path);
+        expect((db.query("PRAGMA user_version").get() as { user_version: number }).user_version).toBe(3);
+        expect((db.query("SELECT value FROM meta WHERE key = 'generation'").get() as { value: string }).value).toBe("4");
+        db.close();
+      }),
+    );
 
   test(
     "a cache written by a newer cortex is left alone and reported",

@@ -110,7 +110,13 @@ const QUERIES: QueryDefinitionInput[] = [
   },
   { from: "imports", fields: ["import_id", "file_path", "imported_module", "is_external", "symbol_count"], limit: 1000 },
   { from: "imports", where: { field: "file_path", operator: "LIKE", value: "python/%" }, limit: 1000 },
-  { from: "imports", fields: ["imported_module"], aggregations: [{ function: "COUNT", field: "file_path", alias: "n" }], groupBy: ["imported_module"] },
+  {
+    from: "imports",
+    fields: ["imported_module"],
+    aggregations: [{ function: "COUNT", field: "file_path", alias: "n" }],
+    groupBy: ["imported_module"],
+    limit: 1000,
+  },
   {
     from: "files",
     joins: [{ table: "imports", type: "LEFT", on: on("files.file_path", "imports.file_path") }],
@@ -143,6 +149,97 @@ const QUERIES: QueryDefinitionInput[] = [
     from: "files",
     joins: [{ table: "types", type: "INNER", on: on("files.file_path", "types.file_path") }],
     fields: ["types.*", "files.language"],
+    limit: 1000,
+  },
+  // a type's kind is stored as a code: every comparison, order and aggregate answers as the names do
+  { from: "types", fields: ["name", "kind"], where: { field: "kind", operator: "=", value: "interface" }, limit: 1000 },
+  { from: "types", fields: ["name", "kind"], where: { field: "kind", operator: "!=", value: "class" }, limit: 1000 },
+  { from: "types", fields: ["name"], where: { field: "kind", operator: "IN", value: ["struct", "enum", "no-such-kind"] }, limit: 1000 },
+  { from: "types", fields: ["name"], where: { not: { field: "kind", operator: "NOT IN", value: ["class", "Struct"] } }, limit: 1000 },
+  { from: "types", fields: ["name"], where: { field: "kind", operator: "=", value: "Class" }, limit: 1000 },
+  { from: "types", fields: ["name", "kind"], where: { field: "kind", operator: "LIKE", value: "%a%" }, limit: 1000 },
+  { from: "types", fields: ["name", "kind"], where: { field: "kind", operator: ">=", value: "m" }, limit: 1000 },
+  { from: "types", fields: ["name"], where: { field: "kind", operator: "BETWEEN", value: ["c", "s"] }, limit: 1000 },
+  {
+    from: "types",
+    fields: ["type_id", "kind"],
+    orderBy: [
+      { field: "kind", direction: "DESC" },
+      { field: "type_id", direction: "ASC" },
+    ],
+    limit: 9,
+  },
+  {
+    from: "types",
+    fields: ["type_id"],
+    orderBy: [
+      { field: "types.kind", direction: "ASC" },
+      { field: "type_id", direction: "DESC" },
+    ],
+    limit: 9,
+    offset: 2,
+  },
+  {
+    from: "types",
+    fields: ["kind"],
+    aggregations: [{ function: "COUNT", alias: "n" }],
+    groupBy: ["kind"],
+    having: { field: "kind", operator: "!=", value: "struct" },
+    orderBy: [{ field: "kind", direction: "DESC" }],
+  },
+  {
+    from: "types",
+    aggregations: [
+      { function: "MIN", field: "kind", alias: "first" },
+      { function: "MAX", field: "kind", alias: "last" },
+      { function: "COUNT", field: "kind", distinct: true, alias: "kinds" },
+    ],
+  },
+  {
+    from: "functions",
+    joins: [{ table: "types", type: "INNER", on: { and: [on("types.file_path", "functions.file_path"), on("types.kind", "functions.name", "!=")] } }],
+    fields: ["functions.function_id", "types.kind"],
+    limit: 1000,
+  },
+  // an import's module is stored as the id of its text: the same answers
+  { from: "imports", fields: ["import_id", "imported_module"], where: { field: "imported_module", operator: "=", value: "os" }, limit: 1000 },
+  { from: "imports", fields: ["import_id"], where: { field: "imported_module", operator: "=", value: "no.such.module" }, limit: 1000 },
+  { from: "imports", fields: ["import_id"], where: { field: "imported_module", operator: "!=", value: "no.such.module" }, limit: 1000 },
+  { from: "imports", fields: ["import_id"], where: { field: "imported_module", operator: "!=", value: "os" }, limit: 1000 },
+  { from: "imports", fields: ["import_id"], where: { field: "imported_module", operator: "IN", value: ["os", "fmt", "nothing"] }, limit: 1000 },
+  { from: "imports", fields: ["import_id"], where: { not: { field: "imported_module", operator: "NOT IN", value: ["os", "net/http"] } }, limit: 1000 },
+  { from: "imports", fields: ["imported_module"], where: { field: "imported_module", operator: "LIKE", value: "%.%" }, limit: 1000 },
+  {
+    from: "imports",
+    fields: ["import_id", "imported_module"],
+    orderBy: [
+      { field: "imported_module", direction: "DESC" },
+      { field: "import_id", direction: "ASC" },
+    ],
+    limit: 11,
+  },
+  {
+    from: "imports",
+    fields: ["imported_module"],
+    aggregations: [{ function: "COUNT", alias: "n" }],
+    groupBy: ["imported_module"],
+    having: { field: "imported_module", operator: "!=", value: "os" },
+    orderBy: [
+      { field: "n", direction: "DESC" },
+      { field: "imported_module", direction: "ASC" },
+    ],
+  },
+  {
+    from: "imports",
+    aggregations: [
+      { function: "COUNT", field: "imported_module", distinct: true, alias: "modules" },
+      { function: "MAX", field: "imported_module", alias: "last" },
+    ],
+  },
+  {
+    from: "files",
+    joins: [{ table: "imports", type: "LEFT", on: { and: [on("files.file_path", "imports.file_path"), on("imports.imported_module", "files.module_path")] } }],
+    fields: ["files.file_path", "imports.import_id"],
     limit: 1000,
   },
 ];
@@ -211,6 +308,19 @@ test("a join on a file's path or module finds the rows by file id; a row's file 
   // an aggregate over a row's own columns reads no file (the view "types" reads it for every row, as f)
   const byKind = plan({ from: "types", fields: ["kind"], aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["kind"] });
   expect(byKind).toContain("COVERING INDEX idx_types_kind");
+  expect(byKind).not.toContain("TEMP B-TREE");
+  // a kind by its name finds its code's rows through the index; the kinds in order need no sort
+  expect(plan({ from: "types", fields: ["name"], where: { field: "kind", operator: "IN", value: ["struct", "enum"] } })).toContain(
+    "INDEX idx_types_kind (kind=?)",
+  );
+  expect(plan({ from: "types", fields: ["kind"], orderBy: [{ field: "kind", direction: "ASC" }], limit: 5 })).not.toContain("TEMP B-TREE");
+  // an import's module by its text: its id, then the imports of that id by the index
+  expect(plan({ from: "imports", fields: ["file_path"], where: { field: "imported_module", operator: "=", value: "os" } })).toContain(
+    "INDEX idx_imports_module (module_id=?)",
+  );
+  const byModuleCount = plan({ from: "imports", fields: ["imported_module"], aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["imported_module"] });
+  expect(byModuleCount).toContain("COVERING INDEX idx_imports_module");
+  expect(byModuleCount).not.toContain("TEMP B-TREE");
   expect(byKind).not.toContain("file_rows");
   expect(plan({ from: "types", fields: ["kind"], aggregations: [{ function: "COUNT", alias: "n" }], groupBy: ["kind"] }, SQLITE_DIALECT)).toContain(
     "SEARCH f USING INTEGER PRIMARY KEY",

@@ -24,15 +24,17 @@ test("a build database has planner statistics once its indexes exist; import sit
     const state = db.prepare("INSERT INTO file_state (file_path, language, content_hash, mtime_ms, size_bytes) VALUES (?, 'go', 'h', 1, 1)");
     const file = db.prepare("INSERT INTO file_rows VALUES (?, ?, 'go', 0, 'm', 1, 1, 0, 0, 1, '2026-01-01', 0, 0, 2)");
     const imp = db.prepare("INSERT INTO import_rows VALUES (?, ?, 1, 0, 0, 0)");
-    const site = db.prepare('INSERT INTO import_site_rows (file_id, imported_module, line, "column") VALUES (?, ?, 1, 1)');
+    const site = db.prepare('INSERT INTO import_site_rows (file_id, module_id, line, "column") VALUES (?, ?, 1, 1)');
+    const module = db.prepare("INSERT INTO import_modules (name) VALUES (?) ON CONFLICT (name) DO UPDATE SET name = name RETURNING module_id AS id");
     db.transaction(() => {
       for (let i = 0; i < 2000; i++) {
         const path = `pkg${i % 50}/f${i}.go`;
         const id = Number(state.run(path).lastInsertRowid);
         file.run(id, path);
         for (const m of ["fmt", `pkg${i % 50}/dep`]) {
-          imp.run(id, m);
-          site.run(id, m);
+          const moduleId = (module.get(m) as { id: number }).id;
+          imp.run(id, moduleId);
+          site.run(id, moduleId);
         }
       }
     })();
@@ -262,8 +264,8 @@ test("resolution's writes that fail on the keyword load's thread are rolled back
     expect(indexesBefore).toContain("idx_import_edges_target");
     // two import sites of a.txt, and an earlier resolution's edge from the first, which a full
     // resolution's writes forget first
-    const site = db.prepare('INSERT INTO import_site_rows (file_id, imported_module, line, "column") VALUES (1, ?, 1, 1)');
-    for (const m of ["b", "c"]) site.run(m);
+    const site = db.prepare('INSERT INTO import_site_rows (file_id, module_id, line, "column") VALUES (1, ?, 1, 1)');
+    for (const m of ["b", "c"]) site.run(Number(db.prepare("INSERT INTO import_modules (name) VALUES (?)").run(m).lastInsertRowid));
     const oldTarget = Number(db.prepare("INSERT INTO import_targets (path) VALUES ('old.txt')").run().lastInsertRowid);
     db.prepare("INSERT INTO import_edge_rows (site_id, target_id) VALUES (1, ?)").run(oldTarget);
     store.loadStagedFullText({ aside: true });

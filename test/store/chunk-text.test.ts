@@ -40,14 +40,14 @@ describe("chunk text read back from the index", () => {
       }
     }
     expect([...types].sort()).toEqual(["data", "definitions", "documentation", "symbols"]);
-    // long prefixes (file overviews) are kept compressed, text keys as 16 bytes, the usual spans as NULL
+    // long prefixes (file overviews) are kept compressed, text keys as 8 bytes, the usual spans as NULL
     // or only their cut's column: all read back above
     const n = (sql: string) => (sqliteOf(store).query(sql).get() as { n: number }).n;
     expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(prefix) = 'blob'")).toBeGreaterThan(0);
-    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 16")).toBe(0);
+    expect(n("SELECT count(*) AS n FROM chunks WHERE typeof(text_hash) <> 'blob' OR length(text_hash) <> 8")).toBe(0);
     expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans IS NULL")).toBeGreaterThan(0);
     expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans LIKE '@%'")).toBeGreaterThan(0);
-    expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans LIKE '%,%'")).toBeGreaterThan(0);
+    expect(n("SELECT count(*) AS n FROM chunk_rows WHERE spans LIKE '%,%' OR spans LIKE '%~%'")).toBeGreaterThan(0);
     // the spans hold line numbers, not the lines: far less than the texts they stand for
     const stored = sqliteOf(store).query("SELECT SUM(length(prefix) + length(spans)) AS n FROM chunks").get() as { n: number };
     const texts = [...chunksById(store, ids).values()].reduce((n, r) => n + (r.text as string).length, 0);
@@ -71,10 +71,14 @@ describe("chunk text read back from the index", () => {
 describe("spans", () => {
   test("encode and decode round-trip; a malformed span is an error", () => {
     const spans: ChunkSpan[] = [{ from: 3, to: 7, col: 12 }, "…", { from: 10, to: 10 }, { from: 11, to: 11, col: 5, end: 30 }, { from: 12, to: 14, end: 9 }];
-    expect(encodeSpans(spans)).toBe("3-7@12,…,10-10,11-11@5:30,12-14:9");
+    // each span's first line relative to the line before it, an elision as ~
+    expect(encodeSpans(spans)).toBe("3+4@12~3,1@5:30,1+2:9");
     expect(decodeSpans(encodeSpans(spans))).toEqual(spans);
+    const elided: ChunkSpan[] = ["…", { from: 56, to: 58 }, "…", "…", { from: 62, to: 62 }, { from: 69, to: 69 }, "…"];
+    expect(encodeSpans(elided)).toBe("~56+2~~4,7~");
+    expect(decodeSpans(encodeSpans(elided))).toEqual(elided);
     expect(decodeSpans("")).toEqual([]);
-    expect(() => decodeSpans("3-x")).toThrow("malformed chunk span '3-x'");
+    expect(() => decodeSpans("3+x")).toThrow("malformed chunk span '3+x'");
   });
 
   test("rendering: a span's last line stops before its end column", () => {

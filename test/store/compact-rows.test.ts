@@ -10,7 +10,8 @@ import { join } from "node:path";
 import { compressText } from "../../src/store/content-codec.ts";
 import { IndexStore } from "../../src/store/index-store.ts";
 import { sqliteOf } from "../../src/store/sqlite-access.ts";
-import { prefixText } from "../../src/store/chunk-text.ts";
+import { signatureText, storedSignature } from "../../src/store/schema.ts";
+import { encodeSpans, prefixText } from "../../src/store/chunk-text.ts";
 import type { ChunkRecord, ParsedFile } from "../../src/store/types.ts";
 import type { FileFacts } from "../../src/lang/types.ts";
 
@@ -35,7 +36,7 @@ function definition(kind: string, symbolPath: string, a: number, b: number, part
     endLine: b,
     tags: ["src", "geo", "definitions"],
     prefix: signature ? `${header}\n${signature} …\n` : `${header}\n`,
-    spans: `${a}-${b}`,
+    spans: encodeSpans([{ from: a, to: b }]),
     textHash: "ab".repeat(16),
     metadata: { kind, name: symbolPath.slice(symbolPath.lastIndexOf(".") + 1), part, parts },
   };
@@ -78,7 +79,7 @@ const CHUNKS: ChunkRecord[] = [
     endLine: 3,
     tags: ["src", "geo", "data"],
     prefix: `values in ${PATH}:3-3\n`,
-    spans: "3-3",
+    spans: "3",
     textHash: "ef".repeat(16),
     metadata: { names: ["MAX"] },
   },
@@ -92,7 +93,7 @@ const CHUNKS: ChunkRecord[] = [
     endLine: 27,
     tags: ["src", "geo", "data"],
     prefix: `values in ${PATH}:20-27\n`,
-    spans: "20-27",
+    spans: "20+7",
     textHash: "ab".repeat(16),
     metadata: { names: ["A", 'B\\"q', "C", "D", "E", "F", "G", "H"] },
   },
@@ -106,7 +107,7 @@ const CHUNKS: ChunkRecord[] = [
     endLine: 31,
     tags: ["src", "geo", "data"],
     prefix: `configuration ${PATH}:30-31\n`,
-    spans: "30-31",
+    spans: "30+1",
     textHash: "ba".repeat(16),
     metadata: { names: ["X"] },
   },
@@ -490,6 +491,55 @@ test("a reference's enclosing definition is stored by its place in its file, its
       { o: 1, rare: "Shape" },
       { o: null, rare: null },
     ]);
+  } finally {
+    store.close();
+  }
+});
+
+test("a signature keeps its definition's name as one character; the view and the published rows give it whole", () => {
+  dir = mkdtempSync(join(tmpdir(), "cortex-compact-rows-"));
+  const store = IndexStore.createForBuild(join(dir, "index.db"));
+  const fn = (name: string, line: number, signature: string) => ({
+    name,
+    qualifiedName: `geo.${name}`,
+    startLine: line,
+    endLine: line + 1,
+    startColumn: 1,
+    exported: true,
+    isMethod: false,
+    paramCount: 1,
+    returnCount: 1,
+    bodyLines: 1,
+    complexity: 1,
+    signature,
+  });
+  const functions = [
+    fn("area", 10, "template <class T> T area(T const& area_of) // area"),
+    fn("f", 20, "int f(int fx)"),
+    fn("mark", 30, "void mark(char c = '\u0001')"),
+    fn("raw", 40, 'void raw(const char* s = "\u0002")'),
+    fn("none", 50, "void other()"),
+    fn("empty", 60, ""),
+  ];
+  try {
+    store.transaction(() => {
+      const fileId = store.insertText({ path: PATH, language: "cpp", sizeBytes: 200, mtimeMs: 1, contentHash: "h", content: compressText("x\n".repeat(100)) });
+      store.insertParsed(parsed(fileId, PATH, [], { ...FACTS, functions, variables: [] } as unknown as FileFacts));
+    });
+    const db = sqliteOf(store);
+    expect(db.query("SELECT name, signature FROM symbols ORDER BY start_line").all()).toEqual(functions.map((f) => ({ name: f.name, signature: f.signature })));
+    // stored: every occurrence of a longer name as one character; a name of one character, and a
+    // signature holding a mark, as they are
+    expect((db.query("SELECT signature FROM symbol_rows ORDER BY start_line").values() as string[][]).map((r) => r[0])).toEqual([
+      "template <class T> T \u0001(T const& \u0001_of) // \u0001",
+      "int f(int fx)",
+      "\u0002void mark(char c = '\u0001')",
+      '\u0002void raw(const char* s = "\u0002")',
+      "void other()",
+      "",
+    ]);
+    for (const f of functions) expect(signatureText(storedSignature(f.signature, f.name), f.name)).toBe(f.signature);
+    expect(storedSignature(null, "x")).toBeNull();
   } finally {
     store.close();
   }

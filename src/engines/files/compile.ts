@@ -8,7 +8,7 @@ import { CortexError } from "../../core/errors.ts";
 import { STATS_TABLES, type StatsTable } from "../../store/schema.ts";
 import type { FieldFilter, Filter, QueryDefinition } from "./query-schema.ts";
 import type { SqlDialect } from "../../store/sql-dialect.ts";
-import type { StatsFileLayout } from "../../store/schema.ts";
+import type { InternedColumn, StatsFileLayout } from "../../store/schema.ts";
 
 export interface CompiledQuery {
   sql: string;
@@ -98,7 +98,7 @@ class Scope {
   constructor(
     from: StatsTable,
     joined: StatsTable[],
-    private readonly dialect: SqlDialect,
+    readonly dialect: SqlDialect,
   ) {
     this.tables = [from, ...joined];
     this.layout = dialect.statsLayout;
@@ -146,13 +146,54 @@ class Scope {
     return { table: t, column: c };
   }
 
-  /** The SQL of a column: the table's own, or (stored by file id) its file's or its id. */
+  /** The SQL of a column: the table's own, or (stored by file id) its file's or its id, or the name of its code. */
   sql(c: ColumnRef): string {
     const rows = this.layout?.tables[c.table];
     if (!this.layout || !rows) return `${this.q(c.table)}.${this.q(c.column)}`;
     if (c.column === rows.idColumn) return (rows.rowId ?? this.layout.rowId)(this.fileColumn(c.table, this.layout.filePath), this.q(c.table));
     if (rows.fileColumns.includes(c.column)) return this.fileColumn(c.table, c.column);
+    const names = this.codesOf(c);
+    if (names) return `CASE ${this.q(c.table)}.${this.q(c.column)} ${names.map((n, i) => `WHEN ${i} THEN '${n}'`).join(" ")} END`;
+    const interned = this.internedAs(c);
+    if (interned) return `(${this.namesOf(interned, `${this.q(interned.table)}.${this.q(interned.id)} = ${this.stored(c)}`)})`;
     return `${this.q(c.table)}.${this.q(c.column)}`;
+  }
+
+  /** The names of a column stored as codes (StatsRowsLayout.codedColumns), if it is one. */
+  codesOf(c: ColumnRef): readonly string[] | undefined {
+    const coded = this.layout?.tables[c.table]?.codedColumns;
+    return coded && Object.hasOwn(coded, c.column) ? coded[c.column] : undefined;
+  }
+
+  /** How a column stored as the id of its text is stored (StatsRowsLayout.internedColumns), if it is one. */
+  internedAs(c: ColumnRef): InternedColumn | undefined {
+    const interned = this.layout?.tables[c.table]?.internedColumns;
+    return interned && Object.hasOwn(interned, c.column) ? interned[c.column] : undefined;
+  }
+
+  /** The stored column of a column stored as codes or as ids: the code or id itself. */
+  stored(c: ColumnRef): string {
+    const interned = this.internedAs(c);
+    return `${this.q(c.table)}.${this.q(interned ? interned.idColumn : c.column)}`;
+  }
+
+  /** `SELECT <the text> FROM <the table of names> WHERE <condition>` of a column stored as ids. */
+  namesOf(interned: InternedColumn, condition: string, column = interned.name): string {
+    const t = this.q(interned.table);
+    return `SELECT ${t}.${this.q(column)} FROM ${t} WHERE ${condition}`;
+  }
+
+  /**
+   * The SQL that groups as the column does: its stored code or id where it is one, which its index
+   * answers (its text is one per group); else the column's SQL.
+   */
+  groupKey(c: ColumnRef): string {
+    return this.codesOf(c) || this.internedAs(c) ? this.stored(c) : this.sql(c);
+  }
+
+  /** The SQL that orders as the column does: a stored code (the codes sort as the names); else the column's SQL. */
+  orderKey(c: ColumnRef): string {
+    return this.codesOf(c) ? this.stored(c) : this.sql(c);
   }
 
   /**
@@ -236,6 +277,8 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
   const resolved = scope.column(f.field, ctx.allowAlias);
   const col = resolved.sql;
   const column = scope.aliases.has(f.field) ? undefined : resolved.column;
+  const coded = column === undefined ? undefined : codedComparison(f, scope.resolve(f.field), scope, b, ctx);
+  if (coded !== undefined) return coded;
   if (ctx.grouped && !scope.aliases.has(f.field) && !ctx.grouped.some((g) => g.sql === col))
     throw bad(`${ctx.path}: '${f.field}' has no one value per group: use a groupBy field or an aggregation's alias`);
   const where = `${ctx.path} (${f.field} ${f.operator})`;
@@ -271,6 +314,30 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
       return `${col} ${op} ${bindScalar(valueFor(column, f.value as Scalar, f.field, where), where, b)}`;
     }
   }
+}
+
+/**
+ * `=`, `!=`, IN and NOT IN of a column stored as codes against names: the stored code against
+ * theirs, which the column's index answers (a name no row has is a code none has: -1). Undefined for
+ * any other comparison, which reads the names.
+ */
+function codedComparison(f: FieldFilter, c: ColumnRef, scope: Scope, b: Binder, ctx: FilterContext): string | undefined {
+  const names = scope.codesOf(c);
+  const interned = scope.internedAs(c);
+  if ((!names && !interned) || ctx.grouped) return undefined;
+  const raw = scope.stored(c);
+  const list = (f.operator === "IN" || f.operator === "NOT IN") && Array.isArray(f.value) && f.value.length > 0 && f.value.length <= MAX_IN;
+  const strings = list ? (f.value as unknown[]).every((v) => typeof v === "string") : typeof f.value === "string";
+  if (!strings || !(list || f.operator === "=" || f.operator === "!=")) return undefined;
+  const values = (list ? f.value : [f.value]) as string[];
+  if (names) {
+    const codes = values.map((v) => b.bind(names.indexOf(v)));
+    return list ? `${raw} ${f.operator} (${codes.join(", ")})` : `${raw} ${f.operator} ${codes[0]}`;
+  }
+  // the ids of the texts compared with (none where no row has the text: = is false, != true)
+  const ids = (op: string) => scope.namesOf(interned!, `${scope.dialect.quote(interned!.table)}.${scope.dialect.quote(interned!.name)} ${op}`, interned!.id);
+  if (list) return `${raw} ${f.operator} (${ids(`IN (${values.map((v) => b.bind(v)).join(", ")})`)})`;
+  return `${raw} ${f.operator === "=" ? "IS" : "IS NOT"} (${ids(`= ${b.bind(values[0]!)}`)})`;
 }
 
 /** A statistics table in the FROM clause: its stored rows where the dialect's layout names them. */
@@ -313,7 +380,7 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
   };
 
   const aggs = q.aggregations ?? [];
-  const groupCols = (q.groupBy ?? []).map((g) => scope.column(g));
+  const groupCols = (q.groupBy ?? []).map((g) => ({ ...scope.column(g), key: scope.groupKey(scope.resolve(g)) }));
   // a grouped or aggregated query has one row per group: only grouped fields and aggregations have a value
   const grouped = aggs.length > 0 || groupCols.length > 0;
   const fieldList = q.fields ?? (grouped ? (q.groupBy ?? []) : ["*"]);
@@ -370,7 +437,7 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
   // the rest of the statement, before the FROM clause, which joins the file rows the whole statement reads
   let rest = "";
   if (q.where) rest += ` WHERE ${compileFilter(q.where, scope, b, { allowAlias: false, columnValues: false, path: "where" })}`;
-  if (groupCols.length > 0) rest += ` GROUP BY ${groupCols.map((g) => g.sql).join(", ")}`;
+  if (groupCols.length > 0) rest += ` GROUP BY ${groupCols.map((g) => g.key).join(", ")}`;
   if (q.having) {
     if (groupCols.length === 0 && aggs.length === 0) throw bad("having needs groupBy or aggregations");
     rest += ` HAVING ${compileFilter(q.having, scope, b, { allowAlias: true, columnValues: false, path: "having", grouped: groupCols })}`;
@@ -380,7 +447,10 @@ export function compileQuery(q: QueryDefinition, dialect: SqlDialect): CompiledQ
       const ref = outNames.has(o.field) && !o.field.includes(".") ? quote(o.field) : scope.column(o.field, true).sql;
       if (grouped && !outNames.has(o.field) && !scope.aliases.has(o.field) && !groupCols.some((g) => g.sql === ref))
         throw bad(`orderBy[${i}]: '${o.field}' has no one value per group: order by a groupBy field or an aggregation's alias`);
-      return `${ref} ${o.direction}`;
+      // a column stored as codes orders by its code (the names' order), not by the names written out
+      const column = scope.aliases.has(o.field) ? undefined : scope.resolve(o.field);
+      const key = column && scope.codesOf(column) ? scope.orderKey(column) : ref;
+      return `${key} ${o.direction}`;
     });
     rest += ` ORDER BY ${parts.join(", ")}`;
   }

@@ -14,7 +14,7 @@ import { sqliteOf } from "../sqlite-access.ts";
 import { emptyProjectInfo, type ProjectInfo } from "../../lang/project.ts";
 import { dirOf } from "../../core/rel-path.ts";
 import { ProvidedKeys, requestedKeys } from "./package-keys.ts";
-import { decodeQualifiedName, enclosingOfRare, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, SYMBOL_KINDS } from "../schema.ts";
+import { decodeQualifiedName, enclosingOfRare, qualifierTypeOfRare, REF_KINDS, RESOLUTIONS, signatureText, SYMBOL_KINDS, TYPE_KINDS } from "../schema.ts";
 
 export interface SourceFile {
   fileId: number;
@@ -248,13 +248,15 @@ export class IndexSource {
       types: this.db.prepare("SELECT name, kind, start_line, end_line, is_exported, field_count, method_count FROM type_rows WHERE file_id = ?"),
       functions: this.db.prepare(`SELECT name, start_line, end_line, is_exported, is_method, receiver_type, param_count, return_count, lines, complexity
         FROM function_rows WHERE file_id = ?`),
-      imports: this.db.prepare("SELECT imported_module, is_standard_lib, is_external, is_relative, symbol_count FROM import_rows WHERE file_id = ?"),
+      imports: this.db.prepare(`SELECT m.name, i.is_standard_lib, i.is_external, i.is_relative, i.symbol_count FROM import_rows i
+        JOIN import_modules m ON m.module_id = i.module_id WHERE i.file_id = ?`),
       symbols: this.db.prepare(`SELECT symbol_id, name, qualified_name, scope, kind, container, start_line, start_column, end_line, is_exported, signature
         FROM symbol_rows WHERE symbol_id BETWEEN ?1 AND ?2 AND file_id = ?3 ORDER BY symbol_id`),
       symbol: this.db.prepare("SELECT symbol_id, name, qualified_name, scope, kind, container FROM symbol_rows WHERE symbol_id = ?"),
       refs: this.db.prepare(`SELECT ref_id, name_id, qualifier_id, kind, line, "column", enclosing_offset, rare, target_symbol_id, resolution
         FROM ref_rows WHERE ref_id BETWEEN ?1 AND ?2 AND file_id = ?3 ORDER BY ref_id`),
-      sites: this.db.prepare(`SELECT site_id, imported_module, alias, symbols, line, "column" FROM import_site_rows WHERE file_id = ? ORDER BY site_id`),
+      sites: this.db.prepare(`SELECT s.site_id, m.name, s.alias, s.symbols, s.line, s."column" FROM import_site_rows s
+        JOIN import_modules m ON m.module_id = s.module_id WHERE s.file_id = ? ORDER BY s.site_id`),
       // every edge row of the file's sites (a site with one is not open); the targets' paths are read once
       edges: this.db.prepare(`SELECT e.site_id, e.target_id FROM import_site_rows s JOIN import_edge_rows e ON e.site_id = s.site_id
         WHERE s.file_id = ? ORDER BY e.site_id`),
@@ -320,7 +322,7 @@ export class IndexSource {
         start_column: startColumn,
         end_line: endLine,
         is_exported: exported,
-        signature,
+        signature: signatureText(signature, name),
       });
     }
     return out;
@@ -406,7 +408,17 @@ export class IndexSource {
     const module_path = statFile.module_path;
     const types: Row[] = [];
     for (const [name, kind, start_line, end_line, is_exported, field_count, method_count] of this.st.types.values(f.fileId) as unknown[][])
-      types.push({ type_id: `${path}:${start_line}:${name}`, name, kind, module_path, start_line, end_line, is_exported, field_count, method_count });
+      types.push({
+        type_id: `${path}:${start_line}:${name}`,
+        name,
+        kind: TYPE_KINDS[kind as number],
+        module_path,
+        start_line,
+        end_line,
+        is_exported,
+        field_count,
+        method_count,
+      });
     const functions: Row[] = [];
     for (const [name, start_line, end_line, is_exported, is_method, receiver_type, param_count, return_count, lines, complexity] of this.st.functions.values(
       f.fileId,
