@@ -201,6 +201,21 @@ const QUERIES: QueryDefinitionInput[] = [
     fields: ["functions.function_id", "types.kind"],
     limit: 1000,
   },
+  // a kind or a module against another column (not a text that names one): true for every row here
+  {
+    from: "functions",
+    joins: [{ table: "types", type: "INNER", on: { and: [on("types.file_path", "functions.file_path"), on("types.kind", "types.kind")] } }],
+    fields: ["functions.function_id", "types.kind"],
+    limit: 1000,
+  },
+  {
+    from: "files",
+    joins: [
+      { table: "imports", type: "INNER", on: { and: [on("files.file_path", "imports.file_path"), on("imports.imported_module", "imports.imported_module")] } },
+    ],
+    fields: ["files.file_path", "imports.imported_module"],
+    limit: 1000,
+  },
   // an import's module is stored as the id of its text: the same answers
   { from: "imports", fields: ["import_id", "imported_module"], where: { field: "imported_module", operator: "=", value: "os" }, limit: 1000 },
   { from: "imports", fields: ["import_id"], where: { field: "imported_module", operator: "=", value: "no.such.module" }, limit: 1000 },
@@ -267,6 +282,8 @@ test("every query answers what the views types, functions and imports answer", (
     if (q.from === "types" || q.joins?.some((j) => j.table === "types")) expect(r.sql).toContain('"type_rows" AS "types"');
     if (q.from === "imports" || q.joins?.some((j) => j.table === "imports")) expect(r.sql).toContain('"import_rows" AS "imports"');
     rows += r.rows.length;
+    if (q.joins?.[0]?.on && JSON.stringify(q.joins[0].on).includes('"value":"types.kind"')) expect(r.rows.length).toBeGreaterThan(10);
+    if (q.joins?.[0]?.on && JSON.stringify(q.joins[0].on).includes('"value":"imports.imported_module"')) expect(r.rows.length).toBeGreaterThan(10);
   }
   expect(rows).toBeGreaterThan(300);
 });

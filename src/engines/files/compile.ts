@@ -277,7 +277,9 @@ function compileFieldFilter(f: FieldFilter, scope: Scope, b: Binder, ctx: Filter
   const resolved = scope.column(f.field, ctx.allowAlias);
   const col = resolved.sql;
   const column = scope.aliases.has(f.field) ? undefined : resolved.column;
-  const coded = column === undefined ? undefined : codedComparison(f, scope.resolve(f.field), scope, b, ctx);
+  // (against another column, in a join's condition, both are compared as text)
+  const coded =
+    column === undefined || (ctx.columnValues && scope.columnValue(f.value)) ? undefined : codedComparison(f, scope.resolve(f.field), scope, b, ctx);
   if (coded !== undefined) return coded;
   if (ctx.grouped && !scope.aliases.has(f.field) && !ctx.grouped.some((g) => g.sql === col))
     throw bad(`${ctx.path}: '${f.field}' has no one value per group: use a groupBy field or an aggregation's alias`);
