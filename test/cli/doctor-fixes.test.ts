@@ -9,7 +9,8 @@ import { afterAll, beforeAll, describe, expect, test } from "bun:test";
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { writeTinyModel } from "../../scripts/make-tiny-model.ts";
+import { tinyCrossEncoderFiles } from "../../scripts/make-tiny-cross-encoder.ts";
+import { tinyModelFiles, writeTinyModel } from "../../scripts/make-tiny-model.ts";
 import { copyFixture, type TmpProject } from "../helpers/tmp-project.ts";
 import { ReleaseServer, packedTarball, testRelease } from "../helpers/ast-grep.ts";
 import { hubServer, type HubServer } from "../embed/helpers.ts";
@@ -99,6 +100,45 @@ describe("doctor on a fresh install", () => {
     expect(d.problems.filter((x) => x.area !== "index")).toEqual([]);
     expect(d.embeddings).toMatchObject({ present: true, loads: true });
     expect(registry.requests.length).toBeGreaterThan(0);
+  }, 120_000);
+
+  test("cortex doctor --fetch also downloads the reranker's model where the project turns the reranker on", async () => {
+    // one hub for both models: the reranker's files under its name, the embedding model's under any other
+    const cross = tinyCrossEncoderFiles();
+    const embedding = tinyModelFiles();
+    const requests: string[] = [];
+    const both = Bun.serve({
+      hostname: "127.0.0.1",
+      port: 0,
+      fetch(req) {
+        const path = new URL(req.url).pathname;
+        requests.push(path);
+        const m = /^\/(.+?\/.+?)\/resolve\/main\/(.+)$/.exec(path);
+        const body = m ? (m[1] === "test-org/tiny-cross-encoder" ? cross : embedding)[m[2]!] : undefined;
+        return body === undefined ? new Response("Entry not found", { status: 404 }) : new Response(body);
+      },
+    });
+    const project = copyFixture("polyglot/go");
+    try {
+      mkdirSync(join(project.root, ".cortex"), { recursive: true });
+      writeFileSync(join(project.root, ".cortex", "config.yml"), "search:\n  rerank:\n    enabled: true\n    model: test-org/tiny-cross-encoder\n");
+      const env = cortexEnv("reranked", { HF_ENDPOINT: `http://127.0.0.1:${both.port}/` });
+      const before = Bun.spawnSync([process.execPath, CLI, "doctor", "--json", "--root", project.root], { env, stdout: "pipe", stderr: "pipe" });
+      const notes = (JSON.parse(before.stdout.toString()) as { problems: Problem[] }).problems.filter((x) => x.area === "reranker");
+      expect(notes.map((x) => x.severity)).toEqual(["note"]);
+      expect(notes[0]!.fix).toStartWith("cortex doctor --fetch --root ");
+      const proc = Bun.spawn([process.execPath, CLI, "doctor", "--json", "--fetch", "--root", project.root], { env, stdout: "pipe", stderr: "pipe" });
+      const [stdout, stderr, code] = await Promise.all([new Response(proc.stdout).text(), new Response(proc.stderr).text(), proc.exited]);
+      expect(stderr).toContain("reranker model test-org/tiny-cross-encoder: ready");
+      expect(code).toBe(0);
+      const d = JSON.parse(stdout) as { problems: Problem[]; reranker: Record<string, unknown> };
+      expect(d.problems.filter((x) => x.area === "reranker")).toEqual([]);
+      expect(d.reranker).toMatchObject({ enabled: true, present: true });
+      expect(requests.some((r) => r.startsWith("/test-org/tiny-cross-encoder/resolve/main/"))).toBe(true);
+    } finally {
+      both.stop(true);
+      project.cleanup();
+    }
   }, 120_000);
 
   test("offline with no model: a warning (exit 1) whose fix is not a command that fails offline", () => {

@@ -311,10 +311,10 @@ export function rerankerInfo(root: string, config: CortexConfig | undefined, pro
         severity: offline || loc.fromConfig ? "warning" : "note",
         message: `the reranker model ${r.model} is not in ${loc.dir} (missing ${loc.missing.join(", ")})${offline ? " and CORTEX_OFFLINE=1 forbids the download" : ""}: ${WITHOUT_RERANKER}`,
         fix: offline
-          ? "unset CORTEX_OFFLINE and search once (the model downloads on first use), or set search.rerank.model_path to a folder holding the model"
+          ? "unset CORTEX_OFFLINE, then cortex doctor --fetch; or set search.rerank.model_path to a folder holding the model"
           : loc.fromConfig
             ? "put the model's files in search.rerank.model_path, or remove the setting to download the default model"
-            : `search once (cortex search "…" --root ${q(root)}): the model downloads on first use`,
+            : `cortex doctor --fetch --root ${q(root)} (downloads it now; a search would on first use)`,
       });
     }
     return { enabled: true, model: r.model, folder: loc.dir, present, ...(present ? {} : { missing: loc.missing, without_it: WITHOUT_RERANKER }) };

@@ -4,14 +4,15 @@
  * without it), ast-grep, and the MCP clients' configurations. Each problem comes with the command that
  * fixes it. Exits 0 when nothing is wrong, 1 when a problem is reported (warnings included; notes, what is
  * normal on a fresh install such as a model not downloaded yet, are not problems), 2 on an error.
- * `--fetch` first downloads what is fetched on first use (ast-grep, the embedding model), so that the fix
- * of those notes is a command that succeeds.
+ * `--fetch` first downloads what is fetched on first use (ast-grep, the embedding model, the reranker's
+ * where the project turns it on), so that the fix of those notes is a command that succeeds.
  */
 import { resolve } from "node:path";
 import { CortexError, errorMessage } from "../../core/errors.ts";
 import { loadConfig, type CortexConfig } from "../../core/config.ts";
 import { canonicalRoot, cortexHome } from "../../core/paths.ts";
 import { createEmbeddingProvider } from "../../embed/provider.ts";
+import { createCrossEncoder } from "../../embed/rerank/cross-encoder.ts";
 import { resolveAstGrep } from "../../engines/structural/install.ts";
 import { printJson, printText } from "../output.ts";
 import { currentClientEnv } from "../setup/clients.ts";
@@ -23,7 +24,8 @@ export const DOCTOR_HELP = `cortex doctor [--root <path>] [--json] [--fetch]
   (or --root) and every other index kept in $CORTEX_HOME, the embedding model (loaded to see that it
   works), ast-grep, and which MCP clients are configured. Each problem is printed with the command that
   fixes it; notes are what is normal on a fresh install (fetched on first use).
-  --fetch  first download ast-grep and the embedding model if they are not there yet
+  --fetch  first download ast-grep, the embedding model and (when search.rerank.enabled) the reranker
+           model if they are not there yet
   Exit status: 0 nothing wrong (notes aside), 1 problems reported, 2 an error.`;
 
 type Report = Awaited<ReturnType<typeof runChecks>>;
@@ -149,8 +151,9 @@ export async function runDoctorCommand(argv: string[]): Promise<number> {
 }
 
 /**
- * Downloads what is otherwise fetched on first use: ast-grep (verified against its pinned hash) and the
- * local embedding model. A failure is reported on stderr and by the checks that follow (with its fix).
+ * Downloads what is otherwise fetched on first use: ast-grep (verified against its pinned hash), the
+ * local embedding model and the reranker's (when enabled). A failure is reported on stderr and by the
+ * checks that follow (with its fix).
  */
 async function fetchFirstUse(root: string): Promise<void> {
   try {
@@ -165,15 +168,29 @@ async function fetchFirstUse(root: string): Promise<void> {
   } catch {
     return; // reported by the checks
   }
-  if (config.embeddings.provider !== "local" || config.embeddings.model_path !== undefined) return;
-  const provider = createEmbeddingProvider(config.embeddings, { home: cortexHome(), root });
+  if (config.embeddings.provider === "local" && config.embeddings.model_path === undefined) {
+    const provider = createEmbeddingProvider(config.embeddings, { home: cortexHome(), root });
+    try {
+      process.stderr.write(`embedding model ${provider.model}: fetching…\n`);
+      await provider.ready();
+      process.stderr.write(`embedding model ${provider.model}: ready\n`);
+    } catch (e) {
+      process.stderr.write(`embedding model not fetched: ${errorMessage(e)}\n`);
+    } finally {
+      await provider.close();
+    }
+  }
+  // the reranker where the project turns it on (search.rerank.enabled), unless a folder holds it
+  if (config.search.rerank.model_path !== undefined) return;
+  const reranker = createCrossEncoder(config.search.rerank, { home: cortexHome(), root });
+  if (!reranker) return;
   try {
-    process.stderr.write(`embedding model ${provider.model}: fetching…\n`);
-    await provider.ready();
-    process.stderr.write(`embedding model ${provider.model}: ready\n`);
+    process.stderr.write(`reranker model ${reranker.model}: fetching…\n`);
+    await reranker.ready();
+    process.stderr.write(`reranker model ${reranker.model}: ready\n`);
   } catch (e) {
-    process.stderr.write(`embedding model not fetched: ${errorMessage(e)}\n`);
+    process.stderr.write(`reranker model not fetched: ${errorMessage(e)}\n`);
   } finally {
-    await provider.close();
+    reranker.close();
   }
 }
