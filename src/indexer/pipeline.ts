@@ -260,6 +260,8 @@ class IndexRun {
       this.trace(`planner statistics and checkpoint: ${Math.round(performance.now() - finishStarted)} ms`);
       if (!this.published) this.publish();
     } else {
+      const returned = store.returnFreePages();
+      if (returned > 0) this.trace(`free pages given back: ${returned}`);
       store.checkpoint();
       this.published = true;
     }

@@ -27,6 +27,9 @@ import { PAGE_CACHE_KIB, createBuildDatabase, createBuildIndexes, createLaterBui
 import { ContentIndex, TrigramBaseWriter, updateTrigramIndex, type TrigramUpdate } from "./content-index.ts";
 import { MultiRowInsert } from "./multi-row-insert.ts";
 
+/** Free pages an incremental run leaves to later writes (1 MiB); from this many on it gives them back. */
+const FREE_PAGES_KEPT = 64;
+
 /** The meta key of the files an incremental run has written and whose references are not resolved yet (set and cleared by the pipeline). */
 export const STEPS_PENDING_META = "index_steps_pending";
 
@@ -279,6 +282,20 @@ export class IndexStore implements HasSqlite {
   /** Folds what the write-ahead log holds into the database, without waiting for readers. */
   checkpoint(): void {
     this.db.exec("PRAGMA wal_checkpoint(PASSIVE)");
+  }
+
+  /**
+   * Gives the database's free pages back to the file system when there are at least FREE_PAGES_KEPT:
+   * an incremental run that rewrites many files frees pages it does not fill again (boost, 601 files
+   * changed: 10 MiB of a 334 MiB file), and SQLite only reuses them for later writes. A database built
+   * without incremental auto-vacuum (by an older cortex) keeps them. Returns the pages given back.
+   */
+  returnFreePages(): number {
+    const free = (this.db.query("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count;
+    if (free < FREE_PAGES_KEPT) return 0;
+    if ((this.db.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum !== 2) return 0;
+    this.db.exec("PRAGMA incremental_vacuum");
+    return free;
   }
 
   getMeta(key: string): string | undefined {

@@ -288,3 +288,37 @@ test("resolution's writes that fail on the keyword load's thread are rolled back
     store.close();
   }
 });
+
+test("free pages an incremental run leaves are given back to the file system; below a megabyte they stay for later writes", () => {
+  const { store, path } = buildWithOneStagedFile();
+  try {
+    const db = sqliteOf(store);
+    expect((db.query("PRAGMA auto_vacuum").get() as { auto_vacuum: number }).auto_vacuum).toBe(2);
+    const pages = () => (db.query("PRAGMA page_count").get() as { page_count: number }).page_count;
+    const free = () => (db.query("PRAGMA freelist_count").get() as { freelist_count: number }).freelist_count;
+    // a few files' contents, then most of them rewritten away: their pages are free inside the file
+    const put = db.prepare("INSERT INTO binary_files (file_path, mtime_ms, size_bytes) VALUES (?, 1, 1)");
+    const blob = "x".repeat(3000);
+    store.transaction(() => {
+      for (let i = 0; i < 20; i++) put.run(`small/${i}-${blob}`);
+    });
+    store.transaction(() => db.exec("DELETE FROM binary_files WHERE file_path LIKE 'small/%'"));
+    expect(free()).toBeGreaterThan(0);
+    expect(free()).toBeLessThan(64);
+    expect(store.returnFreePages()).toBe(0);
+    store.transaction(() => {
+      for (let i = 0; i < 2000; i++) put.run(`large/${i}-${blob}`);
+    });
+    const before = pages();
+    store.transaction(() => db.exec("DELETE FROM binary_files WHERE file_path LIKE 'large/%'"));
+    const freed = free();
+    expect(freed).toBeGreaterThanOrEqual(64);
+    expect(store.returnFreePages()).toBe(freed);
+    expect(free()).toBe(0);
+    expect(pages()).toBeLessThanOrEqual(before - freed);
+    store.checkpoint();
+    expect(statSync(path).size).toBe(pages() * (db.query("PRAGMA page_size").get() as { page_size: number }).page_size);
+  } finally {
+    store.close();
+  }
+});
