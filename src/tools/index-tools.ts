@@ -9,8 +9,21 @@ import { indexStatus, type IndexStatus } from "../indexer/status.ts";
 import type { IndexReport } from "../indexer/pipeline.ts";
 import { overallProgress } from "../indexer/progress.ts";
 import type { RepoInfo } from "../store/postgres/repos.ts";
+import { localModelPresence, type ModelPresence } from "../embed/model-presence.ts";
 
-type LocalStatus = IndexStatus & { progress?: { phase?: "text" | "parse"; done: number; total: number }; embeddings?: string };
+/** Why semantic ranking is off while the local model is missing, and what fetches it. */
+function modelMissing(m: ModelPresence): string {
+  return process.env.CORTEX_OFFLINE === "1"
+    ? `the model ${m.model} is not in ${m.folder} and CORTEX_OFFLINE=1 forbids the download: search is keyword-ranked until it is there`
+    : `the model ${m.model} is not downloaded yet: search is keyword-ranked until 'cortex doctor --fetch' or 'cortex index --embed' fetches it`;
+}
+
+type LocalStatus = IndexStatus & {
+  progress?: { phase?: "text" | "parse"; done: number; total: number };
+  embeddings?: string;
+  /** The local embedding model's files: whether they are there (no load). */
+  embedding_model?: ModelPresence;
+};
 /** Over a shared store: the repositories the call reads, each with its commit, generation and freshness. */
 interface SharedStatus {
   state: "ready";
@@ -24,7 +37,7 @@ export const statusTool = defineTool({
   description:
     "Report the state of the project's index: ready (updating: true while a run refreshes it; answers come from the index meanwhile), " +
     "missing (with damaged: why, when a database is there but cannot be read; the next run builds it again), or indexing (the first build, with progress), when it was last built " +
-    "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search, " +
+    "and on which branch and commit, how many files it holds per language, embeddings coverage for semantic search (and whether the local model's files are there), " +
     "and how many files changed on disk since (modified, added, deleted). Use it when results look stale or empty. " +
     "On a shared store it lists the repositories instead: name, commit, generation, files, when each was published and which embedding models its vectors cover.",
   input: z.object({}).strict(),
@@ -41,7 +54,11 @@ export const statusTool = defineTool({
     const status: LocalStatus = await indexStatus(s.root, s.location, store, s.config, s.isIndexing, s.indexRunActive);
     if (!store && s.damagedIndex) status.damaged = s.damagedIndex;
     if (s.progress) status.progress = s.progress;
-    if (store) status.embeddings = await s.embeddingsState();
+    if (store) {
+      status.embeddings = await s.embeddingsState();
+      const model = localModelPresence(s.config.embeddings, s.root);
+      if (model) status.embedding_model = model;
+    }
     return status;
   },
   render(st) {
@@ -75,7 +92,8 @@ export const statusTool = defineTool({
       lines.push(
         `  parse tier: ${parse.parsed_files} of ${parse.total_files} files parsed${parse.finishing ? ", keyword index and references still to build" : ""} (${parse.state === "building" ? "being built" : "interrupted: run 'cortex index' to finish it"}); exact and regex search cover every file`,
       );
-    if (st.embeddings) lines.push(`  embeddings: ${st.embeddings}`);
+    if (st.embeddings)
+      lines.push(`  embeddings: ${st.embeddings}${st.embedding_model && !st.embedding_model.present ? ` (${modelMissing(st.embedding_model)})` : ""}`);
     const c = st.changed_since_index;
     if (c)
       lines.push(

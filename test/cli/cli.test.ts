@@ -169,6 +169,26 @@ describe("cortex CLI", () => {
     expect(s.state).toBe("ready");
     expect(s.files).toBe(4);
     expect(s.changed_since_index).toEqual({ modified: 0, added: 0, deleted: 0, examples: [] });
+    // the embeddings' coverage names its cause: the model is not there (and this test is offline)
+    expect(s.embedding_model).toMatchObject({ model: "Xenova/bge-small-en-v1.5", present: false });
+    const text = (await cortex(["status"])).stdout;
+    expect(text).toMatch(
+      / {2}embeddings: .* \(the model Xenova\/bge-small-en-v1\.5 is not in .* and CORTEX_OFFLINE=1 forbids the download: search is keyword-ranked until it is there\)\n/,
+    );
+    // a folder that holds a model: present, and nothing more said
+    const model = join(p.root, "..", `tiny-status-${Date.now()}`);
+    writeTinyModel(model);
+    try {
+      const proc = Bun.spawn([process.execPath, CLI, "status", "--json"], {
+        cwd: p.root,
+        stdout: "pipe",
+        env: { ...process.env, CORTEX_EMBEDDINGS_MODEL_PATH: model },
+      });
+      const withModel = JSON.parse(await new Response(proc.stdout).text());
+      expect(withModel.embedding_model).toMatchObject({ present: true, folder: model });
+    } finally {
+      rmSync(model, { recursive: true, force: true });
+    }
   });
 
   test("status names a damaged index as damaged, not as missing, and the next run builds it again", async () => {
