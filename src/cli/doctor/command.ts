@@ -168,29 +168,22 @@ async function fetchFirstUse(root: string): Promise<void> {
   } catch {
     return; // reported by the checks
   }
-  if (config.embeddings.provider === "local" && config.embeddings.model_path === undefined) {
-    const provider = createEmbeddingProvider(config.embeddings, { home: cortexHome(), root });
-    try {
-      process.stderr.write(`embedding model ${provider.model}: fetching…\n`);
-      await provider.ready();
-      process.stderr.write(`embedding model ${provider.model}: ready\n`);
-    } catch (e) {
-      process.stderr.write(`embedding model not fetched: ${errorMessage(e)}\n`);
-    } finally {
-      await provider.close();
-    }
-  }
+  if (config.embeddings.provider === "local" && config.embeddings.model_path === undefined)
+    await fetchModel("embedding model", createEmbeddingProvider(config.embeddings, { home: cortexHome(), root }));
   // the reranker where the project turns it on (search.rerank.enabled), unless a folder holds it
-  if (config.search.rerank.model_path !== undefined) return;
-  const reranker = createCrossEncoder(config.search.rerank, { home: cortexHome(), root });
-  if (!reranker) return;
+  const reranker = config.search.rerank.model_path === undefined ? createCrossEncoder(config.search.rerank, { home: cortexHome(), root }) : undefined;
+  if (reranker) await fetchModel("reranker model", reranker);
+}
+
+/** Loads a model (downloading it when it is not there), saying so on stderr; a failure is said, not thrown. */
+async function fetchModel(what: string, model: { model: string; ready(): Promise<void>; close(): unknown }): Promise<void> {
   try {
-    process.stderr.write(`reranker model ${reranker.model}: fetching…\n`);
-    await reranker.ready();
-    process.stderr.write(`reranker model ${reranker.model}: ready\n`);
+    process.stderr.write(`${what} ${model.model}: fetching…\n`);
+    await model.ready();
+    process.stderr.write(`${what} ${model.model}: ready\n`);
   } catch (e) {
-    process.stderr.write(`reranker model not fetched: ${errorMessage(e)}\n`);
+    process.stderr.write(`${what} not fetched: ${errorMessage(e)}\n`);
   } finally {
-    reranker.close();
+    await model.close();
   }
 }
